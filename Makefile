@@ -1,0 +1,37 @@
+# Marginalia: the whole set-up is `make run` or `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+export QT_QPA_PLATFORM ?= offscreen
+
+.PHONY: run test test-fast bench lint package clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,package]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	env -u QT_QPA_PLATFORM $(VENV)/bin/marginalia
+
+test: $(STAMP)
+	$(PY) -m ruff check desktop_app tests benchmarks migrations
+	$(PY) -m pytest
+
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not packaging" -x -q
+
+bench: $(STAMP)
+	$(PY) benchmarks/bench_core.py --size 10000
+	$(PY) benchmarks/bench_gui.py
+
+lint: $(STAMP)
+	$(PY) -m ruff check desktop_app tests benchmarks migrations
+
+package: $(STAMP)
+	bash packaging/build_linux.sh
+
+clean:
+	rm -rf build dist $(VENV) .pytest_cache

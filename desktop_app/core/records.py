@@ -1,0 +1,90 @@
+"""Plain data passed between the format readers/writers and the Library.
+
+Readers turn a file into :class:`ParseResult` (records plus problems); the Library turns
+records into papers. Writers get :class:`ExportPaper` values, never database rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Record:
+    """One bibliographic record read from a file, before it becomes a paper."""
+
+    abstract: str = ""
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)  # "Family, Given" or a literal name
+    venue: str | None = None
+    year: int | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None  # without version suffix
+    url: str | None = None
+    bibtex_key: str | None = None
+    entry_type: str | None = None  # "article", "inproceedings", ... (lower case)
+    tags: list[str] = field(default_factory=list)
+    note: str | None = None
+    raw: str = ""  # the record's text as it stood in the file
+    line: int | None = None  # 1-based line where the record starts
+    extra: dict[str, str] = field(default_factory=dict)  # other fields worth keeping
+
+
+@dataclass
+class Problem:
+    """Something in a file that could not be imported, or imported with a caveat."""
+
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}" if self.line else self.message
+
+
+@dataclass
+class ParseResult:
+    """What a reader found in one file."""
+
+    format: str
+    records: list[Record] = field(default_factory=list)
+    errors: list[Problem] = field(default_factory=list)  # records that were lost
+    warnings: list[Problem] = field(default_factory=list)  # imported, but with a caveat
+
+
+@dataclass
+class ExportHighlight:
+    quote: str
+    comment: str
+    color: str
+    start: int
+    end: int
+    orphaned: bool = False
+
+
+@dataclass
+class ExportPaper:
+    """Everything a writer may need about one paper, already read from the store."""
+
+    id: int
+    uid: str
+    title: str
+    title_source: str
+    abstract: str  # raw, LaTeX kept
+    abstract_text: str  # plain text
+    authors: list[str]
+    venue: str | None
+    year: int | None
+    doi: str | None
+    arxiv_id: str | None
+    url: str | None
+    bibtex_key: str | None
+    entry_type: str | None
+    tags: list[str]
+    status: str
+    rating: int
+    note: str
+    note_revisions: list[dict] = field(default_factory=list)  # {"text", "saved_at"}
+    highlights: list[ExportHighlight] = field(default_factory=list)
+    added_at: str = ""
+    item_note: str | None = None  # reading-list item note, when exported from a list
+    extra: dict[str, str] = field(default_factory=dict)
