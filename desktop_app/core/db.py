@@ -1,0 +1,162 @@
+"""Engine, SQLite pragmas, the migration runner and backups.
+
+Migrations are Alembic revisions shipped as ``desktop_app.migrations``. Two traps of this stack
+are handled here and in ``migrations/env.py``:
+
+* a batch migration (table copy and rename) on SQLite with ``foreign_keys=ON`` silently
+  cascade-deletes child rows, so migrations run with foreign keys OFF and
+  ``PRAGMA foreign_key_check`` runs before the commit;
+* pysqlite runs DDL outside the transaction by default, so a failed migration would leave a
+  half-changed schema: the migration connection takes over transaction control and issues one
+  real ``BEGIN`` around all of it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from importlib.resources import files
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.pool import NullPool
+
+BACKUPS_KEPT = 10
+
+
+class LibraryError(Exception):
+    """A problem the user can act on; the message says what to do."""
+
+
+class DatabaseTooNew(LibraryError):
+    pass
+
+
+def make_engine(db_path: Path) -> Engine:
+    """The library's engine: WAL, synchronous=FULL, foreign keys on."""
+    engine = create_engine(
+        f"sqlite:///{db_path}",
+        connect_args={"check_same_thread": False, "timeout": 30},
+    )
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn, _record) -> None:  # noqa: ANN001
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=FULL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.close()
+
+    return engine
+
+
+def make_migration_engine(db_path: Path) -> Engine:
+    """An engine whose connections run DDL inside one real transaction, foreign keys off."""
+    engine = create_engine(f"sqlite:///{db_path}", poolclass=NullPool)
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn, _record) -> None:  # noqa: ANN001
+        dbapi_conn.isolation_level = None  # pysqlite must not manage transactions itself
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys=OFF")  # must be set outside a transaction
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=FULL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn) -> None:  # noqa: ANN001
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def alembic_config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(files("desktop_app.migrations")))
+    return cfg
+
+
+def head_revision() -> str:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head() or ""
+
+
+def current_revision(db_path: Path) -> str | None:
+    if not db_path.exists():
+        return None
+    con = sqlite3.connect(db_path)
+    try:
+        row = con.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name='alembic_version'"
+        ).fetchone()
+        if not row:
+            return None
+        rev = con.execute("SELECT version_num FROM alembic_version").fetchone()
+        return rev[0] if rev else None
+    finally:
+        con.close()
+
+
+def backup(db_path: Path, backups_dir: Path, reason: str) -> Path:
+    """Copy the database with SQLite's online backup API; keep the newest BACKUPS_KEPT."""
+    backups_dir.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+    target = backups_dir / f"library-{stamp}-{reason}.sqlite"
+    src = sqlite3.connect(db_path)
+    dst = sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+    old = sorted(backups_dir.glob("library-*.sqlite"))
+    for stale in old[:-BACKUPS_KEPT]:
+        stale.unlink(missing_ok=True)
+    return target
+
+
+def migrate(db_path: Path, backups_dir: Path, target: str = "head") -> str | None:
+    """Bring the database to ``target``. Returns the backup path's name, if one was made.
+
+    A database whose revision this code does not know (written by a newer Marginalia) is
+    refused untouched.
+    """
+    script = ScriptDirectory.from_config(alembic_config())
+    current = current_revision(db_path)
+    known = {rev.revision for rev in script.walk_revisions()}
+    if current is not None and current not in known:
+        raise DatabaseTooNew(
+            f"{db_path} was written by a newer version of Marginalia (schema {current}). "
+            "Install the newer version to open it; this one left it untouched."
+        )
+    wanted = script.get_current_head() if target == "head" else target
+    if current == wanted:
+        return None
+    made = None
+    if current is not None:
+        made = backup(db_path, backups_dir, f"before-{wanted}").name
+    engine = make_migration_engine(db_path)
+    cfg = alembic_config()
+    try:
+        with engine.connect() as conn:
+            with conn.begin():
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, target)
+                problems = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if problems:
+                    raise LibraryError(
+                        f"migration would break {len(problems)} references "
+                        f"(first: {problems[0]}); the database was left as it was"
+                    )
+    finally:
+        engine.dispose()
+    return made
+
+
+def revision_of(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()

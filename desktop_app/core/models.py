@@ -1,0 +1,161 @@
+"""SQLModel tables: the library's truth. The Whoosh index is derived from these."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Column, ForeignKey, Index, Integer, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+STATUSES = ("unread", "skimmed", "read")
+TITLE_SOURCES = ("given", "derived", "edited")
+
+
+def utcnow() -> datetime:
+    """Timezone-aware now, stored as naive UTC by SQLite."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def _fk(target: str, *, nullable: bool = False, index: bool = True) -> Column:
+    return Column(
+        Integer, ForeignKey(target, ondelete="CASCADE"), nullable=nullable, index=index
+    )
+
+
+class ImportBatch(SQLModel, table=True):
+    """One import of one or more files; undoable as a whole."""
+
+    __tablename__ = "import_batch"
+    id: int | None = Field(default=None, primary_key=True)
+    source: str
+    format: str = ""
+    started_at: datetime = Field(default_factory=utcnow)
+    added: int = 0
+    duplicates: int = 0
+    merged: int = 0
+    failed: int = 0
+    undone: bool = False
+
+
+class Paper(SQLModel, table=True):
+    __tablename__ = "paper"
+    id: int | None = Field(default=None, primary_key=True)
+    uid: str = Field(unique=True)
+    title: str = ""
+    title_source: str = "derived"
+    abstract: str = ""  # raw, LaTeX kept
+    abstract_text: str = ""  # plain, as the reader sees it
+    authors_json: str = "[]"
+    venue: str | None = Field(default=None, index=True)
+    year: int | None = Field(default=None, index=True)
+    doi: str | None = Field(default=None, index=True)
+    arxiv_id: str | None = Field(default=None, index=True)
+    url: str | None = None
+    bibtex_key: str | None = None
+    entry_type: str | None = None
+    extra_json: str = "{}"
+    raw: str = ""
+    content_hash: str = Field(default="", index=True)
+    status: str = Field(default="unread", index=True)
+    rating: int = Field(default=0, index=True)
+    added_at: datetime = Field(default_factory=utcnow, index=True)
+    updated_at: datetime = Field(default_factory=utcnow)
+    deleted_at: datetime | None = Field(default=None, index=True)
+    opened_at: datetime | None = None
+    import_id: int | None = Field(
+        default=None,
+        sa_column=Column(Integer, ForeignKey("import_batch.id", ondelete="SET NULL"), index=True),
+    )
+
+
+class PaperIdentity(SQLModel, table=True):
+    """Keys by which a paper is recognised again (doi:, arxiv:, tya:, abs:)."""
+
+    __tablename__ = "paper_identity"
+    key: str = Field(primary_key=True)
+    paper_id: int = Field(sa_column=_fk("paper.id"))
+
+
+class Tag(SQLModel, table=True):
+    __tablename__ = "tag"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)  # a path: "rl/rlvr"
+    color: str = ""
+
+
+class PaperTag(SQLModel, table=True):
+    __tablename__ = "paper_tag"
+    __table_args__ = (Index("ix_paper_tag_tag", "tag_id", "paper_id"),)
+    paper_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True)
+    )
+    tag_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("tag.id", ondelete="CASCADE"), primary_key=True)
+    )
+
+
+class Note(SQLModel, table=True):
+    __tablename__ = "note"
+    paper_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True)
+    )
+    text: str = ""
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class NoteRevision(SQLModel, table=True):
+    """An earlier text of a note; a note is never lost to an overwrite."""
+
+    __tablename__ = "note_revision"
+    id: int | None = Field(default=None, primary_key=True)
+    paper_id: int = Field(sa_column=_fk("paper.id"))
+    text: str
+    saved_at: datetime = Field(default_factory=utcnow)
+
+
+class Highlight(SQLModel, table=True):
+    __tablename__ = "highlight"
+    id: int | None = Field(default=None, primary_key=True)
+    paper_id: int = Field(sa_column=_fk("paper.id"))
+    start: int
+    end: int
+    quote: str
+    prefix: str = ""
+    suffix: str = ""
+    color: str = "yellow"
+    comment: str = ""
+    orphaned: bool = False
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ReadingList(SQLModel, table=True):
+    __tablename__ = "reading_list"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    description: str = ""
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ReadingListItem(SQLModel, table=True):
+    __tablename__ = "reading_list_item"
+    __table_args__ = (UniqueConstraint("list_id", "paper_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    list_id: int = Field(sa_column=_fk("reading_list.id"))
+    paper_id: int = Field(sa_column=_fk("paper.id"))
+    position: int = 0
+    note: str = ""
+
+
+class SavedSearch(SQLModel, table=True):
+    __tablename__ = "saved_search"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    query: str
+
+
+class IndexQueue(SQLModel, table=True):
+    """Papers whose text changed and whose index document is not yet rewritten."""
+
+    __tablename__ = "index_queue"
+    paper_id: int = Field(primary_key=True)
+    queued_at: datetime = Field(default_factory=utcnow)

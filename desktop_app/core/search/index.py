@@ -1,0 +1,210 @@
+"""The derived full-text index: open, build, update, search. All Whoosh writing lives here.
+
+One writer at a time (a lock; no AsyncWriter or BufferedWriter, which lose errors). The searcher
+is kept open and refreshed after each commit, not reopened per query.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from whoosh import index as windex
+from whoosh.query import Query
+from whoosh.searching import Searcher
+
+from desktop_app import __version__
+from desktop_app.core.search.schema import SCHEMA_VERSION, build_schema
+
+STAMP = "marginalia-index.json"
+
+
+@dataclass
+class IndexDoc:
+    pid: int
+    title: str
+    abstract: str
+    authors: str
+    note: str
+    highlight: str
+    venue: str
+    year: int | None
+    uid: str
+
+
+class SearchIndex:
+    """A Whoosh index in one folder; ``rebuild`` builds a new folder and swaps it in."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._lock = threading.RLock()
+        self._ix: windex.Index | None = None
+        self._searcher: Searcher | None = None
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    def is_usable(self) -> tuple[bool, str]:
+        """Whether the folder holds an index of the current schema and app version."""
+        stamp = self.folder / STAMP
+        if not self.folder.exists() or not windex.exists_in(str(self.folder)):
+            return False, "missing"
+        try:
+            meta = json.loads(stamp.read_text("utf-8"))
+        except (OSError, ValueError):
+            return False, "unreadable stamp"
+        if meta.get("schema") != SCHEMA_VERSION or meta.get("app") != __version__:
+            return False, "outdated"
+        try:
+            ix = windex.open_dir(str(self.folder))
+            with ix.searcher() as s:
+                s.doc_count()
+            ix.close()
+        except Exception as exc:  # noqa: BLE001 - any failure means: rebuild
+            return False, f"unreadable ({type(exc).__name__})"
+        return True, "ok"
+
+    def open(self) -> None:
+        with self._lock:
+            self._ix = windex.open_dir(str(self.folder))
+            self._searcher = self._ix.searcher()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._searcher is not None:
+                self._searcher.close()
+            if self._ix is not None:
+                self._ix.close()
+            self._searcher = None
+            self._ix = None
+
+    def rebuild(
+        self,
+        docs: Iterable[IndexDoc],
+        total: int,
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> bool:
+        """Build from scratch in a sibling folder, then swap it in. False if cancelled."""
+        new = self.folder.with_name(self.folder.name + ".new")
+        shutil.rmtree(new, ignore_errors=True)
+        new.mkdir(parents=True)
+        ix = windex.create_in(str(new), build_schema())
+        writer = ix.writer(limitmb=256, procs=1)
+        try:
+            for n, doc in enumerate(docs, 1):
+                writer.add_document(**_fields(doc))
+                if progress and (n % 500 == 0 or n == total):
+                    progress(n, total)
+                if cancelled and n % 200 == 0 and cancelled():
+                    writer.cancel()
+                    ix.close()
+                    shutil.rmtree(new, ignore_errors=True)
+                    return False
+            writer.commit(optimize=True)
+        except BaseException:
+            writer.cancel()
+            ix.close()
+            shutil.rmtree(new, ignore_errors=True)
+            raise
+        ix.close()
+        (new / STAMP).write_text(
+            json.dumps({"schema": SCHEMA_VERSION, "app": __version__}), "utf-8"
+        )
+        with self._lock:
+            self.close()
+            old = self.folder.with_name(self.folder.name + ".old")
+            shutil.rmtree(old, ignore_errors=True)
+            if self.folder.exists():
+                self.folder.rename(old)
+            new.rename(self.folder)
+            shutil.rmtree(old, ignore_errors=True)
+            self.open()
+        return True
+
+    # ---- updates ---------------------------------------------------------------------------
+    def update(self, docs: Iterable[IndexDoc], deleted: Iterable[int]) -> None:
+        """Rewrite the documents of changed papers and drop deleted ones, in one commit."""
+        with self._lock:
+            assert self._ix is not None, "index not open"
+            writer = self._ix.writer(procs=1)
+            try:
+                for pid in deleted:
+                    writer.delete_by_term("key", str(pid))
+                for doc in docs:
+                    writer.update_document(**_fields(doc))
+                writer.commit()
+            except BaseException:
+                writer.cancel()
+                raise
+            self._refresh()
+
+    def _refresh(self) -> None:
+        """Open a new searcher after a commit. Whoosh's ``Searcher.refresh()`` is not used: it
+        reuses segment readers whose deletions went stale (updated papers showed twice), and on
+        an empty index it raises TypeError (whoosh-reloaded 2.7.5)."""
+        if self._ix is None:
+            return
+        old = self._searcher
+        self._searcher = self._ix.searcher()
+        if old is not None:
+            old.close()
+
+    # ---- reads -----------------------------------------------------------------------------
+    @property
+    def searcher(self) -> Searcher:
+        assert self._searcher is not None, "index not open"
+        return self._searcher
+
+    def doc_count(self) -> int:
+        with self._lock:
+            return self.searcher.doc_count()
+
+    def all_pids(self) -> set[int]:
+        with self._lock:
+            s = self.searcher
+            col = s.reader().column_reader("pid")
+            return {int(col[d]) for d in s.reader().all_doc_ids()}
+
+    def matching_pids(self, q: Query) -> set[int]:
+        """Every paper the query matches, unscored (fast)."""
+        with self._lock:
+            s = self.searcher
+            col = s.reader().column_reader("pid")
+            return {int(col[d]) for d in s.docs_for_query(q)}
+
+    def ranked_pids(self, q: Query, limit: int, within: set[int] | None = None) -> list[tuple[int, float]]:
+        """The best ``limit`` papers by score, optionally only among ``within`` papers."""
+        with self._lock:
+            s = self.searcher
+            col = s.reader().column_reader("pid")
+            mask = None
+            if within is not None:
+                mask_ids = {d for d in s.docs_for_query(q) if int(col[d]) in within}
+                mask = mask_ids
+            res = s.search(q, limit=limit, filter=mask)
+            return [(int(col[hit.docnum]), float(hit.score)) for hit in res]
+
+    def iter_terms(self, field: str, prefix: str) -> Iterator[str]:
+        with self._lock:
+            for t in self.searcher.reader().expand_prefix(field, prefix):
+                yield t.decode("utf-8") if isinstance(t, bytes) else t
+
+
+def _fields(doc: IndexDoc) -> dict:
+    out = {
+        "key": str(doc.pid),
+        "pid": doc.pid,
+        "title": doc.title,
+        "abstract": doc.abstract,
+        "author": doc.authors,
+        "note": doc.note,
+        "highlight": doc.highlight,
+        "venue": doc.venue,
+        "uid": doc.uid,
+    }
+    if doc.year is not None:
+        out["year"] = doc.year
+    return out

@@ -1,0 +1,312 @@
+"""The query language: Whoosh syntax, answered partly by the index and partly by SQL.
+
+Text fields (``title: abstract: author: note: highlight: venue:`` and bare words) go to the
+Whoosh index; ``tag: status: rating: year: list:`` are answered by SQL so that tags, status and
+ratings never wait on the index. The parsed tree is compiled into one SQL boolean expression in
+which each maximal index-only subtree becomes ``p.id IN (json ids)``.
+
+Pitfalls measured on this stack and handled here: Whoosh's parser stems the text of a prefix
+query (``quas*`` became ``qua*``), and an unbounded prefix expands to every term. Prefix text is
+kept as typed (lower-cased) and expansion is capped at PREFIX_EXPANSION_LIMIT terms.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from whoosh import qparser, query
+from whoosh.fields import ID, NUMERIC, Schema
+from whoosh.qparser import syntax
+from whoosh.qparser.plugins import TaggingPlugin
+
+from desktop_app.core.models import STATUSES
+from desktop_app.core.search.index import SearchIndex
+from desktop_app.core.search.schema import DEFAULT_FIELDS, TEXT_FIELDS, build_schema
+
+SQL_FIELDS = ("tag", "status", "rating", "year", "list")
+KNOWN_FIELDS = set(TEXT_FIELDS) | set(SQL_FIELDS)
+PREFIX_EXPANSION_LIMIT = 512
+_FIELD_RE = re.compile(r'(?:^|[\s(])([A-Za-z_]+):(?!//)')
+_PHRASE_RE = re.compile(r'"[^"]*"')
+
+
+class QuerySyntaxError(ValueError):
+    """A query the user typed cannot be understood; the message is one line."""
+
+
+class BoundedPrefix(query.Prefix):
+    """A prefix query that expands to at most PREFIX_EXPANSION_LIMIT terms."""
+
+    def _btexts(self, ixreader):  # noqa: ANN001, ANN202
+        out = []
+        for n, t in enumerate(ixreader.expand_prefix(self.fieldname, self.text)):
+            if n >= PREFIX_EXPANSION_LIMIT:
+                break
+            out.append(t)
+        return out
+
+
+class _RawPrefixPlugin(TaggingPlugin):
+    """``word*``: a prefix query on the text as typed (not stemmed)."""
+
+    class RawPrefixNode(syntax.TextNode):
+        def query(self, parser):  # noqa: ANN001, ANN202
+            fieldname = self.fieldname or parser.fieldname
+            return syntax.attach(BoundedPrefix(fieldname, self.text.lower(), boost=self.boost), self)
+
+        def r(self) -> str:
+            return f"{self.text!r}*"
+
+    expr = r"(?P<text>[^ \t\r\n*()\"]+)[*](?=\s|$|\))"
+    nodetype = RawPrefixNode
+
+
+def _parse_schema() -> Schema:
+    schema = build_schema()
+    schema.add("tag", ID())
+    schema.add("status", ID())
+    schema.add("list", ID())
+    schema.add("rating", NUMERIC(int))
+    schema.remove("year")
+    schema.add("year", NUMERIC(int))
+    return schema
+
+
+def _make_parser() -> qparser.QueryParser:
+    p = qparser.MultifieldParser(list(DEFAULT_FIELDS), schema=_parse_schema(), group=qparser.AndGroup)
+    p.remove_plugin_class(qparser.WildcardPlugin)
+    p.add_plugin(_RawPrefixPlugin())
+    p.add_plugin(qparser.FuzzyTermPlugin())
+    p.add_plugin(qparser.GtLtPlugin())
+    p.replace_plugin(
+        qparser.OperatorsPlugin(
+            And=r"(?<=\s)(?i:AND)(?=\s)",
+            Or=r"(?<=\s)(?i:OR)(?=\s)",
+            AndNot=r"(?<=\s)(?i:ANDNOT)(?=\s)",
+            AndMaybe=r"(?<=\s)(?i:ANDMAYBE)(?=\s)",
+            Not=r"(^|(?<=(\s|[()])))(?i:NOT)(?=\s)",
+        )
+    )
+    return p
+
+
+_PARSER = _make_parser()
+_SCHEMA = _PARSER.schema
+
+
+@dataclass
+class CompiledQuery:
+    """A query ready to run: a SQL condition on alias ``p`` plus what ranks and highlights."""
+
+    where: str = "1"
+    params: dict = field(default_factory=dict)
+    text_query: query.Query | None = None
+    terms: list[str] = field(default_factory=list)
+    uses_index: bool = False
+
+
+def _preprocess(text: str) -> str:
+    """Sugar: ``#name`` means ``tag:name``; a bare word with a "/" is a tag path."""
+    out = []
+    for token in re.split(r"(\s+|\"[^\"]*\")", text):
+        if token.startswith("#") and len(token) > 1:
+            token = "tag:" + token[1:]
+        elif (
+            "/" in token
+            and ":" not in token
+            and not token.startswith('"')
+            and re.fullmatch(r"[\w\-./*]+", token)
+        ):
+            token = "tag:" + token
+        out.append(token)
+    return "".join(out)
+
+
+def _check_fields(text: str) -> None:
+    stripped = _PHRASE_RE.sub(" ", text)
+    for name in _FIELD_RE.findall(stripped):
+        if name.lower() not in KNOWN_FIELDS:
+            raise QuerySyntaxError(
+                f"unknown field '{name}:'; use one of {', '.join(sorted(KNOWN_FIELDS))}"
+            )
+    if stripped.count("(") != stripped.count(")"):
+        raise QuerySyntaxError("unbalanced parentheses")
+    if text.count('"') % 2:
+        raise QuerySyntaxError("a quotation mark is not closed")
+
+
+def parse(text: str) -> query.Query:
+    """Parse the user's text into a Whoosh query tree (no index needed)."""
+    text = _preprocess(text.strip())
+    _check_fields(text)
+    try:
+        q = _PARSER.parse(text)
+    except Exception as exc:  # noqa: BLE001 - whoosh raises assorted errors
+        raise QuerySyntaxError(str(exc).splitlines()[0] if str(exc) else "cannot parse") from exc
+    for node in q.leaves() if q.is_leaf() is False else [q]:
+        err = getattr(node, "error", None)
+        if err is not None:
+            raise QuerySyntaxError(f"cannot understand {node!r}: {err}")
+    return q
+
+
+def _is_sql_leaf(q: query.Query) -> bool:
+    return q.is_leaf() and getattr(q, "fieldname", None) in SQL_FIELDS
+
+
+def _has_sql(q: query.Query) -> bool:
+    if q.is_leaf():
+        return _is_sql_leaf(q)
+    return any(_has_sql(c) for c in q.children())
+
+
+class _Compiler:
+    def __init__(self, index: SearchIndex | None) -> None:
+        self.index = index
+        self.params: dict = {}
+        self.uses_index = False
+
+    def param(self, value: object) -> str:
+        name = f"q{len(self.params)}"
+        self.params[name] = value
+        return f":{name}"
+
+    def compile(self, q: query.Query) -> str:
+        if isinstance(q, query.Every):
+            return "1"
+        if isinstance(q, query.NullQuery.__class__) or q is query.NullQuery:
+            return "1"
+        if not _has_sql(q):
+            return self.index_leaf(q)
+        if _is_sql_leaf(q):
+            return self.sql_leaf(q)
+        if isinstance(q, query.Not):
+            return f"NOT ({self.compile(q.query)})"
+        if isinstance(q, query.AndNot):
+            return f"({self.compile(q.a)} AND NOT ({self.compile(q.b)}))"
+        if isinstance(q, query.AndMaybe):
+            return self.compile(q.a)
+        if isinstance(q, query.Require):
+            return f"({self.compile(q.a)} AND {self.compile(q.b)})"
+        if isinstance(q, query.And):
+            return "(" + " AND ".join(self.compile(c) for c in q.children()) + ")"
+        if isinstance(q, query.Or):
+            return "(" + " OR ".join(self.compile(c) for c in q.children()) + ")"
+        raise QuerySyntaxError(f"cannot combine {q!r} with tag/status/rating filters")
+
+    def index_leaf(self, q: query.Query) -> str:
+        if self.index is None:
+            raise QuerySyntaxError("text search needs the index")
+        self.uses_index = True
+        pids = self.index.matching_pids(q)
+        return f"p.id IN (SELECT value FROM json_each({self.param(json.dumps(sorted(pids)))}))"
+
+    def sql_leaf(self, q: query.Query) -> str:
+        name = q.fieldname
+        if name in ("year", "rating"):
+            return self.numeric(q, name)
+        text = _leaf_text(q)
+        if name == "status":
+            value = text.lower()
+            if value not in STATUSES:
+                raise QuerySyntaxError(f"status is one of {', '.join(STATUSES)}, not '{text}'")
+            return f"p.status = {self.param(value)}"
+        if name == "list":
+            return (
+                "p.id IN (SELECT i.paper_id FROM reading_list_item i JOIN reading_list l "
+                f"ON l.id = i.list_id WHERE l.name = {self.param(text)} COLLATE NOCASE)"
+            )
+        # tag: with hierarchy. "rl" matches rl and rl/...; "rl/*" or "rl*" are prefixes.
+        if isinstance(q, query.Prefix) or text.endswith("*"):
+            base = text.rstrip("*")
+            cond = f"t.name LIKE {self.param(_like_escape(base) + '%')} ESCAPE '\\'"
+        else:
+            cond = (
+                f"(t.name = {self.param(text)} COLLATE NOCASE OR "
+                f"t.name LIKE {self.param(_like_escape(text) + '/%')} ESCAPE '\\')"
+            )
+        return (
+            "p.id IN (SELECT pt.paper_id FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id "
+            f"WHERE {cond})"
+        )
+
+    def numeric(self, q: query.Query, name: str) -> str:
+        col = f"p.{name}"
+        fieldobj = _SCHEMA[name]
+        if isinstance(q, query.NumericRange):
+            parts = []
+            if q.start is not None:
+                parts.append(f"{col} {'>' if q.startexcl else '>='} {self.param(int(q.start))}")
+            if q.end is not None:
+                parts.append(f"{col} {'<' if q.endexcl else '<='} {self.param(int(q.end))}")
+            return "(" + " AND ".join(parts or ["1"]) + ")"
+        if isinstance(q, query.Term):
+            value = q.text
+            if isinstance(value, bytes | str) and not str(value).lstrip("-").isdigit():
+                try:
+                    value = fieldobj.from_bytes(value)
+                except Exception as exc:  # noqa: BLE001
+                    raise QuerySyntaxError(f"{name}: needs a number") from exc
+            return f"{col} = {self.param(int(value))}"
+        raise QuerySyntaxError(f"{name}: needs a number or a range such as {name}:>=3")
+
+
+def _leaf_text(q: query.Query) -> str:
+    if isinstance(q, query.Phrase):
+        return " ".join(q.words)
+    text = getattr(q, "text", "")
+    return text.decode("utf-8") if isinstance(text, bytes) else str(text)
+
+
+def _like_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _positive_text(q: query.Query) -> query.Query | None:
+    """The text part of the query that should rank results (no NOTs, no SQL leaves)."""
+    if q.is_leaf():
+        if _is_sql_leaf(q) or isinstance(q, query.Every) or q is query.NullQuery:
+            return None
+        return q
+    if isinstance(q, query.Not):
+        return None
+    if isinstance(q, query.AndNot | query.AndMaybe | query.Require):
+        return _positive_text(q.a)
+    kids = [k for k in (_positive_text(c) for c in q.children()) if k is not None]
+    if not kids:
+        return None
+    return kids[0] if len(kids) == 1 else query.Or(kids)
+
+
+def _terms(q: query.Query) -> list[str]:
+    """Words to highlight in the reader: stems and prefixes become prefix patterns."""
+    out: list[str] = []
+    for leaf in q.leaves() if not q.is_leaf() else [q]:
+        if getattr(leaf, "fieldname", None) not in TEXT_FIELDS:
+            continue
+        if isinstance(leaf, query.Phrase):
+            out.extend(w + "*" for w in leaf.words)
+        elif isinstance(leaf, query.Term | query.Prefix | query.FuzzyTerm):
+            text = _leaf_text(leaf)
+            if text and text not in out and text + "*" not in out:
+                out.append(text + "*")
+    return out
+
+
+def compile_query(text: str, index: SearchIndex | None) -> CompiledQuery:
+    """Parse and compile ``text``. Raises QuerySyntaxError with a one-line message."""
+    if not text.strip():
+        return CompiledQuery()
+    q = parse(text)
+    comp = _Compiler(index)
+    where = comp.compile(q)
+    # Whoosh's parser is lenient: "NOT" alone compiles to a Not of nothing; keep it valid SQL.
+    return CompiledQuery(
+        where=where,
+        params=comp.params,
+        text_query=_positive_text(q),
+        terms=_terms(q),
+        uses_index=comp.uses_index,
+    )

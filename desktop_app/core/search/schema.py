@@ -1,0 +1,30 @@
+"""The Whoosh schema. Bump SCHEMA_VERSION whenever fields or analysis change: an index built
+with another version is rebuilt at open."""
+
+from __future__ import annotations
+
+from whoosh.analysis import StemmingAnalyzer
+from whoosh.fields import ID, NUMERIC, TEXT, Schema
+
+SCHEMA_VERSION = 4
+
+# Fields the index answers; everything else in the query language is answered by SQL.
+TEXT_FIELDS = ("title", "abstract", "author", "note", "highlight", "venue")
+DEFAULT_FIELDS = ("title", "abstract", "author", "note", "highlight")
+FIELD_BOOSTS = {"title": 3.0, "abstract": 1.0, "author": 1.5, "note": 1.2, "highlight": 1.2}
+
+
+def build_schema() -> Schema:
+    analyzer = StemmingAnalyzer(minsize=1, stoplist=None)
+    return Schema(
+        key=ID(unique=True),  # str(paper id): the unique term update_document replaces by
+        pid=NUMERIC(int, 64, stored=True, sortable=True, signed=False),
+        title=TEXT(analyzer=analyzer, field_boost=FIELD_BOOSTS["title"]),
+        abstract=TEXT(analyzer=analyzer),
+        author=TEXT(analyzer=analyzer),
+        note=TEXT(analyzer=analyzer),
+        highlight=TEXT(analyzer=analyzer),
+        venue=TEXT(analyzer=analyzer),
+        year=NUMERIC(int, stored=False),
+        uid=ID(stored=False),
+    )

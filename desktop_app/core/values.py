@@ -1,0 +1,203 @@
+"""Small values the Library returns: what changed, what an import did, and read views."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one mutation changed, so views refresh only what concerns them."""
+
+    kind: str  # "papers", "tags", "note", "highlights", "lists", "searches", "import", ...
+    paper_ids: tuple[int, ...] = ()
+    tag_names: tuple[str, ...] = ()
+    list_ids: tuple[int, ...] = ()
+    text_changed: bool = False  # the full-text index must be updated
+    detail: dict = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass
+class FileReport:
+    path: str
+    format: str
+    added: int = 0
+    duplicates: int = 0
+    merged: int = 0
+    failed: int = 0
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "format": self.format,
+            "added": self.added,
+            "duplicates": self.duplicates,
+            "merged": self.merged,
+            "failed": self.failed,
+            "errors": self.errors,
+            "warnings": self.warnings,
+        }
+
+
+@dataclass
+class ImportReport:
+    files: list[FileReport] = field(default_factory=list)
+    batch_id: int | None = None
+    paper_ids: list[int] = field(default_factory=list)  # new papers
+    cancelled: bool = False
+
+    @property
+    def added(self) -> int:
+        return sum(f.added for f in self.files)
+
+    @property
+    def duplicates(self) -> int:
+        return sum(f.duplicates for f in self.files)
+
+    @property
+    def merged(self) -> int:
+        return sum(f.merged for f in self.files)
+
+    @property
+    def failed(self) -> int:
+        return sum(f.failed for f in self.files)
+
+    def as_dict(self) -> dict:
+        return {
+            "added": self.added,
+            "duplicates": self.duplicates,
+            "merged": self.merged,
+            "failed": self.failed,
+            "batch": self.batch_id,
+            "cancelled": self.cancelled,
+            "files": [f.as_dict() for f in self.files],
+        }
+
+    def summary(self) -> str:
+        text = f"{self.added} added, {self.duplicates} duplicates"
+        if self.merged:
+            text += f" ({self.merged} merged)"
+        text += f", {self.failed} failed"
+        if self.added == 0 and self.duplicates and not self.failed:
+            text += " — everything in these files is already in the library"
+        return text
+
+
+@dataclass
+class HighlightView:
+    id: int
+    start: int
+    end: int
+    quote: str
+    prefix: str
+    suffix: str
+    color: str
+    comment: str
+    orphaned: bool
+
+
+@dataclass
+class PaperView:
+    """One paper with everything the reader shows."""
+
+    id: int
+    uid: str
+    title: str
+    title_source: str
+    abstract: str
+    abstract_text: str
+    authors: list[str]
+    venue: str | None
+    year: int | None
+    doi: str | None
+    arxiv_id: str | None
+    url: str | None
+    bibtex_key: str | None
+    entry_type: str | None
+    status: str
+    rating: int
+    tags: list[str]
+    note: str
+    added_at: str
+    extra: dict
+    highlights: list[HighlightView] = field(default_factory=list)
+    lists: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        return {
+            "id": self.id,
+            "uid": self.uid,
+            "title": self.title,
+            "title_source": self.title_source,
+            "abstract": self.abstract,
+            "abstract_text": self.abstract_text,
+            "authors": self.authors,
+            "venue": self.venue,
+            "year": self.year,
+            "doi": self.doi,
+            "arxiv_id": self.arxiv_id,
+            "url": self.url,
+            "bibtex_key": self.bibtex_key,
+            "entry_type": self.entry_type,
+            "tags": self.tags,
+            "status": self.status,
+            "rating": self.rating,
+            "note": self.note,
+            "added_at": self.added_at,
+            "lists": self.lists,
+            "highlights": [
+                {
+                    "id": h.id,
+                    "quote": h.quote,
+                    "comment": h.comment,
+                    "color": h.color,
+                    "start": h.start,
+                    "end": h.end,
+                    "orphaned": h.orphaned,
+                }
+                for h in self.highlights
+            ],
+        }
+
+
+@dataclass
+class PaperRow:
+    """What the table shows for one paper."""
+
+    id: int
+    title: str
+    venue: str | None
+    year: int | None
+    tags: list[str]
+    status: str
+    rating: int
+    added_at: str
+    highlights: int = 0
+    has_note: bool = False
+    authors: str = ""
+
+
+@dataclass
+class TagInfo:
+    id: int
+    name: str
+    color: str
+    count: int
+
+
+@dataclass
+class ListInfo:
+    id: int
+    name: str
+    description: str
+    count: int
+
+
+@dataclass
+class QueryResult:
+    ids: list[int]
+    total: int
+    terms: list[str] = field(default_factory=list)
+    scores: dict[int, float] = field(default_factory=dict)

@@ -1,0 +1,32 @@
+"""Alembic environment. Run through desktop_app.core.db.migrate, which hands in a connection
+already inside one real transaction with foreign keys off (see db.py for why)."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlmodel import SQLModel
+
+import desktop_app.core.models  # noqa: F401  (registers the tables)
+
+target_metadata = SQLModel.metadata
+connection = context.config.attributes.get("connection")
+
+if connection is None:  # `alembic` command line on a developer machine
+    from pathlib import Path
+
+    from desktop_app.core.db import make_migration_engine
+
+    url = context.config.get_main_option("sqlalchemy.url") or "sqlite:///dev.sqlite"
+    engine = make_migration_engine(Path(url.removeprefix("sqlite:///")))
+    with engine.connect() as connection, connection.begin():
+        context.configure(connection=connection, target_metadata=target_metadata,
+                          render_as_batch=True)
+        context.run_migrations()
+else:
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=True,
+        transactional_ddl=True,
+    )
+    context.run_migrations()
