@@ -1,6 +1,180 @@
-def main(argv=None):
-    return 1
+"""``marginalia``: the command line. With no subcommand it opens the GUI.
+
+Every command takes ``--library DIR`` (default: the platform's user data folder, or
+``MARGINALIA_LIBRARY``). Exit 0 on success; 1 with a one-line message on stderr for a user error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from desktop_app import __version__
+from desktop_app.paths import default_library_dir
+
+EXPORT_CHOICES = ("md", "html", "pdf", "bib", "ris", "csljson", "csv", "json")
 
 
-def gui_main():
-    return main([])
+class UserError(Exception):
+    """Reported as one line on stderr, exit 1."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="marginalia", description="Read, tag, note and export paper abstracts.")
+    p.add_argument("--version", action="version", version=f"marginalia {__version__}")
+    p.add_argument("--library", metavar="DIR", help="library folder (default: %(default)s)",
+                   default=None)
+    p.add_argument("--smoke-test", action="store_true",
+                   help="build the window on a temporary library, check it, print OK (for installers)")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    s = sub.add_parser("gui", help="open the window (the default)")
+    s.add_argument("--screenshot", metavar="PNG", help="render the window to PNG and exit")
+    s.add_argument("--query", default="", help="start with this search")
+    s.add_argument("--select", type=int, help="start with this paper selected")
+    s.add_argument("--size", default="1400x900", help="window size for --screenshot (WxH)")
+    s.add_argument("--smoke-test", action="store_true", dest="gui_smoke")
+
+    s = sub.add_parser("import", help="import files (seed lists, BibTeX, RIS, CSL-JSON, arXiv Atom, CSV)")
+    s.add_argument("files", nargs="+")
+    s.add_argument("--skip-duplicates", action="store_true", help="do not merge fields into papers already there")
+    s.add_argument("--arxiv-categories-as-tags", action="store_true")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("list", help="list papers")
+    s.add_argument("--query", default="")
+    s.add_argument("--tag", action="append", default=[])
+    s.add_argument("--not-tag", action="append", default=[])
+    s.add_argument("--status", choices=("unread", "skimmed", "read"))
+    s.add_argument("--list", dest="list_name")
+    s.add_argument("--sort", default="added",
+                   choices=("added", "title", "year", "venue", "rating", "status", "updated", "id", "relevance", "position"))
+    s.add_argument("--ascending", action="store_true")
+    s.add_argument("--limit", type=int)
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("search", help="full-text search")
+    s.add_argument("query")
+    s.add_argument("--limit", type=int, default=20)
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("show", help="show one paper")
+    s.add_argument("id", type=int)
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("tag", help="add or remove tags")
+    s.add_argument("ids", nargs="+", type=int)
+    s.add_argument("--add", action="append", default=[])
+    s.add_argument("--remove", action="append", default=[])
+
+    s = sub.add_parser("status", help="set status: status ID... unread|skimmed|read")
+    s.add_argument("args", nargs="+")
+
+    s = sub.add_parser("rate", help="set rating: rate ID... N (0-5)")
+    s.add_argument("args", nargs="+")
+
+    s = sub.add_parser("title", help="edit a title")
+    s.add_argument("id", type=int)
+    s.add_argument("text")
+
+    s = sub.add_parser("note", help="print or write a paper's note")
+    s.add_argument("id", type=int)
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--set")
+    g.add_argument("--append")
+    g.add_argument("--file")
+
+    s = sub.add_parser("highlight", help="highlight the first occurrence of a quote in an abstract")
+    s.add_argument("id", type=int)
+    s.add_argument("--quote", required=True)
+    s.add_argument("--comment", default="")
+    s.add_argument("--color", default="yellow")
+
+    s = sub.add_parser("abstract", help="replace an abstract from a file (highlights re-anchor)")
+    s.add_argument("id", type=int)
+    s.add_argument("--file", required=True)
+
+    s = sub.add_parser("export", help="export papers")
+    s.add_argument("--format", required=True, choices=EXPORT_CHOICES)
+    s.add_argument("-o", "--output", required=True)
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--query")
+    g.add_argument("--list", dest="list_name")
+    s.add_argument("--title")
+    s.add_argument("--notes-in-bibtex", action="store_true")
+
+    rl = sub.add_parser("reading-list", help="reading lists").add_subparsers(dest="rl_command", metavar="ACTION")
+    rl.required = True
+    x = rl.add_parser("create")
+    x.add_argument("name")
+    x.add_argument("--description", default="")
+    x = rl.add_parser("add")
+    x.add_argument("name")
+    x.add_argument("ids", nargs="+", type=int)
+    x = rl.add_parser("move")
+    x.add_argument("name")
+    x.add_argument("id", type=int)
+    x.add_argument("position", type=int, help="1-based position")
+    x = rl.add_parser("remove")
+    x.add_argument("name")
+    x.add_argument("ids", nargs="+", type=int)
+    x = rl.add_parser("note")
+    x.add_argument("name")
+    x.add_argument("id", type=int)
+    x.add_argument("text")
+    x = rl.add_parser("show")
+    x.add_argument("name")
+    x.add_argument("--json", action="store_true")
+    x = rl.add_parser("rename")
+    x.add_argument("name")
+    x.add_argument("new_name")
+    x = rl.add_parser("delete")
+    x.add_argument("name")
+    rl.add_parser("ls")
+
+    sub.add_parser("reindex", help="rebuild the full-text index from the database")
+    sub.add_parser("check", help="check database integrity and index consistency")
+    sub.add_parser("backup", help="copy the database into backups/")
+    sub.add_parser("imports", help="list past imports")
+    s = sub.add_parser("undo-import", help="remove the papers one import added")
+    s.add_argument("batch", type=int)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    library = Path(args.library).expanduser() if args.library else default_library_dir()
+    if args.smoke_test:
+        from desktop_app.gui.launch import smoke_test
+
+        return smoke_test(None)
+    if args.command in (None, "gui"):
+        from desktop_app.gui.launch import run_gui
+
+        return run_gui(library, args)
+    from desktop_app.core.db import LibraryError
+    from desktop_app.core.search.query import QuerySyntaxError
+
+    try:
+        from desktop_app import commands
+
+        return commands.run(library, args)
+    except (UserError, LibraryError, QuerySyntaxError, OSError) as exc:
+        msg = exc.strerror + f": {exc.filename}" if isinstance(exc, OSError) and exc.strerror else str(exc)
+        print(f"marginalia: {msg}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("marginalia: interrupted", file=sys.stderr)
+        return 130
+
+
+def gui_main() -> int:
+    """Entry point of ``marginalia-gui`` (no console window on Windows)."""
+    return main(sys.argv[1:])
+
+
+def print_json(value: object) -> None:
+    print(json.dumps(value, ensure_ascii=False, indent=2))

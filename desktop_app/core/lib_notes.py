@@ -12,9 +12,21 @@ if TYPE_CHECKING:
     from desktop_app.core.library import Library
 
 
-def set_note(self: Library, paper_id: int, note: str) -> Change:
+class LibraryBusy(Exception):
+    """The library is busy with a long write (an import); try again shortly."""
+
+
+def set_note(self: Library, paper_id: int, note: str, *, wait: float | None = None) -> Change:
     """Replace a paper's note. The previous text (when different and not empty) becomes a
-    revision, so no text is ever lost to an overwrite."""
+    revision, so no text is ever lost to an overwrite. With ``wait`` (seconds), raise
+    LibraryBusy instead of blocking longer than that behind another write."""
+    if wait is not None:
+        if not self._write_lock.acquire(timeout=wait):
+            raise LibraryBusy("the library is busy; the note will be saved in a moment")
+        try:
+            return set_note(self, paper_id, note)
+        finally:
+            self._write_lock.release()
     from desktop_app.core.library import now_text
 
     with self._tx() as conn:

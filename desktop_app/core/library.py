@@ -152,18 +152,22 @@ class Library:
         return ids
 
     # ---- paper fields ----------------------------------------------------------------------
-    def set_title(self, paper_id: int, title: str) -> Change:
+    def set_title(self, paper_id: int, title: str, source: str = "edited") -> Change:
+        """Set a title; ``source`` is "edited" for the user's edits (undo passes the old one)."""
         title = " ".join(title.split())
         if not title:
             raise LibraryError("a title cannot be empty")
         with self._tx() as conn:
             self._require_papers(conn, [paper_id])
+            old = conn.execute(text("SELECT title, title_source FROM paper WHERE id=:i"), {"i": paper_id}).one()
             conn.execute(
-                text("UPDATE paper SET title=:t, title_source='edited', updated_at=:n WHERE id=:i"),
-                {"t": title, "n": now_text(), "i": paper_id},
+                text("UPDATE paper SET title=:t, title_source=:s, updated_at=:n WHERE id=:i"),
+                {"t": title, "s": source, "n": now_text(), "i": paper_id},
             )
             self._queue(conn, [paper_id])
-        return self._commit_change(Change("papers", (paper_id,), text_changed=True))
+        return self._commit_change(
+            Change("papers", (paper_id,), text_changed=True, detail={"old": (old[0], old[1])})
+        )
 
     def set_status(self, paper_ids: Sequence[int], status: str) -> Change:
         if status not in STATUSES:

@@ -1,0 +1,265 @@
+"""What each ``marginalia`` subcommand does, on a Library. Kept apart from argument parsing."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from desktop_app.cli import UserError, print_json
+from desktop_app.core.library import Library
+from desktop_app.core.models import STATUSES
+
+
+def run(folder: Path, args: argparse.Namespace) -> int:
+    handler = HANDLERS[args.command]
+    lib = Library.open(folder)
+    try:
+        return handler(lib, args) or 0
+    finally:
+        lib.close()
+
+
+def _table(lib: Library, ids: list[int], scores: dict[int, float] | None = None) -> None:
+    rows = lib.rows(ids)
+    for pid in ids:
+        r = rows[pid]
+        stars = "★" * r.rating
+        tags = " ".join(f"#{t}" for t in r.tags)
+        score = f" [{scores[pid]:.2f}]" if scores and pid in scores else ""
+        print(f"{pid:>6}  {r.status:<7} {stars:<5} {r.year or '':<4}  {r.title}{score}  {tags}".rstrip())
+
+
+def _json_papers(lib: Library, ids: list[int], scores: dict[int, float] | None = None) -> list[dict]:
+    out = []
+    for pid in ids:
+        d = lib.paper(pid).as_json()
+        if scores is not None:
+            d["score"] = scores.get(pid, 0.0)
+        out.append(d)
+    return out
+
+
+def cmd_import(lib: Library, args: argparse.Namespace) -> int:
+    for f in args.files:
+        if not Path(f).is_file():
+            raise UserError(f"no such file: {f}")
+    report = lib.import_files(args.files, duplicates="skip" if args.skip_duplicates else "merge",
+                              tag_categories=args.arxiv_categories_as_tags)
+    if args.json:
+        print_json(report.as_dict())
+    else:
+        for fr in report.files:
+            print(f"{fr.path}: {fr.format}: {fr.added} added, {fr.duplicates} duplicates, {fr.failed} failed")
+            for w in fr.warnings:
+                print(f"  warning: {w}")
+            for e in fr.errors:
+                print(f"  failed: {e}")
+        print(f"total: {report.summary()}")
+    return 0 if report.added or report.duplicates or not report.failed else 1
+
+
+def cmd_list(lib: Library, args: argparse.Namespace) -> int:
+    res = lib.query(args.query, tags=args.tag, not_tags=args.not_tag, status=args.status,
+                    list_name=args.list_name, sort=args.sort, descending=not args.ascending, limit=args.limit)
+    if args.json:
+        print_json({"total": res.total, "papers": _json_papers(lib, res.ids)})
+    else:
+        _table(lib, res.ids)
+        print(f"{len(res.ids)} of {res.total} papers", file=sys.stderr)
+    return 0
+
+
+def cmd_search(lib: Library, args: argparse.Namespace) -> int:
+    res = lib.query(args.query, sort="relevance", limit=args.limit)
+    if args.json:
+        print_json({"total": res.total, "papers": _json_papers(lib, res.ids, res.scores)})
+    else:
+        _table(lib, res.ids, res.scores)
+        print(f"{len(res.ids)} of {res.total} matches", file=sys.stderr)
+    return 0
+
+
+def cmd_show(lib: Library, args: argparse.Namespace) -> int:
+    p = lib.paper(args.id)
+    if args.json:
+        print_json(p.as_json())
+        return 0
+    print(p.title + ("  (derived title)" if p.title_source == "derived" else ""))
+    meta = [x for x in (", ".join(p.authors[:6]), p.venue, str(p.year or "")) if x]
+    print(" · ".join(meta))
+    print(f"status: {p.status}   rating: {p.rating}/5   tags: {', '.join(p.tags) or '-'}")
+    if p.doi:
+        print(f"doi: {p.doi}")
+    if p.arxiv_id:
+        print(f"arXiv: {p.arxiv_id}")
+    print()
+    print(p.abstract_text)
+    if p.highlights:
+        print("\nhighlights:")
+        for h in p.highlights:
+            flag = " (orphaned)" if h.orphaned else ""
+            print(f"  [{h.color}] “{h.quote}”{flag}" + (f" — {h.comment}" if h.comment else ""))
+    if p.note:
+        print("\nnote:\n" + p.note)
+    return 0
+
+
+def cmd_tag(lib: Library, args: argparse.Namespace) -> int:
+    if not args.add and not args.remove:
+        raise UserError("say --add TAG or --remove TAG")
+    if args.add:
+        lib.add_tags(args.ids, args.add)
+    if args.remove:
+        lib.remove_tags(args.ids, args.remove)
+    return 0
+
+
+def _ids_and_value(values: list[str], what: str) -> tuple[list[int], str]:
+    if len(values) < 2:
+        raise UserError(f"give one or more paper ids, then the {what}")
+    try:
+        ids = [int(v) for v in values[:-1]]
+    except ValueError as exc:
+        raise UserError(f"paper ids are numbers: {exc}") from exc
+    return ids, values[-1]
+
+
+def cmd_status(lib: Library, args: argparse.Namespace) -> int:
+    ids, status = _ids_and_value(args.args, "status")
+    if status not in STATUSES:
+        raise UserError(f"status is one of {', '.join(STATUSES)}, not '{status}'")
+    lib.set_status(ids, status)
+    return 0
+
+
+def cmd_rate(lib: Library, args: argparse.Namespace) -> int:
+    ids, value = _ids_and_value(args.args, "rating")
+    if not value.isdigit() or not 0 <= int(value) <= 5:
+        raise UserError(f"a rating is a whole number from 0 to 5, not '{value}'")
+    lib.set_rating(ids, int(value))
+    return 0
+
+
+def cmd_title(lib: Library, args: argparse.Namespace) -> int:
+    lib.set_title(args.id, args.text)
+    return 0
+
+
+def cmd_note(lib: Library, args: argparse.Namespace) -> int:
+    current = lib.paper(args.id).note
+    if args.set is not None:
+        lib.set_note(args.id, args.set)
+    elif args.append is not None:
+        lib.set_note(args.id, (current + "\n" if current else "") + args.append)
+    elif args.file is not None:
+        lib.set_note(args.id, Path(args.file).read_text("utf-8"))
+    else:
+        print(current)
+    return 0
+
+
+def cmd_highlight(lib: Library, args: argparse.Namespace) -> int:
+    change = lib.highlight_quote(args.id, args.quote, color=args.color, comment=args.comment)
+    print(change.detail["id"])
+    return 0
+
+
+def cmd_abstract(lib: Library, args: argparse.Namespace) -> int:
+    lib.set_abstract(args.id, Path(args.file).read_text("utf-8"))
+    p = lib.paper(args.id)
+    orphans = sum(h.orphaned for h in p.highlights)
+    print(f"{len(p.highlights) - orphans} highlights placed, {orphans} orphaned")
+    return 0
+
+
+def cmd_export(lib: Library, args: argparse.Namespace) -> int:
+    from desktop_app.exporting import export_to_file
+
+    n = export_to_file(lib, args.format, Path(args.output), query=args.query, list_name=args.list_name,
+                       title=args.title, notes_in_bibtex=args.notes_in_bibtex)
+    print(f"{n} papers written to {args.output}", file=sys.stderr)
+    return 0
+
+
+def cmd_reading_list(lib: Library, args: argparse.Namespace) -> int:
+    c = args.rl_command
+    if c == "create":
+        lib.create_list(args.name, args.description)
+    elif c == "add":
+        lib.add_to_list(args.name, args.ids)
+    elif c == "move":
+        lib.move_in_list(args.name, args.id, args.position - 1)
+    elif c == "remove":
+        lib.remove_from_list(args.name, args.ids)
+    elif c == "note":
+        lib.set_item_note(args.name, args.id, args.text)
+    elif c == "rename":
+        lib.rename_list(args.name, args.new_name)
+    elif c == "delete":
+        lib.delete_list(args.name)
+    elif c == "ls":
+        for info in lib.lists():
+            print(f"{info.name} ({info.count})" + (f" — {info.description}" if info.description else ""))
+    elif c == "show":
+        items = lib.list_items(args.name)
+        info = next(i for i in lib.lists() if i.name.lower() == args.name.lower())
+        if args.json:
+            rows = []
+            for pid, pos, note in items:
+                d = lib.paper(pid).as_json()
+                d["position"] = pos + 1
+                d["item_note"] = note
+                rows.append(d)
+            print_json({"name": info.name, "description": info.description, "papers": rows})
+        else:
+            print(info.name + (f" — {info.description}" if info.description else ""))
+            rows = lib.rows([i[0] for i in items])
+            for pid, pos, note in items:
+                print(f"{pos + 1:>3}. [{pid}] {rows[pid].title}" + (f"  — {note}" if note else ""))
+    return 0
+
+
+def cmd_reindex(lib: Library, args: argparse.Namespace) -> int:
+    lib.reindex(progress=lambda n, t: print(f"\rindexed {n}/{t}", end="", file=sys.stderr))
+    print(f"\nindex rebuilt: {lib.live_count()} papers", file=sys.stderr)
+    return 0
+
+
+def cmd_check(lib: Library, args: argparse.Namespace) -> int:
+    problems = lib.integrity_check()
+    for p in problems:
+        print(p)
+    if not problems:
+        print(f"ok: {lib.live_count()} papers, database and index agree")
+    return 1 if problems else 0
+
+
+def cmd_backup(lib: Library, args: argparse.Namespace) -> int:
+    from desktop_app.core.db import backup
+
+    print(backup(lib.db_path, lib.folder / "backups", "manual"))
+    return 0
+
+
+def cmd_imports(lib: Library, args: argparse.Namespace) -> int:
+    for b in lib.imports():
+        state = " (undone)" if b["undone"] else ""
+        print(f"{b['id']:>4}  {str(b['started_at'])[:19]}  {b['added']} added, {b['duplicates']} duplicates, "
+              f"{b['failed']} failed  {b['source']}{state}")
+    return 0
+
+
+def cmd_undo_import(lib: Library, args: argparse.Namespace) -> int:
+    change = lib.undo_import(args.batch)
+    print(f"removed {len(change.paper_ids)} papers")
+    return 0
+
+
+HANDLERS = {
+    "import": cmd_import, "list": cmd_list, "search": cmd_search, "show": cmd_show, "tag": cmd_tag,
+    "status": cmd_status, "rate": cmd_rate, "title": cmd_title, "note": cmd_note,
+    "highlight": cmd_highlight, "abstract": cmd_abstract, "export": cmd_export,
+    "reading-list": cmd_reading_list, "reindex": cmd_reindex, "check": cmd_check,
+    "backup": cmd_backup, "imports": cmd_imports, "undo-import": cmd_undo_import,
+}

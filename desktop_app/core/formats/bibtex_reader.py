@@ -1,0 +1,529 @@
+"""BibTeX / BibLaTeX reader on bibtexparser 2.
+
+bibtexparser's splitter cuts the text into blocks (fault tolerant, with line numbers); this
+module then does what its default middlewares do not: ``@string`` macros with ``#``
+concatenation (macros defined by macros, case-insensitive names, the month macros),
+crossref / xdata inheritance, LaTeX to Unicode for titles, names and venues, and the
+mapping to :class:`Record`. Abstracts stay raw LaTeX. Large files are split into chunks at
+entry boundaries so that the time budget can stop the import between chunks.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import bibtexparser
+from bibtexparser import model
+from pylatexenc.latex2text import LatexNodes2Text
+
+from desktop_app.core.formats.identity import clean_doi, normalize_arxiv_id
+from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
+from desktop_app.core.formats.names import split_bibtex_names
+from desktop_app.core.records import ParseResult, Problem, Record
+
+
+class _DropSplitterChatter(logging.Filter):
+    """bibtexparser logs every broken block; this reader reports them itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.ERROR
+
+
+logging.getLogger("bibtexparser.splitter").addFilter(_DropSplitterChatter())
+
+_CHUNK_CHARS = 1 << 20
+_BLOCK_START = re.compile(r"\n(?=[ \t]*@\w*[ \t]*[{(])")
+_MONTHS = {
+    "jan": "January", "feb": "February", "mar": "March", "apr": "April", "may": "May",
+    "jun": "June", "jul": "July", "aug": "August", "sep": "September", "oct": "October",
+    "nov": "November", "dec": "December",
+}
+_GROUP_TYPES = {"set", "xdata"}  # containers of other entries, not papers
+_NOT_INHERITED = {
+    "ids", "crossref", "xref", "xdata", "entryset", "label", "shorthand", "sortkey",
+    "options", "presort", "related", "indextitle", "indexsorttitle", "sorttitle",
+    "shorttitle", "title", "subtitle", "titleaddon",
+}
+_TITLE_TO_BOOK = {"title": "booktitle", "subtitle": "booksubtitle", "titleaddon": "booktitleaddon"}
+_VENUE_FIELDS = (
+    "journaltitle", "journal", "booktitle", "eventtitle", "publisher", "school", "institution",
+    "organization",
+)
+_EXTRA_FIELDS = (
+    "note", "pages", "volume", "number", "issue", "month", "publisher", "address", "location",
+    "edition", "series", "isbn", "issn", "eprint", "eprinttype", "eprintclass",
+    "primaryclass", "archiveprefix", "language", "langid", "howpublished", "institution",
+    "school", "organization", "editor", "addendum", "pubstate", "date", "crossref",
+)
+_YEAR = re.compile(r"(?<![\d])(-?\d{3,4})(?![\d])")
+_URL_COMMAND = re.compile(r"\\url\{([^}]*)\}")
+_TAG_SPLIT = re.compile(r"[,;]")
+_SPACES = re.compile(r"[ \t\r\f\v\xa0]+|\s*\n\s*")
+_INDENT = re.compile(r"\n[ \t]+")
+_UNESCAPED_SPECIAL = re.compile(r"(?<!\\)[%&]")  # a comment / alignment mark to LaTeX
+_NEEDS_LATEX = re.compile(r"[\\$]")
+_DELIMITERS = re.compile(r'(?<!\\)[{}"]')
+_latex = LatexNodes2Text()
+_ACCENTS = {
+    '"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304",
+    ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "k": "\u0328",
+    "r": "\u030a", "d": "\u0323", "b": "\u0331",
+}
+_LETTER = r"([A-Za-z]|\\[ij](?![A-Za-z]))"
+_SYMBOL_ACCENT = r"\\([\"'`^~=.])"
+_LETTER_ACCENT = r"\\([uvHckrdb])"
+_ACCENT_FORMS = (
+    r"\{" + _SYMBOL_ACCENT + r"\s*" + _LETTER + r"\}",  # {\"u}
+    r"\{" + _SYMBOL_ACCENT + r"\s*\{" + _LETTER + r"\}\}",  # {\"{u}}
+    r"\{" + _LETTER_ACCENT + r"\s+" + _LETTER + r"\}",  # {\c c}
+    r"\{" + _LETTER_ACCENT + r"\{" + _LETTER + r"\}\}",  # {\c{c}}
+    r"\\([\"'`^~=.uvHckrdb])\{" + _LETTER + r"\}",  # \"{u}  \c{c}
+    _SYMBOL_ACCENT + _LETTER,  # \"u (a letter accent needs braces or a space)
+)
+_ACCENT = re.compile("|".join(f"(?:{form})" for form in _ACCENT_FORMS))
+_SPECIAL_LETTERS = {
+    "ss": "ß", "o": "ø", "O": "Ø", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "aa": "å",
+    "AA": "Å", "l": "ł", "L": "Ł", "i": "ı", "j": "ȷ",
+}
+_SPECIAL_LETTER = re.compile(
+    r"\{\\(ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)\}"
+    r"|\\(ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)(?![A-Za-z])(?:\{\}|\s)?"
+)
+_ESCAPED_CHAR = re.compile(r"\\([&%_#$])")
+
+
+@dataclass
+class _Entry:
+    """One entry after macro expansion: lower-case field names to expanded values."""
+
+    entry_type: str
+    key: str
+    fields: dict[str, str]
+    raw: str
+    line: int
+    duplicate_fields: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Split:
+    """What the splitter found, with file line numbers (1-based)."""
+
+    strings: list[tuple[str, str, int]] = field(default_factory=list)  # key, raw value, line
+    entries: list[tuple[model.Entry, int]] = field(default_factory=list)
+    errors: list[Problem] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- text helpers
+
+
+def _accent(match: re.Match[str]) -> str:
+    mark, letter = (g for g in match.groups() if g is not None)
+    base = {"\\i": "ı", "\\j": "ȷ"}.get(letter, letter)
+    if base in "ıȷ" and mark in "\"'`^~=.":
+        base = "i" if base == "ı" else "j"  # \"{\i} is a plain i with the accent
+    return unicodedata.normalize("NFC", base + _ACCENTS[mark])
+
+
+def _special_letter(match: re.Match[str]) -> str:
+    return _SPECIAL_LETTERS[match.group(1) or match.group(2)]
+
+
+def decode_common_accents(value: str) -> str:
+    """Fast pre-pass for the LaTeX that most titles and names hold: accents such as
+    ``{\\"u}``, ``\\'{e}``, ``\\c{c}`` and letters such as ``\\ss`` or ``\\o``.
+    What is left (math, other commands) goes to pylatexenc."""
+    if "\\" not in value:
+        return value
+    return _SPECIAL_LETTER.sub(_special_letter, _ACCENT.sub(_accent, value))
+
+
+def _plain_typography(value: str) -> str:
+    """Text without commands: escaped characters, ties, dashes, quotes, grouping braces."""
+    value = _ESCAPED_CHAR.sub(lambda m: "\0" + m.group(1), value)  # protect \& \% ...
+    value = value.replace("~", " ").replace("---", "\u2014").replace("--", "\u2013")
+    value = value.replace("``", "\u201c").replace("''", "\u201d")
+    return value.replace("{", "").replace("}", "").replace("\0", "")
+
+
+@lru_cache(maxsize=8192)
+def latex_to_text(value: str) -> str:
+    """LaTeX to plain Unicode text (``{\\"O}zge`` -> ``Özge``), whitespace collapsed."""
+    value = decode_common_accents(value)
+    if _NEEDS_LATEX.search(_ESCAPED_CHAR.sub("", value)):
+        try:
+            value = _latex.latex_to_text(_UNESCAPED_SPECIAL.sub(r"\\\g<0>", value))
+        except Exception:  # noqa: BLE001 - pylatexenc is tolerant; keep the text if not
+            value = _plain_typography(value)
+    else:
+        value = _plain_typography(value)
+    return unicodedata.normalize("NFC", _SPACES.sub(" ", value).strip())
+
+
+def strip_outer_braces(value: str) -> str:
+    """Remove braces that wrap the whole value, repeatedly ("{{x}}" -> "x", "{a} {b}" kept)."""
+    value = value.strip()
+    while value.startswith("{") and value.endswith("}") and _closing_brace(value, 0) == len(
+        value
+    ) - 1:
+        value = value[1:-1].strip()
+    return value
+
+
+def _closing_brace(text: str, start: int) -> int:
+    """Index of the brace closing the one at ``start``; -1 when unbalanced."""
+    depth = 0
+    for m in _DELIMITERS.finditer(text, start):
+        char = m.group()
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return m.start()
+    return -1
+
+
+def _closing_quote(text: str, start: int) -> int:
+    depth = 0
+    for m in _DELIMITERS.finditer(text, start + 1):
+        char = m.group()
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            return m.start()
+    return -1
+
+
+def expand_value(value: str, macros: dict[str, str], unknown: set[str] | None = None) -> str:
+    """Evaluate a raw BibTeX value: ``{..}``, ``".."``, numbers and macro names joined by
+    ``#``. Undefined macro names are kept as written (and added to ``unknown``)."""
+    value = value.strip()
+    if "#" not in value:  # the common case: a single piece
+        if len(value) >= 2 and value[0] == "{" and value[-1] == "}":
+            return value[1:-1]
+        if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
+            return value[1:-1]
+    parts: list[str] = []
+    i, n = 0, len(value)
+    while i < n:
+        char = value[i]
+        if char.isspace() or char == "#":
+            i += 1
+        elif char in "{\"":
+            end = _closing_brace(value, i) if char == "{" else _closing_quote(value, i)
+            if end < 0:
+                parts.append(value[i + 1 :])
+                break
+            parts.append(value[i + 1 : end])
+            i = end + 1
+        else:
+            j = i
+            while j < n and not value[j].isspace() and value[j] != "#":
+                j += 1
+            token = value[i:j]
+            if token.lstrip("-").isdigit():
+                parts.append(token)
+            elif token.lower() in macros:
+                parts.append(macros[token.lower()])
+            else:
+                if unknown is not None:
+                    unknown.add(token)
+                parts.append(token)
+            i = j
+    return "".join(parts)
+
+
+def _raw_abstract(value: str) -> str:
+    return _INDENT.sub("\n", strip_outer_braces(value)).strip()
+
+
+def _year(value: str | None) -> int | None:
+    if not value:
+        return None
+    m = _YEAR.search(value)
+    return int(m.group(1)) if m else None
+
+
+# ---------------------------------------------------------------- splitting
+
+
+def _chunks(text: str, size: int = _CHUNK_CHARS):
+    """Yield (line offset, chunk) pieces of about ``size`` characters, cut before a line that
+    starts a block, where bibtexparser's splitter would start a new block anyway."""
+    start, line = 0, 0
+    while start < len(text):
+        m = _BLOCK_START.search(text, start + size) if start + size < len(text) else None
+        end = m.start() + 1 if m else len(text)
+        yield line, text[start:end]
+        line += text.count("\n", start, end)
+        start = end
+
+
+def _blocks(chunk: str) -> list[tuple[model.Block, int]]:
+    """Split one chunk into (block, 0-based line of the block within the chunk).
+
+    If bibtexparser itself fails, split block by block so that only the offending block is
+    lost (it comes back as a ParsingFailedBlock)."""
+    try:
+        blocks = bibtexparser.parse_string(chunk, parse_stack=[]).blocks
+        return [(block, block.start_line or 0) for block in blocks]
+    except Exception:  # noqa: BLE001 - a parser bug must not lose the whole file
+        pass
+    found: list[tuple[model.Block, int]] = []
+    offset = 0
+    for piece in _BLOCK_START.split(chunk):
+        try:
+            blocks = bibtexparser.parse_string(piece, parse_stack=[]).blocks
+            found.extend((block, offset + (block.start_line or 0)) for block in blocks)
+        except Exception as exc:  # noqa: BLE001
+            found.append((model.ParsingFailedBlock(exc, start_line=0, raw=piece), offset))
+        offset += piece.count("\n") + 1
+    return found
+
+
+def _failure_message(block: model.ParsingFailedBlock) -> str:
+    error = block.error
+    reason = getattr(error, "abort_reason", None) or str(error) or type(error).__name__
+    head = (block.raw or "").strip().split("\n", 1)[0][:60]
+    return f"could not read {head!r}: {reason.strip()}; it was not imported"
+
+
+def _split(text: str, deadline: Deadline) -> _Split:
+    found = _Split()
+    for offset, chunk in _chunks(text):
+        if deadline.expired():
+            found.errors.append(Problem(deadline.message(offset + 1), offset + 1))
+            break
+        for block, line_in_chunk in _blocks(chunk):
+            line = offset + line_in_chunk + 1
+            if isinstance(block, (model.DuplicateBlockKeyBlock, model.DuplicateFieldKeyBlock)):
+                block = block.ignore_error_block  # duplicates are reported below, not lost
+            if isinstance(block, model.String):
+                found.strings.append((block.key, block.value, line))
+            elif isinstance(block, model.Entry):
+                found.entries.append((block, line))
+            elif isinstance(block, model.ParsingFailedBlock):
+                found.errors.append(Problem(_failure_message(block), line))
+    return found
+
+
+# ---------------------------------------------------------------- macros and inheritance
+
+
+def _macros(strings: list[tuple[str, str, int]], result: ParseResult) -> dict[str, str]:
+    macros = dict(_MONTHS)
+    defined_at: dict[str, int] = {}
+    for key, raw, line in strings:
+        name = key.lower()
+        if name in defined_at:
+            result.warnings.append(
+                Problem(f"@string {key} is defined again (first at line {defined_at[name]}); "
+                        "the later definition is used", line)
+            )
+        defined_at.setdefault(name, line)
+        macros[name] = expand_value(raw, macros)
+    return macros
+
+
+def _expand_entries(
+    found: _Split, macros: dict[str, str], result: ParseResult
+) -> list[_Entry]:
+    entries = []
+    unknown: set[str] = set()
+    first_unknown_line = None
+    for block, line in found.entries:
+        fields: dict[str, str] = {}
+        duplicates = []
+        before = len(unknown)
+        for fld in block.fields:
+            name = fld.key.lower()
+            if name in fields:
+                duplicates.append(name)
+                continue
+            fields[name] = expand_value(str(fld.value), macros, unknown)
+        if len(unknown) > before and first_unknown_line is None:
+            first_unknown_line = line
+        entries.append(
+            _Entry(block.entry_type.lower(), block.key, fields, block.raw or "", line, duplicates)
+        )
+    if unknown:
+        names = ", ".join(sorted(unknown)[:8])
+        result.warnings.append(
+            Problem(f"undefined @string names kept as text: {names}", first_unknown_line)
+        )
+    return entries
+
+
+def _inherit(entries: list[_Entry], result: ParseResult) -> None:
+    """Fill missing fields from crossref'ed and xdata entries (resolved recursively)."""
+    by_key: dict[str, _Entry] = {}
+    for entry in entries:
+        by_key.setdefault(entry.key, entry)
+        by_key.setdefault(entry.key.lower(), entry)
+    done: set[int] = set()
+
+    def resolve(entry: _Entry, path: tuple[int, ...]) -> None:
+        if id(entry) in done:
+            return
+        if id(entry) in path:
+            result.warnings.append(Problem(f"crossref cycle at {entry.key}", entry.line))
+            return
+        for parent_key in _parent_keys(entry):
+            parent = by_key.get(parent_key) or by_key.get(parent_key.lower())
+            if parent is None:
+                result.warnings.append(
+                    Problem(f"{entry.key} refers to {parent_key}, which is not in the file",
+                            entry.line)
+                )
+                continue
+            resolve(parent, (*path, id(entry)))
+            via_crossref = parent_key in _split_keys(entry.fields.get("crossref", ""))
+            _copy_missing(parent.fields, entry.fields, map_titles=via_crossref)
+        done.add(id(entry))
+
+    for entry in entries:
+        resolve(entry, ())
+
+
+def _split_keys(value: str) -> list[str]:
+    return [k.strip() for k in value.split(",") if k.strip()]
+
+
+def _parent_keys(entry: _Entry) -> list[str]:
+    return _split_keys(entry.fields.get("crossref", "")) + _split_keys(
+        entry.fields.get("xdata", "")
+    )
+
+
+def _copy_missing(parent: dict[str, str], child: dict[str, str], *, map_titles: bool) -> None:
+    for name, value in parent.items():
+        if map_titles and name in _TITLE_TO_BOOK:
+            child.setdefault(_TITLE_TO_BOOK[name], value)
+        elif name not in _NOT_INHERITED:
+            child.setdefault(name, value)
+
+
+# ---------------------------------------------------------------- records
+
+
+def _arxiv_id(fields: dict[str, str]) -> str | None:
+    eprint = fields.get("eprint", "")
+    kind = (fields.get("eprinttype") or fields.get("archiveprefix") or "").strip().lower()
+    if eprint and (kind == "arxiv" or "arxiv" in eprint.lower()):
+        if found := normalize_arxiv_id(eprint):
+            return found
+    url = fields.get("url", "")
+    return normalize_arxiv_id(url) if "arxiv.org/" in url.lower() else None
+
+
+def _url(fields: dict[str, str]) -> str | None:
+    if url := fields.get("url", "").strip():
+        return url.split()[0]
+    if m := _URL_COMMAND.search(fields.get("howpublished", "")):
+        return m.group(1).strip()
+    return None
+
+
+def _tags(fields: dict[str, str]) -> list[str]:
+    tags: list[str] = []
+    for name in ("keywords", "keyword"):
+        for piece in _TAG_SPLIT.split(fields.get(name, "")):
+            tag = latex_to_text(piece)
+            if tag and tag not in tags:
+                tags.append(tag)
+    return tags
+
+
+def _title(fields: dict[str, str]) -> str | None:
+    title = latex_to_text(fields.get("title", ""))
+    subtitle = latex_to_text(fields.get("subtitle", ""))
+    if title and subtitle:
+        return f"{title}: {subtitle}"
+    return title or subtitle or None
+
+
+def to_record(entry: _Entry) -> Record:
+    """Map one expanded, inherited entry to a :class:`Record`."""
+    fields = entry.fields
+    extra: dict[str, str] = {}
+    role_field = "author" if fields.get("author", "").strip() else "editor"
+    authors, et_al = split_bibtex_names(fields.get(role_field, ""), latex_to_text)
+    if et_al:
+        extra["et_al"] = "1"
+    if role_field == "editor" and authors:
+        extra["author_role"] = "editor"
+    for name in _EXTRA_FIELDS:
+        if value := fields.get(name, "").strip():
+            extra[name] = latex_to_text(value)
+    venue = next((latex_to_text(fields[n]) for n in _VENUE_FIELDS if fields.get(n)), None)
+    year = _year(fields.get("year")) or _year(fields.get("date"))
+    doi = clean_doi(fields.get("doi")) or clean_doi(fields.get("url"))
+    return Record(
+        abstract=_raw_abstract(fields.get("abstract", "")),
+        title=_title(fields),
+        authors=authors,
+        venue=venue or None,
+        year=year,
+        doi=doi,
+        arxiv_id=_arxiv_id(fields),
+        url=_url(fields),
+        bibtex_key=entry.key or None,
+        entry_type=entry.entry_type,
+        tags=_tags(fields),
+        raw=entry.raw,
+        line=entry.line,
+        extra=extra,
+    )
+
+
+def _report_entry_issues(entries: list[_Entry], result: ParseResult) -> None:
+    seen: dict[str, int] = {}
+    for entry in entries:
+        if entry.duplicate_fields:
+            names = ", ".join(sorted(set(entry.duplicate_fields)))
+            result.warnings.append(
+                Problem(f"{entry.key or 'entry'}: field {names} appears twice; the first "
+                        "value is used", entry.line)
+            )
+        if not entry.key:
+            continue
+        if entry.key in seen:
+            result.warnings.append(
+                Problem(f"the key {entry.key} is used again (first at line {seen[entry.key]}); "
+                        "both entries were imported", entry.line)
+            )
+        seen.setdefault(entry.key, entry.line)
+
+
+def read_bibtex(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
+    """Read BibTeX/BibLaTeX text. Broken blocks are reported with their line and skipped."""
+    result = ParseResult(format="bibtex")
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    found = _split(text, deadline)
+    result.errors.extend(found.errors)
+    macros = _macros(found.strings, result)
+    entries = _expand_entries(found, macros, result)
+    _inherit(entries, result)
+    _report_entry_issues(entries, result)
+    groups = [e for e in entries if e.entry_type in _GROUP_TYPES]
+    if groups:
+        kinds = ", ".join(sorted({f"@{e.entry_type}" for e in groups}))
+        result.warnings.append(
+            Problem(f"{len(groups)} {kinds} entries group other entries and are not papers; "
+                    "they were not imported", groups[0].line)
+        )
+    for index, entry in enumerate(entries):
+        if entry.entry_type in _GROUP_TYPES:
+            continue
+        if index % 500 == 0 and deadline.expired():
+            result.errors.append(Problem(deadline.message(entry.line), entry.line))
+            break
+        result.records.append(to_record(entry))
+    result.errors.sort(key=lambda p: p.line or 0)
+    return result

@@ -1,0 +1,279 @@
+"""BibTeX export, written with bibtexparser 2.
+
+Values are always brace-delimited and UTF-8. Plain-text values (title, authors, venue,
+keywords, note) have the LaTeX specials escaped; the abstract is LaTeX already and is kept as
+is, except that braces are made to balance. ``doi``, ``url`` and ``eprint`` are verbatim
+fields for biblatex and are not escaped (stray braces are percent-encoded).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+import bibtexparser
+from bibtexparser.library import Library
+from bibtexparser.model import Entry, Field
+from bibtexparser.writer import BibtexFormat
+
+from desktop_app.core.formats.writers import (
+    ARTICLE_TYPES,
+    CONFERENCE_TYPES,
+    entry_type,
+    family_name,
+)
+from desktop_app.core.records import ExportPaper
+
+# --- escaping ---------------------------------------------------------------------------------
+
+_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+_SPECIAL_RE = re.compile(r"[\\&%$#_~^{}]")
+_BRACE_TEXT = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
+_BRACE_MATH = {"{": r"\lbrace{}", "}": r"\rbrace{}"}
+_LINE_START_AT = re.compile(r"(?m)^([ \t]*)@")
+
+
+def _balanced(text: str) -> bool:
+    """True when the braces in *text* nest properly (every brace counts, as in BibTeX)."""
+    depth = 0
+    for char in text:
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def _defuse_at(value: str) -> str:
+    """Keep a line that starts with ``@`` from reading as a new entry (``{}`` is invisible)."""
+    return _LINE_START_AT.sub(r"\1{}@", value)
+
+
+def escape_latex(text: str) -> str:
+    """Escape the LaTeX specials of a plain-text value; non-ASCII stays as UTF-8."""
+    braces_ok = _balanced(text)
+
+    def repl(match: re.Match[str]) -> str:
+        char = match.group(0)
+        if char in "{}":
+            return "\\" + char if braces_ok else _BRACE_TEXT[char]
+        return _SPECIALS[char]
+
+    return _defuse_at(_SPECIAL_RE.sub(repl, text))
+
+
+def balance_latex(raw: str) -> str:
+    """Return LaTeX *raw* unchanged when its braces balance; else neutralise the strays.
+
+    Plain braces and escaped braces (``\\{``, ``\\}``) are matched separately, so the value
+    balances both for BibTeX (which counts every brace) and for parsers that skip escaped
+    ones. An unmatched brace becomes ``\\textbraceleft{}`` (``\\lbrace{}`` inside ``$...$``).
+    A brace right after ``\\\\``, and the end after a lone ``\\``, get a space (for parsers).
+    """
+    pieces: list[str] = []
+    open_plain: list[int] = []  # indexes into pieces of braces still open
+    open_escaped: list[int] = []
+    stray: list[int] = []
+    in_math: dict[int, bool] = {}
+    math = False
+    backslashes = 0
+    for char in raw:
+        if char in "{}":
+            if backslashes % 2:  # escaped: the backslash is the previous piece
+                pieces[-1] += char
+                stack = open_escaped
+            else:
+                if backslashes:
+                    pieces.append(" ")
+                pieces.append(char)
+                stack = open_plain
+            index = len(pieces) - 1
+            in_math[index] = math
+            if char == "{":
+                stack.append(index)
+            elif stack:
+                stack.pop()
+            else:
+                stray.append(index)
+            backslashes = 0
+            continue
+        if char == "$" and backslashes % 2 == 0:
+            math = not math
+        pieces.append(char)
+        backslashes = backslashes + 1 if char == "\\" else 0
+    for index in stray + open_plain + open_escaped:
+        table = _BRACE_MATH if in_math[index] else _BRACE_TEXT
+        pieces[index] = table[pieces[index][-1]]
+    if backslashes % 2:  # a trailing lone backslash would escape the closing brace
+        pieces.append(" ")
+    return _defuse_at("".join(pieces))
+
+
+def _verbatim(value: str) -> str:
+    """A doi/url/eprint value: no escaping, but no braces or backslashes either."""
+    return value.strip().replace("\\", "%5C").replace("{", "%7B").replace("}", "%7D")
+
+
+# --- keys -------------------------------------------------------------------------------------
+
+_FOLD = str.maketrans(
+    {
+        "ß": "ss",
+        "æ": "ae",
+        "Æ": "AE",
+        "ø": "o",
+        "Ø": "O",
+        "œ": "oe",
+        "Œ": "OE",
+        "ł": "l",
+        "Ł": "L",
+        "đ": "d",
+        "Đ": "D",
+        "þ": "th",
+        "Þ": "Th",
+        "ð": "d",
+        "ı": "i",
+    }
+)
+_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?|\\.")
+_STOPWORDS = frozenset(
+    "a an the on of in for and or to with from by at as is are via towards toward into "
+    "when what why how do does can we our its this that".split()
+)
+_KEY_OK = re.compile(r"^[A-Za-z0-9_:.\-+/]+$")
+
+
+def ascii_fold(text: str) -> str:
+    """Lower-case ASCII letters and digits only: ``"Müller"`` -> ``"muller"``."""
+    text = unicodedata.normalize("NFKD", text.translate(_FOLD))
+    return "".join(c for c in text if c.isascii() and c.isalnum()).lower()
+
+
+def _first_word(title: str) -> str:
+    """First significant word of *title*, folded; LaTeX commands are dropped first."""
+    words = [ascii_fold(w) for w in re.split(r"[^\w]+", _LATEX_COMMAND.sub("", title))]
+    words = [w for w in words if w]
+    for word in words:
+        if word not in _STOPWORDS:
+            return word
+    return words[0] if words else ""
+
+
+def base_key(paper: ExportPaper) -> str:
+    """``familyYEARfirstword``, e.g. ``smith2026races``; ``anon`` and ``nd`` stand in."""
+    family = ascii_fold(family_name(paper.authors[0])) if paper.authors else ""
+    year = str(paper.year) if paper.year else "nd"
+    return f"{family or 'anon'}{year}{_first_word(paper.title)}"
+
+
+def _suffixes():
+    """``a``, ``b``, ..., ``z``, ``aa``, ``ab``, ..."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    width = 1
+    while True:
+        total = len(letters) ** width
+        for n in range(total):
+            out = ""
+            for _ in range(width):
+                n, r = divmod(n, len(letters))
+                out = letters[r] + out
+            yield out
+        width += 1
+
+
+def assign_keys(papers: Sequence[ExportPaper]) -> list[str]:
+    """Unique, deterministic citation keys, one per paper, in order.
+
+    A paper keeps its own ``bibtex_key`` when that is a valid key not taken by an earlier
+    paper; the others get :func:`base_key`, with ``a``, ``b``, ... appended on a clash.
+    Keys are compared case-insensitively, as BibTeX does.
+    """
+    keys: list[str | None] = [None] * len(papers)
+    taken: set[str] = set()
+    for index, paper in enumerate(papers):
+        own = (paper.bibtex_key or "").strip()
+        if own and _KEY_OK.match(own) and own.lower() not in taken:
+            keys[index] = own
+            taken.add(own.lower())
+    for index, paper in enumerate(papers):
+        if keys[index] is not None:
+            continue
+        base = base_key(paper)
+        key = base
+        if key.lower() in taken:
+            key = next(base + s for s in _suffixes() if (base + s).lower() not in taken)
+        keys[index] = key
+        taken.add(key.lower())
+    return [k for k in keys if k is not None]
+
+
+# --- entries ----------------------------------------------------------------------------------
+
+
+def _author_field(authors: Sequence[str]) -> str:
+    names = []
+    for name in authors:
+        name = " ".join(name.split())
+        if not name:
+            continue
+        escaped = escape_latex(name)
+        # a literal organisation name with " and " in it must not split into two authors
+        names.append(f"{{{escaped}}}" if re.search(r"\band\b", name, re.I) else escaped)
+    return " and ".join(names)
+
+
+def paper_entry(paper: ExportPaper, key: str, *, include_notes: bool = False) -> Entry:
+    """The bibtexparser :class:`Entry` for one paper; every value is already brace-enclosed."""
+    kind = entry_type(paper)
+    fields: list[tuple[str, str]] = []
+
+    def add(name: str, value: str | None) -> None:
+        if value is not None and value.strip():
+            fields.append((name, "{" + value + "}"))
+
+    add("author", _author_field(paper.authors))
+    add("title", escape_latex(" ".join(paper.title.split())))
+    if paper.venue and paper.venue.strip():
+        venue_field = (
+            "journal"
+            if kind in ARTICLE_TYPES
+            else "booktitle"
+            if kind in CONFERENCE_TYPES or kind == "incollection"
+            else "howpublished"
+        )
+        add(venue_field, escape_latex(" ".join(paper.venue.split())))
+    add("year", str(paper.year) if paper.year else None)
+    add("doi", _verbatim(paper.doi) if paper.doi else None)
+    add("url", _verbatim(paper.url) if paper.url else None)
+    if paper.arxiv_id and paper.arxiv_id.strip():
+        add("eprint", _verbatim(paper.arxiv_id))
+        add("archiveprefix", "arXiv")
+    add("abstract", balance_latex(paper.abstract.strip()))
+    add("keywords", escape_latex(", ".join(t.strip() for t in paper.tags if t.strip())))
+    if include_notes:
+        add("note", escape_latex(paper.note.strip()))
+    return Entry(kind, key, [Field(name, value) for name, value in fields])
+
+
+def render_bibtex(papers: Sequence[ExportPaper], *, include_notes: bool = False) -> str:
+    """All *papers* as a BibTeX database (UTF-8 text), keys from :func:`assign_keys`."""
+    library = Library()
+    for paper, key in zip(papers, assign_keys(papers), strict=True):
+        library.add(paper_entry(paper, key, include_notes=include_notes))
+    fmt = BibtexFormat()
+    fmt.indent = "  "
+    fmt.block_separator = "\n"
+    text = bibtexparser.write_string(library, unparse_stack=[], bibtex_format=fmt)
+    return text

@@ -1,0 +1,307 @@
+"""CSL-JSON reader: a list of items, one item, or Crossref's ``{doi: [item]}`` wrapping.
+
+Markup in titles and abstracts (HTML, or Crossref's JATS XML) becomes plain text: tags
+dropped by a real HTML tokenizer (never executed, never evaluated), entities decoded,
+paragraphs kept as blank lines. Dates may take any CSL form.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+
+from desktop_app.core.formats.identity import clean_doi, normalize_arxiv_id
+from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
+from desktop_app.core.formats.names import format_name, is_et_al
+from desktop_app.core.records import ParseResult, Problem, Record
+
+_BLOCK_TAGS = {
+    "p", "div", "br", "li", "ul", "ol", "section", "sec", "title", "h1", "h2", "h3", "h4",
+    "table", "tr", "blockquote", "list", "list-item", "abstract", "disp-quote",
+}
+_SKIP_TAGS = {"script", "style"}
+_SPACES = re.compile(r"[ \t\r\f\v\xa0]*\n[ \t\r\f\v\xa0\n]*|[ \t\r\f\v\xa0]+")
+_YEAR = re.compile(r"(-?\d{1,4})")
+_YEAR_IN_TEXT = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+_JSON_MARKS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}\n]')
+_KEY_SHAPE = re.compile(r"^[\w:.\-+/]{1,120}$")
+CSL_TYPES = {
+    "article-journal": "article", "journal-article": "article", "article": "article",
+    "article-magazine": "article", "article-newspaper": "article",
+    "paper-conference": "inproceedings", "proceedings-article": "inproceedings",
+    "book": "book", "chapter": "incollection", "book-chapter": "incollection",
+    "thesis": "phdthesis", "dissertation": "phdthesis", "report": "techreport",
+    "manuscript": "unpublished", "posted-content": "misc", "webpage": "online",
+    "patent": "patent", "dataset": "misc",
+}
+_DATE_FIELDS = ("issued", "published", "published-print", "published-online", "posted")
+
+
+class _TextCollector(HTMLParser):
+    """Collects the text of an HTML/JATS fragment; block elements end paragraphs."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.paragraphs: list[list[str]] = [[]]
+        self._skipping = 0
+        self._in_title = False
+        self._title: list[str] = []
+
+    @staticmethod
+    def _local(tag: str) -> str:
+        return tag.rsplit(":", 1)[-1].lower()
+
+    def _break(self) -> None:
+        if self.paragraphs[-1]:
+            self.paragraphs.append([])
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        local = self._local(tag)
+        if local in _SKIP_TAGS:
+            self._skipping += 1
+        elif local in _BLOCK_TAGS:
+            self._break()
+        if local == "title":
+            self._in_title, self._title = True, []
+
+    def handle_endtag(self, tag: str) -> None:
+        local = self._local(tag)
+        if local in _SKIP_TAGS:
+            self._skipping = max(0, self._skipping - 1)
+        elif local in _BLOCK_TAGS:
+            if local == "title" and self._in_title:
+                self._in_title = False
+                if "".join(self._title).strip().lower() == "abstract":
+                    self.paragraphs[-1] = []  # Crossref's redundant "Abstract" heading
+            self._break()
+
+    def handle_data(self, data: str) -> None:
+        if not self._skipping:
+            self.paragraphs[-1].append(data)
+            if self._in_title:
+                self._title.append(data)
+
+
+def markup_to_text(value: str) -> str:
+    """Plain text from an HTML or JATS fragment; paragraphs separated by a blank line."""
+    if "<" not in value and "&" not in value:
+        return _SPACES.sub(lambda m: " " if "\n" not in m.group() else "\n", value).strip()
+    collector = _TextCollector()
+    try:
+        collector.feed(value)
+        collector.close()
+    except Exception:  # noqa: BLE001 - HTMLParser is lenient; be safe anyway
+        return value.strip()
+    paragraphs = [" ".join("".join(p).split()) for p in collector.paragraphs]
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+def _string(value: object) -> str:
+    """A CSL text field may be a string, a number or (Crossref) a list of strings."""
+    if isinstance(value, list):
+        value = next((v for v in value if isinstance(v, (str, int)) and str(v).strip()), "")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _text(value: object) -> str:
+    return " ".join(markup_to_text(_string(value)).split())
+
+
+def csl_year(date: object) -> int | None:
+    """The (first) year of any CSL date: date-parts, ranges, negative years, ``literal``,
+    ``raw``, or a plain string / number."""
+    if isinstance(date, (int, str)) and not isinstance(date, bool):
+        m = _YEAR_IN_TEXT.search(str(date)) or _YEAR.match(str(date).strip())
+        return int(m.group(1)) or None if m else None
+    if not isinstance(date, dict):
+        return None
+    parts = date.get("date-parts")
+    if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+        first = parts[0][0]
+        try:
+            year = int(str(first).strip())
+        except ValueError:
+            year = 0
+        if year:
+            return year
+    for key in ("raw", "literal", "year"):
+        text = date.get(key)
+        if isinstance(text, (str, int)) and not isinstance(text, bool):
+            m = _YEAR_IN_TEXT.search(str(text))
+            if m:
+                return int(m.group(1))
+    return None
+
+
+def _person(person: object, extra: dict[str, str]) -> str:
+    if isinstance(person, str):
+        return "" if is_et_al(person) else person.strip()
+    if not isinstance(person, dict):
+        return ""
+    if literal := _text(person.get("literal")):
+        if is_et_al(literal):
+            extra["et_al"] = "1"
+            return ""
+        return literal
+    particle = " ".join(
+        _text(person.get(k)) for k in ("dropping-particle", "non-dropping-particle")
+    ).strip()
+    return format_name(
+        _text(person.get("family")), _text(person.get("given")), particle=particle,
+        suffix=_text(person.get("suffix")),
+    )
+
+
+def _institution(item: dict) -> str:
+    """Crossref names the server of a preprint in ``institution: [{name: "medRxiv"}]``."""
+    institutions = item.get("institution")
+    if isinstance(institutions, list) and institutions and isinstance(institutions[0], dict):
+        return _text(institutions[0].get("name"))
+    return ""
+
+
+def _title(item: dict) -> str | None:
+    title = _text(item.get("title"))
+    subtitle = _text(item.get("subtitle"))
+    if subtitle and subtitle.lower() not in title.lower():
+        title = f"{title}: {subtitle}" if title else subtitle
+    return title or None
+
+
+def _key(item: dict) -> str | None:
+    key = _string(item.get("citation-key") or item.get("citation_key") or item.get("id"))
+    return key if key and _KEY_SHAPE.match(key) and "://" not in key else None
+
+
+def _tags(item: dict) -> list[str]:
+    tags: list[str] = []
+    for piece in re.split(r"[,;]", _string(item.get("keyword"))):
+        if piece.strip() and piece.strip() not in tags:
+            tags.append(piece.strip())
+    return tags
+
+
+def item_to_record(item: dict, line: int | None = None) -> Record:
+    """Map one CSL-JSON item to a :class:`Record`."""
+    extra: dict[str, str] = {}
+    authors = [a for a in (_person(p, extra) for p in item.get("author") or []) if a]
+    if not authors and item.get("editor"):
+        authors = [a for a in (_person(p, extra) for p in item.get("editor") or []) if a]
+        if authors:
+            extra["author_role"] = "editor"
+    csl_type = _string(item.get("type"))
+    if csl_type:
+        extra["csl_type"] = csl_type
+    for key, name in (("volume", "volume"), ("number", "issue"), ("pages", "page"),
+                      ("publisher", "publisher"), ("note", "note"), ("language", "language")):
+        if value := _text(item.get(name)):
+            extra[key] = value
+    year = next((y for f in _DATE_FIELDS if (y := csl_year(item.get(f))) is not None), None)
+    url = _string(item.get("URL") or item.get("url"))
+    doi = clean_doi(_string(item.get("DOI") or item.get("doi"))) or clean_doi(url)
+    arxiv = normalize_arxiv_id(_string(item.get("arxiv") or item.get("arXiv"))) or (
+        normalize_arxiv_id(url) if "arxiv.org/" in url.lower() else None
+    )
+    venue = (
+        _text(item.get("container-title"))
+        or _text(item.get("event-title"))
+        or (_text(item.get("event")) if isinstance(item.get("event"), str) else "")
+        or _text(item.get("collection-title"))
+    )
+    if institution := _institution(item):
+        extra["institution"] = institution
+    return Record(
+        abstract=markup_to_text(_string(item.get("abstract"))),
+        title=_title(item),
+        authors=authors,
+        venue=venue or None,
+        year=year,
+        doi=doi,
+        arxiv_id=arxiv,
+        url=url or None,
+        bibtex_key=_key(item),
+        entry_type=CSL_TYPES.get(csl_type.lower(), "misc") if csl_type else "misc",
+        tags=_tags(item),
+        raw=json.dumps(item, ensure_ascii=False, indent=1),
+        line=line,
+        extra=extra,
+    )
+
+
+def _items(value: object) -> tuple[list[object], int] | None:
+    """The CSL items of a parsed document and the JSON nesting depth they sit at;
+    unwraps Crossref's ``{doi: [item]}`` and ``{"items": [...]}``."""
+    if isinstance(value, list):
+        return value, 1
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("items"), list):
+        return value["items"], 2
+    if isinstance(value.get("message"), dict):  # a Crossref REST API response
+        message = value["message"]
+        if isinstance(message.get("items"), list):
+            return message["items"], 3
+        return [message], 1
+    if value and all(isinstance(v, list) for v in value.values()):
+        return [item for v in value.values() for item in v], 2
+    return [value], 0
+
+
+def _object_lines(text: str, depth: int) -> list[int]:
+    """Line of every JSON object that opens at nesting ``depth`` (strings skipped)."""
+    lines: list[int] = []
+    level, line = 0, 1
+    for m in _JSON_MARKS.finditer(text):
+        mark = m.group()
+        if mark == "\n":
+            line += 1
+        elif mark[0] == '"':
+            line += mark.count("\n")
+        elif mark in "[{":
+            if mark == "{" and level == depth:
+                lines.append(line)
+            level += 1
+        else:
+            level -= 1
+    return lines
+
+
+def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
+    """Read CSL-JSON text."""
+    result = ParseResult(format="csljson")
+    text = text.lstrip("\ufeff")
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        result.errors.append(
+            Problem(f"not valid JSON: {exc.msg} (column {exc.colno}); nothing was imported",
+                    exc.lineno)
+        )
+        return result
+    found = _items(document)
+    if found is None:
+        result.errors.append(Problem("JSON, but not CSL-JSON: expected a list of items"))
+        return result
+    items, depth = found
+    lines: list[int | None] = list(_object_lines(text, depth))
+    if len(lines) != len(items):
+        lines = [None] * len(items)
+    for index, item in enumerate(items):
+        if index % 500 == 0 and deadline.expired():
+            result.errors.append(Problem(deadline.message(lines[index]), lines[index]))
+            break
+        if not isinstance(item, dict):
+            result.errors.append(Problem(f"item {index + 1} is not an object; skipped",
+                                         lines[index]))
+            continue
+        record = item_to_record(item, lines[index])
+        if not (record.title or record.abstract):
+            result.errors.append(
+                Problem(f"item {index + 1} has neither title nor abstract; skipped", lines[index])
+            )
+            continue
+        result.records.append(record)
+    return result

@@ -1,0 +1,73 @@
+"""CSL-JSON export: the citation format of Zotero, Pandoc and citeproc processors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from desktop_app.core.formats.bibtex_writer import assign_keys
+from desktop_app.core.formats.writers import (
+    ARTICLE_TYPES,
+    CONFERENCE_TYPES,
+    entry_type,
+    one_line,
+    plain_abstract,
+    split_author,
+)
+from desktop_app.core.records import ExportPaper
+
+
+def csl_type(paper: ExportPaper) -> str:
+    """``article-journal``, ``paper-conference`` or (preprints and the rest) ``article``."""
+    kind = entry_type(paper)
+    if kind in ARTICLE_TYPES:
+        return "article-journal"
+    if kind in CONFERENCE_TYPES:
+        return "paper-conference"
+    return "article"
+
+
+def csl_name(name: str) -> dict[str, str]:
+    """``{"family", "given"[, "suffix"]}`` for ``"Family, Given"``, else ``{"literal"}``."""
+    split = split_author(name)
+    if not split:
+        return {"literal": one_line(name)}
+    family, given, suffix = split
+    out = {"family": family}
+    if given:
+        out["given"] = given
+    if suffix:
+        out["suffix"] = suffix
+    return out
+
+
+def paper_item(paper: ExportPaper, citation_key: str | None = None) -> dict:
+    """The CSL-JSON item for one paper; ``id`` is the paper's stable uid."""
+    item: dict = {"id": paper.uid, "type": csl_type(paper)}
+    if citation_key:
+        item["citation-key"] = citation_key
+
+    def put(key: str, value: str | None) -> None:
+        if value is not None and value.strip():
+            item[key] = value.strip()
+
+    put("title", one_line(paper.title))
+    authors = [csl_name(a) for a in paper.authors if a.strip()]
+    if authors:
+        item["author"] = authors
+    if paper.year:
+        item["issued"] = {"date-parts": [[paper.year]]}
+    put("container-title", one_line(paper.venue or ""))
+    put("abstract", plain_abstract(paper))
+    put("DOI", paper.doi)
+    url = paper.url or (f"https://arxiv.org/abs/{paper.arxiv_id.strip()}" if paper.arxiv_id else "")
+    put("URL", url)
+    put("keyword", ", ".join(t.strip() for t in paper.tags if t.strip()))
+    put("note", paper.note)
+    return item
+
+
+def render_csljson(papers: Sequence[ExportPaper]) -> str:
+    """All *papers* as a CSL-JSON array (pretty-printed, UTF-8 kept)."""
+    items = [paper_item(p, key) for p, key in zip(papers, assign_keys(papers), strict=True)]
+    return json.dumps(items, ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,154 @@
+"""Recognise what an import file is from its content; the file name is only a hint.
+
+Two steps: :func:`sniff_binary` on the raw bytes (images, PDFs, archives, binary junk), then
+:func:`detect_format` on the decoded text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import PurePath
+
+from desktop_app.core.formats import seeds
+from desktop_app.core.formats.encoding import looks_like_utf16_without_bom
+
+_MAGIC = (
+    (b"%PDF-", "a PDF document"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"PK\x03\x04", "a ZIP archive or an Office document"),
+    (b"PK\x05\x06", "a ZIP archive"),
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"BZh", "a bzip2 archive"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"Rar!\x1a\x07", "a RAR archive"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Microsoft Office document"),
+    (b"\x7fELF", "a program"),
+    (b"II*\x00", "a TIFF image"),
+    (b"MM\x00*", "a TIFF image"),
+)
+_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
+_CONTROL = frozenset(set(range(32)) - {9, 10, 12, 13, 26} | {127})
+
+_EXTENSION_HINTS = {
+    ".bib": "bibtex", ".bibtex": "bibtex", ".biblatex": "bibtex",
+    ".ris": "ris", ".enw": "ris", ".nbib": "ris",
+    ".ciw": "wos", ".wos": "wos",
+    ".json": "csljson", ".csl": "csljson", ".csljson": "csljson",
+    ".xml": "arxiv", ".atom": "arxiv",
+    ".csv": "csv", ".tsv": "csv", ".tab": "csv",
+    ".txt": "seed",
+}
+
+_BIBTEX_BLOCK = re.compile(r"^[ \t]*@[A-Za-z]\w*[ \t]*[{(]", re.MULTILINE)
+_BIBTEX_ENTRY = re.compile(
+    r"^[ \t]*@(?!string\b|comment\b|preamble\b)[A-Za-z]\w*[ \t]*[{(]", re.MULTILINE | re.I
+)
+_RIS_TAG = re.compile(r"^[A-Z][A-Z0-9]  -( |$)", re.MULTILINE)
+_RIS_TY = re.compile(r"^TY  -", re.MULTILINE)
+_WOS_TAG = re.compile(r"^(?:FN|VR|PT|AU|AF|TI|SO|PY|AB|DI|UT|ER|EF)(?: |$)", re.MULTILINE)
+_WOS_START = re.compile(r"^(?:FN |VR |PT [A-Z]\s*$)", re.MULTILINE)
+_SNIFF_CHARS = 64 * 1024
+_FULL_JSON_CHECK = 8 * 1024 * 1024  # larger JSON is judged by its first characters
+
+
+def sniff_binary(data: bytes) -> str | None:
+    """Describe a file that cannot be bibliographic text ("a PDF document"), else None."""
+    for magic, what in _MAGIC:
+        if data.startswith(magic):
+            return what
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "a WebP image"
+    head = data[:4096]
+    if head.startswith(_BOMS) or looks_like_utf16_without_bom(data):
+        return None
+    if b"\x00" in head:
+        return "binary data"
+    if head and sum(1 for b in head if b in _CONTROL) / len(head) > 0.05:
+        return "binary data"
+    return None
+
+
+def extension_hint(name: str) -> str | None:
+    """The format a file name suggests, if any ("x.bib" -> "bibtex")."""
+    return _EXTENSION_HINTS.get(PurePath(name).suffix.lower()) if name else None
+
+
+def _is_json_bibliography(text: str) -> bool:
+    stripped = text.lstrip()
+    if not stripped.startswith(("[", "{")):
+        return False
+    if len(stripped) > _FULL_JSON_CHECK:
+        return bool(re.match(r'[\[{]\s*[\[{"]', stripped))
+    try:
+        value = json.loads(stripped)
+    except ValueError:
+        # Damaged JSON still goes to the CSL reader, which reports where it broke.
+        return bool(re.match(r'[\[{]\s*[\[{"]', stripped))
+    if isinstance(value, list):
+        return all(isinstance(item, dict) for item in value)
+    return isinstance(value, dict)
+
+
+def _is_arxiv_atom(head: str) -> bool:
+    return "<feed" in head and ("arxiv" in head.lower() or "http://www.w3.org/2005/Atom" in head)
+
+
+def _looks_like_csv(head: str) -> bool:
+    from desktop_app.core.formats.csv_reader import header_matches
+
+    first_line = head.split("\n", 1)[0]
+    return any(sep in first_line for sep in (",", "\t", ";")) and header_matches(first_line)
+
+
+def candidates(text: str) -> list[str]:
+    """All formats the content could be, strongest signal first."""
+    head = text.lstrip("\ufeff \t\r\n")[:_SNIFF_CHARS]
+    found: list[str] = []
+    if head.startswith("<"):
+        return ["arxiv"] if _is_arxiv_atom(head) else []
+    if head.startswith(("[", "{")) and _is_json_bibliography(text):
+        found.append("csljson")
+    ris_tags = len(_RIS_TAG.findall(head))
+    if _WOS_START.search(head) and len(_WOS_TAG.findall(head)) >= 2 and ris_tags == 0:
+        found.append("wos")
+    if _RIS_TY.search(head) or ris_tags >= 2:
+        found.append("ris")
+    if _BIBTEX_ENTRY.search(head) or _BIBTEX_BLOCK.search(head):
+        found.append("bibtex")
+    if seeds.looks_like_seed(head):
+        found.append("seed")
+    if _looks_like_csv(head):
+        found.append("csv")
+    return found
+
+
+def detect_format(text: str, name: str = "") -> str | None:
+    """The format of ``text``: the extension's guess when the content allows it, else the
+    strongest content signal; None when nothing fits."""
+    found = candidates(text)
+    if not found:
+        return None
+    hint = extension_hint(name)
+    return hint if hint in found else found[0]
+
+
+def describe_unrecognised(text: str) -> str:
+    """A one-line reason why ``text`` is not an importable bibliography."""
+    head = text.lstrip("\ufeff \t\r\n")[:2000].lower()
+    if not head:
+        return "the file is empty"
+    if head.startswith("<"):
+        if "<html" in head or "<!doctype html" in head:
+            return "not a bibliographic file (looks like a web page)"
+        return "not a bibliographic file (an XML document that is not an arXiv Atom feed)"
+    if head.startswith(("{", "[")):
+        return "not a bibliographic file (JSON, but not a CSL-JSON list of items)"
+    return (
+        "not a bibliographic file: found no BibTeX entries, RIS or Web of Science records, "
+        "CSL-JSON, arXiv Atom, CSV header or seed list"
+    )

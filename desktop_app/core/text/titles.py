@@ -1,0 +1,300 @@
+"""Titles derived from an abstract, for papers imported without one (marked "derived").
+
+What a human would write, in order of preference:
+
+1. The name the paper gives its method, model or benchmark, with its expansion when the
+   abstract spells one out ("RACES: Recursive Automated Composition for Environment
+   Scaling"), else with what it is ("StomataBench: A benchmark for stomatal object
+   detection"). Names are found after "we propose/introduce/present ...", "this paper
+   introduces ...", "called/dubbed/named/termed ...", as "Expansion (ACR)" or
+   "ACR (Expansion)", as an emphasised expansion followed by its acronym, and as bold
+   initials (``\\textbf{R}ecursive \\textbf{A}utomated``).
+2. Otherwise the paper's topic or contribution: "We study X" in the first sentence → "X";
+   "We present a controlled study of X" → "A controlled study of X".
+3. Otherwise the first sentence, minus openers such as "It is known that".
+
+Long titles are cut at a clause boundary when one is close, else at a word with "…".
+The result is plain text, at most ``max_len`` characters, without trailing punctuation.
+"""
+
+from __future__ import annotations
+
+import re
+
+from desktop_app.core.text.render import to_plain
+from desktop_app.core.text.segments import Segment, segments
+from desktop_app.core.text.titlecut import capitalize, fit, sentences, tidy_phrase
+
+__all__ = ["derive_title"]
+
+_SUBJECT = (
+    r"(?:\b[Ww]e|\b[Tt]his (?:position )?(?:paper|work|study|article|note)|\b[Oo]ur (?:work|paper))"
+    r"(?:\s+(?:first|further|also|then|therefore|thus|here|now|additionally|instead|next))?"
+)
+_STRONG = (
+    r"propos|introduc|present|develop|design|describ|devis|build|construct|offer|contribut"
+    r"|creat|formulat"
+)
+_STUDY = r"stud|consider|analy[sz]|investigat|examin|explor|revisit|characteri[sz]|tackl"
+_VERB_END = r"(?:e|es|ed|s|ies|y)?\b(?!\s+(?:upon|on|that)\b)"
+_INTRO = re.compile(rf"{_SUBJECT}\s+(?:{_STRONG}){_VERB_END}\s+(?P<obj>.+)")
+_STUDY_RE = re.compile(rf"{_SUBJECT}\s+(?:{_STUDY}){_VERB_END}\s+(?P<obj>.+)")
+_PARTICIPLE = re.compile(r"\b(?:introducing|proposing|presenting)\s+(?P<obj>.+)")
+_RELEASE = re.compile(rf"{_SUBJECT}\s+(?:release|releases|open-source)\s+(?P<obj>.+)")
+_CALLED = re.compile(
+    r"\b(?:called|dubbed|named|termed|coined|(?:we|which we) (?:call|coin|name|term))\s+"
+    r"(?P<obj>.+)"
+)
+_NOT_NAME = frozenset(
+    """a an the this these that those our its their it them how whether what why which who
+    when where two three four five six several some multiple many new novel both each
+    various such more further one first simple general whole key""".split()
+)
+_HEAD_NOUNS = frozenset(
+    """optimizer benchmark framework model method algorithm dataset hypothesis toolkit
+    library protocol architecture loss approach system challenge suite metric paradigm
+    pipeline agent environment technique strategy objective estimator network""".split()
+)
+_SMALL = frozenset("a an and as at by for from in of on or the to via vs with".split())
+_ACR_TOKEN = re.compile(r"[\w.\-–+&'’]+")
+_NAME_END = re.compile(r"(?P<name>[^,:;()]{1,80}?)\s*(?P<sep>\(|,|:|;|$|\s(?=(?:which|that)\s))")
+_OPENERS = re.compile(
+    r"^(?:In this (?:paper|work|study),?\s+|Here,?\s+|Recently,?\s+|In recent years,?\s+"
+    r"|It is (?:well[- ])?known that\s+|It has been (?:shown|observed) that\s+"
+    r"|This (?:position )?(?:paper|work|study) (?:argues|shows|demonstrates|proves|finds) that\s+)"
+)
+
+Named = tuple[str, str, str]  # (name, expansion, description)
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
+def _is_acronym(acr: str, expansion: str) -> bool:
+    """True when ``acr`` abbreviates ``expansion`` (its letters in order, same first letter)."""
+    acr = acr.strip()
+    letters, words = _letters(acr), re.split(r"[\s\-–]+", expansion.strip())
+    if not 2 <= len(letters) <= 15 or not any(c.isupper() for c in acr) or len(words) < 2:
+        return False
+    if not _ACR_TOKEN.fullmatch(acr):
+        return False
+    text = _letters(expansion)
+    if not text or text[0] != letters[0]:
+        return False
+    pos = 0
+    for c in letters:
+        pos = text.find(c, pos) + 1
+        if not pos:
+            return False
+    return True
+
+
+def _name_like(name: str) -> bool:
+    """Has a capital or a digit: reads as a proper name."""
+    return any(c.isupper() or c.isdigit() for c in name)
+
+
+def _strong_name(name: str) -> bool:
+    """Stands alone as a title lead: one coined token (StomataBench, TF-PRVR) or Capitalised Words."""
+    words = name.split()
+    if len(words) == 1:
+        return _name_like(name)
+    return all(w[:1].isupper() or w in _SMALL for w in words)
+
+
+def _title_case(text: str) -> str:
+    """Title-case an all-lowercase expansion ("sequence optimal assignment" → "Sequence …")."""
+    if text != text.lower():
+        return text
+    out = []
+    for k, word in enumerate(text.split(" ")):
+        if k and word in _SMALL:
+            out.append(word)
+        else:
+            out.append("-".join(p[:1].upper() + p[1:] for p in word.split("-")))
+    return " ".join(out)
+
+
+def _clean_desc(desc: str) -> str:
+    """An appositive as a subtitle: "a novel benchmark designed …" → "A benchmark designed …"."""
+    desc = re.sub(r"^(an?|the)\s+(?:novel|new)\s+", r"\1 ", desc.strip(), flags=re.IGNORECASE)
+    m = re.match(r"(an?)\s+(\w)", desc, flags=re.IGNORECASE)
+    if m:
+        article = "an" if m.group(2).lower() in "aeiou" else "a"
+        desc = article + desc[len(m.group(1)) :]
+    return capitalize(desc)
+
+
+def _with_head(expansion: str, head: str) -> str:
+    if not head:
+        return expansion
+    return f"{expansion} {head.capitalize() if expansion[:1].isupper() else head}"
+
+
+def _named(obj: str, strict: bool = True) -> Named | None:
+    """(name, expansion, description) when ``obj`` starts with a name; else None.
+
+    ``strict`` (after "we propose") wants a capitalised name; after "called" any will do.
+    """
+    text = obj.strip()
+    if text.startswith("the "):
+        text = text[4:]
+    first = text.split(" ", 1)[0].strip(",:;")
+    if not first or first in _NOT_NAME or first[:1].isdigit():
+        return None
+    m = _NAME_END.match(text)
+    if m is None:
+        return None
+    name = m.group("name").strip().rstrip(".!?")
+    sep, rest = m.group("sep").strip(), text[m.end() :].lstrip()
+    words, head = name.split(), ""
+    if len(words) > 1 and words[-1] in _HEAD_NOUNS and _name_like(" ".join(words[:-1])):
+        head, words = words[-1], words[:-1]
+        name = " ".join(words)
+    if not words or len(words) > 6:
+        return None
+    if sep == "(":
+        inner, _, after = rest.partition(")")
+        inner = inner.strip()
+        follow = re.match(r"\s*(\w+)", after)
+        if follow and follow.group(1) in _HEAD_NOUNS:
+            head, after = follow.group(1), after[follow.end() :]
+        if _is_acronym(inner, name):
+            expansion = _title_case(name) if inner.isupper() or strict is False else name
+            return inner, _with_head(expansion, head), ""
+        if len(words) == 1 and _is_acronym(name, inner):
+            return name, _title_case(inner), ""
+        rest, sep = after.lstrip(" ,"), ","
+    if strict and not _name_like(name):
+        return None
+    if sep == ":":
+        m2 = re.match(r"(?:an?\s+)?(?P<exp>(?:[A-Z][\w\-–]*\s*){2,8})", rest)
+        if m2 and len(words) == 1 and _is_acronym(name, m2.group("exp")):
+            return name, m2.group("exp").strip(), ""
+        return name, "", _clean_desc(rest)
+    if sep == "," and re.match(r"(?:an?|the)\s", rest):
+        return name, "", _clean_desc(rest)
+    if sep == "," and head and re.match(r"(?:which|that)\s", rest):
+        clause = re.sub(r"^(?:which|that)\s+", "", rest)
+        return name, "", _clean_desc(f"a {head} that {clause}")
+    if strict and not _strong_name(name):
+        return None
+    return capitalize(name), "", ""
+
+
+def _emphasised_expansion(segs: list[Segment], plain: str) -> Named | None:
+    """``\\textit{Orthogonal Origin Parking} (OOPark)``: an emphasised expansion, then its acronym."""
+    offset = 0
+    for seg in segs:
+        end = offset + len(seg.text)
+        if (seg.bold or seg.italic) and len(seg.text.split()) >= 2:
+            m = re.match(r"\s*\(([^()\s]{2,15})\)", plain[end : end + 20])
+            if m and _is_acronym(m.group(1), seg.text):
+                return m.group(1), seg.text.strip(), ""
+        offset = end
+    return None
+
+
+def _bold_initials(segs: list[Segment]) -> tuple[str, str] | None:
+    """("RACES", "Recursive Automated …") from ``\\textbf{R}ecursive \\textbf{A}utomated …``."""
+    for k, seg in enumerate(segs):
+        if not (seg.bold and seg.text.isalpha() and len(seg.text) <= 5 and seg.text[0].isupper()):
+            continue
+        acronym, words, j = "", [], k
+        while j + 1 < len(segs) and segs[j].bold and segs[j].text.isalpha():
+            tail = re.match(r"[\w\-]*", segs[j + 1].text)
+            if not tail or not tail.group():
+                break
+            acronym += segs[j].text
+            words.append(segs[j].text + tail.group())
+            rest = segs[j + 1].text[tail.end() :].strip()
+            if rest not in ("", "for", "of", "via", "and", "in", "on", "with", "to"):
+                break
+            words.append(rest) if rest else None
+            j += 2
+        if len(acronym) >= 2 and len(words) >= 2:
+            return acronym, " ".join(words).strip()
+    return None
+
+
+def _named_title(sents: list[str], raw: str, plain: str) -> Named | None:
+    found: list[tuple[int, int, Named]] = []
+    patterns = ((0, _INTRO, True), (1, _CALLED, False), (1, _PARTICIPLE, True), (2, _RELEASE, True))
+    for index, sentence in enumerate(sents):
+        for rank, pattern, strict in patterns:
+            for m in pattern.finditer(sentence):
+                obj = m.group("obj")
+                named = _named(obj, strict)
+                if named is None and pattern is _INTRO:
+                    inner = _CALLED.search(obj)
+                    named = _named(inner.group("obj"), False) if inner else None
+                    if named is not None and not named[1] and not named[2]:
+                        desc = _clean_desc(obj[: inner.start()].rstrip(" ,"))
+                        named = (named[0], "", desc)
+                if named is not None:
+                    found.append((rank, index, named))
+                    break
+    if found:
+        return min(found, key=lambda item: item[:2])[2]
+    segs = segments(raw)
+    emphasised = _emphasised_expansion(segs, plain)
+    if emphasised:
+        return emphasised
+    initials = _bold_initials(segs)
+    if initials:
+        token = re.search(rf"\b({re.escape(initials[0])}\w*)", plain, flags=re.IGNORECASE)
+        return (token.group(1) if token else initials[0]), initials[1], ""
+    return None
+
+
+def _usable_object(obj: str) -> str:
+    """The object of "we study/propose ..." if it can stand as a title (not "this gap")."""
+    first = obj.split(" ", 1)[0].lower()
+    if first in _NOT_NAME - {"a", "an", "the", "new", "novel"} or first[:1].isdigit():
+        return ""
+    return _clean_desc(re.sub(r"^the problem of\s+", "", obj.strip()))
+
+
+def _contribution(sents: list[str]) -> str:
+    searches = ((_STUDY_RE, sents[:1]), (_INTRO, sents), (_STUDY_RE, sents[:3]))
+    for pattern, pool in searches:
+        for sentence in pool:
+            m = pattern.search(sentence)
+            if m and (title := _usable_object(m.group("obj"))):
+                return title
+    return ""
+
+
+def _first_sentence(sents: list[str]) -> str:
+    return capitalize(_OPENERS.sub("", sents[0] if sents else ""))
+
+
+def _compose(named: Named, sents: list[str], max_len: int) -> str:
+    name, expansion, desc = named
+    if expansion:
+        return fit(f"{name}: {expansion}", max_len)
+    if len(name.split()) >= 3 or len(name) + 12 > max_len:
+        return fit(name, max_len)
+    tail = desc or _contribution(sents) or _first_sentence(sents)
+    return f"{name}: " + fit(tail, max_len - len(name) - 2)
+
+
+def derive_title(raw_abstract: str, max_len: int = 100) -> str:
+    """A title for an abstract that has none: plain text, non-empty, at most ``max_len`` chars."""
+    max_len = max(1, int(max_len))
+    raw = raw_abstract if isinstance(raw_abstract, str) else str(raw_abstract or "")
+    plain = to_plain(raw)
+    if not plain:
+        return fit("Untitled", max_len) if raw.strip() else ""
+    sents = sentences(plain)
+    title = ""
+    named = _named_title(sents, raw, plain)
+    if named is not None:
+        title = tidy_phrase(_compose(named, sents, max_len))
+    if not title:
+        title = fit(_contribution(sents), max_len)
+    if not title:
+        title = fit(_first_sentence(sents), max_len)
+    title = tidy_phrase(title) if not title.endswith("…") else title
+    return title[:max_len] or fit(plain, max_len) or plain[:max_len]

@@ -1,0 +1,43 @@
+"""Export papers from a library to a file in any format (PDF through Qt, the rest in core)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from desktop_app.core.library import Library
+
+
+def select_for_export(lib: Library, *, query: str | None = None, list_name: str | None = None,
+                      ids: list[int] | None = None) -> tuple[list[int], str, str]:
+    """(paper ids in order, document title, description) for a list, a query, or ids."""
+    if ids is not None:
+        return ids, "Selected papers", ""
+    if list_name:
+        info = next((i for i in lib.lists() if i.name.lower() == list_name.lower()), None)
+        if info is None:
+            from desktop_app.core.db import LibraryError
+
+            raise LibraryError(f"no reading list named '{list_name}'")
+        return [pid for pid, _, _ in lib.list_items(info.name)], info.name, info.description
+    res = lib.query(query or "", sort="relevance" if query else "added", descending=not query)
+    return res.ids, (f"Papers matching “{query}”" if query else "All papers"), ""
+
+
+def export_to_file(lib: Library, fmt: str, path: Path, *, query: str | None = None,
+                   list_name: str | None = None, ids: list[int] | None = None, title: str | None = None,
+                   notes_in_bibtex: bool = False) -> int:
+    """Write the export atomically; returns the number of papers written."""
+    from desktop_app.core.formats.writers import render_export, write_export
+
+    pids, default_title, description = select_for_export(lib, query=query, list_name=list_name, ids=ids)
+    papers = lib.export_papers(pids, list_name=list_name)
+    title = title or default_title
+    if fmt == "pdf":
+        from desktop_app.gui.pdf_export import write_pdf
+
+        html = render_export("html", papers, title=title, description=description)
+        write_pdf(html, path, title=title)
+    else:
+        write_export(fmt, papers, path, title=title, description=description,
+                     include_notes_in_bibtex=notes_in_bibtex)
+    return len(papers)

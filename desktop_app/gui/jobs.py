@@ -1,0 +1,88 @@
+"""Long work off the GUI thread: a QThread runs a function with progress and cancel, results
+come back by signal, and a progress dialog with Cancel shows while it runs. Workers never touch
+widgets."""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from collections.abc import Callable
+
+from PySide6.QtCore import QThread, QTimer, Signal
+from PySide6.QtWidgets import QProgressDialog, QWidget
+
+Work = Callable[[Callable[[int, int], None], Callable[[], bool]], object]
+
+
+class Job(QThread):
+    progressed = Signal(int, int)
+    succeeded = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, work: Work, parent=None) -> None:  # noqa: ANN001
+        super().__init__(parent)
+        self._work = work
+        self._cancel = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def is_cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def run(self) -> None:
+        try:
+            result = self._work(lambda n, t: self.progressed.emit(int(n), int(t)), self._cancel.is_set)
+        except Exception as exc:  # noqa: BLE001 - reported to the user in one place
+            from desktop_app.core.db import LibraryError
+            from desktop_app.core.search.query import QuerySyntaxError
+
+            if isinstance(exc, LibraryError | QuerySyntaxError | OSError):
+                self.failed.emit(str(exc))
+            else:
+                self.failed.emit(f"{type(exc).__name__}: {exc}\n\n{traceback.format_exc(limit=6)}")
+            return
+        self.succeeded.emit(result)
+
+
+def start_job(
+    parent: QWidget,
+    label: str,
+    work: Work,
+    on_done: Callable[[object], None],
+    on_error: Callable[[str], None],
+    *,
+    modal: bool = True,
+) -> Job:
+    """Run ``work(progress, cancelled)`` in a thread with a progress dialog shown after 300 ms."""
+    job = Job(work, parent)
+    dialog = QProgressDialog(label, "Cancel", 0, 0, parent)
+    dialog.setObjectName("jobProgress")
+    dialog.setWindowTitle("Marginalia")
+    dialog.setMinimumDuration(300)
+    dialog.setAutoClose(False)
+    dialog.setAutoReset(False)
+    if modal:
+        from PySide6.QtCore import Qt
+
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+    dialog.canceled.connect(job.cancel)
+
+    def progress(n: int, total: int) -> None:
+        dialog.setMaximum(max(total, 1))
+        dialog.setValue(min(n, max(total, 1)))
+
+    def finish() -> None:
+        dialog.reset()
+        dialog.close()
+        dialog.deleteLater()
+
+    job.progressed.connect(progress)
+    job.succeeded.connect(lambda r: (finish(), on_done(r)))
+    job.failed.connect(lambda m: (finish(), on_error(m)))
+    job.finished.connect(job.deleteLater)
+    parent._jobs = getattr(parent, "_jobs", set())  # keep a reference while it runs
+    parent._jobs.add(job)
+    job.finished.connect(lambda: parent._jobs.discard(job))
+    QTimer.singleShot(0, job.start)
+    return job

@@ -1,0 +1,157 @@
+"""Starting the window: normal runs, screenshots, the smoke test, and embedding in tests."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QLockFile, QSettings, QTimer
+from PySide6.QtNetwork import QLocalServer, QLocalSocket
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from desktop_app.core.db import LibraryError
+from desktop_app.core.library import Library
+from desktop_app.gui.app import application
+from desktop_app.gui.main_window import MainWindow
+
+
+def open_main_window(library_dir: str | Path, settings: QSettings | None = None) -> MainWindow:
+    """The shown main window on that library, using the running QApplication."""
+    application()
+    lib = Library.open(library_dir, background_index=True, ensure_index=False)
+    win = MainWindow(lib, settings)
+    win.ensure_index_async()
+    win.show()
+    win.destroyed.connect(lambda *_: lib.close())
+    return win
+
+
+def close_window(win: MainWindow) -> None:
+    """Close the window and its library (waits for index work)."""
+    win.close()
+    job = getattr(win, "index_job", None)
+    if job is not None and job.isRunning():
+        job.wait(60000)
+    win.library.close()
+
+
+def _server_name(folder: Path) -> str:
+    return "marginalia-" + hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:16]
+
+
+def _ask_running_instance(folder: Path) -> bool:
+    sock = QLocalSocket()
+    sock.connectToServer(_server_name(folder))
+    if not sock.waitForConnected(500):
+        return False
+    sock.write(b"raise\n")
+    sock.waitForBytesWritten(500)
+    sock.disconnectFromServer()
+    return True
+
+
+def run_gui(folder: Path, args: argparse.Namespace) -> int:
+    app = application()
+    folder = Path(folder).expanduser()
+    if getattr(args, "gui_smoke", False):
+        return smoke_test(folder)
+    screenshot = getattr(args, "screenshot", None)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        QMessageBox.critical(None, "Marginalia", f"Cannot create the library folder {folder}:\n{exc}")
+        return 1
+    lock = QLockFile(str(folder / ".marginalia.lock"))
+    lock.setStaleLockTime(0)
+    if not screenshot and not lock.tryLock(100):
+        if _ask_running_instance(folder):
+            return 0
+        QMessageBox.warning(None, "Marginalia", f"The library {folder} is open in another Marginalia window.\n"
+                            "Close it there first, or start with --library to open another library.")
+        return 1
+    try:
+        win = open_main_window(folder, QSettings() if not screenshot else _scratch_settings())
+    except LibraryError as exc:
+        QMessageBox.critical(None, "Marginalia", str(exc))
+        return 1
+    server = QLocalServer()
+    QLocalServer.removeServer(_server_name(folder))
+    if server.listen(_server_name(folder)):
+        server.newConnection.connect(lambda: (win.showNormal(), win.raise_(), win.activateWindow()))
+    if screenshot:
+        return _screenshot(app, win, Path(screenshot), args)
+    code = app.exec()
+    close_window(win)
+    lock.unlock()
+    return code
+
+
+def _scratch_settings() -> QSettings:
+    path = Path(tempfile.mkdtemp(prefix="marginalia-settings-")) / "settings.ini"
+    return QSettings(str(path), QSettings.Format.IniFormat)
+
+
+def _screenshot(app: QApplication, win: MainWindow, out: Path, args: argparse.Namespace) -> int:
+    w, _, h = str(getattr(args, "size", "1400x900")).partition("x")
+    win.resize(int(w), int(h))
+    job = getattr(win, "index_job", None)
+    while job is not None and job.isRunning():
+        app.processEvents()
+        job.wait(50)
+    app.processEvents()
+    if getattr(args, "query", ""):
+        win.search.set_text(args.query)
+        win.on_query_typed(args.query)
+    if getattr(args, "select", None) is not None and not win.select_paper(args.select):
+        print(f"marginalia: paper {args.select} is not in the result", file=sys.stderr)
+    for _ in range(5):
+        app.processEvents()
+    done: list[bool] = []
+
+    def shoot() -> None:
+        win.grab().save(str(out))
+        done.append(True)
+        app.quit()
+
+    QTimer.singleShot(300, shoot)
+    app.exec()
+    close_window(win)
+    if not done or not out.exists():
+        print(f"marginalia: could not write {out}", file=sys.stderr)
+        return 1
+    print(out)
+    return 0
+
+
+def smoke_test(folder: Path | None) -> int:
+    """Build the window on a library (a temporary one by default), process events, check that
+    the table shows the library's papers, print OK."""
+    app = application()
+    tmp = None
+    if folder is None:
+        tmp = tempfile.TemporaryDirectory(prefix="marginalia-smoke-")
+        folder = Path(tmp.name)
+    win = open_main_window(folder, _scratch_settings())
+    if win.library.live_count() == 0:
+        from desktop_app.gui.file_actions import sample_files
+
+        win.library.import_files(sample_files())
+        win.refresh_sidebar()
+        win.refresh_query()
+        win._update_stack()
+    for _ in range(10):
+        app.processEvents()
+    expected = win.library.live_count()
+    shown = win.model.rowCount()
+    ok = expected > 0 and shown == expected and win.table.isVisible()
+    close_window(win)
+    if tmp is not None:
+        tmp.cleanup()
+    if not ok:
+        print(f"FAILED: the table shows {shown} of {expected} papers", file=sys.stderr)
+        return 1
+    print("OK")
+    return 0

@@ -1,0 +1,137 @@
+"""The note editor: markdown with a preview, saving itself.
+
+Saves within one second of the last keystroke, and at once when the paper changes, the editor
+loses focus or the window closes (``flush``). If the library is busy (a long import holds the
+write lock), the save is retried; the text never leaves the editor until it is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QStackedWidget,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_app.gui.safe_browser import SafeTextBrowser
+
+AUTOSAVE_MS = 1000
+
+
+def markdown_to_safe_html(text: str) -> str:
+    """Render a note: CommonMark with raw HTML disabled (escaped), so nothing runs or loads."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table").enable("strikethrough")
+    return md.render(text)
+
+
+class _Edit(QPlainTextEdit):
+    focusLost = Signal()  # noqa: N815
+
+    def focusOutEvent(self, event) -> None:  # noqa: ANN001, N802
+        self.focusLost.emit()
+        super().focusOutEvent(event)
+
+
+class NoteEditor(QWidget):
+    def __init__(self, save: Callable[[int, str], bool], parent: QWidget | None = None) -> None:
+        """``save(paper_id, text)`` stores the note; it returns False when it must be retried."""
+        super().__init__(parent)
+        self._save = save
+        self._paper: int | None = None
+        self._saved_text = ""
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        title = QLabel("Note", self)
+        title.setObjectName("sectionLabel")
+        self.state = QLabel("", self)
+        self.state.setObjectName("noteState")
+        self.preview_button = QToolButton(self)
+        self.preview_button.setText("Preview")
+        self.preview_button.setCheckable(True)
+        self.preview_button.setObjectName("notePreviewToggle")
+        self.preview_button.setToolTip("Show the note rendered (Ctrl+Shift+P)")
+        self.preview_button.toggled.connect(self._toggle_preview)
+        bar.addWidget(title)
+        bar.addStretch(1)
+        bar.addWidget(self.state)
+        bar.addWidget(self.preview_button)
+        lay.addLayout(bar)
+        self.stack = QStackedWidget(self)
+        self.edit = _Edit(self)
+        self.edit.setObjectName("noteEditor")
+        self.edit.setAccessibleName("Note")
+        self.edit.setPlaceholderText("Write a note in Markdown — it saves itself.")
+        self.edit.setTabChangesFocus(True)
+        self.preview: QTextBrowser = SafeTextBrowser(self)
+        self.preview.setObjectName("notePreview")
+        self.stack.addWidget(self.edit)
+        self.stack.addWidget(self.preview)
+        lay.addWidget(self.stack, 1)
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(AUTOSAVE_MS)
+        self.timer.timeout.connect(self.flush)
+        self.edit.textChanged.connect(self._typed)
+        self.edit.focusLost.connect(self.flush)
+
+    def paper_id(self) -> int | None:
+        return self._paper
+
+    def load(self, paper_id: int | None, text: str) -> None:
+        """Show another paper's note (the current one is saved first)."""
+        self.flush()
+        self._paper = paper_id
+        self._saved_text = text
+        self.edit.blockSignals(True)
+        self.edit.setPlainText(text)
+        self.edit.blockSignals(False)
+        self.edit.setEnabled(paper_id is not None)
+        self.state.setText("")
+        if self.preview_button.isChecked():
+            self.preview.setHtml(markdown_to_safe_html(text))
+
+    def _typed(self) -> None:
+        self.state.setText("editing…")
+        self.timer.start()
+
+    def dirty(self) -> bool:
+        return self._paper is not None and self.edit.toPlainText() != self._saved_text
+
+    def flush(self) -> bool:
+        """Save now if there is unsaved text. Returns True when nothing is left unsaved."""
+        self.timer.stop()
+        if not self.dirty():
+            return True
+        text = self.edit.toPlainText()
+        assert self._paper is not None
+        if self._save(self._paper, text):
+            self._saved_text = text
+            self.state.setText("saved")
+            return True
+        self.state.setText("waiting to save…")
+        self.timer.start()
+        return False
+
+    def _toggle_preview(self, on: bool) -> None:
+        if on:
+            self.flush()
+            self.preview.setHtml(markdown_to_safe_html(self.edit.toPlainText()))
+            self.stack.setCurrentWidget(self.preview)
+        else:
+            self.stack.setCurrentWidget(self.edit)
+            self.edit.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def focus_editor(self) -> None:
+        self.preview_button.setChecked(False)
+        self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)

@@ -1,0 +1,175 @@
+"""The paper table's model: it holds only the ids of the current result and fetches rows on
+demand, a page at a time, with a small cache. 100,000 papers open as fast as 100."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor, QFont
+
+from desktop_app.core.library import Library
+from desktop_app.core.values import PaperRow
+
+PAGE = 200
+PAGES_CACHED = 40
+COLUMNS = [
+    # (header, sort key, width)
+    ("Title", "title", 420),
+    ("Venue", "venue", 90),
+    ("Year", "year", 55),
+    ("Tags", None, 180),
+    ("Status", "status", 75),
+    ("Rating", "rating", 80),
+    ("✎", None, 34),
+    ("Added", "added", 120),
+]
+COL_TITLE, COL_VENUE, COL_YEAR, COL_TAGS, COL_STATUS, COL_RATING, COL_MARKS, COL_ADDED = range(len(COLUMNS))
+STATUS_LABEL = {"unread": "Unread", "skimmed": "Skimmed", "read": "Read"}
+PaperIdRole = Qt.ItemDataRole.UserRole + 1
+TagsRole = Qt.ItemDataRole.UserRole + 2
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+class PaperTableModel(QAbstractTableModel):
+    def __init__(self, library: Library, parent=None) -> None:  # noqa: ANN001
+        super().__init__(parent)
+        self.library = library
+        self.ids: list[int] = []
+        self.total = 0
+        self._pages: OrderedDict[int, dict[int, PaperRow]] = OrderedDict()
+        self._tag_colors: dict[str, str] = {}
+        self._bold = QFont()
+        self._bold.setBold(True)
+
+    # ---- content ---------------------------------------------------------------------------
+    def set_ids(self, ids: list[int], total: int | None = None) -> None:
+        self.beginResetModel()
+        self.ids = list(ids)
+        self.total = total if total is not None else len(ids)
+        self._pages.clear()
+        self._pos = {pid: n for n, pid in enumerate(self.ids)}
+        self.endResetModel()
+
+    def set_tag_colors(self, colors: dict[str, str]) -> None:
+        self._tag_colors = colors
+
+    def tag_color(self, name: str) -> str:
+        return self._tag_colors.get(name, "")
+
+    def row_of(self, paper_id: int) -> int:
+        return self._pos.get(paper_id, -1)
+
+    def paper_id(self, row: int) -> int:
+        return self.ids[row]
+
+    def refresh_papers(self, paper_ids: tuple[int, ...] | list[int]) -> None:
+        """Forget cached rows of these papers and tell views to repaint them."""
+        rows = [self._pos[p] for p in paper_ids if p in self._pos]
+        if not rows:
+            return
+        for r in rows:
+            self._pages.pop(r // PAGE, None)
+        self.dataChanged.emit(self.index(min(rows), 0), self.index(max(rows), len(COLUMNS) - 1))
+
+    def refresh_all(self) -> None:
+        self._pages.clear()
+        if self.ids:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.ids) - 1, len(COLUMNS) - 1))
+
+    def _row(self, row: int) -> PaperRow | None:
+        page = row // PAGE
+        rows = self._pages.get(page)
+        if rows is None:
+            ids = self.ids[page * PAGE:(page + 1) * PAGE]
+            rows = self.library.rows(ids)
+            self._pages[page] = rows
+            while len(self._pages) > PAGES_CACHED:
+                self._pages.popitem(last=False)
+        else:
+            self._pages.move_to_end(page)
+        return rows.get(self.ids[row])
+
+    # ---- Qt model API ----------------------------------------------------------------------
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.ids)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802, ANN201
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if 0 <= section < len(COLUMNS):
+                return COLUMNS[section][0]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            if section == COL_MARKS:
+                return "Highlights and note"
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: ANN201, C901
+        if not index.isValid() or not 0 <= index.row() < len(self.ids):
+            return None
+        if role == PaperIdRole:
+            return self.ids[index.row()]
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole,
+                        Qt.ItemDataRole.ForegroundRole, TagsRole, Qt.ItemDataRole.TextAlignmentRole,
+                        Qt.ItemDataRole.AccessibleTextRole):
+            return None
+        r = self._row(index.row())
+        if r is None:
+            return None
+        col = index.column()
+        if role == TagsRole:
+            return r.tags
+        if role == Qt.ItemDataRole.FontRole:
+            return self._bold if col == COL_TITLE and r.status == "unread" else None
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QColor("#777777") if col in (COL_ADDED, COL_VENUE, COL_YEAR) else None
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if col in (COL_YEAR, COL_MARKS):
+                return int(Qt.AlignmentFlag.AlignCenter)
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col == COL_TITLE:
+                return r.title + (f"\n{r.authors}" if r.authors else "")
+            if col == COL_MARKS:
+                return f"{r.highlights} highlights" + (", has a note" if r.has_note else "")
+            return None
+        if col == COL_TITLE:
+            return r.title
+        if col == COL_VENUE:
+            return r.venue or ""
+        if col == COL_YEAR:
+            return str(r.year) if r.year else ""
+        if col == COL_TAGS:
+            return ", ".join(r.tags)
+        if col == COL_STATUS:
+            return STATUS_LABEL.get(r.status, r.status)
+        if col == COL_RATING:
+            return "★" * r.rating + "☆" * (5 - r.rating) if r.rating else ""
+        if col == COL_MARKS:
+            marks = (f"{r.highlights}" if r.highlights else "") + (" ✎" if r.has_note else "")
+            return marks.strip()
+        if col == COL_ADDED:
+            return r.added_at
+        return None
+
+    def mimeTypes(self) -> list[str]:  # noqa: N802
+        return ["application/x-marginalia-paper-ids"]
+
+    def mimeData(self, indexes):  # noqa: N802, ANN001, ANN201
+        from PySide6.QtCore import QMimeData
+
+        ids = sorted({self.ids[i.row()] for i in indexes if i.isValid()}, key=lambda p: self._pos[p])
+        md = QMimeData()
+        md.setData("application/x-marginalia-paper-ids", ",".join(map(str, ids)).encode())
+        return md
+
+    def supportedDragActions(self) -> Qt.DropAction:  # noqa: N802
+        return Qt.DropAction.CopyAction | Qt.DropAction.MoveAction

@@ -1,0 +1,57 @@
+"""A five-star rating control: click a star, or press 0-5 while it has focus."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QToolButton, QWidget
+
+
+class RatingControl(QWidget):
+    ratingChosen = Signal(int)  # noqa: N815
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ratingControl")
+        self.setAccessibleName("Rating")
+        self._rating = 0
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        self.buttons: list[QToolButton] = []
+        for n in range(1, 6):
+            b = QToolButton(self)
+            b.setAutoRaise(True)
+            b.setObjectName(f"star{n}")
+            b.setAccessibleName(f"{n} star" + ("s" if n > 1 else ""))
+            b.setToolTip(f"Rate {n} (key {n}); click again to clear")
+            b.clicked.connect(lambda _=False, n=n: self._clicked(n))
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            lay.addWidget(b)
+            self.buttons.append(b)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._paint()
+
+    def rating(self) -> int:
+        return self._rating
+
+    def set_rating(self, rating: int) -> None:
+        """Show a rating without emitting ``ratingChosen``."""
+        self._rating = max(0, min(5, rating))
+        self._paint()
+
+    def _clicked(self, n: int) -> None:
+        self.ratingChosen.emit(0 if n == self._rating else n)
+
+    def keyPressEvent(self, event) -> None:  # noqa: ANN001, N802
+        text = event.text()
+        if text in "012345" and text:
+            self.ratingChosen.emit(int(text))
+            return
+        super().keyPressEvent(event)
+
+    def _paint(self) -> None:
+        for n, b in enumerate(self.buttons, 1):
+            b.setText("★" if n <= self._rating else "☆")
+            b.setStyleSheet("QToolButton { color: %s; font-size: 16px; padding: 0 1px; }"
+                            % ("#e0a100" if n <= self._rating else "#9a9a9a"))
+        self.setAccessibleDescription(f"{self._rating} of 5")

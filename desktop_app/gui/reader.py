@@ -1,0 +1,325 @@
+"""The reader pane: title, metadata, status and rating, tags, the abstract with highlights,
+and the note. It reads from the Library; every edit leaves as a signal for the main window,
+which turns it into an undoable command."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont, QKeySequence, QShortcut, QTextCursor
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_app.core.lib_highlights import COLORS
+from desktop_app.core.values import PaperView
+from desktop_app.gui.note_editor import NoteEditor
+from desktop_app.gui.rating_control import RatingControl
+from desktop_app.gui.safe_browser import SafeTextBrowser
+from desktop_app.gui.status_control import StatusControl
+from desktop_app.gui.tag_editor import TagEditor
+
+HIGHLIGHT_BG = {"yellow": "#fff3a3", "green": "#c8f0c0", "blue": "#c6e2ff", "pink": "#ffd1e3", "purple": "#e2d4ff"}
+ABSTRACT_CSS = """
+body { font-size: 15px; line-height: 150%; color: #1f2328; }
+.hit { background-color: #ffe08a; }
+.math { font-family: 'DejaVu Serif', serif; }
+.ref { color: #6a737d; }
+"""
+
+
+class ReaderPane(QWidget):
+    titleEdited = Signal(int, str)  # noqa: N815
+    tagsAdded = Signal(int, list)  # noqa: N815
+    tagRemoved = Signal(int, str)  # noqa: N815
+    statusChosen = Signal(str)  # noqa: N815
+    ratingChosen = Signal(int)  # noqa: N815
+    highlightRequested = Signal(int, int, int, str, str)  # noqa: N815  paper, start, end, color, comment
+    highlightDeleteRequested = Signal(int)  # noqa: N815
+    highlightCommentRequested = Signal(int, str)  # noqa: N815
+
+    def __init__(self, note_save, parent: QWidget | None = None) -> None:  # noqa: ANN001
+        super().__init__(parent)
+        self.setObjectName("readerPane")
+        self.paper: PaperView | None = None
+        self.terms: list[str] = []
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(12, 8, 12, 8)
+        outer.setSpacing(6)
+
+        self.title_edit = QLineEdit(self)
+        self.title_edit.setObjectName("titleEdit")
+        self.title_edit.setAccessibleName("Title")
+        f = QFont(self.title_edit.font())
+        f.setPointSizeF(f.pointSizeF() * 1.35)
+        f.setBold(True)
+        self.title_edit.setFont(f)
+        self.title_edit.setFrame(False)
+        self.title_edit.setPlaceholderText("Title")
+        self.title_edit.editingFinished.connect(self._title_done)
+        outer.addWidget(self.title_edit)
+
+        self.meta = QLabel(self)
+        self.meta.setObjectName("metaLine")
+        self.meta.setTextFormat(Qt.TextFormat.PlainText)
+        self.meta.setWordWrap(True)
+        self.meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        outer.addWidget(self.meta)
+
+        row = QHBoxLayout()
+        self.status = StatusControl(self)
+        self.status.statusChosen.connect(self.statusChosen)
+        self.rating = RatingControl(self)
+        self.rating.ratingChosen.connect(self.ratingChosen)
+        row.addWidget(self.status)
+        row.addSpacing(16)
+        row.addWidget(self.rating)
+        row.addStretch(1)
+        outer.addLayout(row)
+
+        self.tags = TagEditor(self)
+        self.tags.tagsAdded.connect(lambda names: self.paper and self.tagsAdded.emit(self.paper.id, names))
+        self.tags.tagRemoved.connect(lambda name: self.paper and self.tagRemoved.emit(self.paper.id, name))
+        outer.addWidget(self.tags)
+
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.setObjectName("readerSplitter")
+        split.setChildrenCollapsible(False)
+        top = QWidget(split)
+        tl = QVBoxLayout(top)
+        tl.setContentsMargins(0, 0, 0, 0)
+        self.abstract = SafeTextBrowser(top)
+        self.abstract.setObjectName("readerView")
+        self.abstract.setAccessibleName("Abstract")
+        self.abstract.document().setDefaultStyleSheet(ABSTRACT_CSS)
+        self.abstract.setFrameShape(QFrame.Shape.NoFrame)
+        self.abstract.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.abstract.customContextMenuRequested.connect(self._abstract_menu)
+        self.abstract.selectionChanged.connect(self._selection_changed)
+        tl.addWidget(self.abstract, 1)
+
+        self.hl_bar = QWidget(top)
+        self.hl_bar.setObjectName("highlightBar")
+        hb = QHBoxLayout(self.hl_bar)
+        hb.setContentsMargins(0, 0, 0, 0)
+        hb.addWidget(QLabel("Highlight:", self.hl_bar))
+        for n, color in enumerate(COLORS, 1):
+            b = QToolButton(self.hl_bar)
+            b.setObjectName(f"highlight_{color}")
+            b.setToolTip(f"Highlight the selection in {color} (h, or Shift+{n})")
+            b.setAccessibleName(f"Highlight {color}")
+            b.setStyleSheet(f"QToolButton {{ background: {HIGHLIGHT_BG[color]}; border: 1px solid #bbb;"
+                            " border-radius: 8px; min-width: 16px; min-height: 16px; }")
+            b.clicked.connect(lambda _=False, c=color: self.highlight_selection(c))
+            hb.addWidget(b)
+        comment = QToolButton(self.hl_bar)
+        comment.setText("With comment…")
+        comment.setObjectName("highlightWithComment")
+        comment.clicked.connect(lambda: self.highlight_selection("yellow", ask_comment=True))
+        hb.addWidget(comment)
+        hb.addStretch(1)
+        self.hl_bar.setEnabled(False)
+        tl.addWidget(self.hl_bar)
+
+        self.hl_list = QListWidget(top)
+        self.hl_list.setObjectName("highlightList")
+        self.hl_list.setAccessibleName("Highlights")
+        self.hl_list.setMaximumHeight(110)
+        self.hl_list.itemActivated.connect(self._jump_to_highlight)
+        self.hl_list.itemClicked.connect(self._jump_to_highlight)
+        self.hl_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.hl_list.customContextMenuRequested.connect(self._highlight_menu)
+        tl.addWidget(self.hl_list)
+
+        self.notes = NoteEditor(note_save, split)
+        split.addWidget(top)
+        split.addWidget(self.notes)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        self.splitter = split
+        outer.addWidget(split, 1)
+
+        for n, color in enumerate(COLORS, 1):
+            sc = QShortcut(QKeySequence(f"Shift+{n}"), self.abstract)
+            sc.setContext(Qt.ShortcutContext.WidgetShortcut)
+            sc.activated.connect(lambda c=color: self.highlight_selection(c))
+        sc = QShortcut(QKeySequence("H"), self.abstract)
+        sc.setContext(Qt.ShortcutContext.WidgetShortcut)
+        sc.activated.connect(lambda: self.highlight_selection("yellow"))
+        self.show_paper(None)
+
+    # ---- showing ---------------------------------------------------------------------------
+    def show_paper(self, paper: PaperView | None, terms: list[str] | None = None) -> None:
+        if terms is not None:
+            self.terms = terms
+        same = paper is not None and self.paper is not None and paper.id == self.paper.id
+        self.paper = paper
+        enabled = paper is not None
+        for w in (self.title_edit, self.status, self.rating, self.tags, self.abstract):
+            w.setEnabled(enabled)
+        if paper is None:
+            self.title_edit.setText("")
+            self.meta.setText("Select a paper to read it.")
+            self.abstract.setHtml("")
+            self.tags.set_tags([])
+            self.hl_list.clear()
+            self.notes.load(None, "")
+            return
+        if not self.title_edit.hasFocus():
+            self.title_edit.setText(paper.title)
+            self.title_edit.setCursorPosition(0)
+        self.title_edit.setToolTip("Derived from the abstract; edit to replace" if paper.title_source == "derived" else "")
+        self.meta.setText(self._meta_text(paper))
+        self.status.set_status(paper.status)
+        self.rating.set_rating(paper.rating)
+        self.tags.set_tags(paper.tags)
+        self._render_abstract(keep_scroll=same)
+        self._fill_highlights()
+        if not same or self.notes.paper_id() != paper.id:
+            self.notes.load(paper.id, paper.note)
+
+    @staticmethod
+    def _meta_text(p: PaperView) -> str:
+        parts = []
+        if p.authors:
+            names = ", ".join(p.authors[:8]) + (" et al." if len(p.authors) > 8 else "")
+            parts.append(names)
+        venue = " ".join(x for x in (p.venue or "", str(p.year or "")) if x)
+        if venue:
+            parts.append(venue)
+        if p.doi:
+            parts.append(f"doi:{p.doi}")
+        if p.arxiv_id:
+            parts.append(f"arXiv:{p.arxiv_id}")
+        if p.title_source == "derived":
+            parts.append("title derived from the abstract")
+        if p.lists:
+            parts.append("in " + ", ".join(p.lists))
+        return "  ·  ".join(parts)
+
+    def _render_abstract(self, keep_scroll: bool = False) -> None:
+        from desktop_app.core.text import Mark, to_html
+
+        assert self.paper is not None
+        marks = [Mark(h.start, h.end, h.color, key=str(h.id)) for h in self.paper.highlights if not h.orphaned]
+        html = to_html(self.paper.abstract, terms=self.terms, marks=marks)
+        bar = self.abstract.verticalScrollBar()
+        pos = bar.value()
+        self.abstract.setHtml(html)
+        if keep_scroll:
+            bar.setValue(pos)
+
+    def _fill_highlights(self) -> None:
+        self.hl_list.clear()
+        assert self.paper is not None
+        for h in self.paper.highlights:
+            label = f"“{h.quote}”" + (f" — {h.comment}" if h.comment else "")
+            if h.orphaned:
+                label = "⚠ orphaned: " + label
+            item = QListWidgetItem(label)
+            item.setData(Qt.ItemDataRole.UserRole, h.id)
+            item.setToolTip("This passage is no longer in the abstract" if h.orphaned else "Click to show it")
+            from PySide6.QtGui import QColor
+
+            item.setBackground(QColor(HIGHLIGHT_BG.get(h.color, "#ffffff")))
+            self.hl_list.addItem(item)
+        self.hl_list.setVisible(bool(self.paper.highlights))
+
+    # ---- editing ---------------------------------------------------------------------------
+    def _title_done(self) -> None:
+        if self.paper is None:
+            return
+        text = " ".join(self.title_edit.text().split())
+        if text and text != self.paper.title:
+            self.titleEdited.emit(self.paper.id, text)
+        elif not text:
+            self.title_edit.setText(self.paper.title)
+
+    def _selection_changed(self) -> None:
+        self.hl_bar.setEnabled(self.selection_span() is not None)
+
+    def selection_span(self) -> tuple[int, int] | None:
+        """The selection as offsets into the paper's plain abstract text."""
+        if self.paper is None:
+            return None
+        cur = self.abstract.textCursor()
+        if not cur.hasSelection():
+            return None
+        start, end = cur.selectionStart(), cur.selectionEnd()
+        plain = self.paper.abstract_text
+        doc_text = self.abstract.document().toPlainText()
+        if doc_text == plain:
+            span = (start, end)
+        else:  # should not happen (the HTML is built from the same segments); map by text
+            chosen = cur.selectedText().replace("\u2029", "\n")
+            at = plain.find(chosen, max(0, start - 40))
+            if at < 0:
+                at = plain.find(chosen)
+            if at < 0:
+                return None
+            span = (at, at + len(chosen))
+        s, e = span
+        while s < e and plain[s].isspace():
+            s += 1
+        while e > s and plain[e - 1].isspace():
+            e -= 1
+        return (s, e) if e > s else None
+
+    def highlight_selection(self, color: str, ask_comment: bool = False) -> None:
+        span = self.selection_span()
+        if span is None or self.paper is None:
+            return
+        comment = ""
+        if ask_comment:
+            comment, ok = QInputDialog.getText(self, "Highlight", "Comment:")
+            if not ok:
+                return
+        self.highlightRequested.emit(self.paper.id, span[0], span[1], color, comment)
+
+    def _jump_to_highlight(self, item: QListWidgetItem) -> None:
+        hid = item.data(Qt.ItemDataRole.UserRole)
+        h = next((h for h in (self.paper.highlights if self.paper else []) if h.id == hid), None)
+        if h is None or h.orphaned:
+            return
+        cur = QTextCursor(self.abstract.document())
+        cur.setPosition(h.start)
+        cur.setPosition(h.end, QTextCursor.MoveMode.KeepAnchor)
+        self.abstract.setTextCursor(cur)
+        self.abstract.ensureCursorVisible()
+
+    def _highlight_menu(self, pos) -> None:  # noqa: ANN001
+        item = self.hl_list.itemAt(pos)
+        if item is None:
+            return
+        hid = item.data(Qt.ItemDataRole.UserRole)
+        menu = QMenu(self)
+        menu.addAction("Edit comment…", lambda: self._edit_comment(hid))
+        menu.addAction("Delete highlight", lambda: self.highlightDeleteRequested.emit(hid))
+        menu.exec(self.hl_list.mapToGlobal(pos))
+
+    def _edit_comment(self, hid: int) -> None:
+        h = next((h for h in (self.paper.highlights if self.paper else []) if h.id == hid), None)
+        if h is None:
+            return
+        text, ok = QInputDialog.getText(self, "Highlight comment", "Comment:", text=h.comment)
+        if ok:
+            self.highlightCommentRequested.emit(hid, text)
+
+    def _abstract_menu(self, pos) -> None:  # noqa: ANN001
+        menu = self.abstract.createStandardContextMenu()
+        if self.selection_span() is not None:
+            menu.addSeparator()
+            for color in COLORS:
+                menu.addAction(f"Highlight {color}", lambda c=color: self.highlight_selection(c))
+            menu.addAction("Highlight with comment…", lambda: self.highlight_selection("yellow", True))
+        menu.exec(self.abstract.mapToGlobal(pos))

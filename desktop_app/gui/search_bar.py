@@ -1,0 +1,128 @@
+"""The search box (query language, applied as you type), the result count, an inline error
+line for a bad query, and removable chips for the active filters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_app.gui.flow_layout import FlowLayout
+
+DEBOUNCE_MS = 180
+
+
+@dataclass
+class FilterState:
+    """Everything that decides which papers the table shows."""
+
+    query: str = ""
+    status: str | None = None
+    tags: list[str] = field(default_factory=list)
+    not_tags: list[str] = field(default_factory=list)
+    list_name: str | None = None
+
+    def chips(self) -> list[tuple[str, str]]:
+        out = []
+        if self.status:
+            out.append(("status", f"status: {self.status}"))
+        if self.list_name:
+            out.append(("list", f"list: {self.list_name}"))
+        out += [(f"tag:{t}", f"tag: {t}") for t in self.tags]
+        out += [(f"not:{t}", f"not tag: {t}") for t in self.not_tags]
+        return out
+
+    def as_dict(self) -> dict:
+        return {"query": self.query, "status": self.status, "tags": self.tags, "not_tags": self.not_tags,
+                "list_name": self.list_name}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> FilterState:
+        return cls(query=str(d.get("query") or ""), status=d.get("status") or None,
+                   tags=list(d.get("tags") or []), not_tags=list(d.get("not_tags") or []),
+                   list_name=d.get("list_name") or None)
+
+
+class SearchBar(QWidget):
+    queryChanged = Signal(str)  # noqa: N815  (debounced)
+    chipRemoved = Signal(str)  # noqa: N815
+    saveRequested = Signal()  # noqa: N815
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(8, 6, 8, 2)
+        outer.setSpacing(3)
+        row = QHBoxLayout()
+        self.box = QLineEdit(self)
+        self.box.setObjectName("searchBox")
+        self.box.setAccessibleName("Search")
+        self.box.setPlaceholderText('Search — e.g.  tag:rl/* AND NOT status:read   "in-context learning"   year:>=2025')
+        self.box.setClearButtonEnabled(True)
+        self.count = QLabel("", self)
+        self.count.setObjectName("resultCount")
+        self.count.setMinimumWidth(110)
+        self.count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.save = QPushButton("Save search…", self)
+        self.save.setObjectName("saveSearch")
+        self.save.clicked.connect(self.saveRequested)
+        row.addWidget(self.box, 1)
+        row.addWidget(self.count)
+        row.addWidget(self.save)
+        outer.addLayout(row)
+        self.error = QLabel("", self)
+        self.error.setObjectName("queryError")
+        self.error.setTextFormat(Qt.TextFormat.PlainText)
+        self.error.setStyleSheet("color: #b3261e;")
+        self.error.hide()
+        outer.addWidget(self.error)
+        self.chip_box = QWidget(self)
+        self.chip_layout = FlowLayout(self.chip_box)
+        outer.addWidget(self.chip_box)
+        self.chip_box.hide()
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(DEBOUNCE_MS)
+        self.timer.timeout.connect(lambda: self.queryChanged.emit(self.box.text()))
+        self.box.textEdited.connect(lambda _t: self.timer.start())
+        self.box.returnPressed.connect(self.apply_now)
+
+    def apply_now(self) -> None:
+        self.timer.stop()
+        self.queryChanged.emit(self.box.text())
+
+    def set_text(self, text: str) -> None:
+        self.box.setText(text)
+
+    def show_error(self, message: str | None) -> None:
+        self.error.setText(f"⚠ {message}" if message else "")
+        self.error.setVisible(bool(message))
+
+    def show_count(self, shown: int, total_library: int) -> None:
+        self.count.setText(f"{shown:,} of {total_library:,}" if shown != total_library else f"{total_library:,} papers")
+
+    def set_chips(self, chips: list[tuple[str, str]]) -> None:
+        while self.chip_layout.count():
+            item = self.chip_layout.takeAt(0)
+            if item and item.widget():
+                item.widget().deleteLater()
+        for key, label in chips:
+            b = QToolButton(self.chip_box)
+            b.setText(f"{label}  ✕")
+            b.setObjectName("filterChip")
+            b.setToolTip("Remove this filter")
+            b.setAccessibleName(f"Filter {label}; press to remove")
+            b.setStyleSheet("QToolButton#filterChip { background: #e3ecfa; color: #174ea6; border-radius: 10px;"
+                            " padding: 2px 8px; border: none; }")
+            b.clicked.connect(lambda _=False, k=key: self.chipRemoved.emit(k))
+            self.chip_layout.addWidget(b)
+        self.chip_box.setVisible(bool(chips))

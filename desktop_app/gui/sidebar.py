@@ -1,0 +1,219 @@
+"""The sidebar: library views, the tag tree (by "/", with counts and colors), reading lists
+and saved searches. Clicking an entry filters the table; dropping papers on a list or a tag
+adds them."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
+
+from desktop_app.core.values import ListInfo, TagInfo
+
+KIND = Qt.ItemDataRole.UserRole + 10
+VALUE = Qt.ItemDataRole.UserRole + 11
+MIME_IDS = "application/x-marginalia-paper-ids"
+
+
+def color_icon(color: str) -> QIcon:
+    pm = QPixmap(12, 12)
+    pm.fill(QColor(0, 0, 0, 0))
+    p = QPainter(pm)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setBrush(QBrush(QColor(color or "#c4c7cc")))
+    p.setPen(QColor(0, 0, 0, 0))
+    p.drawEllipse(1, 1, 10, 10)
+    p.end()
+    return QIcon(pm)
+
+
+class Sidebar(QTreeWidget):
+    filterChosen = Signal(str, str)  # noqa: N815  kind, value
+    tagMenuAction = Signal(str, str)  # noqa: N815  action, tag
+    listMenuAction = Signal(str, str)  # noqa: N815  action, list
+    searchMenuAction = Signal(str, str)  # noqa: N815  action, name
+    papersDropped = Signal(str, str, list)  # noqa: N815  kind, value, ids
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sidebar")
+        self.setAccessibleName("Sidebar")
+        self.setHeaderHidden(True)
+        self.setColumnCount(1)
+        self.setIndentation(14)
+        self.setAcceptDrops(True)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.DropOnly)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._menu)
+        self.itemClicked.connect(self._clicked)
+        self.itemActivated.connect(self._clicked)
+        self._sections: dict[str, QTreeWidgetItem] = {}
+        for key, label in (("library", "Library"), ("tags", "Tags"), ("lists", "Reading lists"),
+                           ("searches", "Saved searches")):
+            it = QTreeWidgetItem(self, [label])
+            it.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            f = it.font(0)
+            f.setBold(True)
+            it.setFont(0, f)
+            it.setForeground(0, QColor("#5f6368"))
+            it.setExpanded(True)
+            self._sections[key] = it
+
+    # ---- filling ---------------------------------------------------------------------------
+    def populate(self, total: int, counts: dict[str, int], tags: list[TagInfo], lists: list[ListInfo],
+                 searches: list[tuple[str, str]]) -> None:
+        current = self.current_filter()
+        expanded = self._expanded_tags()
+        self.setUpdatesEnabled(False)
+        for sec in self._sections.values():
+            sec.takeChildren()
+        lib = self._sections["library"]
+        self._add(lib, f"All papers  ({total})", "all", "")
+        for status in ("unread", "skimmed", "read"):
+            self._add(lib, f"{status.capitalize()}  ({counts.get(status, 0)})", "status", status)
+        self._fill_tags(tags, expanded)
+        for info in lists:
+            it = self._add(self._sections["lists"], f"{info.name}  ({info.count})", "list", info.name)
+            if info.description:
+                it.setToolTip(0, info.description)
+        if not lists:
+            hint = QTreeWidgetItem(self._sections["lists"], ["No lists yet — Ctrl+Shift+L"])
+            hint.setFlags(Qt.ItemFlag.NoItemFlags)
+        for name, query in searches:
+            it = self._add(self._sections["searches"], name, "search", name)
+            it.setToolTip(0, query)
+        if not tags:
+            hint = QTreeWidgetItem(self._sections["tags"], ["No tags yet — press t on a paper"])
+            hint.setFlags(Qt.ItemFlag.NoItemFlags)
+        self.setUpdatesEnabled(True)
+        if current:
+            self.select_filter(*current)
+
+    def _fill_tags(self, tags: list[TagInfo], expanded: set[str]) -> None:
+        root = self._sections["tags"]
+        nodes: dict[str, QTreeWidgetItem] = {}
+        info = {t.name: t for t in tags}
+        totals: dict[str, int] = {}
+        for t in tags:
+            parts = t.name.split("/")
+            for n in range(1, len(parts) + 1):
+                path = "/".join(parts[:n])
+                totals[path] = totals.get(path, 0) + t.count
+        for t in sorted(tags, key=lambda t: t.name.lower()):
+            parts = t.name.split("/")
+            parent = root
+            for n in range(1, len(parts) + 1):
+                path = "/".join(parts[:n])
+                node = nodes.get(path.lower())
+                if node is None:
+                    known = info.get(path)
+                    node = self._add(parent, f"{parts[n - 1]}  ({totals.get(path, 0)})", "tag", path)
+                    node.setIcon(0, color_icon(known.color if known else ""))
+                    node.setToolTip(0, f"tag:{path} — includes its children")
+                    nodes[path.lower()] = node
+                    if path in expanded:
+                        node.setExpanded(True)
+                parent = node
+
+    def _add(self, parent: QTreeWidgetItem, label: str, kind: str, value: str) -> QTreeWidgetItem:
+        it = QTreeWidgetItem(parent, [label])
+        it.setData(0, KIND, kind)
+        it.setData(0, VALUE, value)
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if kind in ("list", "tag"):
+            flags |= Qt.ItemFlag.ItemIsDropEnabled
+        it.setFlags(flags)
+        return it
+
+    def _expanded_tags(self) -> set[str]:
+        out: set[str] = set()
+
+        def walk(item: QTreeWidgetItem) -> None:
+            for i in range(item.childCount()):
+                c = item.child(i)
+                if c.isExpanded():
+                    out.add(c.data(0, VALUE))
+                walk(c)
+
+        walk(self._sections["tags"])
+        return out
+
+    # ---- selection -------------------------------------------------------------------------
+    def current_filter(self) -> tuple[str, str] | None:
+        it = self.currentItem()
+        if it is None or it.data(0, KIND) is None:
+            return None
+        return it.data(0, KIND), it.data(0, VALUE)
+
+    def select_filter(self, kind: str, value: str) -> None:
+        for it in self._iter():
+            if it.data(0, KIND) == kind and it.data(0, VALUE) == value:
+                self.blockSignals(True)
+                self.setCurrentItem(it)
+                self.blockSignals(False)
+                return
+        self.clearSelection()
+
+    def _iter(self):  # noqa: ANN202
+        stack = [self.invisibleRootItem()]
+        while stack:
+            it = stack.pop()
+            yield it
+            stack.extend(it.child(i) for i in range(it.childCount()))
+
+    def _clicked(self, item: QTreeWidgetItem) -> None:
+        kind = item.data(0, KIND)
+        if kind:
+            self.filterChosen.emit(kind, item.data(0, VALUE))
+
+    # ---- menus -----------------------------------------------------------------------------
+    def _menu(self, pos) -> None:  # noqa: ANN001
+        item = self.itemAt(pos)
+        kind = item.data(0, KIND) if item else None
+        value = item.data(0, VALUE) if item else ""
+        menu = QMenu(self)
+        if kind == "tag":
+            menu.addAction("Show papers with this tag", lambda: self.tagMenuAction.emit("include", value))
+            menu.addAction("Hide papers with this tag", lambda: self.tagMenuAction.emit("exclude", value))
+            menu.addSeparator()
+            menu.addAction("Rename…", lambda: self.tagMenuAction.emit("rename", value))
+            menu.addAction("Set color…", lambda: self.tagMenuAction.emit("color", value))
+            menu.addAction("Merge into…", lambda: self.tagMenuAction.emit("merge", value))
+            menu.addAction("Delete tag", lambda: self.tagMenuAction.emit("delete", value))
+        elif kind == "list":
+            menu.addAction("Export…", lambda: self.listMenuAction.emit("export", value))
+            menu.addAction("Rename…", lambda: self.listMenuAction.emit("rename", value))
+            menu.addAction("Edit description…", lambda: self.listMenuAction.emit("describe", value))
+            menu.addAction("Delete list", lambda: self.listMenuAction.emit("delete", value))
+        elif kind == "search":
+            menu.addAction("Save as reading list (snapshot)", lambda: self.searchMenuAction.emit("snapshot", value))
+            menu.addAction("Delete saved search", lambda: self.searchMenuAction.emit("delete", value))
+        elif item is self._sections["lists"]:
+            menu.addAction("New reading list…", lambda: self.listMenuAction.emit("new", ""))
+        else:
+            return
+        menu.exec(self.viewport().mapToGlobal(pos))
+
+    # ---- drops -----------------------------------------------------------------------------
+    def dragEnterEvent(self, event) -> None:  # noqa: ANN001, N802
+        if event.mimeData().hasFormat(MIME_IDS):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: ANN001, N802
+        item = self.itemAt(event.position().toPoint())
+        if event.mimeData().hasFormat(MIME_IDS) and item is not None and item.data(0, KIND) in ("list", "tag"):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event) -> None:  # noqa: ANN001, N802
+        item = self.itemAt(event.position().toPoint())
+        if item is None or item.data(0, KIND) not in ("list", "tag"):
+            event.ignore()
+            return
+        raw = bytes(event.mimeData().data(MIME_IDS)).decode()
+        ids = [int(x) for x in raw.split(",") if x]
+        event.acceptProposedAction()
+        self.papersDropped.emit(item.data(0, KIND), item.data(0, VALUE), ids)

@@ -1,0 +1,47 @@
+"""Unread / Skimmed / Read as a segmented control."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QToolButton, QWidget
+
+from desktop_app.core.models import STATUSES
+
+KEYS = {"unread": "U", "skimmed": "S", "read": "R"}
+
+
+class StatusControl(QWidget):
+    statusChosen = Signal(str)  # noqa: N815
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("statusControl")
+        self.setAccessibleName("Reading status")
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        self.group = QButtonGroup(self)
+        self.group.setExclusive(True)
+        self.buttons: dict[str, QToolButton] = {}
+        for status in STATUSES:
+            b = QToolButton(self)
+            b.setText(status.capitalize())
+            b.setCheckable(True)
+            b.setObjectName(f"status_{status}")
+            b.setToolTip(f"Mark as {status} (key {KEYS[status].lower()})")
+            b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            b.clicked.connect(lambda _=False, s=status: self.statusChosen.emit(s))
+            self.group.addButton(b)
+            lay.addWidget(b)
+            self.buttons[status] = b
+
+    def status(self) -> str:
+        for s, b in self.buttons.items():
+            if b.isChecked():
+                return s
+        return "unread"
+
+    def set_status(self, status: str) -> None:
+        """Show a status without emitting ``statusChosen``."""
+        if status in self.buttons:
+            self.buttons[status].setChecked(True)

@@ -1,0 +1,100 @@
+"""Tag chips with an entry line: autocomplete from existing tags, create on Enter."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QCompleter, QLineEdit, QToolButton, QWidget
+
+from desktop_app.gui.flow_layout import FlowLayout
+
+
+def chip_colors(color: str) -> tuple[str, str]:
+    """(background, text) for a tag chip of this color ("" = neutral)."""
+    if not color:
+        return "#e8eaed", "#202124"
+    c = QColor(color)
+    text = "#ffffff" if c.lightnessF() < 0.6 else "#202124"
+    return color, text
+
+
+class TagEditor(QWidget):
+    tagsAdded = Signal(list)  # noqa: N815
+    tagRemoved = Signal(str)  # noqa: N815
+    tagClicked = Signal(str)  # noqa: N815
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("tagEditorBox")
+        self._layout = FlowLayout(self)
+        self._chips: list[QToolButton] = []
+        self._tags: list[str] = []
+        self._colors: dict[str, str] = {}
+        self.line = QLineEdit(self)
+        self.line.setObjectName("tagEditor")
+        self.line.setAccessibleName("Add tag")
+        self.line.setPlaceholderText("Add tag…  (Enter; a/b for a child tag)")
+        self.line.setMinimumWidth(200)
+        self.line.setClearButtonEnabled(True)
+        self._model = QStringListModel(self)
+        comp = QCompleter(self._model, self)
+        comp.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        comp.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.line.setCompleter(comp)
+        self.line.returnPressed.connect(self._commit)
+        self.line.installEventFilter(self)
+        self._layout.addWidget(self.line)
+
+    def set_known_tags(self, names: list[str], colors: dict[str, str]) -> None:
+        self._model.setStringList(names)
+        self._colors = colors
+
+    def tags(self) -> list[str]:
+        return list(self._tags)
+
+    def set_tags(self, tags: list[str]) -> None:
+        for chip in self._chips:
+            self._layout.removeWidget(chip)
+            chip.deleteLater()
+        self._chips = []
+        self._tags = list(tags)
+        self._layout.removeWidget(self.line)
+        for name in tags:
+            chip = QToolButton(self)
+            chip.setText(f"{name}  ✕")
+            chip.setObjectName("tagChip")
+            chip.setAccessibleName(f"Tag {name}; press to remove")
+            chip.setToolTip(f"Remove tag “{name}”")
+            bg, fg = chip_colors(self._colors.get(name, ""))
+            chip.setStyleSheet(
+                f"QToolButton#tagChip {{ background: {bg}; color: {fg}; border-radius: 10px;"
+                " padding: 2px 8px; border: none; }"
+            )
+            chip.clicked.connect(lambda _=False, n=name: self.tagRemoved.emit(n))
+            self._layout.addWidget(chip)
+            self._chips.append(chip)
+        self._layout.addWidget(self.line)
+        self.updateGeometry()
+
+    def _commit(self) -> None:
+        text = self.line.text().strip()
+        if not text:
+            return
+        names = [t.strip() for t in text.split(",") if t.strip()]
+        self.line.clear()
+        new = [n for n in names if n.lower() not in {t.lower() for t in self._tags}]
+        if new:
+            self.tagsAdded.emit(new)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: ANN001, N802
+        from PySide6.QtCore import QEvent
+
+        if obj is self.line and event.type() == QEvent.Type.KeyPress:
+            if event.key() == Qt.Key.Key_Backspace and not self.line.text() and self._tags:
+                self.tagRemoved.emit(self._tags[-1])
+                return True
+            if event.key() == Qt.Key.Key_Escape:
+                self.line.clear()
+                self.window().findChild(QWidget, "paperTable").setFocus()
+                return True
+        return super().eventFilter(obj, event)

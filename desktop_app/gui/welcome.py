@@ -1,0 +1,47 @@
+"""The welcome panel an empty library shows."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+
+
+class WelcomePanel(QWidget):
+    importRequested = Signal()  # noqa: N815
+    sampleRequested = Signal()  # noqa: N815
+
+    def __init__(self, sample_count: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("welcomePanel")
+        lay = QVBoxLayout(self)
+        lay.addStretch(2)
+        title = QLabel("Welcome to Marginalia", self)
+        title.setObjectName("welcomeTitle")
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        title.setStyleSheet("font-size: 26px; font-weight: 600;")
+        text = QLabel(
+            "Your library is empty. Bring in a conference's abstracts, a BibTeX file, an RIS, "
+            "CSL-JSON, arXiv or CSV export — or start with the sample. You can also drop files on this window.",
+            self,
+        )
+        text.setWordWrap(True)
+        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        text.setMaximumWidth(560)
+        text.setStyleSheet("color: #5f6368; font-size: 14px;")
+        imp = QPushButton("Import files…", self)
+        imp.setObjectName("welcomeImport")
+        imp.setDefault(True)
+        imp.clicked.connect(self.importRequested)
+        sample = QPushButton(f"Open the NeurIPS 2026 sample ({sample_count} abstracts)", self)
+        sample.setObjectName("welcomeSample")
+        sample.clicked.connect(self.sampleRequested)
+        for w in (imp, sample):
+            w.setMinimumWidth(360)
+            w.setMinimumHeight(36)
+        lay.addWidget(title, 0, Qt.AlignmentFlag.AlignHCenter)
+        lay.addSpacing(8)
+        lay.addWidget(text, 0, Qt.AlignmentFlag.AlignHCenter)
+        lay.addSpacing(20)
+        lay.addWidget(imp, 0, Qt.AlignmentFlag.AlignHCenter)
+        lay.addWidget(sample, 0, Qt.AlignmentFlag.AlignHCenter)
+        lay.addStretch(3)
