@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--list", dest="list_name")
     s.add_argument("--sort", default="added",
                    choices=("added", "title", "year", "venue", "rating", "status", "updated", "id", "relevance", "position"))
-    s.add_argument("--ascending", action="store_true")
+    s.add_argument("--descending", action="store_true")
     s.add_argument("--limit", type=int)
     s.add_argument("--json", action="store_true")
 

@@ -61,7 +61,7 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
 
 def cmd_list(lib: Library, args: argparse.Namespace) -> int:
     res = lib.query(args.query, tags=args.tag, not_tags=args.not_tag, status=args.status,
-                    list_name=args.list_name, sort=args.sort, descending=not args.ascending, limit=args.limit)
+                    list_name=args.list_name, sort=args.sort, descending=args.descending, limit=args.limit)
     if args.json:
         print_json({"total": res.total, "papers": _json_papers(lib, res.ids)})
     else:

@@ -19,7 +19,7 @@ def select_for_export(lib: Library, *, query: str | None = None, list_name: str 
 
             raise LibraryError(f"no reading list named '{list_name}'")
         return [pid for pid, _, _ in lib.list_items(info.name)], info.name, info.description
-    res = lib.query(query or "", sort="relevance" if query else "added", descending=not query)
+    res = lib.query(query or "", sort="relevance" if query else "added")
     return res.ids, (f"Papers matching “{query}”" if query else "All papers"), ""
 
 

@@ -322,7 +322,7 @@ class Library:
         status: str | None = None,
         list_name: str | None = None,
         sort: str = "added",
-        descending: bool = True,
+        descending: bool = False,
         limit: int | None = None,
         offset: int = 0,
     ) -> QueryResult:

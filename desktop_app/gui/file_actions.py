@@ -236,19 +236,23 @@ class FileActions:
         from desktop_app.gui.jobs import Job
 
         lib = self.library
+        self.index_ready = False
         job = Job(lambda progress, cancelled: lib.ensure_index(progress, cancelled), self)
         self.status_label.setText("Preparing the search index…")
         job.progressed.connect(lambda n, t: self.status_label.setText(f"Indexing {n:,} of {t:,} papers…"))
 
         def done(why) -> None:  # noqa: ANN001
+            self.index_ready = True
             self.status_label.setText("")
             if why not in ("ok", "cancelled"):
                 self.status_message(f"Search index rebuilt ({why})")
             if self.state.query:
-                self.refresh_query()
+                keep = self.current_id()
+                self.refresh_query(keep=keep if keep is not None else self._restored_selection)
 
         job.succeeded.connect(done)
-        job.failed.connect(lambda m: (self.status_label.setText(""), self._job_failed(m)))
+        job.failed.connect(lambda m: (setattr(self, "index_ready", True), self.status_label.setText(""),
+                                      self._job_failed(m)))
         self._jobs = getattr(self, "_jobs", set())
         self._jobs.add(job)
         job.finished.connect(lambda: self._jobs.discard(job))

@@ -80,7 +80,8 @@ def start_job(
     job.progressed.connect(progress)
     job.succeeded.connect(lambda r: (finish(), on_done(r)))
     job.failed.connect(lambda m: (finish(), on_error(m)))
-    job.finished.connect(job.deleteLater)
+    # No deleteLater on finished: it would drop queued slots of other listeners. The job is a
+    # child of ``parent`` and goes with it (a window waits for running jobs when it closes).
     parent._jobs = getattr(parent, "_jobs", set())  # keep a reference while it runs
     parent._jobs.add(job)
     job.finished.connect(lambda: parent._jobs.discard(job))

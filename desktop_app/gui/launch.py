@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QLockFile, QSettings, QTimer
+from PySide6.QtCore import QLockFile, QSettings, QThread, QTimer
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -97,10 +97,9 @@ def _scratch_settings() -> QSettings:
 def _screenshot(app: QApplication, win: MainWindow, out: Path, args: argparse.Namespace) -> int:
     w, _, h = str(getattr(args, "size", "1400x900")).partition("x")
     win.resize(int(w), int(h))
-    job = getattr(win, "index_job", None)
-    while job is not None and job.isRunning():
+    while not getattr(win, "index_ready", True):
         app.processEvents()
-        job.wait(50)
+        QThread.msleep(10)
     app.processEvents()
     if getattr(args, "query", ""):
         win.search.set_text(args.query)

@@ -43,7 +43,7 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         self.library = library
         self.settings = settings or QSettings()
         self.state = FilterState()
-        self.sort_key, self.sort_desc = "added", True
+        self.sort_key, self.sort_desc = "added", False
         self.terms: list[str] = []
         self.undo_stack = QUndoStack(self)
         self.setObjectName("mainWindow")
@@ -97,7 +97,7 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         for n, (_, _, width) in enumerate(COLUMNS):
             header.resizeSection(n, width)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        header.setSortIndicator(SORT_KEYS.index("added"), Qt.SortOrder.DescendingOrder)
+        header.setSortIndicator(SORT_KEYS.index("added"), Qt.SortOrder.AscendingOrder)
         header.sortIndicatorChanged.connect(self.on_sort_changed)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._current_changed())
         self.table.doubleClicked.connect(lambda _i: self.focus_reader())
@@ -127,7 +127,7 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 2)
-        self.splitter.setSizes([220, 700, 520])
+        self.splitter.setSizes([210, 730, 500])
         self.splitter.setChildrenCollapsible(False)
 
         from desktop_app.gui.file_actions import sample_files
@@ -244,9 +244,12 @@ class MainWindow(EditActions, FileActions, QMainWindow):
                 splitter.restoreState(val)
         hdr = s.value("table/header")
         if isinstance(hdr, QByteArray | bytes):
-            self.table.horizontalHeader().restoreState(hdr)
+            header = self.table.horizontalHeader()
+            header.blockSignals(True)  # restoring emits sortIndicatorChanged
+            header.restoreState(hdr)
+            header.blockSignals(False)
         self.sort_key = str(s.value("table/sort", "added"))
-        self.sort_desc = str(s.value("table/desc", "true")) == "true"
+        self.sort_desc = str(s.value("table/desc", "false")) == "true"
         try:
             self.state = FilterState.from_dict(json.loads(str(s.value("filter/state", "{}"))))
         except ValueError:
@@ -460,7 +463,7 @@ class MainWindow(EditActions, FileActions, QMainWindow):
             self.state = FilterState(query=query)
             self.search.set_text(query)
         if kind != "list" and self.sort_key == "position":
-            self._set_sort("added", True)
+            self._set_sort("added", False)
         self._select_sidebar_for_state()
         self.refresh_query()
 
@@ -471,7 +474,7 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         elif key == "list":
             st.list_name = None
             if self.sort_key == "position":
-                self._set_sort("added", True)
+                self._set_sort("added", False)
         elif key.startswith("tag:"):
             st.tags = [t for t in st.tags if t != key[4:]]
         elif key.startswith("not:"):

@@ -15,10 +15,10 @@ PAGE = 200
 PAGES_CACHED = 40
 COLUMNS = [
     # (header, sort key, width)
-    ("Title", "title", 420),
-    ("Venue", "venue", 90),
+    ("Title", "title", 340),
+    ("Venue", "venue", 75),
     ("Year", "year", 55),
-    ("Tags", None, 180),
+    ("Tags", None, 150),
     ("Status", "status", 75),
     ("Rating", "rating", 80),
     ("✎", None, 34),

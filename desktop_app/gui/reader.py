@@ -5,13 +5,12 @@ which turns it into an undoable command."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut, QTextCursor
+from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QInputDialog,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMenu,
@@ -28,6 +27,7 @@ from desktop_app.gui.rating_control import RatingControl
 from desktop_app.gui.safe_browser import SafeTextBrowser
 from desktop_app.gui.status_control import StatusControl
 from desktop_app.gui.tag_editor import TagEditor
+from desktop_app.gui.title_edit import TitleEdit
 
 HIGHLIGHT_BG = {"yellow": "#fff3a3", "green": "#c8f0c0", "blue": "#c6e2ff", "pink": "#ffd1e3", "purple": "#e2d4ff"}
 ABSTRACT_CSS = """
@@ -57,14 +57,7 @@ class ReaderPane(QWidget):
         outer.setContentsMargins(12, 8, 12, 8)
         outer.setSpacing(6)
 
-        self.title_edit = QLineEdit(self)
-        self.title_edit.setObjectName("titleEdit")
-        self.title_edit.setAccessibleName("Title")
-        f = QFont(self.title_edit.font())
-        f.setPointSizeF(f.pointSizeF() * 1.35)
-        f.setBold(True)
-        self.title_edit.setFont(f)
-        self.title_edit.setFrame(False)
+        self.title_edit = TitleEdit(self)
         self.title_edit.setPlaceholderText("Title")
         self.title_edit.editingFinished.connect(self._title_done)
         outer.addWidget(self.title_edit)
@@ -134,7 +127,7 @@ class ReaderPane(QWidget):
         self.hl_list = QListWidget(top)
         self.hl_list.setObjectName("highlightList")
         self.hl_list.setAccessibleName("Highlights")
-        self.hl_list.setMaximumHeight(110)
+        self.hl_list.setMaximumHeight(96)
         self.hl_list.itemActivated.connect(self._jump_to_highlight)
         self.hl_list.itemClicked.connect(self._jump_to_highlight)
         self.hl_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -234,6 +227,8 @@ class ReaderPane(QWidget):
             item.setBackground(QColor(HIGHLIGHT_BG.get(h.color, "#ffffff")))
             self.hl_list.addItem(item)
         self.hl_list.setVisible(bool(self.paper.highlights))
+        rows = min(4, max(1, self.hl_list.count()))
+        self.hl_list.setFixedHeight(rows * (self.hl_list.sizeHintForRow(0) if self.hl_list.count() else 20) + 6)
 
     # ---- editing ---------------------------------------------------------------------------
     def _title_done(self) -> None:

@@ -12,7 +12,7 @@ from xml.etree.ElementTree import Element
 from defusedxml import ElementTree
 from defusedxml.common import DefusedXmlException
 
-from desktop_app.core.formats.identity import clean_doi, normalize_arxiv_id
+from desktop_app.core.formats.identity import clean_doi, has_content, normalize_arxiv_id
 from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
 from desktop_app.core.formats.names import parse_display_name
 from desktop_app.core.records import ParseResult, Problem, Record
@@ -128,8 +128,8 @@ def read_arxiv(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
             continue
         record = entry_to_record(entry)
         record.line, record.raw = line, raw
-        if not (record.title or record.abstract):
-            result.errors.append(Problem("an entry with neither title nor summary; skipped", line))
+        if not has_content(record):
+            result.errors.append(Problem("an empty entry; skipped", line))
             continue
         result.records.append(record)
     if not entries:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -42,6 +43,7 @@ _MONTHS = {
     "jun": "June", "jul": "July", "aug": "August", "sep": "September", "oct": "October",
     "nov": "November", "dec": "December",
 }
+_MAX_CROSSREF_DEPTH = 32
 _GROUP_TYPES = {"set", "xdata"}  # containers of other entries, not papers
 _NOT_INHERITED = {
     "ids", "crossref", "xref", "xdata", "entryset", "label", "shorthand", "sortkey",
@@ -253,9 +255,10 @@ def _year(value: str | None) -> int | None:
 # ---------------------------------------------------------------- splitting
 
 
-def _chunks(text: str, size: int = _CHUNK_CHARS):
+def _chunks(text: str, size: int | None = None) -> Iterator[tuple[int, str]]:
     """Yield (line offset, chunk) pieces of about ``size`` characters, cut before a line that
     starts a block, where bibtexparser's splitter would start a new block anyway."""
+    size = size or _CHUNK_CHARS
     start, line = 0, 0
     while start < len(text):
         m = _BLOCK_START.search(text, start + size) if start + size < len(text) else None
@@ -371,8 +374,10 @@ def _inherit(entries: list[_Entry], result: ParseResult) -> None:
     def resolve(entry: _Entry, path: tuple[int, ...]) -> None:
         if id(entry) in done:
             return
-        if id(entry) in path:
-            result.warnings.append(Problem(f"crossref cycle at {entry.key}", entry.line))
+        if id(entry) in path or len(path) > _MAX_CROSSREF_DEPTH:
+            result.warnings.append(
+                Problem(f"crossref cycle (or chain too deep) at {entry.key}", entry.line)
+            )
             return
         for parent_key in _parent_keys(entry):
             parent = by_key.get(parent_key) or by_key.get(parent_key.lower())

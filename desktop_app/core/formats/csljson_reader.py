@@ -11,7 +11,7 @@ import json
 import re
 from html.parser import HTMLParser
 
-from desktop_app.core.formats.identity import clean_doi, normalize_arxiv_id
+from desktop_app.core.formats.identity import clean_doi, has_content, normalize_arxiv_id
 from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
 from desktop_app.core.formats.names import format_name, is_et_al
 from desktop_app.core.records import ParseResult, Problem, Record
@@ -24,7 +24,7 @@ _SKIP_TAGS = {"script", "style"}
 _SPACES = re.compile(r"[ \t\r\f\v\xa0]*\n[ \t\r\f\v\xa0\n]*|[ \t\r\f\v\xa0]+")
 _YEAR = re.compile(r"(-?\d{1,4})")
 _YEAR_IN_TEXT = re.compile(r"(?<!\d)(\d{4})(?!\d)")
-_JSON_MARKS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}\n]')
+_JSON_MARKS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}\n]|-?\d[\d.eE+-]*|true|false|null')
 _KEY_SHAPE = re.compile(r"^[\w:.\-+/]{1,120}$")
 CSL_TYPES = {
     "article-journal": "article", "journal-article": "article", "article": "article",
@@ -250,21 +250,22 @@ def _items(value: object) -> tuple[list[object], int] | None:
     return [value], 0
 
 
-def _object_lines(text: str, depth: int) -> list[int]:
-    """Line of every JSON object that opens at nesting ``depth`` (strings skipped)."""
+def _value_lines(text: str, depth: int) -> list[int]:
+    """Line of every JSON value that starts at nesting ``depth`` inside a list."""
     lines: list[int] = []
     level, line = 0, 1
     for m in _JSON_MARKS.finditer(text):
         mark = m.group()
         if mark == "\n":
             line += 1
-        elif mark[0] == '"':
+            continue
+        if level == depth and mark not in "]}":
+            lines.append(line)
+        if mark[0] == '"':
             line += mark.count("\n")
         elif mark in "[{":
-            if mark == "{" and level == depth:
-                lines.append(line)
             level += 1
-        else:
+        elif mark in "]}":
             level -= 1
     return lines
 
@@ -286,7 +287,7 @@ def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
         result.errors.append(Problem("JSON, but not CSL-JSON: expected a list of items"))
         return result
     items, depth = found
-    lines: list[int | None] = list(_object_lines(text, depth))
+    lines: list[int | None] = list(_value_lines(text, depth))
     if len(lines) != len(items):
         lines = [None] * len(items)
     for index, item in enumerate(items):
@@ -298,9 +299,10 @@ def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
                                          lines[index]))
             continue
         record = item_to_record(item, lines[index])
-        if not (record.title or record.abstract):
+        if not has_content(record):
             result.errors.append(
-                Problem(f"item {index + 1} has neither title nor abstract; skipped", lines[index])
+                Problem(f"item {index + 1} has no title, abstract, author or identifier; "
+                        "skipped", lines[index])
             )
             continue
         result.records.append(record)

@@ -11,7 +11,7 @@ import csv
 import io
 import re
 
-from desktop_app.core.formats.identity import clean_doi, normalize_arxiv_id
+from desktop_app.core.formats.identity import clean_doi, has_content, normalize_arxiv_id
 from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
 from desktop_app.core.formats.names import split_name_list
 from desktop_app.core.records import ParseResult, Problem, Record
@@ -175,9 +175,10 @@ def read_csv(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
         cells = {field: row[i] for field, i in columns.items() if i < len(row)}
         raw = "\n".join(physical[start - 1 : previous_end])
         record = row_to_record(cells, raw, start)
-        if not (record.title or record.abstract):
-            result.errors.append(Problem("the row has neither title nor abstract; skipped",
-                                         start))
+        if not has_content(record):
+            result.errors.append(
+                Problem("the row has no title, abstract, author or identifier; skipped", start)
+            )
             continue
         if cells.get("year", "").strip() and record.year is None:
             bad_years.append(start)

@@ -11,6 +11,7 @@ import re
 from pathlib import PurePath
 
 from desktop_app.core.formats import seeds
+from desktop_app.core.formats.csv_reader import header_matches
 from desktop_app.core.formats.encoding import looks_like_utf16_without_bom
 
 _MAGIC = (
@@ -90,7 +91,7 @@ def _is_json_bibliography(text: str) -> bool:
         # Damaged JSON still goes to the CSL reader, which reports where it broke.
         return bool(re.match(r'[\[{]\s*[\[{"]', stripped))
     if isinstance(value, list):
-        return all(isinstance(item, dict) for item in value)
+        return any(isinstance(item, dict) for item in value)
     return isinstance(value, dict)
 
 
@@ -98,33 +99,28 @@ def _is_arxiv_atom(head: str) -> bool:
     return "<feed" in head and ("arxiv" in head.lower() or "http://www.w3.org/2005/Atom" in head)
 
 
-def _looks_like_csv(head: str) -> bool:
-    from desktop_app.core.formats.csv_reader import header_matches
-
-    first_line = head.split("\n", 1)[0]
-    return any(sep in first_line for sep in (",", "\t", ";")) and header_matches(first_line)
-
-
 def candidates(text: str) -> list[str]:
-    """All formats the content could be, strongest signal first."""
+    """All formats the content could be, the strongest signal first.
+
+    XML and JSON decide alone. Otherwise each text format scores the records it sees in the
+    first 64 KB (entry starts, TY or PT lines); ties keep the order wos, ris, bibtex, seed, csv.
+    """
     head = text.lstrip("\ufeff \t\r\n")[:_SNIFF_CHARS]
-    found: list[str] = []
     if head.startswith("<"):
         return ["arxiv"] if _is_arxiv_atom(head) else []
     if head.startswith(("[", "{")) and _is_json_bibliography(text):
-        found.append("csljson")
+        return ["csljson"]
     ris_tags = len(_RIS_TAG.findall(head))
-    if _WOS_START.search(head) and len(_WOS_TAG.findall(head)) >= 2 and ris_tags == 0:
-        found.append("wos")
-    if _RIS_TY.search(head) or ris_tags >= 2:
-        found.append("ris")
-    if _BIBTEX_ENTRY.search(head) or _BIBTEX_BLOCK.search(head):
-        found.append("bibtex")
-    if seeds.looks_like_seed(head):
-        found.append("seed")
-    if _looks_like_csv(head):
-        found.append("csv")
-    return found
+    scores = {
+        "wos": len(_WOS_START.findall(head))
+        if ris_tags == 0 and len(_WOS_TAG.findall(head)) >= 2 else 0,
+        "ris": len(_RIS_TY.findall(head)) or (1 if ris_tags >= 2 else 0),
+        "bibtex": len(_BIBTEX_ENTRY.findall(head)) or (1 if _BIBTEX_BLOCK.search(head) else 0),
+        "seed": 1 if seeds.looks_like_seed(head) else 0,
+        "csv": 1 if header_matches(head.split("\n", 1)[0]) else 0,
+    }
+    found = [fmt for fmt, score in scores.items() if score > 0]
+    return sorted(found, key=lambda fmt: -scores[fmt])
 
 
 def detect_format(text: str, name: str = "") -> str | None:

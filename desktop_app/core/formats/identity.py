@@ -98,6 +98,15 @@ def abstract_hash(abstract: str | None) -> str | None:
     return hashlib.sha1(normalized.encode("utf-8")).hexdigest()
 
 
+def has_content(record: Record) -> bool:
+    """True when a record holds anything to show or identify it by (title, abstract,
+    authors, DOI, arXiv id or URL); readers skip, and report, records without any."""
+    return bool(
+        record.title or record.abstract.strip() or record.authors or record.doi
+        or record.arxiv_id or record.url
+    )
+
+
 def identity_keys(record: Record) -> list[str]:
     """Every identity key of ``record`` (see the module docstring); possibly empty."""
     keys: list[str] = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from functools import lru_cache
 
 from bibtexparser.middlewares.names import (
     NameParts,
@@ -67,15 +68,26 @@ def split_bibtex_names(
     """
     people: list[str] = []
     et_al = False
-    for raw in split_multiple_persons_names(value):
+    try:
+        raw_names = split_multiple_persons_names(value)
+    except Exception:  # noqa: BLE001 - malformed braces: fall back to a plain split
+        raw_names = _AND.split(value)
+    for raw in raw_names:
         if is_et_al(raw):
             et_al = True
             continue
-        parts = parse_single_name_into_parts(raw, strict=False)
-        name = format_name_parts(parts, convert)
-        if name:
+        if name := _bibtex_person(raw, convert):
             people.append(name)
     return people, et_al
+
+
+@lru_cache(maxsize=16384)
+def _bibtex_person(raw: str, convert: Callable[[str], str]) -> str:
+    """One BibTeX name formatted (cached: the same people recur throughout a file)."""
+    try:
+        return format_name_parts(parse_single_name_into_parts(raw, strict=False), convert)
+    except Exception:  # noqa: BLE001 - keep an unparseable name as written
+        return convert(raw)
 
 
 def parse_display_name(name: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import rispy
 
-from desktop_app.core.formats.identity import clean_doi, normalize_arxiv_id
+from desktop_app.core.formats.identity import clean_doi, has_content, normalize_arxiv_id
 from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
 from desktop_app.core.formats.names import is_et_al, parse_display_name
 from desktop_app.core.records import ParseResult, Problem, Record
@@ -48,6 +48,7 @@ class TaggedRecord:
 
     @property
     def last_line(self) -> int:
+        """The last line of the record (its end tag when present)."""
         return self.end or self.start + len(self.lines) - 1
 
     def span(self) -> str:
@@ -91,10 +92,10 @@ def segment_records(
             current = TaggedRecord([line], number, has_start_tag=False)
     if current is not None:
         records.append(current)
-    return [r for r in records if r.has_start_tag or _has_content(r)]
+    return [r for r in records if r.has_start_tag or _has_text(r)]
 
 
-def _has_content(record: TaggedRecord) -> bool:
+def _has_text(record: TaggedRecord) -> bool:
     return any(line.strip() for line in record.lines)
 
 
@@ -230,8 +231,8 @@ def read_tagged(
             )
             continue
         record = to_record(items[0], tagged) if items else None
-        if record is None or not (record.title or record.abstract):
-            reason = damage or f"a record with neither title nor abstract ({tagged.span()})"
+        if record is None or not has_content(record):
+            reason = damage or f"an empty record ({tagged.span()})"
             result.errors.append(Problem(f"{reason}; it was not imported", tagged.start))
             continue
         if damage:

@@ -49,7 +49,12 @@ class SearchIndex:
     def is_usable(self) -> tuple[bool, str]:
         """Whether the folder holds an index of the current schema and app version."""
         stamp = self.folder / STAMP
-        if not self.folder.exists() or not windex.exists_in(str(self.folder)):
+        try:
+            # exists_in opens the TOC and only catches EmptyIndexError: a corrupt TOC raised
+            exists = self.folder.exists() and windex.exists_in(str(self.folder))
+        except Exception as exc:  # noqa: BLE001 - any failure means: rebuild
+            return False, f"unreadable ({type(exc).__name__})"
+        if not exists:
             return False, "missing"
         try:
             meta = json.loads(stamp.read_text("utf-8"))

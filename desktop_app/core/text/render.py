@@ -47,7 +47,9 @@ STYLESHEET = (
     ".ref { color: #6b7280; }\n"
     "code { font-family: monospace; }\n"
     f".hit {{ background-color: {HIT_BACKGROUND}; }}\n"
-    + "".join(f".hl-{name} {{ background-color: {hex_}; }}\n" for name, hex_ in HIGHLIGHT_COLORS.items())
+    + "".join(
+        f".hl-{name} {{ background-color: {hex_}; }}\n" for name, hex_ in HIGHLIGHT_COLORS.items()
+    )
 )
 
 _HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
@@ -132,13 +134,14 @@ def to_html(raw: str, *, terms: Sequence[str] = (), marks: Sequence[Mark] = ()) 
     segs = segments(raw)
     plain = "".join(s.text for s in segs)
     n = len(plain)
-    hits = term_spans(plain, terms)
+    hits = term_spans(plain, [terms] if isinstance(terms, str) else terms or ())
     placed = []
-    for index, mark in enumerate(marks):
-        if mark.orphan:
+    for index, mark in enumerate(marks or ()):
+        try:
+            start, end = max(0, int(mark.start)), min(n, int(mark.end))
+        except (TypeError, ValueError, AttributeError):
             continue
-        start, end = max(0, int(mark.start)), min(n, int(mark.end))
-        if start < end:
+        if start < end and not mark.orphan:
             placed.append((start, -end, index, mark))
     placed.sort(key=lambda item: item[:3])
 

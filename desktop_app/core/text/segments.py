@@ -17,24 +17,22 @@ spaces. Nothing raises: pathological input falls back to a flat reading.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from functools import lru_cache
 
 from desktop_app.core.text import symbols as sym
 from desktop_app.core.text.mathtext import MathReader, TooDeep, math_to_text, script, tidy
+from desktop_app.core.text.nodes import (
+    JUNK,
+    Delim,
+    Segment,
+    Span,
+    build_segments,
+    flat_text,
+    is_punct,
+    resolve_emphasis,
+)
 
 __all__ = ["Segment", "segments"]
-
-
-@dataclass(frozen=True, slots=True)
-class Segment:
-    """A run of displayed text with one set of styles."""
-
-    text: str
-    bold: bool = False
-    italic: bool = False
-    math: bool = False
-    ref: bool = False
-    code: bool = False
 
 
 _SPECIAL = re.compile(r"[\\${}*_`~'\-]|(?:https?|ftp)://")
@@ -43,7 +41,6 @@ _NAME = re.compile(r"[A-Za-z]+")
 _WS = re.compile(r"\s+")
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _MAX_DEPTH = 60
-_MAX_OPEN_EMPHASIS = 24
 
 _STYLE_MACROS = {
     "textbf": "b", "mathbf": "b", "boldsymbol": None, "emph": "i", "textit": "i",
@@ -64,81 +61,14 @@ _NEUTRAL_DECLARATIONS = frozenset(
     footnotesize small normalsize large Large LARGE huge Huge""".split()
 )
 _MATH_IN_TEXT = frozenset(
-    {"frac", "dfrac", "tfrac", "sqrt", "binom", "not"} | sym.FONT_MACROS
+    {"frac", "dfrac", "tfrac", "sqrt", "binom", "not"}
+    | sym.FONT_MACROS
     | (set(sym.MATH_ACCENTS) - {"underline"})
 )
 _MATH_ENVS = frozenset(
     """equation equation* align align* gather gather* multline multline* eqnarray
     eqnarray* math displaymath flalign flalign*""".split()
 )
-_EMPHASIS = {1: "i", 2: "b", 3: "bi"}
-
-
-class _Delim:
-    """A run of ``*`` or ``_`` that may open or close emphasis."""
-
-    __slots__ = ("char", "count", "can_open", "can_close")
-
-    def __init__(self, char: str, count: int, can_open: bool, can_close: bool) -> None:
-        self.char, self.count, self.can_open, self.can_close = char, count, can_open, can_close
-
-
-class _Span:
-    """Children displayed with one more style ("b", "i", "bi", "code", "math", "ref" or None)."""
-
-    __slots__ = ("attr", "children")
-
-    def __init__(self, attr: str | None, children: list) -> None:
-        self.attr, self.children = attr, children
-
-
-def _is_punct(ch: str) -> bool:
-    return not ch.isalnum() and not ch.isspace()
-
-
-def _resolve_emphasis(nodes: list) -> list:
-    """Pair ``*``/``_`` delimiter runs into emphasis spans; unpaired ones stay literal."""
-    if not any(isinstance(node, _Delim) for node in nodes):
-        return nodes
-    frames: list[list] = [[None, []]]
-
-    def unwind_to(k: int) -> None:
-        while len(frames) - 1 > k:
-            opener, children = frames.pop()
-            frames[-1][1].append(opener.char * opener.count)
-            frames[-1][1].extend(children)
-
-    for node in nodes:
-        if not isinstance(node, _Delim):
-            frames[-1][1].append(node)
-            continue
-        if node.can_close:
-            while node.count:
-                k = next(
-                    (k for k in range(len(frames) - 1, 0, -1) if frames[k][0].char == node.char),
-                    None,
-                )
-                if k is None:
-                    break
-                unwind_to(k)
-                opener, children = frames[-1]
-                use = 3 if min(opener.count, node.count) >= 3 else min(opener.count, node.count, 2)
-                span = _Span(_EMPHASIS[use], children)
-                opener.count -= use
-                node.count -= use
-                if opener.count:
-                    frames[-1][1] = [span]
-                else:
-                    frames.pop()
-                    frames[-1][1].append(span)
-            if not node.count:
-                continue
-        if node.can_open and len(frames) <= _MAX_OPEN_EMPHASIS:
-            frames.append([node, []])
-        else:
-            frames[-1][1].append(node.char * node.count)
-    unwind_to(0)
-    return frames[0][1]
 
 
 def _trim_url(url: str) -> str:
@@ -149,7 +79,7 @@ def _trim_url(url: str) -> str:
 
 
 class _TextReader:
-    """Reads text mode into a tree of strings and :class:`_Span` nodes."""
+    """Reads text mode into a tree of strings and :class:`Span` nodes."""
 
     def __init__(self, src: str) -> None:
         self.s = src
@@ -176,7 +106,7 @@ class _TextReader:
                     break
             elif c == "{":
                 self.i += 1
-                out.append(_Span(None, self.group()))
+                out.append(Span(None, self.group()))
             elif c == "\\":
                 if self.macro(out, closer):
                     break
@@ -210,7 +140,7 @@ class _TextReader:
                 text = _trim_url(url.group()) if url else c
                 out.append(text)
                 self.i += len(text)
-        return _resolve_emphasis(out)
+        return resolve_emphasis(out)
 
     def group(self) -> list:
         self.depth += 1
@@ -303,7 +233,7 @@ class _TextReader:
                 if end == -1:
                     out.append(ch)
                 else:
-                    out.append(_Span("math", [math_to_text(s[self.i : end])]))
+                    out.append(Span("math", [math_to_text(s[self.i : end])]))
                     self.i = end + 2
             elif ch in sym.TEXT_ACCENTS:
                 self.accent(out, start)
@@ -318,16 +248,16 @@ class _TextReader:
                 self.raw_arg()
             children = self.arg()
             if attr == "^" or attr == "_":
-                out.append(script(attr, _flat_text(children)))
+                out.append(script(attr, flat_text(children)))
             else:
-                out.append(_Span(attr, children))
+                out.append(Span(attr, children))
         elif name in sym.REF_MACROS or name in sym.CITE_MACROS:
             self.skip_optional()
             self.raw_arg(braced_only=True)
-            out.append(_Span("ref", ["[ref]" if name in sym.REF_MACROS else "[cite]"]))
+            out.append(Span("ref", ["[ref]" if name in sym.REF_MACROS else "[cite]"]))
         elif name in _DECLARATIONS or name in _NEUTRAL_DECLARATIONS:
             rest = self.seq(closer)
-            out.append(_Span(_DECLARATIONS.get(name), rest))
+            out.append(Span(_DECLARATIONS.get(name), rest))
             return True
         elif name in _MATH_IN_TEXT:
             reader = MathReader(s)
@@ -335,13 +265,13 @@ class _TextReader:
             reader.depth = self.depth
             text = tidy(reader.macro())
             self.i = max(reader.i, self.i)
-            out.append(_Span("math", [text]))
+            out.append(Span("math", [text]))
         elif name == "begin" or name == "end":
             env = self.raw_arg().strip()
             if name == "begin" and env in _MATH_ENVS:
                 end = s.find("\\end{" + env + "}", self.i)
                 stop = self.n if end == -1 else end
-                out.append(_Span("math", [math_to_text(s[self.i : stop])]))
+                out.append(Span("math", [math_to_text(s[self.i : stop])]))
                 self.i = self.n if end == -1 else end + len(env) + 6
             else:
                 out.append(" ")
@@ -349,16 +279,16 @@ class _TextReader:
             out.append(self.raw_arg())
         elif name == "href":
             self.raw_arg()
-            out.append(_Span(None, self.arg()))
+            out.append(Span(None, self.arg()))
         elif name in ("footnote", "thanks", "footnotetext"):
             self.skip_optional()
-            out.extend((" (", _Span(None, self.arg()), ") "))
+            out.extend((" (", Span(None, self.arg()), ") "))
         elif name == "verb":
             if self.i < self.n:
                 delim = s[self.i]
                 end = s.find(delim, self.i + 1)
                 end = self.n if end == -1 else end
-                out.append(_Span("code", [s[self.i + 1 : end]]))
+                out.append(Span("code", [s[self.i + 1 : end]]))
                 self.i = min(end + 1, self.n)
         elif name == "item":
             self.skip_optional()
@@ -382,7 +312,7 @@ class _TextReader:
                     self.i += 2
             elif self.i < self.n and s[self.i] == "{":
                 children = self.arg()
-                out.append(_Span(None, children) if _flat_text(children).strip() else name)
+                out.append(Span(None, children) if flat_text(children).strip() else name)
             else:
                 out.append(name)
         return False
@@ -394,8 +324,8 @@ class _TextReader:
         if self.i < self.n and self.s[self.i] == "\\":
             m = _NAME.match(self.s, self.i + 1)
             self.i = m.end() if m else min(self.i + 2, self.n)
-        else:
-            self.raw_arg()
+        elif not self.raw_arg().strip():
+            return  # an accent over nothing: drop it rather than show a lone combining mark
         out.append(sym.pylatexenc_fragment(self.s[start : self.i]))
 
     def dollar(self, out: list) -> None:
@@ -403,7 +333,7 @@ class _TextReader:
         if s.startswith("$$", i):
             end = s.find("$$", i + 2)
             if end != -1:
-                out.append(_Span("math", [math_to_text(s[i + 2 : end])]))
+                out.append(Span("math", [math_to_text(s[i + 2 : end])]))
                 self.i = end + 2
                 return
         nxt = s[i + 1] if i + 1 < self.n else " "
@@ -412,7 +342,7 @@ class _TextReader:
             end = m.start()
             after = s[end + 1] if end + 1 < self.n else " "
             if not s[end - 1].isspace() and not after.isdigit():
-                out.append(_Span("math", [math_to_text(s[i + 1 : end])]))
+                out.append(Span("math", [math_to_text(s[i + 1 : end])]))
                 self.i = end + 1
                 return
         out.append("$")
@@ -425,16 +355,16 @@ class _TextReader:
             j += 1
         prev = s[i - 1] if i else " "
         nxt = s[j] if j < self.n else " "
-        left = not nxt.isspace() and (not _is_punct(nxt) or prev.isspace() or _is_punct(prev))
-        right = not prev.isspace() and (not _is_punct(prev) or nxt.isspace() or _is_punct(nxt))
+        left = not nxt.isspace() and (not is_punct(nxt) or prev.isspace() or is_punct(prev))
+        right = not prev.isspace() and (not is_punct(prev) or nxt.isspace() or is_punct(nxt))
         if c == "*":
             can_open, can_close = left, right
         else:
-            can_open = left and (not right or _is_punct(prev))
-            can_close = right and (not left or _is_punct(nxt))
+            can_open = left and (not right or is_punct(prev))
+            can_close = right and (not left or is_punct(nxt))
         self.i = j
         if can_open or can_close:
-            out.append(_Delim(c, j - i, can_open, can_close))
+            out.append(Delim(c, j - i, can_open, can_close))
         else:
             out.append(c * (j - i))
 
@@ -445,93 +375,44 @@ class _TextReader:
             self.i = i + 2
             return
         end = s.find("`", i + 1, i + 200)
-        if end > i + 1 and "'" not in s[i + 1 : end] and s[end + 1 : end + 2] != "`":
-            out.append(_Span("code", [s[i + 1 : end]]))
+        inner = s[i + 1 : end] if end > i + 1 else ""
+        if inner and "'" not in inner and "\\" not in inner and s[end + 1 : end + 2] != "`":
+            out.append(Span("code", [s[i + 1 : end]]))
             self.i = end + 1
         else:
             out.append("‘")
             self.i = i + 1
 
 
-def _flat_text(nodes: list) -> str:
-    """The text of a node list, styles ignored."""
-    parts: list[str] = []
-    stack = [iter(nodes)]
-    while stack:
-        node = next(stack[-1], None)
-        if node is None:
-            stack.pop()
-        elif isinstance(node, str):
-            parts.append(node)
-        else:
-            stack.append(iter(node.children))
-    return "".join(parts)
-
-
-_FLAG_INDEX = {"b": (0,), "i": (1,), "bi": (0, 1), "math": (2,), "ref": (3,), "code": (4,)}
-
-
-def _build(nodes: list) -> list[Segment]:
-    """Flatten the tree into segments: whitespace collapsed, equal neighbours merged."""
-    runs: list[list] = []  # [text, flags]
-    space_before = True  # at the start, a space would be leading: drop it
-    stack = [(iter(nodes), (False, False, False, False, False))]
-    while stack:
-        it, flags = stack[-1]
-        node = next(it, None)
-        if node is None:
-            stack.pop()
-            continue
-        if not isinstance(node, str):
-            if node.attr is not None:
-                new = list(flags)
-                for k in _FLAG_INDEX[node.attr]:
-                    new[k] = True
-                flags = tuple(new)
-            stack.append((iter(node.children), flags))
-            continue
-        text = _WS.sub(" ", node)
-        if space_before and text.startswith(" "):
-            text = text[1:]
-        if not text:
-            continue
-        space_before = text.endswith(" ")
-        if runs and runs[-1][1] == flags:
-            runs[-1][0] += text
-        else:
-            runs.append([text, flags])
-    while runs and runs[-1][0].endswith(" "):
-        runs[-1][0] = runs[-1][0].rstrip(" ")
-        if not runs[-1][0]:
-            runs.pop()
-    return [Segment(text, *flags) for text, flags in runs]
-
-
 def _fallback(raw: str) -> list[Segment]:
     """A flat reading for input the reader gave up on: macro names without backslashes."""
-    text = re.sub(r"\\([A-Za-z]+)", r"\1", raw).replace("\\", " ")
+    text = re.sub(r"\\([A-Za-z]+)", r"\1", JUNK.sub("", raw)).replace("\\", " ")
     text = _WS.sub(" ", text.replace("{", "").replace("}", "")).strip()
     return [Segment(text)] if text else []
 
 
 def _segments_strict(raw: str) -> list[Segment]:
     """:func:`segments` without the safety net (tests use it to see real failures)."""
-    return _build(_TextReader(raw).seq())
+    return build_segments(_TextReader(raw).seq())
 
 
 def segments(raw: str) -> list[Segment]:
     """Split a raw abstract into display segments (see the module docstring for the rules).
 
     Never raises: input nested beyond any real abstract (or anything unforeseen) falls
-    back to a flat reading of the text with macro names kept and braces dropped.
+    back to a flat reading of the text with macro names kept and braces dropped. The last
+    few hundred results are cached, since the reader asks for plain text and HTML in turn.
     """
     if not raw:
         return []
     if not isinstance(raw, str):
         raw = str(raw)
+    return list(_cached_segments(raw))
+
+
+@lru_cache(maxsize=512)
+def _cached_segments(raw: str) -> tuple[Segment, ...]:
     try:
-        return _segments_strict(raw)
-    except TooDeep:
-        return _fallback(raw)
-    except Exception:  # the reader must never take the app down over one abstract
-        return _fallback(raw)
+        return tuple(_segments_strict(raw))
+    except Exception:  # TooDeep on absurd nesting, or anything unforeseen: never take the
+        return tuple(_fallback(raw))  # app down over one abstract

@@ -2,15 +2,14 @@
 
 Our own tables cover what abstracts actually use and fix a few readability choices
 (``\\epsilon`` reads ε, ``\\phi`` reads φ). Anything else is looked up in pylatexenc's
-default latex2text context (hundreds of symbols, accents, ligatures), cached per name.
+default latex2text context (hundreds of symbols, accents, ligatures), cached per name;
+pylatexenc itself is imported on first need.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
-
-from pylatexenc import latex2text
 
 _GREEK = {
     "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε",
@@ -125,15 +124,20 @@ SUBSCRIPTS = dict(
     )
 )
 
-_L2T = latex2text.LatexNodes2Text()
-_L2T_DB = latex2text.get_default_latex_context_db()
+
+@lru_cache(maxsize=1)
+def _pylatexenc() -> tuple:
+    """pylatexenc's converter and its macro table, loaded on first need (import is slow)."""
+    from pylatexenc import latex2text
+
+    return latex2text.LatexNodes2Text(), latex2text.get_default_latex_context_db()
 
 
 @lru_cache(maxsize=2048)
 def pylatexenc_symbol(name: str) -> str | None:
     """Text for an argument-less macro known to pylatexenc, or None if it has no plain string."""
     try:
-        spec = _L2T_DB.get_macro_spec(name)
+        spec = _pylatexenc()[1].get_macro_spec(name)
     except Exception:  # pragma: no cover - defensive: pylatexenc internals
         return None
     repl = getattr(spec, "simplify_repl", None)
@@ -146,7 +150,7 @@ def pylatexenc_symbol(name: str) -> str | None:
 def pylatexenc_fragment(fragment: str) -> str:
     """Convert a small LaTeX fragment (an accent such as ``\\"{u}``) with pylatexenc."""
     try:
-        return unicodedata.normalize("NFC", _L2T.latex_to_text(fragment))
+        return unicodedata.normalize("NFC", _pylatexenc()[0].latex_to_text(fragment))
     except Exception:
         return "".join(c for c in fragment if c.isalnum())
 
@@ -221,6 +225,4 @@ DROP = frozenset(
     nobreak unskip strut mathstrut leavevmode selectfont negthinspace""".split()
 )
 #: Argument-less macros that read as a space.
-SPACES = frozenset(
-    "quad qquad enspace thinspace medspace thickspace newline linebreak par".split()
-)
+SPACES = frozenset("quad qquad enspace thinspace medspace thickspace newline linebreak par".split())

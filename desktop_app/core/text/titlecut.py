@@ -8,9 +8,9 @@ _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9“\"'(\[])")
 _ABBREV = re.compile(
     r"(?:\b(?:e\.g|i\.e|et al|vs|cf|etc|Fig|Figs|Eq|Eqs|Sec|resp|approx|No|Ref|Refs)\.|\b[A-Z]\.)$"
 )
-_PUNCT_CUT = re.compile(r",\s|;\s|:\s|\s[—–]\s|—|\s\(")
+_PUNCT_CUT = re.compile(r",\s|;\s|:\s|\s[—–]\s|—")
 _WORD_CUT = re.compile(
-    r"\s(?:which|that|where|while|whose|who|because|since|although|though|yet|but|so|thereby"
+    r"\s\(|\s(?:which|that|where|while|whose|who|because|since|although|though|yet|but|so|thereby"
     r"|thus|designed|built|based|using|by|via|with|through|to|for|in|on|across|under|from"
     r"|without|within|over|at|as)\s"
 )
@@ -25,7 +25,7 @@ def sentences(text: str) -> list[str]:
     """Split plain text into sentences, keeping "e.g." and "et al." inside theirs."""
     out: list[str] = []
     for part in _SPLIT.split(text.strip()):
-        if out and _ABBREV.search(out[-1]):
+        if out and _ABBREV.search(out[-1][-12:]):
             out[-1] += " " + part
         else:
             out.append(part)
@@ -60,17 +60,21 @@ def tidy_phrase(text: str) -> str:
     return text
 
 
+_SUBORDINATE = re.compile(r"\b(?:as if|if|whether|because|since|although|though|unless|when)\s")
 _LIST_NEXT = re.compile(r",\s+(?:(?:and|or)\s|[^\s,]+(?:\s[^\s,]+){0,2},)")
-_DETERMINERS = frozenset("a an the of with its their our this these".split())
+_CLAUSE_NEXT = re.compile(
+    r",\s+(?:\w+ing\b|which|where|while|whose|who|when|including|such as|namely|i\.e\.|e\.g\.)"
+)
 
 
-def _good_cut(text: str, pos: int) -> bool:
-    """False for a comma inside a list ("X, Y, and Z") or right after "a <adjective>,"."""
-    if text.startswith(",", pos):
-        if _LIST_NEXT.match(text, pos) or "," in text[max(0, pos - 30) : pos]:
-            return False
+def _good_cut(text: str, pos: int, lists: bool) -> bool:
+    """A cut here leaves a whole phrase: not after "a <adjective>,", not inside a list."""
     words = text[:pos].split()
-    return not (len(words) >= 2 and words[-2].lower() in _DETERMINERS)
+    if len(words) >= 2 and words[-2].lower() in ("a", "an"):
+        return False
+    if lists or not text.startswith(",", pos) or _CLAUSE_NEXT.match(text, pos):
+        return True
+    return not (_LIST_NEXT.match(text, pos) or "," in text[max(0, pos - 30) : pos])
 
 
 def fit(text: str, limit: int) -> str:
@@ -78,15 +82,18 @@ def fit(text: str, limit: int) -> str:
     text = tidy_phrase(text)
     if len(text) <= limit:
         return text
-    for pattern, share in ((_PUNCT_CUT, 0.4), (_WORD_CUT, 0.6)):
+    tiers = ((_PUNCT_CUT, 0.4, False), (_WORD_CUT, 0.45, False), (_PUNCT_CUT, 0.4, True))
+    for pattern, share, lists in tiers:
         floor = max(12, int(limit * share))
         cuts = [
             m.start()
             for m in pattern.finditer(text, 0, limit + 1)
-            if floor <= m.start() <= limit and _good_cut(text, m.start())
+            if floor <= m.start() <= limit
+            and _good_cut(text, m.start(), lists)
+            and (pattern is _PUNCT_CUT or not _SUBORDINATE.search(text, 0, m.start()))
         ]
         if cuts:
-            cut = tidy_phrase(text[: cuts[-1]])
+            cut = tidy_phrase(text[: cuts[0] if lists else cuts[-1]])
             if floor <= len(cut) <= limit:
                 return cut
     if limit <= 1:

@@ -65,6 +65,12 @@ _OPENERS = re.compile(
 )
 
 Named = tuple[str, str, str]  # (name, expansion, description)
+_CUES = {  # cheap tests that skip a sentence before the costlier pattern runs
+    _INTRO: re.compile(r"\b(?:we|this|our) "),
+    _CALLED: re.compile(r"call|dubbed|named|termed|coin| name | term "),
+    _PARTICIPLE: re.compile(r"introducing|proposing|presenting"),
+    _RELEASE: re.compile(r"release|open-source"),
+}
 
 
 def _letters(text: str) -> str:
@@ -90,6 +96,17 @@ def _is_acronym(acr: str, expansion: str) -> bool:
     return True
 
 
+def _loose_acronym(name: str, expansion: str) -> bool:
+    """ "GRANITE (Graph Ranking Network)": Capitalised Words that start with the name's letter."""
+    words = [w for w in expansion.split() if w.lower() not in _SMALL]
+    return (
+        2 <= len(words) <= 8
+        and sum(c.isupper() for c in name) >= 2
+        and all(w[:1].isupper() for w in words)
+        and words[0][0].lower() == name[0].lower()
+    )
+
+
 def _name_like(name: str) -> bool:
     """Has a capital or a digit: reads as a proper name."""
     return any(c.isupper() or c.isdigit() for c in name)
@@ -98,8 +115,8 @@ def _name_like(name: str) -> bool:
 def _strong_name(name: str) -> bool:
     """Stands alone as a title lead: one coined token (StomataBench, TF-PRVR) or Capitalised Words."""
     words = name.split()
-    if len(words) == 1:
-        return _name_like(name)
+    if len(words) == 1 or len(words) >= 3:
+        return _name_like(words[0])
     return all(w[:1].isupper() or w in _SMALL for w in words)
 
 
@@ -132,10 +149,11 @@ def _with_head(expansion: str, head: str) -> str:
     return f"{expansion} {head.capitalize() if expansion[:1].isupper() else head}"
 
 
-def _named(obj: str, strict: bool = True) -> Named | None:
+def _named(obj: str, strict: bool = True, plain: str = "") -> Named | None:
     """(name, expansion, description) when ``obj`` starts with a name; else None.
 
-    ``strict`` (after "we propose") wants a capitalised name; after "called" any will do.
+    ``strict`` (after "we propose") wants a capitalised name, or a coined lowercase word
+    that recurs in ``plain`` ("\\projectname, a dataset ..."); after "called" any will do.
     """
     text = obj.strip()
     if text.startswith("the "):
@@ -161,13 +179,14 @@ def _named(obj: str, strict: bool = True) -> Named | None:
         if follow and follow.group(1) in _HEAD_NOUNS:
             head, after = follow.group(1), after[follow.end() :]
         if _is_acronym(inner, name):
-            expansion = _title_case(name) if inner.isupper() or strict is False else name
-            return inner, _with_head(expansion, head), ""
-        if len(words) == 1 and _is_acronym(name, inner):
+            return inner, _with_head(_title_case(name), head), ""
+        if len(words) == 1 and (_is_acronym(name, inner) or _loose_acronym(name, inner)):
             return name, _title_case(inner), ""
         rest, sep = after.lstrip(" ,"), ","
     if strict and not _name_like(name):
-        return None
+        coined = len(words) == 1 and sep == "," and plain.count(name) >= 2
+        if not (coined and re.match(r"(?:an?|the)\s", rest)):
+            return None
     if sep == ":":
         m2 = re.match(r"(?:an?\s+)?(?P<exp>(?:[A-Z][\w\-–]*\s*){2,8})", rest)
         if m2 and len(words) == 1 and _is_acronym(name, m2.group("exp")):
@@ -198,54 +217,77 @@ def _emphasised_expansion(segs: list[Segment], plain: str) -> Named | None:
 
 def _bold_initials(segs: list[Segment]) -> tuple[str, str] | None:
     """("RACES", "Recursive Automated …") from ``\\textbf{R}ecursive \\textbf{A}utomated …``."""
+    starts, offset = [], 0
+    for seg in segs:
+        starts.append(offset)
+        offset += len(seg.text)
+    plain = "".join(seg.text for seg in segs)
     for k, seg in enumerate(segs):
         if not (seg.bold and seg.text.isalpha() and len(seg.text) <= 5 and seg.text[0].isupper()):
             continue
-        acronym, words, j = "", [], k
+        acronym, j, end = "", k, starts[k]
         while j + 1 < len(segs) and segs[j].bold and segs[j].text.isalpha():
-            tail = re.match(r"[\w\-]*", segs[j + 1].text)
-            if not tail or not tail.group():
+            tail = re.match(r"[\w\-]+", segs[j + 1].text)
+            if not tail:
                 break
             acronym += segs[j].text
-            words.append(segs[j].text + tail.group())
+            end = starts[j + 1] + tail.end()
             rest = segs[j + 1].text[tail.end() :].strip()
             if rest not in ("", "for", "of", "via", "and", "in", "on", "with", "to"):
                 break
-            words.append(rest) if rest else None
             j += 2
-        if len(acronym) >= 2 and len(words) >= 2:
-            return acronym, " ".join(words).strip()
+        expansion = plain[starts[k] : end]
+        if len(acronym) >= 2 and len(expansion.split()) >= 2:
+            return acronym, expansion
     return None
+
+
+def _called_desc(before: str, after: str) -> str:
+    """ "Our model, dubbed Mosaic, composes tiles" → "A model that composes tiles"."""
+    head = re.search(r"\b(?:[Oo]ur|[Aa]n?|[Tt]he)\s+((?:[\w\-]+\s+){0,3}[\w\-]+)\s*,?\s*$", before)
+    if head is None:
+        return ""
+    after = after.strip().lstrip(",").strip().rstrip(".")
+    if re.match(r"(?:for|of|on|in|with|via|to)\s", after):
+        return _clean_desc(f"a {head.group(1)} {after}")
+    if re.match(r"[a-z]+s\s", after):
+        return _clean_desc(f"a {head.group(1)} that {after}")
+    return _clean_desc(f"a {head.group(1)}")
 
 
 def _named_title(sents: list[str], raw: str, plain: str) -> Named | None:
     found: list[tuple[int, int, Named]] = []
     patterns = ((0, _INTRO, True), (1, _CALLED, False), (1, _PARTICIPLE, True), (2, _RELEASE, True))
     for index, sentence in enumerate(sents):
+        lowered = sentence.lower()
         for rank, pattern, strict in patterns:
+            if not _CUES[pattern].search(lowered):
+                continue
             for m in pattern.finditer(sentence):
                 obj = m.group("obj")
-                named = _named(obj, strict)
-                if named is None and pattern is _INTRO:
-                    inner = _CALLED.search(obj)
-                    named = _named(inner.group("obj"), False) if inner else None
-                    if named is not None and not named[1] and not named[2]:
-                        desc = _clean_desc(obj[: inner.start()].rstrip(" ,"))
-                        named = (named[0], "", desc)
+                named, before = _named(obj, strict, plain), sentence[: m.start()]
+                called = pattern is _CALLED
+                if named is None and pattern is _INTRO and (inner := _CALLED.search(obj)):
+                    named, before, obj = (
+                        _named(inner.group("obj"), False),
+                        obj[: inner.start()],
+                        inner.group("obj"),
+                    )
+                    called = True
+                if named is not None and called and not any(named[1:]):
+                    named = (named[0], "", _called_desc(before, obj.partition(named[0])[2]))
                 if named is not None:
                     found.append((rank, index, named))
                     break
-    if found:
-        return min(found, key=lambda item: item[:2])[2]
+    best = min(found, key=lambda item: item[:2])[2] if found else None
+    if best is not None and best[1]:
+        return best
     segs = segments(raw)
-    emphasised = _emphasised_expansion(segs, plain)
-    if emphasised:
-        return emphasised
     initials = _bold_initials(segs)
     if initials:
         token = re.search(rf"\b({re.escape(initials[0])}\w*)", plain, flags=re.IGNORECASE)
         return (token.group(1) if token else initials[0]), initials[1], ""
-    return None
+    return best or _emphasised_expansion(segs, plain)
 
 
 def _usable_object(obj: str) -> str:
@@ -277,6 +319,10 @@ def _compose(named: Named, sents: list[str], max_len: int) -> str:
     if len(name.split()) >= 3 or len(name) + 12 > max_len:
         return fit(name, max_len)
     tail = desc or _contribution(sents) or _first_sentence(sents)
+    if tail.lower().startswith(name.lower()):
+        tail = capitalize(tail[len(name) :].lstrip(" ,:;(").rstrip(")"))
+    if not tail:
+        return fit(name, max_len)
     return f"{name}: " + fit(tail, max_len - len(name) - 2)
 
 

@@ -1,0 +1,272 @@
+"""BibTeX reader: broken blocks with line numbers, macros, crossref, names, field mapping."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from desktop_app.core.formats import read_bytes
+from desktop_app.core.formats.bibtex_reader import (
+    expand_value,
+    latex_to_text,
+    read_bibtex,
+    strip_outer_braces,
+)
+
+BROKEN = textwrap.dedent(
+    """\
+    @article{good1,
+      title = {Good one},
+      year = 2020
+    }
+
+    @article{bad1,
+      title = {Unclosed title,
+      year = 2021
+    }
+
+    @article{good2,
+      title = "Fine",
+      author = {A and B},
+    }
+
+    @article{bad2
+      title = {no comma after the key}
+    }
+
+    @article{twice, title={first}, title={second}}
+    @article{noequals, title {x}}
+    junk here
+    @misc{last, title={z}}
+    """
+)
+
+
+def test_broken_blocks_are_reported_with_their_lines_and_the_rest_imports():
+    result = read_bytes(BROKEN.encode(), name="broken.bib")
+    assert result.format == "bibtex"
+    assert [(r.bibtex_key, r.line) for r in result.records] == [
+        ("good1", 1), ("good2", 11), ("twice", 20), ("last", 23),
+    ]
+    assert [e.line for e in result.errors] == [6, 16, 21]
+    assert "bad1" in result.errors[0].message and "not imported" in result.errors[0].message
+    assert "bad2" in result.errors[1].message
+    (warning,) = result.warnings
+    assert warning.line == 20 and "title appears twice" in warning.message
+    assert result.records[2].title == "first"
+
+
+def test_unclosed_entry_at_end_of_file():
+    text = "@article{a, title={A}}\n\n@article{b,\n  title = {cut off in the mid"
+    result = read_bibtex(text)
+    assert [r.bibtex_key for r in result.records] == ["a"]
+    assert [e.line for e in result.errors] == [3]
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("{Plain}", "Plain"),
+        ('"Quoted {with} braces"', "Quoted {with} braces"),
+        ("2014", "2014"),
+        ('cool # " " # stuff', "Cool Stuff"),
+        ("{C# is} # { fine}", "C# is fine"),
+        ("mar", "March"),
+        ("undefined", "undefined"),
+        ('"unterminated', "unterminated"),
+    ],
+)
+def test_expand_value(raw, expected):
+    assert expand_value(raw, {"cool": "Cool", "stuff": "Stuff", "mar": "March"}) == expected
+
+
+def test_macros_are_case_insensitive_and_chain_and_later_definitions_win():
+    text = textwrap.dedent(
+        """\
+        @String{First = "Ada"}
+        @string{FULL = first # " Lovelace"}
+        @string{venue = "Old"}
+        @string{VENUE = "New"}
+        @misc{k, author = full, journal = Venue # { Journal}, title = {T}, month = dec}
+        """
+    )
+    result = read_bibtex(text)
+    (record,) = result.records
+    assert record.authors == ["Lovelace, Ada"]
+    assert record.venue == "New Journal"
+    assert record.extra["month"] == "December"
+    assert any("defined again" in w.message and w.line == 4 for w in result.warnings)
+
+
+def test_undefined_macro_is_kept_and_reported():
+    result = read_bibtex("@article{k, title={T}, journal = jacm}")
+    assert result.records[0].venue == "jacm"
+    assert "jacm" in result.warnings[0].message
+
+
+def test_crossref_inherits_missing_fields_recursively_and_keeps_own():
+    text = textwrap.dedent(
+        """\
+        @inproceedings{child, crossref = {Proc}, title = {Child paper}, author = {Doe, J.}}
+        @proceedings{proc, crossref = {series}, title = {Proceedings of Things},
+                     year = 2019, publisher = {ACM}}
+        @book{series, title = {Series}, address = {New York}, year = 1900}
+        """
+    )
+    records = {r.bibtex_key: r for r in read_bibtex(text).records}
+    child = records["child"]
+    assert child.title == "Child paper"
+    assert child.venue == "Proceedings of Things"  # parent's title became booktitle
+    assert child.year == 2019  # the nearer ancestor wins
+    assert child.extra["address"] == "New York"  # from the grandparent
+
+
+def test_missing_crossref_target_and_cycles_are_warnings():
+    text = "@misc{a, crossref={b}, title={A}}\n@misc{b, crossref={a}, title={B}}\n" \
+           "@misc{c, crossref={nowhere}, title={C}}\n"
+    result = read_bibtex(text)
+    assert len(result.records) == 3
+    messages = " | ".join(w.message for w in result.warnings)
+    assert "cycle" in messages and "nowhere" in messages
+
+
+def test_xdata_fields_are_merged_and_xdata_entries_not_imported():
+    text = textwrap.dedent(
+        """\
+        @xdata{pubdata, publisher = {Springer}, year = 2011}
+        @book{b, xdata = {pubdata}, title = {A Book}}
+        """
+    )
+    result = read_bibtex(text)
+    (record,) = result.records
+    assert (record.extra["publisher"], record.year) == ("Springer", 2011)
+    assert "@xdata" in result.warnings[0].message
+
+
+def test_field_mapping():
+    text = textwrap.dedent(
+        r"""
+        @Article{Key2021,
+          author    = {M{\"u}ller, J{\"o}rg and van der Berg, Jr., Piet and {IEEE Working Group} and others},
+          title     = {{Deep} Learning for {$\alpha$}-Stable Processes},
+          journaltitle = {J.~Mach. Learn. Res.},
+          date      = {2021-03},
+          doi       = {https://doi.org/10.5555/ABC.123},
+          eprint    = {2101.00001v3},
+          eprinttype = {arxiv},
+          url       = {https://example.org/paper},
+          keywords  = {deep learning; stable laws, heavy tails},
+          note      = {Accepted},
+          abstract  = {{We study $\alpha$-stable laws.
+                         Second line with 10\% more.}},
+        }
+        """
+    )
+    (record,) = read_bibtex(text).records
+    assert record.authors == ["Müller, Jörg", "van der Berg, Jr., Piet", "IEEE Working Group"]
+    assert record.extra["et_al"] == "1"
+    assert record.title == "Deep Learning for α-Stable Processes"
+    assert record.venue == "J. Mach. Learn. Res."
+    assert record.year == 2021
+    assert record.doi == "10.5555/ABC.123"
+    assert record.arxiv_id == "2101.00001"
+    assert record.url == "https://example.org/paper"
+    assert record.tags == ["deep learning", "stable laws", "heavy tails"]
+    assert record.extra["note"] == "Accepted"
+    # The abstract stays LaTeX; only the outer braces and the indentation go.
+    assert record.abstract == "We study $\\alpha$-stable laws.\nSecond line with 10\\% more."
+    assert record.entry_type == "article"
+    assert record.bibtex_key == "Key2021"
+    assert record.line == 2
+
+
+def test_archiveprefix_and_editor_fallback():
+    text = (
+        "@misc{k, title={T}, editor={Smith, Ann}, eprint={hep-th/9901001}, "
+        "archivePrefix={arXiv}, booktitle={Workshop}, publisher={Pub}}"
+    )
+    (record,) = read_bibtex(text).records
+    assert record.arxiv_id == "hep-th/9901001"
+    assert record.authors == ["Smith, Ann"] and record.extra["author_role"] == "editor"
+    assert record.venue == "Workshop"  # booktitle before the publisher fallback
+
+
+def test_eprint_of_other_archive_is_not_an_arxiv_id():
+    (record,) = read_bibtex("@misc{k, title={T}, eprint={12345}, eprinttype={pubmed}}").records
+    assert record.arxiv_id is None and record.extra["eprint"] == "12345"
+
+
+@pytest.mark.parametrize(
+    ("latex", "text"),
+    [
+        (r"{\"O}zge", "Özge"),
+        (r"G\"odel", "Gödel"),
+        (r"Erd\H{o}s", "Erdős"),
+        (r"{\c c}a", "ça"),
+        (r"Stra{\ss}e", "Straße"),
+        (r"\L{}\'od\'z", "Łódź"),
+        (r"\"{\i}", "ï"),
+        (r"Angew.~Chem.", "Angew. Chem."),
+        (r"55--65", "55–65"),
+        (r"A \& B, 10\% off", "A & B, 10% off"),
+        (r"Theory & Practice", "Theory & Practice"),
+        (r"90% of $x_2$", "90% of x_2"),
+        (r"{\(\Sigma\)}{\(\Delta\)} modulator", "ΣΔ modulator"),
+        (r"{[}x{]}", "[x]"),
+    ],
+)
+def test_latex_to_text(latex, text):
+    assert latex_to_text(latex) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("{{x}}", "x"), ("{a} {b}", "{a} {b}"), (" {x} ", "x"), ("{x", "{x")],
+)
+def test_strip_outer_braces(value, expected):
+    assert strip_outer_braces(value) == expected
+
+
+def test_parenthesised_entries_and_comments():
+    text = "@comment{ignored}\n@preamble{\"x\"}\n@article(k, title={Paren})\n"
+    (record,) = read_bibtex(text).records
+    assert record.title == "Paren"
+
+
+def test_chunked_parsing_keeps_line_numbers_and_macros(monkeypatch):
+    from desktop_app.core.formats import bibtex_reader
+
+    monkeypatch.setattr(bibtex_reader, "_CHUNK_CHARS", 64)
+    entries = "".join(f"@article{{k{i},\n  title = {{T{i}}},\n  journal = j\n}}\n" for i in range(50))
+    text = "@string{j = {Journal}}\n" + entries
+    assert len(list(bibtex_reader._chunks(text))) > 10
+    result = read_bibtex(text)
+    assert len(result.records) == 50
+    assert [r.line for r in result.records[:3]] == [2, 6, 10]
+    assert result.records[-1].line == 2 + 4 * 49
+    assert {r.venue for r in result.records} == {"Journal"}
+
+
+def test_time_budget_stops_the_import():
+    result = read_bytes(BROKEN.encode(), name="x.bib", time_budget=0)
+    assert result.records == []
+    assert "time budget" in result.errors[-1].message
+
+
+def test_a_parser_crash_loses_only_the_offending_block(monkeypatch):
+    from desktop_app.core.formats import bibtex_reader
+
+    original = bibtex_reader.bibtexparser.parse_string
+
+    def fragile(text, **kwargs):
+        if "BOOM" in text:
+            raise RuntimeError("internal parser error")
+        return original(text, **kwargs)
+
+    monkeypatch.setattr(bibtex_reader.bibtexparser, "parse_string", fragile)
+    text = "@misc{a, title={A}}\n@misc{b,\n title={BOOM}}\n@misc{c, title={C}}\n"
+    result = read_bibtex(text)
+    assert [r.bibtex_key for r in result.records] == ["a", "c"]
+    assert [(e.line, "internal parser error" in e.message) for e in result.errors] == [(2, True)]
+    assert result.records[1].line == 4

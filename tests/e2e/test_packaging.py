@@ -1,0 +1,458 @@
+"""Build the Linux packages and check them the way a user's machine would see them.
+
+One session-scoped build (packaging/build_linux.sh icons bundle deb tarball, into a temporary
+dist/build pair) feeds every test here. The apps run with HOME and the XDG folders pointed at
+temporary directories, so nothing touches real data. Tools the checks need are Debian packages
+that .ci/run installs; when one is missing the test fails and says what to install.
+
+Set MARGINALIA_PACKAGING_REUSE=1 to test the artefacts `make package` left in dist/ instead of
+building afresh (quick iteration on the checks themselves).
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import shlex
+import shutil
+import struct
+import subprocess
+import sys
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.packaging, pytest.mark.timeout(900)]
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = "marginalia"
+APP_ID = re.search(r'APP_ID\s*=\s*"([^"]+)"', (ROOT / "desktop_app/appinfo.py").read_text())[1]
+VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
+APT_HINT = "apt-get install -y --no-install-recommends {} (.ci/run installs it)"
+REPORT = ROOT / "build" / "packaging-report.txt"
+
+
+def require(tool: str, package: str) -> str:
+    path = shutil.which(tool)
+    if path is None:
+        pytest.fail(f"{tool} is not installed: {APT_HINT.format(package)}", pytrace=False)
+    return path
+
+
+def report(line: str) -> None:
+    """Figures for humans (sizes, timings), in build/packaging-report.txt."""
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    with REPORT.open("a", encoding="utf-8") as f:
+        f.write(line.rstrip() + "\n")
+
+
+@dataclass
+class Build:
+    dist: Path
+    build: Path
+    bundle: Path
+    deb: Path
+    tarball: Path
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def isolated_env(tmp: Path, **extra: str) -> dict[str, str]:
+    """The app's environment: throwaway HOME/XDG dirs and library, offscreen Qt."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "MARGINALIA_"))}
+    for name in ("home", "data", "config", "cache", "state", "runtime", "library"):
+        (tmp / name).mkdir(parents=True, exist_ok=True)
+    (tmp / "runtime").chmod(0o700)
+    env.update(
+        HOME=str(tmp / "home"),
+        XDG_DATA_HOME=str(tmp / "data"),
+        XDG_CONFIG_HOME=str(tmp / "config"),
+        XDG_CACHE_HOME=str(tmp / "cache"),
+        XDG_STATE_HOME=str(tmp / "state"),
+        XDG_RUNTIME_DIR=str(tmp / "runtime"),
+        MARGINALIA_LIBRARY=str(tmp / "library"),
+        QT_QPA_PLATFORM="offscreen",
+    )
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    env.update(extra)
+    return env
+
+
+def run(cmd, *, timeout=300, check=True, **kw) -> subprocess.CompletedProcess:
+    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True,
+                          timeout=timeout, **kw)
+    if check and proc.returncode != 0:
+        pytest.fail(
+            f"`{shlex.join(str(c) for c in cmd)}` exited {proc.returncode}\n"
+            f"--- stdout ---\n{proc.stdout[-4000:]}\n--- stderr ---\n{proc.stderr[-6000:]}",
+            pytrace=False,
+        )
+    return proc
+
+
+def files(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()[:24]
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    return struct.unpack(">II", data[16:24])
+
+
+# --- the build, once per session -----------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def build(tmp_path_factory) -> Build:
+    for tool, pkg in (("dpkg-deb", "dpkg"), ("objdump", "binutils"), ("strip", "binutils")):
+        require(tool, pkg)
+    if os.environ.get("MARGINALIA_PACKAGING_REUSE") == "1":
+        dist, work = ROOT / "dist", ROOT / "build"
+    else:
+        base = tmp_path_factory.mktemp("package")
+        dist, work = base / "dist", base / "build"
+        env = dict(os.environ, DIST_DIR=str(dist), BUILD_DIR=str(work),
+                   PYTHON=sys.executable)
+        t0 = time.monotonic()
+        run(["bash", ROOT / "packaging/build_linux.sh", "icons", "bundle", "deb", "tarball"],
+            env=env, cwd=ROOT, timeout=600)
+        report(f"\n# packaging test build {time.strftime('%F %T')}: {time.monotonic() - t0:.1f} s")
+    debs = sorted(dist.glob(f"{APP}_*.deb"))
+    tars = sorted(dist.glob(f"{APP}-{VERSION}-linux-*.tar.gz"))
+    assert debs and tars, f"build left no .deb/.tar.gz in {dist}: {files(dist)[:20]}"
+    timings = {}
+    tfile = work / "package-timings.txt"
+    if tfile.exists():
+        for line in tfile.read_text().splitlines():
+            m = re.match(r"(\w+)\s+([\d.]+) s", line)
+            if m:
+                timings[m[1]] = float(m[2])
+    b = Build(dist, work, dist / APP, debs[-1], tars[-1], timings)
+    report(f"timings: {timings}")
+    report(f"bundle {du_mb(b.bundle):.0f} MB, .deb {b.deb.stat().st_size / 1e6:.1f} MB, "
+           f"tarball {b.tarball.stat().st_size / 1e6:.1f} MB")
+    return b
+
+
+def du_mb(path: Path) -> float:
+    return sum(p.lstat().st_size for p in path.rglob("*")
+               if p.is_file() and not p.is_symlink()) / 1e6
+
+
+@pytest.fixture(scope="session")
+def deb_root(build: Build, tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("debroot")
+    run(["dpkg-deb", "-x", build.deb, root])
+    return root
+
+
+# --- the bundle ------------------------------------------------------------------------------
+
+def check_version_and_smoke(exe: Path, tmp: Path, label: str) -> float:
+    """`exe --version` and `exe --smoke-test` in an isolated environment; returns smoke time."""
+    env = isolated_env(tmp)
+    out = run([exe, "--version"], env=env, timeout=120)
+    assert out.stdout.strip() == f"{APP} {VERSION}", f"{label} --version said {out.stdout!r}"
+    t0 = time.monotonic()
+    out = run([exe, "--smoke-test"], env=env, timeout=180)
+    elapsed = time.monotonic() - t0
+    assert "OK" in out.stdout.split(), (
+        f"{label} --smoke-test did not print OK:\n{out.stdout}\n{out.stderr[-3000:]}")
+    # the isolated HOME holds whatever the app wrote: nothing went to the real one
+    return elapsed
+
+
+def test_bundle_runs(build: Build, tmp_path):
+    elapsed = check_version_and_smoke(build.bundle / APP, tmp_path / "bundle", "bundle")
+    report(f"bundle --smoke-test: {elapsed:.2f} s")
+
+
+def test_bundle_startup_vs_venv(build: Build, tmp_path):
+    """Not a pass/fail figure beyond sanity: records the bundle's start-up cost."""
+    venv_exe = Path(sys.executable).with_name(APP)
+    if not venv_exe.exists():
+        pytest.fail(f"{venv_exe} missing: the project is not installed in this venv (make test)")
+    times = {}
+    for label, exe in (("bundle", build.bundle / APP), ("venv", venv_exe)):
+        runs = []
+        for i in range(2):
+            runs.append(check_version_and_smoke(exe, tmp_path / f"{label}{i}", label))
+        times[label] = min(runs)
+    report(f"--smoke-test best of 2: bundle {times['bundle']:.2f} s, venv {times['venv']:.2f} s")
+    assert times["bundle"] < 60
+
+
+def test_bundle_contents(build: Build):
+    internal = build.bundle / "_internal"
+    pkg = internal / "desktop_app"
+    # data the app loads with importlib.resources / Alembic from disk
+    assert (pkg / "migrations" / "env.py").is_file()
+    assert list((pkg / "migrations" / "versions").glob("*.py")), "no Alembic revisions bundled"
+    for extra in ("script.py.mako", "alembic.ini"):
+        src = ROOT / "migrations" / extra
+        if src.exists():
+            assert (pkg / "migrations" / extra).is_file(), f"{extra} not bundled"
+    assert (pkg / "resources" / "icons" / "marginalia.svg").is_file()
+    for src in (ROOT / "resources").rglob("*"):
+        if src.is_file() and "__pycache__" not in src.parts:
+            rel = src.relative_to(ROOT / "resources")
+            assert (pkg / "resources" / rel).is_file(), f"resources/{rel} not bundled"
+    assert list(internal.glob(f"{APP}-{VERSION}.dist-info")), "app metadata (version) missing"
+    # trimmed: Qt translations and plugins a reader never loads
+    qt = internal / "PySide6" / "Qt"
+    assert not (qt / "translations").exists() or not any((qt / "translations").iterdir())
+    plugins = {str(p.relative_to(qt / "plugins")) for p in (qt / "plugins").rglob("*.so")}
+    for dropped in ("platforms/libqeglfs.so", "platforms/libqlinuxfb.so", "platforms/libqvnc.so",
+                    "platformthemes/libqgtk3.so", "imageformats/libqpdf.so",
+                    "imageformats/libqtiff.so", "imageformats/libqwebp.so"):
+        assert dropped not in plugins, f"{dropped} should have been trimmed"
+    for kept in ("platforms/libqxcb.so", "platforms/libqoffscreen.so",
+                 "platforms/libqwayland.so", "imageformats/libqsvg.so",
+                 "iconengines/libqsvgicon.so"):
+        assert kept in plugins, f"{kept} missing from the bundle"
+    assert not any(d.startswith(("tls/", "networkinformation/", "generic/")) for d in plugins)
+    # nothing but the program is executable (lintian: shared-library-is-executable)
+    execs = [p for p in build.bundle.rglob("*") if p.is_file() and os.access(p, os.X_OK)]
+    assert execs == [build.bundle / APP], execs[:10]
+    # stripped
+    out = run(["file", "-L", internal / "PySide6" / "Qt" / "lib" / "libQt6Core.so.6"],
+              check=False).stdout if shutil.which("file") else "stripped"
+    assert "not stripped" not in out
+    assert not (internal / "pytest").exists() and not (internal / "PyInstaller").exists()
+    size = du_mb(build.bundle)
+    assert size < 200, f"bundle grew to {size:.0f} MB"
+
+
+# --- the .deb --------------------------------------------------------------------------------
+
+def test_deb_control(build: Build):
+    fields = run(["dpkg-deb", "-f", build.deb]).stdout
+    control = dict(re.findall(r"^(\S+): (.*)$", fields, re.M))
+    assert control["Package"] == APP
+    assert control["Version"].startswith(VERSION + "-") or control["Version"].startswith(
+        re.sub(r"\.?(a|b|rc|dev)(\d+)", r"~\1\2", VERSION) + "-")
+    assert re.search(r"\blibc6 \(>= 2\.\d+\)", control["Depends"]), control["Depends"]
+    for dep in ("libgl1", "libegl1", "libxcb1"):
+        assert dep in control["Depends"], f"{dep} missing from Depends: {control['Depends']}"
+    assert int(control["Installed-Size"]) > 50_000
+    members = run(["ar", "t", build.deb]).stdout.split() if shutil.which("ar") else []
+    assert not any(m.endswith(".zst") for m in members), "bookworm's lintian rejects zstd"
+    report(f"Depends: {control['Depends']}")
+
+
+def test_deb_layout(deb_root: Path):
+    r = deb_root
+    link = r / "usr/bin" / APP
+    assert link.is_symlink() and os.readlink(link) == f"/opt/{APP}/{APP}"
+    assert (r / "opt" / APP / APP).is_file()
+    desktop = r / "usr/share/applications" / f"{APP_ID}.desktop"
+    metainfo = r / "usr/share/metainfo" / f"{APP_ID}.metainfo.xml"
+    assert desktop.is_file() and metainfo.is_file()
+    entry = desktop.read_text()
+    assert f"Icon={APP_ID}\n" in entry
+    assert re.search(r"^MimeType=.*text/x-bibtex;", entry, re.M)
+    assert re.search(r"^MimeType=.*application/x-research-info-systems;", entry, re.M)
+    assert re.search(r"^Categories=Office;Education;Science;$", entry, re.M)
+    assert f"<launchable type=\"desktop-id\">{APP_ID}.desktop</launchable>" in metainfo.read_text()
+    icons = r / "usr/share/icons/hicolor"
+    assert (icons / "scalable/apps" / f"{APP_ID}.svg").is_file()
+    for s in ICON_SIZES:
+        png = icons / f"{s}x{s}/apps/{APP_ID}.png"
+        assert png.is_file(), f"{png.relative_to(r)} missing"
+        assert png_size(png) == (s, s)
+    doc = r / "usr/share/doc" / APP
+    copyright_ = (doc / "copyright").read_text()
+    assert copyright_.startswith("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/")
+    assert "License: MIT" in copyright_
+    assert f"({VERSION.split('rc')[0]}" in gzip.decompress((doc / "changelog.Debian.gz").read_bytes()).decode()
+    man = gzip.decompress((r / "usr/share/man/man1" / f"{APP}.1.gz").read_bytes()).decode()
+    assert man.lstrip().startswith((".\\\"", ".TH")) and ".SH NAME" in man
+    assert (r / "usr/share/lintian/overrides" / APP).is_file()
+    # no generated PNG sneaks into the source tree's resources (only the SVG is committed)
+    assert not list((ROOT / "resources" / "icons").glob("*.png"))
+
+
+def test_deb_extracted_app_runs(deb_root: Path, tmp_path):
+    exe = deb_root / "opt" / APP / APP
+    check_version_and_smoke(exe, tmp_path / "run", "extracted .deb")
+    # like /usr/bin/marginalia: started through a symlink from elsewhere
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / APP).symlink_to(exe)
+    out = run([tmp_path / "bin" / APP, "--version"], env=isolated_env(tmp_path / "link"))
+    assert out.stdout.strip() == f"{APP} {VERSION}"
+
+
+def test_validators(deb_root: Path):
+    dfv = require("desktop-file-validate", "desktop-file-utils")
+    asc = require("appstreamcli", "appstream")
+    out = run([dfv, deb_root / "usr/share/applications" / f"{APP_ID}.desktop"])
+    assert "error" not in (out.stdout + out.stderr).lower()
+    run([asc, "validate", "--no-net", deb_root / "usr/share/metainfo" / f"{APP_ID}.metainfo.xml"])
+
+
+def test_lintian(build: Build):
+    lintian = require("lintian", "lintian")
+    t0 = time.monotonic()
+    out = run([lintian, "--fail-on", "error,warning", build.deb], timeout=400, check=False)
+    report(f"lintian: {time.monotonic() - t0:.1f} s")
+    bad = [ln for ln in out.stdout.splitlines() if ln[:2] in ("E:", "W:")]
+    assert out.returncode == 0 and not bad, "lintian:\n" + "\n".join(bad or [out.stderr[-3000:]])
+
+
+# --- the tarball -----------------------------------------------------------------------------
+
+def test_tarball_install_and_uninstall(build: Build, tmp_path):
+    run(["tar", "-xzf", build.tarball, "-C", tmp_path])
+    (top,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    assert (top / "install.sh").is_file() and (top / APP / APP).is_file()
+    env = isolated_env(tmp_path / "user")
+    home = Path(env["HOME"])
+    data = Path(env["XDG_DATA_HOME"])
+    run(["sh", top / "install.sh", "--user"], env=env)
+    appdir = home / ".local/lib" / APP
+    exe = home / ".local/bin" / APP
+    desktop = data / "applications" / f"{APP_ID}.desktop"
+    assert exe.is_symlink() and desktop.is_file()
+    assert f"Exec={appdir}/{APP} " in desktop.read_text()
+    assert (data / "icons/hicolor/256x256/apps" / f"{APP_ID}.png").is_file()
+    assert (data / "icons/hicolor/scalable/apps" / f"{APP_ID}.svg").is_file()
+    assert (data / "metainfo" / f"{APP_ID}.metainfo.xml").is_file()
+    assert (data / "man/man1" / f"{APP}.1.gz").is_file()
+    out = run([exe, "--version"], env=env)
+    assert out.stdout.strip() == f"{APP} {VERSION}"
+    run([appdir / "uninstall.sh"], env=env)
+    assert not appdir.exists() and not exe.is_symlink() and not desktop.exists()
+    assert not list(data.rglob(f"{APP_ID}*")), list(data.rglob(f"{APP_ID}*"))
+
+
+# --- Windows installer script ----------------------------------------------------------------
+
+def test_nsis_script_compiles(tmp_path):
+    require("makensis", "nsis")
+    out_exe = tmp_path / "Marginalia-check-win64-setup.exe"
+    run(["bash", ROOT / "packaging/windows/check_nsis.sh", out_exe],
+        env=dict(os.environ, PYTHON=sys.executable, BUILD_DIR=str(tmp_path / "build")))
+    assert out_exe.read_bytes()[:2] == b"MZ"
+
+
+# --- the real window under Xvfb, started from the desktop entry -------------------------------
+
+def exec_argv(desktop: Path, root: Path, library: Path) -> list[str]:
+    """The entry's Exec line as argv: field codes dropped, the program resolved inside the
+    extracted root (through /usr/bin's symlink), --library put in front of the rest."""
+    line = next(ln for ln in desktop.read_text().splitlines() if ln.startswith("Exec="))
+    argv = [a for a in shlex.split(line[len("Exec="):]) if not re.fullmatch(r"%[fFuUdDnNickvm]", a)]
+    prog = argv[0]
+    path = Path(prog) if prog.startswith("/") else Path("/usr/bin") / prog
+    target = root / path.relative_to("/")
+    if target.is_symlink():
+        link = os.readlink(target)
+        target = root / link.lstrip("/") if link.startswith("/") else target.parent / link
+    assert target.is_file(), f"Exec program {prog} not found in the package ({target})"
+    return [str(target), "--library", str(library), *argv[1:]]
+
+
+def find_window(env: dict[str, str], title: str) -> str | None:
+    """Id of a viewable top-level window whose name contains `title`, else None."""
+    tree = run(["xwininfo", "-root", "-tree"], env=env, check=False, timeout=20).stdout
+    for m in re.finditer(r"^\s*(0x[0-9a-f]+) \"([^\"]*)\":.*?(\d+)x(\d+)\+", tree, re.M):
+        wid, name, w, h = m[1], m[2], int(m[3]), int(m[4])
+        if title in name and w >= 200 and h >= 150:
+            info = run(["xwininfo", "-id", wid], env=env, check=False, timeout=20).stdout
+            if "IsViewable" in info:
+                return wid
+    return None
+
+
+def pixel_stats(png: Path) -> tuple[float, int]:
+    """(variance of grey levels, number of distinct colours) over a sample grid, via Qt."""
+    from PySide6.QtGui import QImage
+
+    img = QImage(str(png))
+    assert not img.isNull(), f"{png} does not load"
+    greys, colours = [], set()
+    for y in range(0, img.height(), 4):
+        for x in range(0, img.width(), 4):
+            rgb = img.pixel(x, y) & 0xFFFFFF
+            colours.add(rgb)
+            greys.append(((rgb >> 16) & 255) * 0.299 + ((rgb >> 8) & 255) * 0.587 + (rgb & 255) * 0.114)
+    mean = sum(greys) / len(greys)
+    return sum((g - mean) ** 2 for g in greys) / len(greys), len(colours)
+
+
+def test_desktop_entry_starts_real_window_under_xvfb(deb_root: Path, tmp_path):
+    xvfb = require("Xvfb", "xvfb")
+    require("xauth", "xauth")
+    require("xwininfo", "x11-utils")
+    require("import", "imagemagick")
+    desktop = deb_root / "usr/share/applications" / f"{APP_ID}.desktop"
+    library = tmp_path / "library"
+    argv = exec_argv(desktop, deb_root, library)
+    env = isolated_env(tmp_path / "env")
+    # fill the library with the bundled sample (the packaged CLI's import), so the window
+    # shows papers rather than the empty-library page
+    samples = sorted((Path(argv[0]).parent / "_internal/desktop_app/resources/sample").glob("*.txt"))
+    assert samples, "the bundled sample abstracts are missing"
+    run([argv[0], "--library", library, "import", *samples], env=env, timeout=180)
+    env.pop("QT_QPA_PLATFORM")  # the real xcb platform
+    # Xvfb picks a free display and writes its number to the pipe once it listens
+    rfd, wfd = os.pipe()
+    server = subprocess.Popen([xvfb, "-displayfd", str(wfd), "-screen", "0", "1280x900x24",
+                               "-nolisten", "tcp", "-noreset"], pass_fds=(wfd,),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(wfd)
+    app = None
+    log = tmp_path / "app.log"
+    shot = tmp_path / "xvfb-window.png"
+    try:
+        with os.fdopen(rfd) as r:
+            display = r.readline().strip()
+        assert display, "Xvfb did not report a display"
+        env["DISPLAY"] = f":{display}"
+        t0 = time.monotonic()
+        with log.open("w") as logf:
+            app = subprocess.Popen(argv, env=env, stdout=logf, stderr=subprocess.STDOUT)
+        wid = None
+        while time.monotonic() - t0 < 60 and app.poll() is None:
+            wid = find_window(env, "Marginalia")
+            if wid:
+                break
+            time.sleep(0.2)
+        if not wid:
+            pytest.fail(f"no 'Marginalia' window within 60 s (exit {app.poll()}); argv {argv}\n"
+                        f"{log.read_text()[-4000:]}", pytrace=False)
+        report(f"Xvfb: window mapped {time.monotonic() - t0:.2f} s after the Exec line ran")
+        props = run(["xprop", "-id", wid, "WM_CLASS", "_NET_WM_ICON"], env=env, check=False,
+                    timeout=20).stdout if shutil.which("xprop") else "_NET_WM_ICON(CARDINAL)"
+        # the window icon comes from the bundled SVG (through Qt's svg icon engine plugin)
+        assert "_NET_WM_ICON(CARDINAL)" in props, f"window has no icon:\n{props[:500]}"
+        report(f"Xvfb: {props.splitlines()[0] if props else ''}")
+        # the first paint can lag the map: poll the screen until it shows something
+        variance, colours = 0.0, 0
+        while time.monotonic() - t0 < 90:
+            run(["import", "-window", "root", shot], env=env, timeout=30)
+            variance, colours = pixel_stats(shot)
+            if variance > 50 and colours > 8:
+                break
+            time.sleep(0.3)
+        assert shot.is_file()
+        assert app.poll() is None, f"app exited early:\n{log.read_text()[-4000:]}"
+        assert variance > 50 and colours > 8, (
+            f"screenshot looks blank (variance {variance:.1f}, {colours} colours)")
+        keep = ROOT / "build" / "screenshots" / "xvfb-window.png"
+        keep.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, keep)
+    finally:
+        for proc in (app, server):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()

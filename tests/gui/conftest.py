@@ -1,0 +1,46 @@
+"""GUI fixtures: a real MainWindow on a real library, with settings in a temporary file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def make_window(qtbot, settings: QSettings):  # noqa: ANN001, ANN201
+    """Open (and afterwards close) main windows on library folders."""
+    from desktop_app.gui.launch import close_window, open_main_window
+
+    opened = []
+
+    def make(folder: Path):  # noqa: ANN202
+        win = open_main_window(folder, settings)
+        qtbot.addWidget(win)
+        qtbot.waitUntil(lambda: win.index_ready, timeout=60000)
+        opened.append(win)
+        return win
+
+    def close(win) -> None:  # noqa: ANN001
+        close_window(win)
+        opened.remove(win)
+
+    make.close = close
+    yield make
+    for win in list(opened):
+        close_window(win)
+
+
+@pytest.fixture
+def seeded_dir(library_dir: Path, seed_paths: list[Path]) -> Path:
+    from desktop_app.core.library import Library
+
+    with Library.open(library_dir) as lib:
+        assert lib.import_files(seed_paths).added == 76
+    return library_dir

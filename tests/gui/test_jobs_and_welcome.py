@@ -1,0 +1,153 @@
+"""Long work off the GUI thread, the welcome panel, deleting with undo, and lists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QMessageBox
+
+from desktop_app.core.library import Library
+from desktop_app.core.records import ParseResult, Record
+from desktop_app.gui.jobs import start_job
+
+
+def _synthetic(n: int) -> list[tuple[str, ParseResult]]:
+    records = [Record(abstract=f"Paper number {i} studies topic{i % 37} with method{i % 11} in depth and detail.",
+                      title=f"Zorblax paper {i}", year=2020 + i % 7) for i in range(n)]
+    return [("synthetic.csv", ParseResult(format="csv", records=records))]
+
+
+def test_empty_library_shows_welcome_and_opens_the_sample(make_window, library_dir: Path, qtbot) -> None:  # noqa: ANN001
+    win = make_window(library_dir)
+    assert win.stack.currentWidget() is win.welcome
+    button = win.welcome.findChild(object, "welcomeSample")
+    assert "76 abstracts" in button.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.library.live_count() == 76, timeout=30000)
+    qtbot.waitUntil(lambda: win.stack.currentWidget() is win.splitter, timeout=5000)
+    assert win.model.rowCount() == 76
+    assert win.sidebar.topLevelItem(0).child(0).text(0) == "All papers  (76)"
+
+
+def test_import_job_reports_progress_and_completes(qtbot, empty_library: Library) -> None:  # noqa: ANN001
+    from PySide6.QtWidgets import QWidget
+
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    seen: list[tuple[int, int]] = []
+    done: list = []
+    job = start_job(parent, "Importing…",
+                    lambda progress, cancelled: empty_library.import_records(
+                        _synthetic(1500), progress=lambda n, t: (seen.append((n, t)), progress(n, t)),
+                        cancelled=cancelled),
+                    done.append, lambda m: done.append(m))
+    finished: list[int] = []
+    job.finished.connect(lambda: finished.append(1))
+    qtbot.waitUntil(lambda: bool(done) and bool(finished), timeout=60000)
+    assert done[0].added == 1500
+    assert seen and seen[-1] == (1500, 1500)
+    assert job is not None
+
+
+def test_cancelled_import_leaves_the_library_as_it_was(qtbot, seed_library: Library) -> None:  # noqa: ANN001
+    from PySide6.QtWidgets import QWidget
+
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    done: list = []
+    progressed: list[int] = []
+
+    def work(progress, cancelled):  # noqa: ANN001, ANN202
+        def prog(n: int, t: int) -> None:
+            progressed.append(n)
+            progress(n, t)
+            if n >= 300:
+                job.cancel()  # the user presses Cancel part-way
+
+        return seed_library.import_records(_synthetic(3000), progress=prog, cancelled=cancelled)
+
+    job = start_job(parent, "Importing…", work, done.append, done.append)
+
+    finished: list[int] = []
+
+    job.finished.connect(lambda: finished.append(1))
+    qtbot.waitUntil(lambda: bool(done) and bool(finished), timeout=60000)
+    assert done[0].cancelled
+    assert max(progressed) >= 300
+    assert seed_library.live_count() == 76
+    assert seed_library.integrity_check() == []
+    assert seed_library.query("zorblax").total == 0
+
+
+def test_delete_asks_and_is_undoable(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+    win = make_window(seeded_dir)
+    win.select_row(0)
+    pid = win.current_id()
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    win.table.setFocus()
+    qtbot.keyClick(win.table, Qt.Key.Key_Delete)
+    assert win.library.live_count() == 75
+    assert win.model.row_of(pid) == -1
+    win.undo_stack.undo()
+    assert win.library.live_count() == 76
+    assert win.model.row_of(pid) >= 0
+
+
+def test_delete_cancelled_changes_nothing(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+    win = make_window(seeded_dir)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Cancel)
+    win.table.setFocus()
+    qtbot.keyClick(win.table, Qt.Key.Key_Delete)
+    assert win.library.live_count() == 76
+
+
+def test_reading_list_from_the_window(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    win = make_window(seeded_dir)
+    lib = win.library
+    lib.create_list("Group meeting")
+    ids = win.model.ids[:3]
+    win.on_papers_dropped("list", "Group meeting", ids)  # what a drop on the sidebar list emits
+    assert [p for p, _, _ in lib.list_items("Group meeting")] == ids
+    win.on_sidebar_filter("list", "Group meeting")
+    assert win.model.ids == ids
+    win.select_paper(ids[2])
+    win.move_in_list(-1)
+    assert [p for p, _, _ in lib.list_items("Group meeting")] == [ids[0], ids[2], ids[1]]
+    assert win.model.ids == [ids[0], ids[2], ids[1]]
+    win.undo_stack.undo()
+    assert [p for p, _, _ in lib.list_items("Group meeting")] == ids
+
+
+def test_status_and_rating_controls_by_mouse(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    win = make_window(seeded_dir)
+    pid = win.current_id()
+    qtbot.mouseClick(win.reader.status.buttons["read"], Qt.MouseButton.LeftButton)
+    assert win.library.paper(pid).status == "read"
+    qtbot.mouseClick(win.reader.rating.buttons[2], Qt.MouseButton.LeftButton)
+    assert win.library.paper(pid).rating == 3
+    assert "Read  (1)" in [win.sidebar.topLevelItem(0).child(i).text(0) for i in range(4)]
+
+
+def test_job_keeps_gui_responsive(qtbot, empty_library: Library) -> None:  # noqa: ANN001
+    """While a long import runs, the GUI thread keeps ticking."""
+    import time
+
+    from PySide6.QtWidgets import QWidget
+
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start(10)
+    done: list = []
+    job = start_job(parent, "Importing…", lambda p, c: empty_library.import_records(_synthetic(3000), progress=p,
+                                                                                     cancelled=c),
+                    done.append, done.append, modal=False)
+    finished: list[int] = []
+    job.finished.connect(lambda: finished.append(1))
+    qtbot.waitUntil(lambda: bool(done) and bool(finished), timeout=60000)
+    timer.stop()
+    assert done[0].added == 3000
+    assert len(ticks) > 10
