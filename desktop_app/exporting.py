@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from desktop_app.core.library import Library
@@ -32,7 +33,15 @@ def export_to_file(lib: Library, fmt: str, path: Path, *, query: str | None = No
     pids, default_title, description = select_for_export(lib, query=query, list_name=list_name, ids=ids)
     papers = lib.export_papers(pids, list_name=list_name)
     title = title or default_title
-    if fmt == "pdf":
+    if fmt == "json":
+        from desktop_app.core.formats.atomic import write_text_atomic
+        from desktop_app.core.formats.json_writer import library_json
+
+        doc = library_json(papers, lib.reading_lists_json(pids))
+        doc["title"] = title
+        doc["tags"] = [{"name": t.name, "color": t.color} for t in lib.tags()]
+        write_text_atomic(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    elif fmt == "pdf":
         from desktop_app.gui.pdf_export import write_pdf
 
         html = render_export("html", papers, title=title, description=description)

@@ -41,6 +41,20 @@ def export_papers(self: Library, paper_ids: Sequence[int], *, list_name: str | N
     return out
 
 
+def reading_lists_json(self: Library, paper_ids: Sequence[int] | None = None) -> list[dict]:
+    """Reading lists for the JSON document, items naming papers by uid (only exported ones)."""
+    keep = set(paper_ids) if paper_ids is not None else None
+    out = []
+    with self.engine.connect() as conn:
+        uids = dict(conn.execute(text("SELECT id, uid FROM paper")).all())
+    for info in self.lists():
+        items = [{"uid": uids[pid], "position": pos, "note": note}
+                 for pid, pos, note in self.list_items(info.name) if keep is None or pid in keep]
+        if items or keep is None:
+            out.append({"name": info.name, "description": info.description, "items": items})
+    return out
+
+
 def integrity_check(self: Library) -> list[str]:
     """Problems found in the database and the index; empty when all is well."""
     problems: list[str] = []

@@ -46,6 +46,15 @@ def _content_hash(rec: Record, plain: str) -> str:
     return hashlib.sha1(basis.encode("utf-8")).hexdigest()
 
 
+def _plain_keys(plain: str) -> list[str]:
+    """A key on the abstract as the reader sees it, so that an export that carries the plain
+    abstract (RIS, CSL-JSON, CSV) is recognised as the LaTeX original it came from."""
+    from desktop_app.core.formats.identity import abstract_hash
+
+    digest = abstract_hash(plain)
+    return [f"abp:{digest}"] if digest else []
+
+
 class _Importer:
     def __init__(self, conn: Connection, batch_id: int, merge: bool, tag_categories: bool) -> None:
         self.conn = conn
@@ -74,7 +83,7 @@ class _Importer:
         from desktop_app.core.text import derive_title, to_plain
 
         plain = to_plain(rec.abstract) if rec.abstract else ""
-        keys = identity_keys(rec)
+        keys = identity_keys(rec) + _plain_keys(plain)
         existing = self.find(keys)
         if existing is not None:
             fr.duplicates += 1
@@ -234,6 +243,16 @@ def _import_change(report: ImportReport):  # noqa: ANN202
     return Change("import", tuple(report.paper_ids), text_changed=True, detail={"batch": report.batch_id})
 
 
+def _is_backup(path: str | Path) -> bool:
+    from desktop_app.core.lib_restore import is_library_json
+
+    try:
+        with open(path, "rb") as fh:
+            return is_library_json(fh.read(4096))
+    except OSError:
+        return False
+
+
 def _read_all(paths: Sequence[str | Path], cancelled: Callable[[], bool] | None) -> list[tuple[str, ParseResult]]:
     from desktop_app.core.formats import read_path
 
@@ -254,7 +273,18 @@ def import_files(
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> ImportReport:
-    """Read and import files. Unreadable files are reported per file; the rest imports."""
+    """Read and import files. Unreadable files are reported per file; the rest imports.
+    Marginalia JSON documents (backups) are restored with everything the user wrote."""
+    backups = [p for p in paths if _is_backup(p)]
+    if backups:
+        reports = [self.restore_library_json(p, progress=progress, cancelled=cancelled) for p in backups]
+        rest = [p for p in paths if p not in backups]
+        merged = self.import_files(rest, duplicates=duplicates, tag_categories=tag_categories, progress=progress,
+                                   cancelled=cancelled) if rest else ImportReport()
+        for r in reports:
+            merged.files = r.files + merged.files
+            merged.paper_ids = r.paper_ids + merged.paper_ids
+        return merged
     parsed = _read_all(paths, cancelled)
     if cancelled and cancelled():
         return ImportReport(cancelled=True)

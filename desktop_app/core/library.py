@@ -428,7 +428,7 @@ class Library:
             return [dict(r._mapping) for r in conn.execute(text("SELECT * FROM import_batch ORDER BY id DESC"))]
 
     # ---- mixin-style write groups live in their own modules -------------------------------
-    from desktop_app.core.lib_export import export_papers, integrity_check  # noqa: E402
+    from desktop_app.core.lib_export import export_papers, integrity_check, reading_lists_json  # noqa: E402
     from desktop_app.core.lib_highlights import (  # noqa: E402
         add_highlight,
         delete_highlight,
@@ -455,6 +455,7 @@ class Library:
         set_item_note,
     )
     from desktop_app.core.lib_notes import set_note  # noqa: E402
+    from desktop_app.core.lib_restore import restore_library_json  # noqa: E402
     from desktop_app.core.lib_searches import delete_search, save_search  # noqa: E402
     from desktop_app.core.lib_tags import (  # noqa: E402
         add_tags,

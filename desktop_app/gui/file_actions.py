@@ -128,6 +128,12 @@ class FileActions:
 
     def import_paths(self, paths: list[str], preview: bool = True) -> None:
         lib = self.library
+        from desktop_app.core.lib_import import _is_backup
+
+        if any(_is_backup(p) for p in paths):  # backups restore everything; no preview needed
+            start_job(self, "Restoring…", lambda progress, cancelled: lib.import_files(
+                paths, progress=progress, cancelled=cancelled), self._import_done, self._job_failed)
+            return
 
         def parse(progress, cancelled):  # noqa: ANN001, ANN202
             return lib.preview_files(paths)

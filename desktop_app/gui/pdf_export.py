@@ -58,6 +58,9 @@ def write_pdf(html: str, path: Path, *, title: str = "Marginalia export") -> int
                                  Qt.AlignmentFlag.AlignCenter, f"{title} — page {n + 1} of {pages}")
         finally:
             painter.end()
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file ordinary permissions
         os.replace(tmp, path)
         return pages
     except BaseException:

@@ -270,3 +270,10 @@ def test_a_parser_crash_loses_only_the_offending_block(monkeypatch):
     assert [r.bibtex_key for r in result.records] == ["a", "c"]
     assert [(e.line, "internal parser error" in e.message) for e in result.errors] == [(2, True)]
     assert result.records[1].line == 4
+
+
+def test_many_reused_keys_make_one_summary_warning():
+    result = read_bibtex("@misc{same, title={T}}\n" * 30)
+    assert len(result.records) == 30
+    (warning,) = result.warnings
+    assert warning.line == 2 and warning.message.startswith("29 entries reuse an earlier key")

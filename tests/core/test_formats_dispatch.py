@@ -177,3 +177,11 @@ def test_the_format_with_more_records_wins():
     text = entries + "@misc{r, abstract={quoted export:\nTY  - JOUR\nER  - \n}}\n"
     assert detect_format(text) == "bibtex"
     assert detect_format(text, "papers.ris") == "ris"  # the extension breaks the tie it sees
+
+
+def test_legacy_encoding_is_judged_by_the_lines_that_need_it():
+    ascii_first = b"".join(b"@misc{a%d, title={plain ascii}}\n" % i for i in range(20_000))
+    data = ascii_first + "@misc{b, title={深度学习}, author={张三}}\n".encode("gbk")
+    result = read_bytes(data, name="x.bib")
+    assert result.records[-1].title == "深度学习" and result.records[-1].authors == ["张三"]
+    assert [str(w) for w in result.warnings] == ["not UTF-8: decoded as GBK"]

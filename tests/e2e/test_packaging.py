@@ -402,7 +402,7 @@ def test_desktop_entry_starts_real_window_under_xvfb(deb_root: Path, tmp_path):
     env.pop("QT_QPA_PLATFORM")  # the real xcb platform
     # Xvfb picks a free display and writes its number to the pipe once it listens
     rfd, wfd = os.pipe()
-    server = subprocess.Popen([xvfb, "-displayfd", str(wfd), "-screen", "0", "1280x900x24",
+    server = subprocess.Popen([xvfb, "-displayfd", str(wfd), "-screen", "0", "1600x1000x24",
                                "-nolisten", "tcp", "-noreset"], pass_fds=(wfd,),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(wfd)

@@ -77,7 +77,11 @@ def read_text(
         return _unknown("the file is empty")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    chosen = fmt or detect.detect_format(text, name)
+    try:
+        chosen = fmt or detect.detect_format(text, name)
+    except Exception as exc:  # noqa: BLE001 - detection must not crash the import either
+        log.exception("format detection failed on %s", name or "<bytes>")
+        return _unknown(f"could not recognise the file: {exc}")
     if chosen is None:
         return _unknown(detect.describe_unrecognised(text))
     try:

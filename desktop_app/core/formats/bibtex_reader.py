@@ -20,6 +20,7 @@ from functools import lru_cache
 import bibtexparser
 from bibtexparser import model
 from pylatexenc.latex2text import LatexNodes2Text
+from pylatexenc.latexwalker import LatexWalker, get_default_latex_context_db
 
 from desktop_app.core.formats.identity import clean_doi, normalize_arxiv_id
 from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
@@ -44,6 +45,7 @@ _MONTHS = {
     "nov": "November", "dec": "December",
 }
 _MAX_CROSSREF_DEPTH = 32
+_MAX_SINGLE_WARNINGS = 10
 _GROUP_TYPES = {"set", "xdata"}  # containers of other entries, not papers
 _NOT_INHERITED = {
     "ids", "crossref", "xref", "xdata", "entryset", "label", "shorthand", "sortkey",
@@ -70,6 +72,7 @@ _UNESCAPED_SPECIAL = re.compile(r"(?<!\\)[%&]")  # a comment / alignment mark to
 _NEEDS_LATEX = re.compile(r"[\\$]")
 _DELIMITERS = re.compile(r'(?<!\\)[{}"]')
 _latex = LatexNodes2Text()
+_LATEX_CONTEXT = get_default_latex_context_db()  # built once: pylatexenc rebuilds it per call
 _ACCENTS = {
     '"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304",
     ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "k": "\u0328",
@@ -157,7 +160,9 @@ def latex_to_text(value: str) -> str:
     value = decode_common_accents(value)
     if _NEEDS_LATEX.search(_ESCAPED_CHAR.sub("", value)):
         try:
-            value = _latex.latex_to_text(_UNESCAPED_SPECIAL.sub(r"\\\g<0>", value))
+            walker = LatexWalker(_UNESCAPED_SPECIAL.sub(r"\\\g<0>", value),
+                                 latex_context=_LATEX_CONTEXT, tolerant_parsing=True)
+            value = _latex.nodelist_to_text(walker.get_latex_nodes()[0])
         except Exception:  # noqa: BLE001 - pylatexenc is tolerant; keep the text if not
             value = _plain_typography(value)
     else:
@@ -370,19 +375,20 @@ def _inherit(entries: list[_Entry], result: ParseResult) -> None:
         by_key.setdefault(entry.key, entry)
         by_key.setdefault(entry.key.lower(), entry)
     done: set[int] = set()
+    problems: list[Problem] = []
 
     def resolve(entry: _Entry, path: tuple[int, ...]) -> None:
         if id(entry) in done:
             return
         if id(entry) in path or len(path) > _MAX_CROSSREF_DEPTH:
-            result.warnings.append(
+            problems.append(
                 Problem(f"crossref cycle (or chain too deep) at {entry.key}", entry.line)
             )
             return
         for parent_key in _parent_keys(entry):
             parent = by_key.get(parent_key) or by_key.get(parent_key.lower())
             if parent is None:
-                result.warnings.append(
+                problems.append(
                     Problem(f"{entry.key} refers to {parent_key}, which is not in the file",
                             entry.line)
                 )
@@ -394,6 +400,7 @@ def _inherit(entries: list[_Entry], result: ParseResult) -> None:
 
     for entry in entries:
         resolve(entry, ())
+    _report(result, problems, "crossref/xdata references could not be followed")
 
 
 def _split_keys(value: str) -> list[str]:
@@ -487,23 +494,34 @@ def to_record(entry: _Entry) -> Record:
     )
 
 
+def _report(result: ParseResult, problems: list[Problem], summary: str) -> None:
+    """Add warnings one by one, or as one summary line when there are many."""
+    if len(problems) <= _MAX_SINGLE_WARNINGS:
+        result.warnings.extend(problems)
+        return
+    lines = ", ".join(str(p.line) for p in problems[:_MAX_SINGLE_WARNINGS])
+    result.warnings.append(
+        Problem(f"{len(problems)} {summary} (lines {lines}, ...)", problems[0].line)
+    )
+
+
 def _report_entry_issues(entries: list[_Entry], result: ParseResult) -> None:
     seen: dict[str, int] = {}
+    twice: list[Problem] = []
+    reused: list[Problem] = []
     for entry in entries:
         if entry.duplicate_fields:
             names = ", ".join(sorted(set(entry.duplicate_fields)))
-            result.warnings.append(
-                Problem(f"{entry.key or 'entry'}: field {names} appears twice; the first "
-                        "value is used", entry.line)
-            )
+            twice.append(Problem(f"{entry.key or 'entry'}: field {names} appears twice; the "
+                                 "first value is used", entry.line))
         if not entry.key:
             continue
         if entry.key in seen:
-            result.warnings.append(
-                Problem(f"the key {entry.key} is used again (first at line {seen[entry.key]}); "
-                        "both entries were imported", entry.line)
-            )
+            reused.append(Problem(f"the key {entry.key} is used again (first at line "
+                                  f"{seen[entry.key]}); both entries were imported", entry.line))
         seen.setdefault(entry.key, entry.line)
+    _report(result, twice, "entries repeat a field; the first value is used")
+    _report(result, reused, "entries reuse an earlier key; all were imported")
 
 
 def read_bibtex(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:

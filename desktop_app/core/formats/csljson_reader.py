@@ -35,6 +35,7 @@ CSL_TYPES = {
     "manuscript": "unpublished", "posted-content": "misc", "webpage": "online",
     "patent": "patent", "dataset": "misc",
 }
+_ITEM_KEYS = {"type", "title", "id", "author", "issued", "DOI"}
 _DATE_FIELDS = ("issued", "published", "published-print", "published-online", "posted")
 
 
@@ -245,7 +246,9 @@ def _items(value: object) -> tuple[list[object], int] | None:
         if isinstance(message.get("items"), list):
             return message["items"], 3
         return [message], 1
-    if value and all(isinstance(v, list) for v in value.values()):
+    if value and not _ITEM_KEYS & value.keys() and all(
+        isinstance(v, list) for v in value.values()
+    ):  # Crossref / citation-js: {"10.1000/x": [item], ...}
         return [item for v in value.values() for item in v], 2
     return [value], 0
 
@@ -270,17 +273,25 @@ def _value_lines(text: str, depth: int) -> list[int]:
     return lines
 
 
+def _int_or_text(digits: str) -> int | str:
+    """JSON integers too long for Python's int conversion limit stay text."""
+    return int(digits) if len(digits) < 4000 else digits
+
+
 def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
     """Read CSL-JSON text."""
     result = ParseResult(format="csljson")
     text = text.lstrip("\ufeff")
     try:
-        document = json.loads(text)
+        document = json.loads(text, parse_int=_int_or_text)
     except json.JSONDecodeError as exc:
         result.errors.append(
             Problem(f"not valid JSON: {exc.msg} (column {exc.colno}); nothing was imported",
                     exc.lineno)
         )
+        return result
+    except (ValueError, RecursionError) as exc:  # absurd numbers or nesting
+        result.errors.append(Problem(f"unreadable JSON ({exc}); nothing was imported"))
         return result
     found = _items(document)
     if found is None:

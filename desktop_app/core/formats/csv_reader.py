@@ -93,8 +93,14 @@ def _tags(text: str) -> list[str]:
     return tags
 
 
+def _undefuse(cell: str) -> str:
+    """Undo the spreadsheet-formula guard our CSV export adds ("'=SUM" -> "=SUM")."""
+    return cell[1:] if len(cell) > 1 and cell[0] == "'" and cell[1] in "=+-@\t\r" else cell
+
+
 def row_to_record(cells: dict[str, str], raw: str, line: int) -> Record:
     """Map one row (known field -> cell text) to a :class:`Record`."""
+    cells = {k: _undefuse(v) for k, v in cells.items()}
     extra: dict[str, str] = {}
     authors, et_al = split_name_list(cells.get("authors", ""))
     if et_al:

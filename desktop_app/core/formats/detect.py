@@ -87,7 +87,7 @@ def _is_json_bibliography(text: str) -> bool:
         return bool(re.match(r'[\[{]\s*[\[{"]', stripped))
     try:
         value = json.loads(stripped)
-    except ValueError:
+    except (ValueError, RecursionError):
         # Damaged JSON still goes to the CSL reader, which reports where it broke.
         return bool(re.match(r'[\[{]\s*[\[{"]', stripped))
     if isinstance(value, list):

@@ -39,6 +39,7 @@ _LABELS = {
     "utf_16_be": "UTF-16 BE",
 }
 _SAMPLE = 256 * 1024  # bytes used to rank candidate encodings
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
 
 
 @dataclass
@@ -147,11 +148,26 @@ def _plausibility(text: str) -> float:
     return max(counts.values()) / seen - odd / seen
 
 
-def _candidates(data: bytes) -> dict[str, tuple[float, float]]:
+def _non_ascii_sample(data: bytes) -> bytes:
+    """The lines that hold non-ASCII bytes (up to about 256 KB): what tells encodings apart,
+    even when the first megabytes of a file are plain ASCII."""
+    pieces: list[bytes] = []
+    size = pos = 0
+    while size < _SAMPLE and (m := _NON_ASCII.search(data, pos)):
+        start = data.rfind(b"\n", 0, m.start()) + 1  # a newline never ends a multibyte char
+        end = data.find(b"\n", m.start())
+        end = len(data) if end < 0 else end + 1
+        pieces.append(data[start : min(end, start + _SAMPLE - size)])
+        size += len(pieces[-1])
+        pos = end
+    return b"".join(pieces) or data[:_SAMPLE]
+
+
+def _candidates(sample: bytes) -> dict[str, tuple[float, float]]:
     """codec -> (chaos, coherence) from charset-normalizer, aliases and fallbacks included."""
     found: dict[str, tuple[float, float]] = {}
     try:
-        matches = list(charset_normalizer.from_bytes(data[: _SAMPLE * 4]))
+        matches = list(charset_normalizer.from_bytes(sample))
     except Exception:  # noqa: BLE001 - a detector failure must not stop the import
         matches = []
     for match in matches:
@@ -165,9 +181,9 @@ def _candidates(data: bytes) -> dict[str, tuple[float, float]]:
 
 def _rank(data: bytes) -> list[str]:
     """Candidate codecs, most plausible first."""
-    sample = data[:_SAMPLE]
+    sample = _non_ascii_sample(data)
     scored = []
-    for codec, (chaos, coherence) in _candidates(data).items():
+    for codec, (chaos, coherence) in _candidates(sample).items():
         try:
             text = codecs.getincrementaldecoder(codec)().decode(sample, final=False)
         except (UnicodeDecodeError, LookupError):
