@@ -26,7 +26,7 @@ from desktop_app.core.search.query import QuerySyntaxError
 from desktop_app.core.values import Change
 from desktop_app.gui.edit_actions import EditActions
 from desktop_app.gui.file_actions import FileActions
-from desktop_app.gui.paper_model import COL_TAGS, COLUMNS, PaperIdRole, PaperTableModel
+from desktop_app.gui.paper_model import COL_ADDED, COL_TAGS, COLUMNS, PaperIdRole, PaperTableModel
 from desktop_app.gui.reader import ReaderPane
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.sidebar import Sidebar
@@ -97,6 +97,9 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         for n, (_, _, width) in enumerate(COLUMNS):
             header.resizeSection(n, width)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._header_menu)
+        header.hideSection(COL_ADDED)  # shown again from the header's menu
         header.setSortIndicator(SORT_KEYS.index("added"), Qt.SortOrder.AscendingOrder)
         header.sortIndicatorChanged.connect(self.on_sort_changed)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._current_changed())
@@ -127,7 +130,7 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 2)
-        self.splitter.setSizes([210, 730, 500])
+        self.splitter.setSizes([200, 770, 440])
         self.splitter.setChildrenCollapsible(False)
 
         from desktop_app.gui.file_actions import sample_files
@@ -142,6 +145,21 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         self.setCentralWidget(self.stack)
         self.status_label = QLabel("", self)
         self.statusBar().addPermanentWidget(self.status_label)
+
+    def _header_menu(self, pos) -> None:  # noqa: ANN001
+        """Right-click on the header: show or hide columns."""
+        from PySide6.QtWidgets import QMenu
+
+        header = self.table.horizontalHeader()
+        menu = QMenu(self)
+        for n, (label, _, _) in enumerate(COLUMNS):
+            if n == 0:
+                continue
+            act = menu.addAction("Highlights and note" if label == "✎" else label)
+            act.setCheckable(True)
+            act.setChecked(not header.isSectionHidden(n))
+            act.toggled.connect(lambda on, n=n: header.setSectionHidden(n, not on))
+        menu.exec(header.mapToGlobal(pos))
 
     def _build_menus(self) -> None:
         mb = self.menuBar()

@@ -15,12 +15,12 @@ PAGE = 200
 PAGES_CACHED = 40
 COLUMNS = [
     # (header, sort key, width)
-    ("Title", "title", 340),
-    ("Venue", "venue", 75),
-    ("Year", "year", 55),
-    ("Tags", None, 150),
-    ("Status", "status", 75),
-    ("Rating", "rating", 80),
+    ("Title", "title", 300),
+    ("Venue", "venue", 70),
+    ("Year", "year", 48),
+    ("Tags", None, 130),
+    ("Status", "status", 68),
+    ("Rating", "rating", 74),
     ("✎", None, 34),
     ("Added", "added", 120),
 ]
