@@ -170,3 +170,25 @@ def set_item_note(self: Library, name: str, paper_id: int, note: str) -> Change:
         conn.execute(text("UPDATE reading_list_item SET note=:n WHERE list_id=:l AND paper_id=:p"),
                      {"n": note, "l": lid, "p": paper_id})
     return Change("lists", (paper_id,), list_ids=(lid,), detail={"old": old})
+
+
+def reorder_list(self: Library, name: str, order: Sequence[int]) -> Change:
+    """Set the whole order of a list (papers not named keep their relative order, after them).
+    ``detail["old"]`` is the previous order, for undo."""
+    with self._tx() as conn:
+        lid = _list_id(conn, name)
+        old = _order(conn, lid)
+        wanted = [int(p) for p in dict.fromkeys(order) if int(p) in old]
+        new = wanted + [p for p in old if p not in wanted]
+        _renumber(conn, lid, new)
+    return Change("lists", tuple(new), list_ids=(lid,), detail={"old": old})
+
+
+def move_many_in_list(self: Library, name: str, paper_ids: Sequence[int], position: int) -> Change:
+    """Move several papers (kept in their order) so that they start at ``position``."""
+    with self.engine.connect() as conn:
+        old = _order(conn, _list_id(conn, name))
+    moving = [p for p in old if p in set(paper_ids)]
+    before = [p for p in old[:max(0, position)] if p not in moving]
+    rest = [p for p in old if p not in moving and p not in before]
+    return reorder_list(self, name, before + moving + rest)

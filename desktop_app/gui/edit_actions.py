@@ -166,6 +166,17 @@ class EditActions:
                  lambda ch: lib.move_in_list(name, pid, ch.detail["old"]))
         self.refresh_query(keep=pid)
 
+    def reorder_in_list(self, ids: list[int], row: int) -> None:
+        """A drag inside the shown list: the dragged papers start at ``row``."""
+        name = self.state.list_name
+        if not name:
+            return
+        lib = self.library
+        keep = self.current_id()
+        self._do("Reorder list", lambda: lib.move_many_in_list(name, ids, row),
+                 lambda ch: lib.reorder_list(name, ch.detail["old"]))
+        self.refresh_query(keep=keep)
+
     def remove_from_current_list(self) -> None:
         name, ids = self.state.list_name, self.selected_ids()
         if not name or not ids:

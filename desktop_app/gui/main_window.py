@@ -82,7 +82,10 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         self.table.setShowGrid(False)
         self.table.setWordWrap(False)
         self.table.setDragEnabled(True)
-        self.table.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+        self.table.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
+        self.table.setDefaultDropAction(Qt.DropAction.MoveAction)
+        self.table.setDropIndicatorShown(True)
+        self.model.reorderRequested.connect(self.reorder_in_list)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
@@ -324,6 +327,7 @@ class MainWindow(EditActions, FileActions, QMainWindow):
             return
         self.search.show_error(None)
         self.terms = res.terms
+        self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
         self.model.set_ids(res.ids, res.total)
         self.search.show_count(res.total, self.library.live_count())
         self.search.set_chips(self.state.chips())

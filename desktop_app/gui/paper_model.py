@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFont
 
 from desktop_app.core.library import Library
@@ -33,6 +33,8 @@ Index = QModelIndex | QPersistentModelIndex
 
 
 class PaperTableModel(QAbstractTableModel):
+    reorderRequested = Signal(list, int)  # noqa: N815  paper ids, target row (list view only)
+
     def __init__(self, library: Library, parent=None) -> None:  # noqa: ANN001
         super().__init__(parent)
         self.library = library
@@ -40,6 +42,7 @@ class PaperTableModel(QAbstractTableModel):
         self.total = 0
         self._pages: OrderedDict[int, dict[int, PaperRow]] = OrderedDict()
         self._tag_colors: dict[str, str] = {}
+        self.reorderable = False  # True while a reading list is shown in its own order
         self._bold = QFont()
         self._bold.setBold(True)
 
@@ -108,9 +111,10 @@ class PaperTableModel(QAbstractTableModel):
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
+        drop = Qt.ItemFlag.ItemIsDropEnabled if self.reorderable else Qt.ItemFlag.NoItemFlags
         if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
+            return drop
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled | drop
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: ANN201, C901
         if not index.isValid() or not 0 <= index.row() < len(self.ids):
@@ -173,3 +177,19 @@ class PaperTableModel(QAbstractTableModel):
 
     def supportedDragActions(self) -> Qt.DropAction:  # noqa: N802
         return Qt.DropAction.CopyAction | Qt.DropAction.MoveAction
+
+    def supportedDropActions(self) -> Qt.DropAction:  # noqa: N802
+        return Qt.DropAction.MoveAction if self.reorderable else Qt.DropAction.IgnoreAction
+
+    def canDropMimeData(self, data, action, row, column, parent) -> bool:  # noqa: ANN001, N802
+        return self.reorderable and data.hasFormat("application/x-marginalia-paper-ids")
+
+    def dropMimeData(self, data, action, row, column, parent) -> bool:  # noqa: ANN001, N802
+        """A drop inside a shown reading list asks to reorder it. Returns False so that the
+        view removes nothing itself; the window reorders through the Library (undoable)."""
+        if not self.canDropMimeData(data, action, row, column, parent):
+            return False
+        ids = [int(x) for x in bytes(data.data("application/x-marginalia-paper-ids")).decode().split(",") if x]
+        target = parent.row() if parent.isValid() else (row if row >= 0 else len(self.ids))
+        self.reorderRequested.emit(ids, target)
+        return False

@@ -151,3 +151,40 @@ def test_job_keeps_gui_responsive(qtbot, empty_library: Library) -> None:  # noq
     timer.stop()
     assert done[0].added == 3000
     assert len(ticks) > 10
+
+
+def test_drag_reorder_inside_a_reading_list(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    """Dropping rows of the shown list onto another row reorders the list (undoable)."""
+    win = make_window(seeded_dir)
+    lib = win.library
+    ids = win.model.ids[:4]
+    lib.create_list("Order")
+    lib.add_to_list("Order", ids)
+    win.on_sidebar_filter("list", "Order")
+    assert win.model.reorderable
+    data = win.model.mimeData([win.model.index(3, 0)])  # what dragging the 4th row carries
+    assert win.model.canDropMimeData(data, Qt.DropAction.MoveAction, 1, 0, win.model.index(-1, -1))
+    win.model.dropMimeData(data, Qt.DropAction.MoveAction, 1, 0, win.model.index(-1, -1))
+    assert [p for p, _, _ in lib.list_items("Order")] == [ids[0], ids[3], ids[1], ids[2]]
+    assert win.model.ids == [ids[0], ids[3], ids[1], ids[2]]
+    win.undo_stack.undo()
+    assert [p for p, _, _ in lib.list_items("Order")] == ids
+    win.on_sidebar_filter("all", "")
+    assert not win.model.reorderable
+
+
+def test_saved_search_and_snapshot_list(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+    from PySide6.QtWidgets import QInputDialog
+
+    win = make_window(seeded_dir)
+    qtbot.keyClicks(win.search.box, "reinforcement")
+    win.search.apply_now()
+    found = list(win.model.ids)
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("RL", True))
+    qtbot.mouseClick(win.search.save, Qt.MouseButton.LeftButton)
+    assert win.library.saved_searches() == [("RL", "reinforcement")]
+    win.on_search_menu("snapshot", "RL")
+    assert sorted(p for p, _, _ in win.library.list_items("RL")) == sorted(found)
+    win.search.box.clear()
+    win.on_sidebar_filter("search", "RL")
+    assert win.search.box.text() == "reinforcement" and sorted(win.model.ids) == sorted(found)
