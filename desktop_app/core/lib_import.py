@@ -55,6 +55,21 @@ def _plain_keys(plain: str) -> list[str]:
     return [f"abp:{digest}"] if digest else []
 
 
+def _fallback_keys(rec: Record) -> list[str]:
+    """Keys for records the usual identity cannot name (no DOI, no arXiv id, no author or year,
+    a short abstract): the record's own text, and title + year when it has no authors. Without
+    them, re-importing such a file would add its papers again."""
+    from desktop_app.core.formats.identity import normalize_title
+
+    keys = []
+    if rec.raw.strip():
+        keys.append("raw:" + hashlib.sha1(" ".join(rec.raw.split()).encode("utf-8")).hexdigest())
+    title = normalize_title(rec.title)
+    if title and not rec.authors:
+        keys.append(f"ty:{title}|{rec.year or ''}|{(rec.venue or '').lower()}")
+    return keys
+
+
 class _Importer:
     def __init__(self, conn: Connection, batch_id: int, merge: bool, tag_categories: bool) -> None:
         self.conn = conn
@@ -83,7 +98,7 @@ class _Importer:
         from desktop_app.core.text import derive_title, to_plain
 
         plain = to_plain(rec.abstract) if rec.abstract else ""
-        keys = identity_keys(rec) + _plain_keys(plain)
+        keys = identity_keys(rec) + _plain_keys(plain) + _fallback_keys(rec)
         existing = self.find(keys)
         if existing is not None:
             fr.duplicates += 1

@@ -139,7 +139,7 @@ def merge_tags(self: Library, source: str, target: str) -> Change:
 
 def recolor_tag(self: Library, name: str, color: str) -> Change:
     """Set a tag's color ("#rrggbb", or "" for none)."""
-    if not _COLOR.match(color):
+    if not _COLOR.fullmatch(color):  # fullmatch: "$" would accept a trailing newline
         raise LibraryError(f"a color looks like #1f77b4, not '{color}'")
     name = normalize_tag(name)
     with self._tx() as conn:

@@ -194,10 +194,15 @@ class Library:
     def set_fields(self, values: dict[int, dict[str, object]]) -> Change:
         """Restore status/rating per paper (undo of a bulk edit): {id: {"status": .., "rating": ..}}."""
         with self._tx() as conn:
+            self._require_papers(conn, list(values))
             for pid, fields in values.items():
                 for column, value in fields.items():
                     if column not in ("status", "rating"):
                         raise LibraryError(f"cannot set {column} this way")
+                    if column == "status" and value not in STATUSES:
+                        raise LibraryError(f"status is one of {', '.join(STATUSES)}, not '{value}'")
+                    if column == "rating" and (not isinstance(value, int) or not 0 <= value <= 5):
+                        raise LibraryError(f"a rating is a whole number from 0 to 5, not '{value}'")
                     conn.execute(
                         text(f"UPDATE paper SET {column}=:v, updated_at=:n WHERE id=:i"),
                         {"v": value, "n": now_text(), "i": pid},
@@ -356,7 +361,7 @@ class Library:
         if list_name:
             params["flist"] = list_name
             join = ("JOIN reading_list_item li ON li.paper_id = p.id JOIN reading_list rl "
-                    "ON rl.id = li.list_id AND rl.name = :flist")
+                    "ON rl.id = li.list_id AND rl.name = :flist COLLATE NOCASE")
         d = "DESC" if descending else "ASC"
         if sort == "position" and list_name:
             order = f"li.position {'DESC' if descending else 'ASC'}"
@@ -451,8 +456,8 @@ class Library:
         move_in_list,
         move_many_in_list,
         remove_from_list,
-        reorder_list,
         rename_list,
+        reorder_list,
         restore_list,
         set_item_note,
     )
