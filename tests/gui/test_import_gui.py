@@ -25,7 +25,7 @@ def test_every_corpus_file_imports_from_the_gui_with_a_report(make_window, libra
     monkeypatch.setattr(QMessageBox, "open", lambda box, *a: reports.append(box))
     win = make_window(library_dir)
     win.import_paths([str(p) for p in CORPUS_FILES])
-    qtbot.waitUntil(lambda: win.library.live_count() > 0 and not win.stack.currentWidget() is win.welcome,
+    qtbot.waitUntil(lambda: win.library.live_count() > 0 and win.stack.currentWidget() is not win.welcome,
                     timeout=120000)
     assert len(previews) == 1
     from PySide6.QtWidgets import QLabel, QPlainTextEdit
