@@ -104,7 +104,7 @@ class IndexSync:
         if self._thread is not None:
             self._thread.join(timeout=30)
         if self.is_open:
-            self.drain()
+            self._drain_logged()  # what fails stays queued for the next open
         self.index.close()
         self.is_open = False
 
@@ -114,7 +114,17 @@ class IndexSync:
         if self._background and self._thread is not None:
             self._wake.set()
         elif self.is_open:
+            # The database write is committed and its papers stay queued: a failed index
+            # update must not report the write as failed. The next drain (or open) redoes it.
+            self._drain_logged()
+
+    def _drain_logged(self) -> None:
+        try:
             self.drain()
+            self.last_error = None
+        except Exception as exc:  # noqa: BLE001 - kept for the GUI; queue is retried
+            log.exception("index update failed")
+            self.last_error = str(exc)
 
     def drain(self) -> int:
         """Write every queued paper to the index. Returns how many were handled."""
@@ -159,9 +169,4 @@ class IndexSync:
             self._wake.clear()
             if self._stop:
                 break
-            try:
-                self.drain()
-                self.last_error = None
-            except Exception as exc:  # noqa: BLE001 - kept for the GUI; queue is retried
-                log.exception("index update failed")
-                self.last_error = str(exc)
+            self._drain_logged()

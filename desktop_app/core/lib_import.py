@@ -22,6 +22,7 @@ from desktop_app.core.values import FileReport, ImportReport
 if TYPE_CHECKING:
     from desktop_app.core.library import Library
 
+UNTITLED = "Untitled"
 MERGE_FIELDS = ("venue", "year", "doi", "arxiv_id", "url", "bibtex_key", "entry_type")
 
 
@@ -60,13 +61,24 @@ def _fallback_keys(rec: Record) -> list[str]:
     a short abstract): the record's own text, and title + year when it has no authors. Without
     them, re-importing such a file would add its papers again."""
     from desktop_app.core.formats.identity import normalize_title
+    from desktop_app.core.formats.names import family_key
 
     keys = []
     if rec.raw.strip():
         keys.append("raw:" + hashlib.sha1(" ".join(rec.raw.split()).encode("utf-8")).hexdigest())
     title = normalize_title(rec.title)
+    family = family_key(rec.authors[0]) if rec.authors else ""
     if title and not rec.authors:
         keys.append(f"ty:{title}|{rec.year or ''}|{(rec.venue or '').lower()}")
+    if title and family and rec.year is None:
+        keys.append(f"ta:{title}|{family}")
+    if rec.bibtex_key:
+        # a citation key is only an identity together with who wrote it (keys repeat across files)
+        keys.append(f"bk:{rec.bibtex_key.lower()}|{family or title}")
+    authors = ";".join(family_key(a) for a in rec.authors)
+    if title or authors:
+        keys.append("c:" + hashlib.sha1(f"{title}|{authors}|{rec.year or ''}|{(rec.venue or '').lower()}"
+                                        .encode()).hexdigest())
     return keys
 
 
@@ -98,6 +110,8 @@ class _Importer:
         from desktop_app.core.text import derive_title, to_plain
 
         plain = to_plain(rec.abstract) if rec.abstract else ""
+        if rec.title and rec.title.strip().lower() == UNTITLED.lower() and not plain:
+            rec.title = None  # our own placeholder, read back from an export
         keys = identity_keys(rec) + _plain_keys(plain) + _fallback_keys(rec)
         existing = self.find(keys)
         if existing is not None:
@@ -114,7 +128,7 @@ class _Importer:
         if rec.title and rec.title.strip():
             title, source = _plain_title(rec.title), "given"
         else:
-            title, source = (derive_title(rec.abstract) if rec.abstract else "Untitled"), "derived"
+            title, source = (derive_title(rec.abstract) if rec.abstract else UNTITLED), "derived"
         now = now_text()
         extra = dict(rec.extra)
         pid = self.conn.execute(

@@ -340,7 +340,9 @@ def test_status_and_rating_validation_and_restore(seed_library: Library) -> None
         lib.set_fields({a: {"rating": 9}})
     with pytest.raises(LibraryError, match="no paper with id 99999"):
         lib.set_fields({99999: {"status": "read"}})
-    assert lib.paper(a).status == "unread"
+    with pytest.raises(LibraryError, match="status is one of"):  # all or nothing
+        lib.set_fields({a: {"status": "read"}, b: {"status": "bogus"}})
+    assert (lib.paper(a).status, lib.paper(b).status) == ("unread", "skimmed")
 
 
 # ---- notes --------------------------------------------------------------------------------------

@@ -154,9 +154,14 @@ def _plain_typography(value: str) -> str:
     return value.replace("{", "").replace("}", "").replace("\0", "")
 
 
+_CARET = re.compile(r"\\textasciicircum(?![A-Za-z])(?:\{\}| ?)")
+
+
 @lru_cache(maxsize=8192)
 def latex_to_text(value: str) -> str:
     """LaTeX to plain Unicode text (``{\\"O}zge`` -> ``Özge``), whitespace collapsed."""
+    # pylatexenc reads \textasciicircum as U+02C6; the text means a plain caret
+    value = _CARET.sub("^", value)
     value = decode_common_accents(value)
     if _NEEDS_LATEX.search(_ESCAPED_CHAR.sub("", value)):
         try:

@@ -251,7 +251,13 @@ def paper_entry(paper: ExportPaper, key: str, *, include_notes: bool = False) ->
             if kind in ARTICLE_TYPES
             else "booktitle"
             if kind in CONFERENCE_TYPES or kind == "incollection"
-            else "howpublished"
+            else "institution"
+            if kind in ("techreport", "report")
+            else "school"
+            if kind in ("phdthesis", "mastersthesis", "thesis")
+            else "publisher"
+            if kind in ("book", "inbook", "booklet", "manual", "proceedings", "collection")
+            else "organization"  # @misc and unknown types: a field readers take as the venue
         )
         add(venue_field, escape_latex(" ".join(paper.venue.split())))
     add("year", str(paper.year) if paper.year else None)

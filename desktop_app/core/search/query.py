@@ -287,9 +287,12 @@ def _terms(q: query.Query) -> list[str]:
         if getattr(leaf, "fieldname", None) not in TEXT_FIELDS:
             continue
         if isinstance(leaf, query.Phrase):
-            out.extend(w + "*" for w in leaf.words)
+            words = list(leaf.words)  # a phrase is one leaf per default field: no repeats
         elif isinstance(leaf, query.Term | query.Prefix | query.FuzzyTerm):
-            text = _leaf_text(leaf)
+            words = [_leaf_text(leaf)]
+        else:
+            continue
+        for text in words:
             if text and text not in out and text + "*" not in out:
                 out.append(text + "*")
     return out

@@ -1,0 +1,216 @@
+"""The Whoosh index is derived: a missing, corrupt or outdated index is rebuilt at open, a
+rebuild swaps in a new folder, and index updates lost to a crash are redone from the queue."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from desktop_app.core.library import Library
+from desktop_app.core.search.index import STAMP, SearchIndex
+from desktop_app.core.search.schema import SCHEMA_VERSION
+from tests.conftest import find_paper
+
+PHRASE = '"Recursive Automated Composition"'
+RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
+
+
+@pytest.fixture(scope="module")
+def seeded_template(tmp_path_factory: pytest.TempPathFactory, seed_paths_module: list[Path]) -> Path:
+    """A closed library folder holding the 76 seeds with a note on the RACES paper; each test
+    works on its own copy."""
+    folder = tmp_path_factory.mktemp("template") / "library"
+    with Library.open(folder) as lib:
+        assert lib.import_files(seed_paths_module).added == 76
+        lib.set_note(find_paper(lib, RACES_WORDS), "remember the quokka")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def seed_paths_module() -> list[Path]:
+    from tests.conftest import SEEDS
+
+    return list(SEEDS)
+
+
+@pytest.fixture
+def lib_folder(seeded_template: Path, library_dir: Path) -> Path:
+    shutil.copytree(seeded_template, library_dir)
+    return library_dir
+
+
+def _races(lib: Library) -> int:
+    return find_paper(lib, RACES_WORDS)
+
+
+def _queue(folder: Path) -> list[int]:
+    con = sqlite3.connect(folder / "library.sqlite")
+    try:
+        return [r[0] for r in con.execute("SELECT paper_id FROM index_queue ORDER BY paper_id")]
+    finally:
+        con.close()
+
+
+def _assert_search_works(lib: Library) -> None:
+    races = _races(lib)
+    assert lib.query(PHRASE, sort="relevance").ids == [races]
+    assert lib.query("note:quokka").ids == [races]
+    assert lib.query("reasoning").total > 1
+    assert lib.index.index.doc_count() == lib.live_count() == 76
+    assert lib.integrity_check() == []
+
+
+def _garbage_segments(index: Path) -> None:
+    segs = list(index.glob("*.seg"))
+    assert segs, sorted(p.name for p in index.iterdir())
+    for f in segs:
+        f.write_bytes(b"not a whoosh segment " * 64)
+
+
+def _garbage_toc(index: Path) -> None:
+    tocs = list(index.glob("_*.toc"))
+    assert tocs
+    for f in tocs:
+        f.write_bytes(b"\x00" * f.stat().st_size)
+
+
+def _garbage_everything(index: Path) -> None:
+    for f in index.iterdir():
+        if f.name != STAMP:
+            f.write_bytes(b"\xff garbage \x00" * 50)
+
+
+def _old_schema_stamp(index: Path) -> None:
+    stamp = index / STAMP
+    meta = json.loads(stamp.read_text("utf-8"))
+    assert meta["schema"] == SCHEMA_VERSION
+    meta["schema"] = SCHEMA_VERSION - 1
+    stamp.write_text(json.dumps(meta), "utf-8")
+
+
+def _unreadable_stamp(index: Path) -> None:
+    (index / STAMP).write_text("{not json", "utf-8")
+
+
+def _empty_folder(index: Path) -> None:
+    shutil.rmtree(index)
+    index.mkdir()
+
+
+DAMAGE: dict[str, tuple[Callable[[Path], None], str]] = {
+    "deleted": (lambda index: shutil.rmtree(index), "missing"),
+    "emptied": (_empty_folder, "missing"),
+    "garbage segments": (_garbage_segments, "unreadable"),
+    "garbage toc": (_garbage_toc, "unreadable"),
+    "garbage everywhere": (_garbage_everything, "unreadable"),
+    "older schema": (_old_schema_stamp, "outdated"),
+    "bad stamp": (_unreadable_stamp, "unreadable stamp"),
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_damaged_index_is_rebuilt_at_open(lib_folder: Path, damage: str) -> None:
+    hurt, why = DAMAGE[damage]
+    hurt(lib_folder / "index")
+    with Library.open(lib_folder, ensure_index=False) as lib:
+        assert lib.ensure_index().startswith(why)
+        _assert_search_works(lib)
+    stamp = json.loads((lib_folder / "index" / STAMP).read_text("utf-8"))
+    assert stamp["schema"] == SCHEMA_VERSION
+    # the repaired index is accepted as is next time
+    with Library.open(lib_folder, ensure_index=False) as lib:
+        assert lib.ensure_index() == "ok"
+        _assert_search_works(lib)
+
+
+def test_plain_open_repairs_without_being_asked(lib_folder: Path) -> None:
+    _garbage_everything(lib_folder / "index")
+    with Library.open(lib_folder) as lib:
+        _assert_search_works(lib)
+
+
+def test_index_missing_a_paper_is_rebuilt_as_inconsistent(lib_folder: Path) -> None:
+    with Library.open(lib_folder) as lib:
+        races = _races(lib)
+        lib.index.index.update([], [races])  # behind the library's back
+        assert lib.query(PHRASE).ids == []
+        problems = lib.integrity_check()
+        assert any("1 missing" in p for p in problems), problems
+    with Library.open(lib_folder, ensure_index=False) as lib:
+        assert lib.ensure_index() == "inconsistent"
+        _assert_search_works(lib)
+
+
+def test_reindex_swaps_in_a_new_folder(lib_folder: Path) -> None:
+    index = lib_folder / "index"
+    with Library.open(lib_folder) as lib:
+        marker = index / "marker-of-the-old-folder"
+        marker.write_text("old")
+        seen: list[tuple[int, int]] = []
+        assert lib.reindex(progress=lambda n, t: seen.append((n, t))) is True
+        assert not marker.exists()
+        assert seen and seen[-1] == (76, 76)
+        assert sorted(p.name for p in lib_folder.iterdir() if p.name.startswith("index")) == ["index"]
+        _assert_search_works(lib)
+
+
+def test_queue_is_redone_after_a_crash_between_commit_and_index_update(
+    lib_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def crash(self: SearchIndex, docs: object, deleted: object) -> None:
+        raise OSError("simulated crash before the index commit")
+
+    with Library.open(lib_folder) as lib:
+        races = _races(lib)
+        monkeypatch.setattr(SearchIndex, "update", crash)
+        change = lib.set_note(races, "now about a wombat")  # committed; the index update fails
+        assert change.text_changed
+        assert lib.paper(races).note == "now about a wombat"
+        assert lib.index.last_error and "simulated crash" in lib.index.last_error
+        assert lib.query("note:wombat").ids == []  # the index missed it ...
+        assert _queue(lib_folder) == [races]  # ... but the queue kept it
+        assert any("wait for the search index" in p for p in lib.integrity_check())
+    # close() could not drain either; the queue survives the "crash"
+    assert _queue(lib_folder) == [races]
+    monkeypatch.undo()
+
+    with Library.open(lib_folder, ensure_index=False) as lib:
+        assert lib.ensure_index() == "ok"  # redone from the queue, no rebuild needed
+        assert lib.query("note:wombat").ids == [races]
+        assert lib.query("note:quokka").ids == []
+        assert _queue(lib_folder) == []
+        assert lib.integrity_check() == []
+
+
+def test_rows_queued_by_another_writer_are_indexed_at_open(lib_folder: Path) -> None:
+    with Library.open(lib_folder) as lib:
+        races = _races(lib)
+        other = find_paper(lib, "Fixed-Point Reasoning Model")
+    con = sqlite3.connect(lib_folder / "library.sqlite")
+    with con:
+        con.execute("UPDATE note SET text='the platypus returns' WHERE paper_id=?", (races,))
+        con.execute("UPDATE paper SET deleted_at='2026-01-01 00:00:00' WHERE id=?", (other,))
+        con.executemany("INSERT INTO index_queue (paper_id, queued_at) VALUES (?, '2026-01-01 00:00:00')",
+                        [(races,), (other,)])
+    con.close()
+    with Library.open(lib_folder, ensure_index=False) as lib:
+        assert lib.ensure_index() == "ok"
+        assert lib.query("platypus").ids == [races]
+        assert lib.query("quokka").ids == []
+        assert lib.query('"Fixed-Point Reasoning Model"').ids == []
+        assert lib.index.index.doc_count() == 75
+        assert _queue(lib_folder) == []
+
+
+def test_background_index_thread_catches_up(lib_folder: Path) -> None:
+    with Library.open(lib_folder, background_index=True) as lib:
+        races = _races(lib)
+        lib.set_note(races, "an echidna appears")
+        lib.flush_index()
+        assert lib.query("echidna").ids == [races]
+        assert _queue(lib_folder) == []

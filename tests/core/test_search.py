@@ -1,0 +1,223 @@
+"""The query language on the seed library: text goes to Whoosh, tag/status/rating/year/list to
+SQL, and both combine. Expected hits are computed from the papers' own plain text."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from desktop_app.core.library import Library
+from desktop_app.core.search.query import QuerySyntaxError, parse
+from tests.conftest import SEEDS, find_paper
+
+RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
+RLVR_WORDS = "shrinkage issue of RLVR"
+FPRM_WORDS = "Fixed-Point Reasoning Model"
+
+
+class Seeded:
+    """The module's library, with the ids of the papers the setup touched."""
+
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+        self.races = find_paper(lib, RACES_WORDS)
+        self.rlvr = find_paper(lib, RLVR_WORDS)
+        self.fprm = find_paper(lib, FPRM_WORDS)
+        self.all = set(lib.query("").ids)
+        self.texts = {pid: f"{lib.paper(pid).title}\n{lib.paper(pid).abstract_text}" for pid in self.all}
+
+    def ids(self, q: str) -> set[int]:
+        return set(self.lib.query(q).ids)
+
+    def having(self, pattern: str) -> set[int]:
+        """Papers whose title or plain abstract matches a regex (case-insensitive)."""
+        return {pid for pid, t in self.texts.items() if re.search(pattern, t, re.IGNORECASE)}
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Seeded:
+    folder: Path = tmp_path_factory.mktemp("search") / "library"
+    lib = Library.open(folder)
+    assert lib.import_files(SEEDS).added == 76
+    s = Seeded(lib)
+    lib.add_tags([s.races], ["rl/env"])
+    lib.add_tags([s.rlvr], ["rl/rlvr"])
+    lib.add_tags([s.fprm], ["reasoning"])
+    lib.set_status([s.rlvr], "read")
+    lib.set_status([s.fprm], "skimmed")
+    lib.set_rating([s.races], 4)
+    lib.set_rating([s.rlvr], 2)
+    lib.set_note(s.fprm, "check the sudoku numbers again")
+    lib.create_list("Queue")
+    lib.add_to_list("Queue", [s.fprm, s.races])
+    lib.highlight_quote(s.races, "composable building blocks", comment="like lego")
+    lib.flush_index()
+    yield s
+    lib.close()
+
+
+# ---- errors ---------------------------------------------------------------------------------------
+ERRORS = {
+    "frobnicate:x": "unknown field 'frobnicate:'",
+    "titel:races": "unknown field 'titel:'",
+    "(reasoning OR environment": "unbalanced parentheses",
+    "reasoning)": "unbalanced parentheses",
+    '"recursive automated': "quotation mark is not closed",
+    "status:finished": "status is one of unread, skimmed, read, not 'finished'",
+    "tag:rl AND status:bogus": "status is one of",
+    "rating:lots": "not a valid number",
+    "year:recent": "not a valid number",
+    "year:rl/*": "year: needs a number",
+}
+
+
+@pytest.mark.parametrize("text", list(ERRORS))
+def test_syntax_errors_are_one_line(seeded: Seeded, text: str) -> None:
+    with pytest.raises(QuerySyntaxError) as info:
+        seeded.lib.query(text)
+    message = str(info.value)
+    assert ERRORS[text] in message
+    assert "\n" not in message and "Traceback" not in message
+    assert 0 < len(message) < 200
+
+
+def test_unknown_field_message_names_the_fields(seeded: Seeded) -> None:
+    with pytest.raises(QuerySyntaxError, match="use one of abstract, author, highlight, list, note"):
+        seeded.lib.query("foo:bar")
+    with pytest.raises(QuerySyntaxError, match="status is one of"):
+        seeded.lib.query("", status="done")
+    # a colon inside a phrase or a URL is not a field
+    assert seeded.ids('"foo:bar"') == set()
+    assert seeded.ids("http://example.org") == set()
+
+
+TOKENS = [
+    "tag:", "status:", "rating:", "year:", "list:", "title:", "note:", "venue:", "author:", "abstract:",
+    "rl", "rl/*", "read", "3", ">=3", "<2", "[1 TO 3]", "[2020 TO]", "2026", "(", ")", '"', " AND ",
+    " OR ", " NOT ", " ANDNOT ", "*", "~", "^2", "#", "/", "reasoning", " ", " ", "-", "+", ":", "\\",
+    "'", "[", "]", "{", "}", "é", "论文", "bogus",
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=8).map("".join))
+def test_any_query_either_runs_or_raises_query_syntax_error(seeded: Seeded, text: str) -> None:
+    try:
+        res = seeded.lib.query(text, sort="relevance")
+    except QuerySyntaxError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert set(res.ids) <= seeded.all and res.total == len(res.ids)
+
+
+# ---- text search ------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("query", "pattern"),
+    [
+        ("verif*", r"\bverif"),  # prefix over verifiable, verification ...
+        ("compos*", r"\bcompos"),
+        ("qua*", r"\bqua"),
+        ("quas*", r"\bquas"),  # kept as typed, not stemmed to "qua*"
+        ("environment", r"\benvironment"),  # stemming: environments too
+        ('"large language models"', r"\blarge\W+language\W+models?\b"),
+        ('"Recursive Automated Composition"', r"recursive automated composition"),
+    ],
+)
+def test_text_hits_are_exactly_the_papers_that_say_it(seeded: Seeded, query: str, pattern: str) -> None:
+    expected = seeded.having(pattern)
+    assert seeded.ids(query) == expected
+
+
+def test_phrase_needs_order_and_fields_narrow(seeded: Seeded) -> None:
+    assert seeded.ids('"Recursive Automated Composition"') == {seeded.races}
+    assert seeded.ids('"Composition Recursive Automated"') == set()
+    assert seeded.ids("title:RACES") == {seeded.races}
+    assert seeded.ids("abstract:sudoku") == seeded.having(r"\bsudoku") == {seeded.fprm}
+    assert seeded.ids("note:sudoku") == {seeded.fprm}  # the note, not the abstract
+    assert seeded.ids("note:reasoning") == set()
+    assert seeded.ids("highlight:lego") == {seeded.races}
+    assert seeded.ids("highlight:building") == {seeded.races}
+    assert seeded.ids("venue:neurips") == seeded.all
+    assert seeded.ids("author:smith") == set()  # seeds carry no authors
+
+
+def test_structured_fields(seeded: Seeded) -> None:
+    s = seeded
+    assert s.ids("status:read") == {s.rlvr}
+    assert s.ids("status:SKIMMED") == {s.fprm}
+    assert s.ids("status:unread") == s.all - {s.rlvr, s.fprm}
+    assert s.ids("rating:4") == {s.races}
+    assert s.ids("rating:>=2") == {s.races, s.rlvr}
+    assert s.ids("rating:<2") == s.all - {s.races, s.rlvr}
+    assert s.ids("rating:[1 TO 3]") == {s.rlvr}
+    assert s.ids("year:2026") == s.all
+    assert s.ids("year:[2020 TO 2025]") == set()
+    assert s.ids("year:>=2026") == s.all
+    assert s.ids("list:Queue") == s.ids("list:queue") == {s.fprm, s.races}
+    assert s.ids("tag:rl") == {s.races, s.rlvr}
+    assert s.ids("#reasoning") == {s.fprm}
+
+
+def test_text_and_sql_combine(seeded: Seeded) -> None:
+    s = seeded
+    reasoning = s.having(r"\breason")
+    assert s.fprm in reasoning and s.rlvr in reasoning
+    assert s.ids("reasoning") == reasoning
+    assert s.ids("reasoning AND tag:rl") == reasoning & {s.races, s.rlvr}
+    assert s.ids("reasoning NOT status:unread") == reasoning & {s.rlvr, s.fprm}
+    assert s.ids("(tag:reasoning OR rating:4) AND NOT environment") == {s.fprm}
+    assert s.ids("tag:rl OR sudoku") == {s.races, s.rlvr, s.fprm}
+    assert s.ids("rl/* AND NOT status:read") == {s.races}
+
+
+WORDS = ["reasoning", "environment", "learning", "benchmark", "sudoku", "memory", "transformer",
+         "verifiable", "optimization", "generalization", "tag:rl", "status:read", "rating:>=2"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(WORDS), st.sampled_from(WORDS))
+def test_boolean_operators_are_set_algebra(seeded: Seeded, a: str, b: str) -> None:
+    s = seeded
+    A, B = s.ids(a), s.ids(b)
+    assert s.ids(f"{a} OR {b}") == A | B
+    assert s.ids(f"{a} AND {b}") == A & B
+    assert s.ids(f"{a} {b}") == A & B
+    assert s.ids(f"{a} AND NOT {b}") == A - B
+    assert s.ids(f"NOT {a}") == s.all - A
+    assert s.ids(f"NOT ({a} OR {b})") == s.all - (A | B)
+
+
+def test_relevance_ranks_and_scores(seeded: Seeded) -> None:
+    lib = seeded.lib
+    res = lib.query("RACES", sort="relevance")
+    assert res.ids[0] == seeded.races
+    res = lib.query("reinforcement learning", sort="relevance")
+    assert set(res.ids) == seeded.having(r"\breinforc") & seeded.having(r"\blearn")
+    scores = [res.scores[pid] for pid in res.ids]
+    assert scores == sorted(scores, reverse=True) and scores[-1] > 0
+    # filters narrow a ranked search; paging keeps the total
+    page = lib.query("reinforcement learning", sort="relevance", limit=2, offset=1)
+    assert page.ids == res.ids[1:3] and page.total == res.total
+
+
+def test_terms_for_highlighting(seeded: Seeded) -> None:
+    lib = seeded.lib
+    assert lib.query('"Recursive Automated Composition"').terms == ["recurs*", "automat*", "composit*"]
+    assert lib.query("verif* title:RACES environments tag:rl").terms == ["verif*", "race*", "environ*"]
+    assert lib.query("tag:rl status:read").terms == []
+
+
+def test_parse_needs_no_index_and_sql_queries_work_without_it(seeded: Seeded, tmp_path: Path) -> None:
+    assert parse("tag:rl AND reasoning") is not None
+    folder = seeded.lib.folder
+    other = Library.open(folder, ensure_index=False)  # the index is not opened
+    try:
+        assert set(other.query("tag:rl AND NOT status:read").ids) == {seeded.races}
+        with pytest.raises(QuerySyntaxError, match="being rebuilt"):
+            other.query("reasoning")
+    finally:
+        other.engine.dispose()
