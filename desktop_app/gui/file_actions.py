@@ -250,7 +250,7 @@ class FileActions:
         def done(why) -> None:  # noqa: ANN001
             self.index_ready = True
             self.status_label.setText("")
-            if why not in ("ok", "cancelled"):
+            if why not in ("ok", "cancelled") and lib.live_count():
                 self.status_message(f"Search index rebuilt ({why})")
             if self.state.query:
                 keep = self.current_id()

@@ -20,13 +20,12 @@ class WelcomePanel(QWidget):
         title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         title.setStyleSheet("font-size: 26px; font-weight: 600;")
         text = QLabel(
-            "Your library is empty. Bring in a conference's abstracts, a BibTeX file, an RIS, "
-            "CSL-JSON, arXiv or CSV export — or start with the sample. You can also drop files on this window.",
+            "Your library is empty. Bring in a conference's abstracts, a BibTeX file,\n"
+            "an RIS, CSL-JSON, arXiv or CSV export — or start with the sample.\n"
+            "You can also drop files on this window.",
             self,
         )
-        text.setWordWrap(True)
         text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        text.setMaximumWidth(560)
         text.setStyleSheet("color: #5f6368; font-size: 14px;")
         imp = QPushButton("Import files…", self)
         imp.setObjectName("welcomeImport")
