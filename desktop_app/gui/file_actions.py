@@ -94,12 +94,12 @@ class ExportDialog(QDialog):
             self.format.addItem(label, key)
         self.scope = QComboBox(self)
         if has_selection:
-            self.scope.addItem("The selected papers", ("selection", ""))
-        self.scope.addItem("The papers shown (current filter)", ("view", ""))
+            self.scope.addItem("The selected papers", "selection:")
+        self.scope.addItem("The papers shown (current filter)", "view:")
         for name in lists:
-            self.scope.addItem(f"Reading list: {name}", ("list", name))
+            self.scope.addItem(f"Reading list: {name}", f"list:{name}")
         if list_name:
-            self.scope.setCurrentIndex(self.scope.findData(("list", list_name)))
+            self.scope.setCurrentIndex(max(0, self.scope.findData(f"list:{list_name}")))
         form.addRow("Format:", self.format)
         form.addRow("Papers:", self.scope)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
@@ -198,7 +198,7 @@ class FileActions:
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return
         fmt = dlg.format.currentData()
-        scope, name = dlg.scope.currentData()
+        scope, _, name = str(dlg.scope.currentData()).partition(":")
         default = (name or "marginalia-export") + EXTENSIONS[fmt]
         path, _ = QFileDialog.getSaveFileName(self, "Export to", str(Path.home() / default))
         if not path:

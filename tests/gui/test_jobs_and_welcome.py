@@ -188,3 +188,46 @@ def test_saved_search_and_snapshot_list(make_window, seeded_dir: Path, qtbot, mo
     win.search.box.clear()
     win.on_sidebar_filter("search", "RL")
     assert win.search.box.text() == "reinforcement" and sorted(win.model.ids) == sorted(found)
+
+
+def test_dropping_files_on_the_window_imports_them(make_window, library_dir: Path, qtbot, monkeypatch,
+                                                   seed_paths: list[Path]) -> None:  # noqa: ANN001
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDropEvent
+    from PySide6.QtWidgets import QDialog
+
+    from desktop_app.gui import file_actions
+
+    monkeypatch.setattr(file_actions.ImportPreview, "exec", lambda self: QDialog.DialogCode.Accepted)
+    win = make_window(library_dir)
+    md = QMimeData()
+    md.setUrls([QUrl.fromLocalFile(str(p)) for p in seed_paths[:2]])
+    event = QDropEvent(QPointF(200, 200), Qt.DropAction.CopyAction, md, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    win.dropEvent(event)
+    qtbot.waitUntil(lambda: win.library.live_count() == 38, timeout=30000)
+    qtbot.waitUntil(lambda: win.model.rowCount() == 38, timeout=5000)
+
+
+def test_export_dialog_writes_the_chosen_format(make_window, seeded_dir: Path, qtbot, monkeypatch,
+                                                tmp_path: Path) -> None:  # noqa: ANN001
+    from PySide6.QtWidgets import QDialog, QFileDialog
+
+    from desktop_app.gui import file_actions
+
+    def choose(dialog) -> int:  # noqa: ANN001
+        dialog.format.setCurrentIndex(dialog.format.findData("bib"))
+        dialog.scope.setCurrentIndex(dialog.scope.findData("view:"))
+        return QDialog.DialogCode.Accepted
+
+    out = tmp_path / "view.bib"
+    monkeypatch.setattr(file_actions.ExportDialog, "exec", choose)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    win = make_window(seeded_dir)
+    win.search.set_text("benchmark")
+    win.search.apply_now()
+    shown = win.model.rowCount()
+    assert 0 < shown < 76
+    win.export_dialog()
+    qtbot.waitUntil(out.exists, timeout=30000)
+    assert out.read_text("utf-8").count("\n@") + out.read_text("utf-8").startswith("@") == shown

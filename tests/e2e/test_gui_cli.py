@@ -1,0 +1,63 @@
+"""The window started as a user's command line starts it: screenshot and smoke test."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtGui import QImage
+
+
+def _run(*args: str, env_extra: dict | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", **(env_extra or {}))
+    return subprocess.run([sys.executable, "-m", "desktop_app", *args], capture_output=True, text=True,
+                          timeout=120, env=env)
+
+
+def test_screenshot_of_a_selected_paper(tmp_path: Path, seed_paths: list[Path]) -> None:
+    lib = tmp_path / "lib"
+    assert _run("--library", str(lib), "import", *map(str, seed_paths)).returncode == 0
+    assert _run("--library", str(lib), "tag", "1", "--add", "rl/rlvr").returncode == 0
+    out = tmp_path / "shot.png"
+    res = _run("--library", str(lib), "gui", "--screenshot", str(out), "--query", "reinforcement",
+               "--select", "1", "--size", "1200x800")
+    assert res.returncode == 0, res.stderr
+    img = QImage(str(out))
+    assert (img.width(), img.height()) == (1200, 800)
+    # not a blank image: many distinct colors on a sample grid
+    colors = {img.pixel(x, y) for x in range(0, 1200, 37) for y in range(0, 800, 29)}
+    assert len(colors) > 20
+
+
+def test_smoke_tests(tmp_path: Path) -> None:
+    res = _run("--smoke-test")
+    assert res.returncode == 0 and res.stdout.strip() == "OK", res.stderr
+    res = _run("--library", str(tmp_path / "fresh"), "gui", "--smoke-test")
+    assert res.returncode == 0 and "OK" in res.stdout, res.stderr
+    assert (tmp_path / "fresh" / "library.sqlite").exists()
+
+
+def test_version() -> None:
+    from desktop_app import __version__
+
+    res = _run("--version")
+    assert res.returncode == 0 and res.stdout.strip() == f"marginalia {__version__}"
+
+
+def test_a_library_newer_than_the_code_is_refused_untouched(tmp_path: Path) -> None:
+    import hashlib
+    import sqlite3
+
+    lib = tmp_path / "lib"
+    assert _run("--library", str(lib), "list").returncode == 0
+    con = sqlite3.connect(lib / "library.sqlite")
+    con.execute("UPDATE alembic_version SET version_num='9999'")
+    con.commit()
+    con.close()
+    before = hashlib.sha256((lib / "library.sqlite").read_bytes()).hexdigest()
+    res = _run("--library", str(lib), "list")
+    assert res.returncode == 1
+    assert "newer version of Marginalia" in res.stderr and "Traceback" not in res.stderr
+    assert hashlib.sha256((lib / "library.sqlite").read_bytes()).hexdigest() == before
