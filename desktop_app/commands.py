@@ -196,6 +196,8 @@ def cmd_reading_list(lib: Library, args: argparse.Namespace) -> int:
         lib.set_item_note(args.name, args.id, args.text)
     elif c == "rename":
         lib.rename_list(args.name, args.new_name)
+    elif c == "describe":
+        lib.describe_list(args.name, args.description)
     elif c == "delete":
         lib.delete_list(args.name)
     elif c == "ls":
