@@ -1,0 +1,292 @@
+"""The ``marginalia`` command line, run as real subprocesses on the seed abstracts.
+
+Each subprocess costs about a second, so commands are few and combined; commands that only read
+(or fail before writing) run in parallel."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from desktop_app.core.library import Library
+from tests.conftest import SEEDS, find_paper
+
+ROOT = Path(__file__).resolve().parents[2]
+RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
+RACES_TITLE = "RACES: Recursive Automated Composition for Environment Scaling"
+RLVR_WORDS = "shrinkage issue of RLVR"
+FPRM_WORDS = "Fixed-Point Reasoning Model"
+PAPER_KEYS = {"id", "uid", "title", "title_source", "abstract", "abstract_text", "authors", "venue", "year",
+              "tags", "status", "rating", "note"}
+
+
+def _env(library_env: str | None = None) -> dict[str, str]:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
+    if library_env is not None:
+        env["MARGINALIA_LIBRARY"] = library_env
+    return env
+
+
+def _cmd(library: Path | None, args: list[str]) -> list[str]:
+    lib_args = ["--library", str(library)] if library is not None else []
+    return [sys.executable, "-m", "desktop_app", *lib_args, *map(str, args)]
+
+
+def run(library: Path | None, *args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(_cmd(library, list(args)), cwd=ROOT, env=env or _env(), capture_output=True,
+                          text=True, encoding="utf-8", timeout=120)
+
+
+def run_parallel(library: Path, *commands: list[object] | tuple[Path, list[object]]) -> list[subprocess.CompletedProcess]:
+    """Run commands that do not write to the same library at once; results in order.
+    A command is an argument list, or (library, argument list) for another library."""
+    procs = []
+    for c in commands:
+        folder, args = c if isinstance(c, tuple) else (library, c)
+        procs.append((args, subprocess.Popen(
+            _cmd(folder, list(map(str, args))), cwd=ROOT, env=_env(), stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, encoding="utf-8")))
+    out = []
+    for c, p in procs:
+        stdout, stderr = p.communicate(timeout=120)
+        out.append(subprocess.CompletedProcess(c, p.returncode, stdout, stderr))
+    return out
+
+
+def ok(proc: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+    assert proc.returncode == 0, (proc.args, proc.stdout[-2000:], proc.stderr[-2000:])
+    assert "Traceback" not in proc.stderr
+    return proc
+
+
+def user_error(proc: subprocess.CompletedProcess, fragment: str) -> None:
+    """Exit 1 with one line on stderr, no traceback."""
+    assert proc.returncode == 1, (proc.args, proc.stdout[-1000:], proc.stderr[-1000:])
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("marginalia: "), (proc.args, proc.stderr)
+    assert fragment in lines[0], (proc.args, lines[0])
+
+
+@pytest.fixture
+def seeded(library_dir: Path) -> dict[str, int]:
+    """A library holding the seeds (imported in-process: the import command is tested on its own)."""
+    with Library.open(library_dir) as lib:
+        assert lib.import_files(SEEDS).added == 76
+        return {"races": find_paper(lib, RACES_WORDS), "rlvr": find_paper(lib, RLVR_WORDS),
+                "fprm": find_paper(lib, FPRM_WORDS)}
+
+
+def test_import_json_report_duplicates_and_library_env(tmp_path: Path) -> None:
+    folder = tmp_path / "from-env"
+    # no --library: MARGINALIA_LIBRARY picks the folder
+    first = ok(run(None, "import", "--json", *SEEDS, env=_env(str(folder))))
+    report = json.loads(first.stdout)
+    assert {"added", "duplicates", "failed", "files"} <= set(report)
+    assert (report["added"], report["duplicates"], report["failed"]) == (76, 0, 0)
+    assert [f["path"] for f in report["files"]] == [str(p) for p in SEEDS]
+    assert sum(f["added"] for f in report["files"]) == 76
+    assert all({"path", "format", "added", "duplicates", "failed"} <= set(f) for f in report["files"])
+    assert (folder / "library.sqlite").is_file()
+
+    again = ok(run(folder, "import", "--json", *SEEDS))
+    report = json.loads(again.stdout)
+    assert (report["added"], report["duplicates"], report["failed"]) == (0, 76, 0)
+    with Library.open(folder) as lib:
+        assert lib.live_count() == 76
+
+
+def test_paper_commands(seeded: dict[str, int], library_dir: Path, tmp_path: Path) -> None:
+    lib = library_dir
+    races, rlvr, fprm = seeded["races"], seeded["rlvr"], seeded["fprm"]
+    note_file = tmp_path / "note.md"
+    note_file.write_text("# From a file\n\nA *platypus* note.\n", "utf-8")
+    with Library.open(lib) as l0:
+        old_abstract = l0.paper(races).abstract
+    new_abstract = tmp_path / "abstract.txt"
+    new_abstract.write_text("Revised. " + old_abstract, "utf-8")
+
+    # writes, one after another
+    ok(run(lib, "tag", races, rlvr, "--add", "rl/rlvr", "--add", "scratch", "--remove", "scratch"))
+    ok(run(lib, "status", rlvr, "read"))
+    ok(run(lib, "rate", races, rlvr, "4"))
+    ok(run(lib, "note", races, "--set", "first quokka"))
+    ok(run(lib, "note", races, "--append", "then a wombat"))
+    ok(run(lib, "note", rlvr, "--file", note_file))
+    hl = ok(run(lib, "highlight", races, "--quote", "composable building blocks", "--comment", "lego",
+                "--color", "green"))
+    hl_id = int(hl.stdout.strip())
+    moved = ok(run(lib, "abstract", races, "--file", new_abstract))
+    assert moved.stdout.strip() == "1 highlights placed, 0 orphaned"
+
+    # reads, all at once
+    note, show, search, listed, listed_text, title_search = run_parallel(
+        lib,
+        ["note", races],
+        ["show", races, "--json"],
+        ["search", "rl/* AND NOT status:read", "--json"],
+        ["list", "--tag", "rl", "--not-tag", "rl/rlvr", "--json"],
+        ["list", "--tag", "rl", "--sort", "id"],
+        ["search", '"Recursive Automated Composition"'],
+    )
+    assert ok(note).stdout == "first quokka\nthen a wombat\n"
+
+    paper = json.loads(ok(show).stdout)
+    assert PAPER_KEYS <= set(paper)
+    assert paper["id"] == races and len(paper["uid"]) >= 16
+    assert (paper["title"], paper["title_source"]) == (RACES_TITLE, "derived")
+    assert paper["abstract"].startswith("Revised. ") and "\\textbf{R}ecursive" in paper["abstract"]
+    assert paper["abstract_text"].startswith("Revised. ") and "\\textbf" not in paper["abstract_text"]
+    assert (paper["venue"], paper["year"], paper["authors"]) == ("NeurIPS", 2026, [])
+    assert (paper["tags"], paper["status"], paper["rating"]) == (["rl/rlvr"], "unread", 4)
+    assert paper["note"] == "first quokka\nthen a wombat"
+    [h] = paper["highlights"]
+    assert (h["id"], h["quote"], h["comment"], h["color"], h["orphaned"]) == (
+        hl_id, "composable building blocks", "lego", "green", False)
+    assert paper["abstract_text"][h["start"]:h["end"]] == "composable building blocks"
+
+    found = json.loads(ok(search).stdout)
+    assert found["total"] == 1 and [p["id"] for p in found["papers"]] == [races]
+    assert "score" in found["papers"][0] and PAPER_KEYS <= set(found["papers"][0])
+
+    assert json.loads(ok(listed).stdout) == {"total": 0, "papers": []}  # both carry rl/rlvr
+    rows = ok(listed_text).stdout.strip().splitlines()
+    assert [int(r.split()[0]) for r in rows] == sorted([races, rlvr])
+    assert "2 of 2 papers" in listed_text.stderr
+    assert str(races) == ok(title_search).stdout.split()[0]
+
+    with Library.open(lib) as l1:  # what the CLI wrote is what the library holds
+        p = l1.paper(rlvr)
+        assert (p.status, p.rating, p.tags) == ("read", 4, ["rl/rlvr"])
+        assert p.note == note_file.read_text("utf-8")
+        assert [t for _, t in l1.note_revisions(races)] == ["first quokka"]
+        assert l1.query("note:platypus").ids == [rlvr]
+        assert l1.paper(fprm).tags == []
+
+
+def test_reading_list_commands(seeded: dict[str, int], library_dir: Path) -> None:
+    lib = library_dir
+    races, rlvr, fprm = seeded["races"], seeded["rlvr"], seeded["fprm"]
+    ok(run(lib, "reading-list", "create", "Train", "--description", "for the trip"))
+    ok(run(lib, "reading-list", "add", "Train", races, rlvr, fprm))
+    ok(run(lib, "reading-list", "move", "Train", fprm, "1"))  # 1-based
+    show, listed, dup = run_parallel(
+        lib,
+        ["reading-list", "show", "Train", "--json"],
+        ["list", "--list", "train", "--sort", "position", "--json"],
+        ["reading-list", "add", "Nope", races],
+    )
+    shown = json.loads(ok(show).stdout)
+    assert (shown["name"], shown["description"]) == ("Train", "for the trip")
+    assert [(p["id"], p["position"]) for p in shown["papers"]] == [(fprm, 1), (races, 2), (rlvr, 3)]
+    assert PAPER_KEYS <= set(shown["papers"][0])
+    assert [p["id"] for p in json.loads(ok(listed).stdout)["papers"]] == [fprm, races, rlvr]
+    user_error(dup, "no reading list named 'Nope'")
+
+    ok(run(lib, "reading-list", "delete", "Train"))
+    gone = run(lib, "reading-list", "show", "Train")
+    user_error(gone, "no reading list named 'Train'")
+    with Library.open(lib) as l1:
+        assert l1.lists() == [] and l1.live_count() == 76
+
+
+def test_export_reindex_check_backup(seeded: dict[str, int], library_dir: Path, tmp_path: Path) -> None:
+    lib = library_dir
+    races = seeded["races"]
+    out_json, out_md = tmp_path / "all.json", tmp_path / "races.md"
+    marker = lib / "index" / "old-index-marker"
+    marker.write_text("x")
+
+    exp_json, exp_md = run_parallel(
+        lib,
+        ["export", "--format", "json", "-o", out_json],
+        ["export", "--format", "md", "-o", out_md, "--query", "title:RACES"],
+    )
+    ok(exp_json)
+    ok(exp_md)
+    data = json.loads(out_json.read_text("utf-8"))
+    assert len(data["papers"]) == 76
+    assert {p["uid"] for p in data["papers"]} == {p["uid"] for p in data["papers"]} and len(
+        {p["uid"] for p in data["papers"]}) == 76
+    races_json = next(p for p in data["papers"] if p["id"] == races)
+    assert races_json["title"] == RACES_TITLE and races_json["venue"] == "NeurIPS"
+    md = out_md.read_text("utf-8")
+    assert RACES_TITLE in md and "Recursive Automated Composition for Environment Scaling" in md
+    assert "\\textbf" not in md
+    assert "1 papers written" in exp_md.stderr or "1 paper written" in exp_md.stderr
+
+    reindex = ok(run(lib, "reindex"))
+    assert "index rebuilt: 76 papers" in reindex.stderr
+    assert not marker.exists()  # a new folder was swapped in
+    assert sorted(p.name for p in lib.iterdir() if p.name.startswith("index")) == ["index"]
+
+    check, backup, search = run_parallel(lib, ["check"], ["backup"], ["search", "RACES", "--json"])
+    assert ok(check).stdout.strip() == "ok: 76 papers, database and index agree"
+    copy = Path(ok(backup).stdout.strip())
+    assert copy.parent == lib / "backups" and copy.is_file()
+    con = sqlite3.connect(copy)
+    assert con.execute("SELECT count(*) FROM paper").fetchone() == (76,)
+    con.close()
+    assert json.loads(ok(search).stdout)["papers"][0]["id"] == races
+
+    # a broken reference makes check fail (exit 1) and say what is wrong
+    con = sqlite3.connect(lib / "library.sqlite")
+    with con:
+        con.execute("PRAGMA foreign_keys=OFF")
+        con.execute("INSERT INTO note (paper_id, text, updated_at) VALUES (99999, 'orphan', '2026-01-01')")
+    con.close()
+    bad = run(lib, "check")
+    assert bad.returncode == 1 and "1 broken references" in bad.stdout and "Traceback" not in bad.stderr
+
+
+def test_user_errors_exit_1_with_one_line(seeded: dict[str, int], library_dir: Path, tmp_path: Path) -> None:
+    lib = library_dir
+    races = seeded["races"]
+    garbage = tmp_path / "garbage.bin"
+    garbage.write_bytes(bytes(range(256)) * 8)
+    newer = tmp_path / "newer"
+    with Library.open(newer):
+        pass
+    con = sqlite3.connect(newer / "library.sqlite")
+    with con:
+        con.execute("UPDATE alembic_version SET version_num='9999'")
+    con.close()
+    not_a_library = tmp_path / "not-a-library"
+    not_a_library.mkdir()
+    (not_a_library / "library.sqlite").write_bytes(bytes(range(256)) * 8)
+
+    cases = {
+        ("show", 99999): "no paper with id 99999",
+        ("import", tmp_path / "missing.bib"): "no such file",
+        ("search", "frobnicate:x"): "unknown field 'frobnicate:'",
+        ("search", "(reasoning OR rl"): "unbalanced parentheses",
+        ("list", "--query", "status:finished"): "status is one of unread, skimmed, read",
+        ("status", races, "finished"): "status is one of unread, skimmed, read, not 'finished'",
+        ("rate", races, "9"): "a rating is a whole number from 0 to 5, not '9'",
+        ("tag", races): "say --add TAG or --remove TAG",
+        ("note", races, "--file", tmp_path / "missing.md"): "No such file or directory",
+        ("highlight", races, "--quote", "words that are not there"): "does not occur",
+    }
+    *results, unreadable, too_new, damaged = run_parallel(
+        lib, *[list(c) for c in cases], ["import", "--json", garbage], (newer, ["list"]),
+        (not_a_library, ["list"]))
+    for (command, fragment), proc in zip(cases.items(), results, strict=True):
+        user_error(proc, fragment)
+        assert proc.stdout == "", command
+    assert unreadable.returncode == 1 and "Traceback" not in unreadable.stderr
+    report = json.loads(unreadable.stdout)
+    assert (report["added"], report["failed"]) == (0, 1)
+    assert report["files"][0]["errors"]
+    user_error(too_new, "newer version of Marginalia")
+    user_error(damaged, "is not a readable Marginalia library")
+
+    with Library.open(lib) as l1:  # nothing above changed the library
+        p = l1.paper(races)
+        assert (p.status, p.rating, p.tags, p.note, p.highlights) == ("unread", 0, [], "", [])
+        assert l1.live_count() == 76
