@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     s = sub.add_parser("gui", help="open the window (the default)")
+    s.add_argument("files", nargs="*", metavar="FILE", help="import these files, then show the window")
     s.add_argument("--screenshot", metavar="PNG", help="render the window to PNG and exit")
     s.add_argument("--query", default="", help="start with this search")
     s.add_argument("--select", type=int, help="start with this paper selected")

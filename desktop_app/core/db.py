@@ -101,6 +101,14 @@ def current_revision(db_path: Path) -> str | None:
         con.close()
 
 
+def _has_tables(db_path: Path) -> bool:
+    con = sqlite3.connect(db_path)
+    try:
+        return con.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0] > 0
+    finally:
+        con.close()
+
+
 def backup(db_path: Path, backups_dir: Path, reason: str) -> Path:
     """Copy the database with SQLite's online backup API; keep the newest BACKUPS_KEPT."""
     backups_dir.mkdir(parents=True, exist_ok=True)
@@ -126,7 +134,14 @@ def migrate(db_path: Path, backups_dir: Path, target: str = "head") -> str | Non
     refused untouched.
     """
     script = ScriptDirectory.from_config(alembic_config())
-    current = current_revision(db_path)
+    try:
+        current = current_revision(db_path)
+        foreign = current is None and db_path.exists() and _has_tables(db_path)
+    except sqlite3.DatabaseError as exc:  # not SQLite at all, or damaged
+        raise LibraryError(f"{db_path} is not a readable Marginalia library ({exc}); it was left untouched") from exc
+    if foreign:
+        raise LibraryError(f"{db_path} is a database of another program, not a Marginalia library; "
+                           "it was left untouched")
     known = {rev.revision for rev in script.walk_revisions()}
     if current is not None and current not in known:
         raise DatabaseTooNew(

@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QLockFile, QSettings, QThread, QTimer
+from PySide6.QtCore import QEvent, QLockFile, QObject, QSettings, QThread, QTimer
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -83,10 +83,27 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
         server.newConnection.connect(lambda: (win.showNormal(), win.raise_(), win.activateWindow()))
     if screenshot:
         return _screenshot(app, win, Path(screenshot), args)
+    files = [f for f in getattr(args, "files", []) or [] if Path(f).is_file()]
+    if files:  # a double-click on a .bib or .ris file: import it (with the preview)
+        QTimer.singleShot(0, lambda: win.import_paths(files))
+    opener = _FileOpenFilter(win)  # macOS Finder sends QFileOpenEvent instead of arguments
+    app.installEventFilter(opener)
     code = app.exec()
     close_window(win)
     lock.unlock()
     return code
+
+
+class _FileOpenFilter(QObject):
+    def __init__(self, win: MainWindow) -> None:
+        super().__init__(win)
+        self.win = win
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: ANN001, N802
+        if event.type() == QEvent.Type.FileOpen and event.file():
+            self.win.import_paths([event.file()])
+            return True
+        return False
 
 
 def _scratch_settings() -> QSettings:

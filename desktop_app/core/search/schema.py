@@ -6,7 +6,7 @@ from __future__ import annotations
 from whoosh.analysis import StemmingAnalyzer
 from whoosh.fields import ID, NUMERIC, TEXT, Schema
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # Fields the index answers; everything else in the query language is answered by SQL.
 TEXT_FIELDS = ("title", "abstract", "author", "note", "highlight", "venue")
@@ -15,7 +15,9 @@ FIELD_BOOSTS = {"title": 3.0, "abstract": 1.0, "author": 1.5, "note": 1.2, "high
 
 
 def build_schema() -> Schema:
-    analyzer = StemmingAnalyzer(minsize=1, stoplist=None)
+    # whoosh-reloaded's default token pattern keeps "*" inside words, so a note's markdown
+    # "*platypus*" was indexed as "*platypus*" and "platypus" did not find it: words only.
+    analyzer = StemmingAnalyzer(expression=r"\w+(\.?\w+)*", minsize=1, stoplist=None)
     return Schema(
         key=ID(unique=True),  # str(paper id): the unique term update_document replaces by
         pid=NUMERIC(int, 64, stored=True, sortable=True, signed=False),
