@@ -338,20 +338,13 @@ class Library:
         cq = self.compile(query_text)
         where = [f"({cq.where})", "p.deleted_at IS NULL"]
         params = dict(cq.params)
-        for n, name in enumerate(tags):
-            params[f"ft{n}"] = name
-            params[f"fl{n}"] = _like(name) + "/%"
-            where.append(
-                "p.id IN (SELECT pt.paper_id FROM paper_tag pt JOIN tag t ON t.id=pt.tag_id WHERE "
-                f"t.name = :ft{n} COLLATE NOCASE OR t.name LIKE :fl{n} ESCAPE '\\')"
-            )
-        for n, name in enumerate(not_tags):
-            params[f"nt{n}"] = name
-            params[f"nl{n}"] = _like(name) + "/%"
-            where.append(
-                "p.id NOT IN (SELECT pt.paper_id FROM paper_tag pt JOIN tag t ON t.id=pt.tag_id WHERE "
-                f"t.name = :nt{n} COLLATE NOCASE OR t.name LIKE :nl{n} ESCAPE '\\')"
-            )
+        for prefix, names, op in (("ft", tags, "IN"), ("nt", not_tags, "NOT IN")):
+            for n, name in enumerate(names):
+                params[f"{prefix}{n}"], params[f"{prefix}l{n}"] = name, _like(name) + "/%"
+                where.append(
+                    f"p.id {op} (SELECT pt.paper_id FROM paper_tag pt JOIN tag t ON t.id=pt.tag_id WHERE "
+                    f"t.name = :{prefix}{n} COLLATE NOCASE OR t.name LIKE :{prefix}l{n} ESCAPE '\\')"
+                )
         if status:
             if status not in STATUSES:
                 raise QuerySyntaxError(f"status is one of {', '.join(STATUSES)}")
