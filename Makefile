@@ -17,7 +17,7 @@ run: $(STAMP)
 	env -u QT_QPA_PLATFORM $(VENV)/bin/marginalia
 
 test: $(STAMP)
-	$(PY) -m ruff check desktop_app tests benchmarks migrations
+	$(PY) -m ruff check $(wildcard desktop_app tests benchmarks migrations packaging)
 	$(PY) -m pytest
 
 test-fast: $(STAMP)
@@ -28,7 +28,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_gui.py
 
 lint: $(STAMP)
-	$(PY) -m ruff check desktop_app tests benchmarks migrations
+	$(PY) -m ruff check $(wildcard desktop_app tests benchmarks migrations packaging)
 
 package: $(STAMP)
 	bash packaging/build_linux.sh

@@ -136,6 +136,24 @@ def test_delete_and_restore_papers(seed_library: Library) -> None:
     assert lib.index.index.doc_count() == 76
 
 
+def test_undo_import_removes_the_papers_and_their_identity(seed_library: Library, seed_paths: list[Path]) -> None:
+    lib = seed_library
+    batch = lib.imports()[0]
+    assert (batch["added"], batch["duplicates"], batch["undone"]) == (76, 0, 0)
+    races = find_paper(lib, RACES_WORDS)
+    lib.set_note(races, "attached later")
+    change = lib.undo_import(batch["id"])
+    assert len(change.paper_ids) == 76
+    assert lib.live_count() == 0 and lib.index.index.doc_count() == 0
+    assert lib.query("reasoning").ids == [] and lib.query("note:attached").ids == []
+    with pytest.raises(LibraryError, match="was undone already"):
+        lib.undo_import(batch["id"])
+    with pytest.raises(LibraryError, match="no import with id 999"):
+        lib.undo_import(999)
+    assert lib.import_files(seed_paths).added == 76  # the identity keys went with the papers
+    assert lib.integrity_check() == []
+
+
 # ---- tags ---------------------------------------------------------------------------------------
 @pytest.fixture
 def tagged(seed_library: Library) -> dict[str, int]:
@@ -383,6 +401,71 @@ def test_notes_keep_revisions_are_searchable_and_persist(seed_library: Library, 
         assert len(again.note_revisions(races)) == 2
         assert again.query("note:wombat").ids == [races]
         assert again.rows([races])[races].has_note
+
+
+def test_note_save_gives_up_when_the_library_is_busy(seed_library: Library) -> None:
+    import threading
+
+    from desktop_app.core.lib_notes import LibraryBusy
+
+    lib = seed_library
+    races = find_paper(lib, RACES_WORDS)
+    held, release = threading.Event(), threading.Event()
+
+    def long_write() -> None:
+        with lib._write_lock:  # what an import holds for its whole transaction
+            held.set()
+            release.wait(10)
+
+    worker = threading.Thread(target=long_write)
+    worker.start()
+    try:
+        assert held.wait(10)
+        with pytest.raises(LibraryBusy):
+            lib.set_note(races, "typed during an import", wait=0.05)
+    finally:
+        release.set()
+        worker.join()
+    lib.set_note(races, "typed during an import", wait=1)
+    assert lib.paper(races).note == "typed during an import"
+
+
+# ---- highlights ---------------------------------------------------------------------------------
+def test_highlights_reanchor_orphan_and_come_back(seed_library: Library) -> None:
+    lib = seed_library
+    races = find_paper(lib, RACES_WORDS)
+    original = lib.paper(races).abstract
+    quote = "composable building blocks"
+    hid = lib.highlight_quote(races, quote, comment="like lego").detail["id"]
+    lib.highlight_quote(races, "300 individual environments", color="green")
+    assert lib.query("highlight:lego").ids == [races]
+
+    lib.set_abstract(races, "A sentence put in front. " + original)
+    p = lib.paper(races)
+    assert [(p.abstract_text[h.start:h.end], h.orphaned) for h in p.highlights] == [
+        (quote, False), ("300 individual environments", False)]
+
+    lib.set_abstract(races, original.replace(quote, "bricks"))
+    p = lib.paper(races)
+    assert {h.quote: h.orphaned for h in p.highlights} == {quote: True, "300 individual environments": False}
+    assert lib.query("highlight:lego").ids == [races]  # an orphan is kept, not dropped
+
+    lib.set_abstract(races, original)
+    p = lib.paper(races)
+    assert all(not h.orphaned and p.abstract_text[h.start:h.end] == h.quote for h in p.highlights)
+
+    lib.edit_highlight(hid, color="blue", comment="like duplo")
+    assert lib.query("highlight:duplo").ids == [races] and lib.query("highlight:lego").ids == []
+    row = lib.delete_highlight(hid).detail["row"]
+    assert lib.query("highlight:duplo").ids == []
+    lib.restore_highlight(row)
+    assert lib.query("highlight:duplo").ids == [races]
+    with pytest.raises(LibraryError, match="not a span of the abstract"):
+        lib.add_highlight(races, 5, 5)
+    with pytest.raises(LibraryError, match="a highlight color is one of"):
+        lib.add_highlight(races, 0, 5, color="red")
+    with pytest.raises(LibraryError, match="does not occur"):
+        lib.highlight_quote(races, "words the abstract does not have")
 
 
 # ---- reading lists ------------------------------------------------------------------------------
