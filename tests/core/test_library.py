@@ -4,6 +4,7 @@ saved searches. Expected values are derived from the seed files themselves."""
 from __future__ import annotations
 
 import re
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -31,6 +32,27 @@ def _seed_file_facts(path: Path) -> tuple[str, str, int | None, int]:
     year = int(m.group(1)) if m else None
     paragraphs = [p for p in re.split(r"\n[ \t]*\n", body) if p.strip()]
     return header, venue, year, len(paragraphs)
+
+
+@pytest.fixture(scope="module")
+def _seed_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.conftest import SEEDS
+
+    folder = tmp_path_factory.mktemp("seed-template") / "library"
+    with Library.open(folder) as lib:
+        assert lib.import_files(SEEDS).added == 76
+    return folder
+
+
+@pytest.fixture
+def seed_library(_seed_template: Path, library_dir: Path):  # noqa: ANN201
+    """conftest's seed_library (the 76 seeds in this test's own folder), made by copying a
+    library imported once per module instead of importing again for every test."""
+    shutil.copytree(_seed_template, library_dir)
+    lib = Library.open(library_dir)
+    assert lib.live_count() == 76
+    yield lib
+    lib.close()
 
 
 def _queue_len(lib: Library) -> int:

@@ -212,13 +212,11 @@ def test_terms_for_highlighting(seeded: Seeded) -> None:
     assert lib.query("tag:rl status:read").terms == []
 
 
-def test_parse_needs_no_index_and_sql_queries_work_without_it(seeded: Seeded, tmp_path: Path) -> None:
+def test_parse_needs_no_index_and_sql_queries_work_without_it(seeded: Seeded) -> None:
     assert parse("tag:rl AND reasoning") is not None
-    folder = seeded.lib.folder
-    other = Library.open(folder, ensure_index=False)  # the index is not opened
-    try:
+    with Library.open(seeded.lib.folder, ensure_index=False) as other:  # the index is not opened
+        assert not other.index.is_open
         assert set(other.query("tag:rl AND NOT status:read").ids) == {seeded.races}
+        assert set(other.query("rating:>=2 OR status:skimmed").ids) == {seeded.races, seeded.rlvr, seeded.fprm}
         with pytest.raises(QuerySyntaxError, match="being rebuilt"):
             other.query("reasoning")
-    finally:
-        other.engine.dispose()

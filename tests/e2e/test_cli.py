@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -74,13 +75,22 @@ def user_error(proc: subprocess.CompletedProcess, fragment: str) -> None:
     assert fragment in lines[0], (proc.args, lines[0])
 
 
-@pytest.fixture
-def seeded(library_dir: Path) -> dict[str, int]:
-    """A library holding the seeds (imported in-process: the import command is tested on its own)."""
-    with Library.open(library_dir) as lib:
+@pytest.fixture(scope="module")
+def _template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, int]]:
+    """The seeds imported once, in-process (the import command is tested on its own)."""
+    folder = tmp_path_factory.mktemp("cli-template") / "library"
+    with Library.open(folder) as lib:
         assert lib.import_files(SEEDS).added == 76
-        return {"races": find_paper(lib, RACES_WORDS), "rlvr": find_paper(lib, RLVR_WORDS),
-                "fprm": find_paper(lib, FPRM_WORDS)}
+        ids = {"races": find_paper(lib, RACES_WORDS), "rlvr": find_paper(lib, RLVR_WORDS),
+               "fprm": find_paper(lib, FPRM_WORDS)}
+    return folder, ids
+
+
+@pytest.fixture
+def seeded(_template: tuple[Path, dict[str, int]], library_dir: Path) -> dict[str, int]:
+    """A copy of the seeded library in this test's own folder; the ids of three known papers."""
+    shutil.copytree(_template[0], library_dir)
+    return dict(_template[1])
 
 
 def test_import_json_report_duplicates_and_library_env(tmp_path: Path) -> None:
@@ -212,8 +222,7 @@ def test_export_reindex_check_backup(seeded: dict[str, int], library_dir: Path, 
     ok(exp_md)
     data = json.loads(out_json.read_text("utf-8"))
     assert len(data["papers"]) == 76
-    assert {p["uid"] for p in data["papers"]} == {p["uid"] for p in data["papers"]} and len(
-        {p["uid"] for p in data["papers"]}) == 76
+    assert len({p["uid"] for p in data["papers"]}) == 76
     races_json = next(p for p in data["papers"] if p["id"] == races)
     assert races_json["title"] == RACES_TITLE and races_json["venue"] == "NeurIPS"
     md = out_md.read_text("utf-8")

@@ -1,0 +1,350 @@
+"""Migrations keep every row: 0002 recreates ``paper`` (a batch copy-and-rename), which with
+foreign keys on would cascade-delete every child row. The runner turns them off, runs all of it in
+one real transaction, checks references before the commit, backs up first, and refuses a
+database written by a newer version."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sqlite3
+import uuid
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, event
+
+from desktop_app.core import db
+from desktop_app.core.db import DatabaseTooNew, LibraryError
+from desktop_app.core.formats import read_path
+from desktop_app.core.library import Library
+from desktop_app.core.text import derive_title, to_plain
+from tests.conftest import SEEDS
+
+TABLES = (
+    "import_batch", "paper", "paper_identity", "tag", "paper_tag", "note", "note_revision",
+    "highlight", "reading_list", "reading_list_item", "saved_search", "index_queue",
+)
+CHILD_TABLES = ("paper_identity", "paper_tag", "note", "note_revision", "highlight", "reading_list_item")
+NOW = "2026-11-01 10:00:00"
+
+
+def _connect(path: Path, fk: bool = True) -> sqlite3.Connection:
+    con = sqlite3.connect(path)
+    con.execute(f"PRAGMA foreign_keys={'ON' if fk else 'OFF'}")
+    return con
+
+
+def _fill_0001(path: Path) -> dict[str, int]:
+    """Write real rows (the 76 seed abstracts and things attached to them) into a 0001 schema
+    with plain sqlite3 and foreign keys on. Returns a few paper ids by role."""
+    con = _connect(path)
+    with con:
+        con.execute(
+            "INSERT INTO import_batch (id, source, format, started_at, added, duplicates, merged, failed, undone) "
+            "VALUES (1, ?, 'seed', ?, 76, 0, 0, 0, 0)", ("; ".join(map(str, SEEDS)), NOW))
+        pid = 0
+        roles: dict[str, int] = {}
+        for path_ in SEEDS:
+            for rec in read_path(path_).records:
+                pid += 1
+                plain = to_plain(rec.abstract)
+                digest = hashlib.sha1(plain.lower().encode()).hexdigest()
+                con.execute(
+                    "INSERT INTO paper (id, uid, title, title_source, abstract, abstract_text, authors_json, "
+                    "venue, year, extra_json, raw, content_hash, status, rating, added_at, updated_at, "
+                    "import_id) VALUES (?, ?, ?, 'derived', ?, ?, '[]', ?, ?, '{}', ?, ?, 'unread', 0, ?, ?, 1)",
+                    (pid, uuid.uuid4().hex, derive_title(rec.abstract), rec.abstract, plain, rec.venue,
+                     rec.year, rec.raw, digest, NOW, NOW))
+                con.execute("INSERT INTO paper_identity (key, paper_id) VALUES (?, ?)", (f"abs:{digest}", pid))
+                if "Recursive Automated Composition" in plain:
+                    roles["races"] = pid
+                if "Fixed-Point Reasoning Model" in plain:
+                    roles["fprm"] = pid
+        assert pid == 76
+        races, fprm = roles["races"], roles["fprm"]
+        roles["deleted"] = other = 5 if 5 not in (races, fprm) else 6
+        con.execute("UPDATE paper SET deleted_at=?, status='read', rating=3 WHERE id=?", (NOW, other))
+        con.execute("UPDATE paper SET status='skimmed', rating=5, title='RACES (mine)', title_source='edited' "
+                    "WHERE id=?", (races,))
+        con.executemany("INSERT INTO tag (id, name, color) VALUES (?, ?, ?)",
+                        [(1, "rl", "#1f77b4"), (2, "rl/env", ""), (3, "reasoning", "")])
+        con.executemany("INSERT INTO paper_tag (paper_id, tag_id) VALUES (?, ?)",
+                        [(races, 1), (races, 2), (fprm, 3), (other, 3)] + [(i, 3) for i in range(10, 30)])
+        con.executemany("INSERT INTO note (paper_id, text, updated_at) VALUES (?, ?, ?)",
+                        [(races, "compose **all** the environments; ask about the quokka", NOW),
+                         (fprm, "sudoku numbers", NOW), (other, "trashed but noted", NOW)])
+        con.executemany("INSERT INTO note_revision (paper_id, text, saved_at) VALUES (?, ?, ?)",
+                        [(races, "first draft", NOW), (races, "second draft", NOW)])
+        plain = con.execute("SELECT abstract_text FROM paper WHERE id=?", (races,)).fetchone()[0]
+        for quote, color in (("composable building blocks", "yellow"), ("300 individual environments", "green")):
+            s = plain.index(quote)
+            con.execute(
+                "INSERT INTO highlight (paper_id, start, end, quote, prefix, suffix, color, comment, orphaned, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'c', 0, ?)",
+                (races, s, s + len(quote), quote, plain[max(0, s - 32):s], plain[s + len(quote):s + len(quote) + 32],
+                 color, NOW))
+        con.executemany("INSERT INTO reading_list (id, name, description, created_at) VALUES (?, ?, ?, ?)",
+                        [(1, "Queue", "next week", NOW), (2, "Empty", "", NOW)])
+        con.executemany("INSERT INTO reading_list_item (list_id, paper_id, position, note) VALUES (1, ?, ?, ?)",
+                        [(fprm, 0, "first"), (races, 1, ""), (other, 2, "in the trash")])
+        con.execute("INSERT INTO saved_search (name, query) VALUES ('mine', 'tag:rl AND NOT status:read')")
+    con.close()
+    return roles
+
+
+def _snapshot(path: Path, paper_columns: list[str]) -> dict[str, list[tuple]]:
+    con = _connect(path)
+    try:
+        out = {}
+        for t in TABLES:
+            cols = ", ".join(paper_columns) if t == "paper" else "*"
+            out[t] = con.execute(f"SELECT {cols} FROM {t} ORDER BY rowid").fetchall()
+        return out
+    finally:
+        con.close()
+
+
+def _columns(path: Path, table: str) -> list[str]:
+    con = sqlite3.connect(path)
+    try:
+        return [r[1] for r in con.execute(f"PRAGMA table_info({table})")]
+    finally:
+        con.close()
+
+
+def _db_0001(folder: Path) -> tuple[Path, dict[str, int]]:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "library.sqlite"
+    assert db.migrate(path, folder / "backups", "0001") is None  # a new database: nothing to back up
+    assert db.current_revision(path) == "0001"
+    return path, _fill_0001(path)
+
+
+def test_upgrade_keeps_every_row(library_dir: Path) -> None:
+    path, roles = _db_0001(library_dir)
+    cols = _columns(path, "paper")
+    assert "opened_at" not in cols
+    before = _snapshot(path, cols)
+    counts = {t: len(rows) for t, rows in before.items()}
+    assert all(counts[t] > 0 for t in TABLES if t != "index_queue"), counts
+
+    with Library.open(library_dir) as lib:
+        assert db.current_revision(path) == db.head_revision() == "0002"
+        assert lib.migration_backup and "before-0002" in lib.migration_backup
+        after = _snapshot(path, cols)
+        for t in TABLES:
+            assert after[t] == before[t], f"rows of {t} changed"
+        assert "opened_at" in _columns(path, "paper")
+        con = sqlite3.connect(path)
+        assert con.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        con.close()
+
+        # the library reads the kept rows, and the index is built from them
+        races, fprm = roles["races"], roles["fprm"]
+        p = lib.paper(races)
+        assert (p.title, p.title_source, p.status, p.rating) == ("RACES (mine)", "edited", "skimmed", 5)
+        assert p.tags == ["rl", "rl/env"] and p.lists == ["Queue"]
+        assert [h.quote for h in p.highlights] == ["composable building blocks", "300 individual environments"]
+        assert [t for _, t in lib.note_revisions(races)] == ["second draft", "first draft"]
+        assert lib.live_count() == 75
+        assert lib.query("note:quokka").ids == [races]
+        assert lib.query("highlight:composable").ids == [races]
+        assert lib.query("", list_name="Queue", sort="position").ids == [fprm, races]
+        assert set(lib.query("tag:rl").ids) == {races}
+        assert lib.saved_searches() == [("mine", "tag:rl AND NOT status:read")]
+        assert {t.name: t.color for t in lib.tags()}["rl"] == "#1f77b4"
+        lib.mark_opened(races)  # the new column is usable
+        lib.restore_papers([roles["deleted"]])
+        assert lib.paper(roles["deleted"]).note == "trashed but noted"
+        assert lib.integrity_check() == []
+
+    backups = list((library_dir / "backups").glob("library-*-before-0002.sqlite"))
+    assert len(backups) == 1
+    assert db.current_revision(backups[0]) == "0001"
+    assert _snapshot(backups[0], cols) == before  # the backup holds the old database, whole
+
+    with Library.open(library_dir) as lib:  # at head: no second migration, no second backup
+        assert lib.migration_backup is None
+    assert len(list((library_dir / "backups").iterdir())) == 1
+
+
+def test_control_the_batch_recreate_with_foreign_keys_on_deletes_child_rows(tmp_path: Path) -> None:
+    """Why the runner turns foreign keys off: run the same 0002 through a plain engine with
+    ``PRAGMA foreign_keys=ON`` and the DROP of the old ``paper`` cascades to every child table."""
+    path, _ = _db_0001(tmp_path / "control")
+    cols = _columns(path, "paper")
+    before = {t: len(rows) for t, rows in _snapshot(path, cols).items()}
+
+    engine = create_engine(f"sqlite:///{path}")
+
+    @event.listens_for(engine, "connect")
+    def _fk_on(dbapi_conn, _record) -> None:  # noqa: ANN001
+        dbapi_conn.execute("PRAGMA foreign_keys=ON")
+
+    cfg = db.alembic_config()
+    with engine.begin() as conn:
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0002")
+    engine.dispose()
+
+    assert db.current_revision(path) == "0002"
+    after = {t: len(rows) for t, rows in _snapshot(path, cols).items()}
+    assert after["paper"] == before["paper"] == 76  # the papers were copied ...
+    for t in CHILD_TABLES:  # ... but everything hanging off them went with the old table
+        assert before[t] > 0 and after[t] == 0, (t, before[t], after[t])
+    assert after["tag"] == before["tag"] and after["reading_list"] == before["reading_list"]
+
+
+def test_database_from_a_newer_version_is_refused_untouched(library_dir: Path) -> None:
+    with Library.open(library_dir) as lib:
+        lib.import_files(SEEDS[:1])
+    path = library_dir / "library.sqlite"
+    con = sqlite3.connect(path)
+    with con:
+        con.execute("UPDATE alembic_version SET version_num='9999'")
+    con.close()
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    backups_before = sorted((library_dir / "backups").glob("*")) if (library_dir / "backups").exists() else []
+
+    with pytest.raises(DatabaseTooNew) as info:
+        Library.open(library_dir)
+    message = str(info.value)
+    assert "newer version" in message and "9999" in message and "\n" not in message
+    assert isinstance(info.value, LibraryError)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+    after = sorted((library_dir / "backups").glob("*")) if (library_dir / "backups").exists() else []
+    assert after == backups_before
+    assert db.current_revision(path) == "9999"
+
+
+def test_migration_transaction_rolls_back_ddl(tmp_path: Path) -> None:
+    path = tmp_path / "ddl.sqlite"
+    sqlite3.connect(path).execute("CREATE TABLE keep (a)").connection.close()
+
+    engine = db.make_migration_engine(path)
+    with pytest.raises(RuntimeError), engine.connect() as conn, conn.begin():
+        conn.exec_driver_sql("CREATE TABLE half_done (a)")
+        conn.exec_driver_sql("DROP TABLE keep")
+        raise RuntimeError("migration failed half way")
+    engine.dispose()
+
+    # control: pysqlite's own transaction handling would have committed the DDL at once
+    plain = create_engine(f"sqlite:///{path}")
+    with pytest.raises(RuntimeError), plain.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE leaked (a)")
+        raise RuntimeError("migration failed half way")
+    plain.dispose()
+
+    con = sqlite3.connect(path)
+    names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    con.close()
+    assert names == {"keep", "leaked"}
+
+
+FAILING_REVISION = '''
+"""a revision that fails after changing the schema"""
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0003"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table("half_done", sa.Column("id", sa.Integer(), primary_key=True))
+    with op.batch_alter_table("paper", recreate="always") as batch:
+        batch.drop_column("raw")
+    op.execute("DELETE FROM note")
+    raise RuntimeError("0003 failed half way")
+
+
+def downgrade() -> None:
+    pass
+'''
+
+
+def test_failing_migration_leaves_the_database_as_it_was(
+    library_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, _ = _db_0001(library_dir)
+    with Library.open(library_dir):
+        pass
+    cols = _columns(path, "paper")
+    before = _snapshot(path, cols)
+
+    scripts = tmp_path / "migrations"
+    shutil.copytree(Path(str(files("desktop_app.migrations"))), scripts,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (scripts / "versions" / "0003_fails.py").write_text(FAILING_REVISION, "utf-8")
+
+    def config() -> Config:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(scripts))
+        return cfg
+
+    monkeypatch.setattr(db, "alembic_config", config)
+    with pytest.raises(RuntimeError, match="0003 failed half way"):
+        db.migrate(path, library_dir / "backups")
+
+    assert db.current_revision(path) == "0002"
+    assert _columns(path, "paper") == cols  # "raw" is still there
+    assert _snapshot(path, cols) == before  # notes too
+    con = sqlite3.connect(path)
+    assert con.execute("SELECT name FROM sqlite_master WHERE name='half_done'").fetchone() is None
+    con.close()
+    assert any("before-0003" in p.name for p in (library_dir / "backups").iterdir())
+
+
+def test_broken_references_stop_the_migration(library_dir: Path) -> None:
+    path, _ = _db_0001(library_dir)
+    con = _connect(path, fk=False)
+    with con:
+        con.execute("INSERT INTO note (paper_id, text, updated_at) VALUES (9999, 'orphan', ?)", (NOW,))
+    con.close()
+    with pytest.raises(LibraryError, match="migration would break 1 references"):
+        Library.open(library_dir)
+    assert db.current_revision(path) == "0001"
+    assert "opened_at" not in _columns(path, "paper")
+
+
+def test_a_file_that_is_not_a_library_is_refused_untouched(tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage"
+    garbage.mkdir()
+    (garbage / "library.sqlite").write_bytes(bytes(range(256)) * 20)
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    con = sqlite3.connect(foreign / "library.sqlite")
+    with con:
+        con.execute("CREATE TABLE paper (x)")
+        con.execute("INSERT INTO paper VALUES ('theirs')")
+    con.close()
+    for folder, fragment in ((garbage, "is not a readable Marginalia library"),
+                             (foreign, "database of another program")):
+        path = folder / "library.sqlite"
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        with pytest.raises(LibraryError, match=fragment) as info:
+            Library.open(folder)
+        assert "\n" not in str(info.value)
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+        assert not (folder / "backups").exists() and not (folder / "index").exists()
+
+
+def test_backups_rotate_and_are_whole_copies(library_dir: Path) -> None:
+    with Library.open(library_dir) as lib:
+        lib.import_files(SEEDS[:1])
+        count = lib.live_count()
+    made = [db.backup(library_dir / "library.sqlite", library_dir / "backups", f"n{i:02d}") for i in range(db.BACKUPS_KEPT + 3)]
+    kept = sorted((library_dir / "backups").glob("library-*.sqlite"))
+    assert kept == sorted(made[-db.BACKUPS_KEPT:])
+    con = sqlite3.connect(kept[-1])
+    assert con.execute("SELECT count(*) FROM paper").fetchone() == (count,)
+    assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    con.close()
