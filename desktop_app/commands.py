@@ -12,10 +12,17 @@ from desktop_app.core.models import STATUSES
 
 
 def run(folder: Path, args: argparse.Namespace) -> int:
+    from desktop_app.core.db import IndexDamaged
+
     handler = HANDLERS[args.command]
     lib = Library.open(folder)
     try:
-        return handler(lib, args) or 0
+        try:
+            return handler(lib, args) or 0
+        except IndexDamaged as exc:
+            print(f"marginalia: {exc}", file=sys.stderr)
+            lib.ensure_index()
+            return handler(lib, args) or 0
     finally:
         lib.close()
 

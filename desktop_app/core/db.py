@@ -36,6 +36,10 @@ class DatabaseTooNew(LibraryError):
     pass
 
 
+class IndexDamaged(LibraryError):
+    """The full-text index failed while answering; it has been marked for a rebuild."""
+
+
 def make_engine(db_path: Path) -> Engine:
     """The library's engine: WAL, synchronous=FULL, foreign keys on."""
     engine = create_engine(

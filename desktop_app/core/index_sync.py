@@ -98,6 +98,15 @@ class IndexSync:
             for r in result:
                 yield _doc(r)
 
+    def mark_damaged(self) -> None:
+        """Close the index and spoil its stamp, so that the next ``ensure`` rebuilds it."""
+        from desktop_app.core.search.index import STAMP
+
+        with self._drain_lock:
+            self.index.close()
+            self.is_open = False
+            (self.index.folder / STAMP).unlink(missing_ok=True)
+
     def close(self) -> None:
         self._stop = True
         self._wake.set()

@@ -17,7 +17,7 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, text
 
 from desktop_app.core import db
-from desktop_app.core.db import LibraryError
+from desktop_app.core.db import IndexDamaged, LibraryError
 from desktop_app.core.index_sync import IndexSync
 from desktop_app.core.models import STATUSES, utcnow
 from desktop_app.core.search.query import CompiledQuery, QuerySyntaxError, compile_query
@@ -318,7 +318,23 @@ class Library:
                 raise QuerySyntaxError("the search index is being rebuilt; try again in a moment")
         return compile_query(query_text, self.index.index if self.index.is_open else None)
 
-    def query(
+    def query(self, *args, **kwargs) -> QueryResult:  # noqa: ANN002, ANN003
+        """See :meth:`_query`. An index that fails while answering (damaged on disk in a way the
+        open check could not see) is marked for a rebuild and IndexDamaged is raised; the CLI
+        rebuilds and retries, the GUI rebuilds in a worker."""
+        try:
+            return self._query(*args, **kwargs)
+        except (QuerySyntaxError, LibraryError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - Whoosh raises assorted errors on bad segments
+            if not self.index.is_open:
+                raise
+            self.index.mark_damaged()
+            raise IndexDamaged(
+                f"the search index is damaged ({type(exc).__name__}); it is being rebuilt"
+            ) from exc
+
+    def _query(
         self,
         query_text: str = "",
         *,

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.appinfo import APP_NAME
+from desktop_app.core.db import IndexDamaged
 from desktop_app.core.library import Library
 from desktop_app.core.search.query import QuerySyntaxError
 from desktop_app.core.values import Change
@@ -325,6 +326,10 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         except QuerySyntaxError as exc:
             self.search.show_error(str(exc))
             return
+        except IndexDamaged as exc:
+            self.search.show_error(f"{exc} — the results will come back in a moment")
+            self.ensure_index_async()
+            return
         self.search.show_error(None)
         self.terms = res.terms
         self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
@@ -364,6 +369,8 @@ class MainWindow(EditActions, FileActions, QMainWindow):
 
     def on_change(self, change: Change) -> None:
         """Refresh only what a change concerns."""
+        err = self.library.index.last_error
+        self.status_label.setText(f"Search index update failed ({err}); it will be retried" if err else "")
         kind = change.kind
         if kind == "import" or change.detail.get("deleted") or change.detail.get("restored"):
             self.refresh_sidebar()

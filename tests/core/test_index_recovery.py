@@ -214,3 +214,27 @@ def test_background_index_thread_catches_up(lib_folder: Path) -> None:
         lib.flush_index()
         assert lib.query("echidna").ids == [races]
         assert _queue(lib_folder) == []
+
+
+def test_damage_seen_only_while_searching_is_repaired(seed_library, library_dir) -> None:  # noqa: ANN001
+    """Bytes overwritten inside a segment pass the open check; the first search that trips on
+    them marks the index for a rebuild, and the next open (or the CLI's retry) repairs it."""
+    import pytest
+
+    from desktop_app.core.db import IndexDamaged
+    from desktop_app.core.library import Library
+
+    index = seed_library.index.index
+
+    def broken(*_a, **_k):  # noqa: ANN002, ANN003, ANN202
+        raise ValueError("Block tag error")  # what Whoosh raised on a damaged posting block
+
+    original = index.matching_pids
+    index.matching_pids = broken
+    with pytest.raises(IndexDamaged, match="being rebuilt"):
+        seed_library.query("reinforcement")
+    index.matching_pids = original
+    assert not seed_library.index.is_open
+    assert seed_library.query("tag:none OR status:read").total == 0  # SQL-only queries still work
+    assert seed_library.ensure_index() != "ok"
+    assert seed_library.query("reinforcement").total > 0
