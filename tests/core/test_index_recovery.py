@@ -222,7 +222,6 @@ def test_damage_seen_only_while_searching_is_repaired(seed_library, library_dir)
     import pytest
 
     from desktop_app.core.db import IndexDamaged
-    from desktop_app.core.library import Library
 
     index = seed_library.index.index
 
