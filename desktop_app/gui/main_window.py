@@ -54,6 +54,7 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         self._build_menus()
         self._build_shortcuts()
         self._restore_settings()
+        self._recover_drafts()
         self.refresh_sidebar()
         self.refresh_query(keep=self._restored_selection)
         self._update_stack()
@@ -109,7 +110,7 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._current_changed())
         self.table.doubleClicked.connect(lambda _i: self.focus_reader())
 
-        self.reader = ReaderPane(self.save_note, self)
+        self.reader = ReaderPane(self.save_note, self, drafts=self.library.folder / "drafts")
         self.reader.titleEdited.connect(self.edit_title)
         self.reader.tagsAdded.connect(lambda pid, names: self.add_tags(self._targets(pid), names))
         self.reader.tagRemoved.connect(lambda pid, name: self.remove_tag(self._targets(pid), name))
@@ -250,6 +251,13 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         down = QShortcut(QKeySequence("Down"), self.search.box)
         down.setContext(Qt.ShortcutContext.WidgetShortcut)
         down.activated.connect(lambda: self.table.setFocus())
+
+    def _recover_drafts(self) -> None:
+        from desktop_app.gui.note_editor import recover_drafts
+
+        recovered = recover_drafts(self.library.folder / "drafts", self.library.set_note)
+        if recovered:
+            self.status_message(f"Recovered unsaved note text for {len(recovered)} paper(s) after a crash", 15000)
 
     # ---- state: settings -------------------------------------------------------------------
     def _restore_settings(self) -> None:

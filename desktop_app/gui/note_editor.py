@@ -7,7 +7,9 @@ write lock), the save is retried; the text never leaves the editor until it is s
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -24,6 +26,7 @@ from PySide6.QtWidgets import (
 from desktop_app.gui.safe_browser import SafeTextBrowser
 
 AUTOSAVE_MS = 1000
+DRAFT_MS = 150  # a draft file is written this soon after a keystroke (survives a crash)
 
 
 def markdown_to_safe_html(text: str) -> str:
@@ -43,10 +46,14 @@ class _Edit(QPlainTextEdit):
 
 
 class NoteEditor(QWidget):
-    def __init__(self, save: Callable[[int, str], bool], parent: QWidget | None = None) -> None:
-        """``save(paper_id, text)`` stores the note; it returns False when it must be retried."""
+    def __init__(self, save: Callable[[int, str], bool], parent: QWidget | None = None,
+                 drafts: Path | None = None) -> None:
+        """``save(paper_id, text)`` stores the note; it returns False when it must be retried.
+        ``drafts`` is a folder where unsaved text is journaled between keystrokes and the save,
+        so that even a crash in that second loses nothing (see :func:`recover_drafts`)."""
         super().__init__(parent)
         self._save = save
+        self.drafts = drafts
         self._paper: int | None = None
         self._saved_text = ""
         lay = QVBoxLayout(self)
@@ -84,6 +91,10 @@ class NoteEditor(QWidget):
         self.timer.timeout.connect(self.flush)
         self.edit.textChanged.connect(self._typed)
         self.edit.focusLost.connect(self.flush)
+        self.draft_timer = QTimer(self)
+        self.draft_timer.setSingleShot(True)
+        self.draft_timer.setInterval(DRAFT_MS)
+        self.draft_timer.timeout.connect(self._write_draft)
 
     def paper_id(self) -> int | None:
         return self._paper
@@ -104,6 +115,30 @@ class NoteEditor(QWidget):
     def _typed(self) -> None:
         self.state.setText("editing…")
         self.timer.start()
+        if not self.draft_timer.isActive():
+            self.draft_timer.start()
+
+    def _draft_path(self) -> Path | None:
+        if self.drafts is None or self._paper is None:
+            return None
+        return self.drafts / f"{self._paper}.md"
+
+    def _write_draft(self) -> None:
+        path = self._draft_path()
+        if path is None or not self.dirty():
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(self.edit.toPlainText(), "utf-8")
+            os.replace(tmp, path)
+        except OSError:
+            pass  # the draft is a safety net; the real save still runs
+
+    def _drop_draft(self) -> None:
+        path = self._draft_path()
+        if path is not None:
+            path.unlink(missing_ok=True)
 
     def dirty(self) -> bool:
         return self._paper is not None and self.edit.toPlainText() != self._saved_text
@@ -118,6 +153,8 @@ class NoteEditor(QWidget):
         if self._save(self._paper, text):
             self._saved_text = text
             self.state.setText("saved")
+            self.draft_timer.stop()
+            self._drop_draft()
             return True
         self.state.setText("waiting to save…")
         self.timer.start()
@@ -135,3 +172,25 @@ class NoteEditor(QWidget):
     def focus_editor(self) -> None:
         self.preview_button.setChecked(False)
         self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+
+def recover_drafts(folder: Path, save: Callable[[int, str], object]) -> list[int]:
+    """Store note drafts a crash left behind (the note's earlier text becomes a revision).
+    Returns the papers whose notes were recovered."""
+    recovered = []
+    if not folder.is_dir():
+        return recovered
+    for path in sorted(folder.glob("*.md")):
+        try:
+            pid, text = int(path.stem), path.read_text("utf-8")
+            save(pid, text)
+            recovered.append(pid)
+        except (ValueError, OSError):
+            pass
+        except Exception:  # noqa: BLE001 - the paper is gone: keep the file for the user
+            path.rename(path.with_suffix(".orphan"))
+            continue
+        path.unlink(missing_ok=True)
+    for tmp in folder.glob("*.tmp"):
+        tmp.unlink(missing_ok=True)
+    return recovered

@@ -48,7 +48,7 @@ class ReaderPane(QWidget):
     highlightDeleteRequested = Signal(int)  # noqa: N815
     highlightCommentRequested = Signal(int, str)  # noqa: N815
 
-    def __init__(self, note_save, parent: QWidget | None = None) -> None:  # noqa: ANN001
+    def __init__(self, note_save, parent: QWidget | None = None, drafts=None) -> None:  # noqa: ANN001
         super().__init__(parent)
         self.setObjectName("readerPane")
         self.paper: PaperView | None = None
@@ -134,7 +134,7 @@ class ReaderPane(QWidget):
         self.hl_list.customContextMenuRequested.connect(self._highlight_menu)
         tl.addWidget(self.hl_list)
 
-        self.notes = NoteEditor(note_save, split)
+        self.notes = NoteEditor(note_save, split, drafts=drafts)
         split.addWidget(top)
         split.addWidget(self.notes)
         split.setStretchFactor(0, 3)
@@ -187,7 +187,9 @@ class ReaderPane(QWidget):
         if p.authors:
             names = ", ".join(p.authors[:8]) + (" et al." if len(p.authors) > 8 else "")
             parts.append(names)
-        venue = " ".join(x for x in (p.venue or "", str(p.year or "")) if x)
+        year = str(p.year or "")
+        venue = p.venue or ""
+        venue = venue if year and year in venue else " ".join(x for x in (venue, year) if x)
         if venue:
             parts.append(venue)
         if p.doi:
