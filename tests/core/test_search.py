@@ -220,3 +220,9 @@ def test_parse_needs_no_index_and_sql_queries_work_without_it(seeded: Seeded) ->
         assert set(other.query("rating:>=2 OR status:skimmed").ids) == {seeded.races, seeded.rlvr, seeded.fprm}
         with pytest.raises(QuerySyntaxError, match="being rebuilt"):
             other.query("reasoning")
+
+
+def test_an_empty_library_answers_queries_and_checks(empty_library) -> None:  # noqa: ANN001
+    assert empty_library.query("anything at all").total == 0
+    assert empty_library.query("reinforcement", sort="relevance").ids == []
+    assert empty_library.integrity_check() == []

@@ -61,3 +61,26 @@ def test_a_library_newer_than_the_code_is_refused_untouched(tmp_path: Path) -> N
     assert res.returncode == 1
     assert "newer version of Marginalia" in res.stderr and "Traceback" not in res.stderr
     assert hashlib.sha256((lib / "library.sqlite").read_bytes()).hexdigest() == before
+
+
+def test_a_second_instance_hands_over_to_the_first(tmp_path: Path) -> None:
+    """Starting the app again on an open library raises the running window and exits."""
+    import time
+
+    lib = tmp_path / "lib"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    first = subprocess.Popen([sys.executable, "-m", "desktop_app", "--library", str(lib)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while not (lib / ".marginalia.lock").exists() or not (lib / "index").exists():
+            assert time.monotonic() < deadline, "the first instance did not start"
+            time.sleep(0.1)
+        time.sleep(1.0)  # the local server listens right after the window is built
+        second = _run("--library", str(lib))
+        assert second.returncode == 0, second.stderr
+        assert first.poll() is None  # the first one is still running, undisturbed
+    finally:
+        first.terminate()
+        first.wait(timeout=30)
+    assert _run("--library", str(lib), "check").returncode == 0

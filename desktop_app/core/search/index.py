@@ -167,8 +167,14 @@ class SearchIndex:
         with self._lock:
             return self.searcher.doc_count()
 
+    def _empty(self) -> bool:
+        # an index with no documents has an EmptyReader, whose column_reader() raises
+        return self.searcher.reader().doc_count_all() == 0
+
     def all_pids(self) -> set[int]:
         with self._lock:
+            if self._empty():
+                return set()
             s = self.searcher
             col = s.reader().column_reader("pid")
             return {int(col[d]) for d in s.reader().all_doc_ids()}
@@ -176,6 +182,8 @@ class SearchIndex:
     def matching_pids(self, q: Query) -> set[int]:
         """Every paper the query matches, unscored (fast)."""
         with self._lock:
+            if self._empty():
+                return set()
             s = self.searcher
             col = s.reader().column_reader("pid")
             return {int(col[d]) for d in s.docs_for_query(q)}
@@ -183,6 +191,8 @@ class SearchIndex:
     def ranked_pids(self, q: Query, limit: int, within: set[int] | None = None) -> list[tuple[int, float]]:
         """The best ``limit`` papers by score, optionally only among ``within`` papers."""
         with self._lock:
+            if self._empty():
+                return []
             s = self.searcher
             col = s.reader().column_reader("pid")
             mask = None
