@@ -17,15 +17,18 @@ import sqlite3
 from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.pool import NullPool
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 BACKUPS_KEPT = 10
+# The newest revision in migrations/versions. Opening a library that is already there needs no
+# Alembic import (about 330 ms of start-up); tests/core/test_migrations.py checks it is current.
+SCHEMA_HEAD = "0003"
 
 
 class LibraryError(Exception):
@@ -80,12 +83,16 @@ def make_migration_engine(db_path: Path) -> Engine:
 
 
 def alembic_config() -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(files("desktop_app.migrations")))
     return cfg
 
 
 def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(alembic_config()).get_current_head() or ""
 
 
@@ -137,7 +144,6 @@ def migrate(db_path: Path, backups_dir: Path, target: str = "head") -> str | Non
     A database whose revision this code does not know (written by a newer Marginalia) is
     refused untouched.
     """
-    script = ScriptDirectory.from_config(alembic_config())
     try:
         current = current_revision(db_path)
         foreign = current is None and db_path.exists() and _has_tables(db_path)
@@ -146,6 +152,12 @@ def migrate(db_path: Path, backups_dir: Path, target: str = "head") -> str | Non
     if foreign:
         raise LibraryError(f"{db_path} is a database of another program, not a Marginalia library; "
                            "it was left untouched")
+    if current == SCHEMA_HEAD and target == "head":
+        return None
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(alembic_config())
     known = {rev.revision for rev in script.walk_revisions()}
     if current is not None and current not in known:
         raise DatabaseTooNew(
@@ -177,5 +189,7 @@ def migrate(db_path: Path, backups_dir: Path, target: str = "head") -> str | Non
 
 
 def revision_of(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()

@@ -18,7 +18,9 @@ from sqlalchemy import Engine, text
 from desktop_app.core.search.index import IndexDoc, SearchIndex
 
 log = logging.getLogger(__name__)
-DRAIN_BATCH = 2000
+# Whoosh's segment flush sorts in Python holding the GIL; 2,000-paper batches froze the GUI
+# thread for up to 1.3 s after an import, 250 for under 0.2 s (benchmarks/bench_gui.py)
+DRAIN_BATCH = 250
 
 _DOC_SQL = (
     "SELECT p.id, p.uid, p.title, p.abstract_text, p.authors_json, p.venue, p.year, "

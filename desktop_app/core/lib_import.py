@@ -56,7 +56,7 @@ def _plain_keys(plain: str) -> list[str]:
     return [f"abp:{digest}"] if digest else []
 
 
-def _fallback_keys(rec: Record) -> list[str]:
+def _fallback_keys(rec: Record, strong: bool) -> list[str]:
     """Keys for records the usual identity cannot name (no DOI, no arXiv id, no author or year,
     a short abstract): the record's own text, and title + year when it has no authors. Without
     them, re-importing such a file would add its papers again."""
@@ -66,6 +66,8 @@ def _fallback_keys(rec: Record) -> list[str]:
     keys = []
     if rec.raw.strip():
         keys.append("raw:" + hashlib.sha1(" ".join(rec.raw.split()).encode("utf-8")).hexdigest())
+    if strong:  # a DOI, an arXiv id or an abstract names it; weaker keys would merge distinct papers
+        return keys
     title = normalize_title(rec.title)
     family = family_key(rec.authors[0]) if rec.authors else ""
     if title and not rec.authors:
@@ -112,7 +114,9 @@ class _Importer:
         plain = to_plain(rec.abstract) if rec.abstract else ""
         if rec.title and rec.title.strip().lower() == UNTITLED.lower() and not plain:
             rec.title = None  # our own placeholder, read back from an export
-        keys = identity_keys(rec) + _plain_keys(plain) + _fallback_keys(rec)
+        keys = identity_keys(rec) + _plain_keys(plain)
+        strong = any(k.startswith(("doi:", "arxiv:", "abs:", "abp:")) for k in keys)
+        keys += _fallback_keys(rec, strong)
         existing = self.find(keys)
         if existing is not None:
             fr.duplicates += 1

@@ -378,7 +378,9 @@ class Library:
             order = SORTS.get(sort if sort in SORTS else "added").format(d=d)
         sql = f"SELECT p.id FROM paper p {join} WHERE {' AND '.join(where)} ORDER BY {order}"
         with self.engine.connect() as conn:
-            ids = [r[0] for r in conn.execute(text(sql), params)]
+            # the driver's cursor directly: building 100,000 SQLAlchemy rows took 136 ms
+            cur = conn.connection.driver_connection.execute(sql, params)
+            ids = [r[0] for r in cur.fetchall()]
         scores: dict[int, float] = {}
         if sort == "relevance" and cq.text_query is not None and ids:
             ranked = self.index.index.ranked_pids(cq.text_query, RANK_LIMIT, within=set(ids))

@@ -138,15 +138,9 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         self.splitter.setSizes([200, 770, 440])
         self.splitter.setChildrenCollapsible(False)
 
-        from desktop_app.gui.file_actions import sample_files
-
-        self.welcome = WelcomePanel(self.sample_count(), self)
-        self.welcome.importRequested.connect(self.import_dialog)
-        self.welcome.sampleRequested.connect(self.import_sample)
-        _ = sample_files
+        self.welcome: WelcomePanel | None = None  # built when the library is empty
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.splitter)
-        self.stack.addWidget(self.welcome)
         self.setCentralWidget(self.stack)
         self.status_label = QLabel("", self)
         self.statusBar().addPermanentWidget(self.status_label)
@@ -372,8 +366,15 @@ class MainWindow(EditActions, FileActions, QMainWindow):
             self.sidebar.select_filter("all", "")
 
     def _update_stack(self) -> None:
-        empty = self.library.live_count() == 0
-        self.stack.setCurrentWidget(self.welcome if empty else self.splitter)
+        if self.library.live_count() == 0:
+            if self.welcome is None:
+                self.welcome = WelcomePanel(self.sample_count(), self)
+                self.welcome.importRequested.connect(self.import_dialog)
+                self.welcome.sampleRequested.connect(self.import_sample)
+                self.stack.addWidget(self.welcome)
+            self.stack.setCurrentWidget(self.welcome)
+        else:
+            self.stack.setCurrentWidget(self.splitter)
 
     def on_change(self, change: Change) -> None:
         """Refresh only what a change concerns."""

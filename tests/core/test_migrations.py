@@ -133,8 +133,8 @@ def test_upgrade_keeps_every_row(library_dir: Path) -> None:
     assert all(counts[t] > 0 for t in TABLES if t != "index_queue"), counts
 
     with Library.open(library_dir) as lib:
-        assert db.current_revision(path) == db.head_revision() == "0002"
-        assert lib.migration_backup and "before-0002" in lib.migration_backup
+        assert db.current_revision(path) == db.head_revision() == db.SCHEMA_HEAD
+        assert lib.migration_backup and f"before-{db.SCHEMA_HEAD}" in lib.migration_backup
         after = _snapshot(path, cols)
         for t in TABLES:
             assert after[t] == before[t], f"rows of {t} changed"
@@ -163,7 +163,7 @@ def test_upgrade_keeps_every_row(library_dir: Path) -> None:
         assert lib.paper(roles["deleted"]).note == "trashed but noted"
         assert lib.integrity_check() == []
 
-    backups = list((library_dir / "backups").glob("library-*-before-0002.sqlite"))
+    backups = list((library_dir / "backups").glob(f"library-*-before-{db.SCHEMA_HEAD}.sqlite"))
     assert len(backups) == 1
     assert db.current_revision(backups[0]) == "0001"
     assert _snapshot(backups[0], cols) == before  # the backup holds the old database, whole
@@ -252,8 +252,8 @@ FAILING_REVISION = '''
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
@@ -263,7 +263,7 @@ def upgrade() -> None:
     with op.batch_alter_table("paper", recreate="always") as batch:
         batch.drop_column("raw")
     op.execute("DELETE FROM note")
-    raise RuntimeError("0003 failed half way")
+    raise RuntimeError("0004 failed half way")
 
 
 def downgrade() -> None:
@@ -283,7 +283,7 @@ def test_failing_migration_leaves_the_database_as_it_was(
     scripts = tmp_path / "migrations"
     shutil.copytree(Path(str(files("desktop_app.migrations"))), scripts,
                     ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0003_fails.py").write_text(FAILING_REVISION, "utf-8")
+    (scripts / "versions" / "0004_fails.py").write_text(FAILING_REVISION, "utf-8")
 
     def config() -> Config:
         cfg = Config()
@@ -291,16 +291,17 @@ def test_failing_migration_leaves_the_database_as_it_was(
         return cfg
 
     monkeypatch.setattr(db, "alembic_config", config)
-    with pytest.raises(RuntimeError, match="0003 failed half way"):
+    monkeypatch.setattr(db, "SCHEMA_HEAD", "0004")
+    with pytest.raises(RuntimeError, match="0004 failed half way"):
         db.migrate(path, library_dir / "backups")
 
-    assert db.current_revision(path) == "0002"
+    assert db.current_revision(path) == "0003"
     assert _columns(path, "paper") == cols  # "raw" is still there
     assert _snapshot(path, cols) == before  # notes too
     con = sqlite3.connect(path)
     assert con.execute("SELECT name FROM sqlite_master WHERE name='half_done'").fetchone() is None
     con.close()
-    assert any("before-0003" in p.name for p in (library_dir / "backups").iterdir())
+    assert any("before-0004" in p.name for p in (library_dir / "backups").iterdir())
 
 
 def test_broken_references_stop_the_migration(library_dir: Path) -> None:
@@ -348,3 +349,10 @@ def test_backups_rotate_and_are_whole_copies(library_dir: Path) -> None:
     assert con.execute("SELECT count(*) FROM paper").fetchone() == (count,)
     assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     con.close()
+
+
+def test_schema_head_constant_is_the_alembic_head() -> None:
+    """db.SCHEMA_HEAD lets an up-to-date library open without importing Alembic."""
+    from desktop_app.core import db
+
+    assert db.SCHEMA_HEAD == db.head_revision()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from whoosh.analysis import StemmingAnalyzer
 from whoosh.fields import ID, NUMERIC, TEXT, Schema
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # Fields the index answers; everything else in the query language is answered by SQL.
 TEXT_FIELDS = ("title", "abstract", "author", "note", "highlight", "venue")
