@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -69,6 +70,9 @@ class NoteEditor(QWidget):
         self.preview_button.setObjectName("notePreviewToggle")
         self.preview_button.setToolTip("Show the note rendered (Ctrl+Shift+P)")
         self.preview_button.toggled.connect(self._toggle_preview)
+        toggle = QShortcut(QKeySequence("Ctrl+Shift+P"), self)
+        toggle.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        toggle.activated.connect(self.preview_button.toggle)
         bar.addWidget(title)
         bar.addStretch(1)
         bar.addWidget(self.state)

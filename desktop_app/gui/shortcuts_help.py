@@ -5,6 +5,7 @@ SHORTCUTS: list[tuple[str, str]] = [
     ("Enter or Space", "read: focus the abstract"),
     ("t", "add a tag (Enter creates it; a/b makes a child tag)"),
     ("n", "write in the note (it saves itself)"),
+    ("Ctrl+Shift+P", "switch the note between editing and its rendered preview"),
     ("0 – 5", "set the rating"),
     ("u / s / r", "mark unread / skimmed / read"),
     ("h, Shift+1…5", "highlight the selected words (yellow, or a color)"),

@@ -209,3 +209,16 @@ def test_highlight_selected_text_with_the_mouse(make_window, seeded_dir: Path, q
     assert win.library.paper(pid).highlights == []
     win.undo_stack.redo()
     assert len(win.library.paper(pid).highlights) == 1
+
+
+def test_note_preview_renders_markdown_and_escapes_html(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    win = make_window(seeded_dir)
+    win.focus_note()
+    qtbot.keyClicks(win.reader.notes.edit, "**Key** idea <img src=x onerror=alert(1)>")
+    qtbot.keyClick(win.reader.notes.edit, Qt.Key.Key_P,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    preview = win.reader.notes.preview
+    assert win.reader.notes.stack.currentWidget() is preview
+    assert preview.toPlainText().strip() == "Key idea <img src=x onerror=alert(1)>"
+    assert "font-weight" in preview.toHtml() or "<b>" in preview.toHtml()  # the bold survived
+    assert win.library.paper(win.current_id()).note.startswith("**Key**")  # toggling saved it
