@@ -44,6 +44,7 @@ class SearchIndex:
         self._lock = threading.RLock()
         self._ix: windex.Index | None = None
         self._searcher: Searcher | None = None
+        self._pid_cache: tuple[list[int], dict[int, int]] | None = None  # per searcher
 
     # ---- lifecycle -------------------------------------------------------------------------
     def is_usable(self) -> tuple[bool, str]:
@@ -79,6 +80,7 @@ class SearchIndex:
         with self._lock:
             self._ix = windex.open_dir(str(self.folder))
             self._searcher = self._ix.searcher()
+            self._pid_cache = None
 
     def close(self) -> None:
         with self._lock:
@@ -160,6 +162,7 @@ class SearchIndex:
             return
         old = self._searcher
         self._searcher = self._ix.searcher()
+        self._pid_cache = None
         if old is not None:
             old.close()
 
@@ -177,36 +180,39 @@ class SearchIndex:
         # an index with no documents has an EmptyReader, whose column_reader() raises
         return self.searcher.reader().doc_count_all() == 0
 
+    def _pids(self) -> tuple[list[int], dict[int, int]]:
+        """docnum -> paper id, and paper id -> docnum of live documents, for this searcher."""
+        if self._pid_cache is None:
+            reader = self.searcher.reader()
+            by_doc = [int(v) for v in reader.column_reader("pid")]
+            self._pid_cache = (by_doc, {by_doc[d]: d for d in reader.all_doc_ids()})
+        return self._pid_cache
+
     def all_pids(self) -> set[int]:
         with self._lock:
             if self._empty():
                 return set()
-            s = self.searcher
-            col = s.reader().column_reader("pid")
-            return {int(col[d]) for d in s.reader().all_doc_ids()}
+            return set(self._pids()[1])
 
     def matching_pids(self, q: Query) -> set[int]:
         """Every paper the query matches, unscored (fast)."""
         with self._lock:
             if self._empty():
                 return set()
-            s = self.searcher
-            col = s.reader().column_reader("pid")
-            return {int(col[d]) for d in s.docs_for_query(q)}
+            by_doc = self._pids()[0]
+            return {by_doc[d] for d in self.searcher.docs_for_query(q)}
 
     def ranked_pids(self, q: Query, limit: int, within: set[int] | None = None) -> list[tuple[int, float]]:
         """The best ``limit`` papers by score, optionally only among ``within`` papers."""
         with self._lock:
             if self._empty():
                 return []
-            s = self.searcher
-            col = s.reader().column_reader("pid")
+            by_doc, by_pid = self._pids()
             mask = None
             if within is not None:
-                mask_ids = {d for d in s.docs_for_query(q) if int(col[d]) in within}
-                mask = mask_ids
-            res = s.search(q, limit=limit, filter=mask)
-            return [(int(col[hit.docnum]), float(hit.score)) for hit in res]
+                mask = {by_pid[p] for p in within if p in by_pid}
+            res = self.searcher.search(q, limit=limit, filter=mask)
+            return [(by_doc[hit.docnum], float(hit.score)) for hit in res]
 
     def iter_terms(self, field: str, prefix: str) -> Iterator[str]:
         with self._lock:
