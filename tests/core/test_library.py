@@ -569,3 +569,12 @@ def test_saved_searches(seed_library: Library) -> None:
     assert [n for n, _ in lib.saved_searches()] == ["rl unread"]
     with pytest.raises(LibraryError, match="no saved search named 'races'"):
         lib.delete_search("races")
+
+
+def test_tag_counts_leave_out_trashed_papers(seed_library) -> None:  # noqa: ANN001
+    ids = seed_library.query("").ids[:5]
+    seed_library.add_tags(ids, ["rl/rlvr"])
+    seed_library.delete_papers(ids[:2])
+    assert {t.name: t.count for t in seed_library.tags()}["rl/rlvr"] == 3
+    seed_library.restore_papers(ids[:2])
+    assert {t.name: t.count for t in seed_library.tags()}["rl/rlvr"] == 5
