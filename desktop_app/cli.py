@@ -160,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_gui(library, args)
     from desktop_app.core.db import LibraryError
-    from desktop_app.core.search.query import QuerySyntaxError
+    from desktop_app.core.search.errors import QuerySyntaxError
 
     try:
         from desktop_app import commands

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, Engine, text
 
@@ -20,7 +21,7 @@ from desktop_app.core import db
 from desktop_app.core.db import IndexDamaged, LibraryError
 from desktop_app.core.index_sync import IndexSync
 from desktop_app.core.models import STATUSES, utcnow
-from desktop_app.core.search.query import CompiledQuery, QuerySyntaxError, compile_query
+from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import (
     Change,
     HighlightView,
@@ -30,6 +31,9 @@ from desktop_app.core.values import (
     QueryResult,
     TagInfo,
 )
+
+if TYPE_CHECKING:
+    from desktop_app.core.search.query import CompiledQuery
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
@@ -316,6 +320,8 @@ class Library:
         if query_text.strip() and not self.index.is_open:
             if _needs_index(query_text):
                 raise QuerySyntaxError("the search index is being rebuilt; try again in a moment")
+        from desktop_app.core.search.query import compile_query
+
         return compile_query(query_text, self.index.index if self.index.is_open else None)
 
     def query(self, *args, **kwargs) -> QueryResult:  # noqa: ANN002, ANN003

@@ -35,7 +35,7 @@ class Job(QThread):
             result = self._work(lambda n, t: self.progressed.emit(int(n), int(t)), self._cancel.is_set)
         except Exception as exc:  # noqa: BLE001 - reported to the user in one place
             from desktop_app.core.db import LibraryError
-            from desktop_app.core.search.query import QuerySyntaxError
+            from desktop_app.core.search.errors import QuerySyntaxError
 
             if isinstance(exc, LibraryError | QuerySyntaxError | OSError):
                 self.failed.emit(str(exc))

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from desktop_app.appinfo import APP_NAME
 from desktop_app.core.db import IndexDamaged
 from desktop_app.core.library import Library
-from desktop_app.core.search.query import QuerySyntaxError
+from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import Change
 from desktop_app.gui.edit_actions import EditActions
 from desktop_app.gui.file_actions import FileActions

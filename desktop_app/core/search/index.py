@@ -12,10 +12,12 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from whoosh import index as windex
-from whoosh.query import Query
-from whoosh.searching import Searcher
+if TYPE_CHECKING:  # Whoosh is imported when an index is first opened (start-up time)
+    from whoosh.index import Index
+    from whoosh.query import Query
+    from whoosh.searching import Searcher
 
 from desktop_app import __version__
 from desktop_app.core.search.schema import SCHEMA_VERSION, build_schema
@@ -42,13 +44,15 @@ class SearchIndex:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._lock = threading.RLock()
-        self._ix: windex.Index | None = None
+        self._ix: Index | None = None
         self._searcher: Searcher | None = None
         self._pid_cache: tuple[list[int], dict[int, int]] | None = None  # per searcher
 
     # ---- lifecycle -------------------------------------------------------------------------
     def is_usable(self) -> tuple[bool, str]:
         """Whether the folder holds an index of the current schema and app version."""
+        from whoosh import index as windex
+
         stamp = self.folder / STAMP
         try:
             # exists_in opens the TOC and only catches EmptyIndexError: a corrupt TOC raised
@@ -77,6 +81,8 @@ class SearchIndex:
         return True, "ok"
 
     def open(self) -> None:
+        from whoosh import index as windex
+
         with self._lock:
             self._ix = windex.open_dir(str(self.folder))
             self._searcher = self._ix.searcher()
@@ -99,6 +105,8 @@ class SearchIndex:
         cancelled: Callable[[], bool] | None = None,
     ) -> bool:
         """Build from scratch in a sibling folder, then swap it in. False if cancelled."""
+        from whoosh import index as windex
+
         new = self.folder.with_name(self.folder.name + ".new")
         shutil.rmtree(new, ignore_errors=True)
         new.mkdir(parents=True)

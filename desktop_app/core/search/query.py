@@ -32,8 +32,9 @@ _FIELD_RE = re.compile(r'(?:^|[\s(])([A-Za-z_]+):(?!//)')
 _PHRASE_RE = re.compile(r'"[^"]*"')
 
 
-class QuerySyntaxError(ValueError):
-    """A query the user typed cannot be understood; the message is one line."""
+from desktop_app.core.search.errors import QuerySyntaxError  # noqa: E402  (re-exported)
+
+__all__ = ["QuerySyntaxError", "CompiledQuery", "compile_query", "parse"]
 
 
 class BoundedPrefix(query.Prefix):

@@ -3,8 +3,10 @@ with another version is rebuilt at open."""
 
 from __future__ import annotations
 
-from whoosh.analysis import StemmingAnalyzer
-from whoosh.fields import ID, NUMERIC, TEXT, Schema
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from whoosh.fields import Schema
 
 SCHEMA_VERSION = 6
 
@@ -15,6 +17,9 @@ FIELD_BOOSTS = {"title": 3.0, "abstract": 1.0, "author": 1.5, "note": 1.2, "high
 
 
 def build_schema() -> Schema:
+    from whoosh.analysis import StemmingAnalyzer
+    from whoosh.fields import ID, NUMERIC, TEXT, Schema
+
     # whoosh-reloaded's default token pattern keeps "*" inside words, so a note's markdown
     # "*platypus*" was indexed as "*platypus*" and "platypus" did not find it: words only.
     analyzer = StemmingAnalyzer(expression=r"\w+(\.?\w+)*", minsize=1, stoplist=None)
