@@ -190,7 +190,7 @@ def recover_drafts(folder: Path, save: Callable[[int, str], object]) -> list[int
             save(pid, text)
             recovered.append(pid)
         except (ValueError, OSError):
-            pass
+            continue  # not one of our drafts, or unreadable: leave it where it is
         except Exception:  # noqa: BLE001 - the paper is gone: keep the file for the user
             path.rename(path.with_suffix(".orphan"))
             continue
