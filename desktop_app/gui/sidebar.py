@@ -77,13 +77,13 @@ class Sidebar(QTreeWidget):
             if info.description:
                 it.setToolTip(0, info.description)
         if not lists:
-            hint = QTreeWidgetItem(self._sections["lists"], ["No lists yet — Ctrl+Shift+L"])
+            hint = QTreeWidgetItem(self._sections["lists"], ["No lists yet (Ctrl+Shift+L)"])
             hint.setFlags(Qt.ItemFlag.NoItemFlags)
         for name, query in searches:
             it = self._add(self._sections["searches"], name, "search", name)
             it.setToolTip(0, query)
         if not tags:
-            hint = QTreeWidgetItem(self._sections["tags"], ["No tags yet — press t on a paper"])
+            hint = QTreeWidgetItem(self._sections["tags"], ["No tags yet (press t)"])
             hint.setFlags(Qt.ItemFlag.NoItemFlags)
         self.setUpdatesEnabled(True)
         if current:
