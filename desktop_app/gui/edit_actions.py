@@ -68,7 +68,21 @@ class EditActions:
         except LibraryError:
             return True  # the paper is gone; nothing to save it to
         self.model.refresh_papers(change.paper_ids)
+        if "old" in change.detail:  # the text changed: one undo step per bout of writing
+            from desktop_app.gui.undo import NoteCommand
+
+            top = self.undo_stack.command(self.undo_stack.index() - 1) if self.undo_stack.index() else None
+            if isinstance(top, NoteCommand) and top.paper_id != pid:
+                top.closed = True
+            self.undo_stack.push(NoteCommand(pid, change.detail["old"], text, self._apply_note, self.on_change))
         return True
+
+    def _apply_note(self, pid: int, text: str) -> Change:
+        """Undo/redo of a note: store the text and show it if that paper is on screen."""
+        change = self.library.set_note(pid, text)
+        if self.reader.notes.paper_id() == pid:
+            self.reader.notes.load(pid, text, flush=False)
+        return change
 
     # ---- delete ----------------------------------------------------------------------------
     def delete_selected(self) -> None:

@@ -103,9 +103,14 @@ class NoteEditor(QWidget):
     def paper_id(self) -> int | None:
         return self._paper
 
-    def load(self, paper_id: int | None, text: str) -> None:
-        """Show another paper's note (the current one is saved first)."""
-        self.flush()
+    def load(self, paper_id: int | None, text: str, *, flush: bool = True) -> None:
+        """Show another paper's note (the current one is saved first, unless ``flush`` is False:
+        undo replaces the text on purpose)."""
+        if flush:
+            self.flush()
+        else:
+            self.timer.stop()
+            self.draft_timer.stop()
         self._paper = paper_id
         self._saved_text = text
         self.edit.blockSignals(True)

@@ -41,3 +41,41 @@ def perform(stack: QUndoStack, text: str, do: Do, undo: Undo, notify: Notify) ->
     notify(change)
     stack.push(LibraryCommand(text, do, undo, notify, change))
     return change
+
+
+class NoteCommand(QUndoCommand):
+    """A note's autosaves while one paper is being written about, as one undo step.
+
+    The first save has already happened when the command is pushed. Consecutive saves of the
+    same paper merge, so Ctrl+Z (outside the note editor, which keeps its own typing undo)
+    brings back the note as it was before this bout of writing. Nothing is lost either way:
+    every text the library held stays as a revision.
+    """
+
+    ID = 1001
+
+    def __init__(self, paper_id: int, old: str, new: str, apply, notify: Notify) -> None:  # noqa: ANN001
+        super().__init__("Edit note")
+        self.paper_id, self.old, self.new = paper_id, old, new
+        self._apply = apply  # (paper_id, text) -> Change
+        self._notify = notify
+        self._skip_first_redo = True
+        self.closed = False  # set when the user moves on, so later saves start a new step
+
+    def id(self) -> int:  # noqa: A003
+        return self.ID
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802
+        if not isinstance(other, NoteCommand) or other.paper_id != self.paper_id or self.closed:
+            return False
+        self.new = other.new
+        return True
+
+    def redo(self) -> None:
+        if self._skip_first_redo:
+            self._skip_first_redo = False
+            return
+        self._notify(self._apply(self.paper_id, self.new))
+
+    def undo(self) -> None:
+        self._notify(self._apply(self.paper_id, self.old))

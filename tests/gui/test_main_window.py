@@ -222,3 +222,29 @@ def test_note_preview_renders_markdown_and_escapes_html(make_window, seeded_dir:
     assert preview.toPlainText().strip() == "Key idea <img src=x onerror=alert(1)>"
     assert "font-weight" in preview.toHtml() or "<b>" in preview.toHtml()  # the bold survived
     assert win.library.paper(win.current_id()).note.startswith("**Key**")  # toggling saved it
+
+
+def test_note_edits_undo_as_one_step_per_paper(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    win = make_window(seeded_dir)
+    win.select_row(0)
+    first = win.current_id()
+    win.focus_note()
+    qtbot.keyClicks(win.reader.notes.edit, "draft one")
+    win.reader.notes.flush()
+    qtbot.keyClicks(win.reader.notes.edit, ", more")
+    win.reader.notes.flush()  # two saves of the same paper: one undo step
+    win.select_row(1)
+    second = win.current_id()
+    win.focus_note()
+    qtbot.keyClicks(win.reader.notes.edit, "other paper")
+    win.table.setFocus()  # leaving the editor saves
+    assert win.library.paper(second).note == "other paper"
+    qtbot.keyClick(win.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert win.library.paper(second).note == ""
+    assert win.reader.notes.edit.toPlainText() == ""
+    qtbot.keyClick(win.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert win.library.paper(first).note == ""
+    win.undo_stack.redo()
+    assert win.library.paper(first).note == "draft one, more"
+    # nothing was lost on the way: every text is a revision
+    assert "other paper" in [t for _, t in win.library.note_revisions(second)]
