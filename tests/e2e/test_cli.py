@@ -299,3 +299,33 @@ def test_user_errors_exit_1_with_one_line(seeded: dict[str, int], library_dir: P
         p = l1.paper(races)
         assert (p.status, p.rating, p.tags, p.note, p.highlights) == ("unread", 0, [], "", [])
         assert l1.live_count() == 76
+
+
+def test_the_cli_writes_while_a_library_is_open_elsewhere(tmp_path, seed_paths) -> None:  # noqa: ANN001
+    """The window (here: a Library with its background index thread) stays open while the CLI
+    tags and writes a note; the open library sees both, and neither corrupts the other."""
+    import subprocess
+    import sys as _sys
+
+    from desktop_app.core.library import Library
+
+    lib_dir = tmp_path / "lib"
+    with Library.open(lib_dir) as lib:
+        lib.import_files(seed_paths[:1])
+    env = dict(__import__("os").environ, QT_QPA_PLATFORM="offscreen")
+    open_lib = Library.open(lib_dir, background_index=True)
+    try:
+        pid = open_lib.query("").ids[0]
+        for args in (["tag", str(pid), "--add", "from-cli"], ["note", str(pid), "--set", "quokka sighting"]):
+            res = subprocess.run([_sys.executable, "-m", "desktop_app", "--library", str(lib_dir), *args],
+                                 capture_output=True, text=True, timeout=120, env=env)
+            assert res.returncode == 0, res.stderr
+        assert open_lib.paper(pid).tags == ["from-cli"]
+        assert open_lib.query("note:quokka").ids == [pid]
+        open_lib.set_note(pid, "quokka and wombat")  # and the open library can still write
+        open_lib.flush_index()
+        assert open_lib.query("wombat").ids == [pid]
+    finally:
+        open_lib.close()
+    with Library.open(lib_dir) as lib:
+        assert lib.integrity_check() == []

@@ -113,7 +113,7 @@ class SearchIndex:
         ix = windex.create_in(str(new), build_schema())
         # compound=False: a compound segment is copied into memory on open (467 MB at 100,000
         # papers, measured); separate files are memory-mapped instead
-        writer = ix.writer(limitmb=256, procs=1, compound=False)
+        writer = ix.writer(limitmb=256, procs=1, compound=False, timeout=60, delay=0.1)
         try:
             for n, doc in enumerate(docs, 1):
                 writer.add_document(**_fields(doc))
@@ -150,7 +150,8 @@ class SearchIndex:
         """Rewrite the documents of changed papers and drop deleted ones, in one commit."""
         with self._lock:
             assert self._ix is not None, "index not open"
-            writer = self._ix.writer(procs=1, compound=False)
+            # timeout: another process (the CLI while the window is open) may hold the write lock
+            writer = self._ix.writer(procs=1, compound=False, timeout=60, delay=0.1)
             try:
                 for pid in deleted:
                     writer.delete_by_term("key", str(pid))
@@ -180,6 +181,14 @@ class SearchIndex:
         assert self._searcher is not None, "index not open"
         return self._searcher
 
+    def _current(self) -> None:
+        """Pick up commits made by another process (the CLI while the window is open)."""
+        try:
+            if not self.searcher.up_to_date():
+                self._refresh()
+        except OSError:
+            pass  # the TOC is being replaced; the next query looks again
+
     def doc_count(self) -> int:
         with self._lock:
             return self.searcher.doc_count()
@@ -205,6 +214,7 @@ class SearchIndex:
     def matching_pids(self, q: Query) -> set[int]:
         """Every paper the query matches, unscored (fast)."""
         with self._lock:
+            self._current()
             if self._empty():
                 return set()
             by_doc = self._pids()[0]
