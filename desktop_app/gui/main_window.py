@@ -275,11 +275,13 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         self.sort_key = str(s.value("table/sort", "added"))
         self.sort_desc = str(s.value("table/desc", "false")) == "true"
         try:
-            self.state = FilterState.from_dict(json.loads(str(s.value("filter/state", "{}"))))
+            self.state = FilterState.from_dict(json.loads(str(s.value(self._key("filter"), "{}"))))
         except ValueError:
             self.state = FilterState()
         self.search.set_text(self.state.query)
-        sel = s.value("table/selected")
+        if self.state.list_name and self.state.list_name not in {i.name for i in self.library.lists()}:
+            self.state.list_name = None  # deleted since, or renamed from the command line
+        sel = s.value(self._key("selected"))
         self._restored_selection = int(sel) if sel not in (None, "") and str(sel).isdigit() else None
         if self.sort_key in SORT_KEYS:
             self.table.horizontalHeader().blockSignals(True)
@@ -287,6 +289,13 @@ class MainWindow(EditActions, FileActions, QMainWindow):
                 SORT_KEYS.index(self.sort_key),
                 Qt.SortOrder.DescendingOrder if self.sort_desc else Qt.SortOrder.AscendingOrder)
             self.table.horizontalHeader().blockSignals(False)
+
+    def _key(self, name: str) -> str:
+        """Settings that belong to one library (filter, selected paper) are kept per library."""
+        import hashlib
+
+        folder = str(self.library.folder.resolve())
+        return f"library-{hashlib.sha1(folder.encode()).hexdigest()[:12]}/{name}"
 
     def save_settings(self) -> None:
         s = self.settings
@@ -296,9 +305,9 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         s.setValue("table/header", self.table.horizontalHeader().saveState())
         s.setValue("table/sort", self.sort_key)
         s.setValue("table/desc", "true" if self.sort_desc else "false")
-        s.setValue("filter/state", json.dumps(self.state.as_dict()))
+        s.setValue(self._key("filter"), json.dumps(self.state.as_dict()))
         pid = self.current_id()
-        s.setValue("table/selected", "" if pid is None else str(pid))
+        s.setValue(self._key("selected"), "" if pid is None else str(pid))
         s.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802

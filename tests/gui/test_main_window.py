@@ -248,3 +248,15 @@ def test_note_edits_undo_as_one_step_per_paper(make_window, seeded_dir: Path, qt
     assert win.library.paper(first).note == "draft one, more"
     # nothing was lost on the way: every text is a revision
     assert "other paper" in [t for _, t in win.library.note_revisions(second)]
+
+
+def test_filter_is_remembered_per_library(make_window, seeded_dir: Path, tmp_path: Path, qtbot) -> None:  # noqa: ANN001
+    win = make_window(seeded_dir)
+    win.library.create_list("Only here")
+    win.on_sidebar_filter("list", "Only here")
+    make_window.close(win)
+    other = make_window(tmp_path / "other-library")
+    assert other.state.list_name is None  # another library does not inherit the filter
+    make_window.close(other)
+    again = make_window(seeded_dir)
+    assert again.state.list_name == "Only here"
