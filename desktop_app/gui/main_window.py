@@ -457,7 +457,11 @@ class MainWindow(EditActions, FileActions, QMainWindow):
             return
         if not reload_note and self.reader.notes.paper_id() == pid:
             paper.note = self.reader.notes.edit.toPlainText()
-        self.reader.show_paper(paper, self.terms)
+        list_note = None
+        if self.state.list_name:
+            note = next((n for p, _, n in self.library.list_items(self.state.list_name) if p == pid), "")
+            list_note = (self.state.list_name, note)
+        self.reader.show_paper(paper, self.terms, list_note)
 
     def next_paper(self) -> None:
         row = self.table.currentIndex().row()

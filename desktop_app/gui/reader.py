@@ -69,6 +69,14 @@ class ReaderPane(QWidget):
         self.meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.meta)
 
+        self.list_note = QLabel(self)
+        self.list_note.setObjectName("listItemNote")
+        self.list_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.list_note.setWordWrap(True)
+        self.list_note.setStyleSheet("background: #fff8dc; border-radius: 4px; padding: 3px 6px;")
+        self.list_note.hide()
+        outer.addWidget(self.list_note)
+
         row = QHBoxLayout()
         self.status = StatusControl(self)
         self.status.statusChosen.connect(self.statusChosen)
@@ -152,9 +160,16 @@ class ReaderPane(QWidget):
         self.show_paper(None)
 
     # ---- showing ---------------------------------------------------------------------------
-    def show_paper(self, paper: PaperView | None, terms: list[str] | None = None) -> None:
+    def show_paper(self, paper: PaperView | None, terms: list[str] | None = None,
+                   list_note: tuple[str, str] | None = None) -> None:
+        """Show a paper; ``list_note`` is (list name, the item's note) when a list is shown."""
         if terms is not None:
             self.terms = terms
+        if list_note and list_note[1]:
+            self.list_note.setText(f"Note in “{list_note[0]}”: {list_note[1]}")
+            self.list_note.show()
+        else:
+            self.list_note.hide()
         same = paper is not None and self.paper is not None and paper.id == self.paper.id
         self.paper = paper
         enabled = paper is not None

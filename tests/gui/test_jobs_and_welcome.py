@@ -117,6 +117,12 @@ def test_reading_list_from_the_window(make_window, seeded_dir: Path, qtbot) -> N
     assert win.model.ids == [ids[0], ids[2], ids[1]]
     win.undo_stack.undo()
     assert [p for p, _, _ in lib.list_items("Group meeting")] == ids
+    lib.set_item_note("Group meeting", ids[0], "discuss section 3")
+    win.select_paper(ids[0])
+    assert win.reader.list_note.isVisible()
+    assert win.reader.list_note.text() == "Note in “Group meeting”: discuss section 3"
+    win.on_sidebar_filter("all", "")
+    assert not win.reader.list_note.isVisible()
 
 
 def test_status_and_rating_controls_by_mouse(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
