@@ -114,6 +114,7 @@ class SearchBar(QWidget):
         while self.chip_layout.count():
             item = self.chip_layout.takeAt(0)
             if item and item.widget():
+                item.widget().hide()
                 item.widget().deleteLater()
         for key, label in chips:
             b = QToolButton(self.chip_box)

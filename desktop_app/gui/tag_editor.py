@@ -55,6 +55,7 @@ class TagEditor(QWidget):
     def set_tags(self, tags: list[str]) -> None:
         for chip in self._chips:
             self._layout.removeWidget(chip)
+            chip.hide()  # at once: deleteLater waits for the event loop
             chip.deleteLater()
         self._chips = []
         self._tags = list(tags)

@@ -260,3 +260,21 @@ def test_filter_is_remembered_per_library(make_window, seeded_dir: Path, tmp_pat
     make_window.close(other)
     again = make_window(seeded_dir)
     assert again.state.list_name == "Only here"
+
+
+def test_tag_chips_of_the_previous_paper_do_not_linger(make_window, seeded_dir: Path) -> None:  # noqa: ANN001
+    from PySide6.QtWidgets import QApplication, QToolButton
+
+    win = make_window(seeded_dir)
+    first, second = win.model.ids[:2]
+    win.library.add_tags([first], ["rl/rlvr", "to-cite", "survey"])
+    win.select_paper(first)
+    win.select_paper(second)  # no event loop turn in between, as when keys repeat fast
+
+    def visible_chips() -> list[str]:
+        return [c.text() for c in win.reader.tags.findChildren(QToolButton, "tagChip") if c.isVisible()]
+
+    assert visible_chips() == []
+    win.select_paper(first)
+    QApplication.processEvents()  # Qt shows widgets added to a visible layout on the next turn
+    assert len(visible_chips()) == 3
