@@ -36,7 +36,7 @@ class LibraryError(Exception):
 
 
 class DatabaseTooNew(LibraryError):
-    pass
+    """The library was written by a newer Marginalia; it is left untouched."""
 
 
 class IndexDamaged(LibraryError):

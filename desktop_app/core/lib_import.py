@@ -27,11 +27,11 @@ MERGE_FIELDS = ("venue", "year", "doi", "arxiv_id", "url", "bibtex_key", "entry_
 
 
 class _Cancelled(Exception):
-    pass
+    """The user cancelled: the transaction rolls back."""
 
 
 class _Rollback(Exception):
-    pass
+    """A preview (dry run): the transaction rolls back after counting."""
 
 
 def _plain_title(title: str) -> str:

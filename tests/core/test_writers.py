@@ -591,7 +591,7 @@ def test_html_refuses_unsafe_highlight_colours_and_links(papers):
 
 
 class _Boom(OSError):
-    pass
+    """A write failure injected by the tests."""
 
 
 def _leftovers(directory: Path, keep: str) -> list[str]:

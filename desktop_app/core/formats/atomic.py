@@ -41,9 +41,8 @@ def _fsync_directory(directory: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        with contextlib.suppress(OSError):  # some filesystems cannot fsync a directory
+            os.fsync(fd)
     finally:
         os.close(fd)
 

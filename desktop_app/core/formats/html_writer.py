@@ -18,6 +18,7 @@ from desktop_app.core.formats.writers import (
     display_author,
     html_abstract,
     one_line,
+    paper_links,
     rating_label,
 )
 from desktop_app.core.records import ExportHighlight, ExportPaper
@@ -153,16 +154,7 @@ def _highlight(h: ExportHighlight) -> str:
 
 
 def _links(paper: ExportPaper) -> list[str]:
-    out = []
-    if paper.doi and paper.doi.strip():
-        doi = one_line(paper.doi)
-        out.append("DOI " + link(doi, "https://doi.org/" + quote(doi, safe="/")))
-    if paper.arxiv_id and paper.arxiv_id.strip():
-        arxiv = one_line(paper.arxiv_id)
-        out.append("arXiv " + link(arxiv, "https://arxiv.org/abs/" + quote(arxiv, safe="/")))
-    if paper.url and paper.url.strip():
-        out.append(link(one_line(paper.url), one_line(paper.url)))
-    return out
+    return paper_links(paper, link)
 
 
 def _title(paper: ExportPaper) -> str:

@@ -17,6 +17,7 @@ from markdown_it import MarkdownIt
 from desktop_app.core.formats.writers import (
     display_author,
     one_line,
+    paper_links,
     plain_abstract,
     rating_label,
 )
@@ -218,16 +219,7 @@ def _highlight(h: ExportHighlight) -> str:
 
 
 def _links(paper: ExportPaper) -> list[str]:
-    links = []
-    if paper.doi and paper.doi.strip():
-        doi = one_line(paper.doi)
-        links.append("DOI " + md_link(doi, "https://doi.org/" + quote(doi, safe="/")))
-    if paper.arxiv_id and paper.arxiv_id.strip():
-        arxiv = one_line(paper.arxiv_id)
-        links.append("arXiv " + md_link(arxiv, "https://arxiv.org/abs/" + quote(arxiv, safe="/")))
-    if paper.url and paper.url.strip():
-        links.append(md_link(one_line(paper.url), one_line(paper.url)))
-    return links
+    return paper_links(paper, md_link)
 
 
 def paper_markdown(paper: ExportPaper, number: int) -> str:

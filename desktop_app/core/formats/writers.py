@@ -250,3 +250,19 @@ ARTICLE_TYPES = frozenset({"article"})
 def one_line(text: str) -> str:
     """Collapse all whitespace (newlines included) into single spaces."""
     return " ".join(text.split())
+
+
+def paper_links(paper: ExportPaper, link: Callable[[str, str], str]) -> list[str]:
+    """DOI, arXiv and URL links of a paper, each rendered by ``link(label, url)``."""
+    from urllib.parse import quote
+
+    out = []
+    if paper.doi and paper.doi.strip():
+        doi = one_line(paper.doi)
+        out.append("DOI " + link(doi, "https://doi.org/" + quote(doi, safe="/")))
+    if paper.arxiv_id and paper.arxiv_id.strip():
+        arxiv = one_line(paper.arxiv_id)
+        out.append("arXiv " + link(arxiv, "https://arxiv.org/abs/" + quote(arxiv, safe="/")))
+    if paper.url and paper.url.strip():
+        out.append(link(one_line(paper.url), one_line(paper.url)))
+    return out
