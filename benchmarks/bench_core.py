@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             # import
             t0 = time.perf_counter()
-            report = lib.import_records([("benchmark corpus", ParseResult("bibtex", records))])
+            report = lib.imports.from_records([("benchmark corpus", ParseResult("bibtex", records))])
             t_import = time.perf_counter() - t0
             rate = report.added / t_import
             print(f"import_records (one transaction)   {report.added:,} papers in {t_import:.1f} s"
@@ -244,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             res = lib.query("")
             for i in range(0, len(res.ids), PAGE):
-                lib.rows(res.ids[i:i + PAGE])
+                lib.papers.rows(res.ids[i:i + PAGE])
             t_list = time.perf_counter() - t0
             listed = len(res.ids) / t_list
             print(f"listing (query('') + rows() in pages of {PAGE})   {len(res.ids):,} papers in {t_list:.2f} s"
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
             tag_times = []
             for k in range(3):
                 t0 = time.perf_counter()
-                lib.add_tags(ids, [f"bench/bulk-{k}"])
+                lib.tags.add(ids, [f"bench/bulk-{k}"])
                 tag_times.append(time.perf_counter() - t0)
             worst = max(tag_times)
             print(f"bulk add_tags on {len(ids):,} papers   " + " / ".join(ms(t) for t in tag_times)
@@ -266,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
             out.update(bulk_tag_s=tag_times)
             if args.profile:
                 print("  cProfile of one bulk add_tags:")
-                print("    " + profile_call(lambda: lib.add_tags(ids, ["bench/bulk-p"])).replace("\n", "\n    "))
+                print("    " + profile_call(lambda: lib.tags.add(ids, ["bench/bulk-p"])).replace("\n", "\n    "))
         finally:
             lib.close()
 

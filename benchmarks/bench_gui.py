@@ -152,7 +152,7 @@ def _scratch_settings():  # noqa: ANN202
 
 
 def _wait_index(app, win) -> None:  # noqa: ANN001
-    job = getattr(win, "index_job", None)
+    job = win.files.index_job
     _pump_until(app, lambda: job is None or not job.isRunning(), 600)
 
 
@@ -372,7 +372,7 @@ def child_import(size: int, seed: int, with_query: str) -> None:
     def on_done(report) -> None:  # noqa: ANN001
         phase[0] = "done-refresh"
         t0, c0 = time.perf_counter(), time.thread_time()
-        win._import_done(report)
+        win.files.import_done(report)
         on_done_span[:] = [t0, time.perf_counter()]
         on_done_time.append(time.perf_counter() - t0)
         on_done_time.append(time.thread_time() - c0)  # CPU of the GUI thread: the rest is waiting
@@ -383,15 +383,12 @@ def child_import(size: int, seed: int, with_query: str) -> None:
         done.append(message)
 
     def queue_len() -> int:
-        from sqlalchemy import text
-
-        with lib.engine.connect() as conn:
-            return conn.execute(text("SELECT count(*) FROM index_queue")).scalar_one()
+        return lib.index.pending()
 
     timer.start()
     t0 = time.perf_counter()
     start_job(win, "Importing…",
-              lambda progress, cancelled: lib.import_records(
+              lambda progress, cancelled: lib.imports.from_records(
                   [("benchmark corpus", ParseResult("bibtex", records))], progress=progress, cancelled=cancelled),
               on_done, on_error)
     _pump_until(app, lambda: bool(done), 900, poll_ms=20)
@@ -406,7 +403,7 @@ def child_import(size: int, seed: int, with_query: str) -> None:
     worst = (0.0, "")
     for (a, _pa), (b, pb) in zip(ticks, ticks[1:], strict=False):
         if on_done_span and a < on_done_span[1] and b > on_done_span[0]:
-            pb = "on_done"  # the gap spans win._import_done (the refresh after the import)
+            pb = "on_done"  # the gap spans win.files.import_done (the refresh after the import)
         gaps[pb] = max(gaps.get(pb, 0.0), b - a)
         if b - a > worst[0]:
             worst = (b - a, pb)
@@ -570,7 +567,7 @@ def run_parent(args: argparse.Namespace) -> int:
                   f"{r['job_s']:.1f} s, index caught up after {r['total_s']:.1f} s; longest gap between 10 ms "
                   f"ticks {_ms(r['max_gap'])} (in {r['max_gap_phase']})   target ≤ {TARGET_STALL_MS:.0f} ms   "
                   f"{_verdict(r['max_gap'] * 1000 <= TARGET_STALL_MS)}")
-            print(f"  longest gap by phase: {gaps}; on_done (win._import_done, on the GUI thread) took "
+            print(f"  longest gap by phase: {gaps}; on_done (win.files.import_done, on the GUI thread) took "
                   f"{_ms(r['on_done_s'] or 0)}, of which {_ms(r['on_done_cpu_s'] or 0)} GUI-thread CPU "
                   "(the rest waiting for the GIL or a lock held by the index thread)")
 

@@ -73,7 +73,7 @@ def cached_library(size: int, seed: int = corpus.DEFAULT_SEED, log=print) -> Pat
         records = corpus.make_corpus(size, seed)
         lib = Library.open(building, ensure_index=False)
         try:
-            report = lib.import_records([("benchmark corpus", ParseResult("bibtex", records))])
+            report = lib.imports.from_records([("benchmark corpus", ParseResult("bibtex", records))])
             if report.added != size:
                 log(f"  NOTE: the importer kept {report.added:,} of {size:,} papers; it took "
                     f"{report.duplicates:,} for duplicates of others (identity rules changed?)")

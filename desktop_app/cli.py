@@ -7,19 +7,15 @@ Every command takes ``--library DIR`` (default: the platform's user data folder,
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from desktop_app import __version__
+from desktop_app.cli_support import UserError
 from desktop_app.paths import default_library_dir
 
 EXPORT_CHOICES = ("md", "html", "pdf", "bib", "ris", "csljson", "csv", "json")
-
-
-class UserError(Exception):
-    """Reported as one line on stderr, exit 1."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -159,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from desktop_app.gui.launch import run_gui
 
         return run_gui(library, args)
-    from desktop_app.core.db import LibraryError
+    from desktop_app.core.errors import LibraryError
     from desktop_app.core.search.errors import QuerySyntaxError
 
     try:
@@ -178,7 +174,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 def gui_main() -> int:
     """Entry point of ``marginalia-gui`` (no console window on Windows)."""
     return main(sys.argv[1:])
-
-
-def print_json(value: object) -> None:
-    print(json.dumps(value, ensure_ascii=False, indent=2))

@@ -6,13 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from desktop_app.cli import UserError, print_json
+from desktop_app.cli_support import UserError, print_json
 from desktop_app.core.library import Library
 from desktop_app.core.models import STATUSES
 
 
 def run(folder: Path, args: argparse.Namespace) -> int:
-    from desktop_app.core.db import IndexDamaged
+    from desktop_app.core.errors import IndexDamaged
 
     handler = HANDLERS[args.command]
     lib = Library.open(folder)
@@ -28,7 +28,7 @@ def run(folder: Path, args: argparse.Namespace) -> int:
 
 
 def _table(lib: Library, ids: list[int], scores: dict[int, float] | None = None) -> None:
-    rows = lib.rows(ids)
+    rows = lib.papers.rows(ids)
     for pid in ids:
         r = rows[pid]
         stars = "★" * r.rating
@@ -40,7 +40,7 @@ def _table(lib: Library, ids: list[int], scores: dict[int, float] | None = None)
 def _json_papers(lib: Library, ids: list[int], scores: dict[int, float] | None = None) -> list[dict]:
     out = []
     for pid in ids:
-        d = lib.paper(pid).as_json()
+        d = lib.papers.get(pid).as_json()
         if scores is not None:
             d["score"] = scores.get(pid, 0.0)
         out.append(d)
@@ -51,7 +51,7 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
     for f in args.files:
         if not Path(f).is_file():
             raise UserError(f"no such file: {f}")
-    report = lib.import_files(args.files, duplicates="skip" if args.skip_duplicates else "merge",
+    report = lib.imports.from_files(args.files, duplicates="skip" if args.skip_duplicates else "merge",
                               tag_categories=args.arxiv_categories_as_tags)
     if args.json:
         print_json(report.as_dict())
@@ -88,7 +88,7 @@ def cmd_search(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_show(lib: Library, args: argparse.Namespace) -> int:
-    p = lib.paper(args.id)
+    p = lib.papers.get(args.id)
     if args.json:
         print_json(p.as_json())
         return 0
@@ -116,9 +116,9 @@ def cmd_tag(lib: Library, args: argparse.Namespace) -> int:
     if not args.add and not args.remove:
         raise UserError("say --add TAG or --remove TAG")
     if args.add:
-        lib.add_tags(args.ids, args.add)
+        lib.tags.add(args.ids, args.add)
     if args.remove:
-        lib.remove_tags(args.ids, args.remove)
+        lib.tags.remove(args.ids, args.remove)
     return 0
 
 
@@ -136,7 +136,7 @@ def cmd_status(lib: Library, args: argparse.Namespace) -> int:
     ids, status = _ids_and_value(args.args, "status")
     if status not in STATUSES:
         raise UserError(f"status is one of {', '.join(STATUSES)}, not '{status}'")
-    lib.set_status(ids, status)
+    lib.papers.set_status(ids, status)
     return 0
 
 
@@ -144,37 +144,37 @@ def cmd_rate(lib: Library, args: argparse.Namespace) -> int:
     ids, value = _ids_and_value(args.args, "rating")
     if not value.isdigit() or not 0 <= int(value) <= 5:
         raise UserError(f"a rating is a whole number from 0 to 5, not '{value}'")
-    lib.set_rating(ids, int(value))
+    lib.papers.set_rating(ids, int(value))
     return 0
 
 
 def cmd_title(lib: Library, args: argparse.Namespace) -> int:
-    lib.set_title(args.id, args.text)
+    lib.papers.set_title(args.id, args.text)
     return 0
 
 
 def cmd_note(lib: Library, args: argparse.Namespace) -> int:
-    current = lib.paper(args.id).note
+    current = lib.papers.get(args.id).note
     if args.set is not None:
-        lib.set_note(args.id, args.set)
+        lib.notes.set(args.id, args.set)
     elif args.append is not None:
-        lib.set_note(args.id, (current + "\n" if current else "") + args.append)
+        lib.notes.set(args.id, (current + "\n" if current else "") + args.append)
     elif args.file is not None:
-        lib.set_note(args.id, Path(args.file).read_text("utf-8"))
+        lib.notes.set(args.id, Path(args.file).read_text("utf-8"))
     else:
         print(current)
     return 0
 
 
 def cmd_highlight(lib: Library, args: argparse.Namespace) -> int:
-    change = lib.highlight_quote(args.id, args.quote, color=args.color, comment=args.comment)
+    change = lib.highlights.add_quote(args.id, args.quote, color=args.color, comment=args.comment)
     print(change.detail["id"])
     return 0
 
 
 def cmd_abstract(lib: Library, args: argparse.Namespace) -> int:
-    lib.set_abstract(args.id, Path(args.file).read_text("utf-8"))
-    p = lib.paper(args.id)
+    lib.papers.set_abstract(args.id, Path(args.file).read_text("utf-8"))
+    p = lib.papers.get(args.id)
     orphans = sum(h.orphaned for h in p.highlights)
     print(f"{len(p.highlights) - orphans} highlights placed, {orphans} orphaned")
     return 0
@@ -192,38 +192,38 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
 def cmd_reading_list(lib: Library, args: argparse.Namespace) -> int:
     c = args.rl_command
     if c == "create":
-        lib.create_list(args.name, args.description)
+        lib.lists.create(args.name, args.description)
     elif c == "add":
-        lib.add_to_list(args.name, args.ids)
+        lib.lists.add(args.name, args.ids)
     elif c == "move":
-        lib.move_in_list(args.name, args.id, args.position - 1)
+        lib.lists.move(args.name, args.id, args.position - 1)
     elif c == "remove":
-        lib.remove_from_list(args.name, args.ids)
+        lib.lists.remove(args.name, args.ids)
     elif c == "note":
-        lib.set_item_note(args.name, args.id, args.text)
+        lib.lists.set_item_note(args.name, args.id, args.text)
     elif c == "rename":
-        lib.rename_list(args.name, args.new_name)
+        lib.lists.rename(args.name, args.new_name)
     elif c == "describe":
-        lib.describe_list(args.name, args.description)
+        lib.lists.describe(args.name, args.description)
     elif c == "delete":
-        lib.delete_list(args.name)
+        lib.lists.delete(args.name)
     elif c == "ls":
-        for info in lib.lists():
+        for info in lib.lists.all():
             print(f"{info.name} ({info.count})" + (f" — {info.description}" if info.description else ""))
     elif c == "show":
-        items = lib.list_items(args.name)
-        info = next(i for i in lib.lists() if i.name.lower() == args.name.lower())
+        items = lib.lists.items(args.name)
+        info = next(i for i in lib.lists.all() if i.name.lower() == args.name.lower())
         if args.json:
             rows = []
             for pid, pos, note in items:
-                d = lib.paper(pid).as_json()
+                d = lib.papers.get(pid).as_json()
                 d["position"] = pos + 1
                 d["item_note"] = note
                 rows.append(d)
             print_json({"name": info.name, "description": info.description, "papers": rows})
         else:
             print(info.name + (f" — {info.description}" if info.description else ""))
-            rows = lib.rows([i[0] for i in items])
+            rows = lib.papers.rows([i[0] for i in items])
             for pid, pos, note in items:
                 print(f"{pos + 1:>3}. [{pid}] {rows[pid].title}" + (f"  — {note}" if note else ""))
     return 0
@@ -231,7 +231,7 @@ def cmd_reading_list(lib: Library, args: argparse.Namespace) -> int:
 
 def cmd_reindex(lib: Library, args: argparse.Namespace) -> int:
     lib.reindex(progress=lambda n, t: print(f"\rindexed {n}/{t}", end="", file=sys.stderr))
-    print(f"\nindex rebuilt: {lib.live_count()} papers", file=sys.stderr)
+    print(f"\nindex rebuilt: {lib.papers.count()} papers", file=sys.stderr)
     return 0
 
 
@@ -240,19 +240,19 @@ def cmd_check(lib: Library, args: argparse.Namespace) -> int:
     for p in problems:
         print(p)
     if not problems:
-        print(f"ok: {lib.live_count()} papers, database and index agree")
+        print(f"ok: {lib.papers.count()} papers, database and index agree")
     return 1 if problems else 0
 
 
 def cmd_backup(lib: Library, args: argparse.Namespace) -> int:
-    from desktop_app.core.db import backup
+    from desktop_app.core.store.migrate import backup
 
     print(backup(lib.db_path, lib.folder / "backups", "manual"))
     return 0
 
 
 def cmd_imports(lib: Library, args: argparse.Namespace) -> int:
-    for b in lib.imports():
+    for b in lib.imports.batches():
         state = " (undone)" if b["undone"] else ""
         print(f"{b['id']:>4}  {str(b['started_at'])[:19]}  {b['added']} added, {b['duplicates']} duplicates, "
               f"{b['failed']} failed  {b['source']}{state}")
@@ -260,7 +260,7 @@ def cmd_imports(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_undo_import(lib: Library, args: argparse.Namespace) -> int:
-    change = lib.undo_import(args.batch)
+    change = lib.imports.undo(args.batch)
     print(f"removed {len(change.paper_ids)} papers")
     return 0
 

@@ -14,12 +14,12 @@ def select_for_export(lib: Library, *, query: str | None = None, list_name: str 
     if ids is not None:
         return ids, "Selected papers", ""
     if list_name:
-        info = next((i for i in lib.lists() if i.name.lower() == list_name.lower()), None)
+        info = next((i for i in lib.lists.all() if i.name.lower() == list_name.lower()), None)
         if info is None:
-            from desktop_app.core.db import LibraryError
+            from desktop_app.core.errors import LibraryError
 
             raise LibraryError(f"no reading list named '{list_name}'")
-        return [pid for pid, _, _ in lib.list_items(info.name)], info.name, info.description
+        return [pid for pid, _, _ in lib.lists.items(info.name)], info.name, info.description
     res = lib.query(query or "", sort="relevance" if query else "added")
     return res.ids, (f"Papers matching “{query}”" if query else "All papers"), ""
 
@@ -31,15 +31,15 @@ def export_to_file(lib: Library, fmt: str, path: Path, *, query: str | None = No
     from desktop_app.core.formats.writers import render_export, write_export
 
     pids, default_title, description = select_for_export(lib, query=query, list_name=list_name, ids=ids)
-    papers = lib.export_papers(pids, list_name=list_name)
+    papers = lib.exports.papers(pids, list_name=list_name)
     title = title or default_title
     if fmt == "json":
         from desktop_app.core.formats.atomic import write_text_atomic
         from desktop_app.core.formats.json_writer import library_json
 
-        doc = library_json(papers, lib.reading_lists_json(pids))
+        doc = library_json(papers, lib.exports.reading_lists(pids))
         doc["title"] = title
-        doc["tags"] = [{"name": t.name, "color": t.color} for t in lib.tags()]
+        doc["tags"] = [{"name": t.name, "color": t.color} for t in lib.tags.all()]
         write_text_atomic(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
     elif fmt == "pdf":
         from desktop_app.gui.pdf_export import write_pdf

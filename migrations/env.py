@@ -1,4 +1,4 @@
-"""Alembic environment. Run through desktop_app.core.db.migrate, which hands in a connection
+"""Alembic environment. Run through desktop_app.core.store.migrate.migrate, which hands in a connection
 already inside one real transaction with foreign keys off (see db.py for why)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ connection = context.config.attributes.get("connection")
 if connection is None:  # `alembic` command line on a developer machine
     from pathlib import Path
 
-    from desktop_app.core.db import make_migration_engine
+    from desktop_app.core.store.engine import make_migration_engine
 
     url = context.config.get_main_option("sqlalchemy.url") or "sqlite:///dev.sqlite"
     engine = make_migration_engine(Path(url.removeprefix("sqlite:///")))

@@ -55,7 +55,7 @@ def seed_library(library_dir: Path, seed_paths: list[Path]):  # noqa: ANN201
     from desktop_app.core.library import Library
 
     lib = Library.open(library_dir)
-    report = lib.import_files(seed_paths)
+    report = lib.imports.from_files(seed_paths)
     assert report.added == 76, report.as_dict()
     yield lib
     lib.close()
@@ -64,6 +64,6 @@ def seed_library(library_dir: Path, seed_paths: list[Path]):  # noqa: ANN201
 def find_paper(lib, words: str) -> int:  # noqa: ANN001
     """The id of the seed paper whose plain abstract contains ``words``."""
     for pid in lib.query("").ids:
-        if words in lib.paper(pid).abstract_text:
+        if words in lib.papers.get(pid).abstract_text:
             return pid
     raise AssertionError(f"no paper contains {words!r}")

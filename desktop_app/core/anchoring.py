@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, select, update
+
+from desktop_app.core.store import tables as t
 
 CONTEXT = 32
 FUZZY_MIN_RATIO = 0.75
@@ -78,21 +80,25 @@ def _fuzzy(plain: str, quote: str) -> tuple[int, int] | None:
 
 
 def reanchor_all(conn: Connection, paper_id: int, plain: str) -> tuple[int, int]:
-    """Re-place every highlight of a paper on its new plain text. Returns (placed, orphaned)."""
+    """Re-place every highlight of a paper on its new plain text. Returns (placed, orphaned).
+
+    ``conn`` is the connection of the caller's write transaction."""
+    h = t.highlight
     placed = orphaned = 0
     rows = conn.execute(
-        text("SELECT id, start, quote, prefix, suffix FROM highlight WHERE paper_id=:p"), {"p": paper_id}
+        select(h.c.id, h.c.start, h.c.quote, h.c.prefix, h.c.suffix).where(h.c.paper_id == paper_id)
     ).all()
     for hid, start, quote, prefix, suffix in rows:
         where = locate(plain, quote, prefix, suffix, start)
         if where is None:
-            conn.execute(text("UPDATE highlight SET orphaned=1 WHERE id=:h"), {"h": hid})
+            conn.execute(update(h).where(h.c.id == hid).values(orphaned=True))
             orphaned += 1
             continue
         a = make_anchor(plain, *where)
         conn.execute(
-            text("UPDATE highlight SET start=:s, end=:e, prefix=:pr, suffix=:su, orphaned=0 WHERE id=:h"),
-            {"s": a.start, "e": a.end, "pr": a.prefix, "su": a.suffix, "h": hid},
+            update(h)
+            .where(h.c.id == hid)
+            .values(start=a.start, end=a.end, prefix=a.prefix, suffix=a.suffix, orphaned=False)
         )
         placed += 1
     return placed, orphaned

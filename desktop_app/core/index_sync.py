@@ -13,21 +13,31 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Select, String, delete, func, literal, select, type_coerce
 
 from desktop_app.core.search.index import IndexDoc, SearchIndex
+from desktop_app.core.store import Store
+from desktop_app.core.store import tables as t
 
 log = logging.getLogger(__name__)
 # Whoosh's segment flush sorts in Python holding the GIL; 2,000-paper batches froze the GUI
 # thread for up to 1.3 s after an import, 250 for under 0.2 s (benchmarks/bench_gui.py)
 DRAIN_BATCH = 250
 
-_DOC_SQL = (
-    "SELECT p.id, p.uid, p.title, p.abstract_text, p.authors_json, p.venue, p.year, "
-    "coalesce((SELECT n.text FROM note n WHERE n.paper_id=p.id), '') AS note, "
-    "coalesce((SELECT group_concat(h.comment || ' ' || h.quote, ' ') FROM highlight h "
-    "WHERE h.paper_id=p.id), '') AS hl FROM paper p "
-)
+
+
+def _doc_select(store: Store) -> Select:
+    """What an index document is made of: the paper's text, its note and its highlights."""
+    p, n, h = t.paper.c, t.note.c, t.highlight.c
+    note = select(n.text).where(n.paper_id == p.id).scalar_subquery()
+    marks = (
+        select(store.dialect.string_agg(h.comment + literal(" ") + h.quote, " "))
+        .where(h.paper_id == p.id).scalar_subquery()
+    )
+    return select(
+        p.id, p.uid, p.title, p.abstract_text, p.authors_json, p.venue, p.year,
+        func.coalesce(note, "").label("note"), func.coalesce(marks, "").label("hl"),
+    ).where(p.deleted_at.is_(None))
 
 
 def _doc(r) -> IndexDoc:  # noqa: ANN001
@@ -41,9 +51,9 @@ def _doc(r) -> IndexDoc:  # noqa: ANN001
 
 
 class IndexSync:
-    def __init__(self, folder: Path, engine: Engine, *, background: bool = False) -> None:
+    def __init__(self, folder: Path, store: Store, *, background: bool = False) -> None:
         self.index = SearchIndex(folder)
-        self.engine = engine
+        self.store = store
         self.is_open = False
         self._drain_lock = threading.Lock()
         self._background = background
@@ -84,18 +94,19 @@ class IndexSync:
         cancelled: Callable[[], bool] | None = None,
     ) -> bool:
         with self._drain_lock:
-            with self.engine.connect() as conn:
-                total = conn.execute(text("SELECT count(*) FROM paper WHERE deleted_at IS NULL")).scalar_one()
-                conn.execute(text("DELETE FROM index_queue"))
-                conn.commit()
+            with self.store.write() as tx:
+                total = tx.conn.execute(
+                    select(func.count()).select_from(t.paper).where(t.paper.c.deleted_at.is_(None))
+                ).scalar_one()
+                tx.conn.execute(delete(t.index_queue))
             ok = self.index.rebuild(self._all_docs(), total, progress, cancelled)
             self.is_open = ok or self.is_open
             return ok
 
     def _all_docs(self) -> Iterator[IndexDoc]:
-        with self.engine.connect() as conn:
+        with self.store.read() as conn:
             result = conn.execution_options(stream_results=True).execute(
-                text(_DOC_SQL + "WHERE p.deleted_at IS NULL ORDER BY p.id")
+                _doc_select(self.store).order_by(t.paper.c.id)
             )
             for r in result:
                 yield _doc(r)
@@ -144,29 +155,33 @@ class IndexSync:
         handled = 0
         with self._drain_lock:
             while True:
-                with self.engine.connect() as conn:
+                q = t.index_queue.c
+                # the time as stored, compared as stored: a row written by another program
+                # ("2026-01-01 00:00:00") would not equal its own value re-formatted
+                stamp = type_coerce(q.queued_at, String)
+                with self.store.read() as conn:
                     queued = conn.execute(
-                        text("SELECT paper_id, queued_at FROM index_queue ORDER BY paper_id LIMIT :n"),
-                        {"n": DRAIN_BATCH},
+                        select(q.paper_id, stamp).order_by(q.paper_id).limit(DRAIN_BATCH)
                     ).all()
                     if not queued:
                         return handled
-                    ids = [q[0] for q in queued]
+                    ids = [row[0] for row in queued]
                     rows = conn.execute(
-                        text(_DOC_SQL + "WHERE p.deleted_at IS NULL AND p.id IN "
-                             "(SELECT value FROM json_each(:ids))"),
-                        {"ids": str(ids)},
+                        _doc_select(self.store).where(self.store.dialect.in_ids(t.paper.c.id, ids))
                     ).all()
                 docs = [_doc(r) for r in rows]
                 live = {d.pid for d in docs}
                 self.index.update(docs, [i for i in ids if i not in live])
-                with self.engine.begin() as conn:
+                # only rows not queued again meanwhile (same time): those stay for the next drain
+                with self.store.write() as tx:
                     for pid, at in queued:
-                        conn.execute(
-                            text("DELETE FROM index_queue WHERE paper_id=:p AND queued_at=:a"),
-                            {"p": pid, "a": at},
-                        )
+                        tx.conn.execute(delete(t.index_queue).where(q.paper_id == pid, stamp == at))
                 handled += len(queued)
+
+    def pending(self) -> int:
+        """Papers queued for the index and not yet written to it."""
+        with self.store.read() as conn:
+            return conn.execute(select(func.count()).select_from(t.index_queue)).scalar_one()
 
     def _start_thread(self) -> None:
         if not self._background or self._thread is not None:

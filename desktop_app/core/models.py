@@ -12,8 +12,9 @@ TITLE_SOURCES = ("given", "derived", "edited")
 
 
 def utcnow() -> datetime:
-    """Timezone-aware now, stored as naive UTC by SQLite."""
-    return datetime.now(UTC).replace(tzinfo=None)
+    """Timezone-aware now in UTC. SQLModel's UTCDateTime refuses naive values; SQLite stores the
+    UTC wall time without an offset, PostgreSQL a timestamptz."""
+    return datetime.now(UTC)
 
 
 def _fk(target: str, *, nullable: bool = False, index: bool = True) -> Column:

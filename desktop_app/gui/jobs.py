@@ -8,7 +8,7 @@ import threading
 import traceback
 from collections.abc import Callable
 
-from PySide6.QtCore import QThread, QTimer, Signal
+from PySide6.QtCore import QObject, QThread, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 Work = Callable[[Callable[[int, int], None], Callable[[], bool]], object]
@@ -34,7 +34,7 @@ class Job(QThread):
         try:
             result = self._work(lambda n, t: self.progressed.emit(int(n), int(t)), self._cancel.is_set)
         except Exception as exc:  # noqa: BLE001 - reported to the user in one place
-            from desktop_app.core.db import LibraryError
+            from desktop_app.core.errors import LibraryError
             from desktop_app.core.search.errors import QuerySyntaxError
 
             if isinstance(exc, LibraryError | QuerySyntaxError | OSError):
@@ -82,8 +82,18 @@ def start_job(
     job.failed.connect(lambda m: (finish(), on_error(m)))
     # No deleteLater on finished: it would drop queued slots of other listeners. The job is a
     # child of ``parent`` and goes with it (a window waits for running jobs when it closes).
-    parent._jobs = getattr(parent, "_jobs", set())  # keep a reference while it runs
-    parent._jobs.add(job)
-    job.finished.connect(lambda: parent._jobs.discard(job))
+    keep_while_running(parent, job)
     QTimer.singleShot(0, job.start)
     return job
+
+
+def keep_while_running(owner: QObject, job: Job) -> None:
+    """Hold a reference to ``job`` on ``owner`` until it finishes; :func:`running_jobs` lists them."""
+    owner._jobs = getattr(owner, "_jobs", set())
+    owner._jobs.add(job)
+    job.finished.connect(lambda: owner._jobs.discard(job))
+
+
+def running_jobs(owner: QObject) -> list[Job]:
+    """The jobs started for ``owner`` that have not finished (a window waits for them on close)."""
+    return list(getattr(owner, "_jobs", set()))

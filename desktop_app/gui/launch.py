@@ -12,7 +12,7 @@ from PySide6.QtCore import QEvent, QLockFile, QObject, QSettings, QThread, QTime
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from desktop_app.core.db import LibraryError
+from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.gui.app import application
 from desktop_app.gui.main_window import MainWindow
@@ -23,7 +23,7 @@ def open_main_window(library_dir: str | Path, settings: QSettings | None = None)
     application()
     lib = Library.open(library_dir, background_index=True, ensure_index=False)
     win = MainWindow(lib, settings)
-    win.ensure_index_async()
+    win.files.ensure_index_async()
     win.show()
     win.destroyed.connect(lambda *_: lib.close())
     return win
@@ -32,7 +32,7 @@ def open_main_window(library_dir: str | Path, settings: QSettings | None = None)
 def close_window(win: MainWindow) -> None:
     """Close the window and its library (waits for index work)."""
     win.close()
-    job = getattr(win, "index_job", None)
+    job = win.files.index_job
     if job is not None and job.isRunning():
         job.wait(60000)
     win.library.close()
@@ -85,7 +85,7 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
         return _screenshot(app, win, Path(screenshot), args)
     files = [f for f in getattr(args, "files", []) or [] if Path(f).is_file()]
     if files:  # a double-click on a .bib or .ris file: import it (with the preview)
-        QTimer.singleShot(0, lambda: win.import_paths(files))
+        QTimer.singleShot(0, lambda: win.files.import_paths(files))
     opener = _FileOpenFilter(win)  # macOS Finder sends QFileOpenEvent instead of arguments
     app.installEventFilter(opener)
     code = app.exec()
@@ -101,7 +101,7 @@ class _FileOpenFilter(QObject):
 
     def eventFilter(self, obj, event) -> bool:  # noqa: ANN001, N802
         if event.type() == QEvent.Type.FileOpen and event.file():
-            self.win.import_paths([event.file()])
+            self.win.files.import_paths([event.file()])
             return True
         return False
 
@@ -114,7 +114,7 @@ def _scratch_settings() -> QSettings:
 def _screenshot(app: QApplication, win: MainWindow, out: Path, args: argparse.Namespace) -> int:
     w, _, h = str(getattr(args, "size", "1400x900")).partition("x")
     win.resize(int(w), int(h))
-    while not getattr(win, "index_ready", True):
+    while not win.files.index_ready:
         app.processEvents()
         QThread.msleep(10)
     app.processEvents()
@@ -151,16 +151,16 @@ def smoke_test(folder: Path | None) -> int:
         tmp = tempfile.TemporaryDirectory(prefix="marginalia-smoke-")
         folder = Path(tmp.name)
     win = open_main_window(folder, _scratch_settings())
-    if win.library.live_count() == 0:
-        from desktop_app.gui.file_actions import sample_files
+    if win.library.papers.count() == 0:
+        from desktop_app.gui.import_export import sample_files
 
-        win.library.import_files(sample_files())
+        win.library.imports.from_files(sample_files())
         win.refresh_sidebar()
         win.refresh_query()
         win._update_stack()
     for _ in range(10):
         app.processEvents()
-    expected = win.library.live_count()
+    expected = win.library.papers.count()
     shown = win.model.rowCount()
     ok = expected > 0 and shown == expected and win.table.isVisible()
     close_window(win)

@@ -1,48 +1,40 @@
-"""The main window: sidebar | search + paper table | reader. Layout, menus, state and refresh
-live here; edit and file actions live in the mixins of ``edit_actions`` and ``file_actions``."""
+"""The main window: sidebar | search + paper table | reader. Layout, menus, the filter and
+refresh live here; edits are the ``EditController``'s (``editing``), the File menu's work the
+``FileController``'s (``import_export``)."""
 
 from __future__ import annotations
 
-import json
-import logging
-
-from PySide6.QtCore import QByteArray, QItemSelectionModel, QSettings, Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut, QUndoStack
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
-    QLabel,
-    QMainWindow,
-    QSplitter,
-    QStackedWidget,
-    QTableView,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from desktop_app.appinfo import APP_NAME
-from desktop_app.core.db import IndexDamaged
+from desktop_app.core.errors import IndexDamaged
 from desktop_app.core.library import Library
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import Change
-from desktop_app.gui.edit_actions import EditActions
-from desktop_app.gui.file_actions import FileActions
-from desktop_app.gui.paper_model import COL_ADDED, COL_TAGS, COLUMNS, PaperIdRole, PaperTableModel
+from desktop_app.gui.editing import EditController
+from desktop_app.gui.help_dialogs import show_about, show_shortcuts
+from desktop_app.gui.import_export import FileController, sample_count
+from desktop_app.gui.jobs import running_jobs
+from desktop_app.gui.paper_model import PaperTableModel
+from desktop_app.gui.paper_table import SORT_KEYS, PaperTable
 from desktop_app.gui.reader import ReaderPane
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.sidebar import Sidebar
-from desktop_app.gui.tag_delegate import TagChipDelegate
 from desktop_app.gui.welcome import WelcomePanel
-
-log = logging.getLogger(__name__)
-SORT_KEYS = [c[1] for c in COLUMNS]
+from desktop_app.gui.window_settings import WindowSettings
 
 
-class MainWindow(EditActions, FileActions, QMainWindow):
+class MainWindow(QMainWindow):
+    """Owns the widgets, the undo stack and two controllers: ``edits`` (an
+    :class:`EditController`) and ``files`` (a :class:`FileController`)."""
+
     def __init__(self, library: Library, settings: QSettings | None = None) -> None:
         super().__init__()
         self.library = library
         self.settings = settings or QSettings()
+        self.window_settings = WindowSettings(self.settings, library.folder)
         self.state = FilterState()
         self.sort_key, self.sort_desc = "added", False
         self.terms: list[str] = []
@@ -51,6 +43,7 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         self.setWindowTitle(f"{APP_NAME} — {library.folder}")
         self.setAcceptDrops(True)
         self._build()
+        self._build_controllers()
         self._build_menus()
         self._build_shortcuts()
         self._restore_settings()
@@ -63,62 +56,20 @@ class MainWindow(EditActions, FileActions, QMainWindow):
     def _build(self) -> None:
         self.sidebar = Sidebar(self)
         self.sidebar.filterChosen.connect(self.on_sidebar_filter)
-        self.sidebar.tagMenuAction.connect(self.on_tag_menu)
-        self.sidebar.listMenuAction.connect(self.on_list_menu)
-        self.sidebar.searchMenuAction.connect(self.on_search_menu)
-        self.sidebar.papersDropped.connect(self.on_papers_dropped)
 
         self.search = SearchBar(self)
         self.search.queryChanged.connect(self.on_query_typed)
         self.search.chipRemoved.connect(self.on_chip_removed)
-        self.search.saveRequested.connect(self.save_search_dialog)
 
         self.model = PaperTableModel(self.library, self)
-        self.table = QTableView(self)
-        self.table.setObjectName("paperTable")
-        self.table.setAccessibleName("Papers")
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setAlternatingRowColors(True)
-        self.table.setShowGrid(False)
-        self.table.setWordWrap(False)
-        self.table.setDragEnabled(True)
-        self.table.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
-        self.table.setDefaultDropAction(Qt.DropAction.MoveAction)
-        self.table.setDropIndicatorShown(True)
-        self.model.reorderRequested.connect(self.reorder_in_list)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(26)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self.table.setItemDelegateForColumn(COL_TAGS, TagChipDelegate(self.model.tag_color, self.table))
-        header = self.table.horizontalHeader()
-        header.setSectionsMovable(True)
-        header.setSortIndicatorShown(True)
-        header.setSectionsClickable(True)
-        header.setStretchLastSection(False)
-        header.setHighlightSections(False)
-        for n, (_, _, width) in enumerate(COLUMNS):
-            header.resizeSection(n, width)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        header.customContextMenuRequested.connect(self._header_menu)
-        header.hideSection(COL_ADDED)  # shown again from the header's menu
-        header.setSortIndicator(SORT_KEYS.index("added"), Qt.SortOrder.AscendingOrder)
-        header.sortIndicatorChanged.connect(self.on_sort_changed)
-        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._current_changed())
+        self.table = PaperTable(self.model, self)
+        self.table.horizontalHeader().sortIndicatorChanged.connect(self.on_sort_changed)
+        self.table.currentPaperChanged.connect(self._current_changed)
         self.table.doubleClicked.connect(lambda _i: self.focus_reader())
 
-        self.reader = ReaderPane(self.save_note, self, drafts=self.library.folder / "drafts")
-        self.reader.titleEdited.connect(self.edit_title)
-        self.reader.tagsAdded.connect(lambda pid, names: self.add_tags(self._targets(pid), names))
-        self.reader.tagRemoved.connect(lambda pid, name: self.remove_tag(self._targets(pid), name))
-        self.reader.statusChosen.connect(self.set_status)
-        self.reader.ratingChosen.connect(self.set_rating)
-        self.reader.highlightRequested.connect(self.add_highlight)
-        self.reader.highlightDeleteRequested.connect(self.delete_highlight)
-        self.reader.highlightCommentRequested.connect(self.edit_highlight_comment)
+        # the note editor saves through the edit controller, built next
+        self.reader = ReaderPane(lambda pid, text: self.edits.save_note(pid, text), self,
+                                 drafts=self.library.folder / "drafts")
 
         center = QWidget(self)
         cl = QVBoxLayout(center)
@@ -129,12 +80,9 @@ class MainWindow(EditActions, FileActions, QMainWindow):
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("mainSplitter")
-        self.splitter.addWidget(self.sidebar)
-        self.splitter.addWidget(center)
-        self.splitter.addWidget(self.reader)
-        self.splitter.setStretchFactor(0, 0)
-        self.splitter.setStretchFactor(1, 3)
-        self.splitter.setStretchFactor(2, 2)
+        for n, (pane, stretch) in enumerate(((self.sidebar, 0), (center, 3), (self.reader, 2))):
+            self.splitter.addWidget(pane)
+            self.splitter.setStretchFactor(n, stretch)
         self.splitter.setSizes([200, 770, 440])
         self.splitter.setChildrenCollapsible(False)
 
@@ -145,32 +93,52 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         self.status_label = QLabel("", self)
         self.statusBar().addPermanentWidget(self.status_label)
 
-    def _header_menu(self, pos) -> None:  # noqa: ANN001
-        """Right-click on the header: show or hide columns."""
-        from PySide6.QtWidgets import QMenu
+    def _build_controllers(self) -> None:
+        def filters() -> FilterState:
+            return self.state  # read at each use: the window replaces its FilterState on a new filter
 
-        header = self.table.horizontalHeader()
-        menu = QMenu(self)
-        for n, (label, _, _) in enumerate(COLUMNS):
-            if n == 0:
-                continue
-            act = menu.addAction("Highlights and note" if label == "✎" else label)
-            act.setCheckable(True)
-            act.setChecked(not header.isSectionHidden(n))
-            act.toggled.connect(lambda on, n=n: header.setSectionHidden(n, not on))
-        menu.exec(header.mapToGlobal(pos))
+        self.edits = EditController(self.library, self.undo_stack, self.table, self.reader.notes, self.search,
+                                    filters, self)
+        self.files = FileController(self.library, self.table, self.status_label, filters, self)
+        ed, rd = self.edits, self.reader
+        ed.changed.connect(self.on_change)
+        ed.message.connect(self.status_message)
+        ed.filterRequested.connect(self.on_sidebar_filter)
+        ed.tagExcluded.connect(self.exclude_tag)
+        ed.listRenamed.connect(self._list_renamed)
+        ed.listReordered.connect(lambda keep: self.refresh_query(keep=keep))
+        ed.exportRequested.connect(lambda name: self.files.export_dialog(list_name=name))
+        self.files.changed.connect(self.on_change)
+        self.files.message.connect(self.status_message)
+        self.files.indexReady.connect(self._index_ready)
+
+        self.sidebar.tagMenuAction.connect(ed.on_tag_menu)
+        self.sidebar.listMenuAction.connect(ed.on_list_menu)
+        self.sidebar.searchMenuAction.connect(ed.on_search_menu)
+        self.sidebar.papersDropped.connect(ed.on_papers_dropped)
+        self.search.saveRequested.connect(ed.save_search_dialog)
+        self.model.reorderRequested.connect(ed.reorder_in_list)
+        rd.titleEdited.connect(ed.edit_title)
+        rd.tagsAdded.connect(lambda pid, names: ed.add_tags(self.table.edit_targets(pid), names))
+        rd.tagRemoved.connect(lambda pid, name: ed.remove_tag(self.table.edit_targets(pid), name))
+        rd.statusChosen.connect(ed.set_status)
+        rd.ratingChosen.connect(ed.set_rating)
+        rd.highlightRequested.connect(ed.add_highlight)
+        rd.highlightDeleteRequested.connect(ed.delete_highlight)
+        rd.highlightCommentRequested.connect(ed.edit_highlight_comment)
 
     def _build_menus(self) -> None:
+        ed, fi = self.edits, self.files
         mb = self.menuBar()
         f = mb.addMenu("&File")
-        self._action(f, "&Import…", self.import_dialog, QKeySequence.StandardKey.Open, "importAction")
-        self._action(f, "Import the NeurIPS 2026 sample", self.import_sample)
-        self._action(f, "&Export…", self.export_dialog, "Ctrl+E", "exportAction")
-        self._action(f, "&Print…", self.print_dialog, QKeySequence.StandardKey.Print)
+        self._action(f, "&Import…", fi.import_dialog, QKeySequence.StandardKey.Open, "importAction")
+        self._action(f, "Import the NeurIPS 2026 sample", fi.import_sample)
+        self._action(f, "&Export…", fi.export_dialog, "Ctrl+E", "exportAction")
+        self._action(f, "&Print…", fi.print_dialog, QKeySequence.StandardKey.Print)
         f.addSeparator()
-        self._action(f, "Undo last import…", self.undo_import_dialog)
-        self._action(f, "Rebuild search index", self.rebuild_index)
-        self._action(f, "Check library", self.check_library)
+        self._action(f, "Undo last import…", fi.undo_import_dialog)
+        self._action(f, "Rebuild search index", fi.rebuild_index)
+        self._action(f, "Check library", fi.check_library)
         f.addSeparator()
         self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
@@ -186,29 +154,29 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         e.addSeparator()
         self._action(e, "&Find", self.focus_search, QKeySequence.StandardKey.Find)
         self._action(e, "Select &all papers", self.table.selectAll, None)
-        self._action(e, "&Delete selected papers…", self.delete_selected, None)
+        self._action(e, "&Delete selected papers…", ed.delete_selected, None)
 
         p = mb.addMenu("&Paper")
         for status, key in (("unread", "U"), ("skimmed", "S"), ("read", "R")):
-            self._action(p, f"Mark {status}\t{key}", lambda s=status: self.set_status(s))
+            self._action(p, f"Mark {status}\t{key}", lambda s=status: ed.set_status(s))
         p.addSeparator()
         self._action(p, "Add tag…\tT", self.focus_tags)
         self._action(p, "Edit note\tN", self.focus_note)
-        self._action(p, "Add to reading list…", self.add_to_list_dialog, "Ctrl+L")
-        self._action(p, "Move up in list", lambda: self.move_in_list(-1), "Alt+Up")
-        self._action(p, "Move down in list", lambda: self.move_in_list(1), "Alt+Down")
-        self._action(p, "Edit list item note…", self.edit_item_note)
-        self._action(p, "Remove from this list", self.remove_from_current_list)
+        self._action(p, "Add to reading list…", ed.add_to_list_dialog, "Ctrl+L")
+        self._action(p, "Move up in list", lambda: ed.move_in_list(-1), "Alt+Up")
+        self._action(p, "Move down in list", lambda: ed.move_in_list(1), "Alt+Down")
+        self._action(p, "Edit list item note…", ed.edit_item_note)
+        self._action(p, "Remove from this list", ed.remove_from_current_list)
 
         v = mb.addMenu("&View")
         self._action(v, "All papers", lambda: self.on_sidebar_filter("all", ""), "Ctrl+1")
         self._action(v, "Unread", lambda: self.on_sidebar_filter("status", "unread"), "Ctrl+2")
-        self._action(v, "New reading list…", self.new_list_dialog, "Ctrl+Shift+L")
-        self._action(v, "Save search…", self.save_search_dialog, "Ctrl+Shift+S")
+        self._action(v, "New reading list…", ed.new_list_dialog, "Ctrl+Shift+L")
+        self._action(v, "Save search…", ed.save_search_dialog, "Ctrl+Shift+S")
 
         h = mb.addMenu("&Help")
-        self._action(h, "&Keyboard shortcuts", self.show_shortcuts, "F1")
-        self._action(h, "&About Marginalia", self.show_about)
+        self._action(h, "&Keyboard shortcuts", lambda: show_shortcuts(self), "F1")
+        self._action(h, "&About Marginalia", lambda: show_about(self, self.library))
 
     def _action(self, menu, text: str, slot, shortcut=None, name: str | None = None) -> QAction:  # noqa: ANN001
         a = QAction(text, self)
@@ -223,15 +191,16 @@ class MainWindow(EditActions, FileActions, QMainWindow):
     def _build_shortcuts(self) -> None:
         """Single-key shortcuts work where the reader's keys make sense: the table and the
         abstract, never while typing in a text field."""
+        ed = self.edits
         keys = {
-            "J": self.next_paper, "K": self.prev_paper, "Return": self.focus_reader,
+            "J": self.table.next_paper, "K": self.table.prev_paper, "Return": self.focus_reader,
             "Space": self.focus_reader, "T": self.focus_tags, "N": self.focus_note,
-            "U": lambda: self.set_status("unread"), "S": lambda: self.set_status("skimmed"),
-            "R": lambda: self.set_status("read"), "Delete": self.delete_selected,
+            "U": lambda: ed.set_status("unread"), "S": lambda: ed.set_status("skimmed"),
+            "R": lambda: ed.set_status("read"), "Delete": ed.delete_selected,
             "Escape": self.clear_search,
         }
         for n in range(6):
-            keys[str(n)] = lambda n=n: self.set_rating(n)
+            keys[str(n)] = lambda n=n: ed.set_rating(n)
         for widget in (self.table, self.reader.abstract):
             for key, slot in keys.items():
                 if widget is self.reader.abstract and key in ("Space", "Return", "Escape"):
@@ -249,78 +218,48 @@ class MainWindow(EditActions, FileActions, QMainWindow):
     def _recover_drafts(self) -> None:
         from desktop_app.gui.note_editor import recover_drafts
 
-        recovered = recover_drafts(self.library.folder / "drafts", self.library.set_note)
+        recovered = recover_drafts(self.library.folder / "drafts", self.library.notes.set)
         if recovered:
             self.status_message(f"Recovered unsaved note text for {len(recovered)} paper(s) after a crash", 15000)
 
     # ---- state: settings -------------------------------------------------------------------
     def _restore_settings(self) -> None:
-        s = self.settings
-        self._restored_selection = None
-        geo = s.value("window/geometry")
-        if isinstance(geo, QByteArray | bytes):
-            self.restoreGeometry(geo)
-        else:
-            self.resize(1400, 880)
-        for key, splitter in (("window/splitter", self.splitter), ("window/readerSplitter", self.reader.splitter)):
-            val = s.value(key)
-            if isinstance(val, QByteArray | bytes):
-                splitter.restoreState(val)
-        hdr = s.value("table/header")
-        if isinstance(hdr, QByteArray | bytes):
-            header = self.table.horizontalHeader()
-            header.blockSignals(True)  # restoring emits sortIndicatorChanged
-            header.restoreState(hdr)
-            header.blockSignals(False)
-        self.sort_key = str(s.value("table/sort", "added"))
-        self.sort_desc = str(s.value("table/desc", "false")) == "true"
-        try:
-            self.state = FilterState.from_dict(json.loads(str(s.value(self._key("filter"), "{}"))))
-        except ValueError:
-            self.state = FilterState()
+        s = self.window_settings
+        s.restore_layout(self, (self.splitter, self.reader.splitter), self.table.horizontalHeader())
+        self.sort_key, self.sort_desc = s.sort()
+        self.state = s.filter_state()
         self.search.set_text(self.state.query)
-        if self.state.list_name and self.state.list_name not in {i.name for i in self.library.lists()}:
+        if self.state.list_name and self.state.list_name not in {i.name for i in self.library.lists.all()}:
             self.state.list_name = None  # deleted since, or renamed from the command line
-        sel = s.value(self._key("selected"))
-        self._restored_selection = int(sel) if sel not in (None, "") and str(sel).isdigit() else None
+        self._restored_selection = s.selected_paper()
         if self.sort_key in SORT_KEYS:
-            self.table.horizontalHeader().blockSignals(True)
-            self.table.horizontalHeader().setSortIndicator(
-                SORT_KEYS.index(self.sort_key),
-                Qt.SortOrder.DescendingOrder if self.sort_desc else Qt.SortOrder.AscendingOrder)
-            self.table.horizontalHeader().blockSignals(False)
-
-    def _key(self, name: str) -> str:
-        """Settings that belong to one library (filter, selected paper) are kept per library."""
-        import hashlib
-
-        folder = str(self.library.folder.resolve())
-        return f"library-{hashlib.sha1(folder.encode()).hexdigest()[:12]}/{name}"
+            self.table.show_sort(self.sort_key, self.sort_desc)
 
     def save_settings(self) -> None:
-        s = self.settings
-        s.setValue("window/geometry", self.saveGeometry())
-        s.setValue("window/splitter", self.splitter.saveState())
-        s.setValue("window/readerSplitter", self.reader.splitter.saveState())
-        s.setValue("table/header", self.table.horizontalHeader().saveState())
-        s.setValue("table/sort", self.sort_key)
-        s.setValue("table/desc", "true" if self.sort_desc else "false")
-        s.setValue(self._key("filter"), json.dumps(self.state.as_dict()))
-        pid = self.current_id()
-        s.setValue(self._key("selected"), "" if pid is None else str(pid))
-        s.sync()
+        self.window_settings.save(self, (self.splitter, self.reader.splitter), self.table.horizontalHeader(),
+                             (self.sort_key, self.sort_desc), self.state, self.current_id())
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if not self.reader.notes.flush():
             # the library is busy: wait for it rather than lose the note
             pid, text = self.reader.notes.paper_id(), self.reader.notes.edit.toPlainText()
             if pid is not None:
-                self.library.set_note(pid, text)
-        for job in list(getattr(self, "_jobs", set())):
+                self.library.notes.set(pid, text)
+        for job in running_jobs(self):
             job.cancel()
             job.wait(30000)
         self.save_settings()
         super().closeEvent(event)
+
+    def dragEnterEvent(self, event) -> None:  # noqa: ANN001, N802
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: ANN001, N802
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.files.import_paths(paths)
 
     # ---- query and refresh -----------------------------------------------------------------
     def refresh_query(self, keep: int | None = None) -> None:
@@ -339,13 +278,13 @@ class MainWindow(EditActions, FileActions, QMainWindow):
             return
         except IndexDamaged as exc:
             self.search.show_error(f"{exc} — the results will come back in a moment")
-            self.ensure_index_async()
+            self.files.ensure_index_async()
             return
         self.search.show_error(None)
         self.terms = res.terms
         self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
         self.model.set_ids(res.ids, res.total)
-        self.search.show_count(res.total, self.library.live_count())
+        self.search.show_count(res.total, self.library.papers.count())
         self.search.set_chips(self.state.chips())
         row = self.model.row_of(keep) if keep is not None else -1
         if row < 0 and res.ids:
@@ -355,31 +294,30 @@ class MainWindow(EditActions, FileActions, QMainWindow):
         else:
             self.reader.show_paper(None)
 
+    def _index_ready(self) -> None:
+        if self.state.query:
+            keep = self.current_id()
+            self.refresh_query(keep=keep if keep is not None else self._restored_selection)
+
     def refresh_sidebar(self) -> None:
-        tags = self.library.tags()
+        tags = self.library.tags.all()
         self.model.set_tag_colors({t.name: t.color for t in tags if t.color})
         self.reader.tags.set_known_tags([t.name for t in tags], {t.name: t.color for t in tags if t.color})
-        self.sidebar.populate(self.library.live_count(), self.library.status_counts(), tags,
-                              self.library.lists(), self.library.saved_searches())
+        self.sidebar.populate(self.library.papers.count(), self.library.papers.status_counts(), tags,
+                              self.library.lists.all(), self.library.searches.all())
         self._select_sidebar_for_state()
 
     def _select_sidebar_for_state(self) -> None:
-        st = self.state
-        if st.list_name:
-            self.sidebar.select_filter("list", st.list_name)
-        elif st.status and not st.tags:
-            self.sidebar.select_filter("status", st.status)
-        elif len(st.tags) == 1 and not st.status:
-            self.sidebar.select_filter("tag", st.tags[0])
-        elif not (st.status or st.tags or st.not_tags or st.list_name):
-            self.sidebar.select_filter("all", "")
+        entry = self.state.sidebar_entry()
+        if entry is not None:
+            self.sidebar.select_filter(*entry)
 
     def _update_stack(self) -> None:
-        if self.library.live_count() == 0:
+        if self.library.papers.count() == 0:
             if self.welcome is None:
-                self.welcome = WelcomePanel(self.sample_count(), self)
-                self.welcome.importRequested.connect(self.import_dialog)
-                self.welcome.sampleRequested.connect(self.import_sample)
+                self.welcome = WelcomePanel(sample_count(), self)
+                self.welcome.importRequested.connect(self.files.import_dialog)
+                self.welcome.sampleRequested.connect(self.files.import_sample)
                 self.stack.addWidget(self.welcome)
             self.stack.setCurrentWidget(self.welcome)
         else:
@@ -410,37 +348,13 @@ class MainWindow(EditActions, FileActions, QMainWindow):
 
     # ---- selection -------------------------------------------------------------------------
     def current_id(self) -> int | None:
-        idx = self.table.currentIndex()
-        if not idx.isValid():
-            return None
-        return self.model.data(idx, PaperIdRole)
-
-    def selected_ids(self) -> list[int]:
-        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
-        ids = [self.model.paper_id(r) for r in rows]
-        cur = self.current_id()
-        if not ids and cur is not None:
-            ids = [cur]
-        return ids
-
-    def _targets(self, pid: int) -> list[int]:
-        """The papers an edit in the reader applies to: the selection when it includes the
-        shown paper, else just that paper."""
-        sel = self.selected_ids()
-        return sel if pid in sel else [pid]
+        return self.table.current_id()
 
     def select_row(self, row: int) -> None:
-        idx = self.model.index(row, 0)
-        self.table.selectionModel().setCurrentIndex(
-            idx, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
-        self.table.scrollTo(idx)
-        self._current_changed()
+        self.table.select_row(row)  # the reader follows through currentPaperChanged
 
     def select_paper(self, pid: int) -> bool:
-        row = self.model.row_of(pid)
-        if row >= 0:
-            self.select_row(row)
-        return row >= 0
+        return self.table.select_paper(pid)
 
     def _current_changed(self) -> None:
         self._show_current(reload_note=True)
@@ -451,7 +365,7 @@ class MainWindow(EditActions, FileActions, QMainWindow):
             self.reader.show_paper(None)
             return
         try:
-            paper = self.library.paper(pid)
+            paper = self.library.papers.get(pid)
         except Exception:  # noqa: BLE001 - deleted meanwhile
             self.reader.show_paper(None)
             return
@@ -459,19 +373,9 @@ class MainWindow(EditActions, FileActions, QMainWindow):
             paper.note = self.reader.notes.edit.toPlainText()
         list_note = None
         if self.state.list_name:
-            note = next((n for p, _, n in self.library.list_items(self.state.list_name) if p == pid), "")
+            note = next((n for p, _, n in self.library.lists.items(self.state.list_name) if p == pid), "")
             list_note = (self.state.list_name, note)
         self.reader.show_paper(paper, self.terms, list_note)
-
-    def next_paper(self) -> None:
-        row = self.table.currentIndex().row()
-        if row + 1 < self.model.rowCount():
-            self.select_row(row + 1)
-
-    def prev_paper(self) -> None:
-        row = self.table.currentIndex().row()
-        if row > 0:
-            self.select_row(row - 1)
 
     # ---- focus -----------------------------------------------------------------------------
     def focus_reader(self) -> None:
@@ -510,13 +414,24 @@ class MainWindow(EditActions, FileActions, QMainWindow):
             self.state = FilterState(query=st.query, list_name=value)
             self._set_sort("position", False)
         elif kind == "search":
-            query = dict(self.library.saved_searches()).get(value, "")
+            query = dict(self.library.searches.all()).get(value, "")
             self.state = FilterState(query=query)
             self.search.set_text(query)
         if kind != "list" and self.sort_key == "position":
             self._set_sort("added", False)
         self._select_sidebar_for_state()
         self.refresh_query()
+
+    def exclude_tag(self, name: str) -> None:
+        """Hide the papers with this tag (the sidebar's “exclude”)."""
+        if name not in self.state.not_tags:
+            self.state.not_tags.append(name)
+        self.refresh_query()
+
+    def _list_renamed(self, old: str, new: str) -> None:
+        if self.state.list_name == old:
+            self.state.list_name = new
+            self.refresh_query()
 
     def on_chip_removed(self, key: str) -> None:
         st = self.state
@@ -535,13 +450,7 @@ class MainWindow(EditActions, FileActions, QMainWindow):
 
     def _set_sort(self, key: str, desc: bool) -> None:
         self.sort_key, self.sort_desc = key, desc
-        header = self.table.horizontalHeader()
-        header.blockSignals(True)
-        if key in SORT_KEYS:
-            header.setSortIndicator(SORT_KEYS.index(key), Qt.SortOrder.DescendingOrder if desc else Qt.SortOrder.AscendingOrder)
-        else:
-            header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        header.blockSignals(False)
+        self.table.show_sort(key, desc)
 
     def on_sort_changed(self, column: int, order: Qt.SortOrder) -> None:
         key = SORT_KEYS[column] if 0 <= column < len(SORT_KEYS) else None

@@ -86,7 +86,7 @@ class PaperTableModel(QAbstractTableModel):
         rows = self._pages.get(page)
         if rows is None:
             ids = self.ids[page * PAGE:(page + 1) * PAGE]
-            rows = self.library.rows(ids)
+            rows = self.library.papers.rows(ids)
             self._pages[page] = rows
             while len(self._pages) > PAGES_CACHED:
                 self._pages.popitem(last=False)

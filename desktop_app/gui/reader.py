@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.core.lib_highlights import COLORS
+from desktop_app.core.highlights import COLORS
 from desktop_app.core.values import PaperView
 from desktop_app.gui.note_editor import NoteEditor
 from desktop_app.gui.rating_control import RatingControl

@@ -41,6 +41,18 @@ class FilterState:
         out += [(f"not:{t}", f"not tag: {t}") for t in self.not_tags]
         return out
 
+    def sidebar_entry(self) -> tuple[str, str] | None:
+        """The sidebar entry (kind, value) that stands for this filter, if one does."""
+        if self.list_name:
+            return ("list", self.list_name)
+        if self.status and not self.tags:
+            return ("status", self.status)
+        if len(self.tags) == 1 and not self.status:
+            return ("tag", self.tags[0])
+        if not (self.status or self.tags or self.not_tags):
+            return ("all", "")
+        return None
+
     def as_dict(self) -> dict:
         return {"query": self.query, "status": self.status, "tags": self.tags, "not_tags": self.not_tags,
                 "list_name": self.list_name}

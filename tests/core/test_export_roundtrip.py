@@ -20,17 +20,17 @@ def annotated(seed_library: Library) -> Library:
     lib = seed_library
     races = find_paper(lib, "composable building blocks")
     ids = lib.query("").ids
-    lib.add_tags(ids[:10], ["rl/rlvr"])
-    lib.add_tags([races], ["to-cite"])
-    lib.set_note(races, "First thoughts")
-    lib.set_note(races, "**Key idea**: composition. <script>alert(1)</script>")
-    lib.highlight_quote(races, "composable building blocks", comment="core claim", color="green")
-    lib.set_status([races], "read")
-    lib.set_rating([races], 5)
-    lib.set_title(ids[3], "=HYPERLINK(\"http://x\") My edited title")
-    lib.create_list("Group meeting", "RL papers for Friday")
-    lib.add_to_list("Group meeting", [ids[5], races, ids[3]])
-    lib.set_item_note("Group meeting", races, "discuss section 3")
+    lib.tags.add(ids[:10], ["rl/rlvr"])
+    lib.tags.add([races], ["to-cite"])
+    lib.notes.set(races, "First thoughts")
+    lib.notes.set(races, "**Key idea**: composition. <script>alert(1)</script>")
+    lib.highlights.add_quote(races, "composable building blocks", comment="core claim", color="green")
+    lib.papers.set_status([races], "read")
+    lib.papers.set_rating([races], 5)
+    lib.papers.set_title(ids[3], "=HYPERLINK(\"http://x\") My edited title")
+    lib.lists.create("Group meeting", "RL papers for Friday")
+    lib.lists.add("Group meeting", [ids[5], races, ids[3]])
+    lib.lists.set_item_note("Group meeting", races, "discuss section 3")
     return lib
 
 
@@ -43,17 +43,17 @@ def test_bibliographic_formats_reimport_without_duplicates(annotated: Library, t
     assert len(parsed.records) == 76
     by_title = {r.title: r for r in parsed.records}
     for pid in annotated.query("").ids[:12]:
-        p = annotated.paper(pid)
+        p = annotated.papers.get(pid)
         r = by_title[p.title]
         assert r.year == 2026 and r.venue == "NeurIPS"
         assert set(r.tags) >= set(p.tags)
     # re-importing the export into the same library adds nothing
-    report = annotated.import_files([out])
+    report = annotated.imports.from_files([out])
     assert report.added == 0 and report.duplicates == 76
     # into a fresh library: 76 papers whose given titles are the exported ones
     with Library.open(tmp_path / "fresh") as fresh:
-        assert fresh.import_files([out]).added == 76
-        assert {fresh.paper(i).title for i in fresh.query("").ids} == {annotated.paper(i).title
+        assert fresh.imports.from_files([out]).added == 76
+        assert {fresh.papers.get(i).title for i in fresh.query("").ids} == {annotated.papers.get(i).title
                                                                       for i in annotated.query("").ids}
 
 
@@ -82,7 +82,7 @@ def test_markdown_and_html_carry_notes_and_highlights(annotated: Library, tmp_pa
         assert "Key idea" in text
     assert "<script>alert(1)</script>" not in h and "&lt;script&gt;" in h
     # order of the list is kept
-    races = annotated.paper(find_paper(annotated, "composable building blocks")).title
+    races = annotated.papers.get(find_paper(annotated, "composable building blocks")).title
     assert h.index(races) < h.index("My edited title")
 
 
@@ -92,20 +92,20 @@ def test_json_is_lossless_and_restores_into_a_new_library(annotated: Library, tm
     doc = json.loads(out.read_text("utf-8"))
     assert doc["format"] == "marginalia-library" and len(doc["papers"]) == 76
     races_id = find_paper(annotated, "composable building blocks")
-    src = annotated.paper(races_id)
+    src = annotated.papers.get(races_id)
     with Library.open(tmp_path / "moved") as moved:
-        report = moved.import_files([out])
+        report = moved.imports.from_files([out])
         assert report.added == 76
-        dst = moved.paper(find_paper(moved, "composable building blocks"))
+        dst = moved.papers.get(find_paper(moved, "composable building blocks"))
         assert (dst.uid, dst.title, dst.status, dst.rating, dst.tags, dst.note) == \
                (src.uid, src.title, src.status, src.rating, src.tags, src.note)
         assert [(h.quote, h.comment, h.color, h.start, h.end) for h in dst.highlights] == \
                [(h.quote, h.comment, h.color, h.start, h.end) for h in src.highlights]
-        assert [t for _, t in moved.note_revisions(dst.id)] == ["First thoughts"]
-        items = moved.list_items("Group meeting")
-        assert [moved.paper(p).uid for p, _, _ in items] == [annotated.paper(p).uid
-                                                             for p, _, _ in annotated.list_items("Group meeting")]
+        assert [t for _, t in moved.notes.revisions(dst.id)] == ["First thoughts"]
+        items = moved.lists.items("Group meeting")
+        assert [moved.papers.get(p).uid for p, _, _ in items] == [annotated.papers.get(p).uid
+                                                             for p, _, _ in annotated.lists.items("Group meeting")]
         assert moved.query("note:composition").ids == [dst.id]
         # restoring twice adds nothing
-        assert moved.import_files([out]).added == 0
-        assert len(moved.paper(dst.id).highlights) == 1
+        assert moved.imports.from_files([out]).added == 0
+        assert len(moved.papers.get(dst.id).highlights) == 1

@@ -48,7 +48,10 @@ EXPECTED = [
 
 
 def test_every_corpus_file_is_listed():
-    on_disk = {str(p.relative_to(CORPUS)) for p in CORPUS.rglob("*") if p.is_file()}
+    # zotero-translators/ holds Zotero's own importer test cases (input + expected items); they
+    # are a fidelity suite of their own, not single files with one expected record count.
+    on_disk = {str(p.relative_to(CORPUS)) for p in CORPUS.rglob("*")
+               if p.is_file() and p.relative_to(CORPUS).parts[0] != "zotero-translators"}
     assert on_disk - {"SOURCES.md"} == {name for name, *_ in EXPECTED}
 
 

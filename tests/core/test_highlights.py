@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop_app.core.db import LibraryError
+from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from tests.conftest import find_paper
 
@@ -21,7 +21,7 @@ def _quotes_in_latex_seeds(lib: Library) -> list[tuple[int, str]]:
     """Quotes taken from what the reader sees in abstracts whose source has LaTeX or markdown."""
     out = []
     for pid in lib.query("").ids:
-        p = lib.paper(pid)
+        p = lib.papers.get(pid)
         if ("\\" in p.abstract or "$" in p.abstract or "*" in p.abstract) and len(p.abstract_text) > 200:
             words = p.abstract_text.split()
             quote = " ".join(words[10:16])
@@ -36,18 +36,18 @@ def test_highlights_survive_reopen_and_shift_with_edits(seed_library: Library, l
     assert len(picks) == 6
     made = {}
     for pid, quote in picks:
-        hid = seed_library.highlight_quote(pid, quote, comment=f"about {pid}", color="blue").detail["id"]
+        hid = seed_library.highlights.add_quote(pid, quote, comment=f"about {pid}", color="blue").detail["id"]
         made[pid] = (hid, quote)
     seed_library.close()
     lib = Library.open(library_dir)
     try:
         for pid, (hid, quote) in made.items():
-            p = lib.paper(pid)
+            p = lib.papers.get(pid)
             h = next(h for h in p.highlights if h.id == hid)
             assert p.abstract_text[h.start:h.end] == quote
             # prepend a sentence: every position shifts, the words stay
-            lib.set_abstract(pid, "An added opening sentence with $\\alpha$ math. " + p.abstract)
-            p2 = lib.paper(pid)
+            lib.papers.set_abstract(pid, "An added opening sentence with $\\alpha$ math. " + p.abstract)
+            p2 = lib.papers.get(pid)
             h2 = next(h for h in p2.highlights if h.id == hid)
             assert not h2.orphaned
             assert h2.start > h.start
@@ -58,19 +58,19 @@ def test_highlights_survive_reopen_and_shift_with_edits(seed_library: Library, l
 
 def test_fuzzy_reanchor_after_a_small_edit_inside_the_quote(seed_library: Library) -> None:
     pid = find_paper(seed_library, "composable building blocks")
-    seed_library.highlight_quote(pid, "treats verifiable environments as composable building blocks")
-    raw = seed_library.paper(pid).abstract
-    seed_library.set_abstract(pid, raw.replace("composable building blocks", "composable construction blocks"))
-    (h,) = seed_library.paper(pid).highlights
+    seed_library.highlights.add_quote(pid, "treats verifiable environments as composable building blocks")
+    raw = seed_library.papers.get(pid).abstract
+    seed_library.papers.set_abstract(pid, raw.replace("composable building blocks", "composable construction blocks"))
+    (h,) = seed_library.papers.get(pid).highlights
     assert not h.orphaned
-    assert seed_library.paper(pid).abstract_text[h.start:h.end].startswith("treats verifiable environments")
+    assert seed_library.papers.get(pid).abstract_text[h.start:h.end].startswith("treats verifiable environments")
 
 
 def test_deleted_passage_leaves_an_orphan_not_a_loss(seed_library: Library) -> None:
     pid = find_paper(seed_library, "composable building blocks")
-    hid = seed_library.highlight_quote(pid, "composable building blocks", comment="keep me").detail["id"]
-    seed_library.set_abstract(pid, "A completely different abstract about protein folding and nothing else at all.")
-    (h,) = seed_library.paper(pid).highlights
+    hid = seed_library.highlights.add_quote(pid, "composable building blocks", comment="keep me").detail["id"]
+    seed_library.papers.set_abstract(pid, "A completely different abstract about protein folding and nothing else at all.")
+    (h,) = seed_library.papers.get(pid).highlights
     assert h.id == hid and h.orphaned and h.comment == "keep me"
     assert h.quote == "composable building blocks"
 
@@ -79,40 +79,40 @@ def test_same_quote_twice_picks_the_occurrence_by_context(empty_library: Library
     from desktop_app.core.records import ParseResult, Record
 
     text = ("The model is strong. In the second part the model is weak on long inputs and the model is fast.")
-    empty_library.import_records([("t", ParseResult("csv", [Record(abstract=text, title="T")]))])
+    empty_library.imports.from_records([("t", ParseResult("csv", [Record(abstract=text, title="T")]))])
     pid = empty_library.query("").ids[0]
-    plain = empty_library.paper(pid).abstract_text
+    plain = empty_library.papers.get(pid).abstract_text
     second = plain.index("the model is weak")
-    empty_library.add_highlight(pid, second + 4, second + 9)  # "model" of the second sentence
-    empty_library.set_abstract(pid, "Intro. " + text)
-    (h,) = empty_library.paper(pid).highlights
-    new_plain = empty_library.paper(pid).abstract_text
+    empty_library.highlights.add(pid, second + 4, second + 9)  # "model" of the second sentence
+    empty_library.papers.set_abstract(pid, "Intro. " + text)
+    (h,) = empty_library.papers.get(pid).highlights
+    new_plain = empty_library.papers.get(pid).abstract_text
     assert new_plain[h.start - 4:h.end + 8] == "the model is weak"
 
 
 def test_highlight_comments_are_searchable(seed_library: Library) -> None:
     pid = find_paper(seed_library, "composable building blocks")
-    seed_library.highlight_quote(pid, "composable building blocks", comment="zanzibar idea")
+    seed_library.highlights.add_quote(pid, "composable building blocks", comment="zanzibar idea")
     assert seed_library.query("highlight:zanzibar").ids == [pid]
     assert seed_library.query("zanzibar").ids == [pid]
 
 
 def test_edit_delete_restore(seed_library: Library) -> None:
     pid = find_paper(seed_library, "composable building blocks")
-    hid = seed_library.highlight_quote(pid, "composable building blocks").detail["id"]
-    seed_library.edit_highlight(hid, color="pink", comment="c")
-    (h,) = seed_library.paper(pid).highlights
+    hid = seed_library.highlights.add_quote(pid, "composable building blocks").detail["id"]
+    seed_library.highlights.edit(hid, color="pink", comment="c")
+    (h,) = seed_library.papers.get(pid).highlights
     assert (h.color, h.comment) == ("pink", "c")
-    row = seed_library.delete_highlight(hid).detail["row"]
-    assert seed_library.paper(pid).highlights == []
-    seed_library.restore_highlight(row)
-    assert [h.id for h in seed_library.paper(pid).highlights] == [hid]
+    row = seed_library.highlights.delete(hid).detail["row"]
+    assert seed_library.papers.get(pid).highlights == []
+    seed_library.highlights.restore(row)
+    assert [h.id for h in seed_library.papers.get(pid).highlights] == [hid]
 
 
 @pytest.mark.parametrize("bad", [(-1, 5), (5, 5), (0, 10**6)])
 def test_invalid_spans_are_refused(seed_library: Library, bad: tuple[int, int]) -> None:
     pid = seed_library.query("").ids[0]
     with pytest.raises(LibraryError):
-        seed_library.add_highlight(pid, *bad)
+        seed_library.highlights.add(pid, *bad)
     with pytest.raises(LibraryError, match="color"):
-        seed_library.add_highlight(pid, 0, 5, color="octarine")
+        seed_library.highlights.add(pid, 0, 5, color="octarine")

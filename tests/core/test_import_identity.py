@@ -17,14 +17,14 @@ BIBTEX = sorted((CORPUS / "bibtex").glob("*.bib"))
 def test_bibtex_export_of_arxiv_papers_merges_without_touching_user_data(empty_library: Library,
                                                                         tmp_path: Path) -> None:
     lib = empty_library
-    assert lib.import_files([ATOM]).added == 10
+    assert lib.imports.from_files([ATOM]).added == 10
     pid = lib.query("").ids[0]
-    p = lib.paper(pid)
+    p = lib.papers.get(pid)
     assert p.arxiv_id and not p.venue
-    lib.set_title(pid, "My own title for this")
-    lib.add_tags([pid], ["to-cite"])
-    lib.set_note(pid, "my note")
-    lib.set_status([pid], "read")
+    lib.papers.set_title(pid, "My own title for this")
+    lib.tags.add([pid], ["to-cite"])
+    lib.notes.set(pid, "my note")
+    lib.papers.set_status([pid], "read")
     bib = tmp_path / "from-zotero.bib"
     bib.write_text(
         "@article{delmaestro2020,\n"
@@ -35,9 +35,9 @@ def test_bibtex_export_of_arxiv_papers_merges_without_touching_user_data(empty_l
         "  pages = {1--10},\n"
         f"  eprint = {{{p.arxiv_id}v3}},\n  archiveprefix = {{arXiv}},\n"
         "}\n", "utf-8")
-    report = lib.import_files([bib])
+    report = lib.imports.from_files([bib])
     assert (report.added, report.duplicates, report.merged) == (0, 1, 1)
-    after = lib.paper(pid)
+    after = lib.papers.get(pid)
     assert after.venue == "Physical Review B"  # filled in
     assert after.title == "My own title for this"  # the user's edit stays
     assert (after.tags, after.note, after.status) == (["to-cite"], "my note", "read")
@@ -46,22 +46,22 @@ def test_bibtex_export_of_arxiv_papers_merges_without_touching_user_data(empty_l
 
 def test_bibtex_corpus_round_trip(empty_library: Library, tmp_path: Path) -> None:
     lib = empty_library
-    first = lib.import_files(BIBTEX)
-    n = lib.live_count()
+    first = lib.imports.from_files(BIBTEX)
+    n = lib.papers.count()
     assert first.added == n and n > 450
     out = tmp_path / "all.bib"
     export_to_file(lib, "bib", out)
-    again = lib.import_files([out])
+    again = lib.imports.from_files([out])
     assert again.added == 0 and again.duplicates == n, again.as_dict()["files"][0]["errors"][:3]
     parsed = read_path(out)
     assert len(parsed.records) == n and not parsed.errors
     with Library.open(tmp_path / "fresh") as fresh:
-        assert fresh.import_files([out]).added == n
+        assert fresh.imports.from_files([out]).added == n
 
         def fields(library: Library) -> set[tuple]:
             out = set()
             for i in library.query("").ids:
-                p = library.paper(i)
+                p = library.papers.get(i)
                 out.add((p.title, tuple(p.authors), p.year, p.venue, (p.doi or "").lower(), p.arxiv_id,
                          tuple(p.tags)))
             return out
@@ -70,14 +70,14 @@ def test_bibtex_corpus_round_trip(empty_library: Library, tmp_path: Path) -> Non
 
 
 def test_undo_import_removes_exactly_that_import(seed_library: Library) -> None:
-    before = seed_library.live_count()
-    report = seed_library.import_files([ATOM])
-    assert seed_library.live_count() == before + 10
-    seed_library.undo_import(report.batch_id)
-    assert seed_library.live_count() == before
+    before = seed_library.papers.count()
+    report = seed_library.imports.from_files([ATOM])
+    assert seed_library.papers.count() == before + 10
+    seed_library.imports.undo(report.batch_id)
+    assert seed_library.papers.count() == before
     assert seed_library.integrity_check() == []
     # and it can be imported again afterwards
-    assert seed_library.import_files([ATOM]).added == 10
+    assert seed_library.imports.from_files([ATOM]).added == 10
 
 
 def test_not_bibliographic_files_get_one_line_and_change_nothing(seed_library: Library, tmp_path: Path) -> None:
@@ -85,7 +85,7 @@ def test_not_bibliographic_files_get_one_line_and_change_nothing(seed_library: L
     png.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
     empty = tmp_path / "empty.bib"
     empty.write_bytes(b"")
-    report = seed_library.import_files([png, empty])
+    report = seed_library.imports.from_files([png, empty])
     assert report.added == 0 and report.failed == 2
     assert all(len(f.errors) == 1 and "\n" not in f.errors[0] for f in report.files)
-    assert seed_library.live_count() == 76
+    assert seed_library.papers.count() == 76

@@ -26,8 +26,8 @@ def seeded_template(tmp_path_factory: pytest.TempPathFactory, seed_paths_module:
     works on its own copy."""
     folder = tmp_path_factory.mktemp("template") / "library"
     with Library.open(folder) as lib:
-        assert lib.import_files(seed_paths_module).added == 76
-        lib.set_note(find_paper(lib, RACES_WORDS), "remember the quokka")
+        assert lib.imports.from_files(seed_paths_module).added == 76
+        lib.notes.set(find_paper(lib, RACES_WORDS), "remember the quokka")
     return folder
 
 
@@ -61,7 +61,7 @@ def _assert_search_works(lib: Library) -> None:
     assert lib.query(PHRASE, sort="relevance").ids == [races]
     assert lib.query("note:quokka").ids == [races]
     assert lib.query("reasoning").total > 1
-    assert lib.index.index.doc_count() == lib.live_count() == 76
+    assert lib.index.index.doc_count() == lib.papers.count() == 76
     assert lib.integrity_check() == []
 
 
@@ -169,9 +169,9 @@ def test_queue_is_redone_after_a_crash_between_commit_and_index_update(
     with Library.open(lib_folder) as lib:
         races = _races(lib)
         monkeypatch.setattr(SearchIndex, "update", crash)
-        change = lib.set_note(races, "now about a wombat")  # committed; the index update fails
+        change = lib.notes.set(races, "now about a wombat")  # committed; the index update fails
         assert change.text_changed
-        assert lib.paper(races).note == "now about a wombat"
+        assert lib.papers.get(races).note == "now about a wombat"
         assert lib.index.last_error and "simulated crash" in lib.index.last_error
         assert lib.query("note:wombat").ids == []  # the index missed it ...
         assert _queue(lib_folder) == [races]  # ... but the queue kept it
@@ -211,7 +211,7 @@ def test_rows_queued_by_another_writer_are_indexed_at_open(lib_folder: Path) -> 
 def test_background_index_thread_catches_up(lib_folder: Path) -> None:
     with Library.open(lib_folder, background_index=True) as lib:
         races = _races(lib)
-        lib.set_note(races, "an echidna appears")
+        lib.notes.set(races, "an echidna appears")
         lib.flush_index()
         assert lib.query("echidna").ids == [races]
         assert _queue(lib_folder) == []
@@ -222,7 +222,7 @@ def test_damage_seen_only_while_searching_is_repaired(seed_library, library_dir)
     them marks the index for a rebuild, and the next open (or the CLI's retry) repairs it."""
     import pytest
 
-    from desktop_app.core.db import IndexDamaged
+    from desktop_app.core.errors import IndexDamaged
 
     index = seed_library.index.index
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop_app.core.db import LibraryError
+from desktop_app.core.errors import LibraryError
 from desktop_app.core.index_sync import IndexSync
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
@@ -40,7 +40,7 @@ def _seed_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     folder = tmp_path_factory.mktemp("seed-template") / "library"
     with Library.open(folder) as lib:
-        assert lib.import_files(SEEDS).added == 76
+        assert lib.imports.from_files(SEEDS).added == 76
     return folder
 
 
@@ -50,7 +50,7 @@ def seed_library(_seed_template: Path, library_dir: Path):  # noqa: ANN201
     library imported once per module instead of importing again for every test."""
     shutil.copytree(_seed_template, library_dir)
     lib = Library.open(library_dir)
-    assert lib.live_count() == 76
+    assert lib.papers.count() == 76
     yield lib
     lib.close()
 
@@ -74,69 +74,69 @@ def test_import_counts_venue_year_and_reimport_adds_nothing(
     assert any("论文列表" in f[0] for f in facts.values()), "a seed header is in Chinese"
     assert {(f[1], f[2]) for f in facts.values()} == {("NeurIPS", 2026)}
 
-    report = lib.import_files(seed_paths)
+    report = lib.imports.from_files(seed_paths)
     assert (report.added, report.duplicates, report.failed) == (expected_total, 0, 0)
     for fr in report.files:  # per file: one paper per paragraph
         assert fr.added == facts[fr.path][3], fr.as_dict()
         assert fr.format == "seed"
     ids = lib.query("").ids
-    assert len(ids) == lib.live_count() == expected_total
+    assert len(ids) == lib.papers.count() == expected_total
     for pid in ids:
-        p = lib.paper(pid)
+        p = lib.papers.get(pid)
         assert (p.venue, p.year) == ("NeurIPS", 2026)
         assert p.status == "unread" and p.rating == 0 and p.tags == [] and p.note == ""
     assert lib.index.index.doc_count() == expected_total
     assert _queue_len(lib) == 0
 
-    again = lib.import_files(seed_paths)
+    again = lib.imports.from_files(seed_paths)
     assert (again.added, again.duplicates, again.failed) == (0, expected_total, 0)
     assert "already in the library" in again.summary()
-    assert lib.live_count() == expected_total
+    assert lib.papers.count() == expected_total
     assert lib.index.index.doc_count() == expected_total
 
 
 def test_every_seed_paper_gets_a_short_derived_title(seed_library: Library) -> None:
     lib = seed_library
     for pid in lib.query("").ids:
-        p = lib.paper(pid)
+        p = lib.papers.get(pid)
         assert p.title_source == "derived"
         assert p.title.strip() and p.title == " ".join(p.title.split())
         assert len(p.title) <= 100, p.title
         assert "\\" not in p.title and "***" not in p.title, p.title
     races = find_paper(lib, RACES_WORDS)
-    assert lib.paper(races).title == RACES_TITLE
+    assert lib.papers.get(races).title == RACES_TITLE
 
 
 def test_edited_title_survives_reimport_but_derived_title_is_filled(seed_library: Library) -> None:
     lib = seed_library
     races = find_paper(lib, RACES_WORDS)
     other = find_paper(lib, RLVR_WORDS)
-    change = lib.set_title(races, "  My   own title  ")
+    change = lib.papers.set_title(races, "  My   own title  ")
     assert change.detail["old"] == (RACES_TITLE, "derived")
-    p = lib.paper(races)
+    p = lib.papers.get(races)
     assert (p.title, p.title_source) == ("My own title", "edited")
     with pytest.raises(LibraryError, match="empty"):
-        lib.set_title(races, "   ")
+        lib.papers.set_title(races, "   ")
 
     records = [
-        Record(abstract=lib.paper(races).abstract, title="A Title From BibTeX"),
-        Record(abstract=lib.paper(other).abstract, title="Shrinkage of RLVR"),
+        Record(abstract=lib.papers.get(races).abstract, title="A Title From BibTeX"),
+        Record(abstract=lib.papers.get(other).abstract, title="Shrinkage of RLVR"),
     ]
-    report = lib.import_records([("again.bib", ParseResult(format="bibtex", records=records))])
+    report = lib.imports.from_records([("again.bib", ParseResult(format="bibtex", records=records))])
     assert (report.added, report.duplicates) == (0, 2)
-    assert (lib.paper(races).title, lib.paper(races).title_source) == ("My own title", "edited")
+    assert (lib.papers.get(races).title, lib.papers.get(races).title_source) == ("My own title", "edited")
     # control: the merge really ran, and fills a title that was only derived
-    assert (lib.paper(other).title, lib.paper(other).title_source) == ("Shrinkage of RLVR", "given")
+    assert (lib.papers.get(other).title, lib.papers.get(other).title_source) == ("Shrinkage of RLVR", "given")
     assert lib.query('title:"own title"').ids == [races]
 
 
 def test_latex_is_plain_in_abstract_text_and_phrase_search_finds_races(seed_library: Library) -> None:
     lib = seed_library
     races = find_paper(lib, RACES_WORDS)
-    p = lib.paper(races)
+    p = lib.papers.get(races)
     assert "\\textbf{R}ecursive" in p.abstract  # the raw source interleaves markup
     for pid in lib.query("").ids:
-        assert "\\textbf" not in lib.paper(pid).abstract_text
+        assert "\\textbf" not in lib.papers.get(pid).abstract_text
     res = lib.query('"Recursive Automated Composition"', sort="relevance")
     assert res.ids == [races]
     assert res.scores[races] > 0
@@ -148,31 +148,31 @@ def test_latex_is_plain_in_abstract_text_and_phrase_search_finds_races(seed_libr
 def test_delete_and_restore_papers(seed_library: Library) -> None:
     lib = seed_library
     races = find_paper(lib, RACES_WORDS)
-    lib.delete_papers([races])
+    lib.papers.delete([races])
     assert races not in lib.query("").ids
     assert lib.query('"Recursive Automated Composition"').ids == []
     with pytest.raises(LibraryError, match=f"no paper with id {races}"):
-        lib.paper(races)
-    lib.restore_papers([races])
+        lib.papers.get(races)
+    lib.papers.restore([races])
     assert lib.query('"Recursive Automated Composition"').ids == [races]
     assert lib.index.index.doc_count() == 76
 
 
 def test_undo_import_removes_the_papers_and_their_identity(seed_library: Library, seed_paths: list[Path]) -> None:
     lib = seed_library
-    batch = lib.imports()[0]
+    batch = lib.imports.batches()[0]
     assert (batch["added"], batch["duplicates"], batch["undone"]) == (76, 0, 0)
     races = find_paper(lib, RACES_WORDS)
-    lib.set_note(races, "attached later")
-    change = lib.undo_import(batch["id"])
+    lib.notes.set(races, "attached later")
+    change = lib.imports.undo(batch["id"])
     assert len(change.paper_ids) == 76
-    assert lib.live_count() == 0 and lib.index.index.doc_count() == 0
+    assert lib.papers.count() == 0 and lib.index.index.doc_count() == 0
     assert lib.query("reasoning").ids == [] and lib.query("note:attached").ids == []
     with pytest.raises(LibraryError, match="was undone already"):
-        lib.undo_import(batch["id"])
+        lib.imports.undo(batch["id"])
     with pytest.raises(LibraryError, match="no import with id 999"):
-        lib.undo_import(999)
-    assert lib.import_files(seed_paths).added == 76  # the identity keys went with the papers
+        lib.imports.undo(999)
+    assert lib.imports.from_files(seed_paths).added == 76  # the identity keys went with the papers
     assert lib.integrity_check() == []
 
 
@@ -186,9 +186,9 @@ def tagged(seed_library: Library) -> dict[str, int]:
         "rlvr": find_paper(lib, RLVR_WORDS),
         "fprm": find_paper(lib, "Fixed-Point Reasoning Model"),
     }
-    lib.add_tags([ids["races"]], ["rl"])
-    lib.add_tags([ids["rlvr"]], ["rl/rlvr"])
-    lib.add_tags([ids["fprm"]], ["rlhf", "reasoning"])
+    lib.tags.add([ids["races"]], ["rl"])
+    lib.tags.add([ids["rlvr"]], ["rl/rlvr"])
+    lib.tags.add([ids["fprm"]], ["rlhf", "reasoning"])
     return ids
 
 
@@ -204,7 +204,7 @@ def test_tag_hierarchy_in_queries(seed_library: Library, tagged: dict[str, int])
     assert set(lib.query("tag:rl*").ids) == {races, rlvr, fprm}  # plain prefix
     assert set(lib.query("tag:rl", tags=["rl/rlvr"]).ids) == {rlvr}
 
-    lib.set_status([rlvr], "read")
+    lib.papers.set_status([rlvr], "read")
     assert lib.query("rl/* AND NOT status:read").ids == []
     assert lib.query("tag:rl AND NOT status:read").ids == [races]
     assert lib.query("tag:rl", status="read").ids == [rlvr]
@@ -216,52 +216,52 @@ def test_tag_hierarchy_in_queries(seed_library: Library, tagged: dict[str, int])
     # tags mix with full-text search
     assert lib.query('tag:rl AND "Recursive Automated Composition"').ids == [races]
 
-    counts = {t.name: t.count for t in lib.tags()}
+    counts = {t.name: t.count for t in lib.tags.all()}
     assert counts == {"reasoning": 1, "rl": 1, "rl/rlvr": 1, "rlhf": 1}
 
 
 def test_rename_parent_renames_children_and_merge_delete(seed_library: Library, tagged: dict[str, int]) -> None:
     lib = seed_library
     races, rlvr, fprm = tagged["races"], tagged["rlvr"], tagged["fprm"]
-    lib.rename_tag("rl", "reinforcement")
-    assert {t.name for t in lib.tags()} == {"reinforcement", "reinforcement/rlvr", "rlhf", "reasoning"}
-    assert lib.paper(rlvr).tags == ["reinforcement/rlvr"]
+    lib.tags.rename("rl", "reinforcement")
+    assert {t.name for t in lib.tags.all()} == {"reinforcement", "reinforcement/rlvr", "rlhf", "reasoning"}
+    assert lib.papers.get(rlvr).tags == ["reinforcement/rlvr"]
     assert set(lib.query("tag:reinforcement").ids) == {races, rlvr}
     assert lib.query("tag:rl").ids == []
     with pytest.raises(LibraryError, match="no tag named 'rl'"):
-        lib.rename_tag("rl", "x")
+        lib.tags.rename("rl", "x")
 
     # renaming onto an existing tag merges into it
-    lib.rename_tag("rlhf", "reasoning")
-    assert lib.paper(fprm).tags == ["reasoning"]
-    assert "rlhf" not in {t.name for t in lib.tags()}
+    lib.tags.rename("rlhf", "reasoning")
+    assert lib.papers.get(fprm).tags == ["reasoning"]
+    assert "rlhf" not in {t.name for t in lib.tags.all()}
 
     # merge: every paper of the source gets the target; the source disappears
-    lib.merge_tags("reinforcement/rlvr", "reasoning")
+    lib.tags.merge("reinforcement/rlvr", "reasoning")
     assert set(lib.query("tag:reasoning").ids) == {rlvr, fprm}
-    assert "reinforcement/rlvr" not in {t.name for t in lib.tags()}
+    assert "reinforcement/rlvr" not in {t.name for t in lib.tags.all()}
     with pytest.raises(LibraryError, match="no tag named"):
-        lib.merge_tags("nonexistent", "reasoning")
+        lib.tags.merge("nonexistent", "reasoning")
 
     # delete one tag; undo data restores the links
-    lib.recolor_tag("reasoning", "#1f77b4")
-    change = lib.delete_tag("reasoning")
+    lib.tags.recolor("reasoning", "#1f77b4")
+    change = lib.tags.delete("reasoning")
     assert sorted(change.detail["links"]) == sorted([(rlvr, "reasoning"), (fprm, "reasoning")])
     assert change.detail["color"] == "#1f77b4"
     assert lib.query("tag:reasoning").ids == []
-    assert lib.paper(fprm).tags == []
-    lib.set_tags(change.detail["links"], present=True)
+    assert lib.papers.get(fprm).tags == []
+    lib.tags.set_links(change.detail["links"], present=True)
     assert set(lib.query("tag:reasoning").ids) == {rlvr, fprm}
 
 
 def test_delete_parent_keeps_children_and_remove_is_exact(seed_library: Library, tagged: dict[str, int]) -> None:
     lib = seed_library
     rlvr = tagged["rlvr"]
-    lib.add_tags([rlvr], ["rl"])
-    lib.remove_tags([rlvr], ["rl"])  # exactly "rl", not its child
-    assert lib.paper(rlvr).tags == ["rl/rlvr"]
-    lib.delete_tag("rl")
-    assert lib.paper(rlvr).tags == ["rl/rlvr"]
+    lib.tags.add([rlvr], ["rl"])
+    lib.tags.remove([rlvr], ["rl"])  # exactly "rl", not its child
+    assert lib.papers.get(rlvr).tags == ["rl/rlvr"]
+    lib.tags.delete("rl")
+    assert lib.papers.get(rlvr).tags == ["rl/rlvr"]
     assert lib.query("tag:rl").ids == [rlvr]
 
 
@@ -269,27 +269,27 @@ def test_recolor_validation(seed_library: Library, tagged: dict[str, int]) -> No
     lib = seed_library
     for bad in ("red", "#12345", "#1234567", "#12345g", "1f77b4", "#1f77b4\n", " #1f77b4"):
         with pytest.raises(LibraryError, match="a color looks like #1f77b4"):
-            lib.recolor_tag("rl", bad)
-    assert {t.name: t.color for t in lib.tags()}["rl"] == ""
-    change = lib.recolor_tag("RL", "#A0b1C2")
+            lib.tags.recolor("rl", bad)
+    assert {t.name: t.color for t in lib.tags.all()}["rl"] == ""
+    change = lib.tags.recolor("RL", "#A0b1C2")
     assert change.detail["old_color"] == ""
-    assert {t.name: t.color for t in lib.tags()}["rl"] == "#A0b1C2"
-    lib.recolor_tag("rl", "")
-    assert {t.name: t.color for t in lib.tags()}["rl"] == ""
+    assert {t.name: t.color for t in lib.tags.all()}["rl"] == "#A0b1C2"
+    lib.tags.recolor("rl", "")
+    assert {t.name: t.color for t in lib.tags.all()}["rl"] == ""
     with pytest.raises(LibraryError, match="no tag named 'nope'"):
-        lib.recolor_tag("nope", "#000000")
+        lib.tags.recolor("nope", "#000000")
 
 
 def test_tag_names_are_normalized_and_bad_names_refused(seed_library: Library) -> None:
     lib = seed_library
     races = find_paper(lib, RACES_WORDS)
-    lib.add_tags([races], ["  RL /  deep   rl / "])
-    assert lib.paper(races).tags == ["RL/deep rl"]
+    lib.tags.add([races], ["  RL /  deep   rl / "])
+    assert lib.papers.get(races).tags == ["RL/deep rl"]
     for bad in ("", " / ", "x" * 201):
         with pytest.raises(LibraryError):
-            lib.add_tags([races], [bad])
+            lib.tags.add([races], [bad])
     with pytest.raises(LibraryError, match="no paper with id 99999"):
-        lib.add_tags([99999], ["rl"])
+        lib.tags.add([99999], ["rl"])
 
 
 @pytest.fixture
@@ -301,7 +301,7 @@ def synthetic_library(library_dir: Path):  # noqa: ANN201
                title=f"Synthetic paper {i}")
         for i in range(1200)
     ]
-    report = lib.import_records([("synthetic", ParseResult(format="csv", records=records))])
+    report = lib.imports.from_records([("synthetic", ParseResult(format="csv", records=records))])
     assert report.added == 1200
     yield lib
     lib.close()
@@ -322,7 +322,7 @@ def test_add_tags_on_many_papers_does_not_touch_the_index(
     monkeypatch.setattr(IndexSync, "drain", lambda self: calls.append("drain") or real_drain(self))
     monkeypatch.setattr(SearchIndex, "update", lambda self, *a: calls.append("update") or real_update(self, *a))
 
-    change = lib.add_tags(ids, ["rl/rlvr", "bulk"])
+    change = lib.tags.add(ids, ["rl/rlvr", "bulk"])
     assert not change.text_changed
     assert len(change.detail["links"]) == 2 * len(ids)
     assert calls == []
@@ -330,16 +330,16 @@ def test_add_tags_on_many_papers_does_not_touch_the_index(
     assert lib.index.index.doc_count() == docs_before
     assert lib.query("tag:rl").total == 1200
     assert lib.query("tag:rl AND zeugma1").total == 400  # tag filter combines with the index
-    assert {t.name: t.count for t in lib.tags()} == {"bulk": 1200, "rl/rlvr": 1200}
+    assert {t.name: t.count for t in lib.tags.all()} == {"bulk": 1200, "rl/rlvr": 1200}
 
-    lib.remove_tags(ids[:1000], ["bulk"])
-    lib.rename_tag("rl", "reinforcement")
+    lib.tags.remove(ids[:1000], ["bulk"])
+    lib.tags.rename("rl", "reinforcement")
     assert calls == [] and _queue_len(lib) == 0
     assert lib.query("tag:bulk").total == 200
     assert lib.query("tag:reinforcement/rlvr").total == 1200
 
     # control: a text change does go through the queue and the index
-    lib.set_note(ids[0], "a note")
+    lib.notes.set(ids[0], "a note")
     assert calls == ["drain", "update"]
     assert _queue_len(lib) == 0
 
@@ -350,39 +350,39 @@ def test_status_and_rating_validation_and_restore(seed_library: Library) -> None
     ids = lib.query("").ids
     a, b = ids[0], ids[1]
     with pytest.raises(LibraryError, match="status is one of unread, skimmed, read, not 'done'"):
-        lib.set_status([a], "done")
+        lib.papers.set_status([a], "done")
     for bad in (6, -1, 2.5, "3"):
         with pytest.raises(LibraryError, match="a rating is a whole number from 0 to 5"):
-            lib.set_rating([a], bad)  # type: ignore[arg-type]
+            lib.papers.set_rating([a], bad)  # type: ignore[arg-type]
     with pytest.raises(LibraryError, match="no paper with id 99999"):
-        lib.set_status([a, 99999], "read")
-    assert lib.paper(a).status == "unread"  # all or nothing
+        lib.papers.set_status([a, 99999], "read")
+    assert lib.papers.get(a).status == "unread"  # all or nothing
 
-    lib.set_status([b], "skimmed")
-    lib.set_rating([b], 2)
-    before = {pid: {"status": lib.paper(pid).status, "rating": lib.paper(pid).rating} for pid in (a, b)}
-    change = lib.set_status([a, b], "read")
+    lib.papers.set_status([b], "skimmed")
+    lib.papers.set_rating([b], 2)
+    before = {pid: {"status": lib.papers.get(pid).status, "rating": lib.papers.get(pid).rating} for pid in (a, b)}
+    change = lib.papers.set_status([a, b], "read")
     assert set(change.paper_ids) == {a, b}
-    lib.set_rating([a, b], 5)
-    assert lib.status_counts() == {"unread": 74, "skimmed": 0, "read": 2}
+    lib.papers.set_rating([a, b], 5)
+    assert lib.papers.status_counts() == {"unread": 74, "skimmed": 0, "read": 2}
     assert lib.query("rating:>=5").total == 2
 
-    lib.set_fields(before)  # the undo of a bulk edit
-    assert {pid: {"status": lib.paper(pid).status, "rating": lib.paper(pid).rating} for pid in (a, b)} == before
-    assert lib.status_counts() == {"unread": 75, "skimmed": 1, "read": 0}
+    lib.papers.set_fields(before)  # the undo of a bulk edit
+    assert {pid: {"status": lib.papers.get(pid).status, "rating": lib.papers.get(pid).rating} for pid in (a, b)} == before
+    assert lib.papers.status_counts() == {"unread": 75, "skimmed": 1, "read": 0}
     assert lib.query("status:skimmed rating:2").ids == [b]
 
     with pytest.raises(LibraryError, match="cannot set title"):
-        lib.set_fields({a: {"title": "x"}})
+        lib.papers.set_fields({a: {"title": "x"}})
     with pytest.raises(LibraryError, match="status is one of"):
-        lib.set_fields({a: {"status": "bogus"}})
+        lib.papers.set_fields({a: {"status": "bogus"}})
     with pytest.raises(LibraryError, match="rating is a whole number"):
-        lib.set_fields({a: {"rating": 9}})
+        lib.papers.set_fields({a: {"rating": 9}})
     with pytest.raises(LibraryError, match="no paper with id 99999"):
-        lib.set_fields({99999: {"status": "read"}})
+        lib.papers.set_fields({99999: {"status": "read"}})
     with pytest.raises(LibraryError, match="status is one of"):  # all or nothing
-        lib.set_fields({a: {"status": "read"}, b: {"status": "bogus"}})
-    assert (lib.paper(a).status, lib.paper(b).status) == ("unread", "skimmed")
+        lib.papers.set_fields({a: {"status": "read"}, b: {"status": "bogus"}})
+    assert (lib.papers.get(a).status, lib.papers.get(b).status) == ("unread", "skimmed")
 
 
 # ---- notes --------------------------------------------------------------------------------------
@@ -391,51 +391,51 @@ def test_notes_keep_revisions_are_searchable_and_persist(seed_library: Library, 
     races = find_paper(lib, RACES_WORDS)
     # words that occur in no seed abstract, so any hit comes from the note
     for word in ("quokka", "wombat"):
-        assert all(word not in lib.paper(pid).abstract_text.lower() for pid in lib.query("").ids)
+        assert all(word not in lib.papers.get(pid).abstract_text.lower() for pid in lib.query("").ids)
         assert lib.query(word).ids == []
 
-    lib.set_note(races, "First thought: quokka composition.")
+    lib.notes.set(races, "First thought: quokka composition.")
     lib.flush_index()
     assert lib.query("note:quokka").ids == [races]
-    change = lib.set_note(races, "Second thought: wombat **bold**.")
+    change = lib.notes.set(races, "Second thought: wombat **bold**.")
     assert change.detail["old"] == "First thought: quokka composition."
     lib.flush_index()
-    revisions = lib.note_revisions(races)
+    revisions = lib.notes.revisions(races)
     assert [t for _, t in revisions] == ["First thought: quokka composition."]
     assert lib.query("note:wombat").ids == [races]
     assert lib.query("wombat").ids == [races]  # bare words search notes too
     assert lib.query("note:quokka").ids == []  # the document was replaced, not added
     assert lib.query("").total == 76
 
-    unchanged = lib.set_note(races, "Second thought: wombat **bold**.")
+    unchanged = lib.notes.set(races, "Second thought: wombat **bold**.")
     assert not unchanged.text_changed
-    assert len(lib.note_revisions(races)) == 1
-    lib.set_note(races, "")
-    assert [t for _, t in lib.note_revisions(races)] == [
+    assert len(lib.notes.revisions(races)) == 1
+    lib.notes.set(races, "")
+    assert [t for _, t in lib.notes.revisions(races)] == [
         "Second thought: wombat **bold**.", "First thought: quokka composition."]
-    lib.set_note(races, "Third: wombat again.")
+    lib.notes.set(races, "Third: wombat again.")
     with pytest.raises(LibraryError, match="no paper with id 99999"):
-        lib.set_note(99999, "x")
+        lib.notes.set(99999, "x")
     lib.close()
 
     with Library.open(library_dir) as again:
-        assert again.paper(races).note == "Third: wombat again."
-        assert len(again.note_revisions(races)) == 2
+        assert again.papers.get(races).note == "Third: wombat again."
+        assert len(again.notes.revisions(races)) == 2
         assert again.query("note:wombat").ids == [races]
-        assert again.rows([races])[races].has_note
+        assert again.papers.rows([races])[races].has_note
 
 
 def test_note_save_gives_up_when_the_library_is_busy(seed_library: Library) -> None:
     import threading
 
-    from desktop_app.core.lib_notes import LibraryBusy
+    from desktop_app.core.errors import LibraryBusy
 
     lib = seed_library
     races = find_paper(lib, RACES_WORDS)
     held, release = threading.Event(), threading.Event()
 
     def long_write() -> None:
-        with lib._write_lock:  # what an import holds for its whole transaction
+        with lib.store.write_lock:  # what an import holds for its whole transaction
             held.set()
             release.wait(10)
 
@@ -444,137 +444,137 @@ def test_note_save_gives_up_when_the_library_is_busy(seed_library: Library) -> N
     try:
         assert held.wait(10)
         with pytest.raises(LibraryBusy):
-            lib.set_note(races, "typed during an import", wait=0.05)
+            lib.notes.set(races, "typed during an import", wait=0.05)
     finally:
         release.set()
         worker.join()
-    lib.set_note(races, "typed during an import", wait=1)
-    assert lib.paper(races).note == "typed during an import"
+    lib.notes.set(races, "typed during an import", wait=1)
+    assert lib.papers.get(races).note == "typed during an import"
 
 
 # ---- highlights ---------------------------------------------------------------------------------
 def test_highlights_reanchor_orphan_and_come_back(seed_library: Library) -> None:
     lib = seed_library
     races = find_paper(lib, RACES_WORDS)
-    original = lib.paper(races).abstract
+    original = lib.papers.get(races).abstract
     quote = "composable building blocks"
-    hid = lib.highlight_quote(races, quote, comment="like lego").detail["id"]
-    lib.highlight_quote(races, "300 individual environments", color="green")
+    hid = lib.highlights.add_quote(races, quote, comment="like lego").detail["id"]
+    lib.highlights.add_quote(races, "300 individual environments", color="green")
     assert lib.query("highlight:lego").ids == [races]
 
-    lib.set_abstract(races, "A sentence put in front. " + original)
-    p = lib.paper(races)
+    lib.papers.set_abstract(races, "A sentence put in front. " + original)
+    p = lib.papers.get(races)
     assert [(p.abstract_text[h.start:h.end], h.orphaned) for h in p.highlights] == [
         (quote, False), ("300 individual environments", False)]
 
-    lib.set_abstract(races, original.replace(quote, "bricks"))
-    p = lib.paper(races)
+    lib.papers.set_abstract(races, original.replace(quote, "bricks"))
+    p = lib.papers.get(races)
     assert {h.quote: h.orphaned for h in p.highlights} == {quote: True, "300 individual environments": False}
     assert lib.query("highlight:lego").ids == [races]  # an orphan is kept, not dropped
 
-    lib.set_abstract(races, original)
-    p = lib.paper(races)
+    lib.papers.set_abstract(races, original)
+    p = lib.papers.get(races)
     assert all(not h.orphaned and p.abstract_text[h.start:h.end] == h.quote for h in p.highlights)
 
-    lib.edit_highlight(hid, color="blue", comment="like duplo")
+    lib.highlights.edit(hid, color="blue", comment="like duplo")
     assert lib.query("highlight:duplo").ids == [races] and lib.query("highlight:lego").ids == []
-    row = lib.delete_highlight(hid).detail["row"]
+    row = lib.highlights.delete(hid).detail["row"]
     assert lib.query("highlight:duplo").ids == []
-    lib.restore_highlight(row)
+    lib.highlights.restore(row)
     assert lib.query("highlight:duplo").ids == [races]
     with pytest.raises(LibraryError, match="not a span of the abstract"):
-        lib.add_highlight(races, 5, 5)
+        lib.highlights.add(races, 5, 5)
     with pytest.raises(LibraryError, match="a highlight color is one of"):
-        lib.add_highlight(races, 0, 5, color="red")
+        lib.highlights.add(races, 0, 5, color="red")
     with pytest.raises(LibraryError, match="does not occur"):
-        lib.highlight_quote(races, "words the abstract does not have")
+        lib.highlights.add_quote(races, "words the abstract does not have")
 
 
 # ---- reading lists ------------------------------------------------------------------------------
 def test_reading_lists(seed_library: Library) -> None:
     lib = seed_library
     a, b, c, d = lib.query("", sort="id").ids[:4]
-    lib.create_list("To Read", "for the train")
+    lib.lists.create("To Read", "for the train")
     with pytest.raises(LibraryError, match="exists already"):
-        lib.create_list("to read")
+        lib.lists.create("to read")
     with pytest.raises(LibraryError, match="needs a name"):
-        lib.create_list("  ")
-    lib.add_to_list("To Read", [c, a, b])
-    lib.add_to_list("To Read", [a])  # already there: stays put
-    assert [i[0] for i in lib.list_items("To Read")] == [c, a, b]
-    lib.add_to_list("to read", [d], position=0)
-    assert [i[0] for i in lib.list_items("To Read")] == [d, c, a, b]
-    lib.move_in_list("To Read", b, 1)
-    assert [(i[0], i[1]) for i in lib.list_items("To Read")] == [(d, 0), (b, 1), (c, 2), (a, 3)]
+        lib.lists.create("  ")
+    lib.lists.add("To Read", [c, a, b])
+    lib.lists.add("To Read", [a])  # already there: stays put
+    assert [i[0] for i in lib.lists.items("To Read")] == [c, a, b]
+    lib.lists.add("to read", [d], position=0)
+    assert [i[0] for i in lib.lists.items("To Read")] == [d, c, a, b]
+    lib.lists.move("To Read", b, 1)
+    assert [(i[0], i[1]) for i in lib.lists.items("To Read")] == [(d, 0), (b, 1), (c, 2), (a, 3)]
     with pytest.raises(LibraryError, match="is not in"):
-        lib.move_in_list("To Read", 99999, 0)
+        lib.lists.move("To Read", 99999, 0)
 
-    lib.set_item_note("To Read", c, "read section 3")
-    assert lib.list_items("To Read")[2] == (c, 2, "read section 3")
+    lib.lists.set_item_note("To Read", c, "read section 3")
+    assert lib.lists.items("To Read")[2] == (c, 2, "read section 3")
     with pytest.raises(LibraryError, match="no reading list named 'Nope'"):
-        lib.set_item_note("Nope", c, "x")
+        lib.lists.set_item_note("Nope", c, "x")
 
     # the list filter, in list order (and reversed)
     assert lib.query("", list_name="To Read", sort="position").ids == [d, b, c, a]
     assert lib.query("", list_name="To Read", sort="position", descending=True).ids == [a, c, b, d]
     assert lib.query("", list_name="to read", sort="position").ids == [d, b, c, a]
     assert set(lib.query('list:"To Read"').ids) == {a, b, c, d}
-    assert {i.name: i.count for i in lib.lists()} == {"To Read": 4}
-    assert lib.paper(c).lists == ["To Read"]
+    assert {i.name: i.count for i in lib.lists.all()} == {"To Read": 4}
+    assert lib.papers.get(c).lists == ["To Read"]
 
     # remove and undo: back at the old positions, with the item note
-    change = lib.remove_from_list("To Read", [b, c])
-    assert [i[0] for i in lib.list_items("To Read")] == [d, a]
-    lib.restore_list(change.detail["snapshot"])
-    assert lib.list_items("To Read") == [(d, 0, ""), (b, 1, ""), (c, 2, "read section 3"), (a, 3, "")]
+    change = lib.lists.remove("To Read", [b, c])
+    assert [i[0] for i in lib.lists.items("To Read")] == [d, a]
+    lib.lists.restore(change.detail["snapshot"])
+    assert lib.lists.items("To Read") == [(d, 0, ""), (b, 1, ""), (c, 2, "read section 3"), (a, 3, "")]
 
     # delete and undo
-    gone = lib.delete_list("To Read")
-    assert lib.lists() == []
+    gone = lib.lists.delete("To Read")
+    assert lib.lists.all() == []
     assert len(lib.query("").ids) == 76  # papers stay
-    lib.restore_list(gone.detail["snapshot"])
-    assert lib.list_items("To Read") == [(d, 0, ""), (b, 1, ""), (c, 2, "read section 3"), (a, 3, "")]
-    assert lib.lists()[0].description == "for the train"
+    lib.lists.restore(gone.detail["snapshot"])
+    assert lib.lists.items("To Read") == [(d, 0, ""), (b, 1, ""), (c, 2, "read section 3"), (a, 3, "")]
+    assert lib.lists.all()[0].description == "for the train"
 
-    lib.rename_list("To Read", "Later")
+    lib.lists.rename("To Read", "Later")
     assert lib.query("", list_name="Later", sort="position").ids == [d, b, c, a]
     # a trashed paper drops out of the list view and comes back with it
-    lib.delete_papers([b])
-    assert [i[0] for i in lib.list_items("Later")] == [d, c, a]
-    lib.restore_papers([b])
-    assert [i[0] for i in lib.list_items("Later")] == [d, b, c, a]
+    lib.papers.delete([b])
+    assert [i[0] for i in lib.lists.items("Later")] == [d, c, a]
+    lib.papers.restore([b])
+    assert [i[0] for i in lib.lists.items("Later")] == [d, b, c, a]
 
 
 # ---- saved searches -----------------------------------------------------------------------------
 @pytest.mark.parametrize("bad", ["foo:bar", "(reasoning", '"unclosed', "status:bogus", "rating:abc"])
 def test_saved_search_refuses_invalid_query(empty_library: Library, bad: str) -> None:
     with pytest.raises(QuerySyntaxError):
-        empty_library.save_search("broken", bad)
-    assert empty_library.saved_searches() == []
+        empty_library.searches.save("broken", bad)
+    assert empty_library.searches.all() == []
 
 
 def test_saved_searches(seed_library: Library) -> None:
     lib = seed_library
-    lib.save_search("  rl   unread ", "tag:rl AND NOT status:read")
-    lib.save_search("races", '"Recursive Automated Composition"')
-    assert lib.saved_searches() == [("races", '"Recursive Automated Composition"'),
+    lib.searches.save("  rl   unread ", "tag:rl AND NOT status:read")
+    lib.searches.save("races", '"Recursive Automated Composition"')
+    assert lib.searches.all() == [("races", '"Recursive Automated Composition"'),
                                     ("rl unread", "tag:rl AND NOT status:read")]
-    change = lib.save_search("races", "reasoning")  # replace
+    change = lib.searches.save("races", "reasoning")  # replace
     assert change.detail["old"] == '"Recursive Automated Composition"'
-    name, query = lib.saved_searches()[0]
+    name, query = lib.searches.all()[0]
     assert lib.query(query).total > 0
     with pytest.raises(LibraryError, match="needs a name"):
-        lib.save_search(" ", "x")
-    lib.delete_search("races")
-    assert [n for n, _ in lib.saved_searches()] == ["rl unread"]
+        lib.searches.save(" ", "x")
+    lib.searches.delete("races")
+    assert [n for n, _ in lib.searches.all()] == ["rl unread"]
     with pytest.raises(LibraryError, match="no saved search named 'races'"):
-        lib.delete_search("races")
+        lib.searches.delete("races")
 
 
 def test_tag_counts_leave_out_trashed_papers(seed_library) -> None:  # noqa: ANN001
     ids = seed_library.query("").ids[:5]
-    seed_library.add_tags(ids, ["rl/rlvr"])
-    seed_library.delete_papers(ids[:2])
-    assert {t.name: t.count for t in seed_library.tags()}["rl/rlvr"] == 3
-    seed_library.restore_papers(ids[:2])
-    assert {t.name: t.count for t in seed_library.tags()}["rl/rlvr"] == 5
+    seed_library.tags.add(ids, ["rl/rlvr"])
+    seed_library.papers.delete(ids[:2])
+    assert {t.name: t.count for t in seed_library.tags.all()}["rl/rlvr"] == 3
+    seed_library.papers.restore(ids[:2])
+    assert {t.name: t.count for t in seed_library.tags.all()}["rl/rlvr"] == 5

@@ -17,10 +17,10 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, event
 
-from desktop_app.core import db
-from desktop_app.core.db import DatabaseTooNew, LibraryError
+from desktop_app.core.errors import DatabaseTooNew, LibraryError
 from desktop_app.core.formats import read_path
 from desktop_app.core.library import Library
+from desktop_app.core.store import migrate as db
 from desktop_app.core.text import derive_title, to_plain
 from tests.conftest import SEEDS
 
@@ -146,21 +146,21 @@ def test_upgrade_keeps_every_row(library_dir: Path) -> None:
 
         # the library reads the kept rows, and the index is built from them
         races, fprm = roles["races"], roles["fprm"]
-        p = lib.paper(races)
+        p = lib.papers.get(races)
         assert (p.title, p.title_source, p.status, p.rating) == ("RACES (mine)", "edited", "skimmed", 5)
         assert p.tags == ["rl", "rl/env"] and p.lists == ["Queue"]
         assert [h.quote for h in p.highlights] == ["composable building blocks", "300 individual environments"]
-        assert [t for _, t in lib.note_revisions(races)] == ["second draft", "first draft"]
-        assert lib.live_count() == 75
+        assert [t for _, t in lib.notes.revisions(races)] == ["second draft", "first draft"]
+        assert lib.papers.count() == 75
         assert lib.query("note:quokka").ids == [races]
         assert lib.query("highlight:composable").ids == [races]
         assert lib.query("", list_name="Queue", sort="position").ids == [fprm, races]
         assert set(lib.query("tag:rl").ids) == {races}
-        assert lib.saved_searches() == [("mine", "tag:rl AND NOT status:read")]
-        assert {t.name: t.color for t in lib.tags()}["rl"] == "#1f77b4"
-        lib.mark_opened(races)  # the new column is usable
-        lib.restore_papers([roles["deleted"]])
-        assert lib.paper(roles["deleted"]).note == "trashed but noted"
+        assert lib.searches.all() == [("mine", "tag:rl AND NOT status:read")]
+        assert {t.name: t.color for t in lib.tags.all()}["rl"] == "#1f77b4"
+        lib.papers.mark_opened(races)  # the new column is usable
+        lib.papers.restore([roles["deleted"]])
+        assert lib.papers.get(roles["deleted"]).note == "trashed but noted"
         assert lib.integrity_check() == []
 
     backups = list((library_dir / "backups").glob(f"library-*-before-{db.SCHEMA_HEAD}.sqlite"))
@@ -203,7 +203,7 @@ def test_control_the_batch_recreate_with_foreign_keys_on_deletes_child_rows(tmp_
 
 def test_database_from_a_newer_version_is_refused_untouched(library_dir: Path) -> None:
     with Library.open(library_dir) as lib:
-        lib.import_files(SEEDS[:1])
+        lib.imports.from_files(SEEDS[:1])
     path = library_dir / "library.sqlite"
     con = sqlite3.connect(path)
     with con:
@@ -340,8 +340,8 @@ def test_a_file_that_is_not_a_library_is_refused_untouched(tmp_path: Path) -> No
 
 def test_backups_rotate_and_are_whole_copies(library_dir: Path) -> None:
     with Library.open(library_dir) as lib:
-        lib.import_files(SEEDS[:1])
-        count = lib.live_count()
+        lib.imports.from_files(SEEDS[:1])
+        count = lib.papers.count()
     made = [db.backup(library_dir / "library.sqlite", library_dir / "backups", f"n{i:02d}") for i in range(db.BACKUPS_KEPT + 3)]
     kept = sorted((library_dir / "backups").glob("library-*.sqlite"))
     assert kept == sorted(made[-db.BACKUPS_KEPT:])
@@ -353,6 +353,6 @@ def test_backups_rotate_and_are_whole_copies(library_dir: Path) -> None:
 
 def test_schema_head_constant_is_the_alembic_head() -> None:
     """db.SCHEMA_HEAD lets an up-to-date library open without importing Alembic."""
-    from desktop_app.core import db
+    from desktop_app.core.store import migrate as db
 
     assert db.SCHEMA_HEAD == db.head_revision()

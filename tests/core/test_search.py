@@ -28,7 +28,7 @@ class Seeded:
         self.rlvr = find_paper(lib, RLVR_WORDS)
         self.fprm = find_paper(lib, FPRM_WORDS)
         self.all = set(lib.query("").ids)
-        self.texts = {pid: f"{lib.paper(pid).title}\n{lib.paper(pid).abstract_text}" for pid in self.all}
+        self.texts = {pid: f"{lib.papers.get(pid).title}\n{lib.papers.get(pid).abstract_text}" for pid in self.all}
 
     def ids(self, q: str) -> set[int]:
         return set(self.lib.query(q).ids)
@@ -42,19 +42,19 @@ class Seeded:
 def seeded(tmp_path_factory: pytest.TempPathFactory) -> Seeded:
     folder: Path = tmp_path_factory.mktemp("search") / "library"
     lib = Library.open(folder)
-    assert lib.import_files(SEEDS).added == 76
+    assert lib.imports.from_files(SEEDS).added == 76
     s = Seeded(lib)
-    lib.add_tags([s.races], ["rl/env"])
-    lib.add_tags([s.rlvr], ["rl/rlvr"])
-    lib.add_tags([s.fprm], ["reasoning"])
-    lib.set_status([s.rlvr], "read")
-    lib.set_status([s.fprm], "skimmed")
-    lib.set_rating([s.races], 4)
-    lib.set_rating([s.rlvr], 2)
-    lib.set_note(s.fprm, "check the *sudoku* numbers **again**")  # markdown, as notes are
-    lib.create_list("Queue")
-    lib.add_to_list("Queue", [s.fprm, s.races])
-    lib.highlight_quote(s.races, "composable building blocks", comment="like lego")
+    lib.tags.add([s.races], ["rl/env"])
+    lib.tags.add([s.rlvr], ["rl/rlvr"])
+    lib.tags.add([s.fprm], ["reasoning"])
+    lib.papers.set_status([s.rlvr], "read")
+    lib.papers.set_status([s.fprm], "skimmed")
+    lib.papers.set_rating([s.races], 4)
+    lib.papers.set_rating([s.rlvr], 2)
+    lib.notes.set(s.fprm, "check the *sudoku* numbers **again**")  # markdown, as notes are
+    lib.lists.create("Queue")
+    lib.lists.add("Queue", [s.fprm, s.races])
+    lib.highlights.add_quote(s.races, "composable building blocks", comment="like lego")
     lib.flush_index()
     yield s
     lib.close()

@@ -40,9 +40,9 @@ from desktop_app.core.formats.markdown_writer import (
     note_markdown,
 )
 from desktop_app.core.formats.seeds import read_seeds
+from desktop_app.core.formats.writer_common import plain_abstract
 from desktop_app.core.formats.writers import (
     EXPORT_FORMATS,
-    plain_abstract,
     render_export,
     write_export,
 )

@@ -80,7 +80,7 @@ def _template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     """The seeds imported once, in-process (the import command is tested on its own)."""
     folder = tmp_path_factory.mktemp("cli-template") / "library"
     with Library.open(folder) as lib:
-        assert lib.import_files(SEEDS).added == 76
+        assert lib.imports.from_files(SEEDS).added == 76
         ids = {"races": find_paper(lib, RACES_WORDS), "rlvr": find_paper(lib, RLVR_WORDS),
                "fprm": find_paper(lib, FPRM_WORDS)}
     return folder, ids
@@ -109,7 +109,7 @@ def test_import_json_report_duplicates_and_library_env(tmp_path: Path) -> None:
     report = json.loads(again.stdout)
     assert (report["added"], report["duplicates"], report["failed"]) == (0, 76, 0)
     with Library.open(folder) as lib:
-        assert lib.live_count() == 76
+        assert lib.papers.count() == 76
 
 
 def test_paper_commands(seeded: dict[str, int], library_dir: Path, tmp_path: Path) -> None:
@@ -118,7 +118,7 @@ def test_paper_commands(seeded: dict[str, int], library_dir: Path, tmp_path: Pat
     note_file = tmp_path / "note.md"
     note_file.write_text("# From a file\n\nA *platypus* note.\n", "utf-8")
     with Library.open(lib) as l0:
-        old_abstract = l0.paper(races).abstract
+        old_abstract = l0.papers.get(races).abstract
     new_abstract = tmp_path / "abstract.txt"
     new_abstract.write_text("Revised. " + old_abstract, "utf-8")
 
@@ -172,12 +172,12 @@ def test_paper_commands(seeded: dict[str, int], library_dir: Path, tmp_path: Pat
     assert str(races) == ok(title_search).stdout.split()[0]
 
     with Library.open(lib) as l1:  # what the CLI wrote is what the library holds
-        p = l1.paper(rlvr)
+        p = l1.papers.get(rlvr)
         assert (p.status, p.rating, p.tags) == ("read", 4, ["rl/rlvr"])
         assert p.note == note_file.read_text("utf-8")
-        assert [t for _, t in l1.note_revisions(races)] == ["first quokka"]
+        assert [t for _, t in l1.notes.revisions(races)] == ["first quokka"]
         assert l1.query("note:platypus").ids == [rlvr]
-        assert l1.paper(fprm).tags == []
+        assert l1.papers.get(fprm).tags == []
 
 
 def test_reading_list_commands(seeded: dict[str, int], library_dir: Path) -> None:
@@ -203,7 +203,7 @@ def test_reading_list_commands(seeded: dict[str, int], library_dir: Path) -> Non
     gone = run(lib, "reading-list", "show", "Train")
     user_error(gone, "no reading list named 'Train'")
     with Library.open(lib) as l1:
-        assert l1.lists() == [] and l1.live_count() == 76
+        assert l1.lists.all() == [] and l1.papers.count() == 76
 
 
 def test_export_reindex_check_backup(seeded: dict[str, int], library_dir: Path, tmp_path: Path) -> None:
@@ -296,9 +296,9 @@ def test_user_errors_exit_1_with_one_line(seeded: dict[str, int], library_dir: P
     user_error(damaged, "is not a readable Marginalia library")
 
     with Library.open(lib) as l1:  # nothing above changed the library
-        p = l1.paper(races)
+        p = l1.papers.get(races)
         assert (p.status, p.rating, p.tags, p.note, p.highlights) == ("unread", 0, [], "", [])
-        assert l1.live_count() == 76
+        assert l1.papers.count() == 76
 
 
 def test_the_cli_writes_while_a_library_is_open_elsewhere(tmp_path, seed_paths) -> None:  # noqa: ANN001
@@ -311,7 +311,7 @@ def test_the_cli_writes_while_a_library_is_open_elsewhere(tmp_path, seed_paths) 
 
     lib_dir = tmp_path / "lib"
     with Library.open(lib_dir) as lib:
-        lib.import_files(seed_paths[:1])
+        lib.imports.from_files(seed_paths[:1])
     env = dict(__import__("os").environ, QT_QPA_PLATFORM="offscreen")
     open_lib = Library.open(lib_dir, background_index=True)
     try:
@@ -320,9 +320,9 @@ def test_the_cli_writes_while_a_library_is_open_elsewhere(tmp_path, seed_paths) 
             res = subprocess.run([_sys.executable, "-m", "desktop_app", "--library", str(lib_dir), *args],
                                  capture_output=True, text=True, timeout=120, env=env)
             assert res.returncode == 0, res.stderr
-        assert open_lib.paper(pid).tags == ["from-cli"]
+        assert open_lib.papers.get(pid).tags == ["from-cli"]
         assert open_lib.query("note:quokka").ids == [pid]
-        open_lib.set_note(pid, "quokka and wombat")  # and the open library can still write
+        open_lib.notes.set(pid, "quokka and wombat")  # and the open library can still write
         open_lib.flush_index()
         assert open_lib.query("wombat").ids == [pid]
     finally:

@@ -21,7 +21,7 @@ from desktop_app.gui.launch import open_main_window
 
 win = open_main_window(sys.argv[1], QSettings(sys.argv[2], QSettings.Format.IniFormat))
 app = QApplication.instance()
-while not win.index_ready:
+while not win.files.index_ready:
     app.processEvents()
 win.focus_note()
 QTest.keyClicks(win.reader.notes.edit, "typed before the pause")
@@ -40,7 +40,7 @@ while True:                            # wait to be killed, like a crash or a po
 def test_note_survives_kill_9(qapp, tmp_path: Path, seed_paths: list[Path]) -> None:  # noqa: ANN001
     lib_dir = tmp_path / "lib"
     with Library.open(lib_dir) as lib:
-        lib.import_files(seed_paths[:1])
+        lib.imports.from_files(seed_paths[:1])
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     proc = subprocess.Popen([sys.executable, "-c", CHILD, str(lib_dir), str(tmp_path / "s.ini")],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
@@ -55,7 +55,7 @@ def test_note_survives_kill_9(qapp, tmp_path: Path, seed_paths: list[Path]) -> N
         if proc.poll() is None:
             proc.kill()
     with Library.open(lib_dir) as lib:
-        note = lib.paper(pid).note
+        note = lib.papers.get(pid).note
         assert note == "typed before the pause"  # the autosave, within a second
         assert lib.integrity_check() == []
     assert (lib_dir / "drafts" / f"{pid}.md").read_text("utf-8") == "typed before the pause and after"
@@ -66,8 +66,8 @@ def test_note_survives_kill_9(qapp, tmp_path: Path, seed_paths: list[Path]) -> N
 
     win = open_main_window(lib_dir, QSettings(str(tmp_path / "s2.ini"), QSettings.Format.IniFormat))
     try:
-        assert win.library.paper(pid).note == "typed before the pause and after"
-        assert [t for _, t in win.library.note_revisions(pid)] == ["typed before the pause"]
+        assert win.library.papers.get(pid).note == "typed before the pause and after"
+        assert [t for _, t in win.library.notes.revisions(pid)] == ["typed before the pause"]
         assert not (lib_dir / "drafts" / f"{pid}.md").exists()
     finally:
         close_window(win)

@@ -23,7 +23,7 @@ def make_window(qtbot, settings: QSettings):  # noqa: ANN001, ANN201
     def make(folder: Path):  # noqa: ANN202
         win = open_main_window(folder, settings)
         qtbot.addWidget(win)
-        qtbot.waitUntil(lambda: win.index_ready, timeout=60000)
+        qtbot.waitUntil(lambda: win.files.index_ready, timeout=60000)
         opened.append(win)
         return win
 
@@ -42,5 +42,5 @@ def seeded_dir(library_dir: Path, seed_paths: list[Path]) -> Path:
     from desktop_app.core.library import Library
 
     with Library.open(library_dir) as lib:
-        assert lib.import_files(seed_paths).added == 76
+        assert lib.imports.from_files(seed_paths).added == 76
     return library_dir

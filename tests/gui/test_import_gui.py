@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QDialog, QMessageBox
 
-from desktop_app.gui import file_actions
+from desktop_app.gui import import_export
 from tests.conftest import CORPUS
 
 CORPUS_FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "SOURCES.md")
@@ -20,12 +20,12 @@ def test_every_corpus_file_imports_from_the_gui_with_a_report(make_window, libra
         previews.append(dialog)
         return QDialog.DialogCode.Accepted
 
-    monkeypatch.setattr(file_actions.ImportPreview, "exec", accept)
+    monkeypatch.setattr(import_export.ImportPreview, "exec", accept)
     reports: list[QMessageBox] = []
     monkeypatch.setattr(QMessageBox, "open", lambda box, *a: reports.append(box))
     win = make_window(library_dir)
-    win.import_paths([str(p) for p in CORPUS_FILES])
-    qtbot.waitUntil(lambda: win.library.live_count() > 0 and win.stack.currentWidget() is not win.welcome,
+    win.files.import_paths([str(p) for p in CORPUS_FILES])
+    qtbot.waitUntil(lambda: win.library.papers.count() > 0 and win.stack.currentWidget() is not win.welcome,
                     timeout=120000)
     assert len(previews) == 1
     from PySide6.QtWidgets import QLabel, QPlainTextEdit
@@ -33,7 +33,7 @@ def test_every_corpus_file_imports_from_the_gui_with_a_report(make_window, libra
     head = previews[0].findChild(QLabel).text()
     assert "new papers" in head and "could not be read" in head
     assert "biber-examples.bib (bibtex)" in previews[0].findChild(QPlainTextEdit).toPlainText()
-    count = win.library.live_count()
+    count = win.library.papers.count()
     assert count > 600  # 115 + 20 + 212 + 156 + ... minus cross-file duplicates
     assert win.model.rowCount() == count
     # broken inputs were reported: the arXiv error feed and the RIS file without TY
@@ -42,8 +42,8 @@ def test_every_corpus_file_imports_from_the_gui_with_a_report(make_window, libra
     assert "arXiv returned an error" in details
     assert "TY" in details
     # importing the same files again adds nothing
-    before = win.library.live_count()
-    win.import_paths([str(p) for p in CORPUS_FILES])
+    before = win.library.papers.count()
+    win.files.import_paths([str(p) for p in CORPUS_FILES])
     qtbot.waitUntil(lambda: len(previews) == 2, timeout=60000)
     qtbot.wait(500)
-    assert win.library.live_count() == before
+    assert win.library.papers.count() == before

@@ -24,7 +24,7 @@ def test_empty_library_shows_welcome_and_opens_the_sample(make_window, library_d
     button = win.welcome.findChild(object, "welcomeSample")
     assert "76 abstracts" in button.text()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: win.library.live_count() == 76, timeout=30000)
+    qtbot.waitUntil(lambda: win.library.papers.count() == 76, timeout=30000)
     qtbot.waitUntil(lambda: win.stack.currentWidget() is win.splitter, timeout=5000)
     assert win.model.rowCount() == 76
     assert win.sidebar.topLevelItem(0).child(0).text(0) == "All papers  (76)"
@@ -38,7 +38,7 @@ def test_import_job_reports_progress_and_completes(qtbot, empty_library: Library
     seen: list[tuple[int, int]] = []
     done: list = []
     job = start_job(parent, "Importing…",
-                    lambda progress, cancelled: empty_library.import_records(
+                    lambda progress, cancelled: empty_library.imports.from_records(
                         _synthetic(1500), progress=lambda n, t: (seen.append((n, t)), progress(n, t)),
                         cancelled=cancelled),
                     done.append, lambda m: done.append(m))
@@ -65,7 +65,7 @@ def test_cancelled_import_leaves_the_library_as_it_was(qtbot, seed_library: Libr
             if n >= 300:
                 job.cancel()  # the user presses Cancel part-way
 
-        return seed_library.import_records(_synthetic(3000), progress=prog, cancelled=cancelled)
+        return seed_library.imports.from_records(_synthetic(3000), progress=prog, cancelled=cancelled)
 
     job = start_job(parent, "Importing…", work, done.append, done.append)
 
@@ -75,7 +75,7 @@ def test_cancelled_import_leaves_the_library_as_it_was(qtbot, seed_library: Libr
     qtbot.waitUntil(lambda: bool(done) and bool(finished), timeout=60000)
     assert done[0].cancelled
     assert max(progressed) >= 300
-    assert seed_library.live_count() == 76
+    assert seed_library.papers.count() == 76
     assert seed_library.integrity_check() == []
     assert seed_library.query("zorblax").total == 0
 
@@ -87,10 +87,10 @@ def test_delete_asks_and_is_undoable(make_window, seeded_dir: Path, qtbot, monke
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     win.table.setFocus()
     qtbot.keyClick(win.table, Qt.Key.Key_Delete)
-    assert win.library.live_count() == 75
+    assert win.library.papers.count() == 75
     assert win.model.row_of(pid) == -1
     win.undo_stack.undo()
-    assert win.library.live_count() == 76
+    assert win.library.papers.count() == 76
     assert win.model.row_of(pid) >= 0
 
 
@@ -99,25 +99,25 @@ def test_delete_cancelled_changes_nothing(make_window, seeded_dir: Path, qtbot, 
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Cancel)
     win.table.setFocus()
     qtbot.keyClick(win.table, Qt.Key.Key_Delete)
-    assert win.library.live_count() == 76
+    assert win.library.papers.count() == 76
 
 
 def test_reading_list_from_the_window(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
     win = make_window(seeded_dir)
     lib = win.library
-    lib.create_list("Group meeting")
+    lib.lists.create("Group meeting")
     ids = win.model.ids[:3]
-    win.on_papers_dropped("list", "Group meeting", ids)  # what a drop on the sidebar list emits
-    assert [p for p, _, _ in lib.list_items("Group meeting")] == ids
+    win.edits.on_papers_dropped("list", "Group meeting", ids)  # what a drop on the sidebar list emits
+    assert [p for p, _, _ in lib.lists.items("Group meeting")] == ids
     win.on_sidebar_filter("list", "Group meeting")
     assert win.model.ids == ids
     win.select_paper(ids[2])
-    win.move_in_list(-1)
-    assert [p for p, _, _ in lib.list_items("Group meeting")] == [ids[0], ids[2], ids[1]]
+    win.edits.move_in_list(-1)
+    assert [p for p, _, _ in lib.lists.items("Group meeting")] == [ids[0], ids[2], ids[1]]
     assert win.model.ids == [ids[0], ids[2], ids[1]]
     win.undo_stack.undo()
-    assert [p for p, _, _ in lib.list_items("Group meeting")] == ids
-    lib.set_item_note("Group meeting", ids[0], "discuss section 3")
+    assert [p for p, _, _ in lib.lists.items("Group meeting")] == ids
+    lib.lists.set_item_note("Group meeting", ids[0], "discuss section 3")
     win.select_paper(ids[0])
     assert win.reader.list_note.isVisible()
     assert win.reader.list_note.text() == "Note in “Group meeting”: discuss section 3"
@@ -129,9 +129,9 @@ def test_status_and_rating_controls_by_mouse(make_window, seeded_dir: Path, qtbo
     win = make_window(seeded_dir)
     pid = win.current_id()
     qtbot.mouseClick(win.reader.status.buttons["read"], Qt.MouseButton.LeftButton)
-    assert win.library.paper(pid).status == "read"
+    assert win.library.papers.get(pid).status == "read"
     qtbot.mouseClick(win.reader.rating.buttons[2], Qt.MouseButton.LeftButton)
-    assert win.library.paper(pid).rating == 3
+    assert win.library.papers.get(pid).rating == 3
     assert "Read  (1)" in [win.sidebar.topLevelItem(0).child(i).text(0) for i in range(4)]
 
 
@@ -148,7 +148,7 @@ def test_job_keeps_gui_responsive(qtbot, empty_library: Library) -> None:  # noq
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
     timer.start(10)
     done: list = []
-    job = start_job(parent, "Importing…", lambda p, c: empty_library.import_records(_synthetic(3000), progress=p,
+    job = start_job(parent, "Importing…", lambda p, c: empty_library.imports.from_records(_synthetic(3000), progress=p,
                                                                                      cancelled=c),
                     done.append, done.append, modal=False)
     finished: list[int] = []
@@ -164,17 +164,17 @@ def test_drag_reorder_inside_a_reading_list(make_window, seeded_dir: Path, qtbot
     win = make_window(seeded_dir)
     lib = win.library
     ids = win.model.ids[:4]
-    lib.create_list("Order")
-    lib.add_to_list("Order", ids)
+    lib.lists.create("Order")
+    lib.lists.add("Order", ids)
     win.on_sidebar_filter("list", "Order")
     assert win.model.reorderable
     data = win.model.mimeData([win.model.index(3, 0)])  # what dragging the 4th row carries
     assert win.model.canDropMimeData(data, Qt.DropAction.MoveAction, 1, 0, win.model.index(-1, -1))
     win.model.dropMimeData(data, Qt.DropAction.MoveAction, 1, 0, win.model.index(-1, -1))
-    assert [p for p, _, _ in lib.list_items("Order")] == [ids[0], ids[3], ids[1], ids[2]]
+    assert [p for p, _, _ in lib.lists.items("Order")] == [ids[0], ids[3], ids[1], ids[2]]
     assert win.model.ids == [ids[0], ids[3], ids[1], ids[2]]
     win.undo_stack.undo()
-    assert [p for p, _, _ in lib.list_items("Order")] == ids
+    assert [p for p, _, _ in lib.lists.items("Order")] == ids
     win.on_sidebar_filter("all", "")
     assert not win.model.reorderable
 
@@ -188,9 +188,9 @@ def test_saved_search_and_snapshot_list(make_window, seeded_dir: Path, qtbot, mo
     found = list(win.model.ids)
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("RL", True))
     qtbot.mouseClick(win.search.save, Qt.MouseButton.LeftButton)
-    assert win.library.saved_searches() == [("RL", "reinforcement")]
-    win.on_search_menu("snapshot", "RL")
-    assert sorted(p for p, _, _ in win.library.list_items("RL")) == sorted(found)
+    assert win.library.searches.all() == [("RL", "reinforcement")]
+    win.edits.on_search_menu("snapshot", "RL")
+    assert sorted(p for p, _, _ in win.library.lists.items("RL")) == sorted(found)
     win.search.box.clear()
     win.on_sidebar_filter("search", "RL")
     assert win.search.box.text() == "reinforcement" and sorted(win.model.ids) == sorted(found)
@@ -202,16 +202,16 @@ def test_dropping_files_on_the_window_imports_them(make_window, library_dir: Pat
     from PySide6.QtGui import QDropEvent
     from PySide6.QtWidgets import QDialog
 
-    from desktop_app.gui import file_actions
+    from desktop_app.gui import import_export
 
-    monkeypatch.setattr(file_actions.ImportPreview, "exec", lambda self: QDialog.DialogCode.Accepted)
+    monkeypatch.setattr(import_export.ImportPreview, "exec", lambda self: QDialog.DialogCode.Accepted)
     win = make_window(library_dir)
     md = QMimeData()
     md.setUrls([QUrl.fromLocalFile(str(p)) for p in seed_paths[:2]])
     event = QDropEvent(QPointF(200, 200), Qt.DropAction.CopyAction, md, Qt.MouseButton.LeftButton,
                        Qt.KeyboardModifier.NoModifier)
     win.dropEvent(event)
-    qtbot.waitUntil(lambda: win.library.live_count() == 38, timeout=30000)
+    qtbot.waitUntil(lambda: win.library.papers.count() == 38, timeout=30000)
     qtbot.waitUntil(lambda: win.model.rowCount() == 38, timeout=5000)
 
 
@@ -219,7 +219,7 @@ def test_export_dialog_writes_the_chosen_format(make_window, seeded_dir: Path, q
                                                 tmp_path: Path) -> None:  # noqa: ANN001
     from PySide6.QtWidgets import QDialog, QFileDialog
 
-    from desktop_app.gui import file_actions
+    from desktop_app.gui import import_export
 
     def choose(dialog) -> int:  # noqa: ANN001
         dialog.format.setCurrentIndex(dialog.format.findData("bib"))
@@ -227,13 +227,13 @@ def test_export_dialog_writes_the_chosen_format(make_window, seeded_dir: Path, q
         return QDialog.DialogCode.Accepted
 
     out = tmp_path / "view.bib"
-    monkeypatch.setattr(file_actions.ExportDialog, "exec", choose)
+    monkeypatch.setattr(import_export.ExportDialog, "exec", choose)
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
     win = make_window(seeded_dir)
     win.search.set_text("benchmark")
     win.search.apply_now()
     shown = win.model.rowCount()
     assert 0 < shown < 76
-    win.export_dialog()
+    win.files.export_dialog()
     qtbot.waitUntil(out.exists, timeout=30000)
     assert out.read_text("utf-8").count("\n@") + out.read_text("utf-8").startswith("@") == shown

@@ -55,7 +55,7 @@ def test_selecting_shows_the_abstract(make_window, seeded_dir: Path, qtbot) -> N
     rect = win.table.visualRect(win.model.index(row, COL_TITLE))
     qtbot.mouseClick(win.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     pid = win.model.paper_id(row)
-    paper = win.library.paper(pid)
+    paper = win.library.papers.get(pid)
     assert win.current_id() == pid
     assert win.reader.abstract.toPlainText() == paper.abstract_text
     assert win.reader.title_edit.text() == paper.title
@@ -69,25 +69,25 @@ def test_tag_added_with_the_editor_persists(make_window, seeded_dir: Path, qtbot
     assert win.reader.tags.line.hasFocus()
     qtbot.keyClicks(win.reader.tags.line, "rl/rlvr")
     qtbot.keyClick(win.reader.tags.line, Qt.Key.Key_Return)
-    assert "rl/rlvr" in win.library.paper(pid).tags
+    assert "rl/rlvr" in win.library.papers.get(pid).tags
     assert win.reader.tags.tags() == ["rl/rlvr"]
     make_window.close(win)
     with Library.open(seeded_dir) as lib:
-        assert lib.paper(pid).tags == ["rl/rlvr"]
+        assert lib.papers.get(pid).tags == ["rl/rlvr"]
         assert pid in lib.query("tag:rl").ids
 
 
 def test_undo_and_redo_of_a_tag(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
     win = make_window(seeded_dir)
     pid = win.current_id()
-    win.add_tags([pid], ["to-cite"])
-    assert win.library.paper(pid).tags == ["to-cite"]
+    win.edits.add_tags([pid], ["to-cite"])
+    assert win.library.papers.get(pid).tags == ["to-cite"]
     win.table.setFocus()
     qtbot.keyClick(win.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert win.library.paper(pid).tags == []
+    assert win.library.papers.get(pid).tags == []
     assert win.reader.tags.tags() == []
     qtbot.keyClick(win.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    assert win.library.paper(pid).tags == ["to-cite"]
+    assert win.library.papers.get(pid).tags == ["to-cite"]
 
 
 def test_bulk_status_is_one_undo_step(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
@@ -95,9 +95,9 @@ def test_bulk_status_is_one_undo_step(make_window, seeded_dir: Path, qtbot) -> N
     win.table.selectAll()
     win.table.setFocus()
     qtbot.keyClick(win.table, Qt.Key.Key_R)
-    assert win.library.status_counts()["read"] == 76
+    assert win.library.papers.status_counts()["read"] == 76
     win.undo_stack.undo()
-    assert win.library.status_counts()["unread"] == 76
+    assert win.library.papers.status_counts()["unread"] == 76
 
 
 def test_keyboard_navigation_and_rating_keys(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
@@ -113,13 +113,13 @@ def test_keyboard_navigation_and_rating_keys(make_window, seeded_dir: Path, qtbo
     assert win.table.currentIndex().row() == 2
     pid = win.current_id()
     qtbot.keyClick(win.table, Qt.Key.Key_4)
-    assert win.library.paper(pid).rating == 4
+    assert win.library.papers.get(pid).rating == 4
     assert win.reader.rating.rating() == 4
     qtbot.keyClick(win.table, Qt.Key.Key_S)
-    assert win.library.paper(pid).status == "skimmed"
+    assert win.library.papers.get(pid).status == "skimmed"
     assert win.reader.status.status() == "skimmed"
     qtbot.keyClick(win.table, Qt.Key.Key_0)
-    assert win.library.paper(pid).rating == 0
+    assert win.library.papers.get(pid).rating == 0
     qtbot.keyClick(win.table, Qt.Key.Key_N)
     assert win.reader.notes.edit.hasFocus()
 
@@ -130,11 +130,11 @@ def test_note_typed_without_saving_is_there_after_reopening(make_window, seeded_
     win.focus_note()
     qtbot.keyClicks(win.reader.notes.edit, "Compare with **DPO**.")
     # autosave within a second of the last keystroke, no explicit save
-    qtbot.waitUntil(lambda: win.library.paper(pid).note == "Compare with **DPO**.", timeout=3000)
+    qtbot.waitUntil(lambda: win.library.papers.get(pid).note == "Compare with **DPO**.", timeout=3000)
     qtbot.keyClicks(win.reader.notes.edit, " And PPO")
     make_window.close(win)  # closing saves at once
     with Library.open(seeded_dir) as lib:
-        assert lib.paper(pid).note == "Compare with **DPO**. And PPO"
+        assert lib.papers.get(pid).note == "Compare with **DPO**. And PPO"
         assert pid in lib.query("note:PPO").ids
 
 
@@ -144,7 +144,7 @@ def test_note_saved_when_switching_paper(make_window, seeded_dir: Path, qtbot) -
     win.focus_note()
     qtbot.keyClicks(win.reader.notes.edit, "quick thought")
     win.select_row(3)
-    assert win.library.paper(pid).note == "quick thought"
+    assert win.library.papers.get(pid).note == "quick thought"
 
 
 def test_abstract_with_html_shows_as_text(make_window, library_dir: Path, qtbot) -> None:  # noqa: ANN001
@@ -152,7 +152,7 @@ def test_abstract_with_html_shows_as_text(make_window, library_dir: Path, qtbot)
 
     evil = "We study <img src=x onerror=alert(1)> and <script>alert(2)</script> in \\emph{depth} " * 3
     with Library.open(library_dir) as lib:
-        lib.import_records([("t", ParseResult("csv", [Record(abstract=evil, title="<b>Bold</b> title")]))])
+        lib.imports.from_records([("t", ParseResult("csv", [Record(abstract=evil, title="<b>Bold</b> title")]))])
     win = make_window(library_dir)
     shown = win.reader.abstract.toPlainText()
     assert "<img src=x onerror=alert(1)>" in shown
@@ -185,7 +185,7 @@ def test_highlight_selected_text_with_the_mouse(make_window, seeded_dir: Path, q
     pid = find_paper(win.library, "composable building blocks")
     win.select_paper(pid)
     view = win.reader.abstract
-    plain = win.library.paper(pid).abstract_text
+    plain = win.library.papers.get(pid).abstract_text
     start = plain.index("composable building blocks")
     end = start + len("composable building blocks")
     # drag from the first to the last character of the phrase
@@ -202,13 +202,13 @@ def test_highlight_selected_text_with_the_mouse(make_window, seeded_dir: Path, q
     qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=point(end))
     assert win.reader.selection_span() == (start, end)
     qtbot.mouseClick(win.reader.hl_bar.findChild(object, "highlight_green"), Qt.MouseButton.LeftButton)
-    hl = win.library.paper(pid).highlights
+    hl = win.library.papers.get(pid).highlights
     assert [(h.quote, h.color) for h in hl] == [("composable building blocks", "green")]
     assert win.reader.hl_list.count() == 1
     win.undo_stack.undo()
-    assert win.library.paper(pid).highlights == []
+    assert win.library.papers.get(pid).highlights == []
     win.undo_stack.redo()
-    assert len(win.library.paper(pid).highlights) == 1
+    assert len(win.library.papers.get(pid).highlights) == 1
 
 
 def test_note_preview_renders_markdown_and_escapes_html(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
@@ -221,7 +221,7 @@ def test_note_preview_renders_markdown_and_escapes_html(make_window, seeded_dir:
     assert win.reader.notes.stack.currentWidget() is preview
     assert preview.toPlainText().strip() == "Key idea <img src=x onerror=alert(1)>"
     assert "font-weight" in preview.toHtml() or "<b>" in preview.toHtml()  # the bold survived
-    assert win.library.paper(win.current_id()).note.startswith("**Key**")  # toggling saved it
+    assert win.library.papers.get(win.current_id()).note.startswith("**Key**")  # toggling saved it
 
 
 def test_note_edits_undo_as_one_step_per_paper(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
@@ -238,21 +238,21 @@ def test_note_edits_undo_as_one_step_per_paper(make_window, seeded_dir: Path, qt
     win.focus_note()
     qtbot.keyClicks(win.reader.notes.edit, "other paper")
     win.table.setFocus()  # leaving the editor saves
-    assert win.library.paper(second).note == "other paper"
+    assert win.library.papers.get(second).note == "other paper"
     qtbot.keyClick(win.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert win.library.paper(second).note == ""
+    assert win.library.papers.get(second).note == ""
     assert win.reader.notes.edit.toPlainText() == ""
     qtbot.keyClick(win.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert win.library.paper(first).note == ""
+    assert win.library.papers.get(first).note == ""
     win.undo_stack.redo()
-    assert win.library.paper(first).note == "draft one, more"
+    assert win.library.papers.get(first).note == "draft one, more"
     # nothing was lost on the way: every text is a revision
-    assert "other paper" in [t for _, t in win.library.note_revisions(second)]
+    assert "other paper" in [t for _, t in win.library.notes.revisions(second)]
 
 
 def test_filter_is_remembered_per_library(make_window, seeded_dir: Path, tmp_path: Path, qtbot) -> None:  # noqa: ANN001
     win = make_window(seeded_dir)
-    win.library.create_list("Only here")
+    win.library.lists.create("Only here")
     win.on_sidebar_filter("list", "Only here")
     make_window.close(win)
     other = make_window(tmp_path / "other-library")
@@ -267,7 +267,7 @@ def test_tag_chips_of_the_previous_paper_do_not_linger(make_window, seeded_dir: 
 
     win = make_window(seeded_dir)
     first, second = win.model.ids[:2]
-    win.library.add_tags([first], ["rl/rlvr", "to-cite", "survey"])
+    win.library.tags.add([first], ["rl/rlvr", "to-cite", "survey"])
     win.select_paper(first)
     win.select_paper(second)  # no event loop turn in between, as when keys repeat fast
 

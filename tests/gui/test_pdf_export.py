@@ -19,8 +19,8 @@ def _letters(text: str) -> str:
 
 def test_pdf_of_a_reading_list(qapp, seed_library: Library, tmp_path: Path) -> None:  # noqa: ANN001
     ids = seed_library.query("").ids
-    seed_library.create_list("Group meeting", "For Friday")
-    seed_library.add_to_list("Group meeting", ids[:12])
+    seed_library.lists.create("Group meeting", "For Friday")
+    seed_library.lists.add("Group meeting", ids[:12])
     out = tmp_path / "list.pdf"
     assert export_to_file(seed_library, "pdf", out, list_name="Group meeting") == 12
     reader = PdfReader(str(out))
@@ -30,7 +30,7 @@ def test_pdf_of_a_reading_list(qapp, seed_library: Library, tmp_path: Path) -> N
     flat = " ".join(text.split())
     letters = _letters(text)
     for pid in ids[:12]:
-        title = seed_library.paper(pid).title
+        title = seed_library.papers.get(pid).title
         assert _letters(title) in letters, title
     assert f"page {pages} of {pages}" in flat
     assert reader.metadata.title == "Group meeting"

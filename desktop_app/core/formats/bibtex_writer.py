@@ -17,7 +17,7 @@ from bibtexparser.library import Library
 from bibtexparser.model import Entry, Field
 from bibtexparser.writer import BibtexFormat
 
-from desktop_app.core.formats.writers import (
+from desktop_app.core.formats.writer_common import (
     ARTICLE_TYPES,
     CONFERENCE_TYPES,
     entry_type,

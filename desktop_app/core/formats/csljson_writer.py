@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 
 from desktop_app.core.formats.bibtex_writer import assign_keys
-from desktop_app.core.formats.writers import (
+from desktop_app.core.formats.writer_common import (
     ARTICLE_TYPES,
     CONFERENCE_TYPES,
     entry_type,

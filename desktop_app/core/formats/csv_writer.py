@@ -10,7 +10,7 @@ import csv
 import io
 from collections.abc import Sequence
 
-from desktop_app.core.formats.writers import plain_abstract
+from desktop_app.core.formats.writer_common import plain_abstract
 from desktop_app.core.records import ExportPaper
 
 CSV_COLUMNS: tuple[str, ...] = (

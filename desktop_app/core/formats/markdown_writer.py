@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from markdown_it import MarkdownIt
 
-from desktop_app.core.formats.writers import (
+from desktop_app.core.formats.writer_common import (
     display_author,
     one_line,
     paper_links,

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import rispy
 from rispy.writer import RisWriter
 
-from desktop_app.core.formats.writers import (
+from desktop_app.core.formats.writer_common import (
     ARTICLE_TYPES,
     CONFERENCE_TYPES,
     entry_type,

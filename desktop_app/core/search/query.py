@@ -3,7 +3,9 @@
 Text fields (``title: abstract: author: note: highlight: venue:`` and bare words) go to the
 Whoosh index; ``tag: status: rating: year: list:`` are answered by SQL so that tags, status and
 ratings never wait on the index. The parsed tree is compiled into one SQL boolean expression in
-which each maximal index-only subtree becomes ``p.id IN (json ids)``.
+which each maximal index-only subtree becomes ``paper.id IN (ids)``. The condition is a SQLAlchemy
+expression on the ``paper`` table, built with the store's dialect, so it runs on SQLite and
+PostgreSQL alike.
 
 Pitfalls measured on this stack and handled here: Whoosh's parser stems the text of a prefix
 query (``quas*`` became ``qua*``), and an unbounded prefix expands to every term. Prefix text is
@@ -12,10 +14,10 @@ kept as typed (lower-cased) and expansion is capped at PREFIX_EXPANSION_LIMIT te
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 
+from sqlalchemy import ColumnElement, and_, not_, or_, select, true
 from whoosh import qparser, query
 from whoosh.fields import ID, NUMERIC, Schema
 from whoosh.qparser import syntax
@@ -24,6 +26,8 @@ from whoosh.qparser.plugins import TaggingPlugin
 from desktop_app.core.models import STATUSES
 from desktop_app.core.search.index import SearchIndex
 from desktop_app.core.search.schema import DEFAULT_FIELDS, TEXT_FIELDS, build_schema
+from desktop_app.core.store import tables as t
+from desktop_app.core.store.dialect import Dialect, like_escape
 
 SQL_FIELDS = ("tag", "status", "rating", "year", "list")
 KNOWN_FIELDS = set(TEXT_FIELDS) | set(SQL_FIELDS)
@@ -42,10 +46,10 @@ class BoundedPrefix(query.Prefix):
 
     def _btexts(self, ixreader):  # noqa: ANN001, ANN202
         out = []
-        for n, t in enumerate(ixreader.expand_prefix(self.fieldname, self.text)):
+        for n, term in enumerate(ixreader.expand_prefix(self.fieldname, self.text)):
             if n >= PREFIX_EXPANSION_LIMIT:
                 break
-            out.append(t)
+            out.append(term)
         return out
 
 
@@ -99,10 +103,9 @@ _SCHEMA = _PARSER.schema
 
 @dataclass
 class CompiledQuery:
-    """A query ready to run: a SQL condition on alias ``p`` plus what ranks and highlights."""
+    """A query ready to run: a SQL condition on ``paper`` plus what ranks and highlights."""
 
-    where: str = "1"
-    params: dict = field(default_factory=dict)
+    where: ColumnElement = field(default_factory=true)
     text_query: query.Query | None = None
     terms: list[str] = field(default_factory=list)
     uses_index: bool = False
@@ -164,85 +167,79 @@ def _has_sql(q: query.Query) -> bool:
 
 
 class _Compiler:
-    def __init__(self, index: SearchIndex | None) -> None:
+    def __init__(self, index: SearchIndex | None, dialect: Dialect) -> None:
         self.index = index
-        self.params: dict = {}
+        self.d = dialect
         self.uses_index = False
 
-    def param(self, value: object) -> str:
-        name = f"q{len(self.params)}"
-        self.params[name] = value
-        return f":{name}"
-
-    def compile(self, q: query.Query) -> str:
+    def compile(self, q: query.Query) -> ColumnElement:
         if isinstance(q, query.Every):
-            return "1"
+            return true()
         if isinstance(q, query.NullQuery.__class__) or q is query.NullQuery:
-            return "1"
+            return true()
         if not _has_sql(q):
             return self.index_leaf(q)
         if _is_sql_leaf(q):
             return self.sql_leaf(q)
         if isinstance(q, query.Not):
-            return f"NOT ({self.compile(q.query)})"
+            return not_(self.compile(q.query))
         if isinstance(q, query.AndNot):
-            return f"({self.compile(q.a)} AND NOT ({self.compile(q.b)}))"
+            return and_(self.compile(q.a), not_(self.compile(q.b)))
         if isinstance(q, query.AndMaybe):
             return self.compile(q.a)
         if isinstance(q, query.Require):
-            return f"({self.compile(q.a)} AND {self.compile(q.b)})"
+            return and_(self.compile(q.a), self.compile(q.b))
         if isinstance(q, query.And):
-            return "(" + " AND ".join(self.compile(c) for c in q.children()) + ")"
+            return and_(*(self.compile(c) for c in q.children()))
         if isinstance(q, query.Or):
-            return "(" + " OR ".join(self.compile(c) for c in q.children()) + ")"
+            return or_(*(self.compile(c) for c in q.children()))
         raise QuerySyntaxError(f"cannot combine {q!r} with tag/status/rating filters")
 
-    def index_leaf(self, q: query.Query) -> str:
+    def index_leaf(self, q: query.Query) -> ColumnElement:
         if self.index is None:
             raise QuerySyntaxError("text search needs the index")
         self.uses_index = True
-        pids = self.index.matching_pids(q)
-        return f"p.id IN (SELECT value FROM json_each({self.param(json.dumps(sorted(pids)))}))"
+        return self.d.in_ids(t.paper.c.id, sorted(self.index.matching_pids(q)))
 
-    def sql_leaf(self, q: query.Query) -> str:
+    def sql_leaf(self, q: query.Query) -> ColumnElement:
         name = q.fieldname
         if name in ("year", "rating"):
             return self.numeric(q, name)
         text = _leaf_text(q)
+        p = t.paper.c
         if name == "status":
             value = text.lower()
             if value not in STATUSES:
                 raise QuerySyntaxError(f"status is one of {', '.join(STATUSES)}, not '{text}'")
-            return f"p.status = {self.param(value)}"
+            return p.status == value
         if name == "list":
-            return (
-                "p.id IN (SELECT i.paper_id FROM reading_list_item i JOIN reading_list l "
-                f"ON l.id = i.list_id WHERE l.name = {self.param(text)} COLLATE NOCASE)"
+            item, lst = t.reading_list_item.c, t.reading_list.c
+            return p.id.in_(
+                select(item.paper_id).join(t.reading_list, lst.id == item.list_id)
+                .where(self.d.ci_equals(lst.name, text))
             )
         # tag: with hierarchy. "rl" matches rl and rl/...; "rl/*" or "rl*" are prefixes.
+        tag_name = t.tag.c.name
         if isinstance(q, query.Prefix) or text.endswith("*"):
-            base = text.rstrip("*")
-            cond = f"t.name LIKE {self.param(_like_escape(base) + '%')} ESCAPE '\\'"
+            cond = self.d.ci_like(tag_name, like_escape(text.rstrip("*")) + "%")
         else:
-            cond = (
-                f"(t.name = {self.param(text)} COLLATE NOCASE OR "
-                f"t.name LIKE {self.param(_like_escape(text) + '/%')} ESCAPE '\\')"
-            )
-        return (
-            "p.id IN (SELECT pt.paper_id FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id "
-            f"WHERE {cond})"
+            cond = self.d.ci_under(tag_name, text)
+        return p.id.in_(
+            select(t.paper_tag.c.paper_id).join(t.tag, t.tag.c.id == t.paper_tag.c.tag_id).where(cond)
         )
 
-    def numeric(self, q: query.Query, name: str) -> str:
-        col = f"p.{name}"
+    def numeric(self, q: query.Query, name: str) -> ColumnElement:
+        col = t.paper.c[name]
         fieldobj = _SCHEMA[name]
         if isinstance(q, query.NumericRange):
             parts = []
             if q.start is not None:
-                parts.append(f"{col} {'>' if q.startexcl else '>='} {self.param(int(q.start))}")
+                start = int(q.start)
+                parts.append(col > start if q.startexcl else col >= start)
             if q.end is not None:
-                parts.append(f"{col} {'<' if q.endexcl else '<='} {self.param(int(q.end))}")
-            return "(" + " AND ".join(parts or ["1"]) + ")"
+                end = int(q.end)
+                parts.append(col < end if q.endexcl else col <= end)
+            return and_(true(), *parts)
         if isinstance(q, query.Term):
             value = q.text
             if isinstance(value, bytes | str) and not str(value).lstrip("-").isdigit():
@@ -250,7 +247,7 @@ class _Compiler:
                     value = fieldobj.from_bytes(value)
                 except Exception as exc:  # noqa: BLE001
                     raise QuerySyntaxError(f"{name}: needs a number") from exc
-            return f"{col} = {self.param(int(value))}"
+            return col == int(value)
         raise QuerySyntaxError(f"{name}: needs a number or a range such as {name}:>=3")
 
 
@@ -259,10 +256,6 @@ def _leaf_text(q: query.Query) -> str:
         return " ".join(q.words)
     text = getattr(q, "text", "")
     return text.decode("utf-8") if isinstance(text, bytes) else str(text)
-
-
-def _like_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def _positive_text(q: query.Query) -> query.Query | None:
@@ -299,17 +292,17 @@ def _terms(q: query.Query) -> list[str]:
     return out
 
 
-def compile_query(text: str, index: SearchIndex | None) -> CompiledQuery:
-    """Parse and compile ``text``. Raises QuerySyntaxError with a one-line message."""
+def compile_query(text: str, index: SearchIndex | None, dialect: Dialect | None = None) -> CompiledQuery:
+    """Parse and compile ``text`` (for SQLite unless a dialect is given). Raises QuerySyntaxError
+    with a one-line message."""
     if not text.strip():
         return CompiledQuery()
     q = parse(text)
-    comp = _Compiler(index)
+    comp = _Compiler(index, dialect or Dialect())
     where = comp.compile(q)
     # Whoosh's parser is lenient: "NOT" alone compiles to a Not of nothing; keep it valid SQL.
     return CompiledQuery(
         where=where,
-        params=comp.params,
         text_query=_positive_text(q),
         terms=_terms(q),
         uses_index=comp.uses_index,

@@ -1,11 +1,13 @@
-"""Import, export, print and maintenance from the window: all long work runs in a Job."""
+"""The File menu: import, export, print and library upkeep (the search index, checks, undoing an
+import). All long work runs in a Job."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -18,11 +20,15 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QRadioButton,
     QVBoxLayout,
+    QWidget,
 )
 
-from desktop_app.appinfo import APP_NAME, VERSION
-from desktop_app.gui.jobs import start_job
-from desktop_app.gui.shortcuts_help import SHORTCUTS
+from desktop_app.appinfo import APP_NAME
+from desktop_app.core.library import Library
+from desktop_app.core.values import Change, ImportReport
+from desktop_app.gui.jobs import Job, keep_while_running, start_job
+from desktop_app.gui.paper_table import PaperTable
+from desktop_app.gui.search_bar import FilterState
 
 IMPORT_FILTER = ("Bibliographies (*.bib *.ris *.txt *.json *.xml *.atom *.csv *.tsv *.enw *.nbib);;"
                  "All files (*)")
@@ -109,17 +115,39 @@ class ExportDialog(QDialog):
         form.addRow(buttons)
 
 
-class FileActions:
-    """Mixin for MainWindow."""
+def sample_count() -> int:
+    """How many papers the bundled sample holds."""
+    from desktop_app.core.formats.seeds import read_seeds
 
-    def sample_count(self) -> int:
-        from desktop_app.core.formats.seeds import read_seeds
+    return sum(len(read_seeds(p.read_text("utf-8")).records) for p in sample_files())
 
-        return sum(len(read_seeds(p.read_text("utf-8")).records) for p in sample_files())
+
+class FileController(QObject):
+    """Import, export, print and upkeep of ``library`` for a window.
+
+    Jobs and dialogs are parented to ``parent`` (the window, which waits for running jobs when
+    it closes). ``table`` gives the papers shown and selected; ``filters`` the window's filter,
+    read only. ``status_label`` shows the progress of the search index.
+    """
+
+    changed = Signal(object)  # a Change: after an import or undoing one
+    message = Signal(str, int)  # status-bar text, milliseconds
+    indexReady = Signal()  # noqa: N815  the search index was prepared (ensure_index_async)
+
+    def __init__(self, library: Library, table: PaperTable, status_label: QLabel,
+                 filters: Callable[[], FilterState], parent: QWidget) -> None:
+        super().__init__(parent)
+        self.library = library
+        self._table = table
+        self._status_label = status_label
+        self._filters = filters
+        self._window = parent
+        self.index_ready = True  # False while ensure_index_async runs
+        self.index_job: Job | None = None
 
     # ---- import ----------------------------------------------------------------------------
     def import_dialog(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Import files", str(Path.home()), IMPORT_FILTER)
+        paths, _ = QFileDialog.getOpenFileNames(self._window, "Import files", str(Path.home()), IMPORT_FILTER)
         if paths:
             self.import_paths(paths)
 
@@ -128,79 +156,71 @@ class FileActions:
 
     def import_paths(self, paths: list[str], preview: bool = True) -> None:
         lib = self.library
-        from desktop_app.core.lib_import import _is_backup
+        win = self._window
+        from desktop_app.core.library_json import is_library_json_file
 
-        if any(_is_backup(p) for p in paths):  # backups restore everything; no preview needed
-            start_job(self, "Restoring…", lambda progress, cancelled: lib.import_files(
-                paths, progress=progress, cancelled=cancelled), self._import_done, self._job_failed)
+        if any(is_library_json_file(p) for p in paths):  # backups restore everything; no preview needed
+            start_job(win, "Restoring…", lambda progress, cancelled: lib.imports.from_files(
+                paths, progress=progress, cancelled=cancelled), self.import_done, self._job_failed)
             return
 
         def parse(progress, cancelled):  # noqa: ANN001, ANN202
-            return lib.preview_files(paths)
+            return lib.imports.preview(paths)
 
         def parsed_ok(result) -> None:  # noqa: ANN001
             report, parsed = result
             duplicates = "merge"
             if preview:
-                dlg = ImportPreview(report, self)
+                dlg = ImportPreview(report, win)
                 if dlg.exec() != QDialog.DialogCode.Accepted:
                     return
                 duplicates = dlg.duplicates()
             elif not report.added and not report.duplicates:
-                self._import_done(report)
+                self.import_done(report)
                 return
-            start_job(self, "Importing…",
-                      lambda progress, cancelled: lib.import_records(parsed, duplicates=duplicates,
-                                                                     progress=progress, cancelled=cancelled),
-                      self._import_done, self._job_failed)
+            start_job(win, "Importing…",
+                      lambda progress, cancelled: lib.imports.from_records(parsed, duplicates=duplicates,
+                                                                           progress=progress, cancelled=cancelled),
+                      self.import_done, self._job_failed)
 
-        start_job(self, "Reading files…", parse, parsed_ok, self._job_failed)
+        start_job(win, "Reading files…", parse, parsed_ok, self._job_failed)
 
-    def _import_done(self, report) -> None:  # noqa: ANN001
-        from desktop_app.core.values import Change
-
+    def import_done(self, report: ImportReport) -> None:
+        """Show an import's result: refresh, select its first paper, report problems."""
         if report.cancelled:
-            self.status_message("Import cancelled — nothing was added")
+            self.message.emit("Import cancelled — nothing was added", 5000)
             return
-        self.on_change(Change("import", tuple(report.paper_ids)))
-        if report.paper_ids and self.state.query == "" and not self.state.list_name:
-            self.select_paper(report.paper_ids[0])
+        self.changed.emit(Change("import", tuple(report.paper_ids)))
+        state = self._filters()
+        if report.paper_ids and state.query == "" and not state.list_name:
+            self._table.select_paper(report.paper_ids[0])
         lines = [f"{report.summary()}."]
         for fr in report.files:
             for e in fr.errors[:20]:
                 lines.append(f"{Path(fr.path).name}: {e}")
             for w in fr.warnings[:5]:
                 lines.append(f"{Path(fr.path).name}: warning: {w}")
-        self.status_message(f"Import: {report.summary()}", 10000)
+        self.message.emit(f"Import: {report.summary()}", 10000)
         if report.failed or any(fr.warnings for fr in report.files):
-            box = QMessageBox(QMessageBox.Icon.Information, "Import finished", lines[0], parent=self)
+            box = QMessageBox(QMessageBox.Icon.Information, "Import finished", lines[0], parent=self._window)
             box.setObjectName("importReport")
             box.setDetailedText("\n".join(lines[1:]))
             box.open()
 
     def _job_failed(self, message: str) -> None:
-        QMessageBox.warning(self, APP_NAME, message)
-
-    def dragEnterEvent(self, event) -> None:  # noqa: ANN001, N802
-        if event.mimeData().hasUrls():
-            event.acceptProposedAction()
-
-    def dropEvent(self, event) -> None:  # noqa: ANN001, N802
-        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
-        if paths:
-            event.acceptProposedAction()
-            self.import_paths(paths)
+        QMessageBox.warning(self._window, APP_NAME, message)
 
     # ---- export ----------------------------------------------------------------------------
     def export_dialog(self, list_name: str | None = None) -> None:
-        lists = [i.name for i in self.library.lists()]
-        dlg = ExportDialog(lists, len(self.selected_ids()) > 0, list_name or self.state.list_name, self)
+        lists = [i.name for i in self.library.lists.all()]
+        dlg = ExportDialog(lists, len(self._table.selected_ids()) > 0, list_name or self._filters().list_name,
+                           self._window)
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return
         fmt = dlg.format.currentData()
         scope, _, name = str(dlg.scope.currentData()).partition(":")
         default = (name or "marginalia-export") + EXTENSIONS[fmt]
-        path, _ = QFileDialog.getSaveFileName(self, "Export to", str(Path.home() / default))
+        path, _ = QFileDialog.getSaveFileName(self._window, "Export to", str(Path.home() / default))
         if not path:
             return
         self.export_to(fmt, Path(path), scope, name)
@@ -211,14 +231,15 @@ class FileActions:
         lib = self.library
         kwargs: dict = {}
         if scope == "selection":
-            kwargs["ids"] = self.selected_ids()
+            kwargs["ids"] = self._table.selected_ids()
         elif scope == "list":
             kwargs["list_name"] = name
         else:
-            kwargs["ids"] = list(self.model.ids)
-            kwargs["title"] = f"Papers matching “{self.state.query}”" if self.state.query else "Papers"
-        start_job(self, "Exporting…", lambda p, c: export_to_file(lib, fmt, path, **kwargs),
-                  lambda n: self.status_message(f"Exported {n} papers to {path}", 10000), self._job_failed)
+            query = self._filters().query
+            kwargs["ids"] = list(self._table.paper_model.ids)
+            kwargs["title"] = f"Papers matching “{query}”" if query else "Papers"
+        start_job(self._window, "Exporting…", lambda p, c: export_to_file(lib, fmt, path, **kwargs),
+                  lambda n: self.message.emit(f"Exported {n} papers to {path}", 10000), self._job_failed)
 
     def print_dialog(self) -> None:
         from PySide6.QtGui import QTextDocument
@@ -226,93 +247,68 @@ class FileActions:
 
         from desktop_app.core.formats.writers import render_export
 
-        ids = self.selected_ids()
+        ids = self._table.selected_ids()
         if not ids:
             return
-        html = render_export("html", self.library.export_papers(ids), title="Papers")
+        html = render_export("html", self.library.exports.papers(ids), title="Papers")
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        dlg = QPrintDialog(printer, self)
+        dlg = QPrintDialog(printer, self._window)
         if dlg.exec() == QDialog.DialogCode.Accepted:
             doc = QTextDocument()
             doc.setHtml(html)
             doc.print_(printer)
 
-    # ---- maintenance -----------------------------------------------------------------------
+    # ---- upkeep ----------------------------------------------------------------------------
     def ensure_index_async(self) -> None:
-        from desktop_app.gui.jobs import Job
-
+        """Check (and if need be rebuild) the search index in a Job; ``indexReady`` follows."""
         lib = self.library
+        label = self._status_label
         self.index_ready = False
-        job = Job(lambda progress, cancelled: lib.ensure_index(progress, cancelled), self)
-        self.status_label.setText("Preparing the search index…")
-        job.progressed.connect(lambda n, t: self.status_label.setText(f"Indexing {n:,} of {t:,} papers…"))
+        job = Job(lambda progress, cancelled: lib.ensure_index(progress, cancelled), self._window)
+        label.setText("Preparing the search index…")
+        job.progressed.connect(lambda n, t: label.setText(f"Indexing {n:,} of {t:,} papers…"))
 
         def done(why) -> None:  # noqa: ANN001
             self.index_ready = True
-            self.status_label.setText("")
-            if why not in ("ok", "cancelled") and lib.live_count():
-                self.status_message(f"Search index rebuilt ({why})")
-            if self.state.query:
-                keep = self.current_id()
-                self.refresh_query(keep=keep if keep is not None else self._restored_selection)
+            label.setText("")
+            if why not in ("ok", "cancelled") and lib.papers.count():
+                self.message.emit(f"Search index rebuilt ({why})", 5000)
+            self.indexReady.emit()
+
+        def failed(message: str) -> None:
+            self.index_ready = True
+            label.setText("")
+            self._job_failed(message)
 
         job.succeeded.connect(done)
-        job.failed.connect(lambda m: (setattr(self, "index_ready", True), self.status_label.setText(""),
-                                      self._job_failed(m)))
-        self._jobs = getattr(self, "_jobs", set())
-        self._jobs.add(job)
-        job.finished.connect(lambda: self._jobs.discard(job))
+        job.failed.connect(failed)
+        keep_while_running(self._window, job)
         self.index_job = job
         job.start()
 
     def rebuild_index(self) -> None:
         lib = self.library
-        start_job(self, "Rebuilding the search index…", lambda p, c: lib.reindex(p, c),
-                  lambda ok: self.status_message("Search index rebuilt" if ok else "Rebuild cancelled"),
+        start_job(self._window, "Rebuilding the search index…", lambda p, c: lib.reindex(p, c),
+                  lambda ok: self.message.emit("Search index rebuilt" if ok else "Rebuild cancelled", 5000),
                   self._job_failed)
 
     def check_library(self) -> None:
         problems = self.library.integrity_check()
         if problems:
-            QMessageBox.warning(self, "Check library", "\n".join(problems))
+            QMessageBox.warning(self._window, "Check library", "\n".join(problems))
         else:
-            QMessageBox.information(self, "Check library",
-                                    f"All is well: {self.library.live_count():,} papers; database and index agree.")
+            QMessageBox.information(self._window, "Check library",
+                                    f"All is well: {self.library.papers.count():,} papers; database and index agree.")
 
     def undo_import_dialog(self) -> None:
-        batches = [b for b in self.library.imports() if not b["undone"] and b["added"]]
+        batches = [b for b in self.library.imports.batches() if not b["undone"] and b["added"]]
         if not batches:
-            QMessageBox.information(self, "Undo import", "There is no import to undo.")
+            QMessageBox.information(self._window, "Undo import", "There is no import to undo.")
             return
         b = batches[0]
         answer = QMessageBox.question(
-            self, "Undo import",
+            self._window, "Undo import",
             f"Remove the {b['added']} papers imported on {str(b['started_at'])[:16]} from\n{b['source'][:300]}?\n"
             "Tags and notes you added to them go too.")
         if answer == QMessageBox.StandardButton.Yes:
-            change = self.library.undo_import(b["id"])
-            self.on_change(change)
-
-    # ---- help ------------------------------------------------------------------------------
-    def show_shortcuts(self) -> None:
-        dlg = QDialog(self)
-        dlg.setObjectName("shortcutsDialog")
-        dlg.setWindowTitle("Keyboard shortcuts")
-        lay = QVBoxLayout(dlg)
-        rows = "".join(f"<tr><td style='padding-right:18px'><b>{k}</b></td><td>{v}</td></tr>" for k, v in SHORTCUTS)
-        label = QLabel(f"<table>{rows}</table>", dlg)
-        label.setTextFormat(Qt.TextFormat.RichText)
-        lay.addWidget(label)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dlg)
-        buttons.rejected.connect(dlg.reject)
-        lay.addWidget(buttons)
-        dlg.open()
-
-    def show_about(self) -> None:
-        box = QMessageBox(self)
-        box.setObjectName("aboutBox")
-        box.setWindowTitle(f"About {APP_NAME}")
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(f"{APP_NAME} {VERSION}\n\nA reading room for paper abstracts.\n\n"
-                    f"Library: {self.library.folder}\nPapers: {self.library.live_count():,}")
-        box.open()
+            self.changed.emit(self.library.imports.undo(b["id"]))

@@ -1,0 +1,19 @@
+"""Errors the core raises; each message says what the user can do."""
+
+from __future__ import annotations
+
+
+class LibraryError(Exception):
+    """A problem the user can act on; the message says what to do."""
+
+
+class DatabaseTooNew(LibraryError):
+    """The library was written by a newer Marginalia; it is left untouched."""
+
+
+class IndexDamaged(LibraryError):
+    """The full-text index failed while answering; it has been marked for a rebuild."""
+
+
+class LibraryBusy(Exception):
+    """The library is busy with a long write (an import); try again shortly."""

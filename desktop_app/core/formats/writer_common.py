@@ -1,0 +1,148 @@
+"""Helpers the export writers share: abstracts as plain text or HTML, author names, stars,
+entry types, links.
+
+Imported by the writers (``bibtex_writer``, ``ris_writer``, ...); imports none of them, nor the
+dispatcher :mod:`desktop_app.core.formats.writers`.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+
+from desktop_app.core.records import ExportPaper
+
+MAX_RATING = 5
+
+
+def latex_to_plain(raw: str) -> str:
+    """Plain text for a LaTeX-laden string, via ``desktop_app.core.text.to_plain``.
+
+    Falls back to the raw string while the text module is not available.
+    """
+    try:
+        from desktop_app.core.text import to_plain
+    except ImportError:
+        return raw
+    return to_plain(raw)
+
+
+def plain_abstract(paper: ExportPaper) -> str:
+    """The abstract as the reader sees it: the stored plain text, else converted from LaTeX."""
+    if paper.abstract_text.strip():
+        return paper.abstract_text
+    return latex_to_plain(paper.abstract) if paper.abstract else ""
+
+
+def html_abstract(paper: ExportPaper) -> str:
+    """The abstract as a SAFE HTML fragment (math made readable by ``core.text.to_html``).
+
+    Highlights whose offsets still match their quote are marked in the text. While the text
+    module is not available, the escaped plain text is used instead.
+    """
+    try:
+        from desktop_app.core.text import to_html, to_plain
+    except ImportError:
+        return html.escape(paper.abstract_text or paper.abstract)
+    try:
+        from desktop_app.core.text import Mark
+    except ImportError:
+        return to_html(paper.abstract)
+    plain = to_plain(paper.abstract)
+    marks = [
+        Mark(h.start, h.end, h.color, key=str(index))
+        for index, h in enumerate(paper.highlights)
+        if not h.orphaned
+        and 0 <= h.start < h.end <= len(plain)
+        and plain[h.start : h.end] == h.quote
+    ]
+    return to_html(paper.abstract, marks=marks)
+
+
+def stars(rating: int) -> str:
+    """``★★★☆☆`` for a rating of 3 (clamped to 0..5)."""
+    filled = max(0, min(MAX_RATING, int(rating or 0)))
+    return "★" * filled + "☆" * (MAX_RATING - filled)
+
+
+def rating_label(rating: int) -> str:
+    """Stars for a rated paper, ``not rated`` for 0."""
+    return stars(rating) if rating and rating > 0 else "not rated"
+
+
+def split_author(name: str) -> tuple[str, str, str] | None:
+    """Split ``"Family, Given"`` (or ``"Family, Suffix, Given"``) into (family, given, suffix).
+
+    Returns None for a literal name (no comma), e.g. ``"OpenAI"`` or ``"Jane Doe"``.
+    """
+    parts = [p.strip() for p in name.split(",")]
+    if len(parts) < 2 or not parts[0]:
+        return None
+    if len(parts) == 2:
+        return parts[0], parts[1], ""
+    return parts[0], ", ".join(parts[2:]), parts[1]
+
+
+def family_name(name: str) -> str:
+    """The family name of an author given as ``"Family, Given"`` or as a literal name."""
+    split = split_author(name)
+    if split:
+        return split[0]
+    words = name.split()
+    return words[-1] if words else ""
+
+
+def display_author(name: str) -> str:
+    """``"Given Family"`` for ``"Family, Given"``; a literal name unchanged."""
+    split = split_author(name)
+    if not split:
+        return name.strip()
+    family, given, suffix = split
+    return " ".join(p for p in (given, family) if p) + (f", {suffix}" if suffix else "")
+
+
+_CONFERENCE = re.compile(
+    r"\b(conference|proceedings|proc\.|workshop|symposium|congress|meeting|summit|"
+    r"neurips|nips|icml|iclr|aaai|ijcai|acl|emnlp|naacl|eacl|coling|cvpr|iccv|eccv|"
+    r"kdd|sigir|www|uai|aistats|colt|corl|interspeech|icassp|chi|uist|sosp|osdi|nsdi)\b",
+    re.IGNORECASE,
+)
+
+
+def entry_type(paper: ExportPaper) -> str:
+    """The BibTeX entry type: the paper's own, else guessed from the venue, else ``misc``.
+
+    A venue that names a conference (``NeurIPS``, ``Proceedings of ...``) gives
+    ``inproceedings``; any other venue gives ``article``.
+    """
+    if paper.entry_type and paper.entry_type.strip():
+        return paper.entry_type.strip().lower()
+    if paper.venue and paper.venue.strip():
+        return "inproceedings" if _CONFERENCE.search(paper.venue) else "article"
+    return "misc"
+
+
+CONFERENCE_TYPES = frozenset({"inproceedings", "conference", "proceedings"})
+ARTICLE_TYPES = frozenset({"article"})
+
+
+def one_line(text: str) -> str:
+    """Collapse all whitespace (newlines included) into single spaces."""
+    return " ".join(text.split())
+
+
+def paper_links(paper: ExportPaper, link: Callable[[str, str], str]) -> list[str]:
+    """DOI, arXiv and URL links of a paper, each rendered by ``link(label, url)``."""
+    from urllib.parse import quote
+
+    out = []
+    if paper.doi and paper.doi.strip():
+        doi = one_line(paper.doi)
+        out.append("DOI " + link(doi, "https://doi.org/" + quote(doi, safe="/")))
+    if paper.arxiv_id and paper.arxiv_id.strip():
+        arxiv = one_line(paper.arxiv_id)
+        out.append("arXiv " + link(arxiv, "https://arxiv.org/abs/" + quote(arxiv, safe="/")))
+    if paper.url and paper.url.strip():
+        out.append(link(one_line(paper.url), one_line(paper.url)))
+    return out

@@ -1,0 +1,176 @@
+"""Writing imported records as papers, inside the caller's one write transaction.
+
+A record whose identity keys (:mod:`.import_keys`) name a paper already in the library, or one
+written earlier in this import, is a duplicate: with ``merge`` it fills the fields the paper
+lacks, and a trashed paper comes back. Anything else becomes a new paper with its tags and note.
+
+The statements of the per-record loop are built once per writer and only bound per record:
+an expression reused keeps its cache key, so the loop is not slower than the raw SQL it replaced.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from sqlalchemy import bindparam, insert, select, update
+
+from desktop_app.core.errors import LibraryError
+from desktop_app.core.import_keys import UNTITLED, content_hash, plain_title, record_keys
+from desktop_app.core.records import Record
+from desktop_app.core.rules import normalize_tag
+from desktop_app.core.store import Tx
+from desktop_app.core.store import tables as t
+from desktop_app.core.values import FileReport, ImportReport
+
+MERGE_FIELDS = ("venue", "year", "doi", "arxiv_id", "url", "bibtex_key", "entry_type")
+
+
+def start_batch(tx: Tx, source: str, fmt: str) -> int:
+    """A new import batch (its counts are written by :func:`finish_batch`); its id."""
+    values = dict(source=source, format=fmt, started_at=tx.now, added=0, duplicates=0, merged=0, failed=0,
+                  undone=False)
+    return tx.conn.execute(insert(t.import_batch).values(**values)).inserted_primary_key[0]
+
+
+def finish_batch(tx: Tx, batch_id: int, counts: ImportReport | FileReport) -> None:
+    """Write what an import did into its batch."""
+    tx.conn.execute(
+        update(t.import_batch).where(t.import_batch.c.id == batch_id)
+        .values(added=counts.added, duplicates=counts.duplicates, merged=counts.merged, failed=counts.failed)
+    )
+
+
+class ImportWriter:
+    """Adds records to the library in ``tx``; remembers the papers it added and touched."""
+
+    def __init__(self, tx: Tx, batch_id: int, *, merge: bool, tag_categories: bool) -> None:
+        self.conn, self.now = tx.conn, tx.now
+        self.batch_id = batch_id
+        self.merge = merge
+        self.tag_categories = tag_categories
+        self.seen: dict[str, int] = {}  # identity key -> paper id, this import
+        self.new_ids: list[int] = []
+        self.touched: set[int] = set()
+        self._tag_ids: dict[str, int] = {}  # normalized name -> id, this transaction
+        d, p, pi, tg = tx.d, t.paper, t.paper_identity, t.tag
+        self._find = select(pi.c.paper_id).where(pi.c.key.in_(bindparam("keys", expanding=True))).limit(1)
+        self._add_keys = d.insert(pi).on_conflict_do_nothing(index_elements=["key"])
+        self._add_paper = insert(p)
+        self._add_note = insert(t.note)
+        self._deleted_at = select(p.c.deleted_at).where(p.c.id == bindparam("pid"))
+        self._undelete = update(p).where(p.c.id == bindparam("pid")).values(deleted_at=None)
+        self._find_tag = select(tg.c.id).where(d.ci_equals(tg.c.name, bindparam("name")))
+        self._add_tag = insert(tg)
+        self._link_tag = d.insert(t.paper_tag).on_conflict_do_nothing(index_elements=["paper_id", "tag_id"])
+
+    def find(self, keys: list[str]) -> int | None:
+        """The paper one of these keys names (this import's first), or None."""
+        for k in keys:
+            if k in self.seen:
+                return self.seen[k]
+        if not keys:
+            return None
+        return self.conn.execute(self._find, {"keys": keys}).scalar()
+
+    def add(self, rec: Record, fr: FileReport) -> None:
+        """Add one record (or recognise it as a duplicate); count it in ``fr``."""
+        from desktop_app.core.text import derive_title, to_plain
+
+        plain = to_plain(rec.abstract) if rec.abstract else ""
+        if rec.title and rec.title.strip().lower() == UNTITLED.lower() and not plain:
+            rec.title = None  # our own placeholder, read back from an export
+        keys = record_keys(rec, plain)
+        existing = self.find(keys)
+        if existing is not None:
+            self._duplicate(existing, rec, plain, fr)
+            self._remember(keys, existing)
+            return
+        if rec.title and rec.title.strip():
+            title, source = plain_title(rec.title), "given"
+        else:
+            title, source = (derive_title(rec.abstract) if rec.abstract else UNTITLED), "derived"
+        pid = self.conn.execute(self._add_paper, {
+            "uid": uuid.uuid4().hex, "title": title, "title_source": source, "abstract": rec.abstract,
+            "abstract_text": plain, "authors_json": json.dumps(rec.authors, ensure_ascii=False),
+            "venue": rec.venue, "year": rec.year, "doi": rec.doi, "arxiv_id": rec.arxiv_id, "url": rec.url,
+            "bibtex_key": rec.bibtex_key, "entry_type": rec.entry_type,
+            "extra_json": json.dumps(dict(rec.extra), ensure_ascii=False), "raw": rec.raw,
+            "content_hash": content_hash(rec, plain), "status": "unread", "rating": 0,
+            "added_at": self.now, "updated_at": self.now, "import_id": self.batch_id,
+        }).inserted_primary_key[0]
+        self._remember(keys, pid)
+        self._tags(pid, rec)
+        if rec.note:
+            self.conn.execute(self._add_note, {"paper_id": pid, "text": rec.note, "updated_at": self.now})
+        self.new_ids.append(pid)
+        fr.added += 1
+
+    def tag_id(self, name: str) -> int:
+        """The id of the tag ``name`` (already normalized; any case), created when missing."""
+        tid = self._tag_ids.get(name)
+        if tid is None:
+            tid = self.conn.execute(self._find_tag, {"name": name}).scalar()
+            if tid is None:
+                tid = self.conn.execute(self._add_tag, {"name": name, "color": ""}).inserted_primary_key[0]
+            self._tag_ids[name] = tid
+        return tid
+
+    def link_tags(self, pid: int, names: list[str], *, skip_bad: bool) -> None:
+        """Tag a paper (links it has already stay); a bad name is skipped or raises LibraryError."""
+        for name in names:
+            try:
+                tid = self.tag_id(normalize_tag(name))
+            except LibraryError:
+                if skip_bad:
+                    continue
+                raise
+            self.conn.execute(self._link_tag, {"paper_id": pid, "tag_id": tid})
+
+    def _duplicate(self, pid: int, rec: Record, plain: str, fr: FileReport) -> None:
+        fr.duplicates += 1
+        if self.conn.execute(self._deleted_at, {"pid": pid}).scalar() is not None:
+            self.conn.execute(self._undelete, {"pid": pid})  # re-importing a trashed paper brings it back
+            self.touched.add(pid)
+        if self.merge and self._merge(pid, rec, plain):
+            fr.merged += 1
+            self.touched.add(pid)
+
+    def _remember(self, keys: list[str], pid: int) -> None:
+        for k in keys:
+            self.seen[k] = pid
+        if keys:
+            self.conn.execute(self._add_keys, [{"key": k, "paper_id": pid} for k in keys])
+
+    def _tags(self, pid: int, rec: Record) -> None:
+        names = list(rec.tags)
+        if self.tag_categories and rec.extra.get("categories"):
+            names += ["arxiv/" + c for c in rec.extra["categories"].split(",") if c.strip()]
+        self.link_tags(pid, names, skip_bad=True)
+
+    def _merge(self, pid: int, rec: Record, plain: str) -> bool:
+        """Fill fields the paper lacks; never overwrite what the user wrote."""
+        p = t.paper
+        row = self.conn.execute(select(p).where(p.c.id == pid)).mappings().one()
+        sets: dict[str, object] = {}
+        if rec.title and row["title_source"] == "derived":
+            sets["title"], sets["title_source"] = plain_title(rec.title), "given"
+        if rec.abstract and not row["abstract"]:
+            sets["abstract"], sets["abstract_text"] = rec.abstract, plain
+        if rec.authors and row["authors_json"] in ("[]", "", None):
+            sets["authors_json"] = json.dumps(rec.authors, ensure_ascii=False)
+        values = {"venue": rec.venue, "year": rec.year, "doi": rec.doi, "arxiv_id": rec.arxiv_id,
+                  "url": rec.url, "bibtex_key": rec.bibtex_key, "entry_type": rec.entry_type}
+        for col in MERGE_FIELDS:
+            if values[col] and not row[col]:
+                sets[col] = values[col]
+        extra = json.loads(row["extra_json"] or "{}")
+        added_extra = {k: v for k, v in rec.extra.items() if k not in extra}
+        if added_extra:
+            extra.update(added_extra)
+            sets["extra_json"] = json.dumps(extra, ensure_ascii=False)
+        self._tags(pid, rec)
+        if not sets:
+            return False
+        self.conn.execute(update(p).where(p.c.id == pid).values(**sets))
+        return True

@@ -1,0 +1,171 @@
+"""Imports: read files into the library, preview an import, undo one, list them.
+
+An import runs in ONE transaction: a cancelled or failed import leaves no half-imported paper.
+A preview runs the same code and rolls back, so its counts are exactly what the import will do.
+Marginalia JSON documents (backups) are restored with everything the user wrote
+(:mod:`.library_json`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from sqlalchemy import delete, select, update
+
+from desktop_app.core.errors import LibraryError
+from desktop_app.core.import_writer import ImportWriter, finish_batch, start_batch
+from desktop_app.core.library_json import is_library_json_file, read_document, restore_document
+from desktop_app.core.records import ParseResult
+from desktop_app.core.store import Store
+from desktop_app.core.store import tables as t
+from desktop_app.core.values import Change, FileReport, ImportReport
+
+Progress = Callable[[int, int], None]
+Cancelled = Callable[[], bool]
+Parsed = list[tuple[str, ParseResult]]
+
+
+class _Cancelled(Exception):
+    """The user cancelled: the transaction rolls back."""
+
+
+class _Rollback(Exception):
+    """A preview (dry run): the transaction rolls back after counting."""
+
+
+def _read_all(paths: Sequence[str | Path], cancelled: Cancelled | None) -> Parsed:
+    from desktop_app.core.formats import read_path
+
+    parsed = []
+    for p in paths:
+        if cancelled and cancelled():
+            break
+        parsed.append((str(p), read_path(p)))
+    return parsed
+
+
+class Imports:
+    """Imports of files and parsed records, their undo, and restoring Marginalia JSON."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def from_files(
+        self,
+        paths: Sequence[str | Path],
+        *,
+        duplicates: str = "merge",
+        tag_categories: bool = False,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> ImportReport:
+        """Read and import files. Unreadable files are reported per file; the rest imports.
+        Marginalia JSON documents (backups) are restored with everything the user wrote."""
+        backups = [p for p in paths if is_library_json_file(p)]
+        if backups:
+            reports = [self.restore_json(p, progress=progress, cancelled=cancelled) for p in backups]
+            rest = [p for p in paths if p not in backups]
+            merged = self.from_files(rest, duplicates=duplicates, tag_categories=tag_categories, progress=progress,
+                                     cancelled=cancelled) if rest else ImportReport()
+            for r in reports:
+                merged.files = r.files + merged.files
+                merged.paper_ids = r.paper_ids + merged.paper_ids
+            return merged
+        parsed = _read_all(paths, cancelled)
+        if cancelled and cancelled():
+            return ImportReport(cancelled=True)
+        return self.from_records(parsed, duplicates=duplicates, tag_categories=tag_categories,
+                                 progress=progress, cancelled=cancelled)
+
+    def from_records(
+        self,
+        parsed: Sequence[tuple[str, ParseResult]],
+        *,
+        duplicates: str = "merge",
+        tag_categories: bool = False,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+        dry_run: bool = False,
+    ) -> ImportReport:
+        """Import already parsed files ``[(source name, ParseResult)]`` in one transaction."""
+        if duplicates not in ("merge", "skip"):
+            raise LibraryError("duplicates is 'merge' or 'skip'")
+        report = ImportReport()
+        total = sum(len(pr.records) for _, pr in parsed) or 1
+        done = 0
+        try:
+            with self.store.write() as tx:
+                batch = start_batch(tx, "; ".join(name for name, _ in parsed)[:2000],
+                                    ",".join(sorted({pr.format for _, pr in parsed})))
+                writer = ImportWriter(tx, batch, merge=duplicates == "merge", tag_categories=tag_categories)
+                for name, pr in parsed:
+                    fr = FileReport(path=name, format=pr.format, failed=len(pr.errors),
+                                    errors=[str(e) for e in pr.errors], warnings=[str(w) for w in pr.warnings])
+                    report.files.append(fr)
+                    for rec in pr.records:
+                        writer.add(rec, fr)
+                        done += 1
+                        if done % 100 == 0:
+                            if progress:
+                                progress(done, total)
+                            if cancelled and cancelled():
+                                raise _Cancelled
+                finish_batch(tx, batch, report)
+                tx.queue_index(writer.new_ids + sorted(writer.touched))
+                report.batch_id = batch
+                report.paper_ids = writer.new_ids
+                if dry_run:
+                    raise _Rollback
+        except _Cancelled:
+            return ImportReport(files=[FileReport(p, pr.format) for p, pr in parsed], cancelled=True)
+        except _Rollback:
+            report.batch_id = None
+            report.paper_ids = []
+            return report
+        if progress:
+            progress(total, total)
+        return report
+
+    def preview(
+        self, paths: Sequence[str | Path], *, duplicates: str = "merge"
+    ) -> tuple[ImportReport, Parsed]:
+        """What importing these files would do (nothing is written). Returns the parsed files too,
+        so the real import need not read them again."""
+        parsed = _read_all(paths, None)
+        return self.from_records(parsed, duplicates=duplicates, dry_run=True), parsed
+
+    def undo(self, batch_id: int) -> Change:
+        """Remove the papers an import added (with anything attached to them since).
+        Fields it merged into papers that were already there stay."""
+        b, p = t.import_batch, t.paper
+        with self.store.write() as tx:
+            undone = tx.conn.execute(select(b.c.undone).where(b.c.id == batch_id)).first()
+            if undone is None:
+                raise LibraryError(f"no import with id {batch_id}")
+            if undone[0]:
+                raise LibraryError(f"import {batch_id} was undone already")
+            ids = list(tx.conn.execute(select(p.c.id).where(p.c.import_id == batch_id)).scalars())
+            tx.conn.execute(delete(p).where(p.c.import_id == batch_id))
+            tx.conn.execute(update(b).where(b.c.id == batch_id).values(undone=True))
+            tx.queue_index(ids)
+        return Change("import", tuple(ids), text_changed=True, detail={"undone": batch_id})
+
+    def batches(self) -> list[dict]:
+        """Every import, newest first, as dicts of the ``import_batch`` columns."""
+        with self.store.read() as conn:
+            rows = conn.execute(select(t.import_batch).order_by(t.import_batch.c.id.desc()))
+            return [dict(r._mapping) for r in rows]
+
+    def restore_json(
+        self,
+        source: str | Path,
+        *,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> ImportReport:
+        """Import a Marginalia JSON document with everything the user wrote."""
+        path = Path(source)
+        doc, papers = read_document(path)
+        with self.store.write() as tx:
+            return restore_document(tx, path, doc, papers, progress=progress, cancelled=cancelled)

@@ -1,0 +1,34 @@
+"""The library's health check: the database's own checks, the index queue, and whether the
+derived index holds exactly the live papers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlalchemy import func, select
+
+from desktop_app.core.store import Store
+from desktop_app.core.store import tables as t
+
+if TYPE_CHECKING:
+    from desktop_app.core.index_sync import IndexSync
+
+
+def integrity_problems(store: Store, index: IndexSync) -> list[str]:
+    """Problems found in the database and the index; empty when all is well."""
+    with store.read() as conn:
+        problems = store.dialect.integrity_problems(conn)
+        queued = conn.execute(select(func.count()).select_from(t.index_queue)).scalar_one()
+        if queued:
+            problems.append(f"{queued} papers wait for the search index")
+        live = set(conn.execute(select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None))).scalars())
+    if index.is_open:
+        indexed = index.index.all_pids()
+        if indexed != live:
+            problems.append(
+                f"search index differs from the database: {len(live - indexed)} missing, "
+                f"{len(indexed - live)} extra (run `marginalia reindex`)"
+            )
+    else:
+        problems.append("search index is not open")
+    return problems

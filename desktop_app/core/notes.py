@@ -1,0 +1,54 @@
+"""Notes: one markdown note per paper; every earlier text is kept as a revision."""
+
+from __future__ import annotations
+
+from sqlalchemy import insert, select, update
+
+from desktop_app.core.errors import LibraryBusy
+from desktop_app.core.store import Store
+from desktop_app.core.store import tables as t
+from desktop_app.core.values import Change
+
+
+class Notes:
+    """A paper's note and its earlier texts."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def set(self, paper_id: int, note: str, *, wait: float | None = None) -> Change:
+        """Replace a paper's note. The previous text (when different and not empty) becomes a
+        revision, so no text is ever lost to an overwrite. With ``wait`` (seconds), raise
+        LibraryBusy instead of blocking longer than that behind another write."""
+        if wait is not None:
+            if not self.store.write_lock.acquire(timeout=wait):
+                raise LibraryBusy("the library is busy; the note will be saved in a moment")
+            try:
+                return self.set(paper_id, note)
+            finally:
+                self.store.write_lock.release()
+        with self.store.write() as tx:
+            tx.require_papers([paper_id])
+            # FOR UPDATE: PostgreSQL locks the row read here; SQLite's write lock is already held
+            old = tx.conn.execute(
+                select(t.note.c.text).where(t.note.c.paper_id == paper_id).with_for_update()
+            ).scalar()
+            if old == note:
+                return Change("note", (paper_id,))
+            if old:
+                tx.conn.execute(insert(t.note_revision).values(paper_id=paper_id, text=old, saved_at=tx.now))
+            ins = tx.d.insert(t.note).values(paper_id=paper_id, text=note, updated_at=tx.now)
+            tx.conn.execute(ins.on_conflict_do_update(
+                index_elements=["paper_id"],
+                set_={"text": ins.excluded.text, "updated_at": ins.excluded.updated_at},
+            ))
+            tx.conn.execute(update(t.paper).where(t.paper.c.id == paper_id).values(updated_at=tx.now))
+            tx.queue_index([paper_id])
+        return Change("note", (paper_id,), text_changed=True, detail={"old": old or ""})
+
+    def revisions(self, paper_id: int) -> list[tuple[str, str]]:
+        """Earlier texts of a paper's note, newest first: (saved_at, text)."""
+        rev = t.note_revision
+        stmt = select(rev.c.saved_at, rev.c.text).where(rev.c.paper_id == paper_id).order_by(rev.c.id.desc())
+        with self.store.read() as conn:
+            return [(str(saved_at)[:19], text) for saved_at, text in conn.execute(stmt)]

@@ -1,0 +1,205 @@
+"""Papers: reading one paper or a page of table rows, and editing a paper's own fields.
+
+Tags, notes, highlights and list membership have managers of their own; this one owns the
+columns of ``paper``: title, abstract, status, rating, the trash.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from sqlalchemy import exists, func, select, update
+
+from desktop_app.core.anchoring import reanchor_all
+from desktop_app.core.errors import LibraryError
+from desktop_app.core.models import STATUSES
+from desktop_app.core.rules import check_rating, check_status
+from desktop_app.core.store import Store, Tx
+from desktop_app.core.store import tables as t
+from desktop_app.core.values import Change, HighlightView, PaperRow, PaperView
+
+_TAG_SEPARATOR = "\x1f"
+
+
+class Papers:
+    """``lib.papers``: one paper, table rows, counts, and edits of a paper's fields."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    # ---- reads ---------------------------------------------------------------------------
+    def count(self) -> int:
+        """Papers not in the trash."""
+        with self._store.read() as conn:
+            return conn.execute(
+                select(func.count()).select_from(t.paper).where(t.paper.c.deleted_at.is_(None))
+            ).scalar_one()
+
+    def status_counts(self) -> dict[str, int]:
+        p = t.paper.c
+        with self._store.read() as conn:
+            rows = conn.execute(
+                select(p.status, func.count()).where(p.deleted_at.is_(None)).group_by(p.status)
+            ).all()
+        counts = {s: 0 for s in STATUSES}
+        counts.update({r[0]: r[1] for r in rows})
+        return counts
+
+    def get(self, paper_id: int) -> PaperView:
+        """Everything the reader shows of one live paper."""
+        d = self._store.dialect
+        with self._store.read() as conn:
+            row = conn.execute(
+                select(t.paper).where(t.paper.c.id == paper_id, t.paper.c.deleted_at.is_(None))
+            ).mappings().first()
+            if row is None:
+                raise LibraryError(f"no paper with id {paper_id}")
+            tags = list(conn.execute(
+                select(t.tag.c.name).join(t.paper_tag, t.paper_tag.c.tag_id == t.tag.c.id)
+                .where(t.paper_tag.c.paper_id == paper_id).order_by(d.nocase(t.tag.c.name))
+            ).scalars())
+            note = conn.execute(select(t.note.c.text).where(t.note.c.paper_id == paper_id)).scalar()
+            h = t.highlight.c
+            hls = [
+                HighlightView(r.id, r.start, r.end, r.quote, r.prefix, r.suffix, r.color, r.comment,
+                              bool(r.orphaned))
+                for r in conn.execute(
+                    select(t.highlight).where(h.paper_id == paper_id).order_by(h.orphaned, h.start, h.id)
+                )
+            ]
+            lists = list(conn.execute(
+                select(t.reading_list.c.name)
+                .join(t.reading_list_item, t.reading_list_item.c.list_id == t.reading_list.c.id)
+                .where(t.reading_list_item.c.paper_id == paper_id)
+                .order_by(d.nocase(t.reading_list.c.name))
+            ).scalars())
+        return PaperView(
+            id=row["id"], uid=row["uid"], title=row["title"], title_source=row["title_source"],
+            abstract=row["abstract"], abstract_text=row["abstract_text"],
+            authors=json.loads(row["authors_json"] or "[]"), venue=row["venue"], year=row["year"],
+            doi=row["doi"], arxiv_id=row["arxiv_id"], url=row["url"], bibtex_key=row["bibtex_key"],
+            entry_type=row["entry_type"], status=row["status"], rating=row["rating"], tags=tags,
+            note=note or "", added_at=str(row["added_at"])[:19], extra=json.loads(row["extra_json"] or "{}"),
+            highlights=hls, lists=lists,
+        )
+
+    def rows(self, paper_ids: Sequence[int]) -> dict[int, PaperRow]:
+        """Table rows for a page of papers, in one query."""
+        if not paper_ids:
+            return {}
+        d = self._store.dialect
+        p = t.paper.c
+        tags = (
+            select(d.string_agg(t.tag.c.name, _TAG_SEPARATOR))
+            .join(t.paper_tag, t.paper_tag.c.tag_id == t.tag.c.id)
+            .where(t.paper_tag.c.paper_id == p.id).scalar_subquery()
+        )
+        highlights = (
+            select(func.count()).select_from(t.highlight).where(t.highlight.c.paper_id == p.id)
+            .scalar_subquery()
+        )
+        has_note = exists().where(t.note.c.paper_id == p.id, t.note.c.text != "")
+        stmt = select(
+            p.id, p.title, p.venue, p.year, p.status, p.rating, p.added_at, p.authors_json,
+            tags.label("tags"), highlights.label("hl"), has_note.label("has_note"),
+        ).where(d.in_ids(p.id, paper_ids))
+        out: dict[int, PaperRow] = {}
+        with self._store.read() as conn:
+            for r in conn.execute(stmt):
+                authors = json.loads(r.authors_json or "[]")
+                out[r.id] = PaperRow(
+                    id=r.id, title=r.title, venue=r.venue, year=r.year,
+                    tags=sorted(r.tags.split(_TAG_SEPARATOR), key=str.lower) if r.tags else [],
+                    status=r.status, rating=r.rating, added_at=str(r.added_at)[:16],
+                    highlights=r.hl, has_note=bool(r.has_note),
+                    authors="; ".join(authors[:3]) + (" …" if len(authors) > 3 else ""),
+                )
+        return out
+
+    # ---- writes --------------------------------------------------------------------------
+    def set_title(self, paper_id: int, title: str, source: str = "edited") -> Change:
+        """Set a title; ``source`` is "edited" for the user's edits (undo passes the old one)."""
+        title = " ".join(title.split())
+        if not title:
+            raise LibraryError("a title cannot be empty")
+        p = t.paper.c
+        with self._store.write() as tx:
+            tx.require_papers([paper_id])
+            old = tx.conn.execute(select(p.title, p.title_source).where(p.id == paper_id)).one()
+            tx.conn.execute(
+                update(t.paper).where(p.id == paper_id)
+                .values(title=title, title_source=source, updated_at=tx.now)
+            )
+            tx.queue_index([paper_id])
+        return Change("papers", (paper_id,), text_changed=True, detail={"old": (old[0], old[1])})
+
+    def set_status(self, paper_ids: Sequence[int], status: str) -> Change:
+        return self._set_column(paper_ids, "status", check_status(status))
+
+    def set_rating(self, paper_ids: Sequence[int], rating: int) -> Change:
+        return self._set_column(paper_ids, "rating", check_rating(rating))
+
+    def _set_column(self, paper_ids: Sequence[int], column: str, value: object) -> Change:
+        with self._store.write() as tx:
+            ids = tx.require_papers(paper_ids)
+            tx.conn.execute(
+                update(t.paper).where(tx.d.in_ids(t.paper.c.id, ids))
+                .values({column: value, "updated_at": tx.now})
+            )
+        return Change("papers", tuple(ids), detail={column: value})
+
+    def set_fields(self, values: dict[int, dict[str, object]]) -> Change:
+        """Restore status/rating per paper (undo of a bulk edit): {id: {"status": .., "rating": ..}}."""
+        checks = {"status": check_status, "rating": check_rating}
+        with self._store.write() as tx:
+            tx.require_papers(list(values))
+            for pid, fields in values.items():
+                for column, value in fields.items():
+                    if column not in checks:
+                        raise LibraryError(f"cannot set {column} this way")
+                    checks[column](value)
+                    tx.conn.execute(
+                        update(t.paper).where(t.paper.c.id == pid)
+                        .values({column: value, "updated_at": tx.now})
+                    )
+        return Change("papers", tuple(values))
+
+    def mark_opened(self, paper_id: int) -> None:
+        """Remember when a paper was last shown (not a user edit: no Change, no undo)."""
+        with self._store.write() as tx:
+            tx.conn.execute(update(t.paper).where(t.paper.c.id == paper_id).values(opened_at=tx.now))
+
+    def set_abstract(self, paper_id: int, raw: str) -> Change:
+        """Replace the abstract; highlights re-anchor by quote, unplaceable ones are orphaned."""
+        from desktop_app.core.text import to_plain
+
+        with self._store.write() as tx:
+            tx.require_papers([paper_id])
+            plain = to_plain(raw)
+            tx.conn.execute(
+                update(t.paper).where(t.paper.c.id == paper_id)
+                .values(abstract=raw, abstract_text=plain, updated_at=tx.now)
+            )
+            reanchor_all(tx.conn, paper_id, plain)
+            tx.queue_index([paper_id])
+        return Change("highlights", (paper_id,), text_changed=True)
+
+    def delete(self, paper_ids: Sequence[int]) -> Change:
+        """Move papers to the trash (undoable with :meth:`restore`)."""
+        with self._store.write() as tx:
+            ids = tx.require_papers(paper_ids)
+            self._trash(tx, ids, tx.now)
+        return Change("papers", tuple(ids), text_changed=True, detail={"deleted": True})
+
+    def restore(self, paper_ids: Sequence[int]) -> Change:
+        """Take papers out of the trash."""
+        with self._store.write() as tx:
+            self._trash(tx, paper_ids, None)
+        return Change("papers", tuple(paper_ids), text_changed=True, detail={"restored": True})
+
+    @staticmethod
+    def _trash(tx: Tx, ids: Sequence[int], when: object) -> None:
+        tx.conn.execute(update(t.paper).where(tx.d.in_ids(t.paper.c.id, ids)).values(deleted_at=when))
+        tx.queue_index(ids)
+

@@ -1,0 +1,59 @@
+"""Saved searches: named query texts, checked when saved."""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, select
+
+from desktop_app.core.errors import LibraryError
+from desktop_app.core.store import Store
+from desktop_app.core.store import tables as t
+from desktop_app.core.values import Change
+
+
+class _NoIndex:
+    """Stands in for the index when a query is only checked, not run."""
+
+    @staticmethod
+    def matching_pids(_q: object) -> set[int]:
+        return set()
+
+
+class SavedSearches:
+    """The saved searches, sorted by name."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def all(self) -> list[tuple[str, str]]:
+        """Every saved search as (name, query), by name without regard to case."""
+        s = t.saved_search
+        stmt = select(s.c.name, s.c.query).order_by(self.store.dialect.nocase(s.c.name))
+        with self.store.read() as conn:
+            return [(name, query) for name, query in conn.execute(stmt)]
+
+    def save(self, name: str, query: str) -> Change:
+        """Save (or replace) a named search; the query must parse."""
+        from desktop_app.core.search.query import compile_query  # the parser, only when saving
+
+        name = " ".join(name.split())
+        if not name:
+            raise LibraryError("a saved search needs a name")
+        # compile, not just parse: "status:bogus" or "year:rl" parse but fail when run
+        compile_query(query, _NoIndex())  # type: ignore[arg-type]
+        s = t.saved_search
+        with self.store.write() as tx:
+            old = tx.conn.execute(select(s.c.query).where(s.c.name == name)).scalar()
+            ins = tx.d.insert(s).values(name=name, query=query)
+            tx.conn.execute(
+                ins.on_conflict_do_update(index_elements=["name"], set_={"query": ins.excluded.query})
+            )
+        return Change("searches", detail={"name": name, "old": old})
+
+    def delete(self, name: str) -> Change:
+        """Delete a saved search; ``detail["old"]`` is its query, for undo."""
+        s = t.saved_search
+        with self.store.write() as tx:
+            old = tx.conn.execute(delete(s).where(s.c.name == name).returning(s.c.query)).scalar()
+        if old is None:
+            raise LibraryError(f"no saved search named '{name}'")
+        return Change("searches", detail={"name": name, "old": old})

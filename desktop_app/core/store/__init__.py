@@ -1,0 +1,5 @@
+"""The store: engine, dialects, transactions and every SQL statement's building blocks."""
+
+from desktop_app.core.store.store import Store, Tx
+
+__all__ = ["Store", "Tx"]

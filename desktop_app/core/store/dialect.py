@@ -1,0 +1,130 @@
+"""Everything that differs between SQLite and PostgreSQL, in one place.
+
+Managers build their statements from the tables in :mod:`.tables` and ask the dialect only for
+the pieces SQL does not spell the same way: case-insensitive comparison and ordering, upserts,
+"id in this (possibly huge) list", string aggregation, taking the write lock, integrity checks.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Integer,
+    Select,
+    Table,
+    any_,
+    bindparam,
+    func,
+    select,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import ARRAY
+
+
+def like_escape(text: str) -> str:
+    """Escape LIKE's wildcards; use with ``escape="\\\\"``."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+class Dialect:
+    """The SQLite forms; :class:`PostgresDialect` overrides what PostgreSQL says differently."""
+
+    name = "sqlite"
+
+    # ---- comparison and ordering -------------------------------------------------------
+    def nocase(self, column: ColumnElement) -> ColumnElement:
+        """A column compared and sorted without regard to case."""
+        return column.collate("NOCASE")
+
+    def ci_equals(self, column: ColumnElement, value: str) -> ColumnElement:
+        return column.collate("NOCASE") == value
+
+    def ci_like(self, column: ColumnElement, pattern: str) -> ColumnElement:
+        """LIKE without regard to case (SQLite's LIKE already ignores ASCII case)."""
+        return column.like(pattern, escape="\\")
+
+    def ci_under(self, column: ColumnElement, path: str) -> ColumnElement:
+        """The tag path ``path`` itself or any of its children ("rl" matches "rl/rlvr")."""
+        return self.ci_equals(column, path) | self.ci_like(column, like_escape(path) + "/%")
+
+    # ---- id lists ------------------------------------------------------------------------
+    def id_values(self, ids: Iterable[int]) -> Select:
+        """A one-column SELECT of the given ids, bound as ONE parameter whatever their number
+        (an IN list of 100,000 parameters exceeds SQLite's limit)."""
+        each = func.json_each(bindparam(None, json.dumps([int(i) for i in ids]))).table_valued("value")
+        return select(each.c.value)
+
+    def in_ids(self, column: ColumnElement, ids: Iterable[int]) -> ColumnElement:
+        return column.in_(self.id_values(ids))
+
+    # ---- aggregation -----------------------------------------------------------------------
+    def string_agg(self, column: ColumnElement, separator: str) -> ColumnElement:
+        return func.group_concat(column, separator)
+
+    # ---- inserts -------------------------------------------------------------------------
+    def insert(self, table: Table):  # noqa: ANN201 - sqlite.Insert or postgresql.Insert
+        """An INSERT that offers ``on_conflict_do_nothing`` / ``on_conflict_do_update``."""
+        return sqlite.insert(table)
+
+    # ---- transactions and checks ---------------------------------------------------------
+    def begin_write(self, conn: Connection) -> None:
+        """Take the write lock at the start of a write transaction, so a read-then-write (a
+        note's previous text kept as a revision) cannot interleave with another writer."""
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    def integrity_problems(self, conn: Connection) -> list[str]:
+        # PRAGMAs have no expression form: raw SQL by necessity.
+        problems = []
+        res = conn.exec_driver_sql("PRAGMA integrity_check").scalar()
+        if res != "ok":
+            problems.append(f"database integrity: {res}")
+        fk = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+        if fk:
+            problems.append(f"{len(fk)} broken references (first: {tuple(fk[0])})")
+        return problems
+
+
+class PostgresDialect(Dialect):
+    """PostgreSQL: lower() for case, ILIKE, = ANY(array) for id lists, string_agg."""
+
+    name = "postgresql"
+
+    def nocase(self, column: ColumnElement) -> ColumnElement:
+        return func.lower(column)
+
+    def ci_equals(self, column: ColumnElement, value: str) -> ColumnElement:
+        return func.lower(column) == func.lower(value)
+
+    def ci_like(self, column: ColumnElement, pattern: str) -> ColumnElement:
+        return column.ilike(pattern, escape="\\")
+
+    def id_values(self, ids: Iterable[int]) -> Select:
+        return select(func.unnest(bindparam(None, [int(i) for i in ids], type_=ARRAY(Integer))))
+
+    def in_ids(self, column: ColumnElement, ids: Iterable[int]) -> ColumnElement:
+        return column == any_(bindparam(None, [int(i) for i in ids], type_=ARRAY(Integer)))
+
+    def string_agg(self, column: ColumnElement, separator: str) -> ColumnElement:
+        return func.string_agg(column, separator)
+
+    def insert(self, table: Table):  # noqa: ANN201
+        return postgresql.insert(table)
+
+    def begin_write(self, conn: Connection) -> None:
+        return None  # row locks and the note version do the work there
+
+    def integrity_problems(self, conn: Connection) -> list[str]:
+        return []  # the server enforces references; nothing to ask
+
+
+def dialect_for(name: str) -> Dialect:
+    """The dialect object for an engine's ``dialect.name``."""
+    if name == "sqlite":
+        return Dialect()
+    if name == "postgresql":
+        return PostgresDialect()
+    raise ValueError(f"unsupported database: {name}")

@@ -1,0 +1,191 @@
+"""Tags: the list with counts, add/remove on many papers, rename, merge, recolor, delete.
+
+A tag's name is a path ("rl/rlvr"); names compare without case. Tags live only in SQL; none
+of these writes touch the full-text index.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from sqlalchemy import (
+    Connection,
+    Integer,
+    delete,
+    exists,
+    func,
+    insert,
+    literal,
+    select,
+    true,
+    update,
+)
+
+from desktop_app.core.errors import LibraryError
+from desktop_app.core.rules import normalize_tag
+from desktop_app.core.store import Store
+from desktop_app.core.store import tables as t
+from desktop_app.core.store.dialect import Dialect
+from desktop_app.core.values import Change, TagInfo
+
+_COLOR = re.compile(r"^(#[0-9a-fA-F]{6})?$")
+
+
+def _tag_id(conn: Connection, d: Dialect, name: str, *, create: bool) -> int | None:
+    """The id of the tag called ``name`` (any case); created (no color) when ``create``."""
+    found = conn.execute(select(t.tag.c.id).where(d.ci_equals(t.tag.c.name, name))).scalar()
+    if found is not None or not create:
+        return found
+    return conn.execute(insert(t.tag).values(name=name, color="")).inserted_primary_key[0]
+
+
+def _drop_unused(conn: Connection) -> None:
+    """Delete uncolored tags no paper carries any more."""
+    linked = exists().where(t.paper_tag.c.tag_id == t.tag.c.id)
+    conn.execute(delete(t.tag).where(t.tag.c.color == "", ~linked))
+
+
+def _merge(conn: Connection, d: Dialect, src: int, dst: int) -> None:
+    """Give every paper tagged ``src`` the tag ``dst``; delete ``src``."""
+    pt = t.paper_tag
+    rows = select(pt.c.paper_id, literal(dst, Integer)).where(pt.c.tag_id == src)
+    ins = d.insert(pt).from_select(["paper_id", "tag_id"], rows)
+    conn.execute(ins.on_conflict_do_nothing(index_elements=["paper_id", "tag_id"]))
+    conn.execute(delete(t.tag).where(t.tag.c.id == src))
+
+
+class Tags:
+    """Reads and writes of tags and of their links to papers."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # ---- reading -----------------------------------------------------------------------------
+    def all(self) -> list[TagInfo]:
+        """Every tag with the number of live papers carrying it (not counting children)."""
+        pt, p = t.paper_tag, t.paper
+        # Count links from the (tag_id, paper_id) index, then subtract the trashed papers' links
+        # (few, found from the deleted_at index, then by paper_tag's primary key): 90 ms -> 4 ms
+        # at 100,000 papers, where a plain join starts from paper_tag.
+        trashed_ids = select(p.c.id).where(p.c.deleted_at.is_not(None))
+        with self.store.read() as conn:
+            per_tag = select(pt.c.tag_id, func.count()).group_by(pt.c.tag_id)
+            counts = dict(conn.execute(per_tag).all())
+            trashed = conn.execute(per_tag.where(pt.c.paper_id.in_(trashed_ids))).all()
+            by_name = self.store.dialect.nocase(t.tag.c.name)
+            rows = conn.execute(select(t.tag.c.id, t.tag.c.name, t.tag.c.color).order_by(by_name)).all()
+        for tid, n in trashed:
+            counts[tid] = counts.get(tid, 0) - n
+        return [TagInfo(r[0], r[1], r[2], counts.get(r[0], 0)) for r in rows]
+
+    # ---- links -------------------------------------------------------------------------------
+    def add(self, paper_ids: Sequence[int], names: Sequence[str]) -> Change:
+        """Add tags to papers. ``detail["links"]`` lists the (paper, tag) links actually added."""
+        names = list(dict.fromkeys(normalize_tag(n) for n in names))
+        pt = t.paper_tag
+        added: list[tuple[int, str]] = []
+        with self.store.write() as tx:
+            d = tx.d
+            ids = tx.require_papers(paper_ids)
+            for name in names:
+                tid = _tag_id(tx.conn, d, name, create=True)
+                real = tx.conn.execute(select(t.tag.c.name).where(t.tag.c.id == tid)).scalar_one()
+                have = set(tx.conn.execute(
+                    select(pt.c.paper_id).where(pt.c.tag_id == tid, d.in_ids(pt.c.paper_id, ids))
+                ).scalars())
+                # "WHERE true": SQLite cannot tell an upsert's ON from a join's after a bare SELECT
+                rows = d.id_values(ids).add_columns(literal(tid, Integer)).where(true())
+                ins = d.insert(pt).from_select(["paper_id", "tag_id"], rows)
+                tx.conn.execute(ins.on_conflict_do_nothing(index_elements=["paper_id", "tag_id"]))
+                added += [(pid, real) for pid in ids if pid not in have]
+        return Change("tags", tuple(ids), tuple(names), detail={"links": added})
+
+    def remove(self, paper_ids: Sequence[int], names: Sequence[str]) -> Change:
+        """Remove exactly these tags (not their children). ``detail["links"]`` lists removed links."""
+        pt = t.paper_tag
+        removed: list[tuple[int, str]] = []
+        with self.store.write() as tx:
+            ids = [int(i) for i in paper_ids]
+            for name in names:
+                tid = _tag_id(tx.conn, tx.d, normalize_tag(name), create=False)
+                if tid is None:
+                    continue
+                real = tx.conn.execute(select(t.tag.c.name).where(t.tag.c.id == tid)).scalar_one()
+                links = delete(pt).where(pt.c.tag_id == tid, tx.d.in_ids(pt.c.paper_id, ids))
+                gone = tx.conn.execute(links.returning(pt.c.paper_id)).scalars().all()
+                removed += [(pid, real) for pid in gone]
+            _drop_unused(tx.conn)
+        return Change("tags", tuple(ids), tuple(names), detail={"links": removed})
+
+    def set_links(self, links: Sequence[tuple[int, str]], present: bool) -> Change:
+        """Add (present=True) or remove exact (paper, tag) links: the undo of add/remove."""
+        by_tag: dict[str, list[int]] = {}
+        for pid, name in links:
+            by_tag.setdefault(name, []).append(pid)
+        pids: set[int] = set()
+        for name, ids in by_tag.items():
+            (self.add if present else self.remove)(ids, [name])
+            pids.update(ids)
+        return Change("tags", tuple(sorted(pids)), tuple(by_tag))
+
+    # ---- the tags themselves -----------------------------------------------------------------
+    def rename(self, old: str, new: str) -> Change:
+        """Rename a tag and its children ("rl" -> "reinforcement" renames "rl/rlvr" too).
+        Renaming onto an existing tag merges into it."""
+        old, new = normalize_tag(old), normalize_tag(new)
+        with self.store.write() as tx:
+            rows = tx.conn.execute(
+                select(t.tag.c.id, t.tag.c.name).where(tx.d.ci_under(t.tag.c.name, old))
+            ).all()
+            if not rows:
+                raise LibraryError(f"no tag named '{old}'")
+            for tid, name in rows:
+                target = new + name[len(old):]
+                existing = _tag_id(tx.conn, tx.d, target, create=False)
+                if existing is not None and existing != tid:
+                    _merge(tx.conn, tx.d, tid, existing)
+                else:
+                    tx.conn.execute(update(t.tag).where(t.tag.c.id == tid).values(name=target))
+        return Change("tags", tag_names=(old, new), detail={"renamed": {old: new}})
+
+    def merge(self, source: str, target: str) -> Change:
+        """Every paper tagged ``source`` gets ``target``; ``source`` disappears."""
+        source, target = normalize_tag(source), normalize_tag(target)
+        with self.store.write() as tx:
+            src = _tag_id(tx.conn, tx.d, source, create=False)
+            if src is None:
+                raise LibraryError(f"no tag named '{source}'")
+            dst = _tag_id(tx.conn, tx.d, target, create=True)
+            if src != dst:
+                _merge(tx.conn, tx.d, src, dst)
+        return Change("tags", tag_names=(source, target))
+
+    def recolor(self, name: str, color: str) -> Change:
+        """Set a tag's color ("#rrggbb", or "" for none)."""
+        if not _COLOR.fullmatch(color):  # fullmatch: "$" would accept a trailing newline
+            raise LibraryError(f"a color looks like #1f77b4, not '{color}'")
+        name = normalize_tag(name)
+        with self.store.write() as tx:
+            tid = _tag_id(tx.conn, tx.d, name, create=False)
+            if tid is None:
+                raise LibraryError(f"no tag named '{name}'")
+            old = tx.conn.execute(select(t.tag.c.color).where(t.tag.c.id == tid)).scalar_one()
+            tx.conn.execute(update(t.tag).where(t.tag.c.id == tid).values(color=color))
+        return Change("tags", tag_names=(name,), detail={"old_color": old})
+
+    def delete(self, name: str) -> Change:
+        """Delete one tag (its children stay). ``detail`` holds what undo needs."""
+        name = normalize_tag(name)
+        with self.store.write() as tx:
+            tid = _tag_id(tx.conn, tx.d, name, create=False)
+            if tid is None:
+                raise LibraryError(f"no tag named '{name}'")
+            real, color = tx.conn.execute(
+                select(t.tag.c.name, t.tag.c.color).where(t.tag.c.id == tid)
+            ).one()
+            pt = t.paper_tag
+            pids = tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == tid)).scalars().all()
+            tx.conn.execute(delete(t.tag).where(t.tag.c.id == tid))  # links go: ON DELETE CASCADE
+        links = [(p, real) for p in pids]
+        return Change("tags", tuple(pids), (real,), detail={"links": links, "color": color})

@@ -1,0 +1,354 @@
+"""Edits of the library from the window, each one an undoable command that calls the Library."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QColorDialog, QInputDialog, QMessageBox, QWidget
+
+from desktop_app.core.errors import LibraryBusy, LibraryError
+from desktop_app.core.library import Library
+from desktop_app.core.values import Change
+from desktop_app.gui.note_editor import NoteEditor
+from desktop_app.gui.paper_table import PaperTable
+from desktop_app.gui.search_bar import FilterState, SearchBar
+from desktop_app.gui.undo import Do, NoteCommand, Undo, perform
+
+NOTE_SAVE_WAIT = 0.05  # seconds the GUI thread may wait for the write lock
+MESSAGE_MS = 5000
+
+
+class EditController(QObject):
+    """Tags, status, rating, titles, notes, highlights, deletion, reading lists and saved
+    searches, on the papers of ``table``; every edit goes on ``undo_stack``.
+
+    It reads the window's filter through ``filters`` and tells the window what to show through
+    its signals; it never changes the filter itself.
+    """
+
+    changed = Signal(object)  # a Change: after an edit, its undo or its redo
+    message = Signal(str, int)  # status-bar text, milliseconds
+    filterRequested = Signal(str, str)  # noqa: N815  kind, value: show it, as a click in the sidebar
+    tagExcluded = Signal(str)  # noqa: N815  hide the papers with this tag
+    listRenamed = Signal(str, str)  # noqa: N815  old name, new name
+    listReordered = Signal(object)  # noqa: N815  the shown list was reordered; keep this paper (or None) current
+    exportRequested = Signal(str)  # noqa: N815  export this reading list
+
+    def __init__(self, library: Library, undo_stack: QUndoStack, table: PaperTable, notes: NoteEditor,
+                 search: SearchBar, filters: Callable[[], FilterState], parent: QWidget) -> None:
+        super().__init__(parent)
+        self.library = library
+        self.undo_stack = undo_stack
+        self._table = table
+        self._notes = notes
+        self._search = search
+        self._filters = filters
+        self._dialog_parent = parent
+
+    def _do(self, text: str, do: Do, undo: Undo) -> Change | None:
+        try:
+            return perform(self.undo_stack, text, do, undo, self.changed.emit)
+        except LibraryError as exc:
+            QMessageBox.warning(self._dialog_parent, "Marginalia", str(exc))
+            return None
+
+    def _say(self, text: str) -> None:
+        self.message.emit(text, MESSAGE_MS)
+
+    # ---- tags ------------------------------------------------------------------------------
+    def add_tags(self, ids: list[int], names: list[str]) -> None:
+        if not ids or not names:
+            return
+        lib = self.library
+        label = f"Add tag {', '.join(names)}" + (f" to {len(ids)} papers" if len(ids) > 1 else "")
+        self._do(label, lambda: lib.tags.add(ids, names),
+                 lambda ch: lib.tags.set_links(ch.detail["links"], present=False))
+
+    def remove_tag(self, ids: list[int], name: str) -> None:
+        lib = self.library
+        self._do(f"Remove tag {name}", lambda: lib.tags.remove(ids, [name]),
+                 lambda ch: lib.tags.set_links(ch.detail["links"], present=True))
+
+    # ---- status, rating, title ---------------------------------------------------------------
+    def _bulk(self, column: str, value: object, label: str) -> None:
+        ids = self._table.selected_ids()
+        if not ids:
+            return
+        lib = self.library
+        before = {pid: {column: getattr(row, column)} for pid, row in lib.papers.rows(ids).items()}
+        setter = lib.papers.set_status if column == "status" else lib.papers.set_rating
+        self._do(label + (f" ({len(ids)} papers)" if len(ids) > 1 else ""),
+                 lambda: setter(ids, value), lambda _ch: lib.papers.set_fields(before))
+
+    def set_status(self, status: str) -> None:
+        self._bulk("status", status, f"Mark {status}")
+
+    def set_rating(self, rating: int) -> None:
+        self._bulk("rating", rating, f"Rate {rating}")
+
+    def edit_title(self, pid: int, title: str) -> None:
+        lib = self.library
+        self._do("Edit title", lambda: lib.papers.set_title(pid, title),
+                 lambda ch: lib.papers.set_title(pid, ch.detail["old"][0], source=ch.detail["old"][1]))
+
+    # ---- notes -----------------------------------------------------------------------------
+    def save_note(self, pid: int, text: str) -> bool:
+        """Called by the note editor. False means: busy, try again shortly."""
+        try:
+            change = self.library.notes.set(pid, text, wait=NOTE_SAVE_WAIT)
+        except LibraryBusy:
+            return False
+        except LibraryError:
+            return True  # the paper is gone; nothing to save it to
+        self._table.paper_model.refresh_papers(change.paper_ids)
+        if "old" in change.detail:  # the text changed: one undo step per bout of writing
+            stack = self.undo_stack
+            top = stack.command(stack.index() - 1) if stack.index() else None
+            if isinstance(top, NoteCommand) and top.paper_id != pid:
+                top.closed = True
+            stack.push(NoteCommand(pid, change.detail["old"], text, self._apply_note, self.changed.emit))
+        return True
+
+    def _apply_note(self, pid: int, text: str) -> Change:
+        """Undo/redo of a note: store the text and show it if that paper is on screen."""
+        change = self.library.notes.set(pid, text)
+        if self._notes.paper_id() == pid:
+            self._notes.load(pid, text, flush=False)
+        return change
+
+    # ---- delete ----------------------------------------------------------------------------
+    def delete_selected(self) -> None:
+        ids = self._table.selected_ids()
+        if not ids:
+            return
+        what = "this paper" if len(ids) == 1 else f"these {len(ids)} papers"
+        answer = QMessageBox.question(
+            self._dialog_parent, "Delete papers", f"Delete {what}? Their tags, notes and highlights go with them.\n"
+            "You can undo this with Ctrl+Z.", QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel)
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        lib = self.library
+        row = self._table.currentIndex().row()
+        self._do(f"Delete {len(ids)} papers" if len(ids) > 1 else "Delete paper",
+                 lambda: lib.papers.delete(ids), lambda _ch: lib.papers.restore(ids))
+        rows = self._table.paper_model.rowCount()
+        if rows:
+            self._table.select_row(min(max(row, 0), rows - 1))
+
+    # ---- highlights ------------------------------------------------------------------------
+    def add_highlight(self, pid: int, start: int, end: int, color: str, comment: str) -> None:
+        lib = self.library
+        state: dict = {}
+
+        def do() -> Change:
+            if "row" in state:
+                return lib.highlights.restore(state["row"])
+            return lib.highlights.add(pid, start, end, color, comment)
+
+        def undo(ch: Change) -> Change:
+            gone = lib.highlights.delete(ch.detail["id"])
+            state["row"] = gone.detail["row"]
+            return gone
+
+        self._do("Highlight", do, undo)
+
+    def delete_highlight(self, hid: int) -> None:
+        lib = self.library
+        state: dict = {}
+
+        def do() -> Change:
+            ch = lib.highlights.delete(hid)
+            state["row"] = ch.detail["row"]
+            return ch
+
+        self._do("Delete highlight", do, lambda _ch: lib.highlights.restore(state["row"]))
+
+    def edit_highlight_comment(self, hid: int, comment: str) -> None:
+        lib = self.library
+        self._do("Edit highlight comment", lambda: lib.highlights.edit(hid, comment=comment),
+                 lambda ch: lib.highlights.edit(hid, comment=ch.detail["comment"]))
+
+    # ---- reading lists ---------------------------------------------------------------------
+    def new_list_dialog(self, ids: list[int] | None = None) -> str | None:
+        name, ok = QInputDialog.getText(self._dialog_parent, "New reading list", "Name:")
+        if not ok or not name.strip():
+            return None
+        lib = self.library
+        if self._do(f"Create list {name}", lambda: lib.lists.create(name),
+                    lambda _ch: lib.lists.delete(name)) is None:
+            return None
+        if ids:
+            self.add_to_list(name, ids)
+        return name
+
+    def add_to_list(self, name: str, ids: list[int]) -> None:
+        lib = self.library
+        self._do(f"Add {len(ids)} to {name}", lambda: lib.lists.add(name, ids),
+                 lambda ch: lib.lists.remove(name, ch.detail["added"]))
+        self._say(f"Added {len(ids)} paper(s) to “{name}”")
+
+    def add_to_list_dialog(self) -> None:
+        ids = self._table.selected_ids()
+        if not ids:
+            return
+        names = [i.name for i in self.library.lists.all()]
+        new = "New list…"
+        choice, ok = QInputDialog.getItem(self._dialog_parent, "Add to reading list", "List:", names + [new], 0, False)
+        if not ok:
+            return
+        if choice == new:
+            self.new_list_dialog(ids)
+        else:
+            self.add_to_list(choice, ids)
+
+    def move_in_list(self, delta: int) -> None:
+        """Move the current paper ``delta`` places in the reading list shown."""
+        name, pid = self._filters().list_name, self._table.current_id()
+        if not name or pid is None:
+            self._say("Show a reading list to reorder it")
+            return
+        lib = self.library
+        pos = [p for p, _, _ in lib.lists.items(name)].index(pid)
+        self._do("Move in list", lambda: lib.lists.move(name, pid, pos + delta),
+                 lambda ch: lib.lists.move(name, pid, ch.detail["old"]))
+        self.listReordered.emit(pid)
+
+    def reorder_in_list(self, ids: list[int], row: int) -> None:
+        """A drag inside the shown list: the dragged papers start at ``row``."""
+        name = self._filters().list_name
+        if not name:
+            return
+        lib = self.library
+        keep = self._table.current_id()
+        self._do("Reorder list", lambda: lib.lists.move_many(name, ids, row),
+                 lambda ch: lib.lists.reorder(name, ch.detail["old"]))
+        self.listReordered.emit(keep)
+
+    def remove_from_current_list(self) -> None:
+        name, ids = self._filters().list_name, self._table.selected_ids()
+        if not name or not ids:
+            return
+        lib = self.library
+        self._do(f"Remove from {name}", lambda: lib.lists.remove(name, ids),
+                 lambda ch: lib.lists.restore(ch.detail["snapshot"]))
+
+    def edit_item_note(self) -> None:
+        name, pid = self._filters().list_name, self._table.current_id()
+        if not name or pid is None:
+            self._say("Show a reading list to add notes to its items")
+            return
+        lib = self.library
+        current = next((n for p, _, n in lib.lists.items(name) if p == pid), "")
+        text, ok = QInputDialog.getText(self._dialog_parent, "List item note", f"Note for this paper in “{name}”:",
+                                        text=current)
+        if ok:
+            self._do("Edit item note", lambda: lib.lists.set_item_note(name, pid, text),
+                     lambda ch: lib.lists.set_item_note(name, pid, ch.detail["old"]))
+
+    def on_list_menu(self, action: str, name: str) -> None:
+        lib = self.library
+        parent = self._dialog_parent
+        if action == "new":
+            self.new_list_dialog()
+        elif action == "export":
+            self.exportRequested.emit(name)
+        elif action == "rename":
+            new, ok = QInputDialog.getText(parent, "Rename list", "New name:", text=name)
+            if ok and new.strip():
+                self._do("Rename list", lambda: lib.lists.rename(name, new), lambda _c: lib.lists.rename(new, name))
+                self.listRenamed.emit(name, new)
+        elif action == "describe":
+            info = next((i for i in lib.lists.all() if i.name == name), None)
+            text, ok = QInputDialog.getMultiLineText(parent, "Describe list", f"Description of “{name}”:",
+                                                     info.description if info else "")
+            if ok:
+                self._do("Describe list", lambda: lib.lists.describe(name, text),
+                         lambda ch: lib.lists.describe(name, ch.detail["old"]))
+        elif action == "delete":
+            self._do(f"Delete list {name}", lambda: lib.lists.delete(name),
+                     lambda ch: lib.lists.restore(ch.detail["snapshot"]))
+            if self._filters().list_name == name:
+                self.filterRequested.emit("all", "")
+
+    def on_papers_dropped(self, kind: str, value: str, ids: list[int]) -> None:
+        if kind == "list":
+            self.add_to_list(value, ids)
+        elif kind == "tag":
+            self.add_tags(ids, [value])
+
+    # ---- tags in the sidebar ---------------------------------------------------------------
+    def on_tag_menu(self, action: str, name: str) -> None:
+        lib = self.library
+        parent = self._dialog_parent
+        if action == "include":
+            self.filterRequested.emit("tag", name)
+        elif action == "exclude":
+            self.tagExcluded.emit(name)
+        elif action == "rename":
+            new, ok = QInputDialog.getText(parent, "Rename tag", f"Rename “{name}” (its children follow) to:",
+                                           text=name)
+            if ok and new.strip() and new != name:
+                self._do("Rename tag", lambda: lib.tags.rename(name, new), lambda _c: lib.tags.rename(new, name))
+        elif action == "merge":
+            names = [t.name for t in lib.tags.all() if t.name != name]
+            target, ok = QInputDialog.getItem(parent, "Merge tag", f"Merge “{name}” into:", names, 0, True)
+            if ok and target:
+                self._do("Merge tags", lambda: lib.tags.merge(name, target), lambda _c: _unmergeable())
+        elif action == "color":
+            color = QColorDialog.getColor(parent=parent, title=f"Color of “{name}”")
+            if color.isValid():
+                self._do("Recolor tag", lambda: lib.tags.recolor(name, color.name()),
+                         lambda ch: lib.tags.recolor(name, ch.detail["old_color"]))
+        elif action == "delete":
+            def undo(ch: Change) -> Change:
+                out = lib.tags.set_links(ch.detail["links"], present=True) if ch.detail["links"] else ch
+                if ch.detail["color"]:
+                    lib.tags.recolor(name, ch.detail["color"])
+                return Change("tags", out.paper_ids, (name,))
+
+            self._do(f"Delete tag {name}", lambda: lib.tags.delete(name), undo)
+
+    # ---- saved searches --------------------------------------------------------------------
+    def save_search_dialog(self) -> None:
+        query = self._search.box.text().strip()
+        if not query:
+            self._say("Type a search first, then save it")
+            return
+        name, ok = QInputDialog.getText(self._dialog_parent, "Save search", "Name:", text=query[:40])
+        if ok and name.strip():
+            lib = self.library
+
+            def undo(ch: Change) -> Change:
+                if ch.detail.get("old") is not None:
+                    return lib.searches.save(name, ch.detail["old"])
+                return lib.searches.delete(name)
+
+            self._do("Save search", lambda: lib.searches.save(name, query), undo)
+
+    def on_search_menu(self, action: str, name: str) -> None:
+        lib = self.library
+        if action == "delete":
+            self._do("Delete saved search", lambda: lib.searches.delete(name),
+                     lambda ch: lib.searches.save(name, ch.detail["old"]))
+        elif action == "snapshot":
+            query = dict(lib.searches.all()).get(name, "")
+            ids = lib.query(query, sort="relevance").ids
+            list_name = name
+            n = 2
+            existing = {i.name.lower() for i in lib.lists.all()}
+            while list_name.lower() in existing:
+                list_name, n = f"{name} ({n})", n + 1
+
+            def do() -> Change:
+                lib.lists.create(list_name, f"Snapshot of the search “{query}”")
+                return lib.lists.add(list_name, ids)
+
+            self._do("Snapshot search to list", do, lambda _c: lib.lists.delete(list_name))
+            self._say(f"Reading list “{list_name}” holds the {len(ids)} papers the search found")
+
+
+def _unmergeable() -> Change:
+    raise LibraryError("a merge of tags cannot be undone; rename the tag back by hand")
