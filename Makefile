@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 export QT_QPA_PLATFORM ?= offscreen
 
-.PHONY: run test test-fast bench lint package clean
+.PHONY: run test test-fast bench soak lint package clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_core.py --size 10000
 	$(PY) benchmarks/bench_gui.py
+
+# the long fault-injection variants (the suite runs short ones)
+soak: $(STAMP)
+	MARGINALIA_NOTE_ROUNDS=50 $(PY) -m pytest -q -p no:cacheprovider tests/core/test_concurrent_writers.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check $(wildcard desktop_app tests benchmarks migrations packaging)

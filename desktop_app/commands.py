@@ -154,15 +154,14 @@ def cmd_title(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_note(lib: Library, args: argparse.Namespace) -> int:
-    current = lib.papers.get(args.id).note
     if args.set is not None:
         lib.notes.set(args.id, args.set)
     elif args.append is not None:
-        lib.notes.set(args.id, (current + "\n" if current else "") + args.append)
+        lib.notes.append(args.id, args.append)  # read and written in one transaction
     elif args.file is not None:
         lib.notes.set(args.id, Path(args.file).read_text("utf-8"))
     else:
-        print(current)
+        print(lib.papers.get(args.id).note)
     return 0
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlalchemy import insert, select, update
 
 from desktop_app.core.errors import LibraryBusy
@@ -27,12 +29,22 @@ class Notes:
                 return self.set(paper_id, note)
             finally:
                 self.store.write_lock.release()
+        return self._write(paper_id, lambda _old: note)
+
+    def append(self, paper_id: int, text: str) -> Change:
+        """Add ``text`` as a new paragraph line at the end of the note, atomically: the current
+        text is read inside the write transaction, so concurrent appends all survive."""
+        return self._write(paper_id, lambda old: (old + "\n" if old else "") + text)
+
+    def _write(self, paper_id: int, new_text: Callable[[str], str]) -> Change:
+        """One transaction: read the note under the write lock, keep it as a revision, write."""
         with self.store.write() as tx:
             tx.require_papers([paper_id])
             # FOR UPDATE: PostgreSQL locks the row read here; SQLite's write lock is already held
             old = tx.conn.execute(
                 select(t.note.c.text).where(t.note.c.paper_id == paper_id).with_for_update()
             ).scalar()
+            note = new_text(old or "")
             if old == note:
                 return Change("note", (paper_id,))
             if old:
