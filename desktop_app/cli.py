@@ -136,7 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     rl.add_parser("ls")
 
     sub.add_parser("reindex", help="rebuild the full-text index from the database")
-    sub.add_parser("check", help="check database integrity and index consistency")
+    s = sub.add_parser("check", help="check database integrity and index consistency")
+    s.add_argument("--repair", action="store_true", help="rebuild the search index when it disagrees")
     sub.add_parser("backup", help="copy the database into backups/")
     sub.add_parser("imports", help="list past imports")
     s = sub.add_parser("undo-import", help="remove the papers one import added")

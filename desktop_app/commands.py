@@ -17,6 +17,8 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     handler = HANDLERS[args.command]
     lib = Library.open(folder)
     try:
+        if args.command in SEARCHING:
+            _repair_silently_wrong_index(lib)
         try:
             return handler(lib, args) or 0
         except IndexDamaged as exc:
@@ -25,6 +27,20 @@ def run(folder: Path, args: argparse.Namespace) -> int:
             return handler(lib, args) or 0
     finally:
         lib.close()
+
+
+SEARCHING = ("search", "list", "export")
+
+
+def _repair_silently_wrong_index(lib: Library) -> None:
+    """A damaged segment can keep the index's count and lose papers: searches would be silently
+    wrong. Compare the sets (about as costly as one search's id map) and rebuild on a difference."""
+    from desktop_app.core.integrity import index_disagreement
+
+    differs = index_disagreement(lib.store, lib.index)
+    if differs:
+        print(f"marginalia: {differs}; rebuilding it", file=sys.stderr)
+        lib.reindex()
 
 
 def _table(lib: Library, ids: list[int], scores: dict[int, float] | None = None) -> None:
@@ -238,6 +254,14 @@ def cmd_check(lib: Library, args: argparse.Namespace) -> int:
     problems = lib.integrity_check()
     for p in problems:
         print(p)
+    if problems and getattr(args, "repair", False):
+        # the index is derived: rebuilding it repairs every index problem; the database's own
+        # problems need a backup (they are printed again below if they remain)
+        print("rebuilding the search index from the database …")
+        lib.reindex()
+        problems = lib.integrity_check()
+        for p in problems:
+            print(f"still: {p}")
     if not problems:
         print(f"ok: {lib.papers.count()} papers, database and index agree")
     return 1 if problems else 0

@@ -14,6 +14,22 @@ if TYPE_CHECKING:
     from desktop_app.core.index_sync import IndexSync
 
 
+def index_disagreement(store: Store, index: IndexSync) -> str | None:
+    """How the index's papers differ from the live papers, or None when they are the same set.
+
+    The open check compares counts only; a damaged segment can keep the count and lose papers.
+    """
+    if not index.is_open:
+        return None
+    with store.read() as conn:
+        live = set(conn.execute(select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None))).scalars())
+    indexed = index.index.all_pids()
+    if indexed == live:
+        return None
+    return (f"search index differs from the database: {len(live - indexed)} missing, "
+            f"{len(indexed - live)} extra")
+
+
 def integrity_problems(store: Store, index: IndexSync) -> list[str]:
     """Problems found in the database and the index; empty when all is well."""
     with store.read() as conn:
@@ -21,14 +37,10 @@ def integrity_problems(store: Store, index: IndexSync) -> list[str]:
         queued = conn.execute(select(func.count()).select_from(t.index_queue)).scalar_one()
         if queued:
             problems.append(f"{queued} papers wait for the search index")
-        live = set(conn.execute(select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None))).scalars())
     if index.is_open:
-        indexed = index.index.all_pids()
-        if indexed != live:
-            problems.append(
-                f"search index differs from the database: {len(live - indexed)} missing, "
-                f"{len(indexed - live)} extra (run `marginalia reindex`)"
-            )
+        differs = index_disagreement(store, index)
+        if differs:
+            problems.append(f"{differs} (run `marginalia check --repair`)")
     else:
         problems.append("search index is not open")
     return problems
