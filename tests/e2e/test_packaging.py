@@ -40,7 +40,10 @@ REPORT = ROOT / "build" / "packaging-report.txt"
 def require(tool: str, package: str) -> str:
     path = shutil.which(tool)
     if path is None:
-        pytest.fail(f"{tool} is not installed: {APT_HINT.format(package)}", pytrace=False)
+        message = f"{tool} is not installed: {APT_HINT.format(package)}"
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)  # a fresh machine: `make test` passes, CI still runs everything
     return path
 
 
