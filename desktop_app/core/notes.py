@@ -18,25 +18,35 @@ class Notes:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def set(self, paper_id: int, note: str, *, wait: float | None = None) -> Change:
+    def text(self, paper_id: int) -> str:
+        """The note as stored now ("" when there is none)."""
+        with self.store.read() as conn:
+            return conn.execute(select(t.note.c.text).where(t.note.c.paper_id == paper_id)).scalar() or ""
+
+    def set(self, paper_id: int, note: str, *, base: str | None = None, wait: float | None = None) -> Change:
         """Replace a paper's note. The previous text (when different and not empty) becomes a
-        revision, so no text is ever lost to an overwrite. With ``wait`` (seconds), raise
-        LibraryBusy instead of blocking longer than that behind another write."""
+        revision, so no text is ever lost to an overwrite.
+
+        ``base`` is the text the editor started from. When the stored text is not ``base``,
+        someone else (the CLI, another window) changed the note meanwhile: ours is written, theirs
+        is kept as a revision and returned as ``detail["conflict"]`` so the window can say so.
+        With ``wait`` (seconds), raise LibraryBusy instead of blocking longer than that behind
+        another write."""
         if wait is not None:
             if not self.store.write_lock.acquire(timeout=wait):
                 raise LibraryBusy("the library is busy; the note will be saved in a moment")
             try:
-                return self.set(paper_id, note)
+                return self.set(paper_id, note, base=base)
             finally:
                 self.store.write_lock.release()
-        return self._write(paper_id, lambda _old: note)
+        return self._write(paper_id, lambda _old: note, base)
 
     def append(self, paper_id: int, text: str) -> Change:
         """Add ``text`` as a new paragraph line at the end of the note, atomically: the current
         text is read inside the write transaction, so concurrent appends all survive."""
         return self._write(paper_id, lambda old: (old + "\n" if old else "") + text)
 
-    def _write(self, paper_id: int, new_text: Callable[[str], str]) -> Change:
+    def _write(self, paper_id: int, new_text: Callable[[str], str], base: str | None = None) -> Change:
         """One transaction: read the note under the write lock, keep it as a revision, write."""
         with self.store.write() as tx:
             tx.require_papers([paper_id])
@@ -47,6 +57,8 @@ class Notes:
             note = new_text(old or "")
             if old == note:
                 return Change("note", (paper_id,))
+            theirs = old or ""
+            conflict = base is not None and theirs != base
             if old:
                 tx.conn.execute(insert(t.note_revision).values(paper_id=paper_id, text=old, saved_at=tx.now))
             ins = tx.d.insert(t.note).values(paper_id=paper_id, text=note, updated_at=tx.now)
@@ -56,7 +68,10 @@ class Notes:
             ))
             tx.conn.execute(update(t.paper).where(t.paper.c.id == paper_id).values(updated_at=tx.now))
             tx.queue_index([paper_id])
-        return Change("note", (paper_id,), text_changed=True, detail={"old": old or ""})
+        detail = {"old": theirs}
+        if conflict:
+            detail["conflict"] = theirs
+        return Change("note", (paper_id,), text_changed=True, detail=detail)
 
     def revisions(self, paper_id: int) -> list[tuple[str, str]]:
         """Earlier texts of a paper's note, newest first: (saved_at, text)."""

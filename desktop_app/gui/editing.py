@@ -94,14 +94,18 @@ class EditController(QObject):
                  lambda ch: lib.papers.set_title(pid, ch.detail["old"][0], source=ch.detail["old"][1]))
 
     # ---- notes -----------------------------------------------------------------------------
-    def save_note(self, pid: int, text: str) -> bool:
-        """Called by the note editor. False means: busy, try again shortly."""
+    def save_note(self, pid: int, text: str, base: str | None = None) -> bool:
+        """Called by the note editor. False means: busy, try again shortly. ``base`` is the text
+        the editing started from: when the stored note is no longer it, another program changed
+        it meanwhile; both texts are kept and the editor shows the "Changed elsewhere" banner."""
         try:
-            change = self.library.notes.set(pid, text, wait=NOTE_SAVE_WAIT)
+            change = self.library.notes.set(pid, text, base=base, wait=NOTE_SAVE_WAIT)
         except LibraryBusy:
             return False
         except LibraryError:
             return True  # the paper is gone; nothing to save it to
+        if "conflict" in change.detail and self._notes.paper_id() == pid:
+            self._notes.show_conflict(change.detail["conflict"])
         self._table.paper_model.refresh_papers(change.paper_ids)
         if "old" in change.detail:  # the text changed: one undo step per bout of writing
             stack = self.undo_stack
@@ -109,7 +113,22 @@ class EditController(QObject):
             if isinstance(top, NoteCommand) and top.paper_id != pid:
                 top.closed = True
             stack.push(NoteCommand(pid, change.detail["old"], text, self._apply_note, self.changed.emit))
+            if "conflict" in change.detail:  # "Take theirs" must be an undo step of its own
+                stack.command(stack.index() - 1).closed = True
         return True
+
+    def check_note_elsewhere(self) -> None:
+        """Polled by the window: has another program changed the note on screen?"""
+        pid = self._notes.paper_id()
+        if pid is None or self._notes.banner.isVisible():
+            return
+        try:
+            stored = self.library.notes.text(pid)
+        except Exception:  # noqa: BLE001 - a busy or closing library: try at the next tick
+            return
+        if stored != self._notes.saved_text():
+            self._notes.changed_elsewhere(stored)
+            self._table.paper_model.refresh_papers((pid,))
 
     def _apply_note(self, pid: int, text: str) -> Change:
         """Undo/redo of a note: store the text and show it if that paper is on screen."""

@@ -4,7 +4,7 @@ refresh live here; edits are the ``EditController``'s (``editing``), the File me
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
@@ -25,6 +25,7 @@ from desktop_app.gui.sidebar import Sidebar
 from desktop_app.gui.welcome import WelcomePanel
 from desktop_app.gui.window_settings import WindowSettings
 
+ELSEWHERE_POLL_MS = 2000  # how often the note on screen is compared with the library
 
 class MainWindow(QMainWindow):
     """Owns the widgets, the undo stack and two controllers: ``edits`` (an
@@ -68,7 +69,7 @@ class MainWindow(QMainWindow):
         self.table.doubleClicked.connect(lambda _i: self.focus_reader())
 
         # the note editor saves through the edit controller, built next
-        self.reader = ReaderPane(lambda pid, text: self.edits.save_note(pid, text), self,
+        self.reader = ReaderPane(lambda pid, text, base: self.edits.save_note(pid, text, base), self,
                                  drafts=self.library.folder / "drafts")
 
         center = QWidget(self)
@@ -111,6 +112,12 @@ class MainWindow(QMainWindow):
         self.files.changed.connect(self.on_change)
         self.files.message.connect(self.status_message)
         self.files.indexReady.connect(self._index_ready)
+        # another program (the CLI, a second window) may write the note on screen: look every
+        # few seconds (one small query) so that its text is shown, or the conflict banner
+        self.elsewhere_timer = QTimer(self)
+        self.elsewhere_timer.setInterval(ELSEWHERE_POLL_MS)
+        self.elsewhere_timer.timeout.connect(ed.check_note_elsewhere)
+        self.elsewhere_timer.start()
 
         self.sidebar.tagMenuAction.connect(ed.on_tag_menu)
         self.sidebar.listMenuAction.connect(ed.on_list_menu)

@@ -14,6 +14,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -46,10 +49,57 @@ class _Edit(QPlainTextEdit):
         super().focusOutEvent(event)
 
 
+class ConflictBanner(QFrame):
+    """"Changed elsewhere — Show · Keep mine · Take theirs": the note was written by another
+    program while this one was being edited. Both texts are stored; the user picks which stays."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("conflictBanner")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.theirs = ""
+        row = QHBoxLayout(self)
+        row.setContentsMargins(6, 3, 6, 3)
+        self.label = QLabel("Changed elsewhere —", self)
+        self.label.setToolTip("Another program (the command line, another window) changed this note "
+                              "while you were editing it. Both texts are kept; the other one is in the "
+                              "note's revisions.")
+        row.addWidget(self.label)
+        self.show_button = QToolButton(self)
+        self.show_button.setText("Show")
+        self.keep_button = QToolButton(self)
+        self.keep_button.setText("Keep mine")
+        self.take_button = QToolButton(self)
+        self.take_button.setText("Take theirs")
+        for b in (self.show_button, self.keep_button, self.take_button):
+            row.addWidget(b)
+        row.addStretch(1)
+        self.show_button.clicked.connect(self.show_theirs)
+        self.keep_button.clicked.connect(self.hide)
+        self.hide()
+
+    def show_theirs(self) -> None:
+        """The other text, as plain text (never rendered as HTML)."""
+        dialog = QDialog(self)
+        dialog.setWindowTitle("The note as changed elsewhere")
+        lay = QVBoxLayout(dialog)
+        view = QPlainTextEdit(dialog)
+        view.setObjectName("theirsText")
+        view.setReadOnly(True)
+        view.setPlainText(self.theirs)
+        lay.addWidget(view)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
+        buttons.rejected.connect(dialog.reject)
+        lay.addWidget(buttons)
+        dialog.resize(520, 360)
+        dialog.open()
+
+
 class NoteEditor(QWidget):
-    def __init__(self, save: Callable[[int, str], bool], parent: QWidget | None = None,
+    def __init__(self, save: Callable[[int, str, str], bool], parent: QWidget | None = None,
                  drafts: Path | None = None) -> None:
-        """``save(paper_id, text)`` stores the note; it returns False when it must be retried.
+        """``save(paper_id, text, base)`` stores the note (``base``: the text the editing started
+        from); it returns False when it must be retried.
         ``drafts`` is a folder where unsaved text is journaled between keystrokes and the save,
         so that even a crash in that second loses nothing (see :func:`recover_drafts`)."""
         super().__init__(parent)
@@ -78,6 +128,9 @@ class NoteEditor(QWidget):
         bar.addWidget(self.state)
         bar.addWidget(self.preview_button)
         lay.addLayout(bar)
+        self.banner = ConflictBanner(self)
+        self.banner.take_button.clicked.connect(self._take_theirs)
+        lay.addWidget(self.banner)
         self.stack = QStackedWidget(self)
         self.edit = _Edit(self)
         self.edit.setObjectName("noteEditor")
@@ -111,6 +164,8 @@ class NoteEditor(QWidget):
         else:
             self.timer.stop()
             self.draft_timer.stop()
+        if paper_id != self._paper:
+            self.banner.hide()
         self._paper = paper_id
         self._saved_text = text
         self.edit.blockSignals(True)
@@ -159,7 +214,7 @@ class NoteEditor(QWidget):
             return True
         text = self.edit.toPlainText()
         assert self._paper is not None
-        if self._save(self._paper, text):
+        if self._save(self._paper, text, self._saved_text):
             self._saved_text = text
             self.state.setText("saved")
             self.draft_timer.stop()
@@ -168,6 +223,35 @@ class NoteEditor(QWidget):
         self.state.setText("waiting to save…")
         self.timer.start()
         return False
+
+    def saved_text(self) -> str:
+        """The text last loaded or stored: what the editor believes the library holds."""
+        return self._saved_text
+
+    def changed_elsewhere(self, theirs: str) -> None:
+        """Another program wrote ``theirs``. Unsaved typing stays and is saved over it (theirs is
+        kept as a revision) with the banner shown; otherwise the new text is simply shown."""
+        if self.dirty():
+            self.show_conflict(theirs)
+            return
+        at = self.edit.textCursor().position()
+        self.load(self._paper, theirs, flush=False)
+        cursor = self.edit.textCursor()
+        cursor.setPosition(min(at, len(theirs)))
+        self.edit.setTextCursor(cursor)
+        self.state.setText("updated from elsewhere")
+
+    def show_conflict(self, theirs: str) -> None:
+        self.banner.theirs = theirs
+        self.banner.show()
+
+    def _take_theirs(self) -> None:
+        """Put the other text back as the note (ours becomes a revision; undo brings it back)."""
+        self.banner.hide()
+        if self._paper is None:
+            return
+        self.edit.setPlainText(self.banner.theirs)  # dirty against what is stored: saved now
+        self.flush()
 
     def _toggle_preview(self, on: bool) -> None:
         if on:
