@@ -88,10 +88,15 @@ class EditController(QObject):
     def set_rating(self, rating: int) -> None:
         self._bulk("rating", rating, f"Rate {rating}")
 
-    def edit_title(self, pid: int, title: str) -> None:
+    def edit_title(self, pid: int, title: str, base: str | None = None) -> None:
+        """``base``: the title the user was looking at. If another program changed it meanwhile,
+        the user's title is stored and the status bar says what it replaced (Undo brings it back)."""
         lib = self.library
-        self._do("Edit title", lambda: lib.papers.set_title(pid, title),
-                 lambda ch: lib.papers.set_title(pid, ch.detail["old"][0], source=ch.detail["old"][1]))
+        change = self._do("Edit title", lambda: lib.papers.set_title(pid, title),
+                          lambda ch: lib.papers.set_title(pid, ch.detail["old"][0], source=ch.detail["old"][1]))
+        if change is not None and base is not None and change.detail["old"][0] != base:
+            self.message.emit(f"The title had been changed elsewhere to “{change.detail['old'][0]}”; "
+                              "yours replaced it (Edit → Undo brings that one back)", 15000)
 
     # ---- notes -----------------------------------------------------------------------------
     def save_note(self, pid: int, text: str, base: str | None = None) -> bool:

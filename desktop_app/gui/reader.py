@@ -39,7 +39,7 @@ body { font-size: 15px; line-height: 150%; color: #1f2328; }
 
 
 class ReaderPane(QWidget):
-    titleEdited = Signal(int, str)  # noqa: N815
+    titleEdited = Signal(int, str, str)  # noqa: N815 - paper, new title, the title it replaced
     tagsAdded = Signal(int, list)  # noqa: N815
     tagRemoved = Signal(int, str)  # noqa: N815
     statusChosen = Signal(str)  # noqa: N815
@@ -253,7 +253,7 @@ class ReaderPane(QWidget):
             return
         text = " ".join(self.title_edit.text().split())
         if text and text != self.paper.title:
-            self.titleEdited.emit(self.paper.id, text)
+            self.titleEdited.emit(self.paper.id, text, self.paper.title)
         elif not text:
             self.title_edit.setText(self.paper.title)
 

@@ -81,3 +81,18 @@ def test_an_idle_editor_shows_the_new_text_and_keep_mine_dismisses(make_window, 
     assert notes.flush()
     assert win.library.papers.get(pid).note == "from the shell + mine"
     assert "from the shell\nsecond shell line" in [t for _, t in win.library.notes.revisions(pid)]
+
+
+def test_a_title_changed_elsewhere_is_named_and_undo_brings_it_back(make_window, seeded_dir: Path,
+                                                                    qtbot) -> None:  # noqa: ANN001
+    win = make_window(seeded_dir)
+    pid = win.current_id()
+    cli(seeded_dir, "title", str(pid), "A title from the shell")
+    messages: list[str] = []
+    win.edits.message.connect(lambda text, _ms: messages.append(text))
+    win.reader.title_edit.setText("My own title")
+    win.reader.title_edit.editingFinished.emit()
+    assert win.library.papers.get(pid).title == "My own title"
+    assert any("changed elsewhere to “A title from the shell”" in m for m in messages), messages
+    win.undo_stack.undo()
+    assert win.library.papers.get(pid).title == "A title from the shell"
