@@ -7,6 +7,7 @@ dispatcher :mod:`desktop_app.core.formats.writers`.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Callable
@@ -146,3 +147,48 @@ def paper_links(paper: ExportPaper, link: Callable[[str, str], str]) -> list[str
     if paper.url and paper.url.strip():
         out.append(link(one_line(paper.url), one_line(paper.url)))
     return out
+
+
+# --- images in the user's markdown ------------------------------------------------------------
+
+_IMAGE_START = "!["
+_IMAGE_AS_LINK = "[image: "
+
+
+@functools.cache
+def _gfm_parser():  # noqa: ANN202 - markdown_it is imported lazily (only md and html need it)
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+
+def _image_count(markdown: str) -> int:
+    count, stack = 0, list(_gfm_parser().parse(markdown))
+    while stack:
+        token = stack.pop()
+        count += token.type == "image"
+        stack.extend(token.children or ())
+    return count
+
+
+def images_as_links(markdown: str) -> str:
+    """Every image in the user's *markdown* as a link to it: ``![alt](url)`` becomes
+    ``[image: alt](url)`` (reference images too), so that viewing an export loads nothing.
+
+    Only a ``![`` that starts an image is changed (one in code, or ``Wow![sic]``, is kept): each
+    is tried and kept when the parse has one image fewer. Should an image still be left, every
+    ``![`` is escaped as ``!\\[``, which cannot start an image.
+    """
+    count = _image_count(markdown)
+    start = 0
+    while count:
+        at = markdown.find(_IMAGE_START, start)
+        if at < 0:
+            break
+        candidate = markdown[:at] + _IMAGE_AS_LINK + markdown[at + len(_IMAGE_START):]
+        fewer = _image_count(candidate)
+        if fewer < count:
+            markdown, count, start = candidate, fewer, at + len(_IMAGE_AS_LINK)
+        else:
+            start = at + len(_IMAGE_START)
+    return markdown.replace(_IMAGE_START, "!\\[") if count else markdown
