@@ -9,9 +9,12 @@ import dataclasses
 from html.parser import HTMLParser
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from desktop_app.core.formats.markdown_writer import note_markdown
+from desktop_app.core.formats.writer_common import images_as_links
 from desktop_app.core.formats.writers import render_export
 from desktop_app.core.records import ExportPaper
 
@@ -100,3 +103,19 @@ def test_no_img_reaches_the_html_export(note: str, abstract: str) -> None:
     assert not [t for t, _ in parser.tags if t in ("img", "picture", "source", "image", "svg", "object")]
     assert not any(k in a for _, a in parser.tags for k in ("src", "srcset", "background"))
     assert "url(" not in text.lower()
+
+
+def test_reference_images_keep_their_address() -> None:
+    out = note_markdown("![ref][logo], ![logo] and ![logo][]\n\n[logo]: https://example.org/logo.png")
+    assert out.startswith("[image: ref][logo], [image: logo][logo] and [image: logo][logo]\n"), out
+    rendered = GFM.render(out)
+    assert rendered.count('<a href="https://example.org/logo.png">') == 3 and "<img" not in rendered
+
+
+@given(st.text(alphabet="![]()<>`\\ \nab:/x*#|-", max_size=60))
+@settings(max_examples=300, deadline=None)
+def test_no_markdown_note_keeps_an_image(note: str) -> None:
+    for text in (note, note + "\n\n[a]: http://e.org/a.png\n[b]: http://e.org/b.png"):
+        out = note_markdown(text)
+        assert _images(out) == [], (text, out)
+        assert _images(images_as_links(text)) == []
