@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from desktop_app.core.library import Library
+from desktop_app.core.records import ExportPaper
 
 
 def select_for_export(lib: Library, *, query: str | None = None, list_name: str | None = None,
@@ -27,12 +28,30 @@ def select_for_export(lib: Library, *, query: str | None = None, list_name: str 
 def export_to_file(lib: Library, fmt: str, path: Path, *, query: str | None = None,
                    list_name: str | None = None, ids: list[int] | None = None, title: str | None = None,
                    notes_in_bibtex: bool = False) -> int:
-    """Write the export atomically; returns the number of papers written."""
-    from desktop_app.core.formats.writers import render_export, write_export
+    """Write the export atomically; returns the number of papers written.
+
+    Every format goes to a temporary file next to *path* that is fsynced and checked before it
+    replaces *path*. When that fails, :class:`~desktop_app.core.errors.ExportFailed` says why in
+    one line (``no space left on <folder>``); the old file is unchanged and no temporary file stays.
+    """
+    from desktop_app.core.errors import ExportFailed
+    from desktop_app.core.formats.atomic import write_failure_message
 
     pids, default_title, description = select_for_export(lib, query=query, list_name=list_name, ids=ids)
     papers = lib.exports.papers(pids, list_name=list_name)
     title = title or default_title
+    try:
+        _write(lib, fmt, Path(path), papers, pids, title=title, description=description,
+               notes_in_bibtex=notes_in_bibtex)
+    except OSError as exc:
+        raise ExportFailed(write_failure_message(exc, path)) from exc
+    return len(papers)
+
+
+def _write(lib: Library, fmt: str, path: Path, papers: list[ExportPaper], pids: list[int], *, title: str, description: str,
+           notes_in_bibtex: bool) -> None:
+    from desktop_app.core.formats.writers import render_export, write_export
+
     if fmt == "json":
         from desktop_app.core.formats.atomic import write_text_atomic
         from desktop_app.core.formats.json_writer import library_json
@@ -49,4 +68,3 @@ def export_to_file(lib: Library, fmt: str, path: Path, *, query: str | None = No
     else:
         write_export(fmt, papers, path, title=title, description=description,
                      include_notes_in_bibtex=notes_in_bibtex)
-    return len(papers)

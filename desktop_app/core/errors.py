@@ -17,3 +17,7 @@ class IndexDamaged(LibraryError):
 
 class LibraryBusy(Exception):
     """The library is busy with a long write (an import); try again shortly."""
+
+
+class ExportFailed(LibraryError):
+    """An export could not be written; the file that was there before is unchanged."""

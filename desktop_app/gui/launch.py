@@ -53,30 +53,41 @@ def _ask_running_instance(folder: Path) -> bool:
     return True
 
 
+def _fail(message: str, *, headless: bool, warning: bool = False) -> int:
+    """Report a failure to start: one line on stderr when nobody watches (a screenshot or a smoke
+    test must never wait on a dialog), a message box otherwise. Returns the exit code 1."""
+    if headless:
+        print(f"marginalia: {' '.join(message.split())}", file=sys.stderr)
+    elif warning:
+        QMessageBox.warning(None, "Marginalia", message)
+    else:
+        QMessageBox.critical(None, "Marginalia", message)
+    return 1
+
+
 def run_gui(folder: Path, args: argparse.Namespace) -> int:
     app = application()
     folder = Path(folder).expanduser()
     if getattr(args, "gui_smoke", False):
         return smoke_test(folder)
     screenshot = getattr(args, "screenshot", None)
+    headless = bool(screenshot)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        QMessageBox.critical(None, "Marginalia", f"Cannot create the library folder {folder}:\n{exc}")
-        return 1
+        return _fail(f"Cannot create the library folder {folder}:\n{exc}", headless=headless)
     lock = QLockFile(str(folder / ".marginalia.lock"))
     lock.setStaleLockTime(0)
     if not screenshot and not lock.tryLock(100):
         if _ask_running_instance(folder):
             return 0
-        QMessageBox.warning(None, "Marginalia", f"The library {folder} is open in another Marginalia window.\n"
-                            "Close it there first, or start with --library to open another library.")
-        return 1
+        return _fail(f"The library {folder} is open in another Marginalia window.\n"
+                     "Close it there first, or start with --library to open another library.",
+                     headless=False, warning=True)
     try:
         win = open_main_window(folder, QSettings() if not screenshot else _scratch_settings())
-    except LibraryError as exc:
-        QMessageBox.critical(None, "Marginalia", str(exc))
-        return 1
+    except (LibraryError, OSError) as exc:
+        return _fail(str(exc), headless=headless)
     server = QLocalServer()
     QLocalServer.removeServer(_server_name(folder))
     if server.listen(_server_name(folder)):
@@ -150,7 +161,12 @@ def smoke_test(folder: Path | None) -> int:
     if folder is None:
         tmp = tempfile.TemporaryDirectory(prefix="marginalia-smoke-")
         folder = Path(tmp.name)
-    win = open_main_window(folder, _scratch_settings())
+    try:
+        win = open_main_window(folder, _scratch_settings())
+    except (LibraryError, OSError) as exc:
+        if tmp is not None:
+            tmp.cleanup()
+        return _fail(str(exc), headless=True)
     if win.library.papers.count() == 0:
         from desktop_app.gui.import_export import sample_files
 

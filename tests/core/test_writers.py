@@ -610,28 +610,45 @@ def test_atomic_write_replaces_content(tmp_path):
 def test_failure_mid_write_keeps_old_file_and_leaves_no_temp(tmp_path, monkeypatch):
     target = tmp_path / "export.bib"
     target.write_text("old content", encoding="utf-8")
-    real_fdopen = os.fdopen
+    real_write = os.write
 
-    class HalfWriter:
-        def __init__(self, handle):
-            self.handle = handle
+    def half_then_boom(fd, data):
+        real_write(fd, bytes(data[: len(data) // 2]))
+        raise _Boom("disk full")
 
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.handle.close()
-
-        def write(self, data):
-            self.handle.write(data[: len(data) // 2])
-            self.handle.flush()
-            raise _Boom("disk full")
-
-    monkeypatch.setattr(atomic.os, "fdopen", lambda fd, mode: HalfWriter(real_fdopen(fd, mode)))
+    monkeypatch.setattr(atomic.os, "write", half_then_boom)
     with pytest.raises(_Boom):
         write_text_atomic(target, "new content that is long enough to be cut in half")
     assert target.read_text(encoding="utf-8") == "old content"
     assert _leftovers(tmp_path, "export.bib") == []
+
+
+def test_short_writes_are_continued(tmp_path, monkeypatch):
+    """os.write may take fewer bytes than offered (pipes, signals, some file systems)."""
+    real_write = os.write
+    sizes = []
+
+    def three_bytes_at_a_time(fd, data):
+        sizes.append(len(data))
+        return real_write(fd, bytes(data[:3]))
+
+    monkeypatch.setattr(atomic.os, "write", three_bytes_at_a_time)
+    payload = bytes(range(256)) * 4
+    write_bytes_atomic(tmp_path / "x.bin", payload)
+    assert (tmp_path / "x.bin").read_bytes() == payload and len(sizes) == -(-len(payload) // 3)
+
+
+def test_a_failed_check_keeps_old_file(tmp_path):
+    target = tmp_path / "x.pdf"
+    target.write_bytes(b"old")
+
+    def reject(temp):
+        assert temp.parent == tmp_path and temp.read_bytes() == b"new"
+        raise atomic.IncompleteWrite("not what was expected")
+
+    with pytest.raises(atomic.IncompleteWrite, match="not what was expected"):
+        write_bytes_atomic(target, b"new", check=reject)
+    assert target.read_bytes() == b"old" and _leftovers(tmp_path, "x.pdf") == []
 
 
 def test_failure_at_replace_keeps_old_file_and_leaves_no_temp(tmp_path, monkeypatch, papers):

@@ -84,3 +84,38 @@ def test_a_second_instance_hands_over_to_the_first(tmp_path: Path) -> None:
         first.terminate()
         first.wait(timeout=30)
     assert _run("--library", str(lib), "check").returncode == 0
+
+
+def _run_bounded(*args: str) -> subprocess.CompletedProcess:
+    """Run with a short timeout: a dialog waiting for a click would hang here for ever."""
+    try:
+        return subprocess.run([sys.executable, "-m", "desktop_app", *args], capture_output=True, text=True,
+                              timeout=60, env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+    except subprocess.TimeoutExpired as exc:
+        raise AssertionError(f"`marginalia {' '.join(args)}` did not exit (a dialog waiting?)") from exc
+
+
+def test_screenshot_and_smoke_test_fail_on_a_library_that_cannot_be_opened(tmp_path: Path) -> None:
+    """An unreadable database and a newer schema: one line on stderr, exit 1, no dialog, no change."""
+    import hashlib
+    import sqlite3
+
+    garbage = tmp_path / "garbage"
+    garbage.mkdir()
+    (garbage / "library.sqlite").write_bytes(b"this is not an SQLite database, just some text\n" * 40)
+    newer = tmp_path / "newer"
+    assert _run("--library", str(newer), "list").returncode == 0
+    con = sqlite3.connect(newer / "library.sqlite")
+    con.execute("UPDATE alembic_version SET version_num='9999'")
+    con.commit()
+    con.close()
+    for lib, expected in ((garbage, "is not a readable Marginalia library"),
+                          (newer, "newer version of Marginalia")):
+        before = hashlib.sha256((lib / "library.sqlite").read_bytes()).hexdigest()
+        for mode in (["--screenshot", str(tmp_path / "shot.png")], ["--smoke-test"]):
+            res = _run_bounded("--library", str(lib), "gui", *mode)
+            assert res.returncode == 1, (mode, res.stderr)
+            assert expected in res.stderr and "Traceback" not in res.stderr, res.stderr
+            assert res.stderr.count("marginalia:") == 1, res.stderr
+            assert not (tmp_path / "shot.png").exists()
+        assert hashlib.sha256((lib / "library.sqlite").read_bytes()).hexdigest() == before

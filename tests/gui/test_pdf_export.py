@@ -51,3 +51,78 @@ def test_a_failed_pdf_export_leaves_the_old_file(qapp, seed_library: Library, tm
         export_to_file(seed_library, "pdf", out)
     assert out.read_bytes() == b"%PDF-1.4 an older export"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".old")] == []
+
+
+def test_a_pdf_export_onto_a_full_disk_keeps_the_old_pdf(qapp, seed_library: Library, tmp_path: Path,  # noqa: ANN001
+                                                         monkeypatch) -> None:
+    """QPdfWriter reports no write errors; the PDF now goes through the checked atomic write."""
+    import pytest
+
+    from desktop_app.core.errors import ExportFailed
+    from tests.core.test_export_full_disk import OLD, full_disk_on_fsync, full_disk_on_write
+
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    out = folder / "papers.pdf"
+    for failure in (full_disk_on_write, full_disk_on_fsync):
+        out.write_bytes(OLD)
+        with monkeypatch.context() as m:
+            failure(m)
+            with pytest.raises(ExportFailed, match=f"no space left on {folder}; the old file is unchanged"):
+                export_to_file(seed_library, "pdf", out)
+        assert out.read_bytes() == OLD
+        assert [p.name for p in folder.iterdir()] == ["papers.pdf"]
+
+
+def test_a_pdf_without_its_trailer_never_replaces_the_old_one(qapp, seed_library: Library, tmp_path: Path,  # noqa: ANN001
+                                                              monkeypatch) -> None:
+    import pytest
+
+    import desktop_app.gui.pdf_export as pdf
+    from desktop_app.core.errors import ExportFailed
+
+    out = tmp_path / "papers.pdf"
+    out.write_bytes(b"%PDF-1.4 the good old export\n%%EOF\n")
+    real_render = pdf.render_pdf
+    cut: list[int] = []
+
+    def truncated(html: str, *, title: str) -> tuple[bytes, int]:
+        data, pages = real_render(html, title=title)
+        cut.append(len(data))
+        return data[: len(data) * 2 // 3], pages
+
+    monkeypatch.setattr(pdf, "render_pdf", truncated)
+    with pytest.raises(ExportFailed, match="incomplete.*no %%EOF trailer"):
+        export_to_file(seed_library, "pdf", out, ids=seed_library.query("").ids[:5])
+    assert cut and out.read_bytes() == b"%PDF-1.4 the good old export\n%%EOF\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".papers")] == []
+    monkeypatch.undo()
+    assert export_to_file(seed_library, "pdf", out, ids=seed_library.query("").ids[:5]) == 5
+    pdf.check_pdf(out)
+    assert len(PdfReader(str(out)).pages) >= 1
+
+
+def test_file_export_pdf_onto_a_full_disk_shows_one_error(make_window, library_dir: Path, seed_paths, qtbot,  # noqa: ANN001
+                                                         tmp_path: Path, monkeypatch) -> None:
+    """File → Export → PDF in the window: an error message, no "Exported" in the status bar."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from tests.core.test_export_full_disk import OLD, full_disk_on_write
+
+    win = make_window(library_dir)
+    win.library.imports.from_files(seed_paths[:1])
+    win.refresh_query()
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    out = folder / "papers.pdf"
+    out.write_bytes(OLD)
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append(text))
+    statuses: list[str] = []
+    win.files.message.connect(lambda text, *_: statuses.append(text))
+    full_disk_on_write(monkeypatch)
+    win.files.export_to("pdf", out, "all")
+    qtbot.waitUntil(lambda: bool(shown), timeout=60000)
+    assert shown == [f"could not write {out}: no space left on {folder}; the old file is unchanged"]
+    assert not any("Exported" in s for s in statuses)
+    assert out.read_bytes() == OLD and [p.name for p in folder.iterdir()] == ["papers.pdf"]

@@ -17,6 +17,7 @@ from markdown_it import MarkdownIt
 from desktop_app.core.formats.writer_common import (
     display_author,
     html_abstract,
+    images_as_links,
     one_line,
     paper_links,
     rating_label,
@@ -108,7 +109,7 @@ _MD = _markdown_parser()
 
 def note_html(note: str, shift: int = 3) -> str:
     """The user's markdown note as safe HTML, headings moved *shift* levels down."""
-    tokens = _MD.parse(note)
+    tokens = _MD.parse(images_as_links(note))
     for token in tokens:
         if token.type in ("heading_open", "heading_close"):
             token.tag = f"h{min(int(token.tag[1]) + shift, 6)}"

@@ -2,8 +2,9 @@
 
 Imported and typed plain text (titles, authors, venue, tags, quotes, comments) is escaped so
 that ``*``, ``_``, ``[``, ``<img>`` and the like show as typed. The user's note is markdown
-and is kept as markdown, with two changes: its headings are moved below the paper's heading,
-and raw HTML in it is neutralised (``<`` becomes ``&lt;`` everywhere except in code).
+and is kept as markdown, with three changes: its headings are moved below the paper's heading,
+raw HTML in it is neutralised (``<`` becomes ``&lt;`` everywhere except in code), and its images
+become links (``![x](url)`` -> ``[image: x](url)``), so that viewing the export loads no remote file.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from markdown_it import MarkdownIt
 
 from desktop_app.core.formats.writer_common import (
     display_author,
+    images_as_links,
     one_line,
     paper_links,
     plain_abstract,
@@ -188,11 +190,13 @@ def demote_headings(note: str, shift: int = 3) -> str:
 
 
 def note_markdown(note: str) -> str:
-    """The user's markdown note, safe to embed in the export (see :func:`neutralise_html`)."""
+    """The user's markdown note, safe to embed in the export: no raw HTML (see
+    :func:`neutralise_html`) and its images as links (see :func:`images_as_links`), so that
+    viewing the export loads nothing from elsewhere."""
     note = note.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
-    out = demote_headings(neutralise_html(note))
+    out = demote_headings(images_as_links(neutralise_html(note)))
     if has_raw_html(out):  # cannot happen today; a guard should demotion ever change
-        out = demote_headings(note.replace("<", "&lt;"))
+        out = demote_headings(images_as_links(note.replace("<", "&lt;")))
     return out.strip()
 
 

@@ -7,6 +7,7 @@ dispatcher :mod:`desktop_app.core.formats.writers`.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Callable
@@ -146,3 +147,88 @@ def paper_links(paper: ExportPaper, link: Callable[[str, str], str]) -> list[str
     if paper.url and paper.url.strip():
         out.append(link(one_line(paper.url), one_line(paper.url)))
     return out
+
+
+# --- images in the user's markdown ------------------------------------------------------------
+
+_IMAGE_START = "!["
+_IMAGE_AS_LINK = "[image: "
+
+
+@functools.cache
+def _gfm_parser():  # noqa: ANN202 - markdown_it is imported lazily (only md and html need it)
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+
+def _counts(markdown: str) -> tuple[int, int]:
+    """(images, links) a CommonMark/GFM renderer would make of *markdown*."""
+    images = links = 0
+    stack = list(_gfm_parser().parse(markdown))
+    while stack:
+        token = stack.pop()
+        images += token.type == "image"
+        links += token.type == "link_open"
+        stack.extend(token.children or ())
+    return images, links
+
+
+def _label_end(markdown: str, start: int) -> int | None:
+    """Index of the ``]`` closing the bracket opened just before *start* (escapes skipped)."""
+    depth, i = 1, start
+    while i < len(markdown):
+        char = markdown[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def _candidates(markdown: str, at: int) -> list[str]:
+    """Rewrites of the ``![`` at *at* as a link: a shortcut or collapsed reference image
+    (``![logo]``, ``![logo][]``) keeps its reference as ``[image: logo][logo]``; any image
+    becomes ``[image: ...`` with the rest unchanged."""
+    inner = at + len(_IMAGE_START)
+    plain = markdown[:at] + _IMAGE_AS_LINK + markdown[inner:]
+    end = _label_end(markdown, inner)
+    if end is None:
+        return [plain]
+    label, after = markdown[inner:end], markdown[end + 1:]
+    if after.startswith("[]"):
+        after = after[2:]
+    elif after.startswith(("(", "[")):
+        return [plain]
+    return [f"{markdown[:at]}{_IMAGE_AS_LINK}{label}][{label}]{after}", plain]
+
+
+def images_as_links(markdown: str) -> str:
+    """Every image in the user's *markdown* as a link to it: ``![alt](url)`` becomes
+    ``[image: alt](url)`` (``![logo]`` becomes ``[image: logo][logo]``), so that viewing an
+    export loads nothing.
+
+    Only a ``![`` that starts an image is changed (one in code, or ``Wow![sic]``, is kept): each
+    rewrite is tried and kept when the parse has an image fewer and no link fewer. Should an
+    image still be left, every ``![`` is escaped as ``!\\[``, which cannot start an image.
+    """
+    images, links = _counts(markdown)
+    start = 0
+    while images:
+        at = markdown.find(_IMAGE_START, start)
+        if at < 0:
+            break
+        start = at + len(_IMAGE_START)
+        for candidate in _candidates(markdown, at):
+            fewer, more = _counts(candidate)
+            if fewer < images and more >= links:
+                markdown, images, links = candidate, fewer, more
+                start = at + len(_IMAGE_AS_LINK)
+                break
+    return markdown.replace(_IMAGE_START, "!\\[") if images else markdown
