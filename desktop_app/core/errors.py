@@ -17,3 +17,11 @@ class IndexDamaged(LibraryError):
 
 class LibraryBusy(Exception):
     """The library is busy with a long write (an import); try again shortly."""
+
+
+class LibraryReadOnly(LibraryError):
+    """A write to a library opened read-only (a folder or file the user may not write)."""
+
+
+class DiskFull(LibraryError):
+    """The disk holding the library is full; the write was rolled back."""
