@@ -184,3 +184,17 @@ def test_no_space_from_the_os_is_one_line(seed_library: Library, monkeypatch: py
     monkeypatch.setattr(SearchIndex, "rebuild", full)
     with pytest.raises(DiskFull, match=f"^no space left on {seed_library.folder}"):
         seed_library.reindex()
+
+
+def test_read_only_library_of_an_older_schema_is_left_untouched(tmp_path: Path) -> None:
+    from desktop_app.core.store import migrate as db
+
+    folder = tmp_path / "old"
+    folder.mkdir()
+    db.migrate(folder / "library.sqlite", folder / "backups", "0001")
+    before = _digest(folder)
+    with pytest.raises(LibraryReadOnly, match="written by an older Marginalia"):
+        Library.open(folder, read_only=True)
+    assert _digest(folder) == before
+    assert not (folder / "backups").exists()
+    assert db.current_revision(folder / "library.sqlite") == "0001"
