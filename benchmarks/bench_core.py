@@ -26,6 +26,7 @@ from common import TARGET_SIZE, corpus, environment, ms, percentile, verdict
 
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult
+from desktop_app.core.store.engine import connect
 
 # Targets at 10,000 papers.
 TARGET_LISTED = 2_000  # papers/s
@@ -72,7 +73,7 @@ QUERIES = [
 def build_fts(db_path: Path) -> tuple[sqlite3.Connection, float]:
     """In-memory FTS5 tables over the same papers (title, plain abstract, authors) and a tag
     table, read from the library's database. Returns the connection and the build time."""
-    src = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    src = connect(db_path, read_only=True)  # a percent-encoded URI: any folder name
     papers = src.execute(
         "SELECT id, title, abstract_text, authors_json FROM paper WHERE deleted_at IS NULL ORDER BY id"
     ).fetchall()

@@ -23,6 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"marginalia {__version__}")
     p.add_argument("--library", metavar="DIR", help="library folder (default: %(default)s)",
                    default=None)
+    p.add_argument("--read-only", action="store_true",
+                   help="open the library read-only (also automatic when it may not be written)")
     p.add_argument("--smoke-test", action="store_true",
                    help="build the window on a temporary library, check it, print OK (for installers)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")

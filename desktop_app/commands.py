@@ -15,7 +15,7 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     from desktop_app.core.errors import IndexDamaged
 
     handler = HANDLERS[args.command]
-    lib = Library.open(folder)
+    lib = Library.open(folder, read_only=True if getattr(args, "read_only", False) else None)
     try:
         if args.command in SEARCHING:
             _repair_silently_wrong_index(lib)
@@ -268,8 +268,12 @@ def cmd_check(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_backup(lib: Library, args: argparse.Namespace) -> int:
+    from desktop_app.core.errors import LibraryReadOnly
+    from desktop_app.core.store.failures import READ_ONLY
     from desktop_app.core.store.migrate import backup
 
+    if lib.read_only:
+        raise LibraryReadOnly(f"{READ_ONLY}, so no backup can be written into {lib.folder / 'backups'}")
     print(backup(lib.db_path, lib.folder / "backups", "manual"))
     return 0
 

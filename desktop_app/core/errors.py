@@ -21,3 +21,11 @@ class LibraryBusy(Exception):
 
 class ExportFailed(LibraryError):
     """An export could not be written; the file that was there before is unchanged."""
+
+
+class LibraryReadOnly(LibraryError):
+    """A write to a library opened read-only (a folder or file the user may not write)."""
+
+
+class DiskFull(LibraryError):
+    """The disk holding the library is full; the write was rolled back."""

@@ -55,7 +55,8 @@ class Finder:
     def compile(self, query_text: str) -> CompiledQuery:
         """Parse a query; raises QuerySyntaxError with a one-line message."""
         if query_text.strip() and not self._index.is_open and _needs_index(query_text):
-            raise QuerySyntaxError("the search index is being rebuilt; try again in a moment")
+            raise QuerySyntaxError(self._index.unavailable
+                                   or "the search index is being rebuilt; try again in a moment")
         from desktop_app.core.search.query import compile_query
 
         return compile_query(

@@ -51,8 +51,11 @@ def _doc(r) -> IndexDoc:  # noqa: ANN001
 
 
 class IndexSync:
-    def __init__(self, folder: Path, store: Store, *, background: bool = False) -> None:
-        self.index = SearchIndex(folder)
+    def __init__(self, folder: Path, store: Store, *, background: bool = False, read_only: bool = False) -> None:
+        self.index = SearchIndex(folder, read_only=read_only)
+        self.read_only = read_only
+        # why text search cannot work (read-only library without a usable index), else None
+        self.unavailable: str | None = None
         self.store = store
         self.is_open = False
         self._drain_lock = threading.Lock()
@@ -72,6 +75,8 @@ class IndexSync:
         """Open the index, rebuilding it when it is missing, unreadable, outdated or
         inconsistent with the database. Returns why it was rebuilt, or "ok"."""
         usable, why = self.index.is_usable()
+        if self.read_only:
+            return self._ensure_read_only(usable, why)
         if usable:
             self.index.open()
             self.is_open = True
@@ -88,11 +93,27 @@ class IndexSync:
         self._start_thread()
         return why
 
+    def _ensure_read_only(self, usable: bool, why: str) -> str:
+        """A read-only library's index is used as it is (papers still queued are not in it)."""
+        if usable:
+            self.index.open()
+            self.is_open = True
+            self.unavailable = None
+            return "ok"
+        self.unavailable = (f"the search index is {why} and the library is read-only, so it cannot be "
+                            "rebuilt: text search is unavailable (listing by tag, status or list works)")
+        return why
+
     def rebuild(
         self,
         progress: Callable[[int, int], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
     ) -> bool:
+        if self.read_only:
+            from desktop_app.core.errors import LibraryReadOnly
+            from desktop_app.core.store.failures import READ_ONLY
+
+            raise LibraryReadOnly(f"{READ_ONLY}, so its search index cannot be rebuilt ({self.store.location})")
         with self._drain_lock:
             with self.store.write() as tx:
                 total = tx.conn.execute(
@@ -118,6 +139,10 @@ class IndexSync:
         with self._drain_lock:
             self.index.close()
             self.is_open = False
+            if self.read_only:
+                self.unavailable = ("the search index is damaged and the library is read-only, so it "
+                                    "cannot be rebuilt: text search is unavailable")
+                return
             (self.index.folder / STAMP).unlink(missing_ok=True)
 
     def close(self) -> None:
@@ -150,7 +175,7 @@ class IndexSync:
 
     def drain(self) -> int:
         """Write every queued paper to the index. Returns how many were handled."""
-        if not self.is_open:
+        if not self.is_open or self.read_only:
             return 0
         handled = 0
         with self._drain_lock:

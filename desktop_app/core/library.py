@@ -10,11 +10,13 @@ after the commit (at once, or by a background thread) and again at open.
 
 from __future__ import annotations
 
+import os
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from desktop_app.core.errors import LibraryError
+from desktop_app.core.errors import LibraryError, LibraryReadOnly
 from desktop_app.core.exports import Exports
 from desktop_app.core.finder import Finder
 from desktop_app.core.highlights import Highlights
@@ -26,7 +28,8 @@ from desktop_app.core.papers import Papers
 from desktop_app.core.reading_lists import ReadingLists
 from desktop_app.core.saved_searches import SavedSearches
 from desktop_app.core.store import Store
-from desktop_app.core.store.engine import make_engine
+from desktop_app.core.store.engine import make_engine, read_only_mode
+from desktop_app.core.store.failures import storage_errors
 from desktop_app.core.store.migrate import migrate
 from desktop_app.core.tags import Tags
 
@@ -47,6 +50,7 @@ class Library:
         self.index = index
         store.on_text_changed = index.changed
         self.migration_backup: str | None = None
+        self.read_only = store.read_only
         self.papers = Papers(store)
         self.tags = Tags(store)
         self.notes = Notes(store)
@@ -59,34 +63,58 @@ class Library:
 
     # ---- open / close ----------------------------------------------------------------------
     @classmethod
-    def open(cls, folder: str | Path, *, background_index: bool = False, ensure_index: bool = True) -> Library:
+    def open(cls, folder: str | Path, *, background_index: bool = False, ensure_index: bool = True,
+             read_only: bool | None = None) -> Library:
         """Open (creating if needed) the library in ``folder``; migrate it when behind.
 
         With ``ensure_index`` a missing, stale or corrupt index is rebuilt now; otherwise the
         caller runs :meth:`ensure_index` (the GUI does, in a worker, with progress).
+
+        ``read_only`` None: read-only when the folder or its database may not be written (then
+        ``lib.read_only`` is True, reads work, every write raises LibraryReadOnly, the index is
+        used as it is and never rebuilt). True opens read-only on purpose (``--read-only``).
         """
-        folder = Path(folder).expanduser()
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise LibraryError(f"cannot create the library folder {folder}: {exc.strerror}") from exc
+        folder = Path(folder).expanduser().absolute()
         db_path = folder / "library.sqlite"
-        backup = migrate(db_path, folder / "backups")
-        engine = make_engine(db_path)
-        store = Store(engine)
-        lib = cls(folder, store, IndexSync(folder / "index", store, background=background_index))
+        if read_only is None:
+            read_only = _not_writable(folder, db_path)
+        if not read_only:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise LibraryError(f"cannot create the library folder {folder}: {exc.strerror}") from exc
+        immutable = None
+        if read_only and db_path.exists():
+            try:
+                immutable = read_only_mode(db_path)
+            except sqlite3.OperationalError as exc:
+                raise LibraryReadOnly(
+                    f"the library is read-only and was not closed cleanly (its -wal file holds "
+                    f"changes SQLite cannot read without writing); make {folder} writable and open "
+                    f"it once ({exc})"
+                ) from exc
+        backup = migrate(db_path, folder / "backups", immutable=False if read_only and immutable is None
+                         else immutable)
+        engine = make_engine(db_path, read_only=read_only, immutable=bool(immutable))
+        store = Store(engine, location=str(folder), read_only=read_only)
+        index = IndexSync(folder / "index", store, background=background_index, read_only=read_only)
+        lib = cls(folder, store, index)
         lib.migration_backup = backup
         if ensure_index:
             lib.ensure_index()
         return lib
 
     def ensure_index(self, progress: Progress | None = None, cancelled: Cancelled | None = None) -> str:
-        """Check the index; rebuild it when missing, unreadable, outdated or inconsistent."""
-        return self.index.ensure(self.papers.count(), progress, cancelled)
+        """Check the index; rebuild it when missing, unreadable, outdated or inconsistent.
+
+        Read-only: a usable index is used as it is; otherwise searching by text says why not."""
+        with storage_errors(self.folder):
+            return self.index.ensure(self.papers.count(), progress, cancelled)
 
     def reindex(self, progress: Progress | None = None, cancelled: Cancelled | None = None) -> bool:
         """Rebuild the index from the database into a new folder and swap it in."""
-        return self.index.rebuild(progress, cancelled)
+        with storage_errors(self.folder):
+            return self.index.rebuild(progress, cancelled)
 
     def flush_index(self) -> None:
         """Wait until every queued index update is written."""
@@ -118,3 +146,11 @@ class Library:
     def integrity_check(self) -> list[str]:
         """Problems found in the database and the index; empty when all is well."""
         return integrity_problems(self.store, self.index)
+
+
+def _not_writable(folder: Path, db_path: Path) -> bool:
+    """Whether this user may not write the library: the folder (SQLite makes -wal and -shm
+    files there) or its database file. A folder not made yet is writable if its parent is."""
+    if not folder.exists():
+        return False
+    return not os.access(folder, os.W_OK) or (db_path.exists() and not os.access(db_path, os.W_OK))

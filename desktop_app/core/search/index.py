@@ -41,8 +41,9 @@ class IndexDoc:
 class SearchIndex:
     """A Whoosh index in one folder; ``rebuild`` builds a new folder and swaps it in."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, read_only: bool = False) -> None:
         self.folder = folder
+        self.read_only = read_only  # open the Whoosh storage read-only (a read-only library)
         self._lock = threading.RLock()
         self._ix: Index | None = None
         self._searcher: Searcher | None = None
@@ -68,7 +69,7 @@ class SearchIndex:
         if meta.get("schema") != SCHEMA_VERSION or meta.get("app") != __version__:
             return False, "outdated"
         try:
-            ix = windex.open_dir(str(self.folder))
+            ix = windex.open_dir(str(self.folder), readonly=self.read_only)
             with ix.searcher() as s:
                 if s.doc_count_all():  # touch the term index, the postings and the pid column
                     reader = s.reader()
@@ -84,7 +85,7 @@ class SearchIndex:
         from whoosh import index as windex
 
         with self._lock:
-            self._ix = windex.open_dir(str(self.folder))
+            self._ix = windex.open_dir(str(self.folder), readonly=self.read_only)
             self._searcher = self._ix.searcher()
             self._pid_cache = None
 

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine
 
-from desktop_app.core.errors import DatabaseTooNew, LibraryError
-from desktop_app.core.store.engine import make_migration_engine
+from desktop_app.core.errors import DatabaseTooNew, LibraryError, LibraryReadOnly
+from desktop_app.core.store.engine import connect, make_migration_engine
+from desktop_app.core.store.failures import READ_ONLY, storage_errors
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -40,10 +41,11 @@ def head_revision() -> str:
     return ScriptDirectory.from_config(alembic_config()).get_current_head() or ""
 
 
-def current_revision(db_path: Path) -> str | None:
+def current_revision(db_path: Path, *, immutable: bool | None = None) -> str | None:
+    """The schema revision; ``immutable`` (True/False) reads read-only, as the engine will."""
     if not db_path.exists():
         return None
-    con = sqlite3.connect(db_path)
+    con = connect(db_path, read_only=immutable is not None, immutable=bool(immutable))
     try:
         row = con.execute(
             "SELECT name FROM sqlite_master WHERE type='table' AND name='alembic_version'"
@@ -56,8 +58,8 @@ def current_revision(db_path: Path) -> str | None:
         con.close()
 
 
-def _has_tables(db_path: Path) -> bool:
-    con = sqlite3.connect(db_path)
+def _has_tables(db_path: Path, immutable: bool | None) -> bool:
+    con = connect(db_path, read_only=immutable is not None, immutable=bool(immutable))
     try:
         return con.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0] > 0
     finally:
@@ -65,32 +67,47 @@ def _has_tables(db_path: Path) -> bool:
 
 
 def backup(db_path: Path, backups_dir: Path, reason: str) -> Path:
-    """Copy the database with SQLite's online backup API; keep the newest BACKUPS_KEPT."""
-    backups_dir.mkdir(parents=True, exist_ok=True)
+    """Copy the database with SQLite's online backup API; keep the newest BACKUPS_KEPT.
+
+    A backup the disk had no room for is removed, not left half-written."""
+    if not db_path.is_file():
+        raise LibraryError(f"there is no library database at {db_path} to back up")
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
     target = backups_dir / f"library-{stamp}-{reason}.sqlite"
-    src = sqlite3.connect(db_path)
-    dst = sqlite3.connect(target)
     try:
-        src.backup(dst)
-    finally:
-        dst.close()
-        src.close()
+        with storage_errors(backups_dir.parent):
+            backups_dir.mkdir(parents=True, exist_ok=True)
+            src = connect(db_path)
+            dst = connect(target)
+            try:
+                src.backup(dst)
+            finally:
+                dst.close()
+                src.close()
+    except BaseException:
+        target.unlink(missing_ok=True)
+        raise
     old = sorted(backups_dir.glob("library-*.sqlite"))
     for stale in old[:-BACKUPS_KEPT]:
         stale.unlink(missing_ok=True)
     return target
 
 
-def migrate(db_path: Path, backups_dir: Path, target: str = "head") -> str | None:
+def migrate(db_path: Path, backups_dir: Path, target: str = "head", *,
+            immutable: bool | None = None) -> str | None:
     """Bring the database to ``target``. Returns the backup path's name, if one was made.
 
     A database whose revision this code does not know (written by a newer Marginalia) is
-    refused untouched.
+    refused untouched. ``immutable`` not None: the library is read-only (see
+    :func:`~desktop_app.core.store.engine.read_only_mode`); it is checked, never changed.
     """
+    read_only = immutable is not None
+    if read_only and not db_path.exists():
+        raise LibraryReadOnly(f"{db_path.parent} holds no Marginalia library and is read-only, "
+                              "so none can be made there")
     try:
-        current = current_revision(db_path)
-        foreign = current is None and db_path.exists() and _has_tables(db_path)
+        current = current_revision(db_path, immutable=immutable)
+        foreign = current is None and db_path.exists() and _has_tables(db_path, immutable)
     except sqlite3.DatabaseError as exc:  # not SQLite at all, or damaged
         raise LibraryError(f"{db_path} is not a readable Marginalia library ({exc}); it was left untouched") from exc
     if foreign:
@@ -111,13 +128,16 @@ def migrate(db_path: Path, backups_dir: Path, target: str = "head") -> str | Non
     wanted = script.get_current_head() if target == "head" else target
     if current == wanted:
         return None
+    if read_only:
+        raise LibraryReadOnly(f"{READ_ONLY}, and it was written by an older Marginalia: open it once "
+                              f"where it can be written, to upgrade it ({db_path.parent})")
     made = None
     if current is not None:
         made = backup(db_path, backups_dir, f"before-{wanted}").name
     engine = make_migration_engine(db_path)
     cfg = alembic_config()
     try:
-        with engine.connect() as conn:
+        with storage_errors(db_path.parent), engine.connect() as conn:
             with conn.begin():
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, target)

@@ -15,10 +15,11 @@ from datetime import datetime
 
 from sqlalchemy import Connection, Engine, Select, literal, select, true
 
-from desktop_app.core.errors import LibraryError
+from desktop_app.core.errors import LibraryError, LibraryReadOnly
 from desktop_app.core.models import utcnow
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.dialect import Dialect, dialect_for
+from desktop_app.core.store.failures import READ_ONLY, storage_errors
 
 
 class Tx:
@@ -62,27 +63,37 @@ class Tx:
 
 
 class Store:
-    """Engine + dialect + the write lock that serializes this process's writers."""
+    """Engine + dialect + the write lock that serializes this process's writers.
 
-    def __init__(self, engine: Engine, on_text_changed: Callable[[], None] | None = None) -> None:
+    ``location`` names the library in messages (its folder); a ``read_only`` store refuses
+    every write at once with :class:`LibraryReadOnly`."""
+
+    def __init__(self, engine: Engine, on_text_changed: Callable[[], None] | None = None, *,
+                 location: str = "", read_only: bool = False) -> None:
         self.engine = engine
         self.dialect = dialect_for(engine.dialect.name)
         self.write_lock = threading.RLock()
         self.on_text_changed = on_text_changed
+        self.location = location or str(engine.url)
+        self.read_only = read_only
 
     @contextmanager
     def write(self) -> Iterator[Tx]:
-        """One write transaction; committed when the block ends, rolled back on an error."""
-        with self.write_lock:
-            with self.engine.connect() as conn:
-                self.dialect.begin_write(conn)
-                tx = Tx(conn, self.dialect)
-                try:
-                    yield tx
-                except BaseException:
-                    conn.rollback()
-                    raise
+        """One write transaction; committed when the block ends, rolled back on an error.
+
+        A full disk and a read-only database become one-line LibraryErrors (DiskFull,
+        LibraryReadOnly) after the rollback: nothing of the transaction is kept."""
+        if self.read_only:
+            raise LibraryReadOnly(f"{READ_ONLY} ({self.location})")
+        with self.write_lock, storage_errors(self.location), self.engine.connect() as conn:
+            self.dialect.begin_write(conn)
+            tx = Tx(conn, self.dialect)
+            try:
+                yield tx
                 conn.commit()
+            except BaseException:
+                conn.rollback()
+                raise
         if tx.text_changed and self.on_text_changed is not None:
             self.on_text_changed()
 
