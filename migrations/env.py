@@ -14,11 +14,11 @@ target_metadata = SQLModel.metadata
 connection = context.config.attributes.get("connection")
 
 if connection is None:  # `alembic` command line on a developer machine
-    from desktop_app.core.store.engine import make_migration_engine
-
     # the URL is parsed as a URL (a path with "?", "#" or "%" must be percent-encoded in it);
     # its database part is then handed to sqlite3 as a plain file name, never re-parsed
     from sqlalchemy.engine import make_url
+
+    from desktop_app.core.store.engine import make_migration_engine
 
     url = make_url(context.config.get_main_option("sqlalchemy.url") or "sqlite:///dev.sqlite")
     engine = make_migration_engine(Path(url.database or "dev.sqlite"))
