@@ -177,11 +177,14 @@ class Papers:
         with self._store.write() as tx:
             tx.require_papers([paper_id])
             plain = to_plain(raw)
+            old_plain = tx.conn.execute(
+                select(t.paper.c.abstract_text).where(t.paper.c.id == paper_id)
+            ).scalar_one()
             tx.conn.execute(
                 update(t.paper).where(t.paper.c.id == paper_id)
                 .values(abstract=raw, abstract_text=plain, updated_at=tx.now)
             )
-            reanchor_all(tx.conn, paper_id, plain)
+            reanchor_all(tx.conn, paper_id, plain, old_plain)
             tx.queue_index([paper_id])
         return Change("highlights", (paper_id,), text_changed=True)
 

@@ -8,7 +8,8 @@ import pytest
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
-from tests.conftest import find_paper
+from desktop_app.core.values import HighlightView
+from tests.conftest import SEEDS, find_paper
 
 # (words found in the plain abstract of a seed, a quote inside it that crosses LaTeX or emphasis)
 CASES = [
@@ -116,3 +117,94 @@ def test_invalid_spans_are_refused(seed_library: Library, bad: tuple[int, int]) 
         seed_library.highlights.add(pid, *bad)
     with pytest.raises(LibraryError, match="color"):
         seed_library.highlights.add(pid, 0, 5, color="octarine")
+
+
+# --- re-anchoring weighs the quote, its context and its position (issue item 12) ---
+
+RACES_FILE = next(p for p in SEEDS if "RACES improves DeepSeek" in p.read_text(encoding="utf-8"))
+RACES_TAIL = "using only 50 base environments"
+
+
+@pytest.fixture
+def races(empty_library: Library) -> tuple[Library, int]:
+    """A library holding the seed file with the RACES abstract, and that paper's id."""
+    empty_library.imports.from_files([RACES_FILE])
+    return empty_library, find_paper(empty_library, "50 base environments")
+
+
+def _one(lib: Library, pid: int) -> tuple[str, HighlightView]:
+    p = lib.papers.get(pid)
+    (h,) = p.highlights
+    return p.abstract_text, h
+
+
+@pytest.mark.parametrize("first_sentence", ["prepended", "replaced"])
+def test_issue_case_the_highlight_never_moves_to_verifiable_environments(
+    races: tuple[Library, int], first_sentence: str,
+) -> None:
+    """Highlight "50 base environments"; the new abstract says "using just a few environments"
+    there and has a new first sentence. It used to land on "verifiable environments" of the
+    first sentence (start 77 when the sentence below is prepended)."""
+    lib, pid = races
+    hid = lib.highlights.add_quote(pid, "50 base environments", comment="only 50 of 300!").detail["id"]
+    raw = lib.papers.get(pid).abstract
+    assert raw.count(RACES_TAIL) == 1
+    body = raw.replace(RACES_TAIL, "using just a few environments")
+    opening = "Scaling RL environments is costly to build. "
+    if first_sentence == "prepended":
+        new_raw = opening + body
+    else:
+        new_raw = opening + body.split(". ", 1)[1]
+    lib.papers.set_abstract(pid, new_raw)
+    plain, h = _one(lib, pid)
+    assert h.id == hid and h.quote == "50 base environments" and h.comment == "only 50 of 300!"
+    # "50 base" became "just a few": the words the comment is about are gone (quote similarity
+    # 0.65 < QUOTE_MIN), so the highlight is kept and shown as an orphan, not moved anywhere
+    assert h.orphaned, plain[h.start:h.end]
+    # nothing is lost: the old text back, the highlight is back on its words
+    lib.papers.set_abstract(pid, raw)
+    plain, h = _one(lib, pid)
+    assert not h.orphaned and plain[h.start:h.end] == "50 base environments"
+
+
+def test_small_edit_elsewhere_keeps_the_highlight_exactly(races: tuple[Library, int]) -> None:
+    lib, pid = races
+    lib.highlights.add_quote(pid, "50 base environments")
+    plain, h = _one(lib, pid)
+    raw = lib.papers.get(pid).abstract
+    new_raw = raw.replace("Extensive experiments show", "Many experiments show")
+    assert new_raw != raw
+    lib.papers.set_abstract(pid, new_raw)
+    plain2, h2 = _one(lib, pid)
+    shift = len("Many") - len("Extensive")
+    assert not h2.orphaned
+    assert (h2.start, h2.end) == (h.start + shift, h.end + shift)
+    assert plain2[h2.start:h2.end] == "50 base environments"
+
+
+def test_a_typo_fixed_inside_the_quote_moves_the_highlight_to_the_corrected_words(
+    races: tuple[Library, int],
+) -> None:
+    lib, pid = races
+    raw = lib.papers.get(pid).abstract
+    lib.papers.set_abstract(pid, raw.replace("composable building blocks", "composable bulding blokcs"))
+    lib.highlights.add_quote(pid, "composable bulding blokcs", comment="typos")
+    lib.papers.set_abstract(pid, raw)
+    plain, h = _one(lib, pid)
+    assert not h.orphaned and h.comment == "typos"
+    assert plain[h.start:h.end] == "composable building blocks"
+
+
+def test_a_deleted_passage_orphans_its_highlight_and_spares_the_others(races: tuple[Library, int]) -> None:
+    lib, pid = races
+    gone = lib.highlights.add_quote(pid, "significant efficiency in environment utilization", comment="c").detail["id"]
+    kept = lib.highlights.add_quote(pid, "composable building blocks").detail["id"]
+    raw = lib.papers.get(pid).abstract
+    last = raw.index("Moreover, RACES achieves")
+    lib.papers.set_abstract(pid, raw[:last].rstrip())
+    p = lib.papers.get(pid)
+    by_id = {h.id: h for h in p.highlights}
+    assert by_id[gone].orphaned and by_id[gone].comment == "c"
+    assert by_id[gone].quote == "significant efficiency in environment utilization"
+    assert not by_id[kept].orphaned
+    assert p.abstract_text[by_id[kept].start:by_id[kept].end] == "composable building blocks"
