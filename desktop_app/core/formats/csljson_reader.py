@@ -178,11 +178,11 @@ def _key(item: dict) -> str | None:
 
 
 def _tags(item: dict) -> list[str]:
-    tags: list[str] = []
+    tags: dict[str, None] = {}  # ordered; linear however many repeat
     for piece in re.split(r"[,;]", _string(item.get("keyword"))):
-        if piece.strip() and piece.strip() not in tags:
-            tags.append(piece.strip())
-    return tags
+        if piece.strip():
+            tags.setdefault(piece.strip())
+    return list(tags)
 
 
 def item_to_record(item: dict, line: int | None = None) -> Record:
@@ -283,7 +283,9 @@ def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
     result = ParseResult(format="csljson")
     text = text.lstrip("\ufeff")
     try:
-        document = json.loads(text, parse_int=_int_or_text)
+        # strict=False: a control character (a NUL byte) inside a string costs only the
+        # item that holds it (see formats.read_text), not the whole file
+        document = json.loads(text, parse_int=_int_or_text, strict=False)
     except json.JSONDecodeError as exc:
         result.errors.append(
             Problem(f"not valid JSON: {exc.msg} (column {exc.colno}); nothing was imported",
