@@ -97,6 +97,32 @@ def ris_huge_abstract(mb: int = 50) -> bytes:
             + GOOD_RIS_2).encode()
 
 
+def csljson_huge_abstract(mb: int = 50) -> bytes:
+    """Three CSL-JSON items, the second with an HTML abstract of ``mb`` megabytes."""
+    paragraph = "<p>All work and <i>no play</i> makes a very long abstract.</p>"
+    abstract = paragraph * (mb * 1024 * 1024 // len(paragraph))
+    items = [{"id": "a", "type": "article", "title": "A good paper"},
+             {"id": "h", "type": "article", "title": "Huge", "abstract": abstract},
+             {"id": "c", "type": "article", "title": "Another good paper"}]
+    return json.dumps(items, indent=1).encode()
+
+
+def arxiv_huge_abstract(mb: int = 50) -> bytes:
+    """An arXiv Atom feed of three entries, the second with a summary of ``mb`` megabytes."""
+    sentence = "All work and no play makes a very long abstract. "
+
+    def entry(number: int, title: str, summary: str) -> str:
+        return (f"<entry><id>http://arxiv.org/abs/2101.0000{number}v1</id><title>{title}</title>"
+                f"<summary>{summary}</summary><published>2021-01-01T00:00:00Z</published>"
+                "</entry>\n")
+
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<feed xmlns="http://www.w3.org/2005/Atom">\n'
+            + entry(1, "A good paper", "Fine.")
+            + entry(2, "Huge", sentence * (mb * 1024 * 1024 // len(sentence)))
+            + entry(3, "Another good paper", "Fine.") + "</feed>\n").encode()
+
+
 @dataclass(frozen=True)
 class Case:
     """A hostile file: its generator, its name (the extension picks the format) and the
@@ -119,6 +145,8 @@ CASES = (
     Case("nul.csv", csv_nul, _BIB_GOOD),
     Case("huge_abstract.bib", bibtex_huge_abstract, _BIB_GOOD),
     Case("huge_abstract.ris", ris_huge_abstract, _BIB_GOOD),
+    Case("huge_abstract.json", csljson_huge_abstract, _BIB_GOOD),
+    Case("huge_abstract.xml", arxiv_huge_abstract, _BIB_GOOD),
 )
 CASE_BY_NAME = {case.name: case for case in CASES}
 

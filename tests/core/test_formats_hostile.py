@@ -88,13 +88,17 @@ def test_a_nul_byte_drops_only_its_record(tmp_path, name, line):
     assert error[0] == line and "NUL" in error[1]
 
 
-@pytest.mark.parametrize("name", ["huge_abstract.bib", "huge_abstract.ris"])
-def test_a_50_mb_abstract_is_cut_with_a_warning(tmp_path, name):
+@pytest.mark.parametrize(("name", "line", "cut"), [
+    ("huge_abstract.bib", 7, "abstract (52,428,774 characters; kept the first 100,000)"),
+    ("huge_abstract.ris", 6, "abstract (52,428,774 characters; kept the first 100,000)"),
+    ("huge_abstract.json", 7, "abstract (52,428,750 characters; kept the first 400,000)"),
+    ("huge_abstract.xml", 4, "abstract (52,428,774 characters; kept the first 100,000)"),
+])
+def test_a_50_mb_abstract_is_cut_with_a_warning(tmp_path, name, line, cut):
     report = _run(tmp_path, name)
     index = report["titles"].index("Huge")
     assert report["abstract_lengths"][index] == MAX_ABSTRACT_CHARS
-    assert any("abstract (52,428,774 characters; kept the first 100,000)" in message
-               for _, message in report["warnings"]), report["warnings"]
+    assert any(at == line and cut in message for at, message in report["warnings"]), report
 
 
 # ---------------------------------------------------------------- the pieces, in process

@@ -7,6 +7,15 @@
 Neither function raises for bad input: a file that is not bibliographic, too large, or
 broken comes back as a ParseResult whose ``errors`` say why (``format="unknown"`` when
 nothing bibliographic was recognised). Decoding guesses are reported in ``warnings``.
+
+Hostile files end in a report, in time and memory linear in their size (see
+``benchmarks/hostile_files.py``): files over ``max_bytes`` are refused; the time budget stops
+every stage of a reader; a BibTeX ``@string`` may grow a value to ``MAX_EXPANSION_CHARS``
+(the entry that needs more is reported, not imported); a record holding a NUL byte is dropped
+with an error, the rest of the file imports; an abstract or note over ``MAX_ABSTRACT_CHARS``
+(100,000 characters), any other field over ``MAX_FIELD_CHARS`` (10,000), more than
+``MAX_TAGS`` tags or a source text over ``MAX_RAW_CHARS`` are cut with a warning (all in
+:mod:`.limits`).
 """
 
 from __future__ import annotations
