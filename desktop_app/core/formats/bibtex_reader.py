@@ -273,9 +273,10 @@ class ExpansionTooLarge(ValueError):
     """A value would grow past :data:`MAX_EXPANSION_CHARS` through ``@string`` macros (or the
     file's whole expansion budget is spent); ``name`` is the macro that made it so."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, reason: str = "") -> None:
         super().__init__(name)
         self.name = name
+        self.reason = reason or f"to more than {MAX_EXPANSION_CHARS:,} characters"
 
 
 class ExpansionBudget:
@@ -289,7 +290,8 @@ class ExpansionBudget:
         """Take ``chars`` from the budget; raise when it is spent."""
         self.left -= chars
         if self.left < 0:
-            raise ExpansionTooLarge(name)
+            raise ExpansionTooLarge(name, "past the expansion budget of the whole file "
+                                          "(twice its size plus 16 million characters)")
 
 
 def expand_value(
@@ -454,12 +456,13 @@ def _macros(
     macros: dict[str, str | None] = dict(_MONTHS)
     defined_at: dict[str, int] = {}
     too_large: list[Problem] = []
+    again: list[Problem] = []
     for index, (key, raw, line) in enumerate(strings):
         if index % 500 == 0 and _out_of_time(deadline, result, line):
             break
         name = key.lower()
         if name in defined_at:
-            result.warnings.append(
+            again.append(
                 Problem(f"@string {key} is defined again (first at line {defined_at[name]}); "
                         "the later definition is used", line)
             )
@@ -469,6 +472,7 @@ def _macros(
         except ExpansionTooLarge:
             macros[name] = None
             too_large.append(Problem(key, line))
+    _report(result, again, "@string definitions repeat an earlier name; the later one is used")
     if too_large:
         names = ", ".join(p.message for p in too_large[:8])
         more = f" and {len(too_large) - 8} more" if len(too_large) > 8 else ""
@@ -507,8 +511,7 @@ def _expand_entries(
         except ExpansionTooLarge as exc:
             too_large.append(Problem(
                 f"{block.key or 'entry'}: field {name} would expand (through @string "
-                f"{exc.name}) to more than {MAX_EXPANSION_CHARS:,} characters; the entry was "
-                "not imported", line))
+                f"{exc.name}) {exc.reason}; the entry was not imported", line))
             continue
         if len(unknown) > before and first_unknown_line is None:
             first_unknown_line = line
