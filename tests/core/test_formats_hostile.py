@@ -141,3 +141,15 @@ def test_the_time_budget_stops_each_stage_with_one_error():
     ris = ("TY  - JOUR\nTI  - x\n" + "N1  - note\n" * 50_000 + "ER  - \n").encode()
     result = read_bytes(ris, name="x.ris", time_budget=0)
     assert result.errors and result.errors[0].message.startswith("stopped after")
+
+
+def test_many_macros_under_the_cap_spend_the_files_expansion_budget():
+    big = '@string{b0 = "' + "x" * 1000 + '"}\n' + "".join(
+        f"@string{{b{i} = b{i - 1} # b{i - 1}}}\n" for i in range(1, 10))
+    entries = "".join(f"@misc{{e{i}, title = {{T{i}}}, note = b9 # b8 # b7}}\n"
+                      for i in range(200))
+    result = read_bytes((big + entries + "@misc{last, title={Last}}\n").encode(), name="x.bib")
+    assert "Last" in [r.title for r in result.records]
+    assert 10 < len(result.records) < 100  # the budget (16 million characters) stops the rest
+    (error,) = result.errors
+    assert error.line == 11 + len(result.records) - 1 and "not imported" in error.message
