@@ -7,6 +7,15 @@
 Neither function raises for bad input: a file that is not bibliographic, too large, or
 broken comes back as a ParseResult whose ``errors`` say why (``format="unknown"`` when
 nothing bibliographic was recognised). Decoding guesses are reported in ``warnings``.
+
+Hostile files end in a report, in time and memory linear in their size (see
+``benchmarks/hostile_files.py``): files over ``max_bytes`` are refused; the time budget stops
+every stage of a reader; a BibTeX ``@string`` may grow a value to ``MAX_EXPANSION_CHARS``
+(the entry that needs more is reported, not imported); a record holding a NUL byte is dropped
+with an error, the rest of the file imports; an abstract or note over ``MAX_ABSTRACT_CHARS``
+(100,000 characters), any other field over ``MAX_FIELD_CHARS`` (10,000), more than
+``MAX_TAGS`` tags or a source text over ``MAX_RAW_CHARS`` are cut with a warning (all in
+:mod:`.limits`).
 """
 
 from __future__ import annotations
@@ -20,11 +29,13 @@ from desktop_app.core.formats.arxiv_reader import read_arxiv
 from desktop_app.core.formats.bibtex_reader import read_bibtex
 from desktop_app.core.formats.csljson_reader import read_csljson
 from desktop_app.core.formats.csv_reader import read_csv
-from desktop_app.core.formats.encoding import decode_bytes
+from desktop_app.core.formats.encoding import DecodedText, decode_bytes
 from desktop_app.core.formats.limits import (
     NO_DEADLINE,
     Deadline,
     ImportTooLarge,
+    cap_record,
+    holds_nul,
     too_large_message,
 )
 from desktop_app.core.formats.ris_reader import read_ris
@@ -92,9 +103,30 @@ def read_text(
             format=chosen,
             errors=[Problem(f"could not read the file as {FORMAT_LABELS[chosen]}: {exc}")],
         )
-    if not result.records and not result.errors:
+    had_records = bool(result.records)
+    _screen_records(result)
+    if not result.records and not result.errors and not had_records:
         result.errors.append(Problem(f"no records found in this {FORMAT_LABELS[chosen]} file"))
     return result
+
+
+def _screen_records(result: ParseResult) -> None:
+    """Drop the records that hold a NUL character and cut over-long texts to the caps of
+    :mod:`.limits`, each with its line in the report."""
+    kept = []
+    for record in result.records:
+        cut = cap_record(record)
+        if holds_nul(record):
+            result.errors.append(Problem(
+                "the record holds a NUL byte (binary data inside a text file); it was not "
+                "imported", record.line))
+            continue
+        if cut:
+            result.warnings.append(Problem(f"too long, cut: {'; '.join(cut)}", record.line))
+        kept.append(record)
+    if len(kept) != len(result.records):
+        result.records = kept
+        result.errors.sort(key=lambda p: p.line or 0)
 
 
 def read_bytes(
@@ -111,19 +143,30 @@ def read_bytes(
     a long import between records, with an error saying so.
     """
     _check_format(fmt)
-    return _read_bytes(data, name=name, fmt=fmt, deadline=Deadline(time_budget))
+    decoded = _decode(data)
+    return _read_decoded(decoded, name=name, fmt=fmt, deadline=Deadline(time_budget))
 
 
-def _read_bytes(data: bytes, *, name: str, fmt: str | None, deadline: Deadline) -> ParseResult:
+def _decode(data: bytes) -> DecodedText | ParseResult:
+    """The decoded text, or the result that says why there is none."""
     if not data.strip():
         return _unknown("the file is empty")
     kind = detect.sniff_binary(data)
     if kind:
         return _unknown(f"not a bibliographic file (looks like {kind})")
-    decoded = decode_bytes(data)
-    result = read_text(decoded.text, name=name, fmt=fmt, deadline=deadline)
-    if decoded.warning:
-        result.warnings.insert(0, Problem(decoded.warning))
+    return decode_bytes(data)
+
+
+def _read_decoded(
+    decoded: DecodedText | ParseResult, *, name: str, fmt: str | None, deadline: Deadline
+) -> ParseResult:
+    if isinstance(decoded, ParseResult):
+        return decoded
+    text, warning = decoded.text, decoded.warning
+    decoded.text = ""  # the reader then holds the only reference to the text
+    result = read_text(text, name=name, fmt=fmt, deadline=deadline)
+    if warning:
+        result.warnings.insert(0, Problem(warning))
     return result
 
 
@@ -152,4 +195,6 @@ def read_path(
         return _unknown(f"{path.name} is a folder, not a file")
     except OSError as exc:
         return _unknown(f"cannot open {path.name}: {exc.strerror or exc}")
-    return _read_bytes(data, name=path.name, fmt=fmt, deadline=deadline)
+    decoded = _decode(data)
+    del data  # not kept while the file is parsed: a large file would be in memory twice
+    return _read_decoded(decoded, name=path.name, fmt=fmt, deadline=deadline)

@@ -50,11 +50,7 @@ def _categories(entry: Element) -> list[str]:
     terms = [primary.get("term", "")] if primary is not None else []
     for category in entry.findall(f"{_ATOM}category"):
         terms.append(category.get("term", ""))
-    unique: list[str] = []
-    for term in terms:
-        if term and term not in unique:
-            unique.append(term)
-    return unique
+    return list(dict.fromkeys(term for term in terms if term))
 
 
 def entry_to_record(entry: Element) -> Record:

@@ -23,7 +23,14 @@ from pylatexenc.latex2text import LatexNodes2Text
 from pylatexenc.latexwalker import LatexWalker, get_default_latex_context_db
 
 from desktop_app.core.formats.identity import clean_doi, normalize_arxiv_id
-from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
+from desktop_app.core.formats.limits import (
+    MAX_ABSTRACT_CHARS,
+    MAX_EXPANSION_CHARS,
+    MAX_FIELD_CHARS,
+    NO_DEADLINE,
+    Deadline,
+    cut_message,
+)
 from desktop_app.core.formats.names import split_bibtex_names
 from desktop_app.core.records import ParseResult, Problem, Record
 
@@ -44,6 +51,7 @@ _MONTHS = {
     "jun": "June", "jul": "July", "aug": "August", "sep": "September", "oct": "October",
     "nov": "November", "dec": "December",
 }
+_LONG_FIELDS = {"author", "editor", "note", "annote", "annotation"}
 _MAX_CROSSREF_DEPTH = 32
 _MAX_SINGLE_WARNINGS = 10
 _GROUP_TYPES = {"set", "xdata"}  # containers of other entries, not papers
@@ -71,6 +79,7 @@ _INDENT = re.compile(r"\n[ \t]+")
 _UNESCAPED_SPECIAL = re.compile(r"(?<!\\)[%&]")  # a comment / alignment mark to LaTeX
 _NEEDS_LATEX = re.compile(r"[\\$]")
 _DELIMITERS = re.compile(r'(?<!\\)[{}"]')
+_BRACES = re.compile(r"(?<!\\)[{}]")
 _latex = LatexNodes2Text()
 _LATEX_CONTEXT = get_default_latex_context_db()  # built once: pylatexenc rebuilds it per call
 _ACCENTS = {
@@ -111,6 +120,7 @@ class _Entry:
     raw: str
     line: int
     duplicate_fields: list[str] = field(default_factory=list)
+    cut: list[str] = field(default_factory=list)  # fields cut to MAX_FIELD_CHARS
 
 
 @dataclass
@@ -176,23 +186,70 @@ def latex_to_text(value: str) -> str:
 
 
 def strip_outer_braces(value: str) -> str:
-    """Remove braces that wrap the whole value, repeatedly ("{{x}}" -> "x", "{a} {b}" kept)."""
+    """Remove braces that wrap the whole value, repeatedly ("{{x}}" -> "x", "{a} {b}" kept).
+
+    Linear in the length of the value, however deep the nesting: one pass pairs every brace,
+    then the wrapping layers are peeled from both ends at once."""
     value = value.strip()
-    while value.startswith("{") and value.endswith("}") and _closing_brace(value, 0) == len(
-        value
-    ) - 1:
-        value = value[1:-1].strip()
-    return value
+    if not (value.startswith("{") and value.endswith("}")):
+        return value
+    opening = _leading_braces(value)
+    closing = _trailing_braces(value)
+    layers = min(len(opening), len(closing))
+    closed_at = _closers(value, layers)
+    peeled = 0
+    while peeled < layers and closed_at.get(peeled) == closing[peeled]:
+        peeled += 1
+    if not peeled:
+        return value
+    return value[opening[peeled - 1] + 1 : closing[peeled - 1]].strip()
+
+
+def _leading_braces(value: str) -> list[int]:
+    """Positions of the opening braces that start ``value``, whitespace between them allowed."""
+    found, i, n = [], 0, len(value)
+    while i < n and value[i] == "{":
+        found.append(i)
+        i += 1
+        while i < n and value[i].isspace():
+            i += 1
+    return found
+
+
+def _trailing_braces(value: str) -> list[int]:
+    """Positions of the unescaped closing braces that end ``value``, the last first."""
+    found, i = [], len(value) - 1
+    while i >= 0 and value[i] == "}" and (i == 0 or value[i - 1] != "\\"):
+        found.append(i)
+        i -= 1
+        while i >= 0 and value[i].isspace():
+            i -= 1
+    return found
+
+
+def _closers(value: str, layers: int) -> dict[int, int]:
+    """Where the first ``layers`` opening braces of ``value`` close (by nesting level)."""
+    closed_at: dict[int, int] = {}
+    depth = 0
+    for m in _BRACES.finditer(value):
+        if m.group() == "{":
+            depth += 1
+        else:
+            depth -= 1
+            if depth < layers:
+                closed_at.setdefault(depth, m.start())
+            if depth <= 0:
+                break
+    return closed_at
 
 
 def _closing_brace(text: str, start: int) -> int:
     """Index of the brace closing the one at ``start``; -1 when unbalanced."""
     depth = 0
-    for m in _DELIMITERS.finditer(text, start):
-        char = m.group()
-        if char == "{":
+    for m in _BRACES.finditer(text, start):
+        if m.group() == "{":
             depth += 1
-        elif char == "}":
+        else:
             depth -= 1
             if depth == 0:
                 return m.start()
@@ -212,42 +269,89 @@ def _closing_quote(text: str, start: int) -> int:
     return -1
 
 
-def expand_value(value: str, macros: dict[str, str], unknown: set[str] | None = None) -> str:
+class ExpansionTooLarge(ValueError):
+    """A value would grow past :data:`MAX_EXPANSION_CHARS` through ``@string`` macros (or the
+    file's whole expansion budget is spent); ``name`` is the macro that made it so."""
+
+    def __init__(self, name: str, reason: str = "") -> None:
+        super().__init__(name)
+        self.name = name
+        self.reason = reason or f"to more than {MAX_EXPANSION_CHARS:,} characters"
+
+
+class ExpansionBudget:
+    """The characters all macro expansions of one file may produce together: linear in the
+    file's size, so that many macros just under the cap cannot fill the memory either."""
+
+    def __init__(self, text_chars: int) -> None:
+        self.left = 2 * text_chars + 16 * MAX_EXPANSION_CHARS
+
+    def spend(self, chars: int, name: str) -> None:
+        """Take ``chars`` from the budget; raise when it is spent."""
+        self.left -= chars
+        if self.left < 0:
+            raise ExpansionTooLarge(name, "past the expansion budget of the whole file "
+                                          "(twice its size plus 16 million characters)")
+
+
+def expand_value(
+    value: str,
+    macros: dict[str, str | None],
+    unknown: set[str] | None = None,
+    budget: ExpansionBudget | None = None,
+) -> str:
     """Evaluate a raw BibTeX value: ``{..}``, ``".."``, numbers and macro names joined by
-    ``#``. Undefined macro names are kept as written (and added to ``unknown``)."""
+    ``#``. Undefined macro names are kept as written (and added to ``unknown``).
+
+    Raises :class:`ExpansionTooLarge` when macros would make the value longer than
+    :data:`MAX_EXPANSION_CHARS` (and longer than its own text), when it uses a macro that was
+    itself too large (``None`` in ``macros``), or when ``budget`` is spent."""
     value = value.strip()
     if "#" not in value:  # the common case: a single piece
         if len(value) >= 2 and value[0] == "{" and value[-1] == "}":
             return value[1:-1]
         if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
             return value[1:-1]
+    limit = max(MAX_EXPANSION_CHARS, len(value))
     parts: list[str] = []
+    size, grown_by = 0, ""
     i, n = 0, len(value)
     while i < n:
         char = value[i]
         if char.isspace() or char == "#":
             i += 1
-        elif char in "{\"":
+            continue
+        if char in "{\"":
             end = _closing_brace(value, i) if char == "{" else _closing_quote(value, i)
             if end < 0:
                 parts.append(value[i + 1 :])
-                break
-            parts.append(value[i + 1 : end])
-            i = end + 1
+                i = n
+            else:
+                parts.append(value[i + 1 : end])
+                i = end + 1
         else:
             j = i
             while j < n and not value[j].isspace() and value[j] != "#":
                 j += 1
             token = value[i:j]
+            i = j
             if token.lstrip("-").isdigit():
                 parts.append(token)
             elif token.lower() in macros:
-                parts.append(macros[token.lower()])
+                expansion = macros[token.lower()]
+                if expansion is None:
+                    raise ExpansionTooLarge(token)
+                parts.append(expansion)
+                grown_by = grown_by or token
             else:
                 if unknown is not None:
                     unknown.add(token)
                 parts.append(token)
-            i = j
+        size += len(parts[-1])
+        if size > limit:
+            raise ExpansionTooLarge(grown_by or "the value")
+    if grown_by and budget is not None:
+        budget.spend(size, grown_by)
     return "".join(parts)
 
 
@@ -263,6 +367,8 @@ def _year(value: str | None) -> int | None:
 
 
 # ---------------------------------------------------------------- splitting
+
+_EXPANDED = (model.Entry("", "", []), 0)  # stands in for a block already expanded
 
 
 def _chunks(text: str, size: int | None = None) -> Iterator[tuple[int, str]]:
@@ -329,42 +435,90 @@ def _split(text: str, deadline: Deadline) -> _Split:
 # ---------------------------------------------------------------- macros and inheritance
 
 
-def _macros(strings: list[tuple[str, str, int]], result: ParseResult) -> dict[str, str]:
-    macros = dict(_MONTHS)
+def _out_of_time(deadline: Deadline, result: ParseResult, line: int) -> bool:
+    """True once the time budget is spent; the error saying so is added only once, by the
+    first stage that finds it spent."""
+    if not deadline.expired():
+        return False
+    if not any(e.message.startswith("stopped after") for e in result.errors):
+        result.errors.append(Problem(deadline.message(line), line))
+    return True
+
+
+def _macros(
+    strings: list[tuple[str, str, int]],
+    result: ParseResult,
+    budget: ExpansionBudget,
+    deadline: Deadline,
+) -> dict[str, str | None]:
+    """Expand the ``@string`` definitions in order; a macro that would grow too large is kept
+    as ``None`` (entries using it are reported) and warned about once for all."""
+    macros: dict[str, str | None] = dict(_MONTHS)
     defined_at: dict[str, int] = {}
-    for key, raw, line in strings:
+    too_large: list[Problem] = []
+    again: list[Problem] = []
+    for index, (key, raw, line) in enumerate(strings):
+        if index % 500 == 0 and _out_of_time(deadline, result, line):
+            break
         name = key.lower()
         if name in defined_at:
-            result.warnings.append(
+            again.append(
                 Problem(f"@string {key} is defined again (first at line {defined_at[name]}); "
                         "the later definition is used", line)
             )
         defined_at.setdefault(name, line)
-        macros[name] = expand_value(raw, macros)
+        try:
+            macros[name] = expand_value(raw, macros, budget=budget)
+        except ExpansionTooLarge:
+            macros[name] = None
+            too_large.append(Problem(key, line))
+    _report(result, again, "@string definitions repeat an earlier name; the later one is used")
+    if too_large:
+        names = ", ".join(p.message for p in too_large[:8])
+        more = f" and {len(too_large) - 8} more" if len(too_large) > 8 else ""
+        result.warnings.append(Problem(
+            f"{len(too_large)} @string macros ({names}{more}) would expand to more than "
+            f"{MAX_EXPANSION_CHARS:,} characters; entries that use them are not imported",
+            too_large[0].line))
     return macros
 
 
 def _expand_entries(
-    found: _Split, macros: dict[str, str], result: ParseResult
+    found: _Split,
+    macros: dict[str, str | None],
+    result: ParseResult,
+    budget: ExpansionBudget,
+    deadline: Deadline,
 ) -> list[_Entry]:
     entries = []
     unknown: set[str] = set()
     first_unknown_line = None
-    for block, line in found.entries:
+    too_large: list[Problem] = []
+    for index, (block, line) in enumerate(found.entries):
+        if index % 500 == 0 and _out_of_time(deadline, result, line):
+            break
+        found.entries[index] = _EXPANDED  # the block's raw values are freed once expanded
         fields: dict[str, str] = {}
         duplicates = []
         before = len(unknown)
-        for fld in block.fields:
-            name = fld.key.lower()
-            if name in fields:
-                duplicates.append(name)
-                continue
-            fields[name] = expand_value(str(fld.value), macros, unknown)
+        try:
+            for fld in block.fields:
+                name = fld.key.lower()
+                if name in fields:
+                    duplicates.append(name)
+                    continue
+                fields[name] = expand_value(str(fld.value), macros, unknown, budget)
+        except ExpansionTooLarge as exc:
+            too_large.append(Problem(
+                f"{block.key or 'entry'}: field {name} would expand (through @string "
+                f"{exc.name}) {exc.reason}; the entry was not imported", line))
+            continue
         if len(unknown) > before and first_unknown_line is None:
             first_unknown_line = line
-        entries.append(
-            _Entry(block.entry_type.lower(), block.key, fields, block.raw or "", line, duplicates)
-        )
+        entries.append(_Entry(block.entry_type.lower(), block.key, fields, block.raw or "",
+                              line, duplicates, _cut_long_fields(fields)))
+    _report(result, too_large, "entries expand @string macros too far; not imported",
+            errors=True)
     if unknown:
         names = ", ".join(sorted(unknown)[:8])
         result.warnings.append(
@@ -373,7 +527,25 @@ def _expand_entries(
     return entries
 
 
-def _inherit(entries: list[_Entry], result: ParseResult) -> None:
+def _cut_long_fields(fields: dict[str, str]) -> list[str]:
+    """Cut every field but the abstract (kept raw, capped later) before any LaTeX conversion,
+    which costs tens of microseconds per character: names and notes to MAX_ABSTRACT_CHARS (a
+    collaboration lists thousands of authors), the rest to MAX_FIELD_CHARS. Returns what was
+    cut."""
+    cut = []
+    for name, value in fields.items():
+        if name == "abstract":
+            continue
+        limit = MAX_ABSTRACT_CHARS if name in _LONG_FIELDS else MAX_FIELD_CHARS
+        if len(value) > limit:
+            cut.append(cut_message(name, len(value), limit))
+            fields[name] = value[:limit]
+    return cut
+
+
+def _inherit(
+    entries: list[_Entry], result: ParseResult, deadline: Deadline = NO_DEADLINE
+) -> None:
     """Fill missing fields from crossref'ed and xdata entries (resolved recursively)."""
     by_key: dict[str, _Entry] = {}
     for entry in entries:
@@ -403,7 +575,9 @@ def _inherit(entries: list[_Entry], result: ParseResult) -> None:
             _copy_missing(parent.fields, entry.fields, map_titles=via_crossref)
         done.add(id(entry))
 
-    for entry in entries:
+    for index, entry in enumerate(entries):
+        if index % 500 == 0 and _out_of_time(deadline, result, entry.line):
+            break
         resolve(entry, ())
     _report(result, problems, "crossref/xdata references could not be followed")
 
@@ -448,13 +622,12 @@ def _url(fields: dict[str, str]) -> str | None:
 
 
 def _tags(fields: dict[str, str]) -> list[str]:
-    tags: list[str] = []
+    tags: dict[str, None] = {}  # ordered; linear however many repeat
     for name in ("keywords", "keyword"):
         for piece in _TAG_SPLIT.split(fields.get(name, "")):
-            tag = latex_to_text(piece)
-            if tag and tag not in tags:
-                tags.append(tag)
-    return tags
+            if tag := latex_to_text(piece):
+                tags.setdefault(tag)
+    return list(tags)
 
 
 def _title(fields: dict[str, str]) -> str | None:
@@ -499,13 +672,16 @@ def to_record(entry: _Entry) -> Record:
     )
 
 
-def _report(result: ParseResult, problems: list[Problem], summary: str) -> None:
-    """Add warnings one by one, or as one summary line when there are many."""
+def _report(
+    result: ParseResult, problems: list[Problem], summary: str, *, errors: bool = False
+) -> None:
+    """Add warnings (or errors) one by one, or as one summary line when there are many."""
+    target = result.errors if errors else result.warnings
     if len(problems) <= _MAX_SINGLE_WARNINGS:
-        result.warnings.extend(problems)
+        target.extend(problems)
         return
     lines = ", ".join(str(p.line) for p in problems[:_MAX_SINGLE_WARNINGS])
-    result.warnings.append(
+    target.append(
         Problem(f"{len(problems)} {summary} (lines {lines}, ...)", problems[0].line)
     )
 
@@ -535,9 +711,10 @@ def read_bibtex(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     found = _split(text, deadline)
     result.errors.extend(found.errors)
-    macros = _macros(found.strings, result)
-    entries = _expand_entries(found, macros, result)
-    _inherit(entries, result)
+    budget = ExpansionBudget(len(text))
+    macros = _macros(found.strings, result, budget, deadline)
+    entries = _expand_entries(found, macros, result, budget, deadline)
+    _inherit(entries, result, deadline)
     _report_entry_issues(entries, result)
     groups = [e for e in entries if e.entry_type in _GROUP_TYPES]
     if groups:
@@ -546,12 +723,13 @@ def read_bibtex(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
             Problem(f"{len(groups)} {kinds} entries group other entries and are not papers; "
                     "they were not imported", groups[0].line)
         )
-    for index, entry in enumerate(entries):
+    for entry in entries:
         if entry.entry_type in _GROUP_TYPES:
             continue
-        if index % 500 == 0 and deadline.expired():
-            result.errors.append(Problem(deadline.message(entry.line), entry.line))
+        if _out_of_time(deadline, result, entry.line):  # one clock read; an entry may be slow
             break
+        if entry.cut:
+            result.warnings.append(Problem(f"too long, cut: {'; '.join(entry.cut)}", entry.line))
         result.records.append(to_record(entry))
     result.errors.sort(key=lambda p: p.line or 0)
     return result

@@ -86,11 +86,11 @@ def _year(text: str) -> int | None:
 
 
 def _tags(text: str) -> list[str]:
-    tags: list[str] = []
+    tags: dict[str, None] = {}  # ordered; linear however many repeat
     for piece in _TAG_SPLIT.split(text):
-        if piece.strip() and piece.strip() not in tags:
-            tags.append(piece.strip())
-    return tags
+        if piece.strip():
+            tags.setdefault(piece.strip())
+    return list(tags)
 
 
 def _undefuse(cell: str) -> str:

@@ -1,8 +1,11 @@
-"""Size and time limits for imports: the too-large error and a cooperative deadline."""
+"""Size and time limits for imports: the too-large error, a cooperative deadline and the caps
+on what one record may hold."""
 
 from __future__ import annotations
 
 import time
+
+from desktop_app.core.records import Record
 
 
 class ImportTooLarge(Exception):
@@ -53,3 +56,72 @@ class Deadline:
 
 
 NO_DEADLINE = Deadline(None)
+
+
+# ---------------------------------------------------------------- caps on what one record holds
+
+MAX_ABSTRACT_CHARS = 100_000
+"""An abstract (and a record's note) longer than this is cut here, with a warning. Real
+abstracts stay under 10,000 characters; a longer one is a whole text pasted by mistake or a
+hostile file, and would make the reader, the index and the window slow for no reader's gain."""
+MAX_FIELD_CHARS = 10_000
+"""Any other text of a record (title, venue, a name, a tag, an extra field) is cut here."""
+MAX_RAW_CHARS = 1_000_000
+"""The record's source text kept beside it (``Record.raw``) is cut here."""
+MAX_EXPANSION_CHARS = 1_000_000
+"""A BibTeX value may grow through ``@string`` macros up to this many characters (or its own
+length, if longer); an entry whose value would grow further is reported and not imported."""
+
+
+def _cut(value: str, limit: int) -> str:
+    return value if len(value) <= limit else value[:limit]
+
+
+def cap_record(record: Record) -> list[str]:
+    """Cut the over-long texts of ``record`` in place to the caps above; return what was cut
+    (for instance ``["abstract (52,428,800 characters; kept the first 100,000)"]``), empty when
+    nothing was."""
+    cut: list[str] = []
+
+    def check(name: str, value: str | None, limit: int) -> str | None:
+        if value is not None and len(value) > limit:
+            cut.append(cut_message(name, len(value), limit))
+            return value[:limit]
+        return value
+
+    record.abstract = check("abstract", record.abstract, MAX_ABSTRACT_CHARS) or ""
+    record.note = check("note", record.note, MAX_ABSTRACT_CHARS)
+    record.raw = check("source text", record.raw, MAX_RAW_CHARS) or ""
+    for name in ("title", "venue", "url", "bibtex_key", "entry_type"):
+        setattr(record, name, check(name, getattr(record, name), MAX_FIELD_CHARS))
+    if any(len(a) > MAX_FIELD_CHARS for a in record.authors):
+        cut.append(f"an author's name (kept the first {MAX_FIELD_CHARS:,} characters)")
+        record.authors = [_cut(a, MAX_FIELD_CHARS) for a in record.authors]
+    if any(len(t) > MAX_FIELD_CHARS for t in record.tags):
+        cut.append(f"a tag (kept the first {MAX_FIELD_CHARS:,} characters)")
+        record.tags = [_cut(t, MAX_FIELD_CHARS) for t in record.tags]
+    if len(record.tags) > MAX_TAGS:
+        cut.append(f"tags ({len(record.tags):,}; kept the first {MAX_TAGS:,})")
+        record.tags = record.tags[:MAX_TAGS]
+    for key, value in list(record.extra.items()):
+        record.extra[key] = check(
+            key, value, MAX_ABSTRACT_CHARS if key == "note" else MAX_FIELD_CHARS) or ""
+    return cut
+
+
+def cut_message(name: str, length: int, limit: int) -> str:
+    """ "abstract (52,428,800 characters; kept the first 100,000)"."""
+    return f"{name} ({length:,} characters; kept the first {limit:,})"
+
+
+MAX_TAGS = 1_000
+"""A record keeps at most this many tags (keywords); the rest are reported, not imported."""
+
+
+def holds_nul(record: Record) -> bool:
+    """True when any text of the record holds a NUL character (binary data in a text file,
+    which no database text column may hold)."""
+    texts = [record.abstract, record.raw, record.title, record.venue, record.url,
+             record.bibtex_key, record.entry_type, record.note, record.doi, record.arxiv_id,
+             *record.authors, *record.tags, *record.extra.keys(), *record.extra.values()]
+    return any(text and "\x00" in text for text in texts)

@@ -19,6 +19,8 @@ from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
 from desktop_app.core.formats.names import is_et_al, parse_display_name
 from desktop_app.core.records import ParseResult, Problem, Record
 
+MAX_LIST_ITEMS = 10_000
+"""A record keeps at most this many lines of one repeated tag (authors, keywords, ...)."""
 _RIS_TAG = re.compile(r"^([A-Z][A-Z0-9])  -(?: |$)")
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 RIS_TYPES = {
@@ -37,6 +39,14 @@ RIS_TYPES = {
 }
 
 
+class OutOfTime(Exception):
+    """The time budget ran out while cutting the file into records; ``line`` is where."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(line)
+        self.line = line
+
+
 @dataclass
 class TaggedRecord:
     """The lines of one field-tagged record and where it stood in the file (1-based)."""
@@ -45,6 +55,7 @@ class TaggedRecord:
     start: int = 0
     end: int | None = None  # line of the end tag; None when it is missing
     has_start_tag: bool = True
+    untagged: int = 0  # lines without a tag (continuations): folded before rispy sees them
 
     @property
     def last_line(self) -> int:
@@ -64,14 +75,18 @@ def segment_records(
     start_tag: str,
     end_tag: str = "ER",
     ignore: frozenset[str] = frozenset(),
+    deadline: Deadline = NO_DEADLINE,
 ) -> list[TaggedRecord]:
     """Cut tagged lines into records. A record starts at ``start_tag`` and ends at
     ``end_tag``; a new start tag also ends an unfinished record (left with ``end=None``);
     tag lines outside any record form a record with ``has_start_tag=False``. Lines that are
-    neither tags nor inside a record (vendor junk) are dropped."""
+    neither tags nor inside a record (vendor junk) are dropped. Raises :class:`OutOfTime`
+    when ``deadline`` expires (checked every 20,000 lines)."""
     records: list[TaggedRecord] = []
     current: TaggedRecord | None = None
     for number, line in enumerate(lines, start=1):
+        if number % 20_000 == 0 and deadline.expired():
+            raise OutOfTime(number)
         tag = tag_of(line)
         if tag in ignore:
             continue
@@ -88,6 +103,7 @@ def segment_records(
         elif current is not None:
             if tag is not None or line.strip() or current.has_start_tag:
                 current.lines.append(line)
+                current.untagged += tag is None
         elif tag is not None:
             current = TaggedRecord([line], number, has_start_tag=False)
     if current is not None:
@@ -141,13 +157,13 @@ def year_from(text: str) -> int | None:
 
 def people(values: Iterable[str], extra: dict[str, str]) -> list[str]:
     """Normalise names, dropping "et al." (then noted in ``extra["et_al"]``) and repeats."""
-    names: list[str] = []
+    names: dict[str, None] = {}  # ordered, and linear however many names repeat
     for value in values:
         if is_et_al(value):
             extra["et_al"] = "1"
-        elif (name := parse_display_name(value)) and name not in names:
-            names.append(name)
-    return names
+        elif name := parse_display_name(value):
+            names.setdefault(name)
+    return list(names)
 
 
 def _pages(first: str, last: str) -> str:
@@ -171,11 +187,11 @@ def ris_item_to_record(item: dict, tagged: TaggedRecord) -> Record:
             extra[key] = value
     if pages := _pages(_first(item, "start_page"), _first(item, "end_page")):
         extra["pages"] = pages
-    tags = []
+    tags: dict[str, None] = {}
     for keyword in _as_list(item.get("keywords")):
         for piece in keyword.split(";"):
-            if piece.strip() and piece.strip() not in tags:
-                tags.append(piece.strip())
+            if piece.strip():
+                tags.setdefault(piece.strip())
     doi = clean_doi(_first(item, "doi")) or next(filter(None, map(clean_doi, urls)), None)
     arxiv = next((a for a in map(normalize_arxiv_id, urls) if a), None)
     return Record(
@@ -189,11 +205,47 @@ def ris_item_to_record(item: dict, tagged: TaggedRecord) -> Record:
         arxiv_id=arxiv,
         url=urls[0].strip() if urls else None,
         entry_type=RIS_TYPES.get(ris_type.upper(), "misc") if ris_type else "misc",
-        tags=tags,
+        tags=list(tags),
         raw="\n".join(tagged.lines),
         line=tagged.start,
         extra=extra,
     )
+
+
+def fold_continuations(
+    lines: list[str], parser: rispy.RisParser, *, max_items: int | None = None
+) -> tuple[list[str], int]:
+    """Join continuation lines (lines without a tag) onto their tag line, as rispy would,
+    but in linear time: rispy joins them one at a time, which is quadratic in their number.
+    Lines that continue a list tag (one author or keyword per line) are left for rispy,
+    which appends each as a new item. With ``max_items``, at most that many lines of one list
+    tag are kept; returns the lines and how many were dropped."""
+    folded: list[str] = []
+    pieces: list[str] = []
+    counts: dict[str, int] = {}
+    foldable = keep = True
+    dropped = 0
+    for line in lines:
+        tag, content = parser.parse_line(line)
+        if tag is None and foldable:
+            pieces.append(content)
+            continue
+        if pieces:
+            folded[-1] = " ".join([folded[-1].rstrip(), *pieces])
+            pieces = []
+        if tag is not None:
+            foldable = tag not in parser.list_tags and tag not in parser.delimiter_map
+            keep = True
+            if not foldable and max_items is not None:
+                counts[tag] = counts.get(tag, 0) + 1
+                keep = counts[tag] <= max_items
+        if keep:
+            folded.append(line)
+        else:
+            dropped += 1
+    if pieces:
+        folded[-1] = " ".join([folded[-1].rstrip(), *pieces])
+    return folded, dropped
 
 
 def read_tagged(
@@ -212,7 +264,12 @@ def read_tagged(
     report damaged and unreadable records with their lines."""
     result = ParseResult(format=fmt)
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    tagged_records = segment_records(lines, tag_of, start_tag=start_tag, ignore=ignore)
+    try:
+        tagged_records = segment_records(lines, tag_of, start_tag=start_tag, ignore=ignore,
+                                         deadline=deadline)
+    except OutOfTime as exc:
+        result.errors.append(Problem(deadline.message(exc.line), exc.line))
+        return result
     starts = sum(1 for r in tagged_records if r.has_start_tag)
     ends = sum(1 for r in tagged_records if r.end is not None)
     for index, tagged in enumerate(tagged_records):
@@ -224,7 +281,11 @@ def read_tagged(
         if tagged.end is None:
             body = [*body, "ER  - " if fmt == "ris" else "ER"]
         try:
-            items = rispy.loads("\n".join(body), implementation=parser, skip_unknown_tags=True)
+            reader = parser(skip_unknown_tags=True)
+            dropped = 0
+            if tagged.untagged or len(body) > MAX_LIST_ITEMS:
+                body, dropped = fold_continuations(body, reader, max_items=MAX_LIST_ITEMS)
+            items = reader.parse_lines(iter(body))
         except Exception as exc:  # noqa: BLE001 - one bad record must not stop the file
             result.errors.append(
                 Problem(f"unreadable record ({tagged.span()}): {exc}", tagged.start)
@@ -237,6 +298,10 @@ def read_tagged(
             continue
         if damage:
             result.warnings.append(Problem(f"{damage}; imported what it holds", tagged.start))
+        if dropped:
+            result.warnings.append(Problem(
+                f"{dropped:,} lines of a repeated tag (author, keyword, ...) beyond the first "
+                f"{MAX_LIST_ITEMS:,} of each were not imported ({tagged.span()})", tagged.start))
         result.records.append(record)
     if starts != ends or len(result.records) != len(tagged_records):
         result.warnings.append(

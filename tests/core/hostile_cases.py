@@ -1,0 +1,217 @@
+"""Generators of hostile import files and a child-process runner that measures reading them.
+
+Used by ``tests/core/test_formats_hostile.py`` and ``benchmarks/hostile_files.py``: each case
+writes a small generator's output (never a committed blob) beside good entries that must still
+be imported. :func:`measure` reads one file in a fresh Python process under an address-space
+limit (``RLIMIT_AS``) and a wall-clock timeout, and returns what the reader reported together
+with the wall time, CPU time and peak resident memory (``ru_maxrss``) of that process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+GOOD_BIB = (
+    "@article{good1,\n  title = {A good paper},\n  author = {Doe, Jane},\n  year = 2020,\n"
+    "  abstract = {Nothing wrong here.}\n}\n"
+)
+GOOD_BIB_2 = "@misc{good2, title = {Another good paper}, year = 2021}\n"
+GOOD_RIS = "TY  - JOUR\nTI  - A good paper\nAU  - Doe, Jane\nPY  - 2020\nER  - \n"
+GOOD_RIS_2 = "TY  - JOUR\nTI  - Another good paper\nPY  - 2021\nER  - \n"
+
+
+def string_bomb(levels: int = 28) -> bytes:
+    """``@string`` macros that double at each level: about 1.2 KB that expands to
+    10 * 2**28 characters (2.7 GB), used by one entry between two good ones."""
+    lines = [GOOD_BIB, '@string{s0 = "xxxxxxxxxx"}\n']
+    lines += [f"@string{{s{i} = s{i - 1} # s{i - 1}}}\n" for i in range(1, levels + 1)]
+    lines.append(f"@article{{bomb, title = s{levels}, year = 2020}}\n")
+    lines.append(GOOD_BIB_2)
+    return "".join(lines).encode()
+
+
+def nested_braces(depth: int = 200_000) -> bytes:
+    """A title and an abstract of ``depth`` nested braces each, between two good entries."""
+    value = "{" * depth + "deep" + "}" * depth
+    return (GOOD_BIB + f"@article{{deep, title = {value}, abstract = {value}, year = 2020}}\n"
+            + GOOD_BIB_2).encode()
+
+
+def ris_long_record(lines: int = 1_000_000) -> bytes:
+    """One RIS record of ``lines`` lines (an abstract continued line after line)."""
+    body = "AB  - start of a very long abstract\n" + "continued line of the abstract\n" * lines
+    return (GOOD_RIS + "TY  - JOUR\nTI  - The long one\n" + body + "ER  - \n" + GOOD_RIS_2).encode()
+
+
+def ris_many_tags(lines: int = 1_000_000) -> bytes:
+    """One RIS record of ``lines`` keyword lines."""
+    body = "".join(f"KW  - keyword {i}\n" for i in range(lines))
+    return (GOOD_RIS + "TY  - JOUR\nTI  - Many tags\n" + body + "ER  - \n" + GOOD_RIS_2).encode()
+
+
+def bibtex_nul() -> bytes:
+    """A NUL byte inside the middle entry of three (in the first 4 KB, where binary sniffing
+    looks)."""
+    return (GOOD_BIB + "@article{nul, title = {Has a \x00 byte}, year = 2020}\n"
+            + GOOD_BIB_2).encode()
+
+
+def ris_nul() -> bytes:
+    """A NUL byte inside the middle RIS record of three."""
+    return (GOOD_RIS + "TY  - JOUR\nTI  - Has a \x00 byte\nER  - \n" + GOOD_RIS_2).encode()
+
+
+def csljson_nul() -> bytes:
+    """A NUL byte (raw, not escaped) inside the second of three CSL-JSON items."""
+    items = ['{"id": "a", "type": "article", "title": "A good paper"}',
+             '{"id": "b", "type": "article", "title": "Has a \x00 byte"}',
+             '{"id": "c", "type": "article", "title": "Another good paper"}']
+    return ("[\n" + ",\n".join(items) + "\n]\n").encode()
+
+
+def csv_nul() -> bytes:
+    """A NUL byte inside the second of three CSV rows."""
+    return b"title,year\nA good paper,2020\nHas a \x00 byte,2020\nAnother good paper,2021\n"
+
+
+def bibtex_huge_abstract(mb: int = 50) -> bytes:
+    """One entry with an abstract of ``mb`` megabytes between two good entries."""
+    sentence = "All work and no play makes a very long abstract. "
+    abstract = sentence * (mb * 1024 * 1024 // len(sentence))
+    return (GOOD_BIB + f"@article{{huge, title = {{Huge}}, abstract = {{{abstract}}}}}\n"
+            + GOOD_BIB_2).encode()
+
+
+def ris_huge_abstract(mb: int = 50) -> bytes:
+    """One RIS record whose abstract is a single line of ``mb`` megabytes."""
+    sentence = "All work and no play makes a very long abstract. "
+    abstract = sentence * (mb * 1024 * 1024 // len(sentence))
+    return (GOOD_RIS + f"TY  - JOUR\nTI  - Huge\nAB  - {abstract}\nER  - \n"
+            + GOOD_RIS_2).encode()
+
+
+def csljson_huge_abstract(mb: int = 50) -> bytes:
+    """Three CSL-JSON items, the second with an HTML abstract of ``mb`` megabytes."""
+    paragraph = "<p>All work and <i>no play</i> makes a very long abstract.</p>"
+    abstract = paragraph * (mb * 1024 * 1024 // len(paragraph))
+    items = [{"id": "a", "type": "article", "title": "A good paper"},
+             {"id": "h", "type": "article", "title": "Huge", "abstract": abstract},
+             {"id": "c", "type": "article", "title": "Another good paper"}]
+    return json.dumps(items, indent=1).encode()
+
+
+def arxiv_huge_abstract(mb: int = 50) -> bytes:
+    """An arXiv Atom feed of three entries, the second with a summary of ``mb`` megabytes."""
+    sentence = "All work and no play makes a very long abstract. "
+
+    def entry(number: int, title: str, summary: str) -> str:
+        return (f"<entry><id>http://arxiv.org/abs/2101.0000{number}v1</id><title>{title}</title>"
+                f"<summary>{summary}</summary><published>2021-01-01T00:00:00Z</published>"
+                "</entry>\n")
+
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<feed xmlns="http://www.w3.org/2005/Atom">\n'
+            + entry(1, "A good paper", "Fine.")
+            + entry(2, "Huge", sentence * (mb * 1024 * 1024 // len(sentence)))
+            + entry(3, "Another good paper", "Fine.") + "</feed>\n").encode()
+
+
+@dataclass(frozen=True)
+class Case:
+    """A hostile file: its generator, its name (the extension picks the format) and the
+    titles of the good records that must still be imported from it."""
+
+    name: str
+    make: Callable[[], bytes]
+    good_titles: tuple[str, ...]
+
+
+_BIB_GOOD = ("A good paper", "Another good paper")
+CASES = (
+    Case("string_bomb.bib", string_bomb, _BIB_GOOD),
+    Case("nested_braces.bib", nested_braces, _BIB_GOOD),
+    Case("long_record.ris", ris_long_record, _BIB_GOOD),
+    Case("many_tags.ris", ris_many_tags, _BIB_GOOD),
+    Case("nul.bib", bibtex_nul, _BIB_GOOD),
+    Case("nul.ris", ris_nul, _BIB_GOOD),
+    Case("nul.json", csljson_nul, _BIB_GOOD),
+    Case("nul.csv", csv_nul, _BIB_GOOD),
+    Case("huge_abstract.bib", bibtex_huge_abstract, _BIB_GOOD),
+    Case("huge_abstract.ris", ris_huge_abstract, _BIB_GOOD),
+    Case("huge_abstract.json", csljson_huge_abstract, _BIB_GOOD),
+    Case("huge_abstract.xml", arxiv_huge_abstract, _BIB_GOOD),
+)
+CASE_BY_NAME = {case.name: case for case in CASES}
+
+MEMORY_LIMIT = 1024 * 1024 * 1024  # RLIMIT_AS of the child: 1 GB
+
+
+def _child(path: str, memory_limit: int) -> None:
+    """Run in the child: read ``path`` and print one JSON line about the result."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
+    from desktop_app.core.formats import read_path
+
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    start = time.perf_counter()
+    result = read_path(path)
+    wall = time.perf_counter() - start
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = (usage.ru_utime - before.ru_utime) + (usage.ru_stime - before.ru_stime)
+    print(json.dumps({
+        "peak_mb": _peak_mb(),
+        "format": result.format,
+        "titles": [r.title for r in result.records],
+        "keys": [r.bibtex_key for r in result.records],
+        "abstract_lengths": [len(r.abstract) for r in result.records],
+        "errors": [[p.line, p.message] for p in result.errors],
+        "warnings": [[p.line, p.message] for p in result.warnings],
+        "wall": wall,
+        "cpu": cpu,
+        # kilobytes on Linux; note that Linux carries the parent's peak over fork + exec
+        "maxrss_mb": usage.ru_maxrss / 1024,
+    }))
+
+
+def _peak_mb() -> float | None:
+    """The peak resident memory of this process's own address space (``VmHWM``, Linux), which
+    unlike ``ru_maxrss`` starts afresh at exec; None where /proc is missing."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return None
+
+
+def measure(path: Path, *, timeout: float = 60.0, memory_limit: int = MEMORY_LIMIT) -> dict:
+    """Read ``path`` in a fresh interpreter; return the child's report plus ``returncode``,
+    ``stderr`` and ``elapsed`` (wall clock of the whole child, start-up included)."""
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(root), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    code = f"from tests.core.hostile_cases import _child; _child({str(path)!r}, {memory_limit})"
+    start = time.perf_counter()
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=timeout, env=env, check=False)
+    except subprocess.TimeoutExpired:
+        return {"returncode": None, "stderr": f"timed out after {timeout:g} s",
+                "elapsed": time.perf_counter() - start}
+    report: dict = {}
+    lines = done.stdout.strip().splitlines()
+    if done.returncode == 0 and lines:
+        report = json.loads(lines[-1])
+    report.update(returncode=done.returncode, stderr=done.stderr,
+                  elapsed=time.perf_counter() - start)
+    return report
