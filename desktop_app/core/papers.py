@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from sqlalchemy import exists, func, select, update
+from sqlalchemy import Select, String, exists, func, select, type_coerce, update
 
 from desktop_app.core.anchoring import reanchor_all
 from desktop_app.core.errors import LibraryError
@@ -17,9 +17,30 @@ from desktop_app.core.models import STATUSES
 from desktop_app.core.rules import check_rating, check_status
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.dialect import Dialect
 from desktop_app.core.values import Change, HighlightView, PaperRow, PaperView
 
 _TAG_SEPARATOR = "\x1f"
+
+
+def _rows_statement(d: Dialect) -> Select:
+    """One query for a page of table rows; the ids are bound to "ids"."""
+    p = t.paper.c
+    tags = (
+        select(d.string_agg(t.tag.c.name, _TAG_SEPARATOR))
+        .join(t.paper_tag, t.paper_tag.c.tag_id == t.tag.c.id)
+        .where(t.paper_tag.c.paper_id == p.id).scalar_subquery()
+    )
+    highlights = (
+        select(func.count()).select_from(t.highlight).where(t.highlight.c.paper_id == p.id)
+        .scalar_subquery()
+    )
+    has_note = exists().where(t.note.c.paper_id == p.id, t.note.c.text != "")
+    # added_at as stored text: the table shows its first 16 characters, no datetime needed
+    return select(
+        p.id, p.title, p.venue, p.year, p.status, p.rating, type_coerce(p.added_at, String).label("added_at"),
+        p.authors_json, tags.label("tags"), highlights.label("hl"), has_note.label("has_note"),
+    ).where(d.in_ids_named(p.id, "ids"))
 
 
 class Papers:
@@ -27,6 +48,7 @@ class Papers:
 
     def __init__(self, store: Store) -> None:
         self._store = store
+        self._rows_stmt: Select | None = None  # built once: rows() runs for every page shown
 
     # ---- reads ---------------------------------------------------------------------------
     def count(self) -> int:
@@ -88,25 +110,12 @@ class Papers:
         """Table rows for a page of papers, in one query."""
         if not paper_ids:
             return {}
+        if self._rows_stmt is None:
+            self._rows_stmt = _rows_statement(self._store.dialect)
         d = self._store.dialect
-        p = t.paper.c
-        tags = (
-            select(d.string_agg(t.tag.c.name, _TAG_SEPARATOR))
-            .join(t.paper_tag, t.paper_tag.c.tag_id == t.tag.c.id)
-            .where(t.paper_tag.c.paper_id == p.id).scalar_subquery()
-        )
-        highlights = (
-            select(func.count()).select_from(t.highlight).where(t.highlight.c.paper_id == p.id)
-            .scalar_subquery()
-        )
-        has_note = exists().where(t.note.c.paper_id == p.id, t.note.c.text != "")
-        stmt = select(
-            p.id, p.title, p.venue, p.year, p.status, p.rating, p.added_at, p.authors_json,
-            tags.label("tags"), highlights.label("hl"), has_note.label("has_note"),
-        ).where(d.in_ids(p.id, paper_ids))
         out: dict[int, PaperRow] = {}
         with self._store.read() as conn:
-            for r in conn.execute(stmt):
+            for r in conn.execute(self._rows_stmt, {"ids": d.ids_value(paper_ids)}):
                 authors = json.loads(r.authors_json or "[]")
                 out[r.id] = PaperRow(
                     id=r.id, title=r.title, venue=r.venue, year=r.year,

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from sqlalchemy import (
     Connection,
     Integer,
+    bindparam,
     delete,
     exists,
     func,
@@ -60,6 +61,7 @@ class Tags:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._add: dict | None = None
 
     # ---- reading -----------------------------------------------------------------------------
     def all(self) -> list[TagInfo]:
@@ -83,23 +85,34 @@ class Tags:
     def add(self, paper_ids: Sequence[int], names: Sequence[str]) -> Change:
         """Add tags to papers. ``detail["links"]`` lists the (paper, tag) links actually added."""
         names = list(dict.fromkeys(normalize_tag(n) for n in names))
-        pt = t.paper_tag
         added: list[tuple[int, str]] = []
+        st = self._add_statements()
         with self.store.write() as tx:
-            d = tx.d
             ids = tx.require_papers(paper_ids)
+            bound = tx.d.ids_value(ids)
             for name in names:
-                tid = _tag_id(tx.conn, d, name, create=True)
-                real = tx.conn.execute(select(t.tag.c.name).where(t.tag.c.id == tid)).scalar_one()
-                have = set(tx.conn.execute(
-                    select(pt.c.paper_id).where(pt.c.tag_id == tid, d.in_ids(pt.c.paper_id, ids))
-                ).scalars())
-                # "WHERE true": SQLite cannot tell an upsert's ON from a join's after a bare SELECT
-                rows = d.id_values(ids).add_columns(literal(tid, Integer)).where(true())
-                ins = d.insert(pt).from_select(["paper_id", "tag_id"], rows)
-                tx.conn.execute(ins.on_conflict_do_nothing(index_elements=["paper_id", "tag_id"]))
+                tid = _tag_id(tx.conn, tx.d, name, create=True)
+                real = tx.conn.execute(st["name"], {"tid": tid}).scalar_one()
+                have = set(tx.conn.execute(st["have"], {"tid": tid, "ids": bound}).scalars())
+                tx.conn.execute(st["link"], {"tid": tid, "ids": bound})
                 added += [(pid, real) for pid in ids if pid not in have]
         return Change("tags", tuple(ids), tuple(names), detail={"links": added})
+
+    def _add_statements(self) -> dict:
+        """Built once: bulk tagging thousands of papers is a hot path (the build cost more than
+        the run)."""
+        if self._add is None:
+            d, pt = self.store.dialect, t.paper_tag
+            tid = bindparam("tid", type_=Integer)
+            # "WHERE true": SQLite cannot tell an upsert's ON from a join's after a bare SELECT
+            rows = select(d.ids_column("ids"), tid).where(true())
+            self._add = {
+                "name": select(t.tag.c.name).where(t.tag.c.id == tid),
+                "have": select(pt.c.paper_id).where(pt.c.tag_id == tid, d.in_ids_named(pt.c.paper_id, "ids")),
+                "link": d.insert(pt).from_select(["paper_id", "tag_id"], rows)
+                .on_conflict_do_nothing(index_elements=["paper_id", "tag_id"]),
+            }
+        return self._add
 
     def remove(self, paper_ids: Sequence[int], names: Sequence[str]) -> Change:
         """Remove exactly these tags (not their children). ``detail["links"]`` lists removed links."""

@@ -61,6 +61,18 @@ class Dialect:
     def in_ids(self, column: ColumnElement, ids: Iterable[int]) -> ColumnElement:
         return column.in_(self.id_values(ids))
 
+    # the same with a named parameter, for statements built once and run many times (hot paths:
+    # building the expression anew cost more than running it): bind ``ids_value(ids)`` to ``name``
+    def ids_column(self, name: str) -> ColumnElement:
+        """The ids bound to ``name``, one per row, as a column to SELECT."""
+        return func.json_each(bindparam(name)).table_valued("value").c.value
+
+    def in_ids_named(self, column: ColumnElement, name: str) -> ColumnElement:
+        return column.in_(select(self.ids_column(name)))
+
+    def ids_value(self, ids: Iterable[int]) -> object:
+        return json.dumps([int(i) for i in ids])
+
     # ---- aggregation -----------------------------------------------------------------------
     def string_agg(self, column: ColumnElement, separator: str) -> ColumnElement:
         return func.group_concat(column, separator)
@@ -107,6 +119,15 @@ class PostgresDialect(Dialect):
 
     def in_ids(self, column: ColumnElement, ids: Iterable[int]) -> ColumnElement:
         return column == any_(bindparam(None, [int(i) for i in ids], type_=ARRAY(Integer)))
+
+    def ids_column(self, name: str) -> ColumnElement:
+        return func.unnest(bindparam(name, type_=ARRAY(Integer)))
+
+    def in_ids_named(self, column: ColumnElement, name: str) -> ColumnElement:
+        return column == any_(bindparam(name, type_=ARRAY(Integer)))
+
+    def ids_value(self, ids: Iterable[int]) -> object:
+        return [int(i) for i in ids]
 
     def string_agg(self, column: ColumnElement, separator: str) -> ColumnElement:
         return func.string_agg(column, separator)

@@ -22,12 +22,18 @@ from desktop_app.core.store.dialect import Dialect, dialect_for
 from desktop_app.core.store.failures import READ_ONLY, storage_errors
 
 
+def live_ids_statement(d: Dialect) -> Select:
+    """Which of the ids bound to "ids" are live papers (built once per store: a hot path)."""
+    return select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None), d.in_ids_named(t.paper.c.id, "ids"))
+
+
 class Tx:
     """One write transaction: its connection, its dialect, and the index queue."""
 
-    def __init__(self, conn: Connection, dialect: Dialect) -> None:
+    def __init__(self, conn: Connection, dialect: Dialect, live_ids: Select | None = None) -> None:
         self.conn = conn
         self.d = dialect
+        self._live_ids = live_ids if live_ids is not None else live_ids_statement(dialect)
         self.now: datetime = utcnow()
         self.text_changed = False
 
@@ -49,13 +55,7 @@ class Tx:
     def require_papers(self, ids: Sequence[int]) -> list[int]:
         """The ids, deduplicated in order; LibraryError when one is not a live paper."""
         ids = list(dict.fromkeys(int(i) for i in ids))
-        found = set(
-            self.conn.execute(
-                select(t.paper.c.id).where(
-                    t.paper.c.deleted_at.is_(None), self.d.in_ids(t.paper.c.id, ids)
-                )
-            ).scalars()
-        )
+        found = set(self.conn.execute(self._live_ids, {"ids": self.d.ids_value(ids)}).scalars())
         missing = [i for i in ids if i not in found]
         if missing:
             raise LibraryError(f"no paper with id {', '.join(map(str, missing[:5]))}")
@@ -72,6 +72,7 @@ class Store:
                  location: str = "", read_only: bool = False) -> None:
         self.engine = engine
         self.dialect = dialect_for(engine.dialect.name)
+        self._live_ids = live_ids_statement(self.dialect)
         self.write_lock = threading.RLock()
         self.on_text_changed = on_text_changed
         self.location = location or str(engine.url)
@@ -87,7 +88,7 @@ class Store:
             raise LibraryReadOnly(f"{READ_ONLY} ({self.location})")
         with self.write_lock, storage_errors(self.location), self.engine.connect() as conn:
             self.dialect.begin_write(conn)
-            tx = Tx(conn, self.dialect)
+            tx = Tx(conn, self.dialect, self._live_ids)
             try:
                 yield tx
                 conn.commit()
