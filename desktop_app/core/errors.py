@@ -17,3 +17,7 @@ class IndexDamaged(LibraryError):
 
 class LibraryBusy(Exception):
     """The library is busy with a long write (an import); try again shortly."""
+
+
+class LibraryDamaged(LibraryError):
+    """The database file is damaged (bad pages); the message names the backup to restore."""

@@ -144,6 +144,7 @@ class FileController(QObject):
         self._window = parent
         self.index_ready = True  # False while ensure_index_async runs
         self.index_job: Job | None = None
+        self.backup_job: Job | None = None
 
     # ---- import ----------------------------------------------------------------------------
     def import_dialog(self) -> None:
@@ -286,6 +287,25 @@ class FileController(QObject):
         self.index_job = job
         job.start()
 
+    def backup_if_due_async(self) -> Job | None:
+        """Make the automatic backup, when one is due, in a worker thread (never on the GUI
+        thread: the window started it after its first paint)."""
+        if not self._window.isVisible():
+            return None
+        lib = self.library
+        job = Job(lambda progress, cancelled: lib.backup_if_due(), self._window)
+
+        def done(path) -> None:  # noqa: ANN001
+            if path is not None:
+                self.message.emit(f"Library backed up to {path}", 5000)
+
+        job.succeeded.connect(done)
+        job.failed.connect(lambda message: QMessageBox.warning(self._window, "Backup", message))
+        keep_while_running(self._window, job)
+        self.backup_job = job
+        job.start()
+        return job
+
     def rebuild_index(self) -> None:
         lib = self.library
         start_job(self._window, "Rebuilding the search index…", lambda p, c: lib.reindex(p, c),
@@ -293,12 +313,16 @@ class FileController(QObject):
                   self._job_failed)
 
     def check_library(self) -> None:
+        from desktop_app.core.store.backups import describe_age
+
         problems = self.library.integrity_check()
+        age = describe_age(self.library.newest_backup_age()).capitalize() + "."
         if problems:
-            QMessageBox.warning(self._window, "Check library", "\n".join(problems))
+            QMessageBox.warning(self._window, "Check library", "\n".join([*problems, age]))
         else:
             QMessageBox.information(self._window, "Check library",
-                                    f"All is well: {self.library.papers.count():,} papers; database and index agree.")
+                                    f"All is well: {self.library.papers.count():,} papers; database and index agree.\n"
+                                    + age)
 
     def undo_import_dialog(self) -> None:
         batches = [b for b in self.library.imports.batches() if not b["undone"] and b["added"]]

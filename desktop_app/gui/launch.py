@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import sqlite3
 import sys
 import tempfile
 from pathlib import Path
@@ -11,22 +12,75 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QLockFile, QObject, QSettings, QThread, QTimer
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication, QMessageBox
+from sqlalchemy.exc import DatabaseError
 
-from desktop_app.core.errors import LibraryError
+from desktop_app.core.errors import LibraryDamaged, LibraryError
 from desktop_app.core.library import Library
+from desktop_app.core.store import backups
 from desktop_app.gui.app import application
 from desktop_app.gui.main_window import MainWindow
 
+# the automatic backup starts this long after the window is shown: after its first paint
+BACKUP_AFTER_MS = 800
+
 
 def open_main_window(library_dir: str | Path, settings: QSettings | None = None) -> MainWindow:
-    """The shown main window on that library, using the running QApplication."""
+    """The shown main window on that library, using the running QApplication.
+
+    A damaged database is found here (opening it, or building the window on it, fails): the
+    user is offered the newest backup (:func:`offer_restore`). Declined, LibraryDamaged is raised.
+    """
     application()
-    lib = Library.open(library_dir, background_index=True, ensure_index=False)
-    win = MainWindow(lib, settings)
+    folder = Path(library_dir).expanduser()
+    try:
+        win = _build_window(folder, settings)
+    except (LibraryDamaged, sqlite3.DatabaseError, DatabaseError) as exc:
+        if not isinstance(exc, LibraryDamaged) and not backups.is_damage(exc):
+            raise
+        if not offer_restore(folder, exc):
+            raise (exc if isinstance(exc, LibraryDamaged) else backups.damaged_error(folder, str(exc))) from exc
+        win = _build_window(folder, settings)
     win.files.ensure_index_async()
     win.show()
-    win.destroyed.connect(lambda *_: lib.close())
+    win.destroyed.connect(lambda *_: win.library.close())
+    QTimer.singleShot(BACKUP_AFTER_MS, win, win.files.backup_if_due_async)
     return win
+
+
+def _build_window(folder: Path, settings: QSettings | None) -> MainWindow:
+    lib = Library.open(folder, background_index=True, ensure_index=False)
+    try:
+        return MainWindow(lib, settings)
+    except BaseException:
+        lib.close()
+        raise
+
+
+def offer_restore(folder: Path, exc: BaseException) -> bool:
+    """Ask whether to put the newest sound backup in place of the damaged database; do it when
+    the answer is Restore. False when there is nothing to restore or the user chose Quit."""
+    found = [b for b in backups.list_backups(folder / backups.BACKUPS_DIR)
+             if backups.integrity_problem(b.path) is None]
+    if not found:
+        QMessageBox.critical(None, "Marginalia", f"The library is damaged and there is no backup to restore.\n\n{exc}")
+        return False
+    newest = found[0]
+    box = QMessageBox(QMessageBox.Icon.Warning, "Marginalia",
+                      f"The library is damaged. Restore the backup of {newest.describe()}?")
+    box.setObjectName("restoreQuestion")
+    box.setInformativeText(f"The damaged file is kept aside in {folder}.")
+    box.setStandardButtons(QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel)
+    box.button(QMessageBox.StandardButton.Ok).setText("Restore")
+    box.button(QMessageBox.StandardButton.Cancel).setText("Quit")
+    box.setDefaultButton(QMessageBox.StandardButton.Ok)
+    if QMessageBox.StandardButton(box.exec()) != QMessageBox.StandardButton.Ok:
+        return False
+    try:
+        backups.restore(folder, newest.path)
+    except LibraryError as err:
+        QMessageBox.critical(None, "Marginalia", str(err))
+        return False
+    return True
 
 
 def close_window(win: MainWindow) -> None:
@@ -74,6 +128,8 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
         return 1
     try:
         win = open_main_window(folder, QSettings() if not screenshot else _scratch_settings())
+    except LibraryDamaged:
+        return 1  # the user was asked, and chose Quit (or there was no backup: that was said)
     except LibraryError as exc:
         QMessageBox.critical(None, "Marginalia", str(exc))
         return 1
