@@ -128,6 +128,14 @@ class Library:
         paint; the command line only backs up on ``marginalia backup``."""
         return backups.backup_if_due(self.db_path, self.folder / backups.BACKUPS_DIR, every_hours=every_hours)
 
+    def check_then_backup(self) -> tuple[str, object]:
+        """What the window runs in a worker after its first paint: ``("damaged", problem)`` when
+        ``PRAGMA quick_check`` of the database fails, else ``("backup", path or None)``."""
+        problem = backups.quick_problem(self.db_path)
+        if problem is not None:
+            return "damaged", problem
+        return "backup", self.backup_if_due()
+
     def newest_backup_age(self) -> timedelta | None:
         return backups.newest_backup_age(self.folder / backups.BACKUPS_DIR)
 

@@ -133,6 +133,7 @@ class FileController(QObject):
     changed = Signal(object)  # a Change: after an import or undoing one
     message = Signal(str, int)  # status-bar text, milliseconds
     indexReady = Signal()  # noqa: N815  the search index was prepared (ensure_index_async)
+    damaged = Signal(str)  # the database failed its check (backup_if_due_async): what is wrong
 
     def __init__(self, library: Library, table: PaperTable, status_label: QLabel,
                  filters: Callable[[], FilterState], parent: QWidget) -> None:
@@ -288,23 +289,29 @@ class FileController(QObject):
         job.start()
 
     def backup_if_due_async(self) -> Job | None:
-        """Make the automatic backup, when one is due, in a worker thread (never on the GUI
-        thread: the window started it after its first paint)."""
+        """Off the GUI thread (the window starts it after its first paint): check the database
+        (``PRAGMA quick_check``), then make the automatic backup when one is due. A damaged
+        database emits ``damaged`` (the window offers the newest backup) and is never backed up."""
         if not self._window.isVisible():
             return None
         lib = self.library
-        job = Job(lambda progress, cancelled: lib.backup_if_due(), self._window)
-
-        def done(path) -> None:  # noqa: ANN001
-            if path is not None:
-                self.message.emit(f"Library backed up to {path}", 5000)
-
-        job.succeeded.connect(done)
-        job.failed.connect(lambda message: QMessageBox.warning(self._window, "Backup", message))
+        job = Job(lambda progress, cancelled: lib.check_then_backup(), self._window)
+        job.succeeded.connect(self._backup_done)
+        job.failed.connect(self._backup_failed)
         keep_while_running(self._window, job)
         self.backup_job = job
         job.start()
         return job
+
+    def _backup_done(self, result: tuple[str, object]) -> None:
+        kind, value = result
+        if kind == "damaged":
+            self.damaged.emit(str(value))
+        elif value is not None:
+            self.message.emit(f"Library backed up to {value}", 5000)
+
+    def _backup_failed(self, message: str) -> None:
+        self.message.emit(f"Backup failed: {message}", 15000)
 
     def rebuild_index(self) -> None:
         lib = self.library

@@ -107,6 +107,22 @@ def integrity_problem(db_path: Path) -> str | None:
     return str(rows[0][0]) if rows else "no answer from integrity_check"
 
 
+def quick_problem(db_path: Path) -> str | None:
+    """``PRAGMA quick_check`` of the live database (a normal connection: WAL readers welcome):
+    None when it is ok, else the first problem."""
+    try:
+        con = sqlite3.connect(db_path, timeout=30)
+        try:
+            rows = con.execute("PRAGMA quick_check").fetchall()
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:
+        if not is_damage(exc):
+            return None  # busy or locked: not damage; the next open checks again
+        return str(exc)
+    return None if rows == [("ok",)] else str(rows[0][0]) if rows else "no answer from quick_check"
+
+
 # ---- listing -------------------------------------------------------------------------------
 def _contents(path: Path) -> tuple[int, int]:
     try:
