@@ -7,7 +7,6 @@ from collections import OrderedDict
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFont
-
 from sqlalchemy.exc import DatabaseError
 
 from desktop_app.core.library import Library
