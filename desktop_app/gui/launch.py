@@ -61,12 +61,11 @@ def _build_window(folder: Path, settings: QSettings | None) -> MainWindow:
 def ask_restore(folder: Path, exc: object, parent: QWidget | None = None) -> backups.BackupInfo | None:
     """Ask whether to put the newest sound backup in place of the damaged database: the backup
     when the answer is Restore; None when there is none (said) or the user chose Quit."""
-    found = [b for b in backups.list_backups(folder / backups.BACKUPS_DIR)
-             if backups.integrity_problem(b.path) is None]
-    if not found:
+    newest = next((b for b in backups.list_backups(folder / backups.BACKUPS_DIR)
+                   if backups.integrity_problem(b.path) is None), None)  # checked newest first, lazily
+    if newest is None:
         QMessageBox.critical(parent, "Marginalia", f"The library is damaged and there is no backup to restore.\n\n{exc}")
         return None
-    newest = found[0]
     box = QMessageBox(QMessageBox.Icon.Warning, "Marginalia",
                       f"The library is damaged. Restore the backup of {newest.describe()}?", parent=parent)
     box.setObjectName("restoreQuestion")
