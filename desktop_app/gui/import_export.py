@@ -280,7 +280,10 @@ class FileController(QObject):
         def failed(message: str) -> None:
             self.index_ready = True
             label.setText("")
-            self._job_failed(message)
+            if job.damaged_found:
+                self.damaged.emit(message)  # the window asks whether to restore the backup
+            else:
+                self._job_failed(message)
 
         job.succeeded.connect(done)
         job.failed.connect(failed)
