@@ -140,7 +140,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("reindex", help="rebuild the full-text index from the database")
     s = sub.add_parser("check", help="check database integrity and index consistency")
     s.add_argument("--repair", action="store_true", help="rebuild the search index when it disagrees")
-    sub.add_parser("backup", help="copy the database into backups/")
+    sub.add_parser("backup", help="copy the database into backups/ (verified; old backups rotate)")
+    s = sub.add_parser("restore", help="list the backups; with one named, put it in place of the database")
+    s.add_argument("backup", nargs="?", metavar="BACKUP",
+                   help="a number from the list (1 = newest), a file name in backups/, or a path")
     sub.add_parser("imports", help="list past imports")
     s = sub.add_parser("undo-import", help="remove the papers one import added")
     s.add_argument("batch", type=int)

@@ -12,6 +12,23 @@ from desktop_app.core.models import STATUSES
 
 
 def run(folder: Path, args: argparse.Namespace) -> int:
+    from sqlite3 import DatabaseError as SqliteDatabaseError
+
+    from sqlalchemy.exc import DatabaseError
+
+    from desktop_app.core.store.backups import damaged_error, is_damage
+
+    if args.command == "restore":  # works on a database that no longer opens
+        return cmd_restore(folder, args)
+    try:
+        return _run_on_library(folder, args)
+    except (DatabaseError, SqliteDatabaseError) as exc:
+        if not is_damage(exc):
+            raise
+        raise damaged_error(folder, str(getattr(exc, "orig", exc))) from exc
+
+
+def _run_on_library(folder: Path, args: argparse.Namespace) -> int:
     from desktop_app.core.errors import IndexDamaged
 
     handler = HANDLERS[args.command]
@@ -251,7 +268,11 @@ def cmd_reindex(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_check(lib: Library, args: argparse.Namespace) -> int:
+    from desktop_app.core.store.backups import describe_age
+
     problems = lib.integrity_check()
+    if any(p.startswith("database integrity:") for p in problems):
+        raise lib.damaged(problems[0].partition(": ")[2])
     for p in problems:
         print(p)
     if problems and getattr(args, "repair", False):
@@ -264,17 +285,39 @@ def cmd_check(lib: Library, args: argparse.Namespace) -> int:
             print(f"still: {p}")
     if not problems:
         print(f"ok: {lib.papers.count()} papers, database and index agree")
+    print(describe_age(lib.newest_backup_age()))
     return 1 if problems else 0
 
 
 def cmd_backup(lib: Library, args: argparse.Namespace) -> int:
     from desktop_app.core.errors import LibraryReadOnly
     from desktop_app.core.store.failures import READ_ONLY
-    from desktop_app.core.store.migrate import backup
 
     if lib.read_only:
         raise LibraryReadOnly(f"{READ_ONLY}, so no backup can be written into {lib.folder / 'backups'}")
-    print(backup(lib.db_path, lib.folder / "backups", "manual"))
+    print(lib.backup("manual"))
+    return 0
+
+
+def cmd_restore(folder: Path, args: argparse.Namespace) -> int:
+    from desktop_app.core.store import backups
+
+    if args.backup is None:
+        found = backups.list_backups(folder / backups.BACKUPS_DIR)
+        if not found:
+            print(f"no backups in {folder / backups.BACKUPS_DIR}", file=sys.stderr)
+            return 1
+        for n, b in enumerate(found, 1):
+            print(f"{n:>3}  {b.describe()}  {b.path.name}")
+        print("restore one with `marginalia restore N` (1 is the newest)", file=sys.stderr)
+        return 0
+    chosen = backups.choose_backup(folder, args.backup)
+    if backups.library_in_use(folder):
+        raise UserError(f"the library {folder} is open in a Marginalia window; close it first")
+    kept = backups.restore(folder, chosen)
+    info = next((b for b in backups.list_backups(chosen.parent) if b.path == chosen), None)
+    what = info.describe() if info else chosen.name
+    print(f"restored the backup of {what}" + (f"; the old database is kept as {kept}" if kept else ""))
     return 0
 
 

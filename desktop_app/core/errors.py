@@ -29,3 +29,7 @@ class LibraryReadOnly(LibraryError):
 
 class DiskFull(LibraryError):
     """The disk holding the library is full; the write was rolled back."""
+
+
+class LibraryDamaged(LibraryError):
+    """The database file is damaged (bad pages); the message names the backup to restore."""

@@ -13,10 +13,11 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from desktop_app.core.errors import LibraryError, LibraryReadOnly
+from desktop_app.core.errors import LibraryDamaged, LibraryError, LibraryReadOnly
 from desktop_app.core.exports import Exports
 from desktop_app.core.finder import Finder
 from desktop_app.core.highlights import Highlights
@@ -27,7 +28,7 @@ from desktop_app.core.notes import Notes
 from desktop_app.core.papers import Papers
 from desktop_app.core.reading_lists import ReadingLists
 from desktop_app.core.saved_searches import SavedSearches
-from desktop_app.core.store import Store
+from desktop_app.core.store import Store, backups
 from desktop_app.core.store.engine import make_engine, read_only_mode
 from desktop_app.core.store.failures import storage_errors
 from desktop_app.core.store.migrate import migrate
@@ -142,6 +143,37 @@ class Library:
     def query(self, query_text: str = "", **filters: object) -> QueryResult:
         """Ids of the papers matching a query and filters, sorted: see :meth:`Finder.query`."""
         return self.finder.query(query_text, **filters)  # type: ignore[arg-type]
+
+    # ---- backups (store/backups.py) ----------------------------------------------------------
+    def backup(self, reason: str = "manual") -> Path:
+        """A verified copy of the database in ``backups/``; old ones rotate. LibraryDamaged
+        when the copy fails its integrity check (nothing is kept then)."""
+        if self.read_only:
+            raise LibraryReadOnly(f"the library is read-only, so no backup can be written into {self.folder}")
+        return backups.make_backup(self.db_path, self.folder / backups.BACKUPS_DIR, reason)
+
+    def backup_if_due(self, every_hours: float | None = None) -> Path | None:
+        """An automatic backup when the newest one is older than ``every_hours`` (by default
+        ``MARGINALIA_BACKUP_EVERY_HOURS``, else 24). The GUI calls it in a worker after the first
+        paint; the command line only backs up on ``marginalia backup``."""
+        if self.read_only:
+            return None  # nothing can be written; the window says the library is read-only
+        return backups.backup_if_due(self.db_path, self.folder / backups.BACKUPS_DIR, every_hours=every_hours)
+
+    def check_then_backup(self) -> tuple[str, object]:
+        """What the window runs in a worker after its first paint: ``("damaged", problem)`` when
+        ``PRAGMA quick_check`` of the database fails, else ``("backup", path or None)``."""
+        problem = backups.quick_problem(self.db_path)
+        if problem is not None:
+            return "damaged", problem
+        return "backup", self.backup_if_due()
+
+    def newest_backup_age(self) -> timedelta | None:
+        return backups.newest_backup_age(self.folder / backups.BACKUPS_DIR)
+
+    def damaged(self, detail: str) -> LibraryDamaged:
+        """The one-line error for this library's damaged database, naming the backup to restore."""
+        return backups.damaged_error(self.folder, detail)
 
     def integrity_check(self) -> list[str]:
         """Problems found in the database and the index; empty when all is well."""

@@ -133,6 +133,7 @@ class FileController(QObject):
     changed = Signal(object)  # a Change: after an import or undoing one
     message = Signal(str, int)  # status-bar text, milliseconds
     indexReady = Signal()  # noqa: N815  the search index was prepared (ensure_index_async)
+    damaged = Signal(str)  # the database failed its check (backup_if_due_async): what is wrong
 
     def __init__(self, library: Library, table: PaperTable, status_label: QLabel,
                  filters: Callable[[], FilterState], parent: QWidget) -> None:
@@ -144,6 +145,7 @@ class FileController(QObject):
         self._window = parent
         self.index_ready = True  # False while ensure_index_async runs
         self.index_job: Job | None = None
+        self.backup_job: Job | None = None
 
     # ---- import ----------------------------------------------------------------------------
     def import_dialog(self) -> None:
@@ -278,13 +280,41 @@ class FileController(QObject):
         def failed(message: str) -> None:
             self.index_ready = True
             label.setText("")
-            self._job_failed(message)
+            if job.damaged_found:
+                self.damaged.emit(message)  # the window asks whether to restore the backup
+            else:
+                self._job_failed(message)
 
         job.succeeded.connect(done)
         job.failed.connect(failed)
         keep_while_running(self._window, job)
         self.index_job = job
         job.start()
+
+    def backup_if_due_async(self) -> Job | None:
+        """Off the GUI thread (the window starts it after its first paint): check the database
+        (``PRAGMA quick_check``), then make the automatic backup when one is due. A damaged
+        database emits ``damaged`` (the window offers the newest backup) and is never backed up."""
+        if not self._window.isVisible():
+            return None
+        lib = self.library
+        job = Job(lambda progress, cancelled: lib.check_then_backup(), self._window)
+        job.succeeded.connect(self._backup_done)
+        job.failed.connect(self._backup_failed)
+        keep_while_running(self._window, job)
+        self.backup_job = job
+        job.start()
+        return job
+
+    def _backup_done(self, result: tuple[str, object]) -> None:
+        kind, value = result
+        if kind == "damaged":
+            self.damaged.emit(str(value))
+        elif value is not None:
+            self.message.emit(f"Library backed up to {value}", 5000)
+
+    def _backup_failed(self, message: str) -> None:
+        self.message.emit(f"Backup failed: {message}", 15000)
 
     def rebuild_index(self) -> None:
         lib = self.library
@@ -293,12 +323,16 @@ class FileController(QObject):
                   self._job_failed)
 
     def check_library(self) -> None:
+        from desktop_app.core.store.backups import describe_age
+
         problems = self.library.integrity_check()
+        age = describe_age(self.library.newest_backup_age()).capitalize() + "."
         if problems:
-            QMessageBox.warning(self._window, "Check library", "\n".join(problems))
+            QMessageBox.warning(self._window, "Check library", "\n".join([*problems, age]))
         else:
             QMessageBox.information(self._window, "Check library",
-                                    f"All is well: {self.library.papers.count():,} papers; database and index agree.")
+                                    f"All is well: {self.library.papers.count():,} papers; database and index agree.\n"
+                                    + age)
 
     def undo_import_dialog(self) -> None:
         batches = [b for b in self.library.imports.batches() if not b["undone"] and b["added"]]

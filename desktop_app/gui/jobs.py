@@ -23,6 +23,7 @@ class Job(QThread):
         super().__init__(parent)
         self._work = work
         self._cancel = threading.Event()
+        self.damaged_found = False  # the work failed on a damaged database
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -36,8 +37,12 @@ class Job(QThread):
         except Exception as exc:  # noqa: BLE001 - reported to the user in one place
             from desktop_app.core.errors import LibraryError
             from desktop_app.core.search.errors import QuerySyntaxError
+            from desktop_app.core.store.backups import is_damage
 
-            if isinstance(exc, LibraryError | QuerySyntaxError | OSError):
+            if is_damage(exc):  # bad pages: one line; the window offers the backup (``damaged``)
+                self.damaged_found = True
+                self.failed.emit(f"The library database is damaged ({getattr(exc, 'orig', exc)}).")
+            elif isinstance(exc, LibraryError | QuerySyntaxError | OSError):
                 self.failed.emit(str(exc))
             else:
                 self.failed.emit(f"{type(exc).__name__}: {exc}\n\n{traceback.format_exc(limit=6)}")

@@ -4,28 +4,128 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import sqlite3
 import sys
 import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QLockFile, QObject, QSettings, QThread, QTimer
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from sqlalchemy.exc import DatabaseError
 
-from desktop_app.core.errors import LibraryError
+from desktop_app.core.errors import LibraryDamaged, LibraryError
 from desktop_app.core.library import Library
+from desktop_app.core.store import backups
 from desktop_app.gui.app import application
 from desktop_app.gui.main_window import MainWindow
 
+# the automatic backup starts this long after the window is shown: after its first paint
+BACKUP_AFTER_MS = 800
 
-def open_main_window(library_dir: str | Path, settings: QSettings | None = None) -> MainWindow:
-    """The shown main window on that library, using the running QApplication."""
+
+def open_main_window(library_dir: str | Path, settings: QSettings | None = None, *,
+                     ask_restore: bool = True) -> MainWindow:
+    """The shown main window on that library, using the running QApplication.
+
+    A damaged database is found here (opening it, or building the window on it, fails): the
+    user is offered the newest backup (:func:`offer_restore`; not when ``ask_restore`` is False,
+    as for a screenshot nobody watches). Declined, LibraryDamaged is raised.
+    """
     application()
-    lib = Library.open(library_dir, background_index=True, ensure_index=False)
-    win = MainWindow(lib, settings)
+    folder = Path(library_dir).expanduser()
+    try:
+        win = _build_window(folder, settings)
+    except (LibraryDamaged, sqlite3.DatabaseError, DatabaseError) as exc:
+        if not isinstance(exc, LibraryDamaged) and not backups.is_damage(exc):
+            raise
+        if not ask_restore or not offer_restore(folder, exc):
+            raise (exc if isinstance(exc, LibraryDamaged) else backups.damaged_error(folder, str(exc))) from exc
+        win = _build_window(folder, settings)
     win.files.ensure_index_async()
     win.show()
-    win.destroyed.connect(lambda *_: lib.close())
+    win.destroyed.connect(lambda *_: win.library.close())
+    win.files.damaged.connect(lambda problem: _damaged_while_open(win, problem))
+    win.model.damaged.connect(lambda problem: QTimer.singleShot(0, win, lambda: _damaged_while_open(win, problem)))
+    QTimer.singleShot(BACKUP_AFTER_MS, win, win.files.backup_if_due_async)
+    return win
+
+
+def _build_window(folder: Path, settings: QSettings | None) -> MainWindow:
+    lib = Library.open(folder, background_index=True, ensure_index=False)
+    try:
+        return MainWindow(lib, settings)
+    except BaseException:
+        lib.close()
+        raise
+
+
+def ask_restore(folder: Path, exc: object, parent: QWidget | None = None) -> backups.BackupInfo | None:
+    """Ask whether to put the newest sound backup in place of the damaged database: the backup
+    when the answer is Restore; None when there is none (said) or the user chose Quit."""
+    newest = next((b for b in backups.list_backups(folder / backups.BACKUPS_DIR)
+                   if backups.integrity_problem(b.path) is None), None)  # checked newest first, lazily
+    if newest is None:
+        QMessageBox.critical(parent, "Marginalia", f"The library is damaged and there is no backup to restore.\n\n{exc}")
+        return None
+    box = QMessageBox(QMessageBox.Icon.Warning, "Marginalia",
+                      f"The library is damaged. Restore the backup of {newest.describe()}?", parent=parent)
+    box.setObjectName("restoreQuestion")
+    box.setInformativeText(f"The damaged file is kept aside in {folder}.\n({exc})")
+    box.setStandardButtons(QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel)
+    box.button(QMessageBox.StandardButton.Ok).setText("Restore")
+    box.button(QMessageBox.StandardButton.Cancel).setText("Quit")
+    box.setDefaultButton(QMessageBox.StandardButton.Ok)
+    if QMessageBox.StandardButton(box.exec()) != QMessageBox.StandardButton.Ok:
+        return None
+    return newest
+
+
+def offer_restore(folder: Path, exc: BaseException) -> bool:
+    """At open, before any window: ask, and restore when the answer is Restore."""
+    chosen = ask_restore(folder, exc)
+    if chosen is None:
+        return False
+    try:
+        backups.restore(folder, chosen.path)
+    except LibraryError as err:
+        QMessageBox.critical(None, "Marginalia", str(err))
+        return False
+    return True
+
+
+def _damaged_while_open(win: MainWindow, problem: str) -> None:
+    """The check after the first paint found damage: offer the backup; on Restore close this
+    window and its library, restore, and open a new window (``win.replaced_by``); on Quit, quit."""
+    if getattr(win, "restore_asked", False) or not win.isVisible():
+        return  # asked once per window (the table and the check may both find the damage)
+    win.restore_asked = True
+    folder = win.library.folder
+    chosen = ask_restore(folder, problem, win)
+    if chosen is None:
+        win.close()
+        return
+    app = application()
+    quit_on_close = app.quitOnLastWindowClosed()
+    app.setQuitOnLastWindowClosed(False)  # the window is swapped, not the app ended
+    try:
+        settings = win.settings
+        close_window(win)
+        try:
+            backups.restore(folder, chosen.path)
+        except LibraryError as err:
+            QMessageBox.critical(None, "Marginalia", str(err))
+            app.quit()
+            return
+        win.replaced_by = open_main_window(folder, settings)
+    finally:
+        app.setQuitOnLastWindowClosed(quit_on_close)
+
+
+def current_window(win: MainWindow) -> MainWindow:
+    """The window that replaced ``win`` after a restore (or ``win``)."""
+    while getattr(win, "replaced_by", None) is not None:
+        win = win.replaced_by
     return win
 
 
@@ -85,13 +185,19 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
                      "Close it there first, or start with --library to open another library.",
                      headless=False, warning=True)
     try:
-        win = open_main_window(folder, QSettings() if not screenshot else _scratch_settings())
+        win = open_main_window(folder, QSettings() if not screenshot else _scratch_settings(),
+                               ask_restore=not screenshot)
+    except LibraryDamaged as exc:
+        if headless:
+            return _fail(str(exc), headless=True)
+        return 1  # the user was asked, and chose Quit (or there was no backup: that was said)
     except (LibraryError, OSError) as exc:
         return _fail(str(exc), headless=headless)
     server = QLocalServer()
     QLocalServer.removeServer(_server_name(folder))
     if server.listen(_server_name(folder)):
-        server.newConnection.connect(lambda: (win.showNormal(), win.raise_(), win.activateWindow()))
+        server.newConnection.connect(lambda: (current_window(win).showNormal(), current_window(win).raise_(),
+                                              current_window(win).activateWindow()))
     if screenshot:
         return _screenshot(app, win, Path(screenshot), args)
     files = [f for f in getattr(args, "files", []) or [] if Path(f).is_file()]
@@ -100,7 +206,7 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
     opener = _FileOpenFilter(win)  # macOS Finder sends QFileOpenEvent instead of arguments
     app.installEventFilter(opener)
     code = app.exec()
-    close_window(win)
+    close_window(current_window(win))
     lock.unlock()
     return code
 
@@ -112,7 +218,7 @@ class _FileOpenFilter(QObject):
 
     def eventFilter(self, obj, event) -> bool:  # noqa: ANN001, N802
         if event.type() == QEvent.Type.FileOpen and event.file():
-            self.win.files.import_paths([event.file()])
+            current_window(self.win).files.import_paths([event.file()])
             return True
         return False
 

@@ -7,8 +7,10 @@ from collections import OrderedDict
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFont
+from sqlalchemy.exc import DatabaseError
 
 from desktop_app.core.library import Library
+from desktop_app.core.store.backups import is_damage
 from desktop_app.core.values import PaperRow
 
 PAGE = 200
@@ -34,6 +36,7 @@ Index = QModelIndex | QPersistentModelIndex
 
 class PaperTableModel(QAbstractTableModel):
     reorderRequested = Signal(list, int)  # noqa: N815  paper ids, target row (list view only)
+    damaged = Signal(str)  # reading rows found the database damaged (emitted once)
 
     def __init__(self, library: Library, parent=None) -> None:  # noqa: ANN001
         super().__init__(parent)
@@ -42,6 +45,7 @@ class PaperTableModel(QAbstractTableModel):
         self.total = 0
         self._pages: OrderedDict[int, dict[int, PaperRow]] = OrderedDict()
         self._tag_colors: dict[str, str] = {}
+        self._damage_said = False
         self.reorderable = False  # True while a reading list is shown in its own order
         self._bold = QFont()
         self._bold.setBold(True)
@@ -86,7 +90,15 @@ class PaperTableModel(QAbstractTableModel):
         rows = self._pages.get(page)
         if rows is None:
             ids = self.ids[page * PAGE:(page + 1) * PAGE]
-            rows = self.library.papers.rows(ids)
+            try:
+                rows = self.library.papers.rows(ids)
+            except DatabaseError as exc:  # bad pages: said once; the window offers the backup
+                if not is_damage(exc):
+                    raise
+                if not self._damage_said:
+                    self._damage_said = True
+                    self.damaged.emit(str(exc.orig))
+                return None
             self._pages[page] = rows
             while len(self._pages) > PAGES_CACHED:
                 self._pages.popitem(last=False)

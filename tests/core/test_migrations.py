@@ -338,11 +338,14 @@ def test_a_file_that_is_not_a_library_is_refused_untouched(tmp_path: Path) -> No
         assert not (folder / "backups").exists() and not (folder / "index").exists()
 
 
-def test_backups_rotate_and_are_whole_copies(library_dir: Path) -> None:
+def test_migration_backups_rotate_and_are_whole_copies(library_dir: Path) -> None:
+    """Backups made before a migration keep the newest BACKUPS_KEPT (the periodic ones rotate
+    by day, week and month: tests/core/test_backups.py)."""
     with Library.open(library_dir) as lib:
         lib.imports.from_files(SEEDS[:1])
         count = lib.papers.count()
-    made = [db.backup(library_dir / "library.sqlite", library_dir / "backups", f"n{i:02d}") for i in range(db.BACKUPS_KEPT + 3)]
+    made = [db.backup(library_dir / "library.sqlite", library_dir / "backups", f"before-n{i:02d}")
+            for i in range(db.BACKUPS_KEPT + 3)]
     kept = sorted((library_dir / "backups").glob("library-*.sqlite"))
     assert kept == sorted(made[-db.BACKUPS_KEPT:])
     con = sqlite3.connect(kept[-1])

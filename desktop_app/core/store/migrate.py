@@ -1,13 +1,12 @@
-"""The migration runner and backups: Alembic revisions shipped as ``desktop_app.migrations``.
+"""The migration runner: Alembic revisions shipped as ``desktop_app.migrations``.
 
-Before an upgrade the database is copied with SQLite's backup API; a database whose revision this
-code does not know (written by a newer Marginalia) is refused untouched.
+Before an upgrade the database is copied with SQLite's backup API (``store/backups.py``); a
+database whose revision this code does not know (written by a newer Marginalia) is refused untouched.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,13 +14,19 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine
 
 from desktop_app.core.errors import DatabaseTooNew, LibraryError, LibraryReadOnly
+from desktop_app.core.store.backups import (
+    MIGRATION_BACKUPS_KEPT,
+    damaged_error,
+    is_damage,
+    make_backup,
+)
 from desktop_app.core.store.engine import connect, make_migration_engine
 from desktop_app.core.store.failures import READ_ONLY, storage_errors
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
-BACKUPS_KEPT = 10
+BACKUPS_KEPT = MIGRATION_BACKUPS_KEPT  # migration backups; the others rotate
 # The newest revision in migrations/versions. Opening a library that is already there needs no
 # Alembic import (about 330 ms of start-up); tests/core/test_migrations.py checks it is current.
 SCHEMA_HEAD = "0003"
@@ -67,30 +72,12 @@ def _has_tables(db_path: Path, immutable: bool | None) -> bool:
 
 
 def backup(db_path: Path, backups_dir: Path, reason: str) -> Path:
-    """Copy the database with SQLite's online backup API; keep the newest BACKUPS_KEPT.
-
-    A backup the disk had no room for is removed, not left half-written."""
+    """A verified copy made with SQLite's online backup API (see :func:`backups.make_backup`); a
+    backup the disk had no room for is removed, not left half-written."""
     if not db_path.is_file():
         raise LibraryError(f"there is no library database at {db_path} to back up")
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
-    target = backups_dir / f"library-{stamp}-{reason}.sqlite"
-    try:
-        with storage_errors(backups_dir.parent):
-            backups_dir.mkdir(parents=True, exist_ok=True)
-            src = connect(db_path)
-            dst = connect(target)
-            try:
-                src.backup(dst)
-            finally:
-                dst.close()
-                src.close()
-    except BaseException:
-        target.unlink(missing_ok=True)
-        raise
-    old = sorted(backups_dir.glob("library-*.sqlite"))
-    for stale in old[:-BACKUPS_KEPT]:
-        stale.unlink(missing_ok=True)
-    return target
+    with storage_errors(backups_dir.parent):
+        return make_backup(db_path, backups_dir, reason)
 
 
 def migrate(db_path: Path, backups_dir: Path, target: str = "head", *,
@@ -109,6 +96,8 @@ def migrate(db_path: Path, backups_dir: Path, target: str = "head", *,
         current = current_revision(db_path, immutable=immutable)
         foreign = current is None and db_path.exists() and _has_tables(db_path, immutable)
     except sqlite3.DatabaseError as exc:  # not SQLite at all, or damaged
+        if is_damage(exc) and any(backups_dir.glob("library-*.sqlite")):
+            raise damaged_error(db_path.parent, str(exc)) from exc
         raise LibraryError(f"{db_path} is not a readable Marginalia library ({exc}); it was left untouched") from exc
     if foreign:
         raise LibraryError(f"{db_path} is a database of another program, not a Marginalia library; "
