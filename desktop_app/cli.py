@@ -158,6 +158,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return smoke_test(None)
     if args.command in (None, "gui"):
+        from desktop_app.platform_check import platform_problem
+
+        problem = platform_problem()
+        if problem:  # before Qt loads the plugin and aborts with a misleading message
+            print(problem, file=sys.stderr)
+            return 1
         from desktop_app.gui.launch import run_gui
 
         return run_gui(library, args)
