@@ -41,7 +41,7 @@ class MainWindow(QMainWindow):
         self.terms: list[str] = []
         self.undo_stack = QUndoStack(self)
         self.setObjectName("mainWindow")
-        self.setWindowTitle(f"{APP_NAME} — {library.folder}")
+        self.setWindowTitle(f"{APP_NAME} — {library.folder}" + (" (read-only)" if library.read_only else ""))
         self.setAcceptDrops(True)
         self._build()
         self._build_controllers()
@@ -76,6 +76,14 @@ class MainWindow(QMainWindow):
         cl = QVBoxLayout(center)
         cl.setContentsMargins(0, 0, 0, 0)
         cl.setSpacing(0)
+        if self.library.read_only:
+            banner = QLabel("This library is read-only: you can read, search and export, but changes "
+                            "cannot be saved (this user may not write its folder or database).", center)
+            banner.setObjectName("readOnlyBanner")
+            banner.setWordWrap(True)
+            banner.setMargin(6)
+            cl.addWidget(banner)
+            self.reader.set_read_only(True)
         cl.addWidget(self.search)
         cl.addWidget(self.table, 1)
 

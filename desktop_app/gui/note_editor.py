@@ -224,6 +224,11 @@ class NoteEditor(QWidget):
         self.timer.start()
         return False
 
+    def set_read_only(self, on: bool) -> None:
+        self.edit.setReadOnly(on)
+        self.edit.setPlaceholderText("This library is read-only." if on
+                                     else "Write a note in Markdown — it saves itself.")
+
     def saved_text(self) -> str:
         """The text last loaded or stored: what the editor believes the library holds."""
         return self._saved_text

@@ -52,6 +52,7 @@ class ReaderPane(QWidget):
         super().__init__(parent)
         self.setObjectName("readerPane")
         self.paper: PaperView | None = None
+        self.read_only = False
         self.terms: list[str] = []
         outer = QVBoxLayout(self)
         outer.setContentsMargins(12, 8, 12, 8)
@@ -173,8 +174,9 @@ class ReaderPane(QWidget):
         same = paper is not None and self.paper is not None and paper.id == self.paper.id
         self.paper = paper
         enabled = paper is not None
-        for w in (self.title_edit, self.status, self.rating, self.tags, self.abstract):
-            w.setEnabled(enabled)
+        for w in (self.title_edit, self.status, self.rating, self.tags):
+            w.setEnabled(enabled and not self.read_only)
+        self.abstract.setEnabled(enabled)  # read-only: still selectable and copyable
         if paper is None:
             self.title_edit.setText("")
             self.meta.setText("Select a paper to read it.")
@@ -195,6 +197,18 @@ class ReaderPane(QWidget):
         self._fill_highlights()
         if not same or self.notes.paper_id() != paper.id:
             self.notes.load(paper.id, paper.note)
+
+    def set_read_only(self, on: bool) -> None:
+        """A library that cannot be written: reading, selecting and copying only."""
+        self.read_only = on
+        self.notes.set_read_only(on)
+        self.show_paper_state()
+
+    def show_paper_state(self) -> None:
+        enabled = self.paper is not None and not self.read_only
+        for w in (self.title_edit, self.status, self.rating, self.tags):
+            w.setEnabled(enabled)
+        self.hl_bar.setEnabled(enabled and self.selection_span() is not None)
 
     @staticmethod
     def _meta_text(p: PaperView) -> str:
@@ -258,7 +272,7 @@ class ReaderPane(QWidget):
             self.title_edit.setText(self.paper.title)
 
     def _selection_changed(self) -> None:
-        self.hl_bar.setEnabled(self.selection_span() is not None)
+        self.hl_bar.setEnabled(self.selection_span() is not None and not self.read_only)
 
     def selection_span(self) -> tuple[int, int] | None:
         """The selection as offsets into the paper's plain abstract text."""
