@@ -34,6 +34,13 @@ def integrity_problems(store: Store, index: IndexSync) -> list[str]:
     """Problems found in the database and the index; empty when all is well."""
     with store.read() as conn:
         problems = store.dialect.integrity_problems(conn)
+    missing = store.missing_commits()
+    if missing:
+        problems.append(
+            f"the database lacks {missing} acknowledged write{'s' if missing > 1 else ''} (was its "
+            "-wal file deleted or replaced while the library was open?); `marginalia restore` "
+            "lists the backups")
+    with store.read() as conn:
         queued = conn.execute(select(func.count()).select_from(t.index_queue)).scalar_one()
         if queued:
             problems.append(f"{queued} papers wait for the search index")

@@ -32,6 +32,7 @@ from desktop_app.core.store import Store, backups
 from desktop_app.core.store.engine import make_engine, read_only_mode
 from desktop_app.core.store.failures import storage_errors
 from desktop_app.core.store.migrate import migrate
+from desktop_app.core.store.store import COMMITS_FILE
 from desktop_app.core.tags import Tags
 
 if TYPE_CHECKING:
@@ -97,7 +98,8 @@ class Library:
         backup = migrate(db_path, folder / "backups", immutable=False if read_only and immutable is None
                          else immutable)
         engine = make_engine(db_path, read_only=read_only, immutable=bool(immutable))
-        store = Store(engine, location=str(folder), read_only=read_only)
+        store = Store(engine, location=str(folder), read_only=read_only,
+                      commits_file=folder / COMMITS_FILE)
         index = IndexSync(folder / "index", store, background=background_index, read_only=read_only)
         lib = cls(folder, store, index)
         lib.migration_backup = backup

@@ -28,6 +28,7 @@ from pathlib import Path
 from desktop_app.core.errors import LibraryDamaged, LibraryError
 from desktop_app.core.store.engine import connect
 from desktop_app.core.store.failures import translate
+from desktop_app.core.store.store import COMMITS_FILE
 
 DB_NAME = "library.sqlite"
 BACKUPS_DIR = "backups"
@@ -358,6 +359,7 @@ def restore(folder: Path, backup_path: Path, *, now: datetime | None = None) -> 
             os.replace(db, kept)
         kept_path = kept
     os.replace(incoming, db)
+    (folder / COMMITS_FILE).unlink(missing_ok=True)  # counted the writes of the file put aside
     _spoil_index_stamp(folder)
     return kept_path
 

@@ -88,6 +88,18 @@ class Dialect:
         note's previous text kept as a revision) cannot interleave with another writer."""
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
+    def bump_commit_count(self, conn: Connection) -> int | None:
+        """Count this write in the database itself (SQLite's user_version header field, free in
+        this schema: Alembic keeps its own table). Compared with the count the store writes beside
+        the database after each commit, it shows acknowledged writes that went missing (a -wal
+        file deleted while the library was open). PRAGMAs have no expression form."""
+        n = int(conn.exec_driver_sql("PRAGMA user_version").scalar() or 0) + 1
+        conn.exec_driver_sql(f"PRAGMA user_version = {n}")
+        return n
+
+    def commit_count(self, conn: Connection) -> int | None:
+        return int(conn.exec_driver_sql("PRAGMA user_version").scalar() or 0)
+
     def integrity_problems(self, conn: Connection) -> list[str]:
         # PRAGMAs have no expression form: raw SQL by necessity.
         problems = []
@@ -137,6 +149,12 @@ class PostgresDialect(Dialect):
 
     def begin_write(self, conn: Connection) -> None:
         return None  # row locks and the note version do the work there
+
+    def bump_commit_count(self, conn: Connection) -> int | None:
+        return None  # a server's writes cannot lose their log behind its back
+
+    def commit_count(self, conn: Connection) -> int | None:
+        return None
 
     def integrity_problems(self, conn: Connection) -> list[str]:
         return []  # the server enforces references; nothing to ask

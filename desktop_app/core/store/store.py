@@ -8,10 +8,13 @@ whose text changed are queued for the full-text index inside the same transactio
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from pathlib import Path
 
 from sqlalchemy import Connection, Engine, Select, literal, select, true
 
@@ -20,6 +23,8 @@ from desktop_app.core.models import utcnow
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.dialect import Dialect, dialect_for
 from desktop_app.core.store.failures import READ_ONLY, storage_errors
+
+COMMITS_FILE = "library.commits"  # the count of acknowledged writes, kept beside the database
 
 
 def live_ids_statement(d: Dialect) -> Select:
@@ -69,7 +74,7 @@ class Store:
     every write at once with :class:`LibraryReadOnly`."""
 
     def __init__(self, engine: Engine, on_text_changed: Callable[[], None] | None = None, *,
-                 location: str = "", read_only: bool = False) -> None:
+                 location: str = "", read_only: bool = False, commits_file: Path | None = None) -> None:
         self.engine = engine
         self.dialect = dialect_for(engine.dialect.name)
         self._live_ids = live_ids_statement(self.dialect)
@@ -77,6 +82,7 @@ class Store:
         self.on_text_changed = on_text_changed
         self.location = location or str(engine.url)
         self.read_only = read_only
+        self.commits_file = commits_file
 
     @contextmanager
     def write(self) -> Iterator[Tx]:
@@ -91,12 +97,36 @@ class Store:
             tx = Tx(conn, self.dialect, self._live_ids)
             try:
                 yield tx
+                count = self.dialect.bump_commit_count(conn)
                 conn.commit()
             except BaseException:
                 conn.rollback()
                 raise
+        self._note_commit(count)
         if tx.text_changed and self.on_text_changed is not None:
             self.on_text_changed()
+
+    def _note_commit(self, count: int | None) -> None:
+        """Write the commit count beside the database (no fsync: a detector, not a journal)."""
+        if count is None or self.commits_file is None:
+            return
+        with contextlib.suppress(OSError):  # never fail a committed write over its witness
+            tmp = self.commits_file.with_name(self.commits_file.name + ".tmp")
+            tmp.write_text(str(count), encoding="ascii")
+            os.replace(tmp, self.commits_file)
+
+    def missing_commits(self) -> int:
+        """How many acknowledged writes the database lacks (0 when none or unknown): the count
+        written beside it after each commit against the count inside it."""
+        if self.commits_file is None:
+            return 0
+        try:
+            witnessed = int(self.commits_file.read_text(encoding="ascii").strip() or 0)
+        except (OSError, ValueError):
+            return 0
+        with self.read() as conn:
+            stored = self.dialect.commit_count(conn)
+        return max(0, witnessed - stored) if stored is not None else 0
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
