@@ -30,7 +30,8 @@ bench: $(STAMP)
 
 # the long fault-injection variants (the suite runs short ones)
 soak: $(STAMP)
-	MARGINALIA_NOTE_ROUNDS=50 $(PY) -m pytest -q -p no:cacheprovider tests/core/test_concurrent_writers.py
+	MARGINALIA_NOTE_ROUNDS=50 MARGINALIA_FAULT_TRIALS=200 $(PY) -m pytest -q -p no:cacheprovider \
+		tests/core/test_concurrent_writers.py tests/e2e/test_fault_injection.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check $(wildcard desktop_app tests benchmarks migrations packaging)
