@@ -4,6 +4,7 @@ the user's real data or settings."""
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,13 @@ def find_paper(lib, words: str) -> int:  # noqa: ANN001
         if words in lib.papers.get(pid).abstract_text:
             return pid
     raise AssertionError(f"no paper contains {words!r}")
+
+
+def papers_in(db: Path) -> int:
+    """Live papers in a database file, read with plain sqlite3 (no Library, no migration).
+    The path is made absolute: this SQLite treats a relative "file:..." name as a URI."""
+    con = sqlite3.connect(db.absolute())
+    try:
+        return con.execute("SELECT count(*) FROM paper WHERE deleted_at IS NULL").fetchone()[0]
+    finally:
+        con.close()

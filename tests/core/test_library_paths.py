@@ -5,24 +5,15 @@ Before the fix ``sqlite:///.../lib ?#% ü 论文/library.sqlite`` put the databa
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from desktop_app.core.library import Library
 from desktop_app.core.store.migrate import backup
+from tests.conftest import papers_in
 
 ODD_NAMES = ["lib ?#% ü 论文", "lib ?#% ü 论文 2", "100% #1?x=y", "a%20b", "file:lib"]
-
-
-def _papers_in(db: Path) -> int:
-    # absolute: this SQLite is built with SQLITE_USE_URI, so a relative "file:..." would be a URI
-    con = sqlite3.connect(db.absolute())
-    try:
-        return con.execute("SELECT count(*) FROM paper WHERE deleted_at IS NULL").fetchone()[0]
-    finally:
-        con.close()
 
 
 def test_odd_folder_names_keep_their_own_database(tmp_path: Path, seed_paths: list[Path],
@@ -41,14 +32,14 @@ def test_odd_folder_names_keep_their_own_database(tmp_path: Path, seed_paths: li
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(ODD_NAMES)
     for n, folder in enumerate(folders):
         assert (folder / "library.sqlite").is_file()
-        assert _papers_in(folder / "library.sqlite") == added[n], folder
+        assert papers_in(folder / "library.sqlite") == added[n], folder
         with Library.open(folder) as lib:  # reopened: the same papers, searchable
             assert lib.papers.count() == added[n]
             assert lib.query("").total == added[n]
             assert (lib.query("the").total > 0) == (added[n] > 0)  # the full-text index is there too
             made = backup(lib.db_path, lib.folder / "backups", "manual")
         assert made.parent == (folder / "backups").absolute()
-        assert _papers_in(made) == added[n]
+        assert papers_in(made) == added[n]
 
 
 def test_backup_refuses_a_missing_database(tmp_path: Path) -> None:

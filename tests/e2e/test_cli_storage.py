@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 from pathlib import Path
 
 from desktop_app.core.library import Library
-from tests.conftest import SEEDS, find_paper
+from tests.conftest import SEEDS, find_paper, papers_in
 from tests.e2e.test_cli import run, run_parallel
 
 RLVR_WORDS = "shrinkage issue of RLVR"
@@ -22,14 +21,6 @@ def _one_line_error(proc, text: str) -> None:  # noqa: ANN001
     assert len(lines) == 1 and lines[0].startswith(f"marginalia: {text}"), (proc.args, proc.stderr)
 
 
-def _papers_in(db: Path) -> int:
-    con = sqlite3.connect(db.absolute())
-    try:
-        return con.execute("SELECT count(*) FROM paper").fetchone()[0]
-    finally:
-        con.close()
-
-
 def test_odd_folder_names_import_list_backup(tmp_path: Path) -> None:
     one, two = tmp_path / "lib ?#% ü 论文", tmp_path / "lib ?#% ü 论文 #2"
     first, second = run_parallel(one, ["import", SEEDS[0]], (two, ["import", *SEEDS[:2]]))
@@ -38,10 +29,10 @@ def test_odd_folder_names_import_list_backup(tmp_path: Path) -> None:
     n1, n2 = json.loads(listed_one.stdout)["total"], json.loads(listed_two.stdout)["total"]
     assert 0 < n1 < n2
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([one.name, two.name])
-    assert _papers_in(one / "library.sqlite") == n1 and _papers_in(two / "library.sqlite") == n2
+    assert papers_in(one / "library.sqlite") == n1 and papers_in(two / "library.sqlite") == n2
     assert backup.returncode == 0, backup.stderr
     copy = Path(backup.stdout.strip())
-    assert copy.parent == one / "backups" and _papers_in(copy) == n1
+    assert copy.parent == one / "backups" and papers_in(copy) == n1
 
 
 def test_read_only_library_on_the_command_line(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from desktop_app.core.library import Library
-from tests.conftest import ROOT, SEEDS
+from tests.conftest import ROOT, SEEDS, papers_in
 
 TRIALS = int(os.environ.get("MARGINALIA_FAULT_TRIALS", "10"))
 KINDS = ("import", "tag", "note", "reindex", "export")
@@ -52,7 +52,7 @@ def run_trial(template: Path, work: Path, kind: str, rng: random.Random) -> dict
         extra = str(SEEDS[-1])
     elif kind == "export":
         extra = str(work / "export.json")
-    before = _count(folder)
+    before = papers_in(folder / "library.sqlite")
     proc = subprocess.Popen([sys.executable, "-m", "tests.e2e.fault_worker", str(folder), kind, extra],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
@@ -61,16 +61,6 @@ def run_trial(template: Path, work: Path, kind: str, rng: random.Random) -> dict
     out, _ = proc.communicate(timeout=60)
     acks = [int(line.split()[1]) for line in out.splitlines() if line.startswith("ack ")]
     return {"folder": folder, "acks": acks, "before": before, "extra": extra}
-
-
-def _count(folder: Path) -> int:
-    import sqlite3
-
-    con = sqlite3.connect(folder / "library.sqlite")
-    try:
-        return con.execute("SELECT count(*) FROM paper WHERE deleted_at IS NULL").fetchone()[0]
-    finally:
-        con.close()
 
 
 def check_trial(kind: str, t: dict, import_adds: int = 0) -> None:
