@@ -7,6 +7,7 @@ on the user's distribution (apt, dnf, pacman, zypper). No Qt is imported here.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -100,6 +101,36 @@ def _ldd(path: Path) -> str:
         return ""  # no ldd: nothing to say; Qt will speak for itself
 
 
+def _cache_file() -> Path:
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("Marginalia", appauthor=False)) / "xcb-plugin-ok"
+
+
+def _cache_key(plugin: Path) -> str | None:
+    """The plugin and the dynamic linker's cache as they are now (a package installed or
+    removed changes ``/etc/ld.so.cache``)."""
+    try:
+        ld_cache = Path("/etc/ld.so.cache").stat().st_mtime_ns
+        return f"{plugin}|{plugin.stat().st_mtime_ns}|{ld_cache}"
+    except OSError:
+        return None
+
+
+def _passed_before(key: str) -> bool:
+    try:
+        return _cache_file().read_text(encoding="utf-8") == key
+    except OSError:
+        return False
+
+
+def _remember_pass(key: str) -> None:
+    path = _cache_file()
+    with contextlib.suppress(OSError):  # only a shortcut for the next start
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(key, encoding="utf-8")
+
+
 def uses_xcb(env: dict[str, str]) -> bool:
     """Will Qt pick the xcb plugin? Linux, a DISPLAY, and not asked for another platform."""
     platform = env.get("QT_QPA_PLATFORM", "")
@@ -117,8 +148,13 @@ def platform_problem(env: dict[str, str] | None = None, ldd: Callable[[Path], st
     plugin = xcb_plugin()
     if plugin is None:
         return None
+    key = _cache_key(plugin)
+    if key is not None and ldd is _ldd and _passed_before(key):
+        return None  # same plugin, same system libraries: ldd (about 13 ms) is not run again
     missing = missing_libraries(ldd(plugin))
     if not missing:
+        if key is not None and ldd is _ldd:
+            _remember_pass(key)
         return None
     manager = package_manager(os_release)
     lines = [f"Marginalia cannot open its window: Qt's X11 plugin needs {', '.join(missing)}, "

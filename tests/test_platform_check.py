@@ -106,3 +106,30 @@ def test_the_cli_stops_with_the_message_before_qt_aborts(tmp_path: Path) -> None
     assert "needs libxcb-icccm.so.4" in done.stderr
     assert "install" in done.stderr.splitlines()[-1]
     assert "Traceback" not in done.stderr
+
+
+def test_a_passed_check_is_remembered_until_the_system_libraries_change(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """ldd runs once; the next start reuses the result while plugin and ld.so.cache are the same."""
+    import desktop_app.platform_check as pc
+
+    if not sys.platform.startswith("linux") or xcb_plugin() is None or not Path("/etc/ld.so.cache").exists():
+        pytest.skip("needs Linux with ld.so.cache and Qt's xcb plugin")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    calls: list[Path] = []
+    real = pc._ldd
+
+    def counting(path: Path) -> str:
+        calls.append(path)
+        return real(path)
+
+    monkeypatch.setattr(pc, "_ldd", counting)
+    env = {"QT_QPA_PLATFORM": "xcb"}
+    first = pc.platform_problem(env, ldd=pc._ldd)
+    if first is not None:
+        pytest.skip(f"this machine lacks Qt's X11 libraries: {first}")
+    assert pc.platform_problem(env, ldd=pc._ldd) is None
+    assert len(calls) == 1
+    (tmp_path / "cache" / "Marginalia" / "xcb-plugin-ok").write_text("another system", encoding="utf-8")
+    assert pc.platform_problem(env, ldd=pc._ldd) is None
+    assert len(calls) == 2
