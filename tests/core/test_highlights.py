@@ -121,7 +121,7 @@ def test_invalid_spans_are_refused(seed_library: Library, bad: tuple[int, int]) 
 
 # --- re-anchoring weighs the quote, its context and its position (issue item 12) ---
 
-RACES_FILE = next(p for p in SEEDS if "RACES improves DeepSeek" in p.read_text(encoding="utf-8"))
+RACES_FILE = next((p for p in SEEDS if "RACES improves DeepSeek" in p.read_text(encoding="utf-8")), None)
 RACES_TAIL = "using only 50 base environments"
 
 
