@@ -34,7 +34,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         path = Path(item.fspath)
         if path not in sources:
             sources[path] = path.read_text(encoding="utf-8")
-        if any(name in sources[path] for name in _SHARED_NAMES):
+        if item.get_closest_marker("shared") or any(name in sources[path] for name in _SHARED_NAMES):
             item.add_marker(pytest.mark.skip(reason=SHARED_MISSING))
 
 
