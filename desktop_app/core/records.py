@@ -23,7 +23,11 @@ class Record:
     url: str | None = None
     bibtex_key: str | None = None
     entry_type: str | None = None  # "article", "inproceedings", ... (lower case)
-    tags: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)  # the user's own tags (Marginalia exports, CSV)
+    keywords: list[str] = field(default_factory=list)  # the file's subject keywords (not tags)
+    editors: list[str] = field(default_factory=list)  # "Family, Given", when authors are also given
+    pmid: str | None = None  # PubMed id, digits only
+    isbn: str | None = None  # as written (hyphens kept)
     note: str | None = None
     raw: str = ""  # the record's text as it stood in the file
     line: int | None = None  # 1-based line where the record starts
