@@ -48,7 +48,7 @@ class Exports:
                     highlights=[ExportHighlight(h.quote, h.comment, h.color, h.start, h.end, h.orphaned)
                                 for h in v.highlights],
                     added_at=v.added_at, item_note=item_notes.get(pid) or None,
-                    extra={k: str(val) for k, val in v.extra.items()},
+                    extra={k: str(val) for k, val in v.extra.items()}, keywords=list(v.keywords),
                 ))
         return out
 

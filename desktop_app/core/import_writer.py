@@ -1,8 +1,10 @@
 """Writing imported records as papers, inside the caller's one write transaction.
 
-A record whose identity keys (:mod:`.import_keys`) name a paper already in the library, or one
-written earlier in this import, is a duplicate: with ``merge`` it fills the fields the paper
-lacks, and a trashed paper comes back. Anything else becomes a new paper with its tags and note.
+A record that :func:`~desktop_app.core.sameness.same_paper` finds to be a paper already in the
+library, or one written earlier in this import, is a duplicate: with ``merge`` it fills the
+fields the paper lacks, and a trashed paper comes back. Each such match is listed in the file's
+report with its reason, and a record the user chose to keep apart (``keep_apart``) becomes a
+paper of its own. Anything else becomes a new paper with its tags, keywords and note.
 
 The statements of the per-record loop are built once per writer and only bound per record:
 an expression reused keeps its cache key, so the loop is not slower than the raw SQL it replaced.
@@ -16,14 +18,24 @@ import uuid
 from sqlalchemy import bindparam, insert, select, update
 
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.import_keys import UNTITLED, content_hash, plain_title, record_keys
+from desktop_app.core.import_keys import UNTITLED, content_hash, plain_title
 from desktop_app.core.records import Record
 from desktop_app.core.rules import normalize_tag
+from desktop_app.core.sameness import (
+    Identity,
+    candidate_keys,
+    record_identity,
+    row_identity,
+    same_paper,
+)
 from desktop_app.core.store import Tx
 from desktop_app.core.store import tables as t
-from desktop_app.core.values import FileReport, ImportReport
+from desktop_app.core.values import FileReport, ImportReport, MatchNote
 
 MERGE_FIELDS = ("venue", "year", "doi", "arxiv_id", "url", "bibtex_key", "entry_type")
+KEYWORD_TAG_ROOT = "keywords"
+_ID_COLUMNS = ("id", "title", "title_source", "abstract", "abstract_text", "authors_json", "venue", "year", "doi",
+               "arxiv_id", "bibtex_key", "extra_json", "deleted_at")
 
 
 def start_batch(tx: Tx, source: str, fmt: str) -> int:
@@ -42,20 +54,32 @@ def finish_batch(tx: Tx, batch_id: int, counts: ImportReport | FileReport) -> No
 
 
 class ImportWriter:
-    """Adds records to the library in ``tx``; remembers the papers it added and touched."""
+    """Adds records to the library in ``tx``; remembers the papers it added and touched.
 
-    def __init__(self, tx: Tx, batch_id: int, *, merge: bool, tag_categories: bool) -> None:
+    ``keep_apart`` holds ``(file number, record number)`` pairs (both from 0) that become papers
+    of their own even where the rules find a match; ``keywords_as_tags`` also files each keyword
+    as a tag under ``keywords/``.
+    """
+
+    def __init__(self, tx: Tx, batch_id: int, *, merge: bool, tag_categories: bool,
+                 keywords_as_tags: bool = False, keep_apart: frozenset[tuple[int, int]] = frozenset()) -> None:
         self.conn, self.now = tx.conn, tx.now
         self.batch_id = batch_id
         self.merge = merge
         self.tag_categories = tag_categories
-        self.seen: dict[str, int] = {}  # identity key -> paper id, this import
+        self.keywords_as_tags = keywords_as_tags
+        self.keep_apart = keep_apart
+        self.file_no = 0  # which file of this import the records come from
+        self.seen: dict[str, list[int]] = {}  # candidate key -> papers added or matched, this import
+        self.made_by: dict[int, int] = {}  # paper added in this import -> its file number
+        self.identities: dict[int, Identity] = {}  # papers looked at in this import
         self.new_ids: list[int] = []
         self.touched: set[int] = set()
         self._tag_ids: dict[str, int] = {}  # normalized name -> id, this transaction
         d, p, pi, tg = tx.d, t.paper, t.paper_identity, t.tag
-        self._find = select(pi.c.paper_id).where(pi.c.key.in_(bindparam("keys", expanding=True))).limit(1)
-        self._add_keys = d.insert(pi).on_conflict_do_nothing(index_elements=["key"])
+        self._find = select(pi.c.paper_id).where(pi.c.key.in_(bindparam("keys", expanding=True))).distinct()
+        self._rows = select(*(p.c[c] for c in _ID_COLUMNS)).where(p.c.id.in_(bindparam("ids", expanding=True)))
+        self._add_keys = d.insert(pi).on_conflict_do_nothing(index_elements=["key", "paper_id"])
         self._add_paper = insert(p)
         self._add_note = insert(t.note)
         self._deleted_at = select(p.c.deleted_at).where(p.c.id == bindparam("pid"))
@@ -64,28 +88,51 @@ class ImportWriter:
         self._add_tag = insert(tg)
         self._link_tag = d.insert(t.paper_tag).on_conflict_do_nothing(index_elements=["paper_id", "tag_id"])
 
-    def find(self, keys: list[str]) -> int | None:
-        """The paper one of these keys names (this import's first), or None."""
-        for k in keys:
-            if k in self.seen:
-                return self.seen[k]
-        if not keys:
-            return None
-        return self.conn.execute(self._find, {"keys": keys}).scalar()
+    def next_file(self) -> None:
+        """The records that follow come from the next file of this import."""
+        self.file_no += 1
 
-    def add(self, rec: Record, fr: FileReport) -> None:
-        """Add one record (or recognise it as a duplicate); count it in ``fr``."""
+    def match(self, ident: Identity, keys: list[str]) -> tuple[int, str] | None:
+        """The paper ``ident`` is (this import's first, else the library's oldest) and why, or None."""
+        found: dict[int, None] = {}
+        for k in keys:
+            for pid in self.seen.get(k, ()):
+                found.setdefault(pid)
+        if keys:
+            for pid in self.conn.execute(self._find, {"keys": keys}).scalars():
+                found.setdefault(pid)
+        missing = [pid for pid in found if pid not in self.identities]
+        if missing:
+            for row in self.conn.execute(self._rows, {"ids": missing}).mappings():
+                self.identities[row["id"]] = row_identity(row)
+        best: tuple[int, str] | None = None
+        for pid in found:
+            reason = same_paper(ident, self.identities[pid], same_file=self.made_by.get(pid) == self.file_no)
+            if reason and (best is None or _rank(reason) < _rank(best[1])):
+                best = (pid, reason)
+        return best
+
+    def add(self, rec: Record, fr: FileReport, index: int | None = None) -> int:
+        """Add one record (or recognise it as a duplicate); count it in ``fr``; the paper's id.
+        ``index`` is the record's number in its file (for ``keep_apart``)."""
         from desktop_app.core.text import derive_title, to_plain
 
         plain = to_plain(rec.abstract) if rec.abstract else ""
         if rec.title and rec.title.strip().lower() == UNTITLED.lower() and not plain:
             rec.title = None  # our own placeholder, read back from an export
-        keys = record_keys(rec, plain)
-        existing = self.find(keys)
-        if existing is not None:
-            self._duplicate(existing, rec, plain, fr)
-            self._remember(keys, existing)
-            return
+        ident = record_identity(rec, plain)
+        keys = candidate_keys(ident)
+        found = self.match(ident, keys)
+        if found is not None:
+            pid, reason = found
+            if (self.file_no, index) in self.keep_apart:
+                fr.kept_apart += 1
+            else:
+                fr.matches.append(MatchNote(index=index, line=rec.line, title=_shown(rec, plain), paper_id=pid,
+                                            reason=reason))
+                self._duplicate(pid, rec, plain, fr)
+                self._remember(keys, pid)
+                return pid
         if rec.title and rec.title.strip():
             title, source = plain_title(rec.title), "given"
         else:
@@ -93,18 +140,22 @@ class ImportWriter:
         pid = self.conn.execute(self._add_paper, {
             "uid": uuid.uuid4().hex, "title": title, "title_source": source, "abstract": rec.abstract,
             "abstract_text": plain, "authors_json": json.dumps(rec.authors, ensure_ascii=False),
+            "keywords_json": json.dumps(rec.keywords, ensure_ascii=False),
             "venue": rec.venue, "year": rec.year, "doi": rec.doi, "arxiv_id": rec.arxiv_id, "url": rec.url,
             "bibtex_key": rec.bibtex_key, "entry_type": rec.entry_type,
-            "extra_json": json.dumps(dict(rec.extra), ensure_ascii=False), "raw": rec.raw,
+            "extra_json": json.dumps(_extra(rec), ensure_ascii=False), "raw": rec.raw,
             "content_hash": content_hash(rec, plain), "status": "unread", "rating": 0,
             "added_at": self.now, "updated_at": self.now, "import_id": self.batch_id,
         }).inserted_primary_key[0]
+        self.identities[pid] = ident
+        self.made_by[pid] = self.file_no
         self._remember(keys, pid)
         self._tags(pid, rec)
         if rec.note:
             self.conn.execute(self._add_note, {"paper_id": pid, "text": rec.note, "updated_at": self.now})
         self.new_ids.append(pid)
         fr.added += 1
+        return pid
 
     def tag_id(self, name: str) -> int:
         """The id of the tag ``name`` (already normalized; any case), created when missing."""
@@ -138,7 +189,9 @@ class ImportWriter:
 
     def _remember(self, keys: list[str], pid: int) -> None:
         for k in keys:
-            self.seen[k] = pid
+            bucket = self.seen.setdefault(k, [])
+            if pid not in bucket:
+                bucket.append(pid)
         if keys:
             self.conn.execute(self._add_keys, [{"key": k, "paper_id": pid} for k in keys])
 
@@ -146,6 +199,8 @@ class ImportWriter:
         names = list(rec.tags)
         if self.tag_categories and rec.extra.get("categories"):
             names += ["arxiv/" + c for c in rec.extra["categories"].split(",") if c.strip()]
+        if self.keywords_as_tags:
+            names += [f"{KEYWORD_TAG_ROOT}/{k.replace('/', '-')}" for k in rec.keywords if k.strip()]
         self.link_tags(pid, names, skip_bad=True)
 
     def _merge(self, pid: int, rec: Record, plain: str) -> bool:
@@ -159,18 +214,47 @@ class ImportWriter:
             sets["abstract"], sets["abstract_text"] = rec.abstract, plain
         if rec.authors and row["authors_json"] in ("[]", "", None):
             sets["authors_json"] = json.dumps(rec.authors, ensure_ascii=False)
+        keywords = json.loads(row["keywords_json"] or "[]")
+        more = [k for k in rec.keywords if k not in keywords]
+        if more:
+            sets["keywords_json"] = json.dumps(keywords + more, ensure_ascii=False)
         values = {"venue": rec.venue, "year": rec.year, "doi": rec.doi, "arxiv_id": rec.arxiv_id,
                   "url": rec.url, "bibtex_key": rec.bibtex_key, "entry_type": rec.entry_type}
         for col in MERGE_FIELDS:
             if values[col] and not row[col]:
                 sets[col] = values[col]
         extra = json.loads(row["extra_json"] or "{}")
-        added_extra = {k: v for k, v in rec.extra.items() if k not in extra}
+        added_extra = {k: v for k, v in _extra(rec).items() if k not in extra}
         if added_extra:
             extra.update(added_extra)
             sets["extra_json"] = json.dumps(extra, ensure_ascii=False)
         self._tags(pid, rec)
+        if sets:
+            self.identities.pop(pid, None)  # read again when next compared
         if not sets:
             return False
         self.conn.execute(update(p).where(p.c.id == pid).values(**sets))
         return True
+
+
+def _rank(reason: str) -> int:
+    return ("doi", "arxiv", "pmid", "title-author-year", "same-record").index(reason)
+
+
+def _extra(rec: Record) -> dict[str, str]:
+    """The record's other fields, with its PubMed id, ISBN and editors among them."""
+    extra = dict(rec.extra)
+    if rec.pmid:
+        extra.setdefault("pmid", rec.pmid)
+    if rec.isbn:
+        extra.setdefault("isbn", rec.isbn)
+    if rec.editors:
+        extra.setdefault("editors", "; ".join(rec.editors))
+    return extra
+
+
+def _shown(rec: Record, plain: str) -> str:
+    """How a record is named in a report: its title, else the start of its abstract."""
+    text = (rec.title or plain or rec.abstract or "").strip()
+    text = " ".join(text.split())
+    return text if len(text) <= 90 else text[:89] + "…"

@@ -9,6 +9,7 @@ Marginalia JSON documents (backups) are restored with everything the user wrote
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from copy import copy
 from pathlib import Path
 
 from sqlalchemy import delete, select, update
@@ -57,6 +58,7 @@ class Imports:
         *,
         duplicates: str = "merge",
         tag_categories: bool = False,
+        keywords_as_tags: bool = False,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> ImportReport:
@@ -66,7 +68,8 @@ class Imports:
         if backups:
             reports = [self.restore_json(p, progress=progress, cancelled=cancelled) for p in backups]
             rest = [p for p in paths if p not in backups]
-            merged = self.from_files(rest, duplicates=duplicates, tag_categories=tag_categories, progress=progress,
+            merged = self.from_files(rest, duplicates=duplicates, tag_categories=tag_categories,
+                                     keywords_as_tags=keywords_as_tags, progress=progress,
                                      cancelled=cancelled) if rest else ImportReport()
             for r in reports:
                 merged.files = r.files + merged.files
@@ -76,7 +79,7 @@ class Imports:
         if cancelled and cancelled():
             return ImportReport(cancelled=True)
         return self.from_records(parsed, duplicates=duplicates, tag_categories=tag_categories,
-                                 progress=progress, cancelled=cancelled)
+                                 keywords_as_tags=keywords_as_tags, progress=progress, cancelled=cancelled)
 
     def from_records(
         self,
@@ -84,11 +87,19 @@ class Imports:
         *,
         duplicates: str = "merge",
         tag_categories: bool = False,
+        keywords_as_tags: bool = False,
+        keep_apart: frozenset[tuple[int, int]] = frozenset(),
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
         dry_run: bool = False,
     ) -> ImportReport:
-        """Import already parsed files ``[(source name, ParseResult)]`` in one transaction."""
+        """Import already parsed files ``[(source name, ParseResult)]`` in one transaction.
+
+        Each record found to be a paper already there is listed in its file's ``matches`` with
+        the reason; ``keep_apart`` names ``(file number, record number)`` pairs (from 0, as in a
+        preview's matches) to import as papers of their own instead. ``keywords_as_tags`` files
+        each of the files' keywords as a tag under ``keywords/`` too (they are always kept as the
+        paper's keywords)."""
         if duplicates not in ("merge", "skip"):
             raise LibraryError("duplicates is 'merge' or 'skip'")
         report = ImportReport()
@@ -98,13 +109,16 @@ class Imports:
             with self.store.write() as tx:
                 batch = start_batch(tx, "; ".join(name for name, _ in parsed)[:2000],
                                     ",".join(sorted({pr.format for _, pr in parsed})))
-                writer = ImportWriter(tx, batch, merge=duplicates == "merge", tag_categories=tag_categories)
-                for name, pr in parsed:
+                writer = ImportWriter(tx, batch, merge=duplicates == "merge", tag_categories=tag_categories,
+                                      keywords_as_tags=keywords_as_tags, keep_apart=frozenset(keep_apart))
+                for file_no, (name, pr) in enumerate(parsed):
+                    if file_no:
+                        writer.next_file()
                     fr = FileReport(path=name, format=pr.format, failed=len(pr.errors),
                                     errors=[str(e) for e in pr.errors], warnings=[str(w) for w in pr.warnings])
                     report.files.append(fr)
-                    for rec in pr.records:
-                        writer.add(rec, fr)
+                    for index, rec in enumerate(pr.records):
+                        writer.add(copy(rec), fr, index)
                         done += 1
                         if done % 100 == 0:
                             if progress:

@@ -35,7 +35,7 @@ def _doc_select(store: Store) -> Select:
         .where(h.paper_id == p.id).scalar_subquery()
     )
     return select(
-        p.id, p.uid, p.title, p.abstract_text, p.authors_json, p.venue, p.year,
+        p.id, p.uid, p.title, p.abstract_text, p.authors_json, p.keywords_json, p.venue, p.year,
         func.coalesce(note, "").label("note"), func.coalesce(marks, "").label("hl"),
     ).where(p.deleted_at.is_(None))
 
@@ -47,6 +47,7 @@ def _doc(r) -> IndexDoc:  # noqa: ANN001
     return IndexDoc(
         pid=r.id, title=r.title or "", abstract=r.abstract_text or "", authors=authors,
         note=r.note, highlight=r.hl, venue=r.venue or "", year=r.year, uid=r.uid,
+        keywords=" ; ".join(json.loads(r.keywords_json or "[]")),
     )
 
 

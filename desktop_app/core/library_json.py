@@ -19,7 +19,6 @@ from pathlib import Path
 from sqlalchemy import exists, func, insert, select, update
 
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.import_keys import plain_keys
 from desktop_app.core.import_writer import ImportWriter, finish_batch, start_batch
 from desktop_app.core.records import ExportPaper, Record
 from desktop_app.core.store import Tx
@@ -57,7 +56,7 @@ def _record(p: ExportPaper) -> Record:
     return Record(
         abstract=p.abstract, title=p.title if p.title_source != "derived" else None, authors=list(p.authors),
         venue=p.venue, year=p.year, doi=p.doi, arxiv_id=p.arxiv_id, url=p.url, bibtex_key=p.bibtex_key,
-        entry_type=p.entry_type, extra=dict(p.extra),
+        entry_type=p.entry_type, extra=dict(p.extra), keywords=list(p.keywords),
     )
 
 
@@ -82,8 +81,6 @@ def restore_document(
     cancelled: Callable[[], bool] | None = None,
 ) -> ImportReport:
     """Write a library document's papers, user data and lists in ``tx``; what was done."""
-    from desktop_app.core.formats.identity import identity_keys
-
     fr = FileReport(path=str(path), format="marginalia-json")
     report = ImportReport(files=[fr])
     colors = {tg["name"]: tg["color"] for tg in doc.get("tags", []) if isinstance(tg, dict) and tg.get("color")}
@@ -93,13 +90,8 @@ def restore_document(
     for n, p in enumerate(papers, 1):
         rec = _record(p)
         before = len(writer.new_ids)
-        writer.add(rec, fr)
+        pid = writer.add(rec, fr, n - 1)
         new = len(writer.new_ids) > before
-        pid = writer.new_ids[-1] if new else writer.find(identity_keys(rec) + plain_keys(p.abstract_text))
-        if pid is None:
-            fr.failed += 1
-            fr.errors.append(f"paper {p.uid} could not be placed")
-            continue
         if new:  # keep the paper's identity across libraries
             _keep_uid(tx, pid, p.uid)
         _user_data(tx, writer, pid, p, new)

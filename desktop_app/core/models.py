@@ -47,6 +47,7 @@ class Paper(SQLModel, table=True):
     abstract: str = ""  # raw, LaTeX kept
     abstract_text: str = ""  # plain, as the reader sees it
     authors_json: str = "[]"
+    keywords_json: str = "[]"  # the source file's subject keywords (not the user's tags)
     venue: str | None = Field(default=None, index=True)
     year: int | None = Field(default=None, index=True)
     doi: str | None = Field(default=None, index=True)
@@ -70,11 +71,14 @@ class Paper(SQLModel, table=True):
 
 
 class PaperIdentity(SQLModel, table=True):
-    """Keys by which a paper is recognised again (doi:, arxiv:, tya:, abs:)."""
+    """Look-up keys that find a paper's possible duplicates (doi:, arxiv:, pmid:, tya:, t:, abs:,
+    cite:; see core/sameness.py). A key may name several papers; the rules decide."""
 
     __tablename__ = "paper_identity"
     key: str = Field(primary_key=True)
-    paper_id: int = Field(sa_column=_fk("paper.id"))
+    paper_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True, index=True)
+    )
 
 
 class Tag(SQLModel, table=True):
@@ -160,3 +164,33 @@ class IndexQueue(SQLModel, table=True):
     __tablename__ = "index_queue"
     paper_id: int = Field(primary_key=True)
     queued_at: datetime = Field(default_factory=utcnow)
+
+
+class PaperMerge(SQLModel, table=True):
+    """One merge of two papers found to be duplicates; kept so that it can be undone.
+
+    ``before_json`` holds the kept paper's fields before the merge, ``moved_json`` what was moved
+    onto it (tag ids, list item ids, highlight ids, the note's text before) and ``merged_id`` the
+    paper put in the trash.
+    """
+
+    __tablename__ = "paper_merge"
+    id: int | None = Field(default=None, primary_key=True)
+    kept_id: int = Field(sa_column=_fk("paper.id"))
+    merged_id: int = Field(sa_column=_fk("paper.id"))
+    before_json: str = "{}"
+    moved_json: str = "{}"
+    merged_at: datetime = Field(default_factory=utcnow)
+    undone: bool = False
+
+
+class DistinctPair(SQLModel, table=True):
+    """Two papers the user said are not duplicates; never offered as a pair again."""
+
+    __tablename__ = "distinct_pair"
+    low_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True)
+    )
+    high_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True, index=True)
+    )

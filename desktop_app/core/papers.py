@@ -103,7 +103,7 @@ class Papers:
             doi=row["doi"], arxiv_id=row["arxiv_id"], url=row["url"], bibtex_key=row["bibtex_key"],
             entry_type=row["entry_type"], status=row["status"], rating=row["rating"], tags=tags,
             note=note or "", added_at=str(row["added_at"])[:19], extra=json.loads(row["extra_json"] or "{}"),
-            highlights=hls, lists=lists,
+            highlights=hls, lists=lists, keywords=json.loads(row["keywords_json"] or "[]"),
         )
 
     def rows(self, paper_ids: Sequence[int]) -> dict[int, PaperRow]:

@@ -92,3 +92,4 @@ class ExportPaper:
     added_at: str = ""
     item_note: str | None = None  # reading-list item note, when exported from a list
     extra: dict[str, str] = field(default_factory=dict)
+    keywords: list[str] = field(default_factory=list)  # the source file's keywords (not tags)

@@ -18,6 +18,21 @@ class Change:
 
 
 @dataclass
+class MatchNote:
+    """One imported record found to be a paper already there (or earlier in the import)."""
+
+    index: int | None  # the record's number in its file, from 0
+    line: int | None  # where the record starts in the file
+    title: str  # the record's title (or the start of its abstract)
+    paper_id: int
+    reason: str  # a key of sameness.REASON_LABELS
+
+    def as_dict(self) -> dict:
+        return {"index": self.index, "line": self.line, "title": self.title, "paper": self.paper_id,
+                "reason": self.reason}
+
+
+@dataclass
 class FileReport:
     path: str
     format: str
@@ -27,6 +42,8 @@ class FileReport:
     failed: int = 0
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    matches: list[MatchNote] = field(default_factory=list)  # each duplicate, with its reason
+    kept_apart: int = 0  # records the user kept as papers of their own despite a match
 
     def as_dict(self) -> dict:
         return {
@@ -38,6 +55,8 @@ class FileReport:
             "failed": self.failed,
             "errors": self.errors,
             "warnings": self.warnings,
+            "matches": [m.as_dict() for m in self.matches],
+            "kept_apart": self.kept_apart,
         }
 
 
@@ -75,10 +94,28 @@ class ImportReport:
             "files": [f.as_dict() for f in self.files],
         }
 
+    def reasons(self) -> dict[str, int]:
+        """How many records matched a paper, by reason (strongest first)."""
+        from desktop_app.core.sameness import REASON_LABELS
+
+        counts = {r: 0 for r in REASON_LABELS}
+        for f in self.files:
+            for m in f.matches:
+                counts[m.reason] = counts.get(m.reason, 0) + 1
+        return {r: n for r, n in counts.items() if n}
+
     def summary(self) -> str:
-        text = f"{self.added} added, {self.duplicates} duplicates"
-        if self.merged:
-            text += f" ({self.merged} merged)"
+        from desktop_app.core.sameness import REASON_LABELS
+
+        text = f"{self.added} added"
+        if self.duplicates:
+            why = "; ".join(f"{REASON_LABELS.get(r, r)}: {n}" for r, n in self.reasons().items())
+            text += f", merged {self.duplicates}" + (f" ({why})" if why else "")
+            if self.merged:
+                text += f", {self.merged} of them filled in fields the paper lacked"
+        kept = sum(f.kept_apart for f in self.files)
+        if kept:
+            text += f", {kept} kept apart"
         text += f", {self.failed} failed"
         if self.added == 0 and self.duplicates and not self.failed:
             text += " — everything in these files is already in the library"
@@ -124,6 +161,7 @@ class PaperView:
     extra: dict
     highlights: list[HighlightView] = field(default_factory=list)
     lists: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)  # the source file's keywords (not tags)
 
     def as_json(self) -> dict:
         return {
@@ -142,6 +180,7 @@ class PaperView:
             "bibtex_key": self.bibtex_key,
             "entry_type": self.entry_type,
             "tags": self.tags,
+            "keywords": self.keywords,
             "status": self.status,
             "rating": self.rating,
             "note": self.note,

@@ -252,8 +252,8 @@ FAILING_REVISION = '''
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0099"
+down_revision = "{head}"
 branch_labels = None
 depends_on = None
 
@@ -263,7 +263,7 @@ def upgrade() -> None:
     with op.batch_alter_table("paper", recreate="always") as batch:
         batch.drop_column("raw")
     op.execute("DELETE FROM note")
-    raise RuntimeError("0004 failed half way")
+    raise RuntimeError("0099 failed half way")
 
 
 def downgrade() -> None:
@@ -283,7 +283,7 @@ def test_failing_migration_leaves_the_database_as_it_was(
     scripts = tmp_path / "migrations"
     shutil.copytree(Path(str(files("desktop_app.migrations"))), scripts,
                     ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0004_fails.py").write_text(FAILING_REVISION, "utf-8")
+    (scripts / "versions" / "0099_fails.py").write_text(FAILING_REVISION.replace("{head}", db.SCHEMA_HEAD), "utf-8")
 
     def config() -> Config:
         cfg = Config()
@@ -291,11 +291,12 @@ def test_failing_migration_leaves_the_database_as_it_was(
         return cfg
 
     monkeypatch.setattr(db, "alembic_config", config)
-    monkeypatch.setattr(db, "SCHEMA_HEAD", "0004")
-    with pytest.raises(RuntimeError, match="0004 failed half way"):
+    head = db.SCHEMA_HEAD
+    monkeypatch.setattr(db, "SCHEMA_HEAD", "0099")
+    with pytest.raises(RuntimeError, match="0099 failed half way"):
         db.migrate(path, library_dir / "backups")
 
-    assert db.current_revision(path) == "0003"
+    assert db.current_revision(path) == head
     assert _columns(path, "paper") == cols  # "raw" is still there
     assert _snapshot(path, cols) == before  # notes too
     con = sqlite3.connect(path)

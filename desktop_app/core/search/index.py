@@ -36,6 +36,7 @@ class IndexDoc:
     venue: str
     year: int | None
     uid: str
+    keywords: str = ""
 
 
 class SearchIndex:
@@ -249,6 +250,7 @@ def _fields(doc: IndexDoc) -> dict:
         "note": doc.note,
         "highlight": doc.highlight,
         "venue": doc.venue,
+        "keyword": doc.keywords,
         "uid": doc.uid,
     }
     if doc.year is not None:

@@ -1,6 +1,6 @@
 """The query language: Whoosh syntax, answered partly by the index and partly by SQL.
 
-Text fields (``title: abstract: author: note: highlight: venue:`` and bare words) go to the
+Text fields (``title: abstract: author: note: highlight: venue: keyword:`` and bare words) go to the
 Whoosh index; ``tag: status: rating: year: list:`` are answered by SQL so that tags, status and
 ratings never wait on the index. The parsed tree is compiled into one SQL boolean expression in
 which each maximal index-only subtree becomes ``paper.id IN (ids)``. The condition is a SQLAlchemy

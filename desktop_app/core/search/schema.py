@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from whoosh.fields import Schema
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 # Fields the index answers; everything else in the query language is answered by SQL.
-TEXT_FIELDS = ("title", "abstract", "author", "note", "highlight", "venue")
+TEXT_FIELDS = ("title", "abstract", "author", "note", "highlight", "venue", "keyword")
 DEFAULT_FIELDS = ("title", "abstract", "author", "note", "highlight")
 FIELD_BOOSTS = {"title": 3.0, "abstract": 1.0, "author": 1.5, "note": 1.2, "highlight": 1.2}
 
@@ -32,6 +32,7 @@ def build_schema() -> Schema:
         note=TEXT(analyzer=analyzer),
         highlight=TEXT(analyzer=analyzer),
         venue=TEXT(analyzer=analyzer),
+        keyword=TEXT(analyzer=analyzer),  # the source file's keywords (issue 12: not tags)
         year=NUMERIC(int, stored=False),
         uid=ID(stored=False),
     )

@@ -69,9 +69,13 @@ def _count(n: int, word: str) -> str:
 def is_damage(exc: BaseException) -> bool:
     """Whether an error (sqlite3's, or SQLAlchemy's wrapping it) says the database file is damaged."""
     orig = getattr(exc, "orig", None) or exc
-    if not isinstance(orig, sqlite3.DatabaseError) or isinstance(orig, sqlite3.OperationalError):
+    if not isinstance(orig, sqlite3.DatabaseError):
         return False
     text = str(orig).lower()
+    if isinstance(orig, sqlite3.OperationalError):
+        # garbage over a page that still parses: a text cell that is not UTF-8 (the app only
+        # ever writes UTF-8, so this is damage, not data)
+        return text.startswith("could not decode to utf-8")
     return any(w in text for w in _DAMAGE_WORDS)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from sqlalchemy import Table
 
 from desktop_app.core.models import (
+    DistinctPair,
     Highlight,
     ImportBatch,
     IndexQueue,
@@ -16,6 +17,7 @@ from desktop_app.core.models import (
     NoteRevision,
     Paper,
     PaperIdentity,
+    PaperMerge,
     PaperTag,
     ReadingList,
     ReadingListItem,
@@ -40,3 +42,5 @@ reading_list_item = _t(ReadingListItem)
 saved_search = _t(SavedSearch)
 import_batch = _t(ImportBatch)
 index_queue = _t(IndexQueue)
+paper_merge = _t(PaperMerge)
+distinct_pair = _t(DistinctPair)

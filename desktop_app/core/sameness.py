@@ -1,0 +1,204 @@
+"""When two records are one paper, and why.
+
+The rules (issue 12), in the order they are tried:
+
+1. **A shared strong identifier**: the same DOI, the same version-free arXiv id, or the same
+   PubMed id. This holds even between two entries of one file.
+2. Entries of **one file** are distinct papers unless rule 1 says otherwise.
+3. **A conflicting identifier** keeps two records apart: both carry a DOI (or an arXiv id, a
+   PubMed id, an ISBN) and they differ.
+4. **The same normalized title, first author's family name and year** (all three known).
+5. **The same record again**: equal abstracts and no other field that differs (title, authors,
+   year and venue are equal where both records have them; a title derived from the abstract
+   counts as none). This is a re-imported seed list, whose records are nothing but abstracts,
+   and the BibTeX that later gives those abstracts their titles. Without an abstract, the same
+   title; with neither title nor abstract, the same citation key or the same authors, year and
+   venue.
+
+Equal abstracts alone (two chapters that carry their book's blurb), or equal citation keys
+(``Schank:80`` twice, for two books), never make two records one paper: they are offered as
+possible duplicates (:mod:`.duplicates`).
+
+:func:`candidate_keys` are the look-up keys under which a paper is filed in ``paper_identity``:
+they only find candidates; :func:`same_paper` decides.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from desktop_app.core.formats.identity import (
+    normalize_abstract,
+    normalize_arxiv_id,
+    normalize_doi,
+    normalize_title,
+)
+from desktop_app.core.formats.names import family_key
+from desktop_app.core.import_keys import UNTITLED
+from desktop_app.core.records import Record
+
+REASON_LABELS = {
+    "doi": "same DOI",
+    "arxiv": "same arXiv id",
+    "pmid": "same PubMed id",
+    "title-author-year": "same title, author and year",
+    "same-record": "the same record",
+}
+STRONG_REASONS = ("doi", "arxiv", "pmid")
+
+_ISBN_JUNK = re.compile(r"[\s\-‐‑]")
+_PMID = re.compile(r"^\s*(?:pmid\s*:?\s*)?(\d{1,9})\s*$", re.IGNORECASE)
+
+
+def normalize_isbn(isbn: str | None) -> str | None:
+    """An ISBN as 13 digits (an ISBN-10 converted), or None when the text holds no ISBN."""
+    if not isbn:
+        return None
+    value = _ISBN_JUNK.sub("", isbn.split()[0] if isbn.split() else "").upper()
+    if re.fullmatch(r"\d{9}[\dX]", value):
+        core = "978" + value[:9]
+        check = (10 - sum(int(c) * (1 if i % 2 == 0 else 3) for i, c in enumerate(core)) % 10) % 10
+        return core + str(check)
+    return value if re.fullmatch(r"97[89]\d{10}", value) else None
+
+
+def normalize_pmid(pmid: str | None) -> str | None:
+    """A PubMed id as digits without leading zeros, or None."""
+    m = _PMID.match(pmid or "")
+    if not m or not int(m.group(1)):
+        return None
+    return str(int(m.group(1)))
+
+
+def _digest(text: str) -> str | None:
+    normalized = normalize_abstract(text)
+    return hashlib.sha1(normalized.encode("utf-8")).hexdigest() if normalized else None
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What the rules compare, in normal form ("" or None when unknown)."""
+
+    doi: str | None = None
+    arxiv: str | None = None
+    pmid: str | None = None
+    isbn: str | None = None
+    title: str = ""  # a given title, normalized; "" when none was given
+    families: tuple[str, ...] = ()
+    year: int | None = None
+    venue: str = ""
+    abstracts: frozenset[str] = field(default_factory=frozenset)  # digests of raw and plain text
+    citation_key: str = ""
+
+    @property
+    def family(self) -> str:
+        return self.families[0] if self.families else ""
+
+
+def _identity(*, doi: str | None, arxiv: str | None, pmid: str | None, isbn: str | None, title: str | None,
+              authors: list[str], year: int | None, venue: str | None, abstracts: tuple[str | None, ...],
+              citation_key: str | None) -> Identity:
+    given = normalize_title(title) if title and title.strip().lower() != UNTITLED.lower() else ""
+    return Identity(
+        doi=normalize_doi(doi), arxiv=normalize_arxiv_id(arxiv), pmid=normalize_pmid(pmid),
+        isbn=normalize_isbn(isbn), title=given, families=tuple(family_key(a) for a in authors),
+        year=year, venue=normalize_title(venue), citation_key=(citation_key or "").strip().lower(),
+        abstracts=frozenset(d for d in (_digest(a) for a in abstracts if a) if d),
+    )
+
+
+def record_identity(rec: Record, plain: str) -> Identity:
+    """The identity of a record read from a file whose abstract reads ``plain``."""
+    return _identity(
+        doi=rec.doi, arxiv=rec.arxiv_id, pmid=rec.pmid or rec.extra.get("pmid"),
+        isbn=rec.isbn or rec.extra.get("isbn"), title=rec.title, authors=rec.authors, year=rec.year,
+        venue=rec.venue, abstracts=(rec.abstract, plain), citation_key=rec.bibtex_key,
+    )
+
+
+def row_identity(row: Mapping) -> Identity:
+    """The identity of a paper row (a mapping of ``paper`` columns)."""
+    extra = json.loads(row["extra_json"] or "{}")
+    title = row["title"] if row["title_source"] == "given" else None  # derived or the user's own
+    return _identity(
+        doi=row["doi"], arxiv=row["arxiv_id"], pmid=extra.get("pmid"), isbn=extra.get("isbn"), title=title,
+        authors=json.loads(row["authors_json"] or "[]"), year=row["year"], venue=row["venue"],
+        abstracts=(row["abstract"], row["abstract_text"]), citation_key=row["bibtex_key"],
+    )
+
+
+def candidate_keys(ident: Identity) -> list[str]:
+    """The keys a paper is filed under: any shared key makes two papers candidates."""
+    keys = []
+    if ident.doi:
+        keys.append(f"doi:{ident.doi}")
+    if ident.arxiv:
+        keys.append(f"arxiv:{ident.arxiv}")
+    if ident.pmid:
+        keys.append(f"pmid:{ident.pmid}")
+    if ident.title and ident.family and ident.year is not None:
+        keys.append(f"tya:{ident.title}|{ident.family}|{ident.year}")
+    if ident.title:
+        keys.append(f"t:{ident.title}")
+    keys.extend(sorted(f"abs:{d}" for d in ident.abstracts))
+    if not ident.title and not ident.abstracts and ident.families:
+        keys.append(f"ay:{';'.join(ident.families)}|{ident.year or ''}")
+    if ident.citation_key:
+        keys.append(f"cite:{ident.citation_key}")
+    return keys
+
+
+def _conflict(a: Identity, b: Identity) -> bool:
+    return any(x and y and x != y for x, y in ((a.doi, b.doi), (a.arxiv, b.arxiv), (a.pmid, b.pmid),
+                                              (a.isbn, b.isbn)))
+
+
+def _compatible(x: str, y: str) -> bool:
+    return not x or not y or x == y
+
+
+def _same_record(a: Identity, b: Identity) -> bool:
+    if a.families and b.families and a.families != b.families:
+        return False
+    if a.year is not None and b.year is not None and a.year != b.year:
+        return False
+    if not _compatible(a.venue, b.venue):
+        return False
+    if a.abstracts or b.abstracts:
+        return bool(a.abstracts & b.abstracts) and _compatible(a.title, b.title)
+    if a.title or b.title:
+        return a.title == b.title
+    # neither title nor abstract: only a record written again (by its citation key, or by
+    # everything else it holds when a writer gave it a new key)
+    if a.citation_key and a.citation_key == b.citation_key:
+        return True
+    return bool(a.families) and (a.families, a.year, a.venue) == (b.families, b.year, b.venue)
+
+
+def same_paper(new: Identity, old: Identity, *, same_file: bool = False) -> str | None:
+    """Why ``new`` and ``old`` are one paper (a key of :data:`REASON_LABELS`), or None."""
+    for reason, x, y in (("doi", new.doi, old.doi), ("arxiv", new.arxiv, old.arxiv), ("pmid", new.pmid, old.pmid)):
+        if x and x == y:
+            return reason
+    if same_file or _conflict(new, old):
+        return None
+    if new.title and new.family and new.year is not None and (new.title, new.family, new.year) == (
+            old.title, old.family, old.year):
+        return "title-author-year"
+    return "same-record" if _same_record(new, old) else None
+
+
+def likeness(a: Identity, b: Identity) -> str | None:
+    """Why two papers that are not one paper by :func:`same_paper` may still be duplicates
+    (offered to the user, never merged on their own), or None."""
+    if a.abstracts & b.abstracts:
+        return "same abstract"
+    if a.title and a.title == b.title:
+        return "same title"
+    if a.citation_key and a.citation_key == b.citation_key and a.family == b.family:
+        return "same citation key"
+    return None
