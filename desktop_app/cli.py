@@ -37,7 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--size", default="1400x900", help="window size for --screenshot (WxH)")
     s.add_argument("--smoke-test", action="store_true", dest="gui_smoke")
 
-    s = sub.add_parser("import", help="import files (seed lists, BibTeX, RIS, CSL-JSON, arXiv Atom, CSV)")
+    s = sub.add_parser("import", help="import files (seed lists, BibTeX, RIS, Web of Science, "
+                       "PubMed/MEDLINE .nbib, CSL-JSON, arXiv Atom, CSV)")
     s.add_argument("files", nargs="+")
     s.add_argument("--skip-duplicates", action="store_true", help="do not merge fields into papers already there")
     s.add_argument("--arxiv-categories-as-tags", action="store_true")

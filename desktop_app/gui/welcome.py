@@ -21,7 +21,7 @@ class WelcomePanel(QWidget):
         title.setStyleSheet("font-size: 26px; font-weight: 600;")
         text = QLabel(
             "Your library is empty. Bring in a conference's abstracts, a BibTeX file,\n"
-            "an RIS, CSL-JSON, arXiv or CSV export — or start with the sample.\n"
+            "an RIS, PubMed, CSL-JSON, arXiv or CSV export — or start with the sample.\n"
             "You can also drop files on this window.",
             self,
         )

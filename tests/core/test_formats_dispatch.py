@@ -125,7 +125,7 @@ def test_forced_format_is_used():
     assert result.records == [] and "no records found" in result.errors[0].message
     with pytest.raises(ValueError):
         read_bytes(b"x", fmt="endnote")
-    assert set(FORMATS) == {"seed", "bibtex", "ris", "wos", "csljson", "arxiv", "csv"}
+    assert set(FORMATS) == {"seed", "bibtex", "ris", "wos", "medline", "csljson", "arxiv", "csv"}
 
 
 def test_sniff_binary_leaves_text_alone():

@@ -38,6 +38,7 @@ from desktop_app.core.formats.limits import (
     holds_nul,
     too_large_message,
 )
+from desktop_app.core.formats.medline_reader import read_medline
 from desktop_app.core.formats.ris_reader import read_ris
 from desktop_app.core.formats.wos_reader import read_wos
 from desktop_app.core.records import ParseResult, Problem
@@ -46,10 +47,11 @@ __all__ = ["FORMATS", "FORMAT_LABELS", "ImportTooLarge", "read_bytes", "read_pat
 
 log = logging.getLogger(__name__)
 
-FORMATS = ("seed", "bibtex", "ris", "wos", "csljson", "arxiv", "csv")
+FORMATS = ("seed", "bibtex", "ris", "wos", "medline", "csljson", "arxiv", "csv")
 FORMAT_LABELS = {
     "seed": "seed list", "bibtex": "BibTeX", "ris": "RIS", "wos": "Web of Science",
-    "csljson": "CSL-JSON", "arxiv": "arXiv Atom", "csv": "CSV", "unknown": "unknown",
+    "medline": "PubMed/MEDLINE", "csljson": "CSL-JSON", "arxiv": "arXiv Atom", "csv": "CSV",
+    "unknown": "unknown",
 }
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 DEFAULT_TIME_BUDGET = 60.0
@@ -64,6 +66,7 @@ _READERS: dict[str, Callable[..., ParseResult]] = {
     "bibtex": read_bibtex,
     "ris": read_ris,
     "wos": read_wos,
+    "medline": read_medline,
     "csljson": read_csljson,
     "arxiv": read_arxiv,
     "csv": read_csv,

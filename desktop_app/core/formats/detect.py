@@ -37,7 +37,8 @@ _CONTROL = frozenset(set(range(32)) - {9, 10, 12, 13, 26} | {127})
 
 _EXTENSION_HINTS = {
     ".bib": "bibtex", ".bibtex": "bibtex", ".biblatex": "bibtex",
-    ".ris": "ris", ".enw": "ris", ".nbib": "ris",
+    ".ris": "ris", ".enw": "ris",
+    ".nbib": "medline",
     ".ciw": "wos", ".wos": "wos",
     ".json": "csljson", ".csl": "csljson", ".csljson": "csljson",
     ".xml": "arxiv", ".atom": "arxiv",
@@ -49,8 +50,15 @@ _BIBTEX_BLOCK = re.compile(r"^[ \t]*@[A-Za-z]\w*[ \t]*[{(]", re.MULTILINE)
 _BIBTEX_ENTRY = re.compile(
     r"^[ \t]*@(?!string\b|comment\b|preamble\b)[A-Za-z]\w*[ \t]*[{(]", re.MULTILINE | re.I
 )
-_RIS_TAG = re.compile(r"^[A-Z][A-Z0-9]  -( |$)", re.MULTILINE)
-_RIS_TY = re.compile(r"^TY  -", re.MULTILINE)
+# RIS puts two spaces between tag and dash; some exporters write one ("TY - JOUR")
+_RIS_TAG = re.compile(r"^[A-Z][A-Z0-9] {1,2}-( |$)", re.MULTILINE)
+_RIS_TY = re.compile(r"^TY {1,2}-", re.MULTILINE)
+# MEDLINE (PubMed .nbib): each record starts with "PMID- "; ERIC's have no PMID but an OWN
+# line; three- and four-letter tags with the dash in column 5 or 6 ("FAU - ", "STAT- ",
+# "ISSN - ") are MEDLINE's alone
+_MEDLINE_PMID = re.compile(r"^PMID- ", re.MULTILINE)
+_MEDLINE_OWN = re.compile(r"^OWN - ", re.MULTILINE)
+_MEDLINE_LONG_TAG = re.compile(r"^(?:[A-Z]{3} |[A-Z]{4} ?)- ", re.MULTILINE)
 _WOS_TAG = re.compile(r"^(?:FN|VR|PT|AU|AF|TI|SO|PY|AB|DI|UT|ER|EF)(?: |$)", re.MULTILINE)
 _WOS_START = re.compile(r"^(?:FN |VR |PT [A-Z]\s*$)", re.MULTILINE)
 _SNIFF_CHARS = 64 * 1024
@@ -103,7 +111,9 @@ def candidates(text: str) -> list[str]:
     """All formats the content could be, the strongest signal first.
 
     XML and JSON decide alone. Otherwise each text format scores the records it sees in the
-    first 64 KB (entry starts, TY or PT lines); ties keep the order wos, ris, bibtex, seed, csv.
+    first 64 KB (entry starts, PMID, TY or PT lines); ties keep the order medline, wos, ris,
+    bibtex, seed, csv. MEDLINE's two-letter tags ("TI  - ") look like RIS's: in a file with
+    MEDLINE signs and no TY line they do not count for RIS.
     """
     head = text.lstrip("\ufeff \t\r\n")[:_SNIFF_CHARS]
     if head.startswith("<"):
@@ -111,16 +121,30 @@ def candidates(text: str) -> list[str]:
     if head.startswith(("[", "{")) and _is_json_bibliography(text):
         return ["csljson"]
     ris_tags = len(_RIS_TAG.findall(head))
+    medline = _medline_score(head)
     scores = {
+        "medline": medline,
         "wos": len(_WOS_START.findall(head))
         if ris_tags == 0 and len(_WOS_TAG.findall(head)) >= 2 else 0,
-        "ris": len(_RIS_TY.findall(head)) or (1 if ris_tags >= 2 else 0),
+        "ris": len(_RIS_TY.findall(head)) or (1 if ris_tags >= 2 and not medline else 0),
         "bibtex": len(_BIBTEX_ENTRY.findall(head)) or (1 if _BIBTEX_BLOCK.search(head) else 0),
         "seed": 1 if seeds.looks_like_seed(head) else 0,
         "csv": 1 if header_matches(head.split("\n", 1)[0]) else 0,
     }
     found = [fmt for fmt, score in scores.items() if score > 0]
     return sorted(found, key=lambda fmt: -scores[fmt])
+
+
+def _medline_score(head: str) -> int:
+    """Records that look like MEDLINE: its PMID lines, else (ERIC) its OWN lines, else 1 when
+    at least two lines carry a MEDLINE-only long tag."""
+    pmids = len(_MEDLINE_PMID.findall(head))
+    if pmids:
+        return pmids
+    owners = len(_MEDLINE_OWN.findall(head))
+    if owners:
+        return owners
+    return 1 if len(_MEDLINE_LONG_TAG.findall(head)) >= 2 else 0
 
 
 def detect_format(text: str, name: str = "") -> str | None:
@@ -145,6 +169,6 @@ def describe_unrecognised(text: str) -> str:
     if head.startswith(("{", "[")):
         return "not a bibliographic file (JSON, but not a CSL-JSON list of items)"
     return (
-        "not a bibliographic file: found no BibTeX entries, RIS or Web of Science records, "
-        "CSL-JSON, arXiv Atom, CSV header or seed list"
+        "not a bibliographic file: found no BibTeX entries, RIS, Web of Science or "
+        "PubMed/MEDLINE records, CSL-JSON, arXiv Atom, CSV header or seed list"
     )
