@@ -75,7 +75,7 @@ def test_item_fields():
     assert record.authors == ["van Beethoven, Ludwig", "The Consortium"]
     assert record.entry_type == "inproceedings"
     assert record.bibtex_key == "doe2020"
-    assert record.tags == ["a", "b", "c"]
+    assert record.keywords == ["a", "b", "c"] and record.tags == []
     assert record.arxiv_id == "2001.00001"
     assert record.abstract == "One."
     assert record.line == 1

@@ -24,7 +24,7 @@ def test_columns_and_values():
     assert first.authors == ["Lovelace, Ada", "Turing, Alan"]
     assert (first.year, first.venue, first.doi) == (2020, "JMLR", "10.1/abc")
     assert first.arxiv_id == "2101.00001"
-    assert first.tags == ["ml", "graphs"]
+    assert first.keywords == ["ml", "graphs"] and first.tags == []  # a "Keywords" column is not the user's tags
     assert first.note == "my note"
     assert first.line == 2
     assert second.title == "Second\nwith a newline in the title"

@@ -22,6 +22,7 @@ from desktop_app.core.formats.writer_common import (
     CONFERENCE_TYPES,
     entry_type,
     family_name,
+    keywords_and_tags,
 )
 from desktop_app.core.records import ExportPaper
 
@@ -267,7 +268,7 @@ def paper_entry(paper: ExportPaper, key: str, *, include_notes: bool = False) ->
         add("eprint", _verbatim(paper.arxiv_id))
         add("archiveprefix", "arXiv")
     add("abstract", balance_latex(paper.abstract.strip()))
-    add("keywords", escape_latex(", ".join(t.strip() for t in paper.tags if t.strip())))
+    add("keywords", escape_latex(", ".join(keywords_and_tags(paper))))
     if include_notes:
         add("note", escape_latex(paper.note.strip()))
     return Entry(kind, key, [Field(name, value) for name, value in fields])

@@ -10,6 +10,7 @@ from desktop_app.core.formats.writer_common import (
     ARTICLE_TYPES,
     CONFERENCE_TYPES,
     entry_type,
+    keywords_and_tags,
     one_line,
     plain_abstract,
     split_author,
@@ -62,7 +63,7 @@ def paper_item(paper: ExportPaper, citation_key: str | None = None) -> dict:
     put("DOI", paper.doi)
     url = paper.url or (f"https://arxiv.org/abs/{paper.arxiv_id.strip()}" if paper.arxiv_id else "")
     put("URL", url)
-    put("keyword", ", ".join(t.strip() for t in paper.tags if t.strip()))
+    put("keyword", ", ".join(keywords_and_tags(paper)))
     put("note", paper.note)
     return item
 

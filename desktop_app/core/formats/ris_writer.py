@@ -17,6 +17,7 @@ from desktop_app.core.formats.writer_common import (
     ARTICLE_TYPES,
     CONFERENCE_TYPES,
     entry_type,
+    keywords_and_tags,
     one_line,
     plain_abstract,
 )
@@ -74,9 +75,9 @@ def paper_reference(paper: ExportPaper) -> dict:
         urls.append(f"https://arxiv.org/abs/{one_line(paper.arxiv_id)}")
     if urls:
         ref["urls"] = list(dict.fromkeys(urls))
-    tags = [one_line(t) for t in paper.tags if one_line(t)]
-    if tags:
-        ref["keywords"] = tags
+    words = [one_line(t) for t in keywords_and_tags(paper) if one_line(t)]
+    if words:
+        ref["keywords"] = words
     if paper.note.strip():
         ref["notes"] = [_note_value(paper.note)]
     put("id", paper.uid)

@@ -128,6 +128,17 @@ CONFERENCE_TYPES = frozenset({"inproceedings", "conference", "proceedings"})
 ARTICLE_TYPES = frozenset({"article"})
 
 
+def keywords_and_tags(paper: ExportPaper) -> list[str]:
+    """What interchange formats write as keywords: the paper's own keywords, then the user's tags
+    (other reference managers read keywords as tags), each once."""
+    words, folded = [], set()
+    for word in (w.strip() for w in [*paper.keywords, *paper.tags]):
+        if word and word.casefold() not in folded:
+            folded.add(word.casefold())
+            words.append(word)
+    return words
+
+
 def one_line(text: str) -> str:
     """Collapse all whitespace (newlines included) into single spaces."""
     return " ".join(text.split())
