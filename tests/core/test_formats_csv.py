@@ -30,7 +30,7 @@ def test_columns_and_values():
     assert second.title == "Second\nwith a newline in the title"
     assert second.authors == ["Doe, J.", "Roe, K."] and second.extra["et_al"] == "1"
     assert second.year == 1999
-    assert second.tags == ["a", "b"]
+    assert second.keywords == ["a", "b"]
     assert second.line == 3 and second.raw.count("\n") == 1
 
 
