@@ -73,6 +73,7 @@ class ImportWriter:
         self.seen: dict[str, list[int]] = {}  # candidate key -> papers added or matched, this import
         self.made_by: dict[int, int] = {}  # paper added in this import -> its file number
         self.identities: dict[int, Identity] = {}  # papers looked at in this import
+        self.titles: dict[int, str] = {}  # their titles, for the report
         self.new_ids: list[int] = []
         self.touched: set[int] = set()
         self._tag_ids: dict[str, int] = {}  # normalized name -> id, this transaction
@@ -105,6 +106,7 @@ class ImportWriter:
         if missing:
             for row in self.conn.execute(self._rows, {"ids": missing}).mappings():
                 self.identities[row["id"]] = row_identity(row)
+                self.titles[row["id"]] = row["title"]
         best: tuple[int, str] | None = None
         for pid in found:
             reason = same_paper(ident, self.identities[pid], same_file=self.made_by.get(pid) == self.file_no)
@@ -129,7 +131,7 @@ class ImportWriter:
                 fr.kept_apart += 1
             else:
                 fr.matches.append(MatchNote(index=index, line=rec.line, title=_shown(rec, plain), paper_id=pid,
-                                            reason=reason))
+                                            reason=reason, paper_title=self.titles.get(pid, "")))
                 self._duplicate(pid, rec, plain, fr)
                 self._remember(keys, pid)
                 return pid
@@ -148,6 +150,7 @@ class ImportWriter:
             "added_at": self.now, "updated_at": self.now, "import_id": self.batch_id,
         }).inserted_primary_key[0]
         self.identities[pid] = ident
+        self.titles[pid] = title
         self.made_by[pid] = self.file_no
         self._remember(keys, pid)
         self._tags(pid, rec)

@@ -26,10 +26,11 @@ class MatchNote:
     title: str  # the record's title (or the start of its abstract)
     paper_id: int
     reason: str  # a key of sameness.REASON_LABELS
+    paper_title: str = ""  # the title of the paper it matched
 
     def as_dict(self) -> dict:
         return {"index": self.index, "line": self.line, "title": self.title, "paper": self.paper_id,
-                "reason": self.reason}
+                "paper_title": self.paper_title, "reason": self.reason}
 
 
 @dataclass
