@@ -312,6 +312,12 @@ def test_wos_editors_isbn_pubmed_id_and_books():
         "inproceedings", "7th International Conference on Advanced Communication Technology")
 
 
+def test_wos_record_with_editors_only_lists_them_as_its_authors():
+    (record,) = read_wos("PT B\nBE Fielding, JE\n   Brownson, RC\nTI Annual review\nER\n").records
+    assert record.authors == ["Fielding, JE", "Brownson, RC"]
+    assert (record.editors, record.extra["author_role"]) == ([], "editor")
+
+
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 
 

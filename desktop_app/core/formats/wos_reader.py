@@ -100,17 +100,39 @@ def readable_case(title: str) -> str:
     )
 
 
+def _people(item: dict, extra: dict[str, str]) -> tuple[list[str], list[str]]:
+    """Authors (full names, AF, over the short ones, AU) and editors (BE); a record with
+    editors only lists them as its authors, marked ``extra["author_role"] = "editor"``."""
+    authors = people(_names(item, "author_full_name", "authors"), extra)
+    editors = people(_names(item, "editors"), {})
+    if not authors and editors:
+        extra["author_role"] = "editor"
+        return editors, []
+    return authors, editors
+
+
+def _venue(item: dict, title: str) -> str:
+    """The source (SO) or conference; a whole book's source is the book itself, so its
+    publisher stands in."""
+    venue = _text(item, "publication_name") or _text(item, "conference_title")
+    if title and normalize_title(venue) == normalize_title(title):
+        return _text(item, "publisher")
+    return venue
+
+
+def _entry_type(item: dict, kind: str) -> str:
+    if "proceedings paper" in _text(item, "document_type").lower():
+        return "inproceedings"  # also in a book (PT B) or a book series (PT S)
+    return _WOS_TYPES.get(kind.upper(), "misc") if kind else "misc"
+
+
 def wos_item_to_record(item: dict, tagged: TaggedRecord) -> Record:
     """Map one :class:`WosLineParser` dictionary to a :class:`Record`."""
     extra: dict[str, str] = {}
     kind = _text(item, "publication_type")
     if kind:
         extra["wos_type"] = kind
-    authors = people(_names(item, "author_full_name", "authors"), extra)
-    editors = people(_names(item, "editors"), {})
-    if not authors and editors:
-        authors, editors = editors, []
-        extra["author_role"] = "editor"
+    authors, editors = _people(item, extra)
     for key, name in (("volume", "volume"), ("number", "issue"), ("publisher", "publisher"),
                       ("issn", "issn"), ("wos_id", "accession_number"),
                       ("language", "language")):
@@ -120,24 +142,18 @@ def wos_item_to_record(item: dict, tagged: TaggedRecord) -> Record:
     if first or last:
         extra["pages"] = f"{first}-{last}" if first and last else first or last
     title = _text(item, "document_title")
-    venue = _text(item, "publication_name") or _text(item, "conference_title")
-    if title and normalize_title(venue) == normalize_title(title):
-        venue = _text(item, "publisher")  # a whole book: its source (SO) is the book itself
     pmid = _text(item, "pubmed_id")
-    entry_type = _WOS_TYPES.get(kind.upper(), "misc") if kind else "misc"
-    if "proceedings paper" in _text(item, "document_type").lower():
-        entry_type = "inproceedings"  # also in a book (PT B) or a book series (PT S)
     return Record(
         abstract=_text(item, "abstract"),
         title=title or None,
         authors=authors,
         editors=editors,
-        venue=readable_case(venue) or None,
+        venue=readable_case(_venue(item, title)) or None,
         year=first_year(_text(item, "publication_year"), _text(item, "publication_date")),
         doi=clean_doi(_text(item, "doi")),
         pmid=pmid if pmid.isdigit() else None,
         isbn=_isbn(_text(item, "isbn")),
-        entry_type=entry_type,
+        entry_type=_entry_type(item, kind),
         keywords=split_keywords(_text(item, name) for name in _KEYWORD_FIELDS),
         raw="\n".join(tagged.lines),
         line=tagged.start,
