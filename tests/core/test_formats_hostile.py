@@ -76,7 +76,7 @@ def test_a_ris_record_of_a_million_lines(tmp_path):
 def test_a_ris_record_of_a_million_keywords(tmp_path):
     report = _run(tmp_path, "many_tags.ris")
     assert "Many tags" in report["titles"]
-    assert any(line == 6 and "tags" in message for line, message in report["warnings"])
+    assert any(line == 6 and "keywords" in message for line, message in report["warnings"])
 
 
 @pytest.mark.parametrize(("name", "line"), [("nul.bib", 7), ("nul.ris", 6), ("nul.json", 3),

@@ -30,7 +30,8 @@ def test_ris_fields():
     assert record.title == "First paper"
     assert record.authors == ["Doe, Jane", "Roe, Jr., Richard"]
     assert record.year == 2012
-    assert record.tags == ["alpha", "beta", "gamma"]
+    assert record.keywords == ["alpha", "beta", "gamma"]
+    assert record.tags == []  # the file's keywords are not the user's tags
     assert record.doi == "10.1000/XYZ"
     assert record.arxiv_id == "2101.00001"
     assert record.entry_type == "article"
@@ -108,7 +109,8 @@ def test_wos_fields_and_truncation():
     assert first.authors == ["Smith, John", "Jones, Karen"]  # AF (full names) over AU
     assert first.title == "A long title that wraps"
     assert first.venue == "Journal of the American Chemical Society"
-    assert first.tags == ["graph theory", "networks"]
+    assert first.keywords == ["graph theory", "networks"]
+    assert first.tags == []
     assert first.year == 2019
     assert first.doi == "10.1021/jacs.9b00001"
     assert first.extra["wos_id"] == "WOS:000000000000001"

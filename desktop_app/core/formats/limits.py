@@ -92,17 +92,22 @@ def cap_record(record: Record) -> list[str]:
     record.abstract = check("abstract", record.abstract, MAX_ABSTRACT_CHARS) or ""
     record.note = check("note", record.note, MAX_ABSTRACT_CHARS)
     record.raw = check("source text", record.raw, MAX_RAW_CHARS) or ""
-    for name in ("title", "venue", "url", "bibtex_key", "entry_type"):
+    for name in ("title", "venue", "url", "bibtex_key", "entry_type", "pmid", "isbn"):
         setattr(record, name, check(name, getattr(record, name), MAX_FIELD_CHARS))
-    if any(len(a) > MAX_FIELD_CHARS for a in record.authors):
-        cut.append(f"an author's name (kept the first {MAX_FIELD_CHARS:,} characters)")
-        record.authors = [_cut(a, MAX_FIELD_CHARS) for a in record.authors]
-    if any(len(t) > MAX_FIELD_CHARS for t in record.tags):
-        cut.append(f"a tag (kept the first {MAX_FIELD_CHARS:,} characters)")
-        record.tags = [_cut(t, MAX_FIELD_CHARS) for t in record.tags]
-    if len(record.tags) > MAX_TAGS:
-        cut.append(f"tags ({len(record.tags):,}; kept the first {MAX_TAGS:,})")
-        record.tags = record.tags[:MAX_TAGS]
+    for name, one in (("authors", "an author's name"), ("editors", "an editor's name")):
+        names = getattr(record, name)
+        if any(len(a) > MAX_FIELD_CHARS for a in names):
+            cut.append(f"{one} (kept the first {MAX_FIELD_CHARS:,} characters)")
+            setattr(record, name, [_cut(a, MAX_FIELD_CHARS) for a in names])
+    for name, one in (("tags", "a tag"), ("keywords", "a keyword")):
+        words = getattr(record, name)
+        if any(len(t) > MAX_FIELD_CHARS for t in words):
+            cut.append(f"{one} (kept the first {MAX_FIELD_CHARS:,} characters)")
+            words = [_cut(t, MAX_FIELD_CHARS) for t in words]
+        if len(words) > MAX_TAGS:
+            cut.append(f"{name} ({len(words):,}; kept the first {MAX_TAGS:,})")
+            words = words[:MAX_TAGS]
+        setattr(record, name, words)
     for key, value in list(record.extra.items()):
         record.extra[key] = check(
             key, value, MAX_ABSTRACT_CHARS if key == "note" else MAX_FIELD_CHARS) or ""
@@ -115,7 +120,8 @@ def cut_message(name: str, length: int, limit: int) -> str:
 
 
 MAX_TAGS = 1_000
-"""A record keeps at most this many tags (keywords); the rest are reported, not imported."""
+"""A record keeps at most this many tags, and this many keywords; the rest are reported, not
+imported."""
 
 
 def holds_nul(record: Record) -> bool:
@@ -123,5 +129,6 @@ def holds_nul(record: Record) -> bool:
     which no database text column may hold)."""
     texts = [record.abstract, record.raw, record.title, record.venue, record.url,
              record.bibtex_key, record.entry_type, record.note, record.doi, record.arxiv_id,
-             *record.authors, *record.tags, *record.extra.keys(), *record.extra.values()]
+             record.pmid, record.isbn, *record.authors, *record.editors, *record.tags,
+             *record.keywords, *record.extra.keys(), *record.extra.values()]
     return any(text and "\x00" in text for text in texts)

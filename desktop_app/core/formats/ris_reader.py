@@ -4,6 +4,11 @@ The text is first cut into records by their ``TY`` and ``ER`` lines (also used b
 of Science reader, whose records run from ``PT`` to ``ER``), so that a record without
 ``ER`` (a truncated file) or without ``TY`` is reported with its lines instead of vanishing;
 each piece is then parsed by rispy. Vendor text between records is skipped.
+
+A tag line is two characters, one or two spaces and a dash (``TY  - JOUR``, also the
+``TY - JOUR`` some tools write); any other line continues the line before it. What a tag means
+depends on the reference type for the secondary and tertiary authors (``A2``/``A3``: editors or
+series editors) and for ``T2`` (a book's series, not its venue); see :data:`A2_EDITOR_TYPES`.
 """
 
 from __future__ import annotations
@@ -21,8 +26,25 @@ from desktop_app.core.records import ParseResult, Problem, Record
 
 MAX_LIST_ITEMS = 10_000
 """A record keeps at most this many lines of one repeated tag (authors, keywords, ...)."""
-_RIS_TAG = re.compile(r"^([A-Z][A-Z0-9])  -(?: |$)")
+_RIS_TAG = re.compile(r"^([A-Z][A-Z0-9])( {1,2})-(?: |$)")
+RIS_TAGS = frozenset(rispy.TAG_KEY_MAPPING) - {"UK"} | {  # UK: rispy's "unknown", no tag
+    "AV", "BT", "C6", "C7", "C8", "CP", "CT", "ED", "H1", "H2", "J1", "L3", "LK", "M2", "M4",
+    "PP", "SV", "TS", "U1", "U2", "U3", "U4", "U5", "Y3",
+}
+"""The tags of the RIS specification and of the exports of common tools. With two spaces
+before the dash any tag is one; with one (``TY - JOUR``), only these, so that a continued
+line such as "US - Mexico border ..." stays text."""
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+_KEYWORD_SPLIT = re.compile(r"\s*;\s*")
+_ISBN_LABEL = re.compile(r"^\s*ISBN(?:-1[03])?\s*:?\s*", re.IGNORECASE)
+_ISBN_SHAPE = re.compile(r"^(?:97[89][- ]?)?\d(?:[- ]?\d){8}[- ]?[\dX]$", re.IGNORECASE)
+_PMID_LABEL = re.compile(
+    r"^\s*(?:PMID\s*:?\s*(\d{1,8})(?!\d)|(\d{1,8})\s*\[pmid\])", re.IGNORECASE
+)  # "PMID: 15020685", or "15020685[pmid]" as PubMed Central writes it
+_PMID_URL = re.compile(
+    r"(?:pubmed\.ncbi\.nlm\.nih\.gov/|ncbi\.nlm\.nih\.gov/pubmed/)(\d{1,8})(?!\d)", re.I
+)
+_PUBMED_DATABASE = re.compile(r"pubmed|medline|\bNLM\b", re.IGNORECASE)
 RIS_TYPES = {
     "JOUR": "article", "JFULL": "article", "EJOUR": "article", "MGZN": "article",
     "NEWS": "article", "CONF": "inproceedings", "CPAPER": "inproceedings",
@@ -37,6 +59,55 @@ RIS_TYPES = {
     "BOOK CHAPTER": "incollection", "THESIS": "phdthesis", "REPORT": "techreport",
     "WEB PAGE": "online", "GENERIC": "misc",
 }
+_TYPE_CODES = {
+    "JOURNAL ARTICLE": "JOUR", "JOURNAL": "JOUR", "MAGAZINE ARTICLE": "MGZN",
+    "CONFERENCE PAPER": "CPAPER", "CONFERENCE PROCEEDINGS": "CONF",
+    "CONFERENCE PROCEEDING": "CONF", "BOOK SECTION": "CHAP", "BOOK CHAPTER": "CHAP",
+    "EDITED BOOK": "EDBOOK", "WHOLE BOOK": "BOOK", "THESIS": "THES", "REPORT": "RPRT",
+    "WEB PAGE": "ELEC", "GENERIC": "GEN",
+}
+"""Descriptive type names some tools write, as the RIS code they stand for."""
+
+# Who the secondary (A2) and tertiary (A3) authors are depends on the reference type: as
+# EndNote's export labels them (EndNote writes most A2/A3 lines; Zotero reads and writes them
+# the same way), a chapter's A2 is its book's editor and A3 the series editor, while a book's A2
+# is the series editor and A3 the editor. Types not listed use A2/A3 for other roles (a patent's
+# issuing body, a letter's recipient, ...), which are not kept. ED (the 1990s specification's
+# "secondary author") always names editors; an edited book's AU names its editors.
+A2_EDITOR_TYPES = frozenset({
+    "ABST", "ANCIENT", "BLOG", "CHAP", "CONF", "CPAPER", "DICT", "EBOOK", "ECHAP", "EJOUR",
+    "ENCYC", "GEN", "JFULL", "JOUR", "SER",
+})
+A3_EDITOR_TYPES = frozenset({"BOOK"})
+A2_SERIES_EDITOR_TYPES = frozenset({
+    "BOOK", "CLSWK", "COMP", "EDBOOK", "MAP", "MULTI", "RPRT", "UNPB", "WEB",
+})
+A3_SERIES_EDITOR_TYPES = frozenset({
+    "ADVS", "CHAP", "CONF", "CPAPER", "EBOOK", "ECHAP", "MUSIC", "SER",
+})
+AUTHORS_ARE_EDITORS_TYPES = frozenset({"EDBOOK"})
+T2_IS_SERIES_TYPES = frozenset({
+    "BOOK", "CLSWK", "COMP", "CTLG", "EDBOOK", "MAP", "MPCT", "MULTI", "RPRT", "UNPB", "WEB",
+})
+"""Types whose T2 is the title of a series, not the venue the work appeared in."""
+C3_IS_PROCEEDINGS_TYPES = frozenset({"CONF", "CPAPER"})
+"""Types whose C3 is the proceedings title (the venue; T2 is then the conference's name)."""
+
+
+class RisLineParser(rispy.RisParser):
+    """rispy's parser with the tag lines real files hold: one or two spaces before the dash
+    (``TY - JOUR``); ``A1`` and ``AU`` read into one list in the order of the file (the first
+    author stays first, whichever tag names them); ``ED`` (editors) kept."""
+
+    DEFAULT_MAPPING = {
+        **rispy.TAG_KEY_MAPPING, "A1": "authors", "ED": "editors", "M2": "misc2",
+        **{f"U{n}": f"user{n}" for n in range(1, 6)},
+    }
+    DEFAULT_LIST_TAGS = [*rispy.LIST_TYPE_TAGS, "ED"]
+
+    def parse_line(self, line: str) -> tuple[str, str] | tuple[None, str]:
+        m = _tag_match(line)
+        return (m.group(1), line[m.end():].strip()) if m else (None, line.strip())
 
 
 class OutOfTime(Exception):
@@ -126,8 +197,13 @@ def describe_damage(record: TaggedRecord, start_tag: str, end_tag: str = "ER") -
     return None
 
 
-def _ris_tag(line: str) -> str | None:
+def _tag_match(line: str) -> re.Match[str] | None:
     m = _RIS_TAG.match(line)
+    return m if m and (len(m.group(2)) == 2 or m.group(1) in RIS_TAGS) else None
+
+
+def _ris_tag(line: str) -> str | None:
+    m = _tag_match(line)
     return m.group(1) if m else None
 
 
@@ -150,9 +226,16 @@ def _as_list(value: object) -> list[str]:
 
 
 def year_from(text: str) -> int | None:
-    """The first four-digit year in a date such as "2012///" or "2001/09/01/"."""
+    """The first four-digit year in a date such as "2012///", "2001/09/01/" or "2004-05-03";
+    None without one (and for the "0000" that stands for an unknown year)."""
     m = _YEAR.search(text or "")
-    return int(m.group(1)) if m else None
+    year = int(m.group(1)) if m else 0
+    return year or None
+
+
+def first_year(*dates: str) -> int | None:
+    """The year of the first of ``dates`` that holds one (most trusted first)."""
+    return next((y for y in map(year_from, dates) if y is not None), None)
 
 
 def people(values: Iterable[str], extra: dict[str, str]) -> list[str]:
@@ -166,46 +249,151 @@ def people(values: Iterable[str], extra: dict[str, str]) -> list[str]:
     return list(names)
 
 
+def split_keywords(values: Iterable[str]) -> list[str]:
+    """Keywords from tag values, each value split on ";"; repeats dropped, order kept."""
+    keywords: dict[str, None] = {}  # ordered; linear however many repeat
+    for value in values:
+        for piece in _KEYWORD_SPLIT.split(value):
+            if piece := piece.strip():
+                keywords.setdefault(piece)
+    return list(keywords)
+
+
+def isbn_from(text: str) -> str | None:
+    """The ISBN ``text`` holds, as written (hyphens kept): 10 or 13 digits (the last of ten may
+    be X) with a valid check digit, optionally after "ISBN:" and before a qualifier such as
+    "(pbk.)" or a second number after ";". None for anything else (an ISSN, a report number)."""
+    value = _ISBN_LABEL.sub("", text or "")
+    value = re.split(r"[;,]|\s\(", value, maxsplit=1)[0].strip()
+    if not _ISBN_SHAPE.match(value):
+        return None
+    digits = re.sub(r"[- ]", "", value).upper()
+    if len(digits) == 10:
+        total = sum((10 - i) * (10 if ch == "X" else int(ch)) for i, ch in enumerate(digits))
+        return value if total % 11 == 0 else None
+    if not digits.isdigit():
+        return None
+    total = sum(int(ch) * (3 if i % 2 else 1) for i, ch in enumerate(digits))
+    return value if total % 10 == 0 else None
+
+
+def _pmid(item: dict, urls: list[str]) -> str | None:
+    """A PubMed id only where it is certain: a value that starts "PMID:" or is "123[pmid]"
+    (the accession number, C1/C2, M1/M2, U1-U5 or a note; not "Comment on: ... PMID: 123",
+    which is another paper's); a PubMed address; or the accession number of a record whose
+    database is PubMed/MEDLINE."""
+    names = ("accession_number", "custom1", "custom2", "note", "misc2",
+             *(f"user{n}" for n in range(1, 6)), "notes")
+    for name in names:
+        for value in _as_list(item.get(name)):
+            if m := _PMID_LABEL.match(value):
+                return m.group(1) or m.group(2)
+    for url in urls:
+        if m := _PMID_URL.search(url):
+            return m.group(1)
+    accession = _first(item, "accession_number")
+    database = " ".join((_first(item, "name_of_database"), _first(item, "database_provider")))
+    if accession.isdigit() and len(accession) <= 8 and _PUBMED_DATABASE.search(database):
+        return accession
+    return None
+
+
 def _pages(first: str, last: str) -> str:
     return f"{first}-{last}" if first and last else first or last
 
 
+def _type_code(ris_type: str) -> str:
+    upper = ris_type.strip().upper()
+    return _TYPE_CODES.get(upper, upper)
+
+
+def _people_by_role(item: dict, code: str, extra: dict[str, str]) -> tuple[list[str], list[str]]:
+    """Authors and editors, by what each tag means for the type ``code``; series editors go to
+    ``extra["series_editors"]``. A record with editors only lists them as its authors, marked
+    ``extra["author_role"] = "editor"`` (as the BibTeX and CSL-JSON readers do)."""
+    authors = people(_as_list(item.get("authors")), extra)
+    editors = _as_list(item.get("editors"))
+    series: list[str] = []
+    for key, editor_types, series_types in (
+        ("secondary_authors", A2_EDITOR_TYPES, A2_SERIES_EDITOR_TYPES),
+        ("tertiary_authors", A3_EDITOR_TYPES, A3_SERIES_EDITOR_TYPES),
+    ):
+        if code in editor_types:
+            editors += _as_list(item.get(key))
+        elif code in series_types:
+            series += _as_list(item.get(key))
+    ignored: dict[str, str] = {}  # "et al." among editors says nothing about the authors
+    editors = people(editors, ignored)
+    if series := people(series, ignored):
+        extra["series_editors"] = "; ".join(series)
+    if code in AUTHORS_ARE_EDITORS_TYPES:
+        authors, editors = [], [*authors, *editors]
+    if not authors and editors:
+        extra["author_role"] = "editor"
+        return editors, []
+    return authors, editors
+
+
+def _serial_number(item: dict, extra: dict[str, str]) -> str | None:
+    """SN holds an ISBN or an ISSN (or a report or patent number): the ISBN is returned, the
+    rest kept as ``extra["issn"]``."""
+    serial = _first(item, "issn")
+    isbn = isbn_from(serial)
+    if serial and not isbn:
+        extra["issn"] = serial
+    return isbn
+
+
+def _venue(item: dict, code: str) -> str:
+    """Where the work appeared: the journal, the book of a chapter, the proceedings. Full
+    names (JF, T2) come before JO, which most tools fill with the abbreviation, like J2 and
+    JA; a book's or report's T2 is its series, so its publisher (or institution) stands in."""
+    names = ["custom3"] if code in C3_IS_PROCEEDINGS_TYPES else []
+    names.append("alternate_title3")  # JF
+    if code not in T2_IS_SERIES_TYPES:
+        names.append("secondary_title")
+    names += ["journal_name", "alternate_title1", "alternate_title2", "publisher"]
+    return _first(item, *names)
+
+
 def ris_item_to_record(item: dict, tagged: TaggedRecord) -> Record:
-    """Map one rispy dictionary to a :class:`Record`."""
+    """Map one rispy dictionary (read by :class:`RisLineParser`) to a :class:`Record`."""
     extra: dict[str, str] = {}
     ris_type = _first(item, "type_of_reference")
+    code = _type_code(ris_type)
     if ris_type:
         extra["ris_type"] = ris_type
-    authors = people(_as_list(item.get("authors")) + _as_list(item.get("first_authors")), extra)
+    authors, editors = _people_by_role(item, code, extra)
     urls = _as_list(item.get("urls"))
     notes = [n.strip() for n in _as_list(item.get("notes")) if n.strip()]
     if notes:
         extra["note"] = "\n".join(notes)
     for key, name in (("volume", "volume"), ("number", "number"), ("publisher", "publisher"),
-                      ("issn", "issn"), ("language", "language"), ("ris_id", "id")):
+                      ("language", "language"), ("ris_id", "id")):
         if value := _first(item, name):
             extra[key] = value
+    if code in T2_IS_SERIES_TYPES and (series := _first(item, "secondary_title")):
+        extra["series"] = series
     if pages := _pages(_first(item, "start_page"), _first(item, "end_page")):
         extra["pages"] = pages
-    tags: dict[str, None] = {}
-    for keyword in _as_list(item.get("keywords")):
-        for piece in keyword.split(";"):
-            if piece.strip():
-                tags.setdefault(piece.strip())
     doi = clean_doi(_first(item, "doi")) or next(filter(None, map(clean_doi, urls)), None)
     arxiv = next((a for a in map(normalize_arxiv_id, urls) if a), None)
     return Record(
         abstract=_first(item, "abstract", "notes_abstract"),
         title=_first(item, "title", "primary_title", "short_title") or None,
         authors=authors,
-        venue=_first(item, "alternate_title3", "journal_name", "secondary_title",
-                     "alternate_title1", "alternate_title2", "publisher") or None,
-        year=year_from(_first(item, "year", "publication_year", "date")),
+        editors=editors,
+        venue=_venue(item, code) or None,
+        # PY is the publication year; Y1 its 1990s name; DA a date whose meaning varies by
+        # type (the access date of web pages and databases), so it comes last
+        year=first_year(*(_first(item, n) for n in ("year", "publication_year", "date"))),
         doi=doi,
         arxiv_id=arxiv,
+        pmid=_pmid(item, urls),
+        isbn=_serial_number(item, extra),
         url=urls[0].strip() if urls else None,
         entry_type=RIS_TYPES.get(ris_type.upper(), "misc") if ris_type else "misc",
-        tags=list(tags),
+        keywords=split_keywords(_as_list(item.get("keywords"))),
         raw="\n".join(tagged.lines),
         line=tagged.start,
         extra=extra,
@@ -218,8 +406,9 @@ def fold_continuations(
     """Join continuation lines (lines without a tag) onto their tag line, as rispy would,
     but in linear time: rispy joins them one at a time, which is quadratic in their number.
     Lines that continue a list tag (one author or keyword per line) are left for rispy,
-    which appends each as a new item. With ``max_items``, at most that many lines of one list
-    tag are kept; returns the lines and how many were dropped."""
+    which appends each as a new item. Blank lines are dropped (they would add an empty author
+    or keyword). With ``max_items``, at most that many lines of one list tag are kept; returns
+    the lines and how many were dropped."""
     folded: list[str] = []
     pieces: list[str] = []
     counts: dict[str, int] = {}
@@ -227,6 +416,8 @@ def fold_continuations(
     dropped = 0
     for line in lines:
         tag, content = parser.parse_line(line)
+        if tag is None and not content:
+            continue
         if tag is None and foldable:
             pieces.append(content)
             continue
@@ -322,7 +513,7 @@ def read_ris(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
         start_tag="TY",
         start_line="TY  - GEN",
         ignore=frozenset(),
-        parser=rispy.RisParser,
+        parser=RisLineParser,
         to_record=ris_item_to_record,
         deadline=deadline,
     )
