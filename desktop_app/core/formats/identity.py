@@ -99,11 +99,13 @@ def abstract_hash(abstract: str | None) -> str | None:
 
 
 def has_content(record: Record) -> bool:
-    """True when a record holds anything to show or identify it by (title, abstract,
-    authors, DOI, arXiv id or URL); readers skip, and report, records without any."""
+    """True when a record holds anything to show or identify it by (title, abstract, authors,
+    editors, venue, DOI, arXiv id, PubMed id, ISBN or URL); readers skip, and report, records
+    without any. A reference that names only where it appeared (Scopus writes such records for
+    cited reports) is kept, as Zotero keeps it."""
     return bool(
-        record.title or record.abstract.strip() or record.authors or record.doi
-        or record.arxiv_id or record.url
+        record.title or record.abstract.strip() or record.authors or record.editors or record.venue
+        or record.doi or record.arxiv_id or record.pmid or record.isbn or record.url
     )
 
 
