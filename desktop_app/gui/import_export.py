@@ -9,7 +9,6 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (
-    QButtonGroup,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -17,15 +16,13 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QMessageBox,
-    QPlainTextEdit,
-    QRadioButton,
-    QVBoxLayout,
     QWidget,
 )
 
 from desktop_app.appinfo import APP_NAME
 from desktop_app.core.library import Library
 from desktop_app.core.values import Change, ImportReport
+from desktop_app.gui.import_preview import ImportPreview
 from desktop_app.gui.jobs import Job, keep_while_running, start_job
 from desktop_app.gui.paper_table import PaperTable
 from desktop_app.gui.search_bar import FilterState
@@ -44,49 +41,6 @@ EXTENSIONS = {"md": ".md", "html": ".html", "pdf": ".pdf", "bib": ".bib", "ris":
 def sample_files() -> list[Path]:
     folder = files("desktop_app.resources").joinpath("sample")
     return sorted(Path(str(p)) for p in folder.iterdir() if str(p).endswith(".txt"))
-
-
-class ImportPreview(QDialog):
-    """What an import will do, before anything is written."""
-
-    def __init__(self, report, parent=None) -> None:  # noqa: ANN001
-        super().__init__(parent)
-        self.setObjectName("importPreview")
-        self.setWindowTitle("Import")
-        lay = QVBoxLayout(self)
-        head = QLabel(f"<b>{report.added}</b> new papers, <b>{report.duplicates}</b> already in the library, "
-                      f"<b>{report.failed}</b> could not be read.", self)
-        lay.addWidget(head)
-        details = []
-        for fr in report.files:
-            details.append(f"{Path(fr.path).name} ({fr.format}): {fr.added} new, {fr.duplicates} duplicates, "
-                           f"{fr.failed} failed")
-            details += [f"    warning: {w}" for w in fr.warnings]
-            details += [f"    failed: {e}" for e in fr.errors[:50]]
-            if len(fr.errors) > 50:
-                details.append(f"    … and {len(fr.errors) - 50} more")
-        box = QPlainTextEdit("\n".join(details), self)
-        box.setReadOnly(True)
-        box.setMinimumSize(560, 160)
-        lay.addWidget(box)
-        self.merge = QRadioButton("Duplicates: fill in what the library lacks (your tags, notes and edits stay)", self)
-        self.skip = QRadioButton("Duplicates: skip them", self)
-        self.merge.setChecked(True)
-        group = QButtonGroup(self)
-        group.addButton(self.merge)
-        group.addButton(self.skip)
-        if report.duplicates:
-            lay.addWidget(self.merge)
-            lay.addWidget(self.skip)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Import")
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(report.added > 0 or report.duplicates > 0)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        lay.addWidget(buttons)
-
-    def duplicates(self) -> str:
-        return "skip" if self.skip.isChecked() else "merge"
 
 
 class ExportDialog(QDialog):
@@ -171,18 +125,19 @@ class FileController(QObject):
 
         def parsed_ok(result) -> None:  # noqa: ANN001
             report, parsed = result
-            duplicates = "merge"
+            options: dict = {"duplicates": "merge"}
             if preview:
-                dlg = ImportPreview(report, win)
+                dlg = ImportPreview(report, parsed, win)
                 if dlg.exec() != QDialog.DialogCode.Accepted:
                     return
-                duplicates = dlg.duplicates()
+                options = {"duplicates": dlg.duplicates(), "keep_apart": dlg.keep_apart(),
+                           "keywords_as_tags": dlg.add_keywords_as_tags()}
             elif not report.added and not report.duplicates:
                 self.import_done(report)
                 return
             start_job(win, "Importing…",
-                      lambda progress, cancelled: lib.imports.from_records(parsed, duplicates=duplicates,
-                                                                           progress=progress, cancelled=cancelled),
+                      lambda progress, cancelled: lib.imports.from_records(parsed, progress=progress,
+                                                                           cancelled=cancelled, **options),
                       self.import_done, self._job_failed)
 
         start_job(win, "Reading files…", parse, parsed_ok, self._job_failed)

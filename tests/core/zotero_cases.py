@@ -17,8 +17,9 @@ from desktop_app.core.formats import read_path
 from desktop_app.core.formats.identity import normalize_abstract, normalize_doi, normalize_title
 from desktop_app.core.formats.names import family_key
 from desktop_app.core.records import Record
+from tests.conftest import CORPUS
 
-ROOT = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "zotero-translators"
+ROOT = CORPUS / "zotero-translators"
 FORMATS = ("ris", "bibtex", "wos", "nbib", "csljson")
 FIELDS = ("title", "authors", "first_author", "year", "doi", "venue", "abstract", "keywords")
 
@@ -32,6 +33,7 @@ _TITLE_KEYS = ("title", "caseName", "nameOfAct", "subject")
 _VENUE_KEYS = ("publicationTitle", "proceedingsTitle", "bookTitle", "websiteTitle", "blogTitle",
                "encyclopediaTitle", "dictionaryTitle")
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
+_MARKUP = re.compile(r"</?(?:i|b|sup|sub|span)\b[^>]*>", re.IGNORECASE)
 _DOI_IN_EXTRA = re.compile(r"^DOI:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
 
 
@@ -75,6 +77,13 @@ def _first(item: dict, keys: tuple[str, ...]) -> str:
     return next((str(item[k]) for k in keys if item.get(k)), "")
 
 
+def _text(value: str) -> str:
+    """A title or venue in comparable form: Zotero's rich-text markup (``<i>``, ``<sup>``,
+    ``<span class="nocase">``) dropped, normalized, and without spaces ("DNA<sup>2</sup>" is
+    "dna2", and our "DNA 2" too)."""
+    return normalize_title(_MARKUP.sub("", value)).casefold().replace(" ", "")
+
+
 def _tag(tag: dict | str) -> str:
     return tag.get("tag", "") if isinstance(tag, dict) else str(tag)
 
@@ -82,12 +91,12 @@ def _tag(tag: dict | str) -> str:
 def expected_values(item: dict) -> dict[str, object]:
     authors = _authors_expected(item)
     return {
-        "title": normalize_title(_first(item, _TITLE_KEYS)),
+        "title": _text(_first(item, _TITLE_KEYS)),
         "authors": authors,
         "first_author": authors[0] if authors else "",
         "year": _year_expected(item),
         "doi": _doi_expected(item),
-        "venue": normalize_title(_first(item, _VENUE_KEYS)),
+        "venue": _text(_first(item, _VENUE_KEYS)),
         "abstract": normalize_abstract(item.get("abstractNote") or ""),
         "keywords": sorted({normalize_title(_tag(t)) for t in item.get("tags") or [] if _tag(t)}),
     }
@@ -98,12 +107,12 @@ def our_values(rec: Record) -> dict[str, object]:
 
     authors = [family_key(a) for a in rec.authors]
     return {
-        "title": normalize_title(rec.title or ""),
+        "title": _text(rec.title or ""),
         "authors": authors,
         "first_author": authors[0] if authors else "",
         "year": rec.year,
         "doi": normalize_doi(rec.doi),
-        "venue": normalize_title(rec.venue or ""),
+        "venue": _text(rec.venue or ""),
         "abstract": normalize_abstract(to_plain(rec.abstract) if rec.abstract else ""),
         "keywords": sorted({normalize_title(k) for k in rec.keywords + rec.tags if k.strip()}),
     }

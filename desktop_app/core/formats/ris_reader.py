@@ -86,6 +86,8 @@ A3_SERIES_EDITOR_TYPES = frozenset({
     "ADVS", "CHAP", "CONF", "CPAPER", "EBOOK", "ECHAP", "MUSIC", "SER",
 })
 AUTHORS_ARE_EDITORS_TYPES = frozenset({"EDBOOK"})
+# where A2 names whoever stands as the work's author when there is no AU: a bill's sponsor
+A2_AUTHOR_TYPES = frozenset({"BILL"})
 T2_IS_SERIES_TYPES = frozenset({
     "BOOK", "CLSWK", "COMP", "CTLG", "EDBOOK", "MAP", "MPCT", "MULTI", "RPRT", "UNPB", "WEB",
 })
@@ -328,6 +330,8 @@ def _people_by_role(item: dict, code: str, extra: dict[str, str]) -> tuple[list[
         extra["series_editors"] = "; ".join(series)
     if code in AUTHORS_ARE_EDITORS_TYPES:
         authors, editors = [], [*authors, *editors]
+    if code in A2_AUTHOR_TYPES and not authors:
+        authors = people(_as_list(item.get("secondary_authors")), extra)
     if not authors and editors:
         extra["author_role"] = "editor"
         return editors, []

@@ -1,0 +1,124 @@
+"""The import preview lists each match with its reason; a ticked match is kept apart, and the
+files' keywords become tags only when asked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QLabel
+
+from desktop_app.core.library import Library
+from desktop_app.gui import import_export
+from desktop_app.gui.import_preview import KEEP_COLUMN
+
+FIRST = """@article{smith2020,
+  title = {Learning to Rank with Partial Labels},
+  author = {Smith, Jane and Doe, John},
+  year = {2020},
+  doi = {10.1234/ltr.2020.7},
+  keywords = {ranking, weak supervision},
+}
+"""
+# the same DOI with another title (a preprint's), and a different paper by the same key
+SECOND = """@article{smith2020,
+  title = {Learning to rank from partial labels (preprint)},
+  author = {Smith, Jane},
+  year = {2019},
+  doi = {https://doi.org/10.1234/LTR.2020.7},
+  keywords = {ranking},
+}
+@book{smith2020b,
+  title = {<b>Memory</b>, Meaning and Syntax},
+  author = {Smith, Jane},
+  year = {2020},
+  keywords = {linguistics, memory},
+}
+"""
+
+
+def _files(tmp_path: Path) -> tuple[Path, Path]:
+    first, second = tmp_path / "first.bib", tmp_path / "second.bib"
+    first.write_text(FIRST, "utf-8")
+    second.write_text(SECOND, "utf-8")
+    return first, second
+
+
+def _import(win, qtbot, monkeypatch, path: Path, choose) -> list:  # noqa: ANN001
+    shown: list = []
+
+    def exec_(dialog) -> int:  # noqa: ANN001
+        shown.append(dialog)
+        choose(dialog)
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(import_export.ImportPreview, "exec", exec_)
+    before = win.library.imports.batches()
+    win.files.import_paths([str(path)])
+    qtbot.waitUntil(lambda: len(win.library.imports.batches()) > len(before), timeout=20000)
+    return shown
+
+
+def test_preview_lists_the_match_with_its_reason_and_keeps_it_apart_when_ticked(
+        make_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+    first, second = _files(tmp_path)
+    with Library.open(library_dir) as lib:
+        lib.imports.from_files([first])
+    win = make_window(library_dir)
+
+    def tick_the_doi_match(dialog) -> None:  # noqa: ANN001
+        tree = dialog.matches
+        assert tree.topLevelItemCount() == 1
+        item = tree.topLevelItem(0)
+        assert item.text(1) == "Learning to rank from partial labels (preprint)"
+        assert item.text(2) == "Learning to Rank with Partial Labels"
+        assert item.text(3) == "same DOI"
+        assert item.text(4) == "line 1"
+        head = dialog.findChild(QLabel, "importHeadline").text()
+        assert head.startswith("1 new papers, 1 already there (same DOI: 1)"), head
+        item.setCheckState(KEEP_COLUMN, Qt.CheckState.Checked)
+        assert dialog.keep_apart() == frozenset({(0, 0)})
+        assert dialog.offers_keywords and not dialog.add_keywords_as_tags()
+
+    shown = _import(win, qtbot, monkeypatch, second, tick_the_doi_match)
+    assert len(shown) == 1
+    titles = sorted(win.library.papers.get(i).title for i in win.library.query("").ids)
+    assert titles == ["<b>Memory</b>, Meaning and Syntax", "Learning to Rank with Partial Labels",
+                      "Learning to rank from partial labels (preprint)"]
+    # keywords are each paper's own, not tags
+    memory = win.library.query('title:syntax').ids
+    paper = win.library.papers.get(memory[0])
+    assert paper.keywords == ["linguistics", "memory"] and paper.tags == []
+    assert win.library.query("keyword:linguistics").ids == memory
+    assert [t.name for t in win.library.tags.all()] == []
+
+
+def test_keywords_become_tags_under_keywords_only_when_asked(
+        make_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+    _, second = _files(tmp_path)
+    win = make_window(library_dir)
+
+    def ask_for_tags(dialog) -> None:  # noqa: ANN001
+        assert dialog.matches.topLevelItemCount() == 0  # entries of one file stay apart
+        box = dialog.keywords_as_tags
+        assert "3 keywords on 2 records" in box.text()
+        box.setChecked(True)
+
+    _import(win, qtbot, monkeypatch, second, ask_for_tags)
+    assert win.library.papers.count() == 2
+    names = sorted(t.name for t in win.library.tags.all())
+    assert names == ["keywords/linguistics", "keywords/memory", "keywords/ranking"]
+
+
+def test_preview_renders_to_a_png(make_window, library_dir: Path, tmp_path: Path, qtbot) -> None:  # noqa: ANN001
+    first, second = _files(tmp_path)
+    win = make_window(library_dir)
+    win.library.imports.from_files([first])
+    report, parsed = win.library.imports.preview([second])
+    dialog = import_export.ImportPreview(report, parsed, win)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    out = tmp_path / "preview.png"
+    assert dialog.grab().save(str(out)) and out.stat().st_size > 5000
+    # untrusted markup in a title is text, not HTML
+    assert dialog.matches.topLevelItem(0).text(1).startswith("Learning")
