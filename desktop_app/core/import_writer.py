@@ -122,7 +122,9 @@ class ImportWriter:
         plain = to_plain(rec.abstract) if rec.abstract else ""
         if rec.title and rec.title.strip().lower() == UNTITLED.lower() and not plain:
             rec.title = None  # our own placeholder, read back from an export
-        ident = record_identity(rec, plain)
+        given = bool(rec.title and rec.title.strip())
+        derived = "" if given else (derive_title(rec.abstract) if rec.abstract else UNTITLED)
+        ident = record_identity(rec, plain, derived)
         keys = candidate_keys(ident)
         found = self.match(ident, keys)
         if found is not None:
@@ -135,10 +137,7 @@ class ImportWriter:
                 self._duplicate(pid, rec, plain, fr)
                 self._remember(keys, pid)
                 return pid
-        if rec.title and rec.title.strip():
-            title, source = plain_title(rec.title), "given"
-        else:
-            title, source = (derive_title(rec.abstract) if rec.abstract else UNTITLED), "derived"
+        title, source = (plain_title(rec.title), "given") if given else (derived, "derived")
         pid = self.conn.execute(self._add_paper, {
             "uid": uuid.uuid4().hex, "title": title, "title_source": source, "abstract": rec.abstract,
             "abstract_text": plain, "authors_json": json.dumps(rec.authors, ensure_ascii=False),

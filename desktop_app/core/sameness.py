@@ -8,16 +8,16 @@ The rules (issue 12), in the order they are tried:
 3. **A conflicting identifier** keeps two records apart: both carry a DOI (or an arXiv id, a
    PubMed id, an ISBN) and they differ.
 4. **The same normalized title, first author's family name and year** (all three known).
-5. **The same record again**: equal abstracts and no other field that differs (title, authors,
-   year and venue are equal where both records have them; a title derived from the abstract
-   counts as none). This is a re-imported seed list, whose records are nothing but abstracts,
-   and the BibTeX that later gives those abstracts their titles. Without an abstract, the same
-   title; with neither title nor abstract, the same citation key or the same authors, year and
-   venue.
+5. **The same record again**: equal abstracts, and the same title, authors, year and venue
+   (all of them; a paper's title derived from its abstract counts as its title, so a re-imported
+   seed list, or our own export of it, is recognised). Without an abstract, the same title,
+   authors, year and venue; with neither title nor abstract, the same citation key or the same
+   authors, year and venue.
 
-Equal abstracts alone (two chapters that carry their book's blurb), or equal citation keys
-(``Schank:80`` twice, for two books), never make two records one paper: they are offered as
-possible duplicates (:mod:`.duplicates`).
+Equal abstracts alone (two chapters that carry their book's blurb; a seed-list abstract and the
+BibTeX entry that gives it a title and authors), or equal citation keys (``Schank:80`` twice, for
+two books), never make two records one paper: they are offered as possible duplicates
+(:mod:`.duplicates`), where the user merges them.
 
 :func:`candidate_keys` are the look-up keys under which a paper is filed in ``paper_identity``:
 they only find candidates; :func:`same_paper` decides.
@@ -87,7 +87,8 @@ class Identity:
     arxiv: str | None = None
     pmid: str | None = None
     isbn: str | None = None
-    title: str = ""  # a given title, normalized; "" when none was given
+    title: str = ""  # a given (or the user's) title, normalized; "" when none was given
+    shown: str = ""  # the title the paper shows, a derived one too, normalized
     families: tuple[str, ...] = ()
     year: int | None = None
     venue: str = ""
@@ -99,23 +100,29 @@ class Identity:
         return self.families[0] if self.families else ""
 
 
+def _title(title: str | None) -> str:
+    return normalize_title(title) if title and title.strip().lower() != UNTITLED.lower() else ""
+
+
 def _identity(*, doi: str | None, arxiv: str | None, pmid: str | None, isbn: str | None, title: str | None,
-              authors: list[str], year: int | None, venue: str | None, abstracts: tuple[str | None, ...],
-              citation_key: str | None) -> Identity:
-    given = normalize_title(title) if title and title.strip().lower() != UNTITLED.lower() else ""
+              shown: str | None, authors: list[str], year: int | None, venue: str | None,
+              abstracts: tuple[str | None, ...], citation_key: str | None) -> Identity:
     return Identity(
         doi=normalize_doi(doi), arxiv=normalize_arxiv_id(arxiv), pmid=normalize_pmid(pmid),
-        isbn=normalize_isbn(isbn), title=given, families=tuple(family_key(a) for a in authors),
+        isbn=normalize_isbn(isbn), title=_title(title), shown=_title(shown),
+        families=tuple(family_key(a) for a in authors),
         year=year, venue=normalize_title(venue), citation_key=(citation_key or "").strip().lower(),
         abstracts=frozenset(d for d in (_digest(a) for a in abstracts if a) if d),
     )
 
 
-def record_identity(rec: Record, plain: str) -> Identity:
-    """The identity of a record read from a file whose abstract reads ``plain``."""
+def record_identity(rec: Record, plain: str, derived: str = "") -> Identity:
+    """The identity of a record read from a file whose abstract reads ``plain``; ``derived`` is
+    the title it gets from its abstract when it has none."""
     return _identity(
         doi=rec.doi, arxiv=rec.arxiv_id, pmid=rec.pmid or rec.extra.get("pmid"),
-        isbn=rec.isbn or rec.extra.get("isbn"), title=rec.title, authors=rec.authors, year=rec.year,
+        isbn=rec.isbn or rec.extra.get("isbn"), title=rec.title, shown=rec.title or derived,
+        authors=rec.authors, year=rec.year,
         venue=rec.venue, abstracts=(rec.abstract, plain), citation_key=rec.bibtex_key,
     )
 
@@ -123,9 +130,10 @@ def record_identity(rec: Record, plain: str) -> Identity:
 def row_identity(row: Mapping) -> Identity:
     """The identity of a paper row (a mapping of ``paper`` columns)."""
     extra = json.loads(row["extra_json"] or "{}")
-    title = row["title"] if row["title_source"] == "given" else None  # derived or the user's own
+    title = row["title"] if row["title_source"] != "derived" else None
     return _identity(
         doi=row["doi"], arxiv=row["arxiv_id"], pmid=extra.get("pmid"), isbn=extra.get("isbn"), title=title,
+        shown=row["title"],
         authors=json.loads(row["authors_json"] or "[]"), year=row["year"], venue=row["venue"],
         abstracts=(row["abstract"], row["abstract_text"]), citation_key=row["bibtex_key"],
     )
@@ -157,26 +165,18 @@ def _conflict(a: Identity, b: Identity) -> bool:
                                               (a.isbn, b.isbn)))
 
 
-def _compatible(x: str, y: str) -> bool:
-    return not x or not y or x == y
-
-
 def _same_record(a: Identity, b: Identity) -> bool:
-    if a.families and b.families and a.families != b.families:
-        return False
-    if a.year is not None and b.year is not None and a.year != b.year:
-        return False
-    if not _compatible(a.venue, b.venue):
+    if (a.families, a.year, a.venue) != (b.families, b.year, b.venue):
         return False
     if a.abstracts or b.abstracts:
-        return bool(a.abstracts & b.abstracts) and _compatible(a.title, b.title)
-    if a.title or b.title:
-        return a.title == b.title
+        return bool(a.abstracts & b.abstracts) and a.shown == b.shown
+    if a.shown or b.shown:
+        return a.shown == b.shown
     # neither title nor abstract: only a record written again (by its citation key, or by
     # everything else it holds when a writer gave it a new key)
     if a.citation_key and a.citation_key == b.citation_key:
         return True
-    return bool(a.families) and (a.families, a.year, a.venue) == (b.families, b.year, b.venue)
+    return bool(a.families)
 
 
 def same_paper(new: Identity, old: Identity, *, same_file: bool = False) -> str | None:

@@ -107,7 +107,7 @@ def test_every_seed_paper_gets_a_short_derived_title(seed_library: Library) -> N
     assert lib.papers.get(races).title == RACES_TITLE
 
 
-def test_edited_title_survives_reimport_but_derived_title_is_filled(seed_library: Library) -> None:
+def test_edited_title_survives_reimport_and_an_abstract_alone_does_not_merge(seed_library: Library) -> None:
     lib = seed_library
     races = find_paper(lib, RACES_WORDS)
     other = find_paper(lib, RLVR_WORDS)
@@ -118,15 +118,21 @@ def test_edited_title_survives_reimport_but_derived_title_is_filled(seed_library
     with pytest.raises(LibraryError, match="empty"):
         lib.papers.set_title(races, "   ")
 
+    # a record with the same abstract and another title is not "the same record" (issue 12:
+    # equal abstracts alone never merge; the pair is offered as a possible duplicate)
     records = [
         Record(abstract=lib.papers.get(races).abstract, title="A Title From BibTeX"),
         Record(abstract=lib.papers.get(other).abstract, title="Shrinkage of RLVR"),
     ]
     report = lib.imports.from_records([("again.bib", ParseResult(format="bibtex", records=records))])
-    assert (report.added, report.duplicates) == (0, 2)
+    assert (report.added, report.duplicates) == (2, 0)
     assert (lib.papers.get(races).title, lib.papers.get(races).title_source) == ("My own title", "edited")
-    # control: the merge really ran, and fills a title that was only derived
-    assert (lib.papers.get(other).title, lib.papers.get(other).title_source) == ("Shrinkage of RLVR", "given")
+    # the same record again (the abstract with the paper's own title) is recognised, and merges
+    # into the paper without touching the user's title
+    again = [Record(abstract=lib.papers.get(races).abstract, title="My own title", venue=p.venue, year=p.year)]
+    report = lib.imports.from_records([("own.bib", ParseResult(format="bibtex", records=again))])
+    assert (report.added, report.duplicates) == (0, 1)
+    assert report.files[0].matches[0].reason == "same-record" and report.files[0].matches[0].paper_id == races
     assert lib.query('title:"own title"').ids == [races]
 
 
