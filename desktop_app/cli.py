@@ -42,6 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("files", nargs="+")
     s.add_argument("--skip-duplicates", action="store_true", help="do not merge fields into papers already there")
     s.add_argument("--arxiv-categories-as-tags", action="store_true")
+    s.add_argument("--keywords-as-tags", action="store_true",
+                   help="also add the files' keywords as tags under keywords/ (they are kept as each paper's "
+                        "keywords either way)")
+    s.add_argument("--show-matches", action="store_true",
+                   help="list each record found to be a paper already there, with the reason")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("list", help="list papers")

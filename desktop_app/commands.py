@@ -9,6 +9,7 @@ from pathlib import Path
 from desktop_app.cli_support import UserError, print_json
 from desktop_app.core.library import Library
 from desktop_app.core.models import STATUSES
+from desktop_app.core.sameness import REASON_LABELS
 
 
 def run(folder: Path, args: argparse.Namespace) -> int:
@@ -85,12 +86,18 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
         if not Path(f).is_file():
             raise UserError(f"no such file: {f}")
     report = lib.imports.from_files(args.files, duplicates="skip" if args.skip_duplicates else "merge",
-                              tag_categories=args.arxiv_categories_as_tags)
+                                    tag_categories=args.arxiv_categories_as_tags,
+                                    keywords_as_tags=args.keywords_as_tags)
     if args.json:
         print_json(report.as_dict())
     else:
         for fr in report.files:
-            print(f"{fr.path}: {fr.format}: {fr.added} added, {fr.duplicates} duplicates, {fr.failed} failed")
+            print(f"{fr.path}: {fr.format}: {fr.added} added, {fr.duplicates} already there, {fr.failed} failed")
+            if args.show_matches:
+                for m in fr.matches:
+                    where = f"line {m.line}: " if m.line else ""
+                    print(f"  {where}{m.title!r} is paper {m.paper_id} {m.paper_title!r} "
+                          f"({REASON_LABELS.get(m.reason, m.reason)})")
             for w in fr.warnings:
                 print(f"  warning: {w}")
             for e in fr.errors:

@@ -70,6 +70,15 @@ class ReaderPane(QWidget):
         self.meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.meta)
 
+        self.keywords = QLabel(self)  # the source file's keywords (not tags): searchable as keyword:
+        self.keywords.setObjectName("keywordLine")
+        self.keywords.setTextFormat(Qt.TextFormat.PlainText)
+        self.keywords.setWordWrap(True)
+        self.keywords.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.keywords.setToolTip("Keywords from the imported file (search them with keyword:…)")
+        self.keywords.hide()
+        outer.addWidget(self.keywords)
+
         self.list_note = QLabel(self)
         self.list_note.setObjectName("listItemNote")
         self.list_note.setTextFormat(Qt.TextFormat.PlainText)
@@ -180,6 +189,7 @@ class ReaderPane(QWidget):
         if paper is None:
             self.title_edit.setText("")
             self.meta.setText("Select a paper to read it.")
+            self.keywords.hide()
             self.abstract.setHtml("")
             self.tags.set_tags([])
             self.hl_list.clear()
@@ -190,6 +200,8 @@ class ReaderPane(QWidget):
             self.title_edit.setCursorPosition(0)
         self.title_edit.setToolTip("Derived from the abstract; edit to replace" if paper.title_source == "derived" else "")
         self.meta.setText(self._meta_text(paper))
+        self.keywords.setText(self._keyword_text(paper))
+        self.keywords.setVisible(bool(paper.keywords))
         self.status.set_status(paper.status)
         self.rating.set_rating(paper.rating)
         self.tags.set_tags(paper.tags)
@@ -225,11 +237,19 @@ class ReaderPane(QWidget):
             parts.append(f"doi:{p.doi}")
         if p.arxiv_id:
             parts.append(f"arXiv:{p.arxiv_id}")
+        if p.extra.get("pmid"):
+            parts.append(f"PMID:{p.extra['pmid']}")
         if p.title_source == "derived":
             parts.append("title derived from the abstract")
         if p.lists:
             parts.append("in " + ", ".join(p.lists))
         return "  ·  ".join(parts)
+
+    @staticmethod
+    def _keyword_text(p: PaperView, shown: int = 25) -> str:
+        words = "; ".join(p.keywords[:shown])
+        more = len(p.keywords) - shown
+        return f"Keywords: {words}" + (f" … and {more} more" if more > 0 else "")
 
     def _render_abstract(self, keep_scroll: bool = False) -> None:
         from desktop_app.core.text import Mark, to_html
