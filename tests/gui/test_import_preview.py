@@ -91,6 +91,10 @@ def test_preview_lists_the_match_with_its_reason_and_keeps_it_apart_when_ticked(
     assert paper.keywords == ["linguistics", "memory"] and paper.tags == []
     assert win.library.query("keyword:linguistics").ids == memory
     assert [t.name for t in win.library.tags.all()] == []
+    win.table.select_paper(memory[0])
+    qtbot.waitUntil(lambda: win.reader.paper is not None and win.reader.paper.id == memory[0], timeout=5000)
+    assert win.reader.keywords.text() == "Keywords: linguistics; memory"
+    assert win.reader.keywords.isVisibleTo(win)
 
 
 def test_keywords_become_tags_under_keywords_only_when_asked(
