@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from dataclasses import replace
 
 from sqlalchemy import bindparam, insert, select, update
 
@@ -34,8 +35,8 @@ from desktop_app.core.values import FileReport, ImportReport, MatchNote
 
 MERGE_FIELDS = ("venue", "year", "doi", "arxiv_id", "url", "bibtex_key", "entry_type")
 KEYWORD_TAG_ROOT = "keywords"
-_ID_COLUMNS = ("id", "title", "title_source", "abstract", "abstract_text", "authors_json", "venue", "year", "doi",
-               "arxiv_id", "bibtex_key", "extra_json", "deleted_at")
+_ID_COLUMNS = ("id", "title", "title_source", "authors_json", "venue", "year", "doi", "arxiv_id", "bibtex_key",
+               "extra_json")
 
 
 def start_batch(tx: Tx, source: str, fmt: str) -> int:
@@ -78,8 +79,9 @@ class ImportWriter:
         self.touched: set[int] = set()
         self._tag_ids: dict[str, int] = {}  # normalized name -> id, this transaction
         d, p, pi, tg = tx.d, t.paper, t.paper_identity, t.tag
-        self._find = select(pi.c.paper_id).where(pi.c.key.in_(bindparam("keys", expanding=True))).distinct()
-        self._rows = select(*(p.c[c] for c in _ID_COLUMNS)).where(p.c.id.in_(bindparam("ids", expanding=True)))
+        # candidates and what the rules compare of them, in one statement (a key per row)
+        self._find = (select(pi.c.key, *(p.c[c] for c in _ID_COLUMNS)).join(p, p.c.id == pi.c.paper_id)
+                      .where(pi.c.key.in_(bindparam("keys", expanding=True))))
         self._add_keys = d.insert(pi).on_conflict_do_nothing(index_elements=["key", "paper_id"])
         self._add_paper = insert(p)
         self._add_note = insert(t.note)
@@ -95,21 +97,28 @@ class ImportWriter:
 
     def match(self, ident: Identity, keys: list[str]) -> tuple[int, str] | None:
         """The paper ``ident`` is (this import's first, else the library's oldest) and why, or None."""
-        found: dict[int, None] = {}
+        found: dict[int, set[str]] = {}  # candidate -> the abstract digests it shares with ident
         for k in keys:
             for pid in self.seen.get(k, ()):
-                found.setdefault(pid)
+                found.setdefault(pid, set())
         if keys:
-            for pid in self.conn.execute(self._find, {"keys": keys}).scalars():
-                found.setdefault(pid)
-        missing = [pid for pid in found if pid not in self.identities]
-        if missing:
-            for row in self.conn.execute(self._rows, {"ids": missing}).mappings():
-                self.identities[row["id"]] = row_identity(row)
-                self.titles[row["id"]] = row["title"]
+            # papers filed before 0004 carry "abp:" keys for their plain abstract (same digest)
+            lookup = keys + [f"abp:{d}" for d in ident.abstracts]
+            for row in self.conn.execute(self._find, {"keys": lookup}).mappings():
+                pid, key = row["id"], row["key"]
+                shared = found.setdefault(pid, set())
+                if key.startswith(("abs:", "abp:")):
+                    shared.add(key[4:])
+                if pid not in self.identities:
+                    # a row's abstract is compared through its abs: keys: the look-up found the shared ones
+                    self.identities[pid] = row_identity(row, frozenset())
+                    self.titles[pid] = row["title"]
         best: tuple[int, str] | None = None
-        for pid in found:
-            reason = same_paper(ident, self.identities[pid], same_file=self.made_by.get(pid) == self.file_no)
+        for pid, shared in found.items():
+            other = self.identities[pid]
+            if pid not in self.made_by and shared:
+                other = replace(other, abstracts=frozenset(shared))
+            reason = same_paper(ident, other, same_file=self.made_by.get(pid) == self.file_no)
             if reason and (best is None or _rank(reason) < _rank(best[1])):
                 best = (pid, reason)
         return best
@@ -123,8 +132,8 @@ class ImportWriter:
         if rec.title and rec.title.strip().lower() == UNTITLED.lower() and not plain:
             rec.title = None  # our own placeholder, read back from an export
         given = bool(rec.title and rec.title.strip())
-        derived = "" if given else (derive_title(rec.abstract) if rec.abstract else UNTITLED)
-        ident = record_identity(rec, plain, derived)
+        title = plain_title(rec.title) if given else (derive_title(rec.abstract) if rec.abstract else UNTITLED)
+        ident = record_identity(rec, plain, title, given=given)
         keys = candidate_keys(ident)
         found = self.match(ident, keys)
         if found is not None:
@@ -137,7 +146,7 @@ class ImportWriter:
                 self._duplicate(pid, rec, plain, fr)
                 self._remember(keys, pid)
                 return pid
-        title, source = (plain_title(rec.title), "given") if given else (derived, "derived")
+        source = "given" if given else "derived"
         pid = self.conn.execute(self._add_paper, {
             "uid": uuid.uuid4().hex, "title": title, "title_source": source, "abstract": rec.abstract,
             "abstract_text": plain, "authors_json": json.dumps(rec.authors, ensure_ascii=False),

@@ -29,7 +29,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from desktop_app.core.formats.identity import (
     normalize_abstract,
@@ -112,31 +112,38 @@ def _identity(*, doi: str | None, arxiv: str | None, pmid: str | None, isbn: str
         isbn=normalize_isbn(isbn), title=_title(title), shown=_title(shown),
         families=tuple(family_key(a) for a in authors),
         year=year, venue=normalize_title(venue), citation_key=(citation_key or "").strip().lower(),
-        abstracts=frozenset(d for d in (_digest(a) for a in abstracts if a) if d),
+        abstracts=frozenset(d for d in (_digest(a) for a in dict.fromkeys(abstracts) if a) if d),
     )
 
 
-def record_identity(rec: Record, plain: str, derived: str = "") -> Identity:
-    """The identity of a record read from a file whose abstract reads ``plain``; ``derived`` is
-    the title it gets from its abstract when it has none."""
+def record_identity(rec: Record, plain: str, title: str = "", *, given: bool = True) -> Identity:
+    """The identity of a record read from a file whose abstract reads ``plain``. ``title`` is the
+    title as a paper made from it would show it (LaTeX rendered, as stored; derived from the
+    abstract when ``given`` is False); by default the record's own."""
+    if not title and given:
+        from desktop_app.core.import_keys import plain_title
+
+        title = plain_title(rec.title) if rec.title else ""
     return _identity(
         doi=rec.doi, arxiv=rec.arxiv_id, pmid=rec.pmid or rec.extra.get("pmid"),
-        isbn=rec.isbn or rec.extra.get("isbn"), title=rec.title, shown=rec.title or derived,
+        isbn=rec.isbn or rec.extra.get("isbn"), title=title if given else None, shown=title,
         authors=rec.authors, year=rec.year,
         venue=rec.venue, abstracts=(rec.abstract, plain), citation_key=rec.bibtex_key,
     )
 
 
-def row_identity(row: Mapping) -> Identity:
-    """The identity of a paper row (a mapping of ``paper`` columns)."""
+def row_identity(row: Mapping, digests: frozenset[str] | None = None) -> Identity:
+    """The identity of a paper row (a mapping of ``paper`` columns). ``digests`` are its abstract
+    digests when already known (from its ``abs:`` keys), which spares normalizing the abstract."""
     extra = json.loads(row["extra_json"] or "{}")
     title = row["title"] if row["title_source"] != "derived" else None
-    return _identity(
+    ident = _identity(
         doi=row["doi"], arxiv=row["arxiv_id"], pmid=extra.get("pmid"), isbn=extra.get("isbn"), title=title,
-        shown=row["title"],
-        authors=json.loads(row["authors_json"] or "[]"), year=row["year"], venue=row["venue"],
-        abstracts=(row["abstract"], row["abstract_text"]), citation_key=row["bibtex_key"],
+        shown=row["title"], authors=json.loads(row["authors_json"] or "[]"), year=row["year"], venue=row["venue"],
+        abstracts=() if digests is not None else (row["abstract"], row["abstract_text"]),
+        citation_key=row["bibtex_key"],
     )
+    return ident if digests is None else replace(ident, abstracts=digests)
 
 
 def candidate_keys(ident: Identity) -> list[str]:
