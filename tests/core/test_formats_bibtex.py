@@ -407,6 +407,7 @@ def test_protected_isbn_and_eprint():
         (r"{\noopsort{a}}Zeta", "Zeta"),
         # \url keeps its argument as written
         (r"see \url{http://x.org/~user/a%20b}", "see http://x.org/~user/a%20b"),
+        (r"\url{http://x.org/\~{}user} \'e", "http://x.org/~user é"),
         (r"\href{http://x.org}{the site}", "the site"),
         # an accent over nothing prints the mark
         (r"http://x.org/\~{}user", "http://x.org/~user"),
@@ -463,3 +464,25 @@ def test_editors_beside_authors():
 def test_pubmed_id(fields, pmid):
     (record,) = read_bibtex("@article{k, title={T}, " + fields + "}").records
     assert record.pmid == pmid
+
+
+def test_list_fields_given_twice_are_joined():
+    text = "@article{k, author={Ed von Test}, author={Second Author}, keywords={a},\n" \
+           "  Keywords={b, c}, editor={One, E.}, editor={Two, F.}, title={T}, title={U}}"
+    result = read_bibtex(text)
+    (record,) = result.records
+    assert record.authors == ["von Test, Ed", "Author, Second"]
+    assert record.editors == ["One, E.", "Two, F."]
+    assert record.keywords == ["a", "b", "c"]
+    assert record.title == "T"  # other fields: the first value, with a warning
+    assert [w.message for w in result.warnings] == [
+        "k: field title appears twice; the first value is used"
+    ]
+
+
+def test_entry_type_and_brace_on_separate_lines():
+    text = "@misc{a, title={A}}\n    @article\n    {valid,\n      title = {Valid entry}\n    }\n" \
+           "@misc{c, title={C}}\n"
+    result = read_bibtex(text)
+    assert [(r.bibtex_key, r.line) for r in result.records] == [("a", 1), ("valid", 2), ("c", 6)]
+    assert result.errors == [] and result.warnings == []

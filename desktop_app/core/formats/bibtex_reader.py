@@ -53,12 +53,17 @@ logging.getLogger("bibtexparser.splitter").addFilter(_DropSplitterChatter())
 
 _CHUNK_CHARS = 1 << 20
 _BLOCK_START = re.compile(r"\n(?=[ \t]*@\w*[ \t]*[{(])")
+# "@article" and, on a later line, "{": the splitter wants them together; the line breaks move
+# after the brace, so that every line keeps its number
+_SPLIT_HEAD = re.compile(r"^([ \t]*@[A-Za-z]\w*)([ \t]*(?:\n[ \t]*)+)([{(])", re.MULTILINE)
 _MONTHS = {
     "jan": "January", "feb": "February", "mar": "March", "apr": "April", "may": "May",
     "jun": "June", "jul": "July", "aug": "August", "sep": "September", "oct": "October",
     "nov": "November", "dec": "December",
 }
 _LONG_FIELDS = {"author", "editor", "note", "annote", "annotation"}
+# fields that hold lists: given twice, the values are joined (as JabRef does), not dropped
+_LIST_FIELDS = {"author": " and ", "editor": " and ", "keywords": ", ", "keyword": ", "}
 _MAX_CROSSREF_DEPTH = 32
 _MAX_SINGLE_WARNINGS = 10
 _GROUP_TYPES = {"set", "xdata"}  # containers of other entries, not papers
@@ -495,11 +500,18 @@ def _expand_entries(
         duplicates = []
         before = len(unknown)
         try:
+            repeated: dict[str, list[str]] = {}  # list fields given more than once
             for name, raw in _raw_fields(block, line, run_on):
-                if name in fields:
+                if name in fields and name not in _LIST_FIELDS:
                     duplicates.append(name)
                     continue
-                fields[name] = expand_value(raw, macros, unknown, budget)
+                value = expand_value(raw, macros, unknown, budget)
+                if name in fields:
+                    repeated.setdefault(name, [fields[name]]).append(value)
+                else:
+                    fields[name] = value
+            for name, values in repeated.items():
+                fields[name] = _LIST_FIELDS[name].join(v for v in values if v.strip())
         except ExpansionTooLarge as exc:
             too_large.append(Problem(
                 f"{block.key or 'entry'}: field {name} would expand (through @string "
@@ -800,6 +812,7 @@ def read_bibtex(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
     with a warning that gives the line."""
     result = ParseResult(format="bibtex")
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = _SPLIT_HEAD.sub(r"\1\3\2", text)
     found = _split(text, deadline)
     result.errors.extend(found.errors)
     _report(result, found.repairs, "entries have a missing key, a key without its comma or an "

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
 from pylatexenc import latex2text, latexwalker
@@ -113,6 +114,7 @@ _SYMBOLS = {
 }
 _VERBATIM_MACROS = ("url", "path", "nolinkurl")
 _URL_ESCAPE = re.compile(r"\\([&%_#$~])(?:\{\})?")
+_VERBATIM_START = re.compile(r"\\(?:url|path|nolinkurl)\s*\{")
 
 
 class _BracedVerbatimArg(MacroStandardArgsParser):
@@ -192,6 +194,22 @@ _UNESCAPED_SPECIAL = re.compile(r"(?<!\\)[%&]")  # a comment / alignment mark to
 _NEEDS_LATEX = re.compile(r"[\\$]")
 
 
+def _outside_verbatim(convert: Callable[[str], str], value: str) -> str:
+    """``convert`` applied to ``value`` but not to the arguments of ``\\url`` and its kin
+    (``\\url{http://x.org/\\~user}`` keeps its tilde for the verbatim reading)."""
+    if "\\" not in value or not _VERBATIM_START.search(value):
+        return convert(value)
+    pieces, start = [], 0
+    for m in _VERBATIM_START.finditer(value):
+        if m.start() < start:
+            continue
+        end = _closing_brace(value, m.end() - 1) + 1
+        pieces += [convert(value[start : m.start()]), value[m.start() : end]]
+        start = end
+    pieces.append(convert(value[start:]))
+    return "".join(pieces)
+
+
 def _plain_typography(value: str) -> str:
     """Text without commands: escaped characters, ties, dashes, quotes, grouping braces."""
     value = _ESCAPED_CHAR.sub(lambda m: "\0" + m.group(1), value)  # protect \& \% ...
@@ -203,7 +221,7 @@ def _plain_typography(value: str) -> str:
 @lru_cache(maxsize=8192)
 def latex_to_text(value: str) -> str:
     """LaTeX to plain Unicode text (``{\\"O}zge`` -> ``Özge``), whitespace collapsed."""
-    value = decode_common_accents(value)
+    value = _outside_verbatim(decode_common_accents, value)
     if _NEEDS_LATEX.search(_ESCAPED_CHAR.sub("", value)):
         try:
             walker = latexwalker.LatexWalker(_UNESCAPED_SPECIAL.sub(r"\\\g<0>", value),
