@@ -217,7 +217,7 @@ def test_eprint_of_other_archive_is_not_an_arxiv_id():
         (r"55--65", "55–65"),
         (r"A \& B, 10\% off", "A & B, 10% off"),
         (r"Theory & Practice", "Theory & Practice"),
-        (r"90% of $x_2$", "90% of x_2"),
+        (r"90% of $x_2$", "90% of x₂"),  # inline math: the project's math reader
         (r"{\(\Sigma\)}{\(\Delta\)} modulator", "ΣΔ modulator"),
         (r"{[}x{]}", "[x]"),
     ],
@@ -414,6 +414,11 @@ def test_protected_isbn_and_eprint():
         (r"tilde operator: \~", "tilde operator: ~"),
         (r"caret \^{} here", "caret ^ here"),
         (r"a\textasciicircum b", "a^b"),
+        # inline math is read by core.text.mathtext, as abstracts are
+        (r"Production of $\Sigma^{0}$ Hyperon", "Production of Σ⁰ Hyperon"),
+        (r"Mitochondrial DNA$_{\textrm{2}}$ and {CO$_2$}", "Mitochondrial DNA₂ and CO₂"),
+        # spaces before a line break and the indentation after it make one space
+        ("Instrumental {\\em With\\/} \n\t\t\t and the Control", "Instrumental With and the Control"),
     ],
 )
 def test_latex_macros_real_titles_use(latex, text):
@@ -486,3 +491,13 @@ def test_entry_type_and_brace_on_separate_lines():
     result = read_bibtex(text)
     assert [(r.bibtex_key, r.line) for r in result.records] == [("a", 1), ("valid", 2), ("c", 6)]
     assert result.errors == [] and result.warnings == []
+
+
+def test_url_from_howpublished():
+    text = "@misc{a, title={A}, howpublished = {\\url{http://x.org/~a}}}\n" \
+           "@misc{b, title={B}, howpublished = {\\href {https://www.gap-system.org} " \
+           "{\\texttt{https://www.gap-system.org}}}}\n"
+    a, b = read_bibtex(text).records
+    assert a.url == "http://x.org/~a"
+    assert b.url == "https://www.gap-system.org"
+    assert b.extra["howpublished"] == "https://www.gap-system.org"

@@ -85,7 +85,7 @@ _EXTRA_FIELDS = (
     "pmcid",
 )
 _YEAR = re.compile(r"(?<![\d])(-?\d{3,4})(?![\d])")
-_URL_COMMAND = re.compile(r"\\url\{([^}]*)\}")
+_URL_COMMAND = re.compile(r"\\(?:url|href)\s*\{([^}]*)\}")  # in howpublished
 _IDENTIFIER_FIELDS = (
     "doi", "url", "eprint", "isbn", "issn", "eissn", "pmid", "pmcid", "arxivid", "lccn",
     "mrnumber", "zmnumber", "urn", "eid", "archiveprefix", "eprinttype", "eprintclass",
@@ -541,8 +541,11 @@ def _raw_fields(
     next fields for want of a comma is cut into them, each added to ``run_on`` with its line
     (``line`` is the entry's)."""
     for fld in block.fields:
-        pieces = split_run_on_value(str(fld.value))
-        name = fld.key.lower()
+        name, value = fld.key.lower(), str(fld.value)
+        if "=" not in value:  # the common case, without a look for run-on fields
+            yield name, value
+            continue
+        pieces = split_run_on_value(value)
         yield name, pieces[0][1]
         field_line = line + max(0, (fld.start_line or 0) - (block.start_line or 0))
         for next_name, raw, lines_in in pieces[1:]:

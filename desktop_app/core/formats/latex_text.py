@@ -12,7 +12,10 @@ databases are made for documents, and three of their rules lose text that biblio
   :data:`_SYMBOLS` gives them their text;
 - ``\url{...}`` was parsed as LaTeX (its ``~`` became a space) and put in angle brackets:
   here ``\url``, ``\path`` and ``\nolinkurl`` read their argument verbatim and keep it as
-  written.
+  written;
+- inline math kept its ``^`` and ``_`` (``$\Sigma^{0}$`` -> "Σ^0", ``CO$_2$`` -> "CO_2"): it is
+  read by the project's own math reader (:func:`desktop_app.core.text.mathtext.math_to_text`,
+  which abstracts use too), giving "Σ⁰" and "CO₂".
 """
 
 from __future__ import annotations
@@ -183,13 +186,28 @@ def _text_context():  # noqa: ANN202 - a pylatexenc LatexContextDb
     return context
 
 
+class _BibliographyText(LatexNodes2Text):
+    """pylatexenc's text converter, with inline math read by the project's math reader."""
+
+    def math_node_to_text(self, node):  # noqa: ANN001, ANN201 - pylatexenc API
+        if not node.isNodeType(latexwalker.LatexMathNode) or node.displaytype != "inline":
+            return super().math_node_to_text(node)
+        from desktop_app.core.text.mathtext import math_to_text  # the text package is heavy
+
+        source = node.latex_verbatim()
+        opening, closing = node.delimiters
+        if source.startswith(opening) and source.endswith(closing):
+            source = source[len(opening) : len(source) - len(closing)]
+        return math_to_text(source)
+
+
 # built once: pylatexenc would rebuild its default databases on every call
 _WALKER_CONTEXT = _walker_context()
-_TO_TEXT = LatexNodes2Text(latex_context=_text_context())
+_TO_TEXT = _BibliographyText(latex_context=_text_context())
 
 # ---------------------------------------------------------------- conversion
 
-_SPACES = re.compile(r"[ \t\r\f\v\xa0]+|\s*\n\s*")
+_SPACES = re.compile(r"[ \t\n\r\f\v\xa0]+")  # one space for any run (not only up to a line break)
 _UNESCAPED_SPECIAL = re.compile(r"(?<!\\)[%&]")  # a comment / alignment mark to LaTeX
 _NEEDS_LATEX = re.compile(r"[\\$]")
 
