@@ -108,6 +108,16 @@ def test_biber_examples_reports_sets_and_duplicate_key():
     assert labels.line == 1636
 
 
+def test_biber_examples_logos_and_identifiers():
+    records = _by_key("bibtex/python-bibtexparser__biber-examples.bib")
+    assert records["knuth:ct:a"].title == "The TeXbook"  # \TeX had no text rule
+    assert records["knuth:ct:b"].title == "TeX: The Program"
+    assert records["url2"].url == "http://www.something.com/q=one%20two"  # was "one\\%20two"
+    pubmed = _by_key("bibtex/jabref__testjabref.bib")
+    assert sum(1 for r in pubmed.values() if r.pmid) == 4
+    assert all(r.pmid.isdigit() for r in pubmed.values() if r.pmid)
+
+
 def test_features2_string_concatenation():
     (record,) = read_path(CORPUS / "bibtex/python-bibtexparser__features2.bib").records
     assert record.title == "Cool Stuff"
@@ -125,7 +135,7 @@ def test_bom_and_multiline_abstract():
     assert record.authors == ["César, Jean"]
     assert record.abstract.startswith("This is an abstract.")
     assert record.abstract.endswith("and with a french érudit word")
-    assert record.tags == ["keyword1", "keyword2"]
+    assert record.keywords == ["keyword1", "keyword2"] and record.tags == []
 
 
 def test_gbk_is_decoded_with_a_warning():
@@ -157,7 +167,7 @@ def test_cp1252_declared_utf8_still_imports():
 def test_junk_after_last_entry_is_tolerated():
     (record,) = read_path(CORPUS / "bibtex/jabref__bibWithMixedContent.bib").records
     assert record.title == "From the Resource to the Business Process Risk Level"
-    assert record.tags == ["AirSec"]
+    assert record.keywords == ["AirSec"] and record.tags == []
 
 
 def test_jabref_complex_hard_names():

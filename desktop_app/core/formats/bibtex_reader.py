@@ -1,32 +1,39 @@
 """BibTeX / BibLaTeX reader on bibtexparser 2.
 
-bibtexparser's splitter cuts the text into blocks (fault tolerant, with line numbers); this
-module then does what its default middlewares do not: ``@string`` macros with ``#``
-concatenation (macros defined by macros, case-insensitive names, the month macros),
-crossref / xdata inheritance, LaTeX to Unicode for titles, names and venues, and the
-mapping to :class:`Record`. Abstracts stay raw LaTeX. Large files are split into chunks at
-entry boundaries so that the time budget can stop the import between chunks.
+bibtexparser's splitter cuts the text into blocks (fault tolerant, with line numbers); the
+entries it refuses for a slip that has one reading (no key, an empty field, a missing comma)
+are read again by :mod:`.bibtex_repair`, with a warning. This module then does what
+bibtexparser's default middlewares do not: ``@string`` macros with ``#`` concatenation (macros
+defined by macros, case-insensitive names, the month macros), crossref / xdata inheritance,
+LaTeX to Unicode (:mod:`.latex_text`) for titles, names, venues and keywords, and the mapping
+to :class:`Record`. Abstracts stay raw LaTeX. Large files are split into chunks at entry
+boundaries so that the time budget can stop the import between chunks.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import bibtexparser
 from bibtexparser import model
-from pylatexenc.latex2text import LatexNodes2Text
-from pylatexenc.latexwalker import LatexWalker, get_default_latex_context_db
 
+from desktop_app.core.formats.bibtex_repair import (
+    LineIndex,
+    Repaired,
+    is_entry_start,
+    read_entry_leniently,
+    split_run_on_value,
+)
 from desktop_app.core.formats.identity import clean_doi, normalize_arxiv_id
+from desktop_app.core.formats.latex_text import decode_common_accents, latex_to_text
 from desktop_app.core.formats.limits import (
     MAX_ABSTRACT_CHARS,
     MAX_EXPANSION_CHARS,
     MAX_FIELD_CHARS,
+    MAX_TAGS,
     NO_DEADLINE,
     Deadline,
     cut_message,
@@ -46,12 +53,17 @@ logging.getLogger("bibtexparser.splitter").addFilter(_DropSplitterChatter())
 
 _CHUNK_CHARS = 1 << 20
 _BLOCK_START = re.compile(r"\n(?=[ \t]*@\w*[ \t]*[{(])")
+# "@article" and, on a later line, "{": the splitter wants them together; the line breaks move
+# after the brace, so that every line keeps its number
+_SPLIT_HEAD = re.compile(r"^([ \t]*@[A-Za-z]\w*)([ \t]*(?:\n[ \t]*)+)([{(])", re.MULTILINE)
 _MONTHS = {
     "jan": "January", "feb": "February", "mar": "March", "apr": "April", "may": "May",
     "jun": "June", "jul": "July", "aug": "August", "sep": "September", "oct": "October",
     "nov": "November", "dec": "December",
 }
 _LONG_FIELDS = {"author", "editor", "note", "annote", "annotation"}
+# fields that hold lists: given twice, the values are joined (as JabRef does), not dropped
+_LIST_FIELDS = {"author": " and ", "editor": " and ", "keywords": ", ", "keyword": ", "}
 _MAX_CROSSREF_DEPTH = 32
 _MAX_SINGLE_WARNINGS = 10
 _GROUP_TYPES = {"set", "xdata"}  # containers of other entries, not papers
@@ -69,45 +81,24 @@ _EXTRA_FIELDS = (
     "note", "pages", "volume", "number", "issue", "month", "publisher", "address", "location",
     "edition", "series", "isbn", "issn", "eprint", "eprinttype", "eprintclass",
     "primaryclass", "archiveprefix", "language", "langid", "howpublished", "institution",
-    "school", "organization", "editor", "addendum", "pubstate", "date", "crossref",
+    "school", "organization", "editor", "addendum", "pubstate", "date", "crossref", "pmid",
+    "pmcid",
 )
 _YEAR = re.compile(r"(?<![\d])(-?\d{3,4})(?![\d])")
-_URL_COMMAND = re.compile(r"\\url\{([^}]*)\}")
-_TAG_SPLIT = re.compile(r"[,;]")
-_SPACES = re.compile(r"[ \t\r\f\v\xa0]+|\s*\n\s*")
+_URL_COMMAND = re.compile(r"\\(?:url|href)\s*\{([^}]*)\}")  # in howpublished
+_IDENTIFIER_FIELDS = (
+    "doi", "url", "eprint", "isbn", "issn", "eissn", "pmid", "pmcid", "arxivid", "lccn",
+    "mrnumber", "zmnumber", "urn", "eid", "archiveprefix", "eprinttype", "eprintclass",
+    "primaryclass",
+)
+_WRAPPING_COMMAND = re.compile(r"\\(?:url|path|nolinkurl|doi)\s*(\{.*\})", re.DOTALL)
+_IDENTIFIER_ESCAPE = re.compile(r"\\([_%&#$~])(?:\{\})?|\{\\([_%&#$~])\}")
+_KEYWORD_SEPARATOR = re.compile(r"[,;]")
+_BRACES_OR_SEPARATORS = re.compile(r"(?<!\\)[{}]|[,;]")
+_PMID = re.compile(r"(?:PMID\s*:?\s*)?(\d{1,9})", re.IGNORECASE)
 _INDENT = re.compile(r"\n[ \t]+")
-_UNESCAPED_SPECIAL = re.compile(r"(?<!\\)[%&]")  # a comment / alignment mark to LaTeX
-_NEEDS_LATEX = re.compile(r"[\\$]")
 _DELIMITERS = re.compile(r'(?<!\\)[{}"]')
 _BRACES = re.compile(r"(?<!\\)[{}]")
-_latex = LatexNodes2Text()
-_LATEX_CONTEXT = get_default_latex_context_db()  # built once: pylatexenc rebuilds it per call
-_ACCENTS = {
-    '"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304",
-    ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "k": "\u0328",
-    "r": "\u030a", "d": "\u0323", "b": "\u0331",
-}
-_LETTER = r"([A-Za-z]|\\[ij](?![A-Za-z]))"
-_SYMBOL_ACCENT = r"\\([\"'`^~=.])"
-_LETTER_ACCENT = r"\\([uvHckrdb])"
-_ACCENT_FORMS = (
-    r"\{" + _SYMBOL_ACCENT + r"\s*" + _LETTER + r"\}",  # {\"u}
-    r"\{" + _SYMBOL_ACCENT + r"\s*\{" + _LETTER + r"\}\}",  # {\"{u}}
-    r"\{" + _LETTER_ACCENT + r"\s+" + _LETTER + r"\}",  # {\c c}
-    r"\{" + _LETTER_ACCENT + r"\{" + _LETTER + r"\}\}",  # {\c{c}}
-    r"\\([\"'`^~=.uvHckrdb])\{" + _LETTER + r"\}",  # \"{u}  \c{c}
-    _SYMBOL_ACCENT + _LETTER,  # \"u (a letter accent needs braces or a space)
-)
-_ACCENT = re.compile("|".join(f"(?:{form})" for form in _ACCENT_FORMS))
-_SPECIAL_LETTERS = {
-    "ss": "ß", "o": "ø", "O": "Ø", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "aa": "å",
-    "AA": "Å", "l": "ł", "L": "Ł", "i": "ı", "j": "ȷ",
-}
-_SPECIAL_LETTER = re.compile(
-    r"\{\\(ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)\}"
-    r"|\\(ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)(?![A-Za-z])(?:\{\}|\s)?"
-)
-_ESCAPED_CHAR = re.compile(r"\\([&%_#$])")
 
 
 @dataclass
@@ -130,59 +121,13 @@ class _Split:
     strings: list[tuple[str, str, int]] = field(default_factory=list)  # key, raw value, line
     entries: list[tuple[model.Entry, int]] = field(default_factory=list)
     errors: list[Problem] = field(default_factory=list)
+    repairs: list[Problem] = field(default_factory=list)  # slips read past, with a warning
 
 
 # ---------------------------------------------------------------- text helpers
 
-
-def _accent(match: re.Match[str]) -> str:
-    mark, letter = (g for g in match.groups() if g is not None)
-    base = {"\\i": "ı", "\\j": "ȷ"}.get(letter, letter)
-    if base in "ıȷ" and mark in "\"'`^~=.":
-        base = "i" if base == "ı" else "j"  # \"{\i} is a plain i with the accent
-    return unicodedata.normalize("NFC", base + _ACCENTS[mark])
-
-
-def _special_letter(match: re.Match[str]) -> str:
-    return _SPECIAL_LETTERS[match.group(1) or match.group(2)]
-
-
-def decode_common_accents(value: str) -> str:
-    """Fast pre-pass for the LaTeX that most titles and names hold: accents such as
-    ``{\\"u}``, ``\\'{e}``, ``\\c{c}`` and letters such as ``\\ss`` or ``\\o``.
-    What is left (math, other commands) goes to pylatexenc."""
-    if "\\" not in value:
-        return value
-    return _SPECIAL_LETTER.sub(_special_letter, _ACCENT.sub(_accent, value))
-
-
-def _plain_typography(value: str) -> str:
-    """Text without commands: escaped characters, ties, dashes, quotes, grouping braces."""
-    value = _ESCAPED_CHAR.sub(lambda m: "\0" + m.group(1), value)  # protect \& \% ...
-    value = value.replace("~", " ").replace("---", "\u2014").replace("--", "\u2013")
-    value = value.replace("``", "\u201c").replace("''", "\u201d")
-    return value.replace("{", "").replace("}", "").replace("\0", "")
-
-
-_CARET = re.compile(r"\\textasciicircum(?![A-Za-z])(?:\{\}| ?)")
-
-
-@lru_cache(maxsize=8192)
-def latex_to_text(value: str) -> str:
-    """LaTeX to plain Unicode text (``{\\"O}zge`` -> ``Özge``), whitespace collapsed."""
-    # pylatexenc reads \textasciicircum as U+02C6; the text means a plain caret
-    value = _CARET.sub("^", value)
-    value = decode_common_accents(value)
-    if _NEEDS_LATEX.search(_ESCAPED_CHAR.sub("", value)):
-        try:
-            walker = LatexWalker(_UNESCAPED_SPECIAL.sub(r"\\\g<0>", value),
-                                 latex_context=_LATEX_CONTEXT, tolerant_parsing=True)
-            value = _latex.nodelist_to_text(walker.get_latex_nodes()[0])
-        except Exception:  # noqa: BLE001 - pylatexenc is tolerant; keep the text if not
-            value = _plain_typography(value)
-    else:
-        value = _plain_typography(value)
-    return unicodedata.normalize("NFC", _SPACES.sub(" ", value).strip())
+__all__ = ["decode_common_accents", "expand_value", "latex_to_text", "read_bibtex",
+           "strip_outer_braces", "to_record"]
 
 
 def strip_outer_braces(value: str) -> str:
@@ -384,26 +329,69 @@ def _chunks(text: str, size: int | None = None) -> Iterator[tuple[int, str]]:
         start = end
 
 
-def _blocks(chunk: str) -> list[tuple[model.Block, int]]:
-    """Split one chunk into (block, 0-based line of the block within the chunk).
+def _blocks(chunk: str) -> list[tuple[model.Block | Repaired, int]]:
+    """Split one chunk into (block, 0-based line of the block within the chunk); an entry the
+    splitter refused but :func:`read_entry_leniently` can read comes back as :class:`Repaired`.
 
     If bibtexparser itself fails, split block by block so that only the offending block is
     lost (it comes back as a ParsingFailedBlock)."""
     try:
-        blocks = bibtexparser.parse_string(chunk, parse_stack=[]).blocks
-        return [(block, block.start_line or 0) for block in blocks]
+        return _parse(chunk)
     except Exception:  # noqa: BLE001 - a parser bug must not lose the whole file
         pass
-    found: list[tuple[model.Block, int]] = []
+    found: list[tuple[model.Block | Repaired, int]] = []
     offset = 0
     for piece in _BLOCK_START.split(chunk):
         try:
-            blocks = bibtexparser.parse_string(piece, parse_stack=[]).blocks
-            found.extend((block, offset + (block.start_line or 0)) for block in blocks)
+            found.extend((block, offset + line) for block, line in _parse(piece))
         except Exception as exc:  # noqa: BLE001
             found.append((model.ParsingFailedBlock(exc, start_line=0, raw=piece), offset))
         offset += piece.count("\n") + 1
     return found
+
+
+def _parse(text: str) -> list[tuple[model.Block | Repaired, int]]:
+    blocks = [(block, block.start_line or 0)
+              for block in bibtexparser.parse_string(text, parse_stack=[]).blocks]
+    if any(_refused(block) for block, _ in blocks):
+        return _repair(text, blocks)
+    return blocks
+
+
+def _refused(block: model.Block) -> bool:
+    """A block the splitter could not read (a repeated key is read, and reported later)."""
+    return isinstance(block, model.ParsingFailedBlock) and not isinstance(
+        block, (model.DuplicateBlockKeyBlock, model.DuplicateFieldKeyBlock))
+
+
+def _repair(
+    text: str, blocks: list[tuple[model.Block, int]]
+) -> list[tuple[model.Block | Repaired, int]]:
+    """Read the refused entries leniently; the blocks the splitter then found inside a
+    repaired entry (the rest of its fields, as free text) are dropped."""
+    lines = LineIndex(text)
+    kept: list[tuple[model.Block | Repaired, int]] = []
+    repaired_up_to = -1
+    for block, line in blocks:
+        start = _position(text, block, line, lines)
+        if start < repaired_up_to:
+            continue
+        if _refused(block) and is_entry_start(block.raw):
+            repaired = read_entry_leniently(text, start, lines)
+            if repaired is not None:
+                kept.append((repaired, line))
+                repaired_up_to = repaired.end
+                continue
+        kept.append((block, line))
+    return kept
+
+
+def _position(text: str, block: model.Block, line: int, lines: LineIndex) -> int:
+    """Where ``block`` starts in ``text`` (its raw text is a slice of it, on ``line``)."""
+    line_start = lines.start(line)
+    raw = block.raw or ""
+    found = text.find(raw[:200], line_start) if raw else -1
+    return found if found >= 0 else line_start
 
 
 def _failure_message(block: model.ParsingFailedBlock) -> str:
@@ -411,6 +399,11 @@ def _failure_message(block: model.ParsingFailedBlock) -> str:
     reason = getattr(error, "abort_reason", None) or str(error) or type(error).__name__
     head = (block.raw or "").strip().split("\n", 1)[0][:60]
     return f"could not read {head!r}: {reason.strip()}; it was not imported"
+
+
+def _repair_problem(repaired: Repaired, message: str, line: int) -> Problem:
+    who = repaired.entry.key or "an entry without a key"
+    return Problem(f"{who}: {message}; the entry was imported", line)
 
 
 def _split(text: str, deadline: Deadline) -> _Split:
@@ -423,6 +416,10 @@ def _split(text: str, deadline: Deadline) -> _Split:
             line = offset + line_in_chunk + 1
             if isinstance(block, (model.DuplicateBlockKeyBlock, model.DuplicateFieldKeyBlock)):
                 block = block.ignore_error_block  # duplicates are reported below, not lost
+            if isinstance(block, Repaired):
+                found.repairs.extend(_repair_problem(block, message, line + delta)
+                                     for message, delta in block.repairs)
+                block = block.entry
             if isinstance(block, model.String):
                 found.strings.append((block.key, block.value, line))
             elif isinstance(block, model.Entry):
@@ -494,6 +491,7 @@ def _expand_entries(
     unknown: set[str] = set()
     first_unknown_line = None
     too_large: list[Problem] = []
+    run_on: list[Problem] = []
     for index, (block, line) in enumerate(found.entries):
         if index % 500 == 0 and _out_of_time(deadline, result, line):
             break
@@ -502,12 +500,18 @@ def _expand_entries(
         duplicates = []
         before = len(unknown)
         try:
-            for fld in block.fields:
-                name = fld.key.lower()
-                if name in fields:
+            repeated: dict[str, list[str]] = {}  # list fields given more than once
+            for name, raw in _raw_fields(block, line, run_on):
+                if name in fields and name not in _LIST_FIELDS:
                     duplicates.append(name)
                     continue
-                fields[name] = expand_value(str(fld.value), macros, unknown, budget)
+                value = expand_value(raw, macros, unknown, budget)
+                if name in fields:
+                    repeated.setdefault(name, [fields[name]]).append(value)
+                else:
+                    fields[name] = value
+            for name, values in repeated.items():
+                fields[name] = _LIST_FIELDS[name].join(v for v in values if v.strip())
         except ExpansionTooLarge as exc:
             too_large.append(Problem(
                 f"{block.key or 'entry'}: field {name} would expand (through @string "
@@ -515,16 +519,57 @@ def _expand_entries(
             continue
         if len(unknown) > before and first_unknown_line is None:
             first_unknown_line = line
+        _unprotect_identifiers(fields)
         entries.append(_Entry(block.entry_type.lower(), block.key, fields, block.raw or "",
                               line, duplicates, _cut_long_fields(fields)))
     _report(result, too_large, "entries expand @string macros too far; not imported",
             errors=True)
+    _report(result, run_on, "fields miss the comma before the next field; read as separate "
+                            "fields")
     if unknown:
         names = ", ".join(sorted(unknown)[:8])
         result.warnings.append(
             Problem(f"undefined @string names kept as text: {names}", first_unknown_line)
         )
     return entries
+
+
+def _raw_fields(
+    block: model.Entry, line: int, run_on: list[Problem]
+) -> Iterator[tuple[str, str]]:
+    """(lower-case name, raw value) of each field of ``block``; a value that swallowed the
+    next fields for want of a comma is cut into them, each added to ``run_on`` with its line
+    (``line`` is the entry's)."""
+    for fld in block.fields:
+        name, value = fld.key.lower(), str(fld.value)
+        if "=" not in value:  # the common case, without a look for run-on fields
+            yield name, value
+            continue
+        pieces = split_run_on_value(value)
+        yield name, pieces[0][1]
+        field_line = line + max(0, (fld.start_line or 0) - (block.start_line or 0))
+        for next_name, raw, lines_in in pieces[1:]:
+            run_on.append(Problem(
+                f"{block.key or 'an entry without a key'}: no comma between the fields {name} "
+                f"and {next_name}; read as two fields", field_line + lines_in))
+            name = str(next_name).lower()
+            yield name, raw
+
+
+def _unprotect_identifiers(fields: dict[str, str]) -> None:
+    """Identifiers are not text: the braces that protect them from BibTeX's case changes
+    (``doi = {{10.1016/...}}``), a ``\\url{}`` around them and LaTeX escapes (``\\_``) go."""
+    for name in _IDENTIFIER_FIELDS:
+        value = fields.get(name)
+        if value and ("{" in value or "\\" in value):
+            value = strip_outer_braces(value)
+            if m := _WRAPPING_COMMAND.fullmatch(value.strip()):
+                value = strip_outer_braces(m.group(1))
+            fields[name] = _IDENTIFIER_ESCAPE.sub(_escaped, value).strip()
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return match.group(1) or match.group(2)
 
 
 def _cut_long_fields(fields: dict[str, str]) -> list[str]:
@@ -621,13 +666,60 @@ def _url(fields: dict[str, str]) -> str | None:
     return None
 
 
-def _tags(fields: dict[str, str]) -> list[str]:
-    tags: dict[str, None] = {}  # ordered; linear however many repeat
+def _keywords(fields: dict[str, str]) -> list[str]:
+    """The file's ``keywords``/``keyword`` fields, split on commas and semicolons outside
+    braces (``{Smith, J.}`` stays one keyword), repeats dropped."""
+    keywords: dict[str, None] = {}  # ordered; linear however many repeat
     for name in ("keywords", "keyword"):
-        for piece in _TAG_SPLIT.split(fields.get(name, "")):
-            if tag := latex_to_text(piece):
-                tags.setdefault(tag)
-    return list(tags)
+        for piece in _keyword_pieces(fields.get(name, "")):
+            if keyword := latex_to_text(piece):
+                keywords.setdefault(keyword)
+    return list(keywords)
+
+
+def _keyword_pieces(value: str) -> list[str]:
+    """``value`` split at the commas and semicolons outside braces."""
+    if "{" not in value:
+        return _KEYWORD_SEPARATOR.split(value)
+    pieces, depth, start = [], 0, 0
+    for m in _BRACES_OR_SEPARATORS.finditer(value):
+        char = m.group()
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth = max(0, depth - 1)
+        elif not depth:
+            pieces.append(value[start : m.start()])
+            start = m.end()
+    pieces.append(value[start:])
+    return pieces
+
+
+def _editors(fields: dict[str, str]) -> list[str]:
+    """The editors, when the entry also has authors (an editor-only entry has them as its
+    authors, ``extra["author_role"] == "editor"``)."""
+    if not (fields.get("author", "").strip() and fields.get("editor", "").strip()):
+        return []
+    return split_bibtex_names(fields["editor"], latex_to_text)[0]
+
+
+def _isbn(fields: dict[str, str]) -> str | None:
+    return latex_to_text(fields.get("isbn", "")) or None
+
+
+def _pmid(fields: dict[str, str]) -> str | None:
+    """The PubMed id: a ``pmid`` field, biblatex's ``eprinttype = {pubmed}``, or a note that
+    says only "PMID: 123" (Zotero's BibTeX export); digits only, else None."""
+    candidates = [fields.get("pmid", "")]
+    kind = (fields.get("eprinttype") or fields.get("archiveprefix") or "").strip().lower()
+    if kind == "pubmed":
+        candidates.append(fields.get("eprint", ""))
+    if "pmid" in (note := fields.get("note", "")).lower():
+        candidates.append(latex_to_text(note))
+    for candidate in candidates:
+        if m := _PMID.fullmatch(candidate.strip()):
+            return m.group(1)
+    return None
 
 
 def _title(fields: dict[str, str]) -> str | None:
@@ -665,7 +757,10 @@ def to_record(entry: _Entry) -> Record:
         url=_url(fields),
         bibtex_key=entry.key or None,
         entry_type=entry.entry_type,
-        tags=_tags(fields),
+        keywords=_keywords(fields),
+        editors=_editors(fields),
+        pmid=_pmid(fields),
+        isbn=_isbn(fields),
         raw=entry.raw,
         line=entry.line,
         extra=extra,
@@ -705,12 +800,26 @@ def _report_entry_issues(entries: list[_Entry], result: ParseResult) -> None:
     _report(result, reused, "entries reuse an earlier key; all were imported")
 
 
+def _cap_keywords(record: Record) -> list[str]:
+    """Keep at most MAX_TAGS keywords (as tags are capped); say so when some were dropped."""
+    if len(record.keywords) <= MAX_TAGS:
+        return []
+    count = len(record.keywords)
+    record.keywords = record.keywords[:MAX_TAGS]
+    return [f"keywords ({count:,}; kept the first {MAX_TAGS:,})"]
+
+
 def read_bibtex(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
-    """Read BibTeX/BibLaTeX text. Broken blocks are reported with their line and skipped."""
+    """Read BibTeX/BibLaTeX text. Broken blocks are reported with their line and skipped; an
+    entry with a slip that has one reading (no key, an empty field, a missing comma) is read,
+    with a warning that gives the line."""
     result = ParseResult(format="bibtex")
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = _SPLIT_HEAD.sub(r"\1\3\2", text)
     found = _split(text, deadline)
     result.errors.extend(found.errors)
+    _report(result, found.repairs, "entries have a missing key, a key without its comma or an "
+                                   "empty field; they were imported")
     budget = ExpansionBudget(len(text))
     macros = _macros(found.strings, result, budget, deadline)
     entries = _expand_entries(found, macros, result, budget, deadline)
@@ -728,8 +837,10 @@ def read_bibtex(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
             continue
         if _out_of_time(deadline, result, entry.line):  # one clock read; an entry may be slow
             break
-        if entry.cut:
-            result.warnings.append(Problem(f"too long, cut: {'; '.join(entry.cut)}", entry.line))
-        result.records.append(to_record(entry))
+        record = to_record(entry)
+        cut = [*entry.cut, *_cap_keywords(record)]
+        if cut:
+            result.warnings.append(Problem(f"too long, cut: {'; '.join(cut)}", entry.line))
+        result.records.append(record)
     result.errors.sort(key=lambda p: p.line or 0)
     return result

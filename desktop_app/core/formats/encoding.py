@@ -1,8 +1,10 @@
 """Turn the bytes of an import file into text, saying how when it was not plain UTF-8.
 
-Order of trust: a byte-order mark; strict UTF-8; UTF-8 with a few stray Windows-1252 bytes;
-UTF-16 without a byte-order mark; finally charset-normalizer's candidates, ranked by how
-consistently the decoded letters belong to one script. Every fallback yields a warning.
+Order of trust: a byte-order mark; UTF-16 without a byte-order mark (NUL bytes on every other
+position: ASCII text in UTF-16 is also valid UTF-8, NULs and all, so this comes first); strict
+UTF-8; UTF-8 with a few stray Windows-1252 bytes; finally charset-normalizer's candidates,
+ranked by how consistently the decoded letters belong to one script. Every fallback yields a
+warning.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ _LABELS = {
 }
 _SAMPLE = 256 * 1024  # bytes used to rank candidate encodings
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
+_UTF16_SAMPLE = 4096  # bytes looked at to recognise UTF-16 without a byte-order mark
+_UTF16_MIN_NUL = 0.2  # at least this share of characters are ASCII (a NUL high byte) ...
+_UTF16_MAX_OTHER_NUL = 0.02  # ... and NULs on the other parity are this rare
 
 
 @dataclass
@@ -100,19 +105,50 @@ def _mostly_utf8(data: bytes) -> DecodedText | None:
 
 
 def looks_like_utf16_without_bom(data: bytes) -> str | None:
-    """Return "utf-16-le"/"utf-16-be" when NUL bytes sit on every other position, like ASCII
-    text stored as UTF-16 without a byte-order mark; otherwise None."""
-    sample = data[:4096]
+    """Return "utf-16-le"/"utf-16-be" when the start of ``data`` reads as UTF-16 without a
+    byte-order mark, otherwise None.
+
+    The tell-tale is the NUL bytes: the high byte of every ASCII character (all the syntax of a
+    bibliography) sits on one parity, odd for little-endian, even for big-endian, while text in
+    any 8-bit encoding or UTF-8 holds no NUL at all. At least a fifth of the characters must be
+    such ASCII ones (Chinese or Cyrillic text still has its markup in ASCII), the other parity
+    must be almost free of NULs, and the sample must decode to text without control characters.
+    """
+    sample = data[:_UTF16_SAMPLE]
+    sample = sample[: len(sample) - len(sample) % 2]
     if len(sample) < 4:
         return None
-    even, odd = sample[0::2], sample[1::2]
-    even_nul = even.count(0) / len(even)
-    odd_nul = odd.count(0) / max(1, len(odd))
-    if odd_nul > 0.6 and even_nul < 0.05:
-        return "utf-16-le"
-    if even_nul > 0.6 and odd_nul < 0.05:
-        return "utf-16-be"
-    return None
+    even_nul = sample[0::2].count(0) * 2 / len(sample)
+    odd_nul = sample[1::2].count(0) * 2 / len(sample)
+    if odd_nul >= _UTF16_MIN_NUL and even_nul <= _UTF16_MAX_OTHER_NUL:
+        codec = "utf-16-le"
+    elif even_nul >= _UTF16_MIN_NUL and odd_nul <= _UTF16_MAX_OTHER_NUL:
+        codec = "utf-16-be"
+    else:
+        return None
+    return codec if _reads_as_text(sample, codec) else None
+
+
+def _reads_as_text(sample: bytes, codec: str) -> bool:
+    """True when ``sample`` decodes in ``codec`` to text with few control characters (a cut
+    surrogate pair at the end of the sample is allowed)."""
+    text = codecs.getincrementaldecoder(codec)(errors="replace").decode(sample, final=False)
+    if text.count("\ufffd") > len(text) // 100:
+        return False
+    controls = sum(1 for ch in text if ord(ch) < 32 and ch not in "\t\n\r\f\x1a")
+    return controls <= len(text) // 100
+
+
+def _decode_utf16(data: bytes, codec: str) -> DecodedText:
+    label = encoding_label(codec)
+    try:
+        return DecodedText(data.decode(codec), label, f"no byte-order mark: decoded as {label}")
+    except UnicodeDecodeError as exc:
+        text = data.decode(codec, errors="replace")
+        return DecodedText(
+            text, label, f"no byte-order mark: decoded as {label}, but byte {exc.start} is "
+            "invalid (or the file ends in half a character); undecodable bytes were replaced"
+        )
 
 
 _SCRIPT_GROUPS = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "IDEOGRAPHIC": "CJK"}
@@ -221,15 +257,11 @@ def decode_bytes(data: bytes) -> DecodedText:
     with_bom = _decode_with_bom(data)
     if with_bom is not None:
         return with_bom
+    utf16 = looks_like_utf16_without_bom(data)
+    if utf16:
+        return _decode_utf16(data, utf16)
     try:
         return DecodedText(data.decode("utf-8"), "UTF-8")
     except UnicodeDecodeError:
         pass
-    utf16 = looks_like_utf16_without_bom(data)
-    if utf16:
-        try:
-            label = encoding_label(utf16)
-            return DecodedText(data.decode(utf16), label, f"no byte-order mark: decoded as {label}")
-        except UnicodeDecodeError:
-            pass
     return _mostly_utf8(data) or _legacy(data)
