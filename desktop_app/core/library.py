@@ -1,7 +1,7 @@
 """The Library facade: open and close a library folder; its parts are managers.
 
 ``lib.papers``, ``lib.tags``, ``lib.notes``, ``lib.highlights``, ``lib.lists``, ``lib.searches``,
-``lib.imports`` and ``lib.exports`` are objects of their own modules; each receives the
+``lib.imports``, ``lib.exports`` and ``lib.duplicates`` are objects of their own modules; each receives the
 :class:`~desktop_app.core.store.Store` (and the managers it reads through) and never imports this
 module. Every write is one store transaction returning a :class:`~desktop_app.core.values.Change`;
 papers whose text changed are queued for the index in that transaction and drained into Whoosh
@@ -17,6 +17,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from desktop_app.core.duplicates import Duplicates
 from desktop_app.core.errors import LibraryDamaged, LibraryError, LibraryReadOnly
 from desktop_app.core.exports import Exports
 from desktop_app.core.finder import Finder
@@ -62,6 +63,7 @@ class Library:
         self.imports = Imports(store)
         self.exports = Exports(store, self.papers, self.lists)
         self.finder = Finder(store, index)
+        self.duplicates = Duplicates(store, self.papers)
 
     # ---- open / close ----------------------------------------------------------------------
     @classmethod

@@ -241,3 +241,28 @@ class QueryResult:
     total: int
     terms: list[str] = field(default_factory=list)
     scores: dict[int, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DuplicatePair:
+    """Two live papers that may be one (``lib.duplicates.find``): the lower id first."""
+
+    a: int
+    b: int
+    reason: str  # a key of sameness.REASON_LABELS, or a likeness ("same abstract", ...)
+    label: str  # the reason in words, for the user
+    strong: bool  # the rules would have merged these at import (a shared identifier, ...)
+    title_a: str = ""
+    title_b: str = ""
+
+
+@dataclass(frozen=True)
+class FieldDiff:
+    """One field of two papers side by side (``lib.duplicates.compare``)."""
+
+    field: str  # a key of duplicates.MERGE_FIELDS
+    label: str
+    a: str  # the value shown, "" when the paper has none
+    b: str
+    equal: bool
+    default: str = "keep"  # what merge(a, b) does without a choice: "keep" a's value or take the "other"

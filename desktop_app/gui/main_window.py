@@ -13,6 +13,7 @@ from desktop_app.core.errors import IndexDamaged
 from desktop_app.core.library import Library
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import Change
+from desktop_app.gui.duplicates_view import show_duplicates
 from desktop_app.gui.editing import EditController
 from desktop_app.gui.help_dialogs import show_about, show_shortcuts
 from desktop_app.gui.import_export import FileController, sample_count
@@ -170,6 +171,7 @@ class MainWindow(QMainWindow):
         self._action(e, "&Find", self.focus_search, QKeySequence.StandardKey.Find)
         self._action(e, "Select &all papers", self.table.selectAll, None)
         self._action(e, "&Delete selected papers…", ed.delete_selected, None)
+        self._action(e, "Find possible duplicates…", lambda: show_duplicates(self), None, "findDuplicatesAction")
 
         p = mb.addMenu("&Paper")
         for status, key in (("unread", "U"), ("skimmed", "S"), ("read", "R")):

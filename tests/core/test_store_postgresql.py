@@ -118,3 +118,26 @@ def test_the_managers_run_on_postgresql(store: Store, tmp_path: Path) -> None:
     assert [h.quote for h in papers.get(rl).highlights] == ["rewards"]
     searches.save("To read", "status:unread AND tag:reinforcement")
     assert searches.all() == [("To read", "status:unread AND tag:reinforcement")]
+
+
+def test_possible_duplicates_on_postgresql(store: Store) -> None:
+    from desktop_app.core.duplicates import Duplicates
+
+    imports, papers, tags = Imports(store), Papers(store), Tags(store)
+    imports.from_records([("t.bib", ParseResult("bibtex", list(RECORDS)))])
+    typo = Record(title="Scaling RL with Verifable Rewards", abstract="Reinforcement learning with rewards.",
+                  authors=["Lin, Wei"], year=2026, doi="10.1/A", venue="NeurIPS 2026")
+    report = imports.from_records([("u.bib", ParseResult("bibtex", [typo]))], keep_apart=frozenset({(0, 0)}))
+    assert report.added == 1
+    dups = Duplicates(store, papers)
+    [pair] = dups.find()
+    assert pair.reason == "doi"
+    tags.add([pair.b], ["copy"])
+    before = (papers.get(pair.a), papers.get(pair.b))
+    change = dups.merge(pair.a, pair.b, {"venue": "other"})
+    assert papers.get(pair.a).venue == "NeurIPS 2026" and papers.get(pair.a).tags == ["copy"]
+    assert dups.find() == []
+    dups.undo_merge(change.detail["merge_id"])
+    assert (papers.get(pair.a), papers.get(pair.b)) == before
+    dups.dismiss(pair.b, pair.a)
+    assert dups.find() == []
