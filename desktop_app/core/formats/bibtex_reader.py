@@ -38,7 +38,7 @@ from desktop_app.core.formats.limits import (
     Deadline,
     cut_message,
 )
-from desktop_app.core.formats.names import split_bibtex_names
+from desktop_app.core.formats.names import split_bibtex_names, split_outside_braces
 from desktop_app.core.records import ParseResult, Problem, Record
 
 
@@ -94,7 +94,6 @@ _IDENTIFIER_FIELDS = (
 _WRAPPING_COMMAND = re.compile(r"\\(?:url|path|nolinkurl|doi)\s*(\{.*\})", re.DOTALL)
 _IDENTIFIER_ESCAPE = re.compile(r"\\([_%&#$~])(?:\{\})?|\{\\([_%&#$~])\}")
 _KEYWORD_SEPARATOR = re.compile(r"[,;]")
-_BRACES_OR_SEPARATORS = re.compile(r"(?<!\\)[{}]|[,;]")
 _PMID = re.compile(r"(?:PMID\s*:?\s*)?(\d{1,9})", re.IGNORECASE)
 _INDENT = re.compile(r"\n[ \t]+")
 _DELIMITERS = re.compile(r'(?<!\\)[{}"]')
@@ -681,18 +680,7 @@ def _keyword_pieces(value: str) -> list[str]:
     """``value`` split at the commas and semicolons outside braces."""
     if "{" not in value:
         return _KEYWORD_SEPARATOR.split(value)
-    pieces, depth, start = [], 0, 0
-    for m in _BRACES_OR_SEPARATORS.finditer(value):
-        char = m.group()
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth = max(0, depth - 1)
-        elif not depth:
-            pieces.append(value[start : m.start()])
-            start = m.end()
-    pieces.append(value[start:])
-    return pieces
+    return split_outside_braces(value, "[,;]")
 
 
 def _editors(fields: dict[str, str]) -> list[str]:

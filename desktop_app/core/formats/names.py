@@ -35,7 +35,7 @@ _LETTER = r"[^\W\d_]"
 _INITIALS = re.compile(rf"(?:{_LETTER}[.\-]*)+")  # "Y", "Y.", "Y.-M.", "YM"
 _TWO_LETTERS = re.compile(rf"{_LETTER}{{2}}")
 _VOWELS = set("AEIOUY")
-_BRACED_OR_SPACE = re.compile(r"(?<!\\)[{}]|\s+")
+_SPACES_OUTSIDE = r"\s+"
 
 
 def _clean(text: str) -> str:
@@ -137,21 +137,33 @@ def family_first(words: list[str]) -> int:
     return capitals if any(map(_sounds_like_a_word, words[:capitals])) else 0
 
 
-def _words_outside_braces(raw: str) -> list[str] | None:
-    """The words of a BibTeX name, split at spaces outside braces; None when it has a comma
-    outside braces (then BibTeX's "Family, Given" reading applies)."""
-    words, depth, start = [], 0, 0
-    for m in _BRACED_OR_SPACE.finditer(raw):
+@lru_cache(maxsize=8)
+def _braces_or(separator: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\\)[{{}}]|{separator}")
+
+
+def split_outside_braces(value: str, separator: str) -> list[str]:
+    """``value`` split at the matches of the regular expression ``separator`` that stand
+    outside BibTeX braces (an escaped ``\\{`` is no brace): ``{Smith, J.}, X`` at "," gives
+    ``["{Smith, J.}", " X"]``."""
+    pieces, depth, start = [], 0, 0
+    for m in _braces_or(separator).finditer(value):
         char = m.group()
         if char == "{":
             depth += 1
         elif char == "}":
             depth = max(0, depth - 1)
         elif not depth:
-            words.append(raw[start : m.start()])
+            pieces.append(value[start : m.start()])
             start = m.end()
-    words.append(raw[start:])
-    words = [w for w in words if w]
+    pieces.append(value[start:])
+    return pieces
+
+
+def _words_outside_braces(raw: str) -> list[str] | None:
+    """The words of a BibTeX name, split at spaces outside braces; None when it has a comma
+    outside braces (then BibTeX's "Family, Given" reading applies)."""
+    words = [w for w in split_outside_braces(raw, _SPACES_OUTSIDE) if w]
     if any("," in _outside_braces(w) for w in words):
         return None
     return words
