@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -35,6 +34,8 @@ from desktop_app.core.formats.identity import (
     normalize_abstract,
     normalize_arxiv_id,
     normalize_doi,
+    normalize_isbn,
+    normalize_pmid,
     normalize_title,
 )
 from desktop_app.core.formats.names import family_key
@@ -49,30 +50,6 @@ REASON_LABELS = {
     "same-record": "the same record",
 }
 STRONG_REASONS = ("doi", "arxiv", "pmid")
-
-_ISBN_JUNK = re.compile(r"[\s\-‐‑]")
-_PMID = re.compile(r"^\s*(?:pmid\s*:?\s*)?(\d{1,9})\s*$", re.IGNORECASE)
-
-
-def normalize_isbn(isbn: str | None) -> str | None:
-    """An ISBN as 13 digits (an ISBN-10 converted), or None when the text holds no ISBN."""
-    if not isbn:
-        return None
-    value = _ISBN_JUNK.sub("", isbn.split()[0] if isbn.split() else "").upper()
-    if re.fullmatch(r"\d{9}[\dX]", value):
-        core = "978" + value[:9]
-        check = (10 - sum(int(c) * (1 if i % 2 == 0 else 3) for i, c in enumerate(core)) % 10) % 10
-        return core + str(check)
-    return value if re.fullmatch(r"97[89]\d{10}", value) else None
-
-
-def normalize_pmid(pmid: str | None) -> str | None:
-    """A PubMed id as digits without leading zeros, or None."""
-    m = _PMID.match(pmid or "")
-    if not m or not int(m.group(1)):
-        return None
-    return str(int(m.group(1)))
-
 
 def _digest(text: str) -> str | None:
     normalized = normalize_abstract(text)
@@ -116,14 +93,10 @@ def _identity(*, doi: str | None, arxiv: str | None, pmid: str | None, isbn: str
     )
 
 
-def record_identity(rec: Record, plain: str, title: str = "", *, given: bool = True) -> Identity:
+def record_identity(rec: Record, plain: str, title: str, *, given: bool = True) -> Identity:
     """The identity of a record read from a file whose abstract reads ``plain``. ``title`` is the
     title as a paper made from it would show it (LaTeX rendered, as stored; derived from the
-    abstract when ``given`` is False); by default the record's own."""
-    if not title and given:
-        from desktop_app.core.import_keys import plain_title
-
-        title = plain_title(rec.title) if rec.title else ""
+    abstract when ``given`` is False)."""
     return _identity(
         doi=rec.doi, arxiv=rec.arxiv_id, pmid=rec.pmid or rec.extra.get("pmid"),
         isbn=rec.isbn or rec.extra.get("isbn"), title=title if given else None, shown=title,

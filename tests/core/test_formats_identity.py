@@ -9,8 +9,6 @@ import pytest
 
 from desktop_app.core.formats import read_bytes, read_path
 from desktop_app.core.formats.identity import (
-    abstract_hash,
-    identity_keys,
     normalize_arxiv_id,
     normalize_doi,
     normalize_title,
@@ -22,6 +20,7 @@ from desktop_app.core.formats.names import (
     split_name_list,
 )
 from desktop_app.core.records import Record
+from desktop_app.core.sameness import candidate_keys, record_identity, same_paper
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 LONG = " ".join(f"word{i}" for i in range(25))
@@ -66,25 +65,29 @@ def test_normalize_title():
     assert normalize_title(None) == ""
 
 
-def test_abstract_hash_needs_twenty_words_and_ignores_case_space_punctuation():
-    assert abstract_hash("Too short, only a few words.") is None
+def _keys(record: Record) -> list[str]:
+    return candidate_keys(record_identity(record, record.abstract, record.title or ""))
+
+
+def test_abstract_digest_ignores_case_space_punctuation():
     spaced = LONG.upper().replace(" ", " ,\n  ") + "!"
-    assert abstract_hash(spaced) == abstract_hash(LONG)
-    assert abstract_hash(LONG) == hashlib.sha1(LONG.encode()).hexdigest()
+    digest = f"abs:{hashlib.sha1(LONG.encode()).hexdigest()}"
+    assert digest in _keys(Record(abstract=spaced)) and digest in _keys(Record(abstract=LONG))
 
 
-def test_identity_keys():
+def test_candidate_keys():
     record = Record(
         abstract=LONG, title="A Title!", authors=["von Neumann, John"], year=1945,
         doi="https://doi.org/10.1/ABC", arxiv_id="arXiv:2101.00001v2",
     )
-    assert identity_keys(record) == [
+    assert _keys(record) == [
         "doi:10.1/abc",
         "arxiv:2101.00001",
         "tya:a title|neumann|1945",
+        "t:a title",
         f"abs:{hashlib.sha1(LONG.encode()).hexdigest()}",
     ]
-    assert identity_keys(Record(abstract="short", title="A Title")) == []  # no author, year
+    assert _keys(Record(abstract="", title="A Title")) == ["t:a title"]  # no author, year
 
 
 def test_same_paper_from_arxiv_and_bibtex_shares_keys():
@@ -99,18 +102,20 @@ def test_same_paper_from_arxiv_and_bibtex_shares_keys():
         " eprint = {1201.4869}, archivePrefix = {arXiv}}"
     )
     (bibtex,) = read_bytes(bib.encode(), name="x.bib").records
-    shared = set(identity_keys(arxiv)) & set(identity_keys(bibtex))
-    assert shared == {
+    shared = set(_keys(arxiv)) & set(_keys(bibtex))
+    assert shared >= {
         "doi:10.1142/s021797921244002x",
         "arxiv:1201.4869",
         "tya:a luttinger liquid core inside helium 4 filled nanopores|maestro|2012",
     }
+    ident = record_identity(bibtex, bibtex.abstract, bibtex.title or "")
+    assert same_paper(record_identity(arxiv, arxiv.abstract, arxiv.title or ""), ident) == "doi"
 
 
 def test_seed_abstracts_get_abstract_keys_only():
     seed = read_path(next((CORPUS.parent / "seeds").glob("*.txt"))).records[0]
-    keys = identity_keys(seed)
-    assert len(keys) == 1 and keys[0].startswith("abs:")
+    keys = candidate_keys(record_identity(seed, seed.abstract, "", given=False))
+    assert keys and all(k.startswith("abs:") for k in keys)
 
 
 def test_bibtex_names():

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from desktop_app.core.formats import read_path
-from desktop_app.core.formats.ris_reader import isbn_from, read_ris, year_from
+from desktop_app.core.formats.identity import isbn_from
+from desktop_app.core.formats.ris_reader import read_ris, year_from
 from desktop_app.core.formats.wos_reader import read_wos
 
 

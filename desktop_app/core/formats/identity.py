@@ -1,21 +1,12 @@
-"""Normal forms of identifiers and texts, and the keys that say two records are one paper.
-
-``identity_keys(record)`` lists every key a record has; two records are the same paper when
-any of their keys is equal:
-
-- ``doi:<doi>``                      lower case, without resolver prefix
-- ``arxiv:<id>``                     without "arXiv:" prefix, URL or version
-- ``tya:<title>|<family>|<year>``    only when title, first author and year are all known
-- ``abs:<sha1>``                     only for abstracts of at least 20 words
-"""
+"""Normal forms of identifiers (DOI, arXiv id, ISBN, PubMed id) and of texts (titles,
+abstracts), and whether a record holds anything at all. When two records are one paper is
+:mod:`desktop_app.core.sameness`, built on these."""
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 
-from desktop_app.core.formats.names import family_key
 from desktop_app.core.records import Record
 
 _DOI_PREFIX = re.compile(
@@ -34,7 +25,8 @@ _NON_WORD = re.compile(r"[\W_]+")
 _PUNCTUATION = re.compile(r"[^\w\s]|_")
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 _SPACES = re.compile(r"\s+")
-ABSTRACT_MIN_WORDS = 20
+_ISBN_LABEL = re.compile(r"^\s*ISBN(?:-1[03])?\s*:?\s*", re.IGNORECASE)
+_ISBN_SHAPE = re.compile(r"^(?:97[89][- ]?)?\d(?:[- ]?\d){8}[- ]?[\dX]$", re.IGNORECASE)
 
 
 def clean_doi(doi: str | None) -> str | None:
@@ -90,14 +82,6 @@ def normalize_abstract(abstract: str | None) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def abstract_hash(abstract: str | None) -> str | None:
-    """SHA-1 of the normalised abstract, or None when it has fewer than 20 words."""
-    normalized = normalize_abstract(abstract)
-    if len(normalized.split()) < ABSTRACT_MIN_WORDS:
-        return None
-    return hashlib.sha1(normalized.encode("utf-8")).hexdigest()
-
-
 def has_content(record: Record) -> bool:
     """True when a record holds anything to show or identify it by (title, abstract, authors,
     editors, venue, DOI, arXiv id, PubMed id, ISBN or URL); readers skip, and report, records
@@ -109,17 +93,43 @@ def has_content(record: Record) -> bool:
     )
 
 
-def identity_keys(record: Record) -> list[str]:
-    """Every identity key of ``record`` (see the module docstring); possibly empty."""
-    keys: list[str] = []
-    if doi := normalize_doi(record.doi):
-        keys.append(f"doi:{doi}")
-    if arxiv := normalize_arxiv_id(record.arxiv_id):
-        keys.append(f"arxiv:{arxiv}")
-    title = normalize_title(record.title)
-    family = family_key(record.authors[0]) if record.authors else ""
-    if title and family and record.year is not None:
-        keys.append(f"tya:{title}|{family}|{record.year}")
-    if digest := abstract_hash(record.abstract):
-        keys.append(f"abs:{digest}")
-    return keys
+def isbn_from(text: str) -> str | None:
+    """The ISBN ``text`` holds, as written (hyphens kept): 10 or 13 digits (the last of ten may
+    be X) with a valid check digit, optionally after "ISBN:" and before a qualifier such as
+    "(pbk.)" or a second number after ";". None for anything else (an ISSN, a report number)."""
+    value = _ISBN_LABEL.sub("", text or "")
+    value = re.split(r"[;,]|\s\(", value, maxsplit=1)[0].strip()
+    if not _ISBN_SHAPE.match(value):
+        return None
+    digits = re.sub(r"[- ]", "", value).upper()
+    if len(digits) == 10:
+        total = sum((10 - i) * (10 if ch == "X" else int(ch)) for i, ch in enumerate(digits))
+        return value if total % 11 == 0 else None
+    if not digits.isdigit():
+        return None
+    total = sum(int(ch) * (3 if i % 2 else 1) for i, ch in enumerate(digits))
+    return value if total % 10 == 0 else None
+
+
+_ISBN_JUNK = re.compile(r"[\s\-‐‑]")
+_PMID = re.compile(r"^\s*(?:pmid\s*:?\s*)?(\d{1,9})\s*$", re.IGNORECASE)
+
+
+def normalize_isbn(isbn: str | None) -> str | None:
+    """An ISBN as 13 digits (an ISBN-10 converted), or None when the text holds no ISBN."""
+    if not isbn:
+        return None
+    value = _ISBN_JUNK.sub("", isbn.split()[0] if isbn.split() else "").upper()
+    if re.fullmatch(r"\d{9}[\dX]", value):
+        core = "978" + value[:9]
+        check = (10 - sum(int(c) * (1 if i % 2 == 0 else 3) for i, c in enumerate(core)) % 10) % 10
+        return core + str(check)
+    return value if re.fullmatch(r"97[89]\d{10}", value) else None
+
+
+def normalize_pmid(pmid: str | None) -> str | None:
+    """A PubMed id as digits without leading zeros, or None."""
+    m = _PMID.match(pmid or "")
+    if not m or not int(m.group(1)):
+        return None
+    return str(int(m.group(1)))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import rispy
 
-from desktop_app.core.formats.identity import clean_doi, has_content, normalize_arxiv_id
+from desktop_app.core.formats.identity import clean_doi, has_content, isbn_from, normalize_arxiv_id
 from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
 from desktop_app.core.formats.names import is_et_al, parse_display_name
 from desktop_app.core.records import ParseResult, Problem, Record
@@ -36,8 +36,6 @@ before the dash any tag is one; with one (``TY - JOUR``), only these, so that a 
 line such as "US - Mexico border ..." stays text."""
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _KEYWORD_SPLIT = re.compile(r"\s*;\s*")
-_ISBN_LABEL = re.compile(r"^\s*ISBN(?:-1[03])?\s*:?\s*", re.IGNORECASE)
-_ISBN_SHAPE = re.compile(r"^(?:97[89][- ]?)?\d(?:[- ]?\d){8}[- ]?[\dX]$", re.IGNORECASE)
 _PMID_LABEL = re.compile(
     r"^\s*(?:PMID\s*:?\s*(\d{1,8})(?!\d)|(\d{1,8})\s*\[pmid\])", re.IGNORECASE
 )  # "PMID: 15020685", or "15020685[pmid]" as PubMed Central writes it
@@ -259,24 +257,6 @@ def split_keywords(values: Iterable[str]) -> list[str]:
             if piece := piece.strip():
                 keywords.setdefault(piece)
     return list(keywords)
-
-
-def isbn_from(text: str) -> str | None:
-    """The ISBN ``text`` holds, as written (hyphens kept): 10 or 13 digits (the last of ten may
-    be X) with a valid check digit, optionally after "ISBN:" and before a qualifier such as
-    "(pbk.)" or a second number after ";". None for anything else (an ISSN, a report number)."""
-    value = _ISBN_LABEL.sub("", text or "")
-    value = re.split(r"[;,]|\s\(", value, maxsplit=1)[0].strip()
-    if not _ISBN_SHAPE.match(value):
-        return None
-    digits = re.sub(r"[- ]", "", value).upper()
-    if len(digits) == 10:
-        total = sum((10 - i) * (10 if ch == "X" else int(ch)) for i, ch in enumerate(digits))
-        return value if total % 11 == 0 else None
-    if not digits.isdigit():
-        return None
-    total = sum(int(ch) * (3 if i % 2 else 1) for i, ch in enumerate(digits))
-    return value if total % 10 == 0 else None
 
 
 def _pmid(item: dict, urls: list[str]) -> str | None:

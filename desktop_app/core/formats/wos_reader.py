@@ -16,12 +16,11 @@ import re
 
 import rispy
 
-from desktop_app.core.formats.identity import clean_doi, normalize_title
+from desktop_app.core.formats.identity import clean_doi, isbn_from, normalize_title
 from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
 from desktop_app.core.formats.ris_reader import (
     TaggedRecord,
     first_year,
-    isbn_from,
     people,
     read_tagged,
     split_keywords,
