@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from desktop_app.core.formats.identity import clean_doi, has_content
-from desktop_app.core.formats.limits import MAX_FIELD_CHARS, MAX_TAGS, NO_DEADLINE, Deadline
+from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
 from desktop_app.core.formats.names import format_name, is_et_al, parse_display_name
 from desktop_app.core.formats.ris_reader import MAX_LIST_ITEMS, OutOfTime, year_from
 from desktop_app.core.records import ParseResult, Problem, Record
@@ -378,22 +378,6 @@ def to_record(medline: MedlineRecord, raw: str) -> Record:
     )
 
 
-def _cap_lists(record: Record) -> list[str]:
-    """Cut the keywords and editors, which :func:`limits.cap_record` does not see, to the
-    same caps as tags and names; return what was cut."""
-    cut: list[str] = []
-    if len(record.keywords) > MAX_TAGS:
-        cut.append(f"keywords ({len(record.keywords):,}; kept the first {MAX_TAGS:,})")
-        record.keywords = record.keywords[:MAX_TAGS]
-    if any(len(k) > MAX_FIELD_CHARS for k in record.keywords):
-        cut.append(f"a keyword (kept the first {MAX_FIELD_CHARS:,} characters)")
-        record.keywords = [k[:MAX_FIELD_CHARS] for k in record.keywords]
-    if any(len(e) > MAX_FIELD_CHARS for e in record.editors):
-        cut.append(f"an editor's name (kept the first {MAX_FIELD_CHARS:,} characters)")
-        record.editors = [e[:MAX_FIELD_CHARS] for e in record.editors]
-    return cut
-
-
 def _span(medline: MedlineRecord) -> str:
     last = max(medline.end, medline.start)
     return f"line {medline.start}" if last == medline.start else f"lines {medline.start}-{last}"
@@ -432,8 +416,6 @@ def read_medline(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
                 f"{medline.dropped:,} lines of a repeated tag (author, MeSH heading, ...) beyond "
                 f"the first {MAX_LIST_ITEMS:,} of each were not imported ({_span(medline)})",
                 medline.start))
-        if cut := _cap_lists(record):
-            result.warnings.append(Problem(f"too long, cut: {'; '.join(cut)}", medline.start))
         result.records.append(record)
     if not records:
         result.errors.append(Problem("no MEDLINE records found (no PMID- or other tag lines)"))
