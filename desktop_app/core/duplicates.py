@@ -27,9 +27,11 @@ from desktop_app.core.errors import LibraryError
 from desktop_app.core.models import STATUSES
 from desktop_app.core.sameness import (
     REASON_LABELS,
+    RULE_REASONS,
     Identity,
     candidate_keys,
     likeness,
+    reason_rank,
     row_identity,
     same_paper,
 )
@@ -54,10 +56,6 @@ _COLUMNS: dict[str, tuple[str, ...]] = {
 # The kept paper's columns a merge may change; ``before_json`` holds them.
 _BEFORE = ("title", "title_source", "abstract", "abstract_text", "authors_json", "keywords_json", "venue", "year",
            "doi", "arxiv_id", "url", "bibtex_key", "entry_type", "extra_json", "status", "rating", "updated_at")
-# Strongest first: the rules' reasons, then the likenesses.
-STRONG = ("doi", "arxiv", "pmid", "title-author-year", "same-record")  # the import's own rules
-RANKS = ("doi", "arxiv", "pmid", "title-author-year", "same-record", "same abstract", "same title",
-         "same citation key")
 # A key naming more papers than this ("t:introduction", one blurb on every chapter of a series)
 # tells nothing about any two of them; its pairs are not offered (they would be thousands).
 MAX_GROUP = 50
@@ -118,10 +116,6 @@ def _check_choices(choices: Mapping[str, str] | None) -> dict[str, str]:
     return out
 
 
-def _rank(reason: str) -> int:
-    return RANKS.index(reason) if reason in RANKS else len(RANKS)
-
-
 def pair_reason(a: Identity, b: Identity) -> str | None:
     """Why two papers may be one: a reason of the import's rules, else a likeness, else None."""
     return same_paper(a, b) or likeness(a, b)
@@ -161,9 +155,9 @@ class Duplicates:
             reason = pair_reason(identities[a], identities[b])
             if reason is None:
                 continue
-            pairs.append(DuplicatePair(a, b, reason, REASON_LABELS.get(reason, reason), reason in STRONG,
+            pairs.append(DuplicatePair(a, b, reason, REASON_LABELS.get(reason, reason), reason in RULE_REASONS,
                                        rows[a]["title"], rows[b]["title"]))
-        pairs.sort(key=lambda p: (_rank(p.reason), p.a, p.b))
+        pairs.sort(key=lambda p: (reason_rank(p.reason), p.a, p.b))
         return pairs if limit is None else pairs[:max(0, limit)]
 
     def _candidates(self, conn: Connection) -> set[tuple[int, int]]:

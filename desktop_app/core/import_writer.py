@@ -25,6 +25,7 @@ from desktop_app.core.rules import normalize_tag
 from desktop_app.core.sameness import (
     Identity,
     candidate_keys,
+    reason_rank,
     record_identity,
     row_identity,
     same_paper,
@@ -119,7 +120,7 @@ class ImportWriter:
             if pid not in self.made_by and shared:
                 other = replace(other, abstracts=frozenset(shared))
             reason = same_paper(ident, other, same_file=self.made_by.get(pid) == self.file_no)
-            if reason and (best is None or _rank(reason) < _rank(best[1])):
+            if reason and (best is None or reason_rank(reason) < reason_rank(best[1])):
                 best = (pid, reason)
         return best
 
@@ -246,10 +247,6 @@ class ImportWriter:
             return False
         self.conn.execute(update(p).where(p.c.id == pid).values(**sets))
         return True
-
-
-def _rank(reason: str) -> int:
-    return ("doi", "arxiv", "pmid", "title-author-year", "same-record").index(reason)
 
 
 def _extra(rec: Record) -> dict[str, str]:

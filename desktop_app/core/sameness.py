@@ -50,6 +50,14 @@ REASON_LABELS = {
     "same-record": "the same record",
 }
 STRONG_REASONS = ("doi", "arxiv", "pmid")
+RULE_REASONS = tuple(REASON_LABELS)  # what same_paper() says, strongest first
+LIKENESSES = ("same abstract", "same title", "same citation key")  # what likeness() says, strongest first
+
+
+def reason_rank(reason: str) -> int:
+    """Where a reason of :func:`same_paper` or :func:`likeness` stands, strongest (0) first."""
+    order = RULE_REASONS + LIKENESSES
+    return order.index(reason) if reason in order else len(order)
 
 def _digest(text: str) -> str | None:
     normalized = normalize_abstract(text)
