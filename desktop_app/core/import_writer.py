@@ -131,7 +131,8 @@ class ImportWriter:
 
         plain = to_plain(rec.abstract) if rec.abstract else ""
         if rec.title and rec.title.strip().lower() == UNTITLED.lower() and not plain:
-            rec.title = None  # our own placeholder, read back from an export
+            rec = replace(rec, title=None)  # our own placeholder, read back from an export (the
+            # caller's record stays as it was: a preview's records are imported again after it)
         given = bool(rec.title and rec.title.strip())
         title = plain_title(rec.title) if given else (derive_title(rec.abstract) if rec.abstract else UNTITLED)
         ident = record_identity(rec, plain, title, given=given)

@@ -9,7 +9,6 @@ Marginalia JSON documents (backups) are restored with everything the user wrote
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from copy import copy
 from pathlib import Path
 
 from sqlalchemy import delete, select, update
@@ -118,7 +117,7 @@ class Imports:
                                     errors=[str(e) for e in pr.errors], warnings=[str(w) for w in pr.warnings])
                     report.files.append(fr)
                     for index, rec in enumerate(pr.records):
-                        writer.add(copy(rec), fr, index)
+                        writer.add(rec, fr, index)
                         done += 1
                         if done % 100 == 0:
                             if progress:
