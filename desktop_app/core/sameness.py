@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from desktop_app.core.formats.identity import (
     normalize_abstract,
@@ -91,14 +91,19 @@ def _title(title: str | None) -> str:
 
 def _identity(*, doi: str | None, arxiv: str | None, pmid: str | None, isbn: str | None, title: str | None,
               shown: str | None, authors: list[str], year: int | None, venue: str | None,
-              abstracts: tuple[str | None, ...], citation_key: str | None) -> Identity:
+              abstracts: frozenset[str], citation_key: str | None) -> Identity:
     return Identity(
         doi=normalize_doi(doi), arxiv=normalize_arxiv_id(arxiv), pmid=normalize_pmid(pmid),
         isbn=normalize_isbn(isbn), title=_title(title), shown=_title(shown),
         families=tuple(family_key(a) for a in authors),
         year=year, venue=normalize_title(venue), citation_key=(citation_key or "").strip().lower(),
-        abstracts=frozenset(d for d in (_digest(a) for a in dict.fromkeys(abstracts) if a) if d),
+        abstracts=abstracts,
     )
+
+
+def _digests(*texts: str | None) -> frozenset[str]:
+    """The digests of the given abstract texts (raw and plain; equal texts digested once)."""
+    return frozenset(d for d in (_digest(a) for a in dict.fromkeys(texts) if a) if d)
 
 
 def record_identity(rec: Record, plain: str, title: str, *, given: bool = True) -> Identity:
@@ -109,7 +114,7 @@ def record_identity(rec: Record, plain: str, title: str, *, given: bool = True) 
         doi=rec.doi, arxiv=rec.arxiv_id, pmid=rec.pmid or rec.extra.get("pmid"),
         isbn=rec.isbn or rec.extra.get("isbn"), title=title if given else None, shown=title,
         authors=rec.authors, year=rec.year,
-        venue=rec.venue, abstracts=(rec.abstract, plain), citation_key=rec.bibtex_key,
+        venue=rec.venue, abstracts=_digests(rec.abstract, plain), citation_key=rec.bibtex_key,
     )
 
 
@@ -118,13 +123,12 @@ def row_identity(row: Mapping, digests: frozenset[str] | None = None) -> Identit
     digests when already known (from its ``abs:`` keys), which spares normalizing the abstract."""
     extra = json.loads(row["extra_json"] or "{}")
     title = row["title"] if row["title_source"] != "derived" else None
-    ident = _identity(
+    return _identity(
         doi=row["doi"], arxiv=row["arxiv_id"], pmid=extra.get("pmid"), isbn=extra.get("isbn"), title=title,
         shown=row["title"], authors=json.loads(row["authors_json"] or "[]"), year=row["year"], venue=row["venue"],
-        abstracts=() if digests is not None else (row["abstract"], row["abstract_text"]),
+        abstracts=_digests(row["abstract"], row["abstract_text"]) if digests is None else digests,
         citation_key=row["bibtex_key"],
     )
-    return ident if digests is None else replace(ident, abstracts=digests)
 
 
 def candidate_keys(ident: Identity) -> list[str]:
