@@ -53,9 +53,11 @@ def _import(win, qtbot, monkeypatch, path: Path, choose) -> list:  # noqa: ANN00
         return QDialog.DialogCode.Accepted
 
     monkeypatch.setattr(import_export.ImportPreview, "exec", exec_)
-    before = win.library.imports.batches()
-    win.files.import_paths([str(path)])
-    qtbot.waitUntil(lambda: len(win.library.imports.batches()) > len(before), timeout=20000)
+    # the window's import is finished (its report shown, its first new paper selected) when the
+    # controller says the library changed; only then may the test select a paper of its own
+    with qtbot.waitSignal(win.files.changed, timeout=20000):
+        win.files.import_paths([str(path)])
+    qtbot.waitUntil(lambda: win.model.rowCount() == win.library.papers.count(), timeout=5000)
     return shown
 
 
