@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.packaging, pytest.mark.timeout(900)]
+# the first release build on a machine makes a Debian 11 root and compiles CPython (~15 min)
+pytestmark = [pytest.mark.packaging, pytest.mark.timeout(2700)]
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = "marginalia"
@@ -62,6 +63,26 @@ class Build:
     deb: Path
     tarball: Path
     timings: dict[str, float] = field(default_factory=dict)
+    # built by the release script on Debian 11 (None), or on this host (why not on Debian 11)
+    not_release: str | None = None
+
+
+RELEASE_SCRIPT = ROOT / "packaging/linux/build_release.sh"
+GLIBC_FLOOR = (2, 31)  # Debian 11; Ubuntu 20.04 (2.31), RHEL 9 (2.34), Mint 20 (2.31)
+
+
+def release_build_blocker() -> str | None:
+    """Why packaging/linux/build_release.sh cannot run here (None: it can)."""
+    os_release = Path("/etc/os-release")
+    if os_release.exists() and "VERSION_CODENAME=bullseye" in os_release.read_text():
+        return None
+    if os.geteuid() != 0:
+        return "the release build needs root here (debootstrap, chroot into a Debian 11 root)"
+    for tool, pkg in (("debootstrap", "debootstrap"), ("unshare", "util-linux"),
+                      ("chroot", "coreutils")):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed: {APT_HINT.format(pkg)}"
+    return None
 
 
 def isolated_env(tmp: Path, **extra: str) -> dict[str, str]:
@@ -114,17 +135,30 @@ def png_size(path: Path) -> tuple[int, int]:
 def build(tmp_path_factory) -> Build:
     for tool, pkg in (("dpkg-deb", "dpkg"), ("objdump", "binutils"), ("strip", "binutils")):
         require(tool, pkg)
+    not_release = release_build_blocker()
     if os.environ.get("MARGINALIA_PACKAGING_REUSE") == "1":
         dist, work = ROOT / "dist", ROOT / "build"
+        not_release = not_release or "MARGINALIA_PACKAGING_REUSE=1: testing what dist/ holds"
     else:
         base = tmp_path_factory.mktemp("package")
         dist, work = base / "dist", base / "build"
         env = dict(os.environ, DIST_DIR=str(dist), BUILD_DIR=str(work),
                    PYTHON=sys.executable)
         t0 = time.monotonic()
-        run(["bash", ROOT / "packaging/build_linux.sh", "icons", "bundle", "deb", "tarball"],
-            env=env, cwd=ROOT, timeout=600)
-        report(f"\n# packaging test build {time.strftime('%F %T')}: {time.monotonic() - t0:.1f} s")
+        if not_release is None:
+            # the release workflow's own script: on Debian 11, smoke test included
+            run(["bash", RELEASE_SCRIPT, "icons", "bundle", "smoke", "deb", "tarball"],
+                env=env, cwd=ROOT, timeout=2400)
+        else:
+            if os.environ.get("CI"):
+                pytest.fail(f"cannot run the release build: {not_release}", pytrace=False)
+            print(f"\nrelease build not possible here ({not_release}); building on this host, "
+                  "so the glibc-floor and Debian 11 tests skip")
+            run(["bash", ROOT / "packaging/build_linux.sh", "icons", "bundle", "deb", "tarball"],
+                env=env, cwd=ROOT, timeout=900)
+        report(f"\n# packaging test build {time.strftime('%F %T')} "
+               f"({'release script' if not_release is None else 'host'}): "
+               f"{time.monotonic() - t0:.1f} s")
     debs = sorted(dist.glob(f"{APP}_*.deb"))
     tars = sorted(dist.glob(f"{APP}-{VERSION}-linux-*.tar.gz"))
     assert debs and tars, f"build left no .deb/.tar.gz in {dist}: {files(dist)[:20]}"
@@ -135,7 +169,7 @@ def build(tmp_path_factory) -> Build:
             m = re.match(r"(\w+)\s+([\d.]+) s", line)
             if m:
                 timings[m[1]] = float(m[2])
-    b = Build(dist, work, dist / APP, debs[-1], tars[-1], timings)
+    b = Build(dist, work, dist / APP, debs[-1], tars[-1], timings, not_release)
     report(f"timings: {timings}")
     report(f"bundle {du_mb(b.bundle):.0f} MB, .deb {b.deb.stat().st_size / 1e6:.1f} MB, "
            f"tarball {b.tarball.stat().st_size / 1e6:.1f} MB")
@@ -229,6 +263,102 @@ def test_bundle_contents(build: Build):
     assert not (internal / "pytest").exists() and not (internal / "PyInstaller").exists()
     size = du_mb(build.bundle)
     assert size < 200, f"bundle grew to {size:.0f} MB"
+
+
+# --- the glibc floor: built on Debian 11, runs on every distribution since ------------------
+
+GLIBC_SYMBOL = re.compile(r"\bGLIBC_(\d+)\.(\d+)(?:\.\d+)?\b")
+# libraries every desktop has; marginalia.spec leaves them to the system (a bundled copy
+# conflicts with the system's and carries the build system's glibc floor)
+SYSTEM_LIBRARIES = ("libstdc++.so.6", "libgcc_s.so.1", "libexpat.so.1", "libz.so.1",
+                    "libfontconfig.so.1", "libfreetype.so.6", "libglib-2.0.so.0",
+                    "libdbus-1.so.3", "libX11.so.6", "libxkbcommon.so.0")
+
+
+def elf_files(root: Path) -> list[Path]:
+    out = []
+    for p in root.rglob("*"):
+        if p.is_file() and not p.is_symlink():
+            with p.open("rb") as f:
+                if f.read(4) == b"\x7fELF":
+                    out.append(p)
+    return out
+
+
+def glibc_versions(path: Path) -> set[tuple[int, int]]:
+    """GLIBC_x.y versions of the symbols an ELF file imports (objdump -T, undefined ones)."""
+    out = run(["objdump", "-T", path], check=False).stdout
+    return {(int(m[1]), int(m[2])) for line in out.splitlines() if "*UND*" in line
+            for m in GLIBC_SYMBOL.finditer(line)}
+
+
+def require_release_build(build: Build) -> None:
+    if build.not_release is not None:
+        if os.environ.get("CI"):
+            pytest.fail(build.not_release, pytrace=False)
+        pytest.skip(f"bundle built on this host, not by the release script: {build.not_release}")
+
+
+def test_bundle_glibc_floor(build: Build):
+    require_release_build(build)
+    elfs = elf_files(build.bundle)
+    assert len(elfs) > 50, f"only {len(elfs)} ELF files in the bundle?"
+    newest: dict[Path, tuple[int, int]] = {}
+    for path in elfs:
+        versions = glibc_versions(path)
+        if versions:
+            newest[path] = max(versions)
+    top = max(newest.values())
+    report(f"glibc floor: GLIBC_{top[0]}.{top[1]} over {len(elfs)} ELF files")
+    over = sorted((v, str(p.relative_to(build.bundle))) for p, v in newest.items()
+                  if v > GLIBC_FLOOR)
+    assert not over, (f"{len(over)} files need glibc > {GLIBC_FLOOR[0]}.{GLIBC_FLOOR[1]}: "
+                      + ", ".join(f"{f} (GLIBC_{v[0]}.{v[1]})" for v, f in over[:20]))
+    # and the .deb says so
+    fields = run(["dpkg-deb", "-f", build.deb, "Depends"]).stdout
+    m = re.search(r"\blibc6 \(>= (\d+)\.(\d+)\)", fields)
+    assert m and (int(m[1]), int(m[2])) <= GLIBC_FLOOR, fields
+
+
+def test_system_libraries_left_out(build: Build):
+    names = {p.name for p in build.bundle.rglob("*")}
+    carried = [lib for lib in SYSTEM_LIBRARIES if lib in names]
+    assert not carried, f"the bundle carries libraries every desktop has: {carried}"
+    # ...and the .deb depends on their packages instead
+    depends = run(["dpkg-deb", "-f", build.deb, "Depends"]).stdout
+    for pkg in ("libstdc++6", "libfontconfig1", "libfreetype6", "zlib1g", "libexpat1"):
+        assert re.search(rf"\b{re.escape(pkg)}\b", depends), f"{pkg} not in Depends: {depends}"
+
+
+def test_release_workflow_runs_this_build():
+    """The release job and this test build with one script, on the same Debian release."""
+    text = (ROOT / ".github/workflows/release.yml").read_text()
+    m = re.search(r"^  linux:\n(.*?)(?=^  [\w-]+:\n|\Z)", text, re.M | re.S)
+    assert m, "no linux job in release.yml"
+    job = m[1]
+    assert re.search(r"^    container: debian:11\b", job, re.M), "the linux job must build on Debian 11"
+    assert "packaging/linux/build_release.sh" in job, "the linux job must run build_release.sh"
+
+
+def test_tarball_installs_and_runs_on_debian11(build: Build, tmp_path):
+    """The tarball's install.sh and the installed program in a Debian 11 root (glibc 2.31)."""
+    require_release_build(build)
+    if Path("/etc/os-release").read_text().find("bullseye") >= 0:
+        pytest.skip("this machine is Debian 11: the other tarball test covers it")
+    script = (
+        "set -e; t=$(mktemp -d); cd $t; tar -xf /out/dist/" + build.tarball.name + "; "
+        "export HOME=$t/home XDG_DATA_HOME=$t/data XDG_CONFIG_HOME=$t/config "
+        "XDG_CACHE_HOME=$t/cache XDG_STATE_HOME=$t/state MARGINALIA_LIBRARY=$t/lib "
+        "QT_QPA_PLATFORM=offscreen; mkdir -p $HOME; "
+        "sh */install.sh --user >/dev/null; getconf GNU_LIBC_VERSION; "
+        "$HOME/.local/bin/marginalia --version; $HOME/.local/bin/marginalia --smoke-test; "
+        "$HOME/.local/lib/marginalia/uninstall.sh >/dev/null; rm -rf $t")
+    env = dict(os.environ, DIST_DIR=str(build.dist), BUILD_DIR=str(build.build))
+    out = run(["bash", RELEASE_SCRIPT, "--exec", "sh", "-c", script], env=env, timeout=600)
+    lines = out.stdout.split("\n")
+    assert "glibc 2.31" in lines, out.stdout
+    assert f"{APP} {VERSION}" in lines and "OK" in lines, out.stdout + out.stderr[-2000:]
+    report("Debian 11 root: tarball installed, --version and --smoke-test OK")
 
 
 # --- the .deb --------------------------------------------------------------------------------
