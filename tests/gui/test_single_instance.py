@@ -19,7 +19,13 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 from desktop_app.core.library import Library
 from desktop_app.gui import import_export
 from desktop_app.gui.launch import open_forwarded, run_gui, serve_second_starts
-from desktop_app.gui.single_instance import ANSWER_TIMEOUT_MS, hand_over, parse_request, request, server_name
+from desktop_app.gui.single_instance import (
+    ANSWER_TIMEOUT_MS,
+    hand_over,
+    parse_request,
+    request,
+    server_name,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 KNOWN = "TY  - JOUR\nTI  - Sparse attention for long documents\nAU  - Lee, Ann\nPY  - 2021\n" \
