@@ -7,6 +7,7 @@ Every command takes ``--library DIR`` (default: the platform's user data folder,
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,13 +17,15 @@ from desktop_app.cli_support import UserError
 from desktop_app.paths import default_library_dir
 
 EXPORT_CHOICES = ("md", "html", "pdf", "bib", "ris", "csljson", "csv", "json")
+# what a C program killed by SIGPIPE reports (128 + 13): ``marginalia list | head`` ends quietly
+EXIT_BROKEN_PIPE = 141
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="marginalia", description="Read, tag, note and export paper abstracts.")
     p.add_argument("--version", action="version", version=f"marginalia {__version__}")
-    p.add_argument("--library", metavar="DIR", help="library folder (default: %(default)s)",
-                   default=None)
+    p.add_argument("--library", metavar="DIR", default=None,
+                   help="library folder (default: $MARGINALIA_LIBRARY, else 'library' in the user data folder)")
     p.add_argument("--read-only", action="store_true",
                    help="open the library read-only (also automatic when it may not be written)")
     p.add_argument("--smoke-test", action="store_true",
@@ -104,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("export", help="export papers")
     s.add_argument("--format", required=True, choices=EXPORT_CHOICES)
-    s.add_argument("-o", "--output", required=True)
+    s.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write; - for standard output")
     g = s.add_mutually_exclusive_group()
     g.add_argument("--query")
     g.add_argument("--list", dest="list_name")
@@ -157,6 +160,33 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; its exit status. A reader that closes stdout early (``| head``) ends it
+    quietly with :data:`EXIT_BROKEN_PIPE`: no message, no traceback."""
+    try:
+        try:
+            return _main(argv)
+        finally:  # flushed here (also after --help's SystemExit) so a closed pipe is seen in the try
+            if sys.stdout is not None and not sys.stdout.closed:
+                sys.stdout.flush()
+    except BrokenPipeError:
+        _discard_stdout()
+        return EXIT_BROKEN_PIPE
+
+
+def _discard_stdout() -> None:
+    """Point stdout at the null device: what is still buffered, and the interpreter's last flush
+    at exit, then go nowhere instead of raising BrokenPipeError again."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, sys.stdout.fileno())
+        finally:
+            os.close(null)
+    except (OSError, ValueError, AttributeError):  # no real stdout file: nothing will flush to it
+        pass
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     library = Path(args.library).expanduser() if args.library else default_library_dir()
     if args.smoke_test:
@@ -180,8 +210,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from desktop_app import commands
 
         return commands.run(library, args)
+    except BrokenPipeError:
+        raise  # stdout closed by its reader: main() ends quietly
     except (UserError, LibraryError, QuerySyntaxError, OSError) as exc:
-        msg = exc.strerror + f": {exc.filename}" if isinstance(exc, OSError) and exc.strerror else str(exc)
+        msg = str(exc)
+        if isinstance(exc, OSError) and exc.strerror:
+            msg = exc.strerror + (f": {exc.filename}" if exc.filename is not None else "")
         print(f"marginalia: {msg}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -4,6 +4,11 @@
 from __future__ import annotations
 
 import json
+import sys
+
+# One large write to a pipe that its reader closes midway comes back short and Python drops the rest
+# without an error (seen with CPython 3.11); pieces of this size each fail loudly instead.
+_CHUNK = 1 << 16
 
 
 class UserError(Exception):
@@ -12,4 +17,11 @@ class UserError(Exception):
 
 def print_json(value: object) -> None:
     """Print *value* as indented JSON, non-ASCII characters as they are."""
-    print(json.dumps(value, ensure_ascii=False, indent=2))
+    write_out(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+
+
+def write_out(text: str) -> None:
+    """Write *text* to stdout in pieces, so that a reader going away raises BrokenPipeError
+    (which :func:`desktop_app.cli.main` turns into a quiet end) instead of passing unnoticed."""
+    for start in range(0, len(text), _CHUNK):
+        sys.stdout.write(text[start:start + _CHUNK])

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from desktop_app.cli_support import UserError, print_json
+from desktop_app.cli_support import UserError, print_json, write_out
 from desktop_app.core.library import Library
 from desktop_app.core.models import STATUSES
 from desktop_app.core.sameness import REASON_LABELS
@@ -113,6 +113,7 @@ def cmd_list(lib: Library, args: argparse.Namespace) -> int:
         print_json({"total": res.total, "papers": _json_papers(lib, res.ids)})
     else:
         _table(lib, res.ids)
+        sys.stdout.flush()  # the count follows the table, and is not said when the reader went away
         print(f"{len(res.ids)} of {res.total} papers", file=sys.stderr)
     return 0
 
@@ -123,6 +124,7 @@ def cmd_search(lib: Library, args: argparse.Namespace) -> int:
         print_json({"total": res.total, "papers": _json_papers(lib, res.ids, res.scores)})
     else:
         _table(lib, res.ids, res.scores)
+        sys.stdout.flush()
         print(f"{len(res.ids)} of {res.total} matches", file=sys.stderr)
     return 0
 
@@ -220,8 +222,17 @@ def cmd_abstract(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_export(lib: Library, args: argparse.Namespace) -> int:
-    from desktop_app.exporting import export_to_file
+    from desktop_app.exporting import export_text, export_to_file
 
+    if args.output == "-":
+        if args.format == "pdf":
+            raise UserError("a PDF cannot be written to standard output; give a file with -o")
+        text, n = export_text(lib, args.format, query=args.query, list_name=args.list_name, title=args.title,
+                              notes_in_bibtex=args.notes_in_bibtex)
+        write_out(text)
+        sys.stdout.flush()  # written before it is said to be
+        print(f"{n} papers written to standard output", file=sys.stderr)
+        return 0
     n = export_to_file(lib, args.format, Path(args.output), query=args.query, list_name=args.list_name,
                        title=args.title, notes_in_bibtex=args.notes_in_bibtex)
     print(f"{n} papers written to {args.output}", file=sys.stderr)

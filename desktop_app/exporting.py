@@ -48,18 +48,39 @@ def export_to_file(lib: Library, fmt: str, path: Path, *, query: str | None = No
     return len(papers)
 
 
+def export_text(lib: Library, fmt: str, *, query: str | None = None, list_name: str | None = None,
+                title: str | None = None, notes_in_bibtex: bool = False) -> tuple[str, int]:
+    """(the export as text, the number of papers) for every format but PDF: for standard output."""
+    from desktop_app.core.formats.writers import render_export
+
+    if fmt == "pdf":
+        raise ValueError("a PDF export is not text")
+    pids, default_title, description = select_for_export(lib, query=query, list_name=list_name)
+    papers = lib.exports.papers(pids, list_name=list_name)
+    title = title or default_title
+    if fmt == "json":
+        return _library_json_text(lib, papers, pids, title), len(papers)
+    return render_export(fmt, papers, title=title, description=description,
+                         include_notes_in_bibtex=notes_in_bibtex), len(papers)
+
+
+def _library_json_text(lib: Library, papers: list[ExportPaper], pids: list[int], title: str) -> str:
+    from desktop_app.core.formats.json_writer import library_json
+
+    doc = library_json(papers, lib.exports.reading_lists(pids))
+    doc["title"] = title
+    doc["tags"] = [{"name": t.name, "color": t.color} for t in lib.tags.all()]
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
 def _write(lib: Library, fmt: str, path: Path, papers: list[ExportPaper], pids: list[int], *, title: str, description: str,
            notes_in_bibtex: bool) -> None:
     from desktop_app.core.formats.writers import render_export, write_export
 
     if fmt == "json":
         from desktop_app.core.formats.atomic import write_text_atomic
-        from desktop_app.core.formats.json_writer import library_json
 
-        doc = library_json(papers, lib.exports.reading_lists(pids))
-        doc["title"] = title
-        doc["tags"] = [{"name": t.name, "color": t.color} for t in lib.tags.all()]
-        write_text_atomic(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+        write_text_atomic(path, _library_json_text(lib, papers, pids, title))
     elif fmt == "pdf":
         from desktop_app.gui.pdf_export import write_pdf
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sqlite3
 import sys
 import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QLockFile, QObject, QSettings, QThread, QTimer
-from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from sqlalchemy.exc import DatabaseError
 
@@ -19,6 +17,7 @@ from desktop_app.core.library import Library
 from desktop_app.core.store import backups
 from desktop_app.gui.app import application
 from desktop_app.gui.main_window import MainWindow
+from desktop_app.gui.single_instance import InstanceServer, hand_over
 
 # the automatic backup starts this long after the window is shown: after its first paint
 BACKUP_AFTER_MS = 800
@@ -138,19 +137,37 @@ def close_window(win: MainWindow) -> None:
     win.library.close()
 
 
-def _server_name(folder: Path) -> str:
-    return "marginalia-" + hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:16]
+def open_forwarded(win: MainWindow, files: list[str]) -> None:
+    """A second start handed over: raise the (current) window; import its files with the preview."""
+    win = current_window(win)
+    win.showNormal()
+    win.raise_()
+    win.activateWindow()
+    found = [f for f in files if Path(f).is_file()]
+    if found:
+        win.files.import_paths(found)
+    missing = [Path(f).name for f in files if f not in found]
+    if missing:
+        win.statusBar().showMessage(f"Not found: {', '.join(missing)}", 10000)
 
 
-def _ask_running_instance(folder: Path) -> bool:
-    sock = QLocalSocket()
-    sock.connectToServer(_server_name(folder))
-    if not sock.waitForConnected(500):
-        return False
-    sock.write(b"raise\n")
-    sock.waitForBytesWritten(500)
-    sock.disconnectFromServer()
-    return True
+def serve_second_starts(folder: Path) -> InstanceServer | None:
+    """Listen for second starts on this library (hold its lock first); None, said on stderr,
+    when the socket cannot be made: the window works, later starts say that no answer came."""
+    server = InstanceServer(folder)
+    if server.listen():
+        return server
+    print(f"marginalia: cannot listen on {server.name}: {server.server.errorString()}", file=sys.stderr)
+    return None
+
+
+def _not_handed_over(folder: Path, files: list[str]) -> str:
+    text = (f"The library {folder} is open in another Marginalia window, which did not answer.\n"
+            "Close it there first, or start with --library to open another library.")
+    if files:
+        text += ("\n\nThese files were not imported: " + ", ".join(Path(f).name for f in files)
+                 + ".\nImport them with File → Import… in that window.")
+    return text
 
 
 def _fail(message: str, *, headless: bool, warning: bool = False) -> int:
@@ -176,36 +193,43 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         return _fail(f"Cannot create the library folder {folder}:\n{exc}", headless=headless)
+    files = [str(Path(f).absolute()) for f in getattr(args, "files", []) or []]
     lock = QLockFile(str(folder / ".marginalia.lock"))
     lock.setStaleLockTime(0)
     if not screenshot and not lock.tryLock(100):
-        if _ask_running_instance(folder):
+        if hand_over(folder, files):  # the running window raises itself and opens the files
             return 0
-        return _fail(f"The library {folder} is open in another Marginalia window.\n"
-                     "Close it there first, or start with --library to open another library.",
-                     headless=False, warning=True)
+        message = _not_handed_over(folder, files)
+        print(f"marginalia: {' '.join(message.split())}", file=sys.stderr)
+        return _fail(message, headless=False, warning=True)
+    # a screenshot holds no lock, so it must not take the socket of the window that may run
+    server = None if screenshot else serve_second_starts(folder)
     try:
-        win = open_main_window(folder, QSettings() if not screenshot else _scratch_settings(),
-                               ask_restore=not screenshot)
+        try:
+            win = open_main_window(folder, QSettings() if not screenshot else _scratch_settings(),
+                                   ask_restore=not screenshot)
+        except BaseException:
+            if server is not None:  # no window will take what it acknowledged: stop saying yes
+                server.close()
+            raise
     except LibraryDamaged as exc:
         if headless:
             return _fail(str(exc), headless=True)
         return 1  # the user was asked, and chose Quit (or there was no backup: that was said)
     except (LibraryError, OSError) as exc:
         return _fail(str(exc), headless=headless)
-    server = QLocalServer()
-    QLocalServer.removeServer(_server_name(folder))
-    if server.listen(_server_name(folder)):
-        server.newConnection.connect(lambda: (current_window(win).showNormal(), current_window(win).raise_(),
-                                              current_window(win).activateWindow()))
     if screenshot:
         return _screenshot(app, win, Path(screenshot), args)
-    files = [f for f in getattr(args, "files", []) or [] if Path(f).is_file()]
+    if server is not None:  # requests that came while the window was built are handled now
+        server.set_handler(lambda paths: open_forwarded(win, paths))
+    files = [f for f in files if Path(f).is_file()]
     if files:  # a double-click on a .bib or .ris file: import it (with the preview)
-        QTimer.singleShot(0, lambda: win.files.import_paths(files))
+        QTimer.singleShot(0, lambda: current_window(win).files.import_paths(files))
     opener = _FileOpenFilter(win)  # macOS Finder sends QFileOpenEvent instead of arguments
     app.installEventFilter(opener)
     code = app.exec()
+    if server is not None:
+        server.close()
     close_window(current_window(win))
     lock.unlock()
     return code
