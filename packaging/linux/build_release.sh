@@ -195,7 +195,6 @@ build_in_root() {
     build=$(mkdir -p "${BUILD_DIR:-$ROOT/build}" && cd "${BUILD_DIR:-$ROOT/build}" && pwd)
     epoch=${SOURCE_DATE_EPOCH:-$(git -C "$ROOT" log -1 --format=%ct 2>/dev/null || date +%s)}
     command -v unshare >/dev/null || die "unshare (util-linux) not found"
-    make_root "$dir"
     if [ $EXEC = 1 ]; then
         [ -x "$dir/opt/marginalia-python/bin/python3.11" ] || die "no build in $dir yet: run a build first"
         mkdir -p "$dir/out/dist" "$dir/out/build"
@@ -204,6 +203,7 @@ build_in_root() {
             LANG=C.UTF-8 "${STEPS[@]}"
         return
     fi
+    make_root "$dir"
     # the source as git has it (tracked and new files, with their working-tree contents)
     say "source into $dir/src"
     rm -rf "$dir/src" && mkdir -p "$dir/src" "$dir/out/dist" "$dir/out/build"
