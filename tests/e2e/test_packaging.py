@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.system_tools import require
+
 pytestmark = [pytest.mark.packaging, pytest.mark.timeout(900)]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,18 +35,7 @@ APP = "marginalia"
 APP_ID = re.search(r'APP_ID\s*=\s*"([^"]+)"', (ROOT / "desktop_app/appinfo.py").read_text())[1]
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
-APT_HINT = "apt-get install -y --no-install-recommends {} (.ci/run installs it)"
 REPORT = ROOT / "build" / "packaging-report.txt"
-
-
-def require(tool: str, package: str) -> str:
-    path = shutil.which(tool)
-    if path is None:
-        message = f"{tool} is not installed: {APT_HINT.format(package)}"
-        if os.environ.get("CI"):
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)  # a fresh machine: `make test` passes, CI still runs everything
-    return path
 
 
 def report(line: str) -> None:
@@ -119,15 +110,16 @@ def build(tmp_path_factory) -> Build:
     else:
         base = tmp_path_factory.mktemp("package")
         dist, work = base / "dist", base / "build"
+        # xz -1 for the tarball: a third of the release level's time, ~6 % bigger
         env = dict(os.environ, DIST_DIR=str(dist), BUILD_DIR=str(work),
-                   PYTHON=sys.executable)
+                   PYTHON=sys.executable, XZ_OPT=os.environ.get("XZ_OPT", "-1"))
         t0 = time.monotonic()
         run(["bash", ROOT / "packaging/build_linux.sh", "icons", "bundle", "deb", "tarball"],
             env=env, cwd=ROOT, timeout=600)
         report(f"\n# packaging test build {time.strftime('%F %T')}: {time.monotonic() - t0:.1f} s")
     debs = sorted(dist.glob(f"{APP}_*.deb"))
-    tars = sorted(dist.glob(f"{APP}-{VERSION}-linux-*.tar.gz"))
-    assert debs and tars, f"build left no .deb/.tar.gz in {dist}: {files(dist)[:20]}"
+    tars = sorted(dist.glob(f"{APP}-{VERSION}-linux-*.tar.xz"))
+    assert debs and tars, f"build left no .deb/.tar.xz in {dist}: {files(dist)[:20]}"
     timings = {}
     tfile = work / "package-timings.txt"
     if tfile.exists():
@@ -260,6 +252,10 @@ def test_deb_layout(deb_root: Path):
     assert f"Icon={APP_ID}\n" in entry
     assert re.search(r"^MimeType=.*text/x-bibtex;", entry, re.M)
     assert re.search(r"^MimeType=.*application/x-research-info-systems;", entry, re.M)
+    assert re.search(r"^MimeType=.*application/nbib;", entry, re.M)
+    # RIS and MEDLINE types for shared-mime-info (its dpkg trigger compiles the database)
+    mime = r / "usr/share/mime/packages" / f"{APP_ID}.xml"
+    assert mime.read_bytes() == (ROOT / "resources/linux" / f"{APP_ID}.mime.xml").read_bytes()
     assert re.search(r"^Categories=Office;Education;Science;$", entry, re.M)
     assert f"<launchable type=\"desktop-id\">{APP_ID}.desktop</launchable>" in metainfo.read_text()
     icons = r / "usr/share/icons/hicolor"
@@ -309,14 +305,41 @@ def test_lintian(build: Build):
 
 # --- the tarball -----------------------------------------------------------------------------
 
-def test_tarball_install_and_uninstall(build: Build, tmp_path):
-    run(["tar", "-xzf", build.tarball, "-C", tmp_path])
-    (top,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+@pytest.fixture(scope="session")
+def unpacked(build: Build, tmp_path_factory) -> Path:
+    """The tarball unpacked once (read-only use: tests that tamper make their own tree)."""
+    dest = tmp_path_factory.mktemp("tarball")
+    run(["tar", "-xJf", build.tarball, "-C", dest])
+    (top,) = [p for p in dest.iterdir() if p.is_dir()]
+    return top
+
+
+def machine_glibc() -> str:
+    return run(["getconf", "GNU_LIBC_VERSION"]).stdout.split()[-1]
+
+
+def installer_tree(top: Path, where: Path, glibc_min: str | None = None) -> Path:
+    """A tarball tree sharing the real bundle (a symlink) with its own install.sh/GLIBC_MIN."""
+    where.mkdir(parents=True)
+    for name in ("install.sh", "uninstall.sh"):
+        shutil.copy2(top / name, where / name)
+    (where / APP).symlink_to(top / APP)
+    (where / "share").symlink_to(top / "share")
+    (where / "GLIBC_MIN").write_text((glibc_min or (top / "GLIBC_MIN").read_text().strip()) + "\n")
+    return where
+
+
+def test_tarball_install_and_uninstall(unpacked: Path, tmp_path):
+    top = unpacked
     assert (top / "install.sh").is_file() and (top / APP / APP).is_file()
+    glibc_min = (top / "GLIBC_MIN").read_text().strip()
+    assert re.fullmatch(r"\d+\.\d+", glibc_min), glibc_min
+    assert glibc_min in (top / "README").read_text()
     env = isolated_env(tmp_path / "user")
     home = Path(env["HOME"])
     data = Path(env["XDG_DATA_HOME"])
-    run(["sh", top / "install.sh", "--user"], env=env)
+    out = run(["sh", top / "install.sh", "--user"], env=env)
+    assert "Installed." in out.stdout
     appdir = home / ".local/lib" / APP
     exe = home / ".local/bin" / APP
     desktop = data / "applications" / f"{APP_ID}.desktop"
@@ -326,11 +349,109 @@ def test_tarball_install_and_uninstall(build: Build, tmp_path):
     assert (data / "icons/hicolor/scalable/apps" / f"{APP_ID}.svg").is_file()
     assert (data / "metainfo" / f"{APP_ID}.metainfo.xml").is_file()
     assert (data / "man/man1" / f"{APP}.1.gz").is_file()
+    assert (data / "mime/packages" / f"{APP_ID}.xml").is_file()
+    manifest = (appdir / "install-manifest.txt").read_text().splitlines()
+    assert str(data / "mime/packages" / f"{APP_ID}.xml") in manifest
     out = run([exe, "--version"], env=env)
     assert out.stdout.strip() == f"{APP} {VERSION}"
+    check_open_with(env, data, tmp_path)
     run([appdir / "uninstall.sh"], env=env)
     assert not appdir.exists() and not exe.is_symlink() and not desktop.exists()
     assert not list(data.rglob(f"{APP_ID}*")), list(data.rglob(f"{APP_ID}*"))
+    # the database was compiled again without our types
+    assert not (data / "mime/application/x-research-info-systems.xml").exists()
+
+
+def check_open_with(env: dict[str, str], data: Path, tmp_path: Path) -> None:
+    """What a GNOME file manager asks (xdg-mime goes through gio there): the type of a .ris
+    file, of RIS content without the extension, and which application opens it."""
+    if not shutil.which("update-mime-database"):
+        require("update-mime-database", "shared-mime-info")
+    xdg_mime = require("xdg-mime", "xdg-utils")
+    require("gio", "libglib2.0-bin")
+    assert (data / "mime/mime.cache").is_file(), "install.sh did not run update-mime-database"
+    assert f"{APP_ID}.desktop" in (data / "applications/mimeinfo.cache").read_text()
+    env = dict(env, XDG_CURRENT_DESKTOP="GNOME")
+    files = {"refs.ris": ("TY  - JOUR\nTI  - A paper\nER  - \n", "application/x-research-info-systems"),
+             "refs-from-mail": ("TY  - JOUR\nTI  - A paper\nER  - \n", "application/x-research-info-systems"),
+             "pubmed.nbib": ("PMID- 1\nTI  - A paper.\n", "application/nbib")}
+    for name, (text, want) in files.items():
+        f = tmp_path / name
+        f.write_text(text)
+        got = run([xdg_mime, "query", "filetype", f], env=env).stdout.strip()
+        assert got == want, f"xdg-mime says {name} is {got!r}, expected {want}"
+    for mime in ("application/x-research-info-systems", "application/nbib", "text/x-bibtex"):
+        got = run([xdg_mime, "query", "default", mime], env=env).stdout.strip()
+        assert got == f"{APP_ID}.desktop", f"default for {mime}: {got!r}"
+
+
+def test_tarball_refuses_what_is_in_the_way(unpacked: Path, tmp_path):
+    env = isolated_env(tmp_path / "user")
+    home = Path(env["HOME"])
+    appdir = home / ".local/lib" / APP
+    exe = home / ".local/bin" / APP
+    install = ["sh", unpacked / "install.sh", "--user"]
+
+    # a folder that is not Marginalia's: refused, with or without --force, and left alone
+    appdir.mkdir(parents=True)
+    (appdir / "notes.txt").write_text("mine")
+    for extra in ([], ["--force"]):
+        out = run([*install, *extra], env=env, check=False)
+        assert out.returncode == 1, out.stdout + out.stderr
+        assert f"{appdir} is in the way" in out.stderr and "--prefix" in out.stderr, out.stderr
+        assert "Installed." not in out.stdout
+        assert (appdir / "notes.txt").read_text() == "mine" and not exe.exists()
+    shutil.rmtree(appdir)
+
+    # what an interrupted or hand-made install leaves: our program, no uninstall.sh
+    (appdir / "_internal/desktop_app").mkdir(parents=True)
+    (appdir / APP).write_text("old")
+    out = run(install, env=env, check=False)
+    assert out.returncode == 1 and "--force" in out.stderr, out.stdout + out.stderr
+    assert (appdir / APP).read_text() == "old" and not exe.exists()
+    out = run([*install, "--force"], env=env)
+    assert "Installed." in out.stdout
+    assert run([exe, "--version"], env=env).stdout.strip() == f"{APP} {VERSION}"
+    # installing again over a proper installation replaces it through its uninstall.sh
+    out = run(install, env=env)
+    assert "Removing the earlier installation" in out.stdout
+    run([appdir / "uninstall.sh"], env=env)
+    assert not appdir.exists()
+
+    # a `marginalia` command that is not our link (pip's script, say) is not overwritten
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    exe.write_text("#!/bin/sh\necho other\n")
+    out = run(install, env=env, check=False)
+    assert out.returncode == 1 and str(exe) in out.stderr, out.stdout + out.stderr
+    assert exe.read_text().endswith("echo other\n") and not appdir.exists()
+
+
+def test_tarball_refuses_an_older_or_unknown_c_library(unpacked: Path, tmp_path):
+    have = machine_glibc()
+    # a build whose floor is above this machine's glibc, as an older distribution would see it
+    tree = installer_tree(unpacked, tmp_path / "newer-build", glibc_min="99.0")
+    env = isolated_env(tmp_path / "user")
+    appdir = Path(env["HOME"]) / ".local/lib" / APP
+    out = run(["sh", tree / "install.sh", "--user"], env=env, check=False)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert f"this system has glibc {have}" in out.stderr and "needs glibc 99.0" in out.stderr
+    assert not appdir.exists()
+    # musl (Alpine): no getconf GNU_LIBC_VERSION, and ldd says musl
+    fake = tmp_path / "fakebin"
+    fake.mkdir()
+    (fake / "getconf").write_text("#!/bin/sh\necho 'getconf: Unrecognized variable' >&2\nexit 1\n")
+    (fake / "ldd").write_text("#!/bin/sh\necho 'musl libc (x86_64)' >&2\necho 'Version 1.2.4' >&2\nexit 1\n")
+    for f in fake.iterdir():
+        f.chmod(0o755)
+    tree = installer_tree(unpacked, tmp_path / "on-musl")
+    musl_env = dict(env, PATH=f"{fake}{os.pathsep}{env['PATH']}")
+    out = run(["sh", tree / "install.sh", "--user"], env=musl_env, check=False)
+    assert out.returncode == 1 and "musl" in out.stderr, out.stdout + out.stderr
+    assert not appdir.exists()
+    # the floor equal to this machine's glibc installs
+    tree = installer_tree(unpacked, tmp_path / "same", glibc_min=have)
+    run(["sh", tree / "install.sh", "--user"], env=env)
+    run([appdir / "uninstall.sh"], env=env)
 
 
 # --- Windows installer script ----------------------------------------------------------------
