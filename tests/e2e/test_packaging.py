@@ -220,7 +220,82 @@ def test_bundle_contents(build: Build):
     assert "not stripped" not in out
     assert not (internal / "pytest").exists() and not (internal / "PyInstaller").exists()
     size = du_mb(build.bundle)
-    assert size < 200, f"bundle grew to {size:.0f} MB"
+    assert size < 160, f"bundle grew to {size:.0f} MB"
+
+
+HYGIENE_CHECKS = (
+    "no dangling symlink",
+    f"exactly one *.dist-info/*.egg-info for {APP} (the one the spec writes; never the "
+    "editable install's marginalia.egg-info)",
+    "no installer bookkeeping in *.dist-info (RECORD, INSTALLER, REQUESTED, direct_url.json)",
+    "no type stubs (*.pyi), byte-code caches (__pycache__, *.pyc files on disk) or tests folders",
+    "no database driver the app does not use (psycopg, libpq, MySQLdb, ...)",
+    "no QtDBus Python binding, no Wayland server-buffer or non-desktop shell plugins",
+)
+
+
+def bundle_hygiene_problems(bundle: Path) -> list[str]:
+    """Everything in `bundle` that breaks one of HYGIENE_CHECKS, one line each."""
+    problems = []
+    internal = bundle / "_internal"
+    for p in bundle.rglob("*"):
+        rel = p.relative_to(bundle)
+        if p.is_symlink() and not p.exists():
+            problems.append(f"dangling symlink {rel} -> {os.readlink(p)}")
+        if p.suffix in (".dist-info", ".egg-info") and p.parent == internal:
+            for stray in ("RECORD", "INSTALLER", "REQUESTED", "direct_url.json"):
+                if (p / stray).exists():
+                    problems.append(f"installer bookkeeping {rel}/{stray}")
+        if p.suffix in (".pyi", ".pyc") or p.name == "__pycache__":
+            problems.append(f"stray package file {rel}")
+        if p.is_dir() and p.name in ("tests", "testing"):
+            problems.append(f"tests folder {rel}")
+        if p.name.lower().startswith(("psycopg", "libpq", "mysqldb", "pymysql")):
+            problems.append(f"unused database driver {rel}")
+    own = [p.name for p in internal.iterdir()
+           if p.suffix in (".dist-info", ".egg-info")
+           and re.split(r"[-.]", p.name, maxsplit=1)[0].lower() == APP]
+    if own != [f"{APP}-{VERSION}.dist-info"]:
+        problems.append(f"metadata of {APP} should be {APP}-{VERSION}.dist-info only: {own}")
+    pyside = internal / "PySide6"
+    for unused in ("QtDBus.abi3.so", "Qt/plugins/wayland-shell-integration/libivi-shell.so",
+                   "Qt/plugins/wayland-graphics-integration-client/libdmabuf-server.so"):
+        if (pyside / unused).exists():
+            problems.append(f"unused Qt part PySide6/{unused}")
+    return problems
+
+
+def test_bundle_hygiene(build: Build, tmp_path):
+    print("bundle hygiene checks:\n  " + "\n  ".join(HYGIENE_CHECKS))
+    problems = bundle_hygiene_problems(build.bundle)
+    assert not problems, "bundle hygiene:\n" + "\n".join(problems[:50])
+    # the checks catch what they claim to: a copy of the bundle's metadata with the faults
+    fake = tmp_path / APP
+    (fake / "_internal").mkdir(parents=True)
+    (fake / "_internal" / f"{APP}-{VERSION}.dist-info").mkdir()
+    (fake / "_internal" / f"{APP}.egg-info").mkdir()
+    (fake / "_internal" / "libgone.so.1").symlink_to("PySide6/Qt/lib/libgone.so.1")
+    found = "\n".join(bundle_hygiene_problems(fake))
+    assert "dangling symlink _internal/libgone.so.1" in found
+    assert f"{APP}.egg-info" in found
+
+
+def test_bundle_carries_qt_licences(build: Build, deb_root: Path):
+    """LGPL-3.0 for Qt and PySide6 (plus the GPL-3.0 it builds on) in every bundle."""
+    lic = build.bundle / "_internal" / "licenses"
+    lgpl = (lic / "LGPL-3.0.txt").read_text()
+    assert "GNU LESSER GENERAL PUBLIC LICENSE" in lgpl and "Version 3, 29 June 2007" in lgpl
+    assert "GNU GENERAL PUBLIC LICENSE" in (lic / "GPL-3.0.txt").read_text()
+    notice = (lic / "Qt-and-PySide6.txt").read_text()
+    import PySide6
+
+    assert f"PySide6 and Shiboken6 {PySide6.__version__}" in notice and "LGPL-3.0.txt" in notice
+    assert "MIT License" in (lic / "Marginalia-MIT.txt").read_text()
+    # the .deb: the same files in the bundle, and its copyright file points at them
+    assert (deb_root / "opt" / APP / "_internal/licenses/LGPL-3.0.txt").is_file()
+    copyright_ = (deb_root / "usr/share/doc" / APP / "copyright").read_text()
+    assert "/usr/share/common-licenses/LGPL-3" in copyright_
+    assert f"/opt/{APP}/_internal/licenses" in copyright_
 
 
 # --- the .deb --------------------------------------------------------------------------------
