@@ -152,10 +152,13 @@ def test_app_module_pip_install_works_offline(manifest, tmp_path):
                 or (here == ROOT / "desktop_app" and (here / n).is_symlink())]
 
     shutil.copytree(ROOT, src, symlinks=True, ignore=ignore)
-    proc = subprocess.run([sys.executable, "-m", "pip", *cmd[1:]], cwd=src, capture_output=True,
-                          text=True, timeout=300)
+    # --ignore-installed: without it pip first uninstalls the marginalia installed in this
+    # interpreter (the developer's editable install), --prefix or not
+    proc = subprocess.run([sys.executable, "-m", "pip", *cmd[1:-1], "--ignore-installed", "."],
+                          cwd=src, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     site = next((tmp_path / "app" / "lib").glob("python3*/site-packages"))
     assert (site / "desktop_app" / "migrations" / "env.py").is_file()
     assert (site / "desktop_app" / "resources" / "linux" / f"{APP_ID}.mime.xml").is_file()
     assert (tmp_path / "app" / "bin" / manifest["command"]).is_file()
+    assert "Uninstalling" not in proc.stdout, proc.stdout
