@@ -207,9 +207,12 @@ def test_bundle_contents(build: Build):
                     "imageformats/libqtiff.so", "imageformats/libqwebp.so"):
         assert dropped not in plugins, f"{dropped} should have been trimmed"
     for kept in ("platforms/libqxcb.so", "platforms/libqoffscreen.so",
-                 "platforms/libqwayland.so", "imageformats/libqsvg.so",
-                 "iconengines/libqsvgicon.so"):
+                 "imageformats/libqsvg.so", "iconengines/libqsvgicon.so"):
         assert kept in plugins, f"{kept} missing from the bundle"
+    # the Wayland platform plugin: libqwayland.so from Qt 6.10 on, libqwayland-generic.so (plus
+    # -egl) in Qt 6.9 and earlier
+    assert {"platforms/libqwayland.so", "platforms/libqwayland-generic.so"} & plugins, (
+        "no Wayland platform plugin in the bundle")
     assert not any(d.startswith(("tls/", "networkinformation/", "generic/")) for d in plugins)
     # nothing but the program is executable (lintian: shared-library-is-executable)
     execs = [p for p in build.bundle.rglob("*") if p.is_file() and os.access(p, os.X_OK)]
