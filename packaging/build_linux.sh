@@ -2,14 +2,14 @@
 # Build Marginalia's Linux artefacts into dist/ (run by `make package`):
 #   dist/marginalia/                                  PyInstaller one-folder bundle
 #   dist/marginalia_<version>-<rev>_<arch>.deb         Debian package (bundle in /opt/marginalia)
-#   dist/marginalia-<version>-linux-<machine>.tar.gz   bundle + install.sh for other distributions
+#   dist/marginalia-<version>-linux-<machine>.tar.xz   bundle + install.sh for other distributions
 #
 # Usage: packaging/build_linux.sh [STEP...]      (no step: all of them, in this order)
 #   icons    render resources/icons/marginalia.svg to PNG sizes, .ico, .icns   (build/icons)
 #   bundle   PyInstaller from packaging/marginalia.spec, then permissions     (dist/marginalia)
 #   smoke    the bundle's --version and --smoke-test, offscreen, on a throwaway HOME
 #   deb      the .deb (Depends computed from the bundle's ELF files)
-#   tarball  the .tar.gz
+#   tarball  the .tar.xz (GLIBC_MIN beside install.sh: the bundle's glibc floor)
 #   check    desktop-file-validate, appstreamcli validate, man warnings, lintian
 #
 # Environment:
@@ -18,6 +18,8 @@
 #   DEB_COMPRESS=gzip|xz|none  (default gzip: fast for CI; use xz for releases)
 #   DEB_REVISION=1~debian12    Debian revision: 1, then the build system (the bundle carries
 #                              that system's libraries, so its glibc is the floor)
+#   XZ_OPT=-6                  the tarball's xz level (default -6 for releases: ~4 min on a
+#                              busy 2-core machine; -1 takes a third of that, ~10 % bigger)
 #   SKIP_LINTIAN=1             the check step leaves lintian out (~45 s)
 # Step timings are appended to $BUILD_DIR/package-timings.txt.
 set -euo pipefail
@@ -45,7 +47,7 @@ DEB_ARCH=$(dpkg --print-architecture 2>/dev/null || echo amd64)
 MACHINE=$(uname -m)
 BUNDLE="$DIST_DIR/$APP"
 DEB="$DIST_DIR/${APP}_${DEB_VERSION}_${DEB_ARCH}.deb"
-TARBALL="$DIST_DIR/$APP-$VERSION-linux-$MACHINE.tar.gz"
+TARBALL="$DIST_DIR/$APP-$VERSION-linux-$MACHINE.tar.xz"
 ICONS="$BUILD_DIR/icons"
 LINUX_RES="$ROOT/resources/linux"
 TIMINGS="$BUILD_DIR/package-timings.txt"
@@ -58,7 +60,7 @@ say() { printf '\033[1m== %s\033[0m\n' "$*"; }
 die() { printf 'build_linux.sh: %s\n' "$*" >&2; exit 1; }
 
 [ -n "$APP_ID" ] || die "no APP_ID in desktop_app/appinfo.py"
-for f in "$APP_ID.desktop" "$APP_ID.metainfo.xml" "$APP.1"; do
+for f in "$APP_ID.desktop" "$APP_ID.metainfo.xml" "$APP_ID.mime.xml" "$APP.1"; do
     [ -f "$LINUX_RES/$f" ] || die "missing resources/linux/$f (named after APP_ID $APP_ID)"
 done
 
@@ -110,12 +112,15 @@ check_metainfo_release() {
         || die "resources/linux/$APP_ID.metainfo.xml has no <release version=\"$VERSION\"> entry"
 }
 
-# stage_share DEST: desktop entry, metainfo, icons, man page under DEST (a usr/share tree)
+# stage_share DEST: desktop entry, metainfo, MIME types, icons, man page under DEST (a
+# usr/share tree). The MIME definitions go to mime/packages/<app id>.xml, the name
+# shared-mime-info and Flatpak expect (update-mime-database compiles them on the target).
 stage_share() {
     local share=$1 size
     [ -f "$ICONS/png/16.png" ] || step_icons
     install -Dm644 "$LINUX_RES/$APP_ID.desktop" "$share/applications/$APP_ID.desktop"
     install -Dm644 "$LINUX_RES/$APP_ID.metainfo.xml" "$share/metainfo/$APP_ID.metainfo.xml"
+    install -Dm644 "$LINUX_RES/$APP_ID.mime.xml" "$share/mime/packages/$APP_ID.xml"
     install -Dm644 resources/icons/marginalia.svg "$share/icons/hicolor/scalable/apps/$APP_ID.svg"
     for size in $ICON_SIZES; do
         install -Dm644 "$ICONS/png/$size.png" "$share/icons/hicolor/${size}x${size}/apps/$APP_ID.png"
@@ -181,16 +186,21 @@ EOF
 
 step_tarball() {
     [ -x "$BUNDLE/$APP" ] || die "no bundle at $BUNDLE; run the bundle step first"
-    local name="$APP-$VERSION-linux-$MACHINE" stage="$BUILD_DIR/tarball"
+    local name="$APP-$VERSION-linux-$MACHINE" stage="$BUILD_DIR/tarball" glibc_min
     rm -rf "$stage"
     mkdir -p "$stage/$name"
     cp -a "$BUNDLE" "$stage/$name/$APP"
     stage_share "$stage/$name/share"
     install -Dm644 packaging/linux/copyright "$stage/$name/share/doc/$APP/copyright"
     install -m755 packaging/linux/install.sh packaging/linux/uninstall.sh "$stage/$name/"
+    # the bundle's glibc floor (the newest GLIBC_x.y symbol version it references): install.sh
+    # refuses a machine with an older glibc instead of installing a program that cannot start
+    glibc_min=$(python3 packaging/linux/debdeps.py "$BUNDLE" | sed -n 's/.*libc6 (>= \([0-9.]*\)).*/\1/p')
+    [ -n "$glibc_min" ] || die "could not compute the bundle's glibc floor (packaging/linux/debdeps.py)"
+    echo "$glibc_min" > "$stage/$name/GLIBC_MIN"
+    chmod 644 "$stage/$name/GLIBC_MIN"
     cat > "$stage/$name/README" <<EOF
-Marginalia $VERSION for Linux ($MACHINE, glibc $(python3 packaging/linux/debdeps.py "$BUNDLE" \
-        | sed -n 's/.*libc6 (>= \([0-9.]*\)).*/\1/p') or newer)
+Marginalia $VERSION for Linux ($MACHINE, glibc $glibc_min or newer)
 
   ./install.sh          install for this user (~/.local), with a menu entry
   sudo ./install.sh     install for everybody (/opt/marginalia, /usr/local)
@@ -198,10 +208,12 @@ Marginalia $VERSION for Linux ($MACHINE, glibc $(python3 packaging/linux/debdeps
 
 Or run it in place: ./$APP/$APP
 EOF
-    rm -f "$DIST_DIR"/$APP-*-linux-*.tar.gz
+    rm -f "$DIST_DIR"/$APP-*-linux-*.tar.gz "$DIST_DIR"/$APP-*-linux-*.tar.xz
+    # xz's multi-threaded mode (-T0) splits by block size, not by core count: the archive
+    # stays the same on any machine. XZ_OPT (xz's own variable) sets the level.
     tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
-        -C "$stage" -cf - "$name" | gzip -6n > "$TARBALL"
-    echo "tarball: $(du -h "$TARBALL" | cut -f1) $TARBALL"
+        -C "$stage" -cf - "$name" | XZ_OPT=${XZ_OPT:--6} xz -T0 > "$TARBALL"
+    echo "tarball: $(du -h "$TARBALL" | cut -f1) $TARBALL (glibc >= $glibc_min)"
 }
 
 need_tool() {

@@ -222,7 +222,7 @@ build_in_root() {
     enter_root "$dir" "$dist" "$build" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LANG=C.UTF-8 TERM=dumb DIST_DIR=/out/dist BUILD_DIR=/out/build \
         SOURCE_DATE_EPOCH="$epoch" DEB_COMPRESS="${DEB_COMPRESS:-gzip}" \
-        DEB_REVISION="${DEB_REVISION:-1~debian11}" SKIP_LINTIAN="${SKIP_LINTIAN:-}" \
+        DEB_REVISION="${DEB_REVISION:-1~debian11}" SKIP_LINTIAN="${SKIP_LINTIAN:-}" XZ_OPT="${XZ_OPT:-}" \
         PIP_CERT=$ca SSL_CERT_FILE=$ca REQUESTS_CA_BUNDLE=$ca PIP_DISABLE_PIP_VERSION_CHECK=1 \
         PIP_DEFAULT_TIMEOUT=180 DEBIAN_MIRROR="$MIRROR" \
         bash /src/packaging/linux/build_release.sh "${STEPS[@]}"

@@ -16,12 +16,13 @@ if [ ! -f "$manifest" ] || [ ! -e "$appdir/$APP" ] || [ "$(basename "$appdir")" 
     exit 1
 fi
 
-datadirs=""
+datadirs=""; mimedirs=""
 while IFS= read -r f; do
     [ -n "$f" ] || continue
     case "$f" in /*) ;; *) continue ;; esac  # absolute paths only
     if [ -L "$f" ] || [ -f "$f" ]; then rm -f "$f"; fi
     case "$f" in */applications/*.desktop) datadirs="$datadirs ${f%/applications/*}" ;; esac
+    case "$f" in */mime/packages/*.xml) mimedirs="$mimedirs ${f%/packages/*}" ;; esac
 done < "$manifest"
 
 rm -rf "$appdir"
@@ -32,6 +33,12 @@ for d in $datadirs; do
     fi
     if command -v gtk-update-icon-cache >/dev/null 2>&1 && [ -f "$d/icons/hicolor/index.theme" ]; then
         gtk-update-icon-cache -q -t "$d/icons/hicolor" 2>/dev/null || true
+    fi
+done
+# recompile the MIME database without our types (RIS, MEDLINE)
+for d in $mimedirs; do
+    if command -v update-mime-database >/dev/null 2>&1 && [ -d "$d/packages" ]; then
+        update-mime-database "$d" 2>/dev/null || true
     fi
 done
 [ -n "$quiet" ] || echo "Marginalia removed from $appdir (your libraries are kept)."

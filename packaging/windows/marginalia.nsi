@@ -7,7 +7,7 @@
 ; PAYLOAD is the PyInstaller one-folder bundle (marginalia.exe for the console,
 ; marginalia-gui.exe without one, _internal\). Installs for all users under Program Files,
 ; adds a Start-menu shortcut, an Apps & features entry with an uninstaller, and "Open with"
-; associations for .bib and .ris files (made the default only where no program claims them).
+; associations for .bib, .ris and .nbib files (made the default only where no program claims them).
 ; packaging/windows/check_nsis.sh compiles this on Linux against a placeholder payload.
 
 Unicode true
@@ -60,8 +60,13 @@ VIAddVersionKey "LegalCopyright" "Copyright (c) ${PUBLISHER}. MIT License."
 !define MUI_ICON "${ICON}"
 !define MUI_UNICON "${ICON}"
 !define MUI_ABORTWARNING
-!define MUI_FINISHPAGE_RUN "$INSTDIR\${GUI_EXE}"
+; "Start Marginalia" on the finish page: the installer runs elevated (admin), and a program it
+; starts directly inherits that token (files it writes belong to the administrator, drag and
+; drop from Explorer is refused). LaunchUnelevated hands the program to Explorer instead, which
+; starts it as the signed-in user, unelevated.
+!define MUI_FINISHPAGE_RUN ""
 !define MUI_FINISHPAGE_RUN_TEXT "Start ${APP_NAME}"
+!define MUI_FINISHPAGE_RUN_FUNCTION LaunchUnelevated
 
 !insertmacro MUI_PAGE_WELCOME
 !insertmacro MUI_PAGE_DIRECTORY
@@ -96,6 +101,10 @@ VIAddVersionKey "LegalCopyright" "Copyright (c) ${PUBLISHER}. MIT License."
   DeleteRegKey HKLM "${CLASSES}\${PROGID}"
 !macroend
 
+Function LaunchUnelevated
+  Exec '"$WINDIR\explorer.exe" "$INSTDIR\${GUI_EXE}"'
+FunctionEnd
+
 Function .onInit
   ${IfNot} ${RunningX64}
     MessageBox MB_ICONSTOP "${APP_NAME} needs 64-bit Windows." /SD IDOK
@@ -123,6 +132,7 @@ Section "Install"
 
   !insertmacro Associate ".bib" "Marginalia.bib" "BibTeX bibliography" "text/x-bibtex"
   !insertmacro Associate ".ris" "Marginalia.ris" "RIS bibliography" "application/x-research-info-systems"
+  !insertmacro Associate ".nbib" "Marginalia.nbib" "PubMed/MEDLINE bibliography" "application/nbib"
   WriteRegStr HKLM "${CLASSES}\Applications\${GUI_EXE}" "FriendlyAppName" "${APP_NAME}"
 
   WriteRegStr HKLM "${UNINST_KEY}" "DisplayName" "${APP_NAME}"
@@ -146,6 +156,7 @@ Section "Uninstall"
   Delete "$SMPROGRAMS\${APP_NAME}.lnk"
   !insertmacro Unassociate ".bib" "Marginalia.bib"
   !insertmacro Unassociate ".ris" "Marginalia.ris"
+  !insertmacro Unassociate ".nbib" "Marginalia.nbib"
   DeleteRegKey HKLM "${CLASSES}\Applications\${GUI_EXE}"
   DeleteRegKey HKLM "${UNINST_KEY}"
 

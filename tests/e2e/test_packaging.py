@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.system_tools import require
+
 # the first release build on a machine makes a Debian 11 root and compiles CPython (~15 min)
 pytestmark = [pytest.mark.packaging, pytest.mark.timeout(2700)]
 
@@ -34,18 +36,7 @@ APP = "marginalia"
 APP_ID = re.search(r'APP_ID\s*=\s*"([^"]+)"', (ROOT / "desktop_app/appinfo.py").read_text())[1]
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
-APT_HINT = "apt-get install -y --no-install-recommends {} (.ci/run installs it)"
 REPORT = ROOT / "build" / "packaging-report.txt"
-
-
-def require(tool: str, package: str) -> str:
-    path = shutil.which(tool)
-    if path is None:
-        message = f"{tool} is not installed: {APT_HINT.format(package)}"
-        if os.environ.get("CI"):
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)  # a fresh machine: `make test` passes, CI still runs everything
-    return path
 
 
 def report(line: str) -> None:
@@ -146,8 +137,10 @@ def build(tmp_path_factory) -> Build:
     else:
         base = tmp_path_factory.mktemp("package")
         dist, work = base / "dist", base / "build"
+        # xz -1 for the tarball: a third of the release level's time, ~6 % bigger
         env = dict(os.environ, DIST_DIR=str(dist), BUILD_DIR=str(work),
-                   PYTHON=sys.executable, MARGINALIA_BUILD_ROOT=BUILD_ROOT)
+                   PYTHON=sys.executable, MARGINALIA_BUILD_ROOT=BUILD_ROOT,
+                   XZ_OPT=os.environ.get("XZ_OPT", "-1"))
         t0 = time.monotonic()
         if not_release is None:
             # the release workflow's own script: on Debian 11, smoke test included
@@ -164,8 +157,8 @@ def build(tmp_path_factory) -> Build:
                f"({'release script' if not_release is None else 'host'}): "
                f"{time.monotonic() - t0:.1f} s")
     debs = sorted(dist.glob(f"{APP}_*.deb"))
-    tars = sorted(dist.glob(f"{APP}-{VERSION}-linux-*.tar.gz"))
-    assert debs and tars, f"build left no .deb/.tar.gz in {dist}: {files(dist)[:20]}"
+    tars = sorted(dist.glob(f"{APP}-{VERSION}-linux-*.tar.xz"))
+    assert debs and tars, f"build left no .deb/.tar.xz in {dist}: {files(dist)[:20]}"
     timings = {}
     tfile = work / "package-timings.txt"
     if tfile.exists():
@@ -273,7 +266,8 @@ def test_bundle_contents(build: Build):
     for kept in ("platforms/libqxcb.so", "platforms/libqoffscreen.so",
                  "imageformats/libqsvg.so", "iconengines/libqsvgicon.so"):
         assert kept in plugins, f"{kept} missing from the bundle"
-    # Wayland: one plugin from Qt 6.10 on, two (generic, egl) before
+    # the Wayland platform plugin: libqwayland.so from Qt 6.10 on, libqwayland-generic.so (plus
+    # -egl) in Qt 6.9 and earlier
     assert {"platforms/libqwayland.so", "platforms/libqwayland-generic.so"} & plugins, (
         "no Wayland platform plugin in the bundle")
     assert not any(d.startswith(("tls/", "networkinformation/", "generic/")) for d in plugins)
@@ -286,7 +280,82 @@ def test_bundle_contents(build: Build):
     assert "not stripped" not in out
     assert not (internal / "pytest").exists() and not (internal / "PyInstaller").exists()
     size = du_mb(build.bundle)
-    assert size < 200, f"bundle grew to {size:.0f} MB"
+    assert size < 160, f"bundle grew to {size:.0f} MB"
+
+
+HYGIENE_CHECKS = (
+    "no dangling symlink",
+    f"exactly one *.dist-info/*.egg-info for {APP} (the one the spec writes; never the "
+    "editable install's marginalia.egg-info)",
+    "no installer bookkeeping in *.dist-info (RECORD, INSTALLER, REQUESTED, direct_url.json)",
+    "no type stubs (*.pyi), byte-code caches (__pycache__, *.pyc files on disk) or tests folders",
+    "no database driver the app does not use (psycopg, libpq, MySQLdb, ...)",
+    "no QtDBus Python binding, no Wayland server-buffer or non-desktop shell plugins",
+)
+
+
+def bundle_hygiene_problems(bundle: Path) -> list[str]:
+    """Everything in `bundle` that breaks one of HYGIENE_CHECKS, one line each."""
+    problems = []
+    internal = bundle / "_internal"
+    for p in bundle.rglob("*"):
+        rel = p.relative_to(bundle)
+        if p.is_symlink() and not p.exists():
+            problems.append(f"dangling symlink {rel} -> {os.readlink(p)}")
+        if p.suffix in (".dist-info", ".egg-info") and p.parent == internal:
+            for stray in ("RECORD", "INSTALLER", "REQUESTED", "direct_url.json"):
+                if (p / stray).exists():
+                    problems.append(f"installer bookkeeping {rel}/{stray}")
+        if p.suffix in (".pyi", ".pyc") or p.name == "__pycache__":
+            problems.append(f"stray package file {rel}")
+        if p.is_dir() and p.name in ("tests", "testing"):
+            problems.append(f"tests folder {rel}")
+        if p.name.lower().startswith(("psycopg", "libpq", "mysqldb", "pymysql")):
+            problems.append(f"unused database driver {rel}")
+    own = [p.name for p in internal.iterdir()
+           if p.suffix in (".dist-info", ".egg-info")
+           and re.split(r"[-.]", p.name, maxsplit=1)[0].lower() == APP]
+    if own != [f"{APP}-{VERSION}.dist-info"]:
+        problems.append(f"metadata of {APP} should be {APP}-{VERSION}.dist-info only: {own}")
+    pyside = internal / "PySide6"
+    for unused in ("QtDBus.abi3.so", "Qt/plugins/wayland-shell-integration/libivi-shell.so",
+                   "Qt/plugins/wayland-graphics-integration-client/libdmabuf-server.so"):
+        if (pyside / unused).exists():
+            problems.append(f"unused Qt part PySide6/{unused}")
+    return problems
+
+
+def test_bundle_hygiene(build: Build, tmp_path):
+    print("bundle hygiene checks:\n  " + "\n  ".join(HYGIENE_CHECKS))
+    problems = bundle_hygiene_problems(build.bundle)
+    assert not problems, "bundle hygiene:\n" + "\n".join(problems[:50])
+    # the checks catch what they claim to: a copy of the bundle's metadata with the faults
+    fake = tmp_path / APP
+    (fake / "_internal").mkdir(parents=True)
+    (fake / "_internal" / f"{APP}-{VERSION}.dist-info").mkdir()
+    (fake / "_internal" / f"{APP}.egg-info").mkdir()
+    (fake / "_internal" / "libgone.so.1").symlink_to("PySide6/Qt/lib/libgone.so.1")
+    found = "\n".join(bundle_hygiene_problems(fake))
+    assert "dangling symlink _internal/libgone.so.1" in found
+    assert f"{APP}.egg-info" in found
+
+
+def test_bundle_carries_qt_licences(build: Build, deb_root: Path):
+    """LGPL-3.0 for Qt and PySide6 (plus the GPL-3.0 it builds on) in every bundle."""
+    lic = build.bundle / "_internal" / "licenses"
+    lgpl = (lic / "LGPL-3.0.txt").read_text()
+    assert "GNU LESSER GENERAL PUBLIC LICENSE" in lgpl and "Version 3, 29 June 2007" in lgpl
+    assert "GNU GENERAL PUBLIC LICENSE" in (lic / "GPL-3.0.txt").read_text()
+    notice = (lic / "Qt-and-PySide6.txt").read_text()
+    import PySide6
+
+    assert f"PySide6 and Shiboken6 {PySide6.__version__}" in notice and "LGPL-3.0.txt" in notice
+    assert "MIT License" in (lic / "Marginalia-MIT.txt").read_text()
+    # the .deb: the same files in the bundle, and its copyright file points at them
+    assert (deb_root / "opt" / APP / "_internal/licenses/LGPL-3.0.txt").is_file()
+    copyright_ = (deb_root / "usr/share/doc" / APP / "copyright").read_text()
+    assert "/usr/share/common-licenses/LGPL-3" in copyright_
+    assert f"/opt/{APP}/_internal/licenses" in copyright_
 
 
 # --- the glibc floor: built on Debian 11, runs on every distribution since ------------------
@@ -415,6 +484,10 @@ def test_deb_layout(deb_root: Path):
     assert f"Icon={APP_ID}\n" in entry
     assert re.search(r"^MimeType=.*text/x-bibtex;", entry, re.M)
     assert re.search(r"^MimeType=.*application/x-research-info-systems;", entry, re.M)
+    assert re.search(r"^MimeType=.*application/nbib;", entry, re.M)
+    # RIS and MEDLINE types for shared-mime-info (its dpkg trigger compiles the database)
+    mime = r / "usr/share/mime/packages" / f"{APP_ID}.xml"
+    assert mime.read_bytes() == (ROOT / "resources/linux" / f"{APP_ID}.mime.xml").read_bytes()
     assert re.search(r"^Categories=Office;Education;Science;$", entry, re.M)
     assert f"<launchable type=\"desktop-id\">{APP_ID}.desktop</launchable>" in metainfo.read_text()
     icons = r / "usr/share/icons/hicolor"
@@ -464,14 +537,41 @@ def test_lintian(build: Build):
 
 # --- the tarball -----------------------------------------------------------------------------
 
-def test_tarball_install_and_uninstall(build: Build, tmp_path):
-    run(["tar", "-xzf", build.tarball, "-C", tmp_path])
-    (top,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+@pytest.fixture(scope="session")
+def unpacked(build: Build, tmp_path_factory) -> Path:
+    """The tarball unpacked once (read-only use: tests that tamper make their own tree)."""
+    dest = tmp_path_factory.mktemp("tarball")
+    run(["tar", "-xJf", build.tarball, "-C", dest])
+    (top,) = [p for p in dest.iterdir() if p.is_dir()]
+    return top
+
+
+def machine_glibc() -> str:
+    return run(["getconf", "GNU_LIBC_VERSION"]).stdout.split()[-1]
+
+
+def installer_tree(top: Path, where: Path, glibc_min: str | None = None) -> Path:
+    """A tarball tree sharing the real bundle (a symlink) with its own install.sh/GLIBC_MIN."""
+    where.mkdir(parents=True)
+    for name in ("install.sh", "uninstall.sh"):
+        shutil.copy2(top / name, where / name)
+    (where / APP).symlink_to(top / APP)
+    (where / "share").symlink_to(top / "share")
+    (where / "GLIBC_MIN").write_text((glibc_min or (top / "GLIBC_MIN").read_text().strip()) + "\n")
+    return where
+
+
+def test_tarball_install_and_uninstall(unpacked: Path, tmp_path):
+    top = unpacked
     assert (top / "install.sh").is_file() and (top / APP / APP).is_file()
+    glibc_min = (top / "GLIBC_MIN").read_text().strip()
+    assert re.fullmatch(r"\d+\.\d+", glibc_min), glibc_min
+    assert glibc_min in (top / "README").read_text()
     env = isolated_env(tmp_path / "user")
     home = Path(env["HOME"])
     data = Path(env["XDG_DATA_HOME"])
-    run(["sh", top / "install.sh", "--user"], env=env)
+    out = run(["sh", top / "install.sh", "--user"], env=env)
+    assert "Installed." in out.stdout
     appdir = home / ".local/lib" / APP
     exe = home / ".local/bin" / APP
     desktop = data / "applications" / f"{APP_ID}.desktop"
@@ -481,11 +581,109 @@ def test_tarball_install_and_uninstall(build: Build, tmp_path):
     assert (data / "icons/hicolor/scalable/apps" / f"{APP_ID}.svg").is_file()
     assert (data / "metainfo" / f"{APP_ID}.metainfo.xml").is_file()
     assert (data / "man/man1" / f"{APP}.1.gz").is_file()
+    assert (data / "mime/packages" / f"{APP_ID}.xml").is_file()
+    manifest = (appdir / "install-manifest.txt").read_text().splitlines()
+    assert str(data / "mime/packages" / f"{APP_ID}.xml") in manifest
     out = run([exe, "--version"], env=env)
     assert out.stdout.strip() == f"{APP} {VERSION}"
+    check_open_with(env, data, tmp_path)
     run([appdir / "uninstall.sh"], env=env)
     assert not appdir.exists() and not exe.is_symlink() and not desktop.exists()
     assert not list(data.rglob(f"{APP_ID}*")), list(data.rglob(f"{APP_ID}*"))
+    # the database was compiled again without our types
+    assert not (data / "mime/application/x-research-info-systems.xml").exists()
+
+
+def check_open_with(env: dict[str, str], data: Path, tmp_path: Path) -> None:
+    """What a GNOME file manager asks (xdg-mime goes through gio there): the type of a .ris
+    file, of RIS content without the extension, and which application opens it."""
+    if not shutil.which("update-mime-database"):
+        require("update-mime-database", "shared-mime-info")
+    xdg_mime = require("xdg-mime", "xdg-utils")
+    require("gio", "libglib2.0-bin")
+    assert (data / "mime/mime.cache").is_file(), "install.sh did not run update-mime-database"
+    assert f"{APP_ID}.desktop" in (data / "applications/mimeinfo.cache").read_text()
+    env = dict(env, XDG_CURRENT_DESKTOP="GNOME")
+    files = {"refs.ris": ("TY  - JOUR\nTI  - A paper\nER  - \n", "application/x-research-info-systems"),
+             "refs-from-mail": ("TY  - JOUR\nTI  - A paper\nER  - \n", "application/x-research-info-systems"),
+             "pubmed.nbib": ("PMID- 1\nTI  - A paper.\n", "application/nbib")}
+    for name, (text, want) in files.items():
+        f = tmp_path / name
+        f.write_text(text)
+        got = run([xdg_mime, "query", "filetype", f], env=env).stdout.strip()
+        assert got == want, f"xdg-mime says {name} is {got!r}, expected {want}"
+    for mime in ("application/x-research-info-systems", "application/nbib", "text/x-bibtex"):
+        got = run([xdg_mime, "query", "default", mime], env=env).stdout.strip()
+        assert got == f"{APP_ID}.desktop", f"default for {mime}: {got!r}"
+
+
+def test_tarball_refuses_what_is_in_the_way(unpacked: Path, tmp_path):
+    env = isolated_env(tmp_path / "user")
+    home = Path(env["HOME"])
+    appdir = home / ".local/lib" / APP
+    exe = home / ".local/bin" / APP
+    install = ["sh", unpacked / "install.sh", "--user"]
+
+    # a folder that is not Marginalia's: refused, with or without --force, and left alone
+    appdir.mkdir(parents=True)
+    (appdir / "notes.txt").write_text("mine")
+    for extra in ([], ["--force"]):
+        out = run([*install, *extra], env=env, check=False)
+        assert out.returncode == 1, out.stdout + out.stderr
+        assert f"{appdir} is in the way" in out.stderr and "--prefix" in out.stderr, out.stderr
+        assert "Installed." not in out.stdout
+        assert (appdir / "notes.txt").read_text() == "mine" and not exe.exists()
+    shutil.rmtree(appdir)
+
+    # what an interrupted or hand-made install leaves: our program, no uninstall.sh
+    (appdir / "_internal/desktop_app").mkdir(parents=True)
+    (appdir / APP).write_text("old")
+    out = run(install, env=env, check=False)
+    assert out.returncode == 1 and "--force" in out.stderr, out.stdout + out.stderr
+    assert (appdir / APP).read_text() == "old" and not exe.exists()
+    out = run([*install, "--force"], env=env)
+    assert "Installed." in out.stdout
+    assert run([exe, "--version"], env=env).stdout.strip() == f"{APP} {VERSION}"
+    # installing again over a proper installation replaces it through its uninstall.sh
+    out = run(install, env=env)
+    assert "Removing the earlier installation" in out.stdout
+    run([appdir / "uninstall.sh"], env=env)
+    assert not appdir.exists()
+
+    # a `marginalia` command that is not our link (pip's script, say) is not overwritten
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    exe.write_text("#!/bin/sh\necho other\n")
+    out = run(install, env=env, check=False)
+    assert out.returncode == 1 and str(exe) in out.stderr, out.stdout + out.stderr
+    assert exe.read_text().endswith("echo other\n") and not appdir.exists()
+
+
+def test_tarball_refuses_an_older_or_unknown_c_library(unpacked: Path, tmp_path):
+    have = machine_glibc()
+    # a build whose floor is above this machine's glibc, as an older distribution would see it
+    tree = installer_tree(unpacked, tmp_path / "newer-build", glibc_min="99.0")
+    env = isolated_env(tmp_path / "user")
+    appdir = Path(env["HOME"]) / ".local/lib" / APP
+    out = run(["sh", tree / "install.sh", "--user"], env=env, check=False)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert f"this system has glibc {have}" in out.stderr and "needs glibc 99.0" in out.stderr
+    assert not appdir.exists()
+    # musl (Alpine): no getconf GNU_LIBC_VERSION, and ldd says musl
+    fake = tmp_path / "fakebin"
+    fake.mkdir()
+    (fake / "getconf").write_text("#!/bin/sh\necho 'getconf: Unrecognized variable' >&2\nexit 1\n")
+    (fake / "ldd").write_text("#!/bin/sh\necho 'musl libc (x86_64)' >&2\necho 'Version 1.2.4' >&2\nexit 1\n")
+    for f in fake.iterdir():
+        f.chmod(0o755)
+    tree = installer_tree(unpacked, tmp_path / "on-musl")
+    musl_env = dict(env, PATH=f"{fake}{os.pathsep}{env['PATH']}")
+    out = run(["sh", tree / "install.sh", "--user"], env=musl_env, check=False)
+    assert out.returncode == 1 and "musl" in out.stderr, out.stdout + out.stderr
+    assert not appdir.exists()
+    # the floor equal to this machine's glibc installs
+    tree = installer_tree(unpacked, tmp_path / "same", glibc_min=have)
+    run(["sh", tree / "install.sh", "--user"], env=env)
+    run([appdir / "uninstall.sh"], env=env)
 
 
 # --- Windows installer script ----------------------------------------------------------------
