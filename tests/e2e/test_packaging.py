@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.system_tools import require
+from tests.system_tools import APT_HINT, require
 
 # the first release build on a machine makes a Debian 11 root and compiles CPython (~15 min)
 pytestmark = [pytest.mark.packaging, pytest.mark.timeout(2700)]
