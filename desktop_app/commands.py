@@ -9,7 +9,6 @@ from pathlib import Path
 from desktop_app.cli_support import UserError, print_json, write_out
 from desktop_app.core.library import Library
 from desktop_app.core.models import STATUSES
-from desktop_app.core.sameness import REASON_LABELS
 
 
 def run(folder: Path, args: argparse.Namespace) -> int:
@@ -82,6 +81,8 @@ def _json_papers(lib: Library, ids: list[int], scores: dict[int, float] | None =
 
 
 def cmd_import(lib: Library, args: argparse.Namespace) -> int:
+    from desktop_app.core.sameness import REASON_LABELS  # the formats: not on the search path
+
     for f in args.files:
         if not Path(f).is_file():
             raise UserError(f"no such file: {f}")
