@@ -72,7 +72,16 @@ class IndexView:
         self.live_docs = np.flatnonzero(self.live)
         self._lengths: dict[str, np.ndarray] = {}
         self._by_pid: tuple[np.ndarray, np.ndarray] | None = None
-        self.results: dict[tuple, object] = {}  # prefix unions and phrase matches of this generation
+        # prefix unions and phrase matches are kept in the postings cache (bounded in bytes) under
+        # the segments and their deletions they were computed on
+        self.state = tuple((a.segment_id, r.segment().deleted_count()) for r, _, a in self.leaves)
+
+    def result(self, key: tuple) -> Scored | np.ndarray | None:
+        return self.cache.get(("result", self.state, key))  # type: ignore[return-value]
+
+    def keep(self, key: tuple, value: Scored | np.ndarray) -> None:
+        arrays = value if isinstance(value, tuple) else (value,)
+        self.cache.put(("result", self.state, key), value, sum(a.nbytes for a in arrays))
 
     # ---- paper ids -----------------------------------------------------------------------------
     def pids_of(self, docs: np.ndarray) -> np.ndarray:
@@ -137,7 +146,8 @@ class FastExecutor:
         self._bm25 = (isinstance(w, scoring.BM25F) and not w._field_B)  # noqa: SLF001
         self.B = getattr(w, "B", 0.75)
         self.K1 = getattr(w, "K1", 1.2)
-        self._scored: dict[int, Scored] = {}  # per call: a leaf scored once even if used twice
+        # a leaf scored once, even if used twice (matching, then ranking the same query)
+        self._scored: dict[int, tuple[Query, Scored]] = {}
 
     # ---- matching ------------------------------------------------------------------------------
     def match(self, q: Query) -> np.ndarray:
@@ -211,7 +221,7 @@ class FastExecutor:
         key = id(q)
         found = self._scored.get(key)
         if found is not None:
-            return found
+            return found[1]
         from whoosh import query as wq
 
         if type(q) is wq.Term:
@@ -222,7 +232,7 @@ class FastExecutor:
             out = self._expanded(q)
         else:
             raise Unsupported(f"{type(q).__name__} leaf")
-        self._scored[key] = out
+        self._scored[key] = (q, out)  # the query is kept, so its id is not reused meanwhile
         return out
 
     def _btext(self, field: str, text: object) -> bytes | None:
@@ -262,7 +272,7 @@ class FastExecutor:
         field = q.field()
         attrs = sorted((k, repr(v)) for k, v in vars(q).items() if k not in ("startchar", "endchar"))
         key = ("expanded", type(q).__name__, field, tuple(attrs))
-        found = view.results.get(key)
+        found = view.result(key)
         if found is None:
             reader = view.searcher.reader()
             btexts = [b for b in q._btexts(reader) if b]  # noqa: SLF001 - Whoosh's own expansion
@@ -270,7 +280,7 @@ class FastExecutor:
             found = _sum_union(parts)
             if len(btexts) > 1 and q.constantscore and not _whoosh_sums(len(btexts), reader.doc_count_all()):
                 found = (found[0], np.ones(len(found[0])))
-            view.results[key] = found
+            view.keep(key, found)
         return found  # type: ignore[return-value]
 
     def _phrase(self, q: Query) -> Scored:
@@ -289,10 +299,10 @@ class FastExecutor:
         if len(words) == 1:
             return docs, scores * q.boost if q.boost != 1.0 else scores
         key = ("phrase", field, tuple(words), q.slop)
-        matched = view.results.get(key)
+        matched = view.result(key)
         if matched is None:
             matched = self._phrase_check(q, docs)
-            view.results[key] = matched
+            view.keep(key, matched)
         keep = np.isin(docs, matched, assume_unique=True)
         docs, scores = docs[keep], scores[keep]
         return docs, scores * q.boost if q.boost != 1.0 else scores

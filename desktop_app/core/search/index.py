@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # Whoosh (and numpy) are imported when an index is first open
     from whoosh.query import Query
     from whoosh.searching import Searcher
 
-    from desktop_app.core.search.fast_executor import IndexView
+    from desktop_app.core.search.fast_executor import FastExecutor, IndexView
     from desktop_app.core.search.postings_cache import PostingsCache
 
 from desktop_app import __version__
@@ -56,6 +56,7 @@ class SearchIndex:
         self._searcher: Searcher | None = None
         self._view: IndexView | None = None  # the searcher's arrays (fast_executor.py)
         self._postings: PostingsCache | None = None  # term postings as arrays, kept across commits
+        self._executor: FastExecutor | None = None  # the last query's: ranking reuses its leaves
 
     # ---- lifecycle -------------------------------------------------------------------------
     def is_usable(self) -> tuple[bool, str]:
@@ -243,8 +244,9 @@ class SearchIndex:
             if self._empty():
                 return np.empty(0, dtype=np.int64)
             view = self._arrays()
+            self._executor = FastExecutor(view)
             try:
-                docs = FastExecutor(view).match(q)
+                docs = self._executor.match(q)
             except Unsupported as exc:
                 log.debug("whoosh answers %r: %s", q, exc)
                 docs = np.fromiter(self.searcher.docs_for_query(q), dtype=np.int64)
@@ -262,9 +264,13 @@ class SearchIndex:
             view = self._arrays()
             mask = None
             if within is not None:
-                mask = view.docs_of(np.fromiter(within, dtype=np.int64))
+                mask = view.docs_of(within if isinstance(within, np.ndarray)
+                                    else np.fromiter(within, dtype=np.int64))
+            executor = self._executor
+            if executor is None or executor.view is not view:
+                executor = self._executor = FastExecutor(view)
             try:
-                ranked = FastExecutor(view).top(q, limit, mask)
+                ranked = executor.top(q, limit, mask)
             except Unsupported as exc:
                 log.debug("whoosh ranks %r: %s", q, exc)
                 res = self.searcher.search(q, limit=limit,

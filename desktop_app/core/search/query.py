@@ -109,6 +109,9 @@ class CompiledQuery:
     text_query: query.Query | None = None
     terms: list[str] = field(default_factory=list)
     uses_index: bool = False
+    # with ``defer_index``, a query that is all text (no SQL field): the index answers it and
+    # ``where`` is left true, for the caller to filter by the index's matches itself
+    index_query: query.Query | None = None
 
 
 def _preprocess(text: str) -> str:
@@ -292,12 +295,19 @@ def _terms(q: query.Query) -> list[str]:
     return out
 
 
-def compile_query(text: str, index: SearchIndex | None, dialect: Dialect | None = None) -> CompiledQuery:
+def compile_query(text: str, index: SearchIndex | None, dialect: Dialect | None = None, *,
+                  defer_index: bool = False) -> CompiledQuery:
     """Parse and compile ``text`` (for SQLite unless a dialect is given). Raises QuerySyntaxError
-    with a one-line message."""
+    with a one-line message.
+
+    ``defer_index``: a query without SQL fields is not turned into ``paper.id IN (matches)``;
+    it comes back as ``index_query`` (the Finder intersects the matches with its id list)."""
     if not text.strip():
         return CompiledQuery()
     q = parse(text)
+    if (defer_index and index is not None and not _has_sql(q)
+            and not isinstance(q, query.Every | type(query.NullQuery))):
+        return CompiledQuery(text_query=_positive_text(q), terms=_terms(q), uses_index=True, index_query=q)
     comp = _Compiler(index, dialect or Dialect())
     where = comp.compile(q)
     # Whoosh's parser is lenient: "NOT" alone compiles to a Not of nothing; keep it valid SQL.

@@ -134,6 +134,27 @@ class Store:
         with self.engine.connect() as conn:
             yield conn
 
+    def data_stamp(self) -> tuple | None:
+        """Something that changes with every committed write to the database, for caches of
+        derived data (the Finder's ordered id lists), or None where there is none (a server).
+
+        SQLite: the commit count in the header (every :meth:`write` bumps it) and the size and
+        modification time of the database and its WAL file (writes made outside the store)."""
+        database = self.engine.url.database
+        if self.engine.dialect.name != "sqlite" or not database or database == ":memory:":
+            return None
+        stamp: list[object] = []
+        for suffix in ("", "-wal"):
+            try:
+                st = os.stat(database + suffix)
+            except OSError:
+                stamp.append(None)
+                continue
+            stamp.append((st.st_ino, st.st_size, st.st_mtime_ns))
+        with self.read() as conn:
+            stamp.append(self.dialect.commit_count(conn))
+        return tuple(stamp)
+
     def fetch_ids(self, conn: Connection, stmt: Select) -> list[int]:
         """The first column of ``stmt`` as ints, fetched through the driver's own cursor.
 
