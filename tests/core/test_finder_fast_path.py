@@ -69,6 +69,7 @@ def test_every_write_is_seen(seed_library) -> None:  # noqa: ANN001
     with plain sqlite3 behind its back, are seen by the next query."""
     lib = seed_library
     before = lib.query("learning", sort="added")
+    assert lib.finder._ordered, "the ordered id list is kept"  # noqa: SLF001
     victim = before.ids[0]
     lib.papers.delete([victim])
     after = lib.query("learning", sort="added")

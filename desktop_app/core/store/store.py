@@ -83,6 +83,7 @@ class Store:
         self.location = location or str(engine.url)
         self.read_only = read_only
         self.commits_file = commits_file
+        self._database: str | None = None  # the SQLite file's path, for data_stamp
 
     @contextmanager
     def write(self) -> Iterator[Tx]:
@@ -140,19 +141,22 @@ class Store:
 
         SQLite: the commit count in the header (every :meth:`write` bumps it) and the size and
         modification time of the database and its WAL file (writes made outside the store)."""
-        database = self.engine.url.database
-        if self.engine.dialect.name != "sqlite" or not database or database == ":memory:":
+        if self.engine.dialect.name != "sqlite":
             return None
-        stamp: list[object] = []
+        with self.read() as conn:
+            if self._database is None:  # the engine's URL does not name it (a creator opens it)
+                rows = conn.exec_driver_sql("PRAGMA database_list").fetchall()
+                self._database = next((r[2] for r in rows if r[1] == "main"), "") or ""
+            if not self._database:  # in memory
+                return None
+            stamp: list[object] = [self.dialect.commit_count(conn)]
         for suffix in ("", "-wal"):
             try:
-                st = os.stat(database + suffix)
+                st = os.stat(self._database + suffix)
             except OSError:
                 stamp.append(None)
                 continue
             stamp.append((st.st_ino, st.st_size, st.st_mtime_ns))
-        with self.read() as conn:
-            stamp.append(self.dialect.commit_count(conn))
         return tuple(stamp)
 
     def fetch_ids(self, conn: Connection, stmt: Select) -> list[int]:
