@@ -135,7 +135,7 @@ class Finder:
         stmt = stmt.where(*where).order_by(*order)
         if cq.index_query is not None:
             # all text: the index's matches (arrays) picked out of the filters' ordered id list
-            key = (tuple(tags), tuple(not_tags), status, list_name, sort, descending)
+            key = (cq.sql_key, tuple(tags), tuple(not_tags), status, list_name, sort, descending)
             ids, scores = self._text_query(cq, stmt, key, sort == "relevance")
         else:
             with self._store.read() as conn:

@@ -43,7 +43,9 @@ def _same(lib, text: str, **filters: object) -> None:  # noqa: ANN001
 def test_text_queries_answer_as_the_general_path(seed_library) -> None:  # noqa: ANN001
     lib = seed_library
     assert lib.finder.compile("attention", defer_index=True).index_query is not None
-    assert lib.finder.compile("tag:x attention", defer_index=True).index_query is None
+    assert lib.finder.compile("tag:x attention", defer_index=True).sql_key  # split: SQL and text
+    assert lib.finder.compile("tag:x OR attention", defer_index=True).index_query is None
+    assert lib.finder.compile("tag:x", defer_index=True).index_query is None
     for text in QUERIES:
         for shape in SHAPES:
             _same(lib, text, **shape)
@@ -56,7 +58,8 @@ def test_with_filters_and_a_list(seed_library) -> None:  # noqa: ANN001
     lib.lists.create("week")
     lib.lists.add("week", ids[::2])
     lib.papers.set_status(ids[1::4], "read")
-    for text in ("learning", "policy OR model", "NOT learning"):
+    for text in ("learning", "policy OR model", "NOT learning", "tag:rl learning", "learning NOT tag:rl/deep",
+                 "status:read (policy OR model)", "tag:rl OR learning", "year:>2015 learning policy"):
         _same(lib, text, tags=["rl"], sort="relevance")
         _same(lib, text, not_tags=["rl"], sort="added")
         _same(lib, text, list_name="week", sort="position")

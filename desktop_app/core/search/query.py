@@ -109,9 +109,11 @@ class CompiledQuery:
     text_query: query.Query | None = None
     terms: list[str] = field(default_factory=list)
     uses_index: bool = False
-    # with ``defer_index``, a query that is all text (no SQL field): the index answers it and
-    # ``where`` is left true, for the caller to filter by the index's matches itself
+    # with ``defer_index``, a query that is all text, or an AND of text and SQL fields
+    # ("tag:rl reward"): the index answers ``index_query``, ``where`` holds only the SQL part
+    # (``sql_key`` names it) and the caller filters by the index's matches itself
     index_query: query.Query | None = None
+    sql_key: str = ""
 
 
 def _preprocess(text: str) -> str:
@@ -295,6 +297,31 @@ def _terms(q: query.Query) -> list[str]:
     return out
 
 
+def _split(q: query.Query, dialect: Dialect) -> CompiledQuery | None:
+    """For ``defer_index``: a query that is all text, or an AND whose parts are each all text or
+    all SQL; None for anything else (a text word ORed with a tag, a query without text)."""
+    if isinstance(q, query.Every | type(query.NullQuery)):
+        return None
+    if not _has_sql(q):
+        return CompiledQuery(text_query=_positive_text(q), terms=_terms(q), uses_index=True, index_query=q)
+    if type(q) is not query.And:
+        return None
+    text_parts = [c for c in q.children() if not _has_sql(c)]
+    sql_parts = [c for c in q.children() if _has_sql(c)]
+    if not text_parts or any(not _all_sql(c) for c in sql_parts):
+        return None
+    where = _Compiler(None, dialect).compile(query.And(sql_parts))
+    index_query = text_parts[0] if len(text_parts) == 1 else query.And(text_parts)
+    return CompiledQuery(where=where, text_query=_positive_text(q), terms=_terms(q), uses_index=True,
+                         index_query=index_query, sql_key=repr(sql_parts))
+
+
+def _all_sql(q: query.Query) -> bool:
+    if q.is_leaf():
+        return _is_sql_leaf(q)
+    return all(_all_sql(c) for c in q.children())
+
+
 def compile_query(text: str, index: SearchIndex | None, dialect: Dialect | None = None, *,
                   defer_index: bool = False) -> CompiledQuery:
     """Parse and compile ``text`` (for SQLite unless a dialect is given). Raises QuerySyntaxError
@@ -305,9 +332,10 @@ def compile_query(text: str, index: SearchIndex | None, dialect: Dialect | None 
     if not text.strip():
         return CompiledQuery()
     q = parse(text)
-    if (defer_index and index is not None and not _has_sql(q)
-            and not isinstance(q, query.Every | type(query.NullQuery))):
-        return CompiledQuery(text_query=_positive_text(q), terms=_terms(q), uses_index=True, index_query=q)
+    if defer_index and index is not None:
+        deferred = _split(q, dialect or Dialect())
+        if deferred is not None:
+            return deferred
     comp = _Compiler(index, dialect or Dialect())
     where = comp.compile(q)
     # Whoosh's parser is lenient: "NOT" alone compiles to a Not of nothing; keep it valid SQL.
