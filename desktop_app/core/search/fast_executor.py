@@ -5,7 +5,8 @@ query's term postings into arrays (:mod:`postings_cache`) and answers with array
 
 - a term: its postings; a prefix, fuzzy or other expanding term: Whoosh's own term expansion,
   then one union (with summed scores) cached for the index generation;
-- AND / OR / NOT: ``np.intersect1d`` / ``np.union1d`` / ``np.setdiff1d`` on sorted docnums;
+- AND / OR / NOT: set operations on sorted docnums through a boolean array over all documents
+  (linear in the index size; no sorting);
 - a phrase: the documents holding every word, then Whoosh's phrase matcher checks positions
   for those candidates only; the result is cached for the generation;
 - scores: BM25F exactly as Whoosh computes it (same idf and average field length from the
@@ -138,6 +139,7 @@ class FastExecutor:
 
     def __init__(self, view: IndexView) -> None:
         self.view = view
+        self.n = len(view.pids)  # every docnum of the searcher is below this
         s = view.searcher
         from whoosh import scoring
 
@@ -161,26 +163,21 @@ class FastExecutor:
         if q is wq.NullQuery or isinstance(q, type(wq.NullQuery)):
             return _EMPTY_DOCS
         if isinstance(q, wq.Not):
-            return np.setdiff1d(self.view.live_docs, self.match(q.query), assume_unique=True)
+            return _minus(self.view.live_docs, self.match(q.query), self.n)
         if isinstance(q, wq.AndNot):
-            return np.setdiff1d(self.match(q.a), self.match(q.b), assume_unique=True)
+            return _minus(self.match(q.a), self.match(q.b), self.n)
         if isinstance(q, wq.AndMaybe):
             return self.match(q.a)
         if isinstance(q, wq.Require):
-            return np.intersect1d(self.match(q.a), self.match(q.b), assume_unique=True)
+            return _intersect([self.match(q.a), self.match(q.b)], self.n)
         if type(q) is wq.And:
-            kids = sorted((self.match(c) for c in q.children()), key=len)
-            if not kids:
-                return _EMPTY_DOCS
-            out = kids[0]
-            for k in kids[1:]:
-                out = np.intersect1d(out, k, assume_unique=True)
-            return out
+            kids = [self.match(c) for c in q.children()]
+            return _intersect(kids, self.n) if kids else _EMPTY_DOCS
         if type(q) is wq.Or:
             if getattr(q, "minmatch", 0):
                 raise Unsupported("Or with minmatch")
             kids = [self.match(c) for c in q.children()]
-            return np.unique(np.concatenate(kids)) if kids else _EMPTY_DOCS
+            return _union(kids, self.n)
         return self.leaf(q)[0]
 
     # ---- scoring -------------------------------------------------------------------------------
@@ -195,9 +192,9 @@ class FastExecutor:
         if type(q) is wq.Or:
             if getattr(q, "minmatch", 0) or getattr(q, "scale", None):
                 raise Unsupported("Or with minmatch or scale")
-            return _sum_union([self.score(c) for c in q.children()])
+            return _sum_union([self.score(c) for c in q.children()], self.n)
         if type(q) is wq.And:
-            return _sum_intersection([self.score(c) for c in q.children()])
+            return _sum_intersection([self.score(c) for c in q.children()], self.n)
         if not q.is_leaf() or isinstance(q, wq.Every) or q is wq.NullQuery:
             raise Unsupported(f"scoring {type(q).__name__}")
         return self.leaf(q)
@@ -207,7 +204,7 @@ class FastExecutor:
         which is the order of Whoosh's top-k collector."""
         docs, scores = self.score(q)
         if within is not None:
-            keep = np.isin(docs, within, assume_unique=True)
+            keep = _mask(within, self.n)[docs]
             docs, scores = docs[keep], scores[keep]
         if len(docs) > limit:
             kth = np.partition(scores, len(scores) - limit)[len(scores) - limit]
@@ -277,7 +274,7 @@ class FastExecutor:
             reader = view.searcher.reader()
             btexts = [b for b in q._btexts(reader) if b]  # noqa: SLF001 - Whoosh's own expansion
             parts = [self._term(field, b) for b in btexts]
-            found = _sum_union(parts)
+            found = _sum_union(parts, self.n)
             if len(btexts) > 1 and q.constantscore and not _whoosh_sums(len(btexts), reader.doc_count_all()):
                 found = (found[0], np.ones(len(found[0])))
             view.keep(key, found)
@@ -295,7 +292,7 @@ class FastExecutor:
         parts = [self._term(field, w) for w in words]
         if not words or any(not len(p[0]) for p in parts):
             return _EMPTY_DOCS, np.empty(0)
-        docs, scores = _sum_intersection(parts)
+        docs, scores = _sum_intersection(parts, self.n)
         if len(words) == 1:
             return docs, scores * q.boost if q.boost != 1.0 else scores
         key = ("phrase", field, tuple(words), q.slop)
@@ -303,7 +300,7 @@ class FastExecutor:
         if matched is None:
             matched = self._phrase_check(q, docs)
             view.keep(key, matched)
-        keep = np.isin(docs, matched, assume_unique=True)
+        keep = _mask(matched, self.n)[docs]
         docs, scores = docs[keep], scores[keep]
         return docs, scores * q.boost if q.boost != 1.0 else scores
 
@@ -341,24 +338,61 @@ def _matches_every(q: Query) -> bool:
     return (isinstance(q, wq.Prefix) and q.text == "") or (isinstance(q, wq.Wildcard) and q.text == "*")
 
 
-def _sum_union(parts: list[Scored]) -> Scored:
+def _mask(docs: np.ndarray, n: int) -> np.ndarray:
+    mask = np.zeros(n, dtype=bool)
+    mask[docs] = True
+    return mask
+
+
+def _union(parts: list[np.ndarray], n: int) -> np.ndarray:
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return _EMPTY_DOCS
+    if len(parts) == 1:
+        return parts[0]
+    mask = np.zeros(n, dtype=bool)
+    for p in parts:
+        mask[p] = True
+    return np.flatnonzero(mask)
+
+
+def _intersect(parts: list[np.ndarray], n: int) -> np.ndarray:
+    parts = sorted(parts, key=len)
+    out = parts[0]
+    for p in parts[1:]:
+        if not len(out):
+            break
+        out = out[_mask(p, n)[out]]
+    return out
+
+
+def _minus(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
+    if not len(a) or not len(b):
+        return a
+    return a[~_mask(b, n)[a]]
+
+
+def _sum_union(parts: list[Scored], n: int) -> Scored:
+    """Docnums in any part; a document's score is its parts' scores summed in the parts' order
+    (as Whoosh's union matcher adds them)."""
     parts = [p for p in parts if len(p[0])]
     if not parts:
         return _EMPTY_DOCS, np.empty(0)
     if len(parts) == 1:
         return parts[0]
-    docs = np.concatenate([p[0] for p in parts])
-    scores = np.concatenate([p[1] for p in parts])
-    uniq, inverse = np.unique(docs, return_inverse=True)
-    return uniq, np.bincount(inverse, weights=scores, minlength=len(uniq))
+    seen = np.zeros(n, dtype=bool)
+    total = np.zeros(n)
+    for docs, scores in parts:
+        seen[docs] = True
+        total[docs] += scores  # docnums are unique within a part
+    docs = np.flatnonzero(seen)
+    return docs, total[docs]
 
 
-def _sum_intersection(parts: list[Scored]) -> Scored:
+def _sum_intersection(parts: list[Scored], n: int) -> Scored:
     if not parts or any(not len(p[0]) for p in parts):
         return _EMPTY_DOCS, np.empty(0)
-    docs = parts[0][0]
-    for p in parts[1:]:
-        docs = np.intersect1d(docs, p[0], assume_unique=True)
+    docs = _intersect([p[0] for p in parts], n)
     total = np.zeros(len(docs))
     for pdocs, pscores in parts:
         total += pscores[np.searchsorted(pdocs, docs)]
