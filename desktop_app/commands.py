@@ -32,7 +32,8 @@ def _run_on_library(folder: Path, args: argparse.Namespace) -> int:
     from desktop_app.core.errors import IndexDamaged
 
     handler = HANDLERS[args.command]
-    lib = Library.open(folder, read_only=True if getattr(args, "read_only", False) else None)
+    lib = Library.open(folder, read_only=True if getattr(args, "read_only", False) else None,
+                       ensure_index=args.command not in NO_INDEX)
     try:
         if args.command in SEARCHING:
             _repair_silently_wrong_index(lib)
@@ -47,6 +48,7 @@ def _run_on_library(folder: Path, args: argparse.Namespace) -> int:
 
 
 SEARCHING = ("search", "list", "export")
+NO_INDEX = ("show",)  # reads the database only: the index is neither checked nor loaded (Whoosh)
 
 
 def _repair_silently_wrong_index(lib: Library) -> None:
