@@ -224,10 +224,16 @@ class SearchIndex:
         return self._view
 
     def all_pids(self) -> set[int]:
+        return set(self.all_pid_array().tolist())
+
+    def all_pid_array(self) -> np.ndarray:
+        """The paper ids of every live document, in docnum order."""
+        import numpy as np
+
         with self._lock:
             if self._empty():
-                return set()
-            return set(self._arrays().live_pids().tolist())
+                return np.empty(0, dtype=np.int64)
+            return self._arrays().live_pids()
 
     def matching_pids(self, q: Query) -> set[int]:
         """Every paper the query matches, unscored (fast)."""
