@@ -3,6 +3,7 @@ sorting and paging. ``lib.query(...)`` and ``lib.compile(...)`` delegate here.""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -56,6 +57,7 @@ class Finder:
         self._index = index
         self._ordered: dict[tuple, np.ndarray] = {}  # filters and sort -> ids in order (_ordered_ids)
         self._ordered_stamp: tuple | None = None
+        self._ordered_lock = threading.Lock()  # the GUI thread and workers query at once
 
     def compile(self, query_text: str, *, defer_index: bool = False) -> CompiledQuery:
         """Parse a query; raises QuerySyntaxError with a one-line message."""
@@ -159,20 +161,22 @@ class Finder:
         the database (the same filters and sort serve every keystroke of a text search)."""
         import numpy as np
 
-        stamp = self._store.data_stamp()
-        if stamp is not None and stamp == self._ordered_stamp:
-            found = self._ordered.get(key)
-            if found is not None:
-                return found
-        else:
-            self._ordered.clear()
-            self._ordered_stamp = stamp
+        stamp = self._store.data_stamp()  # before the read: a write meanwhile changes it
+        with self._ordered_lock:
+            if stamp is not None and stamp == self._ordered_stamp:
+                found = self._ordered.get(key)
+                if found is not None:
+                    return found
+            else:
+                self._ordered.clear()
+                self._ordered_stamp = stamp
         with self._store.read() as conn:
             ids = np.asarray(self._store.fetch_ids(conn, stmt), dtype=np.int64)
-        if stamp is not None:
-            if len(self._ordered) >= ORDERED_CACHE:
-                self._ordered.pop(next(iter(self._ordered)))
-            self._ordered[key] = ids
+        with self._ordered_lock:
+            if stamp is not None and stamp == self._ordered_stamp:
+                if len(self._ordered) >= ORDERED_CACHE:
+                    self._ordered.pop(next(iter(self._ordered)))
+                self._ordered[key] = ids
         return ids
 
     def _text_query(self, cq: CompiledQuery, stmt: Select, key: tuple, rank: bool,
