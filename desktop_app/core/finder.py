@@ -110,10 +110,9 @@ class Finder:
         where: list[ColumnElement] = [cq.where, p.deleted_at.is_(None)]
         for names, keep in ((tags, True), (not_tags, False)):
             for name in names:
-                tagged = p.id.in_(
+                tagged = p.id.in_(  # tags first, then their papers (as query.py's tag:)
                     select(t.paper_tag.c.paper_id)
-                    .join(t.tag, t.tag.c.id == t.paper_tag.c.tag_id)
-                    .where(d.ci_under(t.tag.c.name, name))
+                    .where(t.paper_tag.c.tag_id.in_(select(t.tag.c.id).where(d.ci_under(t.tag.c.name, name))))
                 )
                 where.append(tagged if keep else ~tagged)
         if status:
