@@ -9,7 +9,6 @@ from pathlib import Path
 from desktop_app.cli_support import UserError, print_json, write_out
 from desktop_app.core.library import Library
 from desktop_app.core.models import STATUSES
-from desktop_app.core.sameness import REASON_LABELS
 
 
 def run(folder: Path, args: argparse.Namespace) -> int:
@@ -33,7 +32,8 @@ def _run_on_library(folder: Path, args: argparse.Namespace) -> int:
     from desktop_app.core.errors import IndexDamaged
 
     handler = HANDLERS[args.command]
-    lib = Library.open(folder, read_only=True if getattr(args, "read_only", False) else None)
+    lib = Library.open(folder, read_only=True if getattr(args, "read_only", False) else None,
+                       ensure_index=args.command not in NO_INDEX)
     try:
         if args.command in SEARCHING:
             _repair_silently_wrong_index(lib)
@@ -48,6 +48,7 @@ def _run_on_library(folder: Path, args: argparse.Namespace) -> int:
 
 
 SEARCHING = ("search", "list", "export")
+NO_INDEX = ("show",)  # reads the database only: the index is neither checked nor loaded (Whoosh)
 
 
 def _repair_silently_wrong_index(lib: Library) -> None:
@@ -82,6 +83,8 @@ def _json_papers(lib: Library, ids: list[int], scores: dict[int, float] | None =
 
 
 def cmd_import(lib: Library, args: argparse.Namespace) -> int:
+    from desktop_app.core.sameness import REASON_LABELS  # the formats: not on the search path
+
     for f in args.files:
         if not Path(f).is_file():
             raise UserError(f"no such file: {f}")

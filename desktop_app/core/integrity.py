@@ -21,9 +21,15 @@ def index_disagreement(store: Store, index: IndexSync) -> str | None:
     """
     if not index.is_open:
         return None
-    with store.read() as conn:
-        live = set(conn.execute(select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None))).scalars())
-    indexed = index.index.all_pids()
+    import numpy as np
+
+    with store.read() as conn:  # as arrays: a command-line search runs this first (100,000 ids)
+        live_ids = np.sort(np.asarray(
+            store.fetch_ids(conn, select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None))), dtype=np.int64))
+    indexed_ids = np.sort(index.index.all_pid_array())
+    if np.array_equal(live_ids, indexed_ids):
+        return None
+    live, indexed = set(live_ids.tolist()), set(indexed_ids.tolist())
     if indexed == live:
         return None
     return (f"search index differs from the database: {len(live - indexed)} missing, "

@@ -14,15 +14,12 @@ import os
 import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from desktop_app.core.duplicates import Duplicates
 from desktop_app.core.errors import LibraryDamaged, LibraryError, LibraryReadOnly
-from desktop_app.core.exports import Exports
 from desktop_app.core.finder import Finder
-from desktop_app.core.highlights import Highlights
-from desktop_app.core.imports import Imports
 from desktop_app.core.index_sync import IndexSync
 from desktop_app.core.integrity import integrity_problems
 from desktop_app.core.notes import Notes
@@ -37,6 +34,10 @@ from desktop_app.core.store.store import COMMITS_FILE
 from desktop_app.core.tags import Tags
 
 if TYPE_CHECKING:
+    from desktop_app.core.duplicates import Duplicates
+    from desktop_app.core.exports import Exports
+    from desktop_app.core.highlights import Highlights
+    from desktop_app.core.imports import Imports
     from desktop_app.core.search.query import CompiledQuery
     from desktop_app.core.values import QueryResult
 
@@ -58,12 +59,34 @@ class Library:
         self.tags = Tags(store)
         self.notes = Notes(store)
         self.lists = ReadingLists(store)
-        self.highlights = Highlights(store, self.papers)
         self.searches = SavedSearches(store)
-        self.imports = Imports(store)
-        self.exports = Exports(store, self.papers, self.lists)
         self.finder = Finder(store, index)
-        self.duplicates = Duplicates(store, self.papers)
+
+    # Managers whose modules load the file formats, the anchoring's diff-match-patch or the
+    # identity rules: built at first use, so `marginalia search/list/show` does not import them.
+    @cached_property
+    def highlights(self) -> Highlights:
+        from desktop_app.core.highlights import Highlights
+
+        return Highlights(self.store, self.papers)
+
+    @cached_property
+    def imports(self) -> Imports:
+        from desktop_app.core.imports import Imports
+
+        return Imports(self.store)
+
+    @cached_property
+    def exports(self) -> Exports:
+        from desktop_app.core.exports import Exports
+
+        return Exports(self.store, self.papers, self.lists)
+
+    @cached_property
+    def duplicates(self) -> Duplicates:
+        from desktop_app.core.duplicates import Duplicates
+
+        return Duplicates(self.store, self.papers)
 
     # ---- open / close ----------------------------------------------------------------------
     @classmethod

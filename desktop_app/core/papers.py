@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 from sqlalchemy import Select, String, exists, func, select, type_coerce, update
 
-from desktop_app.core.anchoring import reanchor_all
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.models import STATUSES
 from desktop_app.core.rules import check_rating, check_status
@@ -193,6 +192,8 @@ class Papers:
                 update(t.paper).where(t.paper.c.id == paper_id)
                 .values(abstract=raw, abstract_text=plain, updated_at=tx.now)
             )
+            from desktop_app.core.anchoring import reanchor_all  # diff-match-patch, when needed
+
             reanchor_all(tx.conn, paper_id, plain, old_plain)
             tx.queue_index([paper_id])
         return Change("highlights", (paper_id,), text_changed=True)

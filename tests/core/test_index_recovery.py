@@ -229,11 +229,12 @@ def test_damage_seen_only_while_searching_is_repaired(seed_library, library_dir)
     def broken(*_a, **_k):  # noqa: ANN002, ANN003, ANN202
         raise ValueError("Block tag error")  # what Whoosh raised on a damaged posting block
 
-    original = index.matching_pids
-    index.matching_pids = broken
+    # matching_pid_array: what the Finder asks for a text-only query (matching_pids, a set, calls it)
+    original = index.matching_pid_array
+    index.matching_pid_array = broken
     with pytest.raises(IndexDamaged, match="being rebuilt"):
         seed_library.query("reinforcement")
-    index.matching_pids = original
+    index.matching_pid_array = original
     assert not seed_library.index.is_open
     assert seed_library.query("tag:none OR status:read").total == 0  # SQL-only queries still work
     assert seed_library.ensure_index() != "ok"

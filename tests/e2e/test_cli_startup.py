@@ -132,3 +132,32 @@ def test_a_shell_pipeline_into_head(big_library: Path) -> None:
                          env=_env(), capture_output=True, text=True, encoding="utf-8", timeout=120)
     assert len(res.stdout.splitlines()) == 3
     assert res.stderr.strip() == f"status={EXIT_BROKEN_PIPE}", res.stderr
+
+
+# what `search`, `list` and `show` must not load: Qt, Alembic, the file formats and their parsers,
+# the highlight anchoring, the identity rules, PostgreSQL's dialect
+NOT_ON_READ_PATHS = ("PySide6", "shiboken6", "alembic", "diff_match_patch", "pylatexenc", "rapidfuzz",
+                     "sqlalchemy.dialects.postgresql", "desktop_app.gui", "desktop_app.core.formats",
+                     "desktop_app.core.imports", "desktop_app.core.import_writer", "desktop_app.core.exports",
+                     "desktop_app.core.highlights", "desktop_app.core.anchoring", "desktop_app.core.sameness",
+                     "desktop_app.core.duplicates", "desktop_app.core.text")
+
+
+@pytest.mark.parametrize("args", [["search", "attention"], ["search", "tag:none OR spar*"], ["list"],
+                                  ["list", "--json"], ["show", "1"]])
+def test_search_list_and_show_load_only_what_they_use(tmp_path: Path, args: list[str]) -> None:
+    from desktop_app.core.library import Library
+
+    lib_dir = tmp_path / "lib"
+    bib = tmp_path / "two.bib"
+    bib.write_text("@article{a, title={Sparse attention for long documents}, year={2021},\n"
+                   "  abstract={We study sparse attention.}}\n", "utf-8")
+    with Library.open(lib_dir) as lib:
+        assert lib.imports.from_files([bib]).added == 1
+    res, modules = _modules_after(tmp_path, "--library", str(lib_dir), *args)
+    assert res.returncode == 0, res.stderr
+    assert "Sparse attention" in res.stdout
+    loaded = sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in NOT_ON_READ_PATHS))
+    assert not loaded, f"`marginalia {' '.join(args)}` loaded {loaded[:8]}"
+    if args[0] == "show":  # the database only: the index is neither checked nor loaded
+        assert not {"whoosh", "numpy"} & _roots(modules)

@@ -7,6 +7,7 @@ is kept open and refreshed after each commit, not reopened per query.
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -14,15 +15,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # Whoosh is imported when an index is first opened (start-up time)
+if TYPE_CHECKING:  # Whoosh (and numpy) are imported when an index is first opened (start-up time)
+    import numpy as np
     from whoosh.index import Index
     from whoosh.query import Query
     from whoosh.searching import Searcher
+
+    from desktop_app.core.search.fast_executor import FastExecutor, IndexView
+    from desktop_app.core.search.postings_cache import PostingsCache
 
 from desktop_app import __version__
 from desktop_app.core.search.schema import SCHEMA_VERSION, build_schema
 
 STAMP = "marginalia-index.json"
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -48,7 +54,9 @@ class SearchIndex:
         self._lock = threading.RLock()
         self._ix: Index | None = None
         self._searcher: Searcher | None = None
-        self._pid_cache: tuple[list[int], dict[int, int]] | None = None  # per searcher
+        self._view: IndexView | None = None  # the searcher's arrays (fast_executor.py)
+        self._postings: PostingsCache | None = None  # term postings as arrays, kept across commits
+        self._executor: FastExecutor | None = None  # the last query's: ranking reuses its leaves
 
     # ---- lifecycle -------------------------------------------------------------------------
     def is_usable(self) -> tuple[bool, str]:
@@ -88,7 +96,7 @@ class SearchIndex:
         with self._lock:
             self._ix = windex.open_dir(str(self.folder), readonly=self.read_only)
             self._searcher = self._ix.searcher()
-            self._pid_cache = None
+            self._view = None
 
     def close(self) -> None:
         with self._lock:
@@ -98,6 +106,7 @@ class SearchIndex:
                 self._ix.close()
             self._searcher = None
             self._ix = None
+            self._view = None
 
     def rebuild(
         self,
@@ -132,6 +141,7 @@ class SearchIndex:
             ix.close()
             shutil.rmtree(new, ignore_errors=True)
             raise
+        _write_segment_arrays(new, ix)
         ix.close()
         (new / STAMP).write_text(
             json.dumps({"schema": SCHEMA_VERSION, "app": __version__}), "utf-8"
@@ -163,6 +173,7 @@ class SearchIndex:
             except BaseException:
                 writer.cancel()
                 raise
+            _write_segment_arrays(self.folder, self._ix)
             self._refresh()
 
     def _refresh(self) -> None:
@@ -173,7 +184,7 @@ class SearchIndex:
             return
         old = self._searcher
         self._searcher = self._ix.searcher()
-        self._pid_cache = None
+        self._view = None
         if old is not None:
             old.close()
 
@@ -199,45 +210,95 @@ class SearchIndex:
         # an index with no documents has an EmptyReader, whose column_reader() raises
         return self.searcher.reader().doc_count_all() == 0
 
-    def _pids(self) -> tuple[list[int], dict[int, int]]:
-        """docnum -> paper id, and paper id -> docnum of live documents, for this searcher."""
-        if self._pid_cache is None:
-            reader = self.searcher.reader()
-            by_doc = [int(v) for v in reader.column_reader("pid")]
-            self._pid_cache = (by_doc, {by_doc[d]: d for d in reader.all_doc_ids()})
-        return self._pid_cache
+    def _arrays(self) -> IndexView:
+        """The current searcher's arrays: docnum -> paper id, live documents, field lengths
+        (loaded from the files saved beside the index at commit: no per-searcher rebuild)."""
+        if self._view is None or self._view.searcher is not self.searcher:
+            from desktop_app.core.search.fast_executor import IndexView
+            from desktop_app.core.search.postings_cache import PostingsCache
+
+            if self._postings is None:
+                self._postings = PostingsCache()
+            self._view = IndexView(self.searcher, self.folder, self._postings,
+                                   writable=not self.read_only)
+        return self._view
 
     def all_pids(self) -> set[int]:
+        return set(self.all_pid_array().tolist())
+
+    def all_pid_array(self) -> np.ndarray:
+        """The paper ids of every live document, in docnum order."""
+        import numpy as np
+
         with self._lock:
             if self._empty():
-                return set()
-            return set(self._pids()[1])
+                return np.empty(0, dtype=np.int64)
+            return self._arrays().live_pids()
 
     def matching_pids(self, q: Query) -> set[int]:
         """Every paper the query matches, unscored (fast)."""
+        return set(self.matching_pid_array(q).tolist())
+
+    def matching_pid_array(self, q: Query) -> np.ndarray:
+        """Paper ids of every document the query matches, as an array (not sorted)."""
+        import numpy as np
+
+        from desktop_app.core.search.fast_executor import FastExecutor, Unsupported
+
         with self._lock:
             self._current()
             if self._empty():
-                return set()
-            by_doc = self._pids()[0]
-            return {by_doc[d] for d in self.searcher.docs_for_query(q)}
+                return np.empty(0, dtype=np.int64)
+            view = self._arrays()
+            self._executor = FastExecutor(view)
+            try:
+                docs = self._executor.match(q)
+            except Unsupported as exc:
+                log.debug("whoosh answers %r: %s", q, exc)
+                docs = np.fromiter(self.searcher.docs_for_query(q), dtype=np.int64)
+            return view.pids_of(docs)
 
-    def ranked_pids(self, q: Query, limit: int, within: set[int] | None = None) -> list[tuple[int, float]]:
+    def ranked_pids(self, q: Query, limit: int, within: Iterable[int] | None = None) -> list[tuple[int, float]]:
         """The best ``limit`` papers by score, optionally only among ``within`` papers."""
+        import numpy as np
+
+        from desktop_app.core.search.fast_executor import FastExecutor, Unsupported
+
         with self._lock:
             if self._empty():
                 return []
-            by_doc, by_pid = self._pids()
+            view = self._arrays()
             mask = None
             if within is not None:
-                mask = {by_pid[p] for p in within if p in by_pid}
-            res = self.searcher.search(q, limit=limit, filter=mask)
-            return [(by_doc[hit.docnum], float(hit.score)) for hit in res]
+                mask = view.docs_of(within if isinstance(within, np.ndarray)
+                                    else np.fromiter(within, dtype=np.int64))
+            executor = self._executor
+            if executor is None or executor.view is not view:
+                executor = self._executor = FastExecutor(view)
+            try:
+                ranked = executor.top(q, limit, mask)
+            except Unsupported as exc:
+                log.debug("whoosh ranks %r: %s", q, exc)
+                res = self.searcher.search(q, limit=limit,
+                                           filter=None if mask is None else set(mask.tolist()))
+                ranked = [(hit.docnum, float(hit.score)) for hit in res]
+            pids = view.pids
+            return [(int(pids[d]), score) for d, score in ranked]
 
     def iter_terms(self, field: str, prefix: str) -> Iterator[str]:
         with self._lock:
             for t in self.searcher.reader().expand_prefix(field, prefix):
                 yield t.decode("utf-8") if isinstance(t, bytes) else t
+
+
+def _write_segment_arrays(folder: Path, ix: Index) -> None:
+    """Save each new segment's paper ids and field lengths beside the index (segment_arrays.py)."""
+    from desktop_app.core.search.segment_arrays import write_for_index
+
+    try:
+        write_for_index(folder, ix)
+    except OSError as exc:  # readers compute what is missing
+        log.warning("could not save the index's segment arrays: %s", exc)
 
 
 def _fields(doc: IndexDoc) -> dict:

@@ -109,6 +109,11 @@ class CompiledQuery:
     text_query: query.Query | None = None
     terms: list[str] = field(default_factory=list)
     uses_index: bool = False
+    # with ``defer_index``, a query that is all text, or an AND of text and SQL fields
+    # ("tag:rl reward"): the index answers ``index_query``, ``where`` holds only the SQL part
+    # (``sql_key`` names it) and the caller filters by the index's matches itself
+    index_query: query.Query | None = None
+    sql_key: str = ""
 
 
 def _preprocess(text: str) -> str:
@@ -224,8 +229,10 @@ class _Compiler:
             cond = self.d.ci_like(tag_name, like_escape(text.rstrip("*")) + "%")
         else:
             cond = self.d.ci_under(tag_name, text)
+        # the tags first, then their papers through (tag_id, paper_id): SQLite scanned every
+        # paper_tag row for the join (24 ms against 15 ms CPU at 100,000 papers)
         return p.id.in_(
-            select(t.paper_tag.c.paper_id).join(t.tag, t.tag.c.id == t.paper_tag.c.tag_id).where(cond)
+            select(t.paper_tag.c.paper_id).where(t.paper_tag.c.tag_id.in_(select(t.tag.c.id).where(cond)))
         )
 
     def numeric(self, q: query.Query, name: str) -> ColumnElement:
@@ -292,12 +299,45 @@ def _terms(q: query.Query) -> list[str]:
     return out
 
 
-def compile_query(text: str, index: SearchIndex | None, dialect: Dialect | None = None) -> CompiledQuery:
+def _split(q: query.Query, dialect: Dialect) -> CompiledQuery | None:
+    """For ``defer_index``: a query that is all text, or an AND whose parts are each all text or
+    all SQL; None for anything else (a text word ORed with a tag, a query without text)."""
+    if isinstance(q, query.Every | type(query.NullQuery)):
+        return None
+    if not _has_sql(q):
+        return CompiledQuery(text_query=_positive_text(q), terms=_terms(q), uses_index=True, index_query=q)
+    if type(q) is not query.And:
+        return None
+    text_parts = [c for c in q.children() if not _has_sql(c)]
+    sql_parts = [c for c in q.children() if _has_sql(c)]
+    if not text_parts or any(not _all_sql(c) for c in sql_parts):
+        return None
+    where = _Compiler(None, dialect).compile(query.And(sql_parts))
+    index_query = text_parts[0] if len(text_parts) == 1 else query.And(text_parts)
+    return CompiledQuery(where=where, text_query=_positive_text(q), terms=_terms(q), uses_index=True,
+                         index_query=index_query, sql_key=repr(sql_parts))
+
+
+def _all_sql(q: query.Query) -> bool:
+    if q.is_leaf():
+        return _is_sql_leaf(q)
+    return all(_all_sql(c) for c in q.children())
+
+
+def compile_query(text: str, index: SearchIndex | None, dialect: Dialect | None = None, *,
+                  defer_index: bool = False) -> CompiledQuery:
     """Parse and compile ``text`` (for SQLite unless a dialect is given). Raises QuerySyntaxError
-    with a one-line message."""
+    with a one-line message.
+
+    ``defer_index``: a query without SQL fields is not turned into ``paper.id IN (matches)``;
+    it comes back as ``index_query`` (the Finder intersects the matches with its id list)."""
     if not text.strip():
         return CompiledQuery()
     q = parse(text)
+    if defer_index and index is not None:
+        deferred = _split(q, dialect or Dialect())
+        if deferred is not None:
+            return deferred
     comp = _Compiler(index, dialect or Dialect())
     where = comp.compile(q)
     # Whoosh's parser is lenient: "NOT" alone compiles to a Not of nothing; keep it valid SQL.

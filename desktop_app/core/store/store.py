@@ -83,6 +83,7 @@ class Store:
         self.location = location or str(engine.url)
         self.read_only = read_only
         self.commits_file = commits_file
+        self._database: str | None = None  # the SQLite file's path, for data_stamp
 
     @contextmanager
     def write(self) -> Iterator[Tx]:
@@ -133,6 +134,30 @@ class Store:
         """A connection for reading (WAL: it never blocks a writer)."""
         with self.engine.connect() as conn:
             yield conn
+
+    def data_stamp(self) -> tuple | None:
+        """Something that changes with every committed write to the database, for caches of
+        derived data (the Finder's ordered id lists), or None where there is none (a server).
+
+        SQLite: the commit count in the header (every :meth:`write` bumps it) and the size and
+        modification time of the database and its WAL file (writes made outside the store)."""
+        if self.engine.dialect.name != "sqlite":
+            return None
+        with self.read() as conn:
+            if self._database is None:  # the engine's URL does not name it (a creator opens it)
+                rows = conn.exec_driver_sql("PRAGMA database_list").fetchall()
+                self._database = next((r[2] for r in rows if r[1] == "main"), "") or ""
+            if not self._database:  # in memory
+                return None
+            stamp: list[object] = [self.dialect.commit_count(conn)]
+        for suffix in ("", "-wal"):
+            try:
+                st = os.stat(self._database + suffix)
+            except OSError:
+                stamp.append(None)
+                continue
+            stamp.append((st.st_ino, st.st_size, st.st_mtime_ns))
+        return tuple(stamp)
 
     def fetch_ids(self, conn: Connection, stmt: Select) -> list[int]:
         """The first column of ``stmt`` as ints, fetched through the driver's own cursor.
