@@ -63,6 +63,27 @@ class Finder:
             query_text, self._index.index if self._index.is_open else None, self._store.dialect
         )
 
+    def list_ids(self, *, status: str | None = None, sort: str = "added", descending: bool = False,
+                 limit: int | None = None) -> list[int]:
+        """Ids of the live papers (of one ``status``, if given) in the order :meth:`query` lists
+        them with no query text, ties broken by id; the first ``limit`` only, if given.
+
+        SQL alone: no query parser, no index. The window paints its first page from
+        ``limit=PAGE`` and fetches the whole list after that paint (issue 14); with the id as the
+        last key, the first page is always a prefix of the whole list.
+        """
+        if status is not None and status not in STATUSES:
+            raise QuerySyntaxError(f"status is one of {', '.join(STATUSES)}")
+        p = t.paper.c
+        stmt = select(p.id).where(p.deleted_at.is_(None))
+        if status is not None:
+            stmt = stmt.where(p.status == status)
+        stmt = stmt.order_by(*_order_by(sort, descending, self._store.dialect), p.id)
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        with self._store.read() as conn:
+            return self._store.fetch_ids(conn, stmt)
+
     def query(self, query_text: str = "", **filters: object) -> QueryResult:
         """See :meth:`_query`. An index that fails while answering (damaged on disk in a way the
         open check could not see) is marked for a rebuild and IndexDamaged is raised; the CLI
@@ -98,8 +119,11 @@ class Finder:
         """
         d = self._store.dialect
         p = t.paper.c
-        cq = self.compile(query_text)
-        where: list[ColumnElement] = [cq.where, p.deleted_at.is_(None)]
+        # no text: no query parser (Whoosh's, imported at the first text search: issue 14)
+        cq = self.compile(query_text) if query_text.strip() else None
+        where: list[ColumnElement] = [p.deleted_at.is_(None)]
+        if cq is not None:
+            where.insert(0, cq.where)
         for names, keep in ((tags, True), (not_tags, False)):
             for name in names:
                 tagged = p.id.in_(
@@ -130,7 +154,7 @@ class Finder:
         with self._store.read() as conn:
             ids = self._store.fetch_ids(conn, stmt)
         scores: dict[int, float] = {}
-        if sort == "relevance" and cq.text_query is not None and ids:
+        if sort == "relevance" and cq is not None and cq.text_query is not None and ids:
             ranked = self._index.index.ranked_pids(cq.text_query, RANK_LIMIT, within=set(ids))
             scores = dict(ranked)
             top = [pid for pid, _ in ranked]
@@ -141,7 +165,7 @@ class Finder:
             ids = ids[offset : offset + limit]
         elif offset:
             ids = ids[offset:]
-        return QueryResult(ids=ids, total=total, terms=cq.terms, scores=scores)
+        return QueryResult(ids=ids, total=total, terms=cq.terms if cq is not None else [], scores=scores)
 
 
 def _needs_index(query_text: str) -> bool:

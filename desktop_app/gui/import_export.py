@@ -216,6 +216,12 @@ class FileController(QObject):
             doc.print_(printer)
 
     # ---- upkeep ----------------------------------------------------------------------------
+    def index_check_pending(self) -> None:
+        """The index check will start soon (the window starts it after its first paint): until
+        it has run, ``index_ready`` is False and the status bar says so."""
+        self.index_ready = False
+        self._status_label.setText("Preparing the search index…")
+
     def ensure_index_async(self) -> None:
         """Check (and if need be rebuild) the search index in a Job; ``indexReady`` follows."""
         lib = self.library

@@ -43,6 +43,8 @@ class PaperTableModel(QAbstractTableModel):
         self.library = library
         self.ids: list[int] = []
         self.total = 0
+        self.partial = False  # the first rows of a longer list, the rest follows (complete())
+        self._pos: dict[int, int] = {}
         self._pages: OrderedDict[int, dict[int, PaperRow]] = OrderedDict()
         self._tag_colors: dict[str, str] = {}
         self._damage_said = False
@@ -51,16 +53,42 @@ class PaperTableModel(QAbstractTableModel):
         self._bold.setBold(True)
 
     # ---- content ---------------------------------------------------------------------------
-    def set_ids(self, ids: list[int], total: int | None = None) -> None:
+    def set_ids(self, ids: list[int], total: int | None = None, *, partial: bool = False) -> None:
+        """Show these papers. ``partial``: they are only the first rows of the result, and
+        :meth:`complete` brings the whole list later without disturbing the view."""
         self.beginResetModel()
         self.ids = list(ids)
         self.total = total if total is not None else len(ids)
+        self.partial = partial
         self._pages.clear()
         self._pos = {pid: n for n, pid in enumerate(self.ids)}
         self.endResetModel()
 
+    def complete(self, ids: list[int]) -> bool:
+        """The whole list of a partial result. When the rows shown are its beginning (the usual
+        case) the rest is appended as inserted rows: the view keeps its selection and scroll
+        position, and no row is read again. Otherwise (the library changed meanwhile) the model is
+        reset; False then, and the caller selects again."""
+        n = len(self.ids)
+        self.partial = False
+        if ids[:n] != self.ids:
+            self.set_ids(ids)
+            return False
+        if len(ids) > n:
+            self.beginInsertRows(QModelIndex(), n, len(ids) - 1)
+            if n % PAGE:
+                self._pages.pop(n // PAGE, None)  # read short: it is read again in full
+            self.ids.extend(ids[n:])
+            self._pos.update(zip(ids[n:], range(n, len(ids)), strict=True))
+            self.total = len(self.ids)
+            self.endInsertRows()
+        return True
+
     def set_tag_colors(self, colors: dict[str, str]) -> None:
         self._tag_colors = colors
+
+    def tag_colors(self) -> dict[str, str]:
+        return dict(self._tag_colors)
 
     def tag_color(self, name: str) -> str:
         return self._tag_colors.get(name, "")
