@@ -47,6 +47,7 @@ class Coalescer(QObject):
         super().__init__(parent)
         self._handlers = handlers
         self._pending: set[str] = set()
+        self._held = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
@@ -57,7 +58,19 @@ class Coalescer(QObject):
         if unknown:
             raise KeyError(f"no such update: {', '.join(sorted(unknown))}")
         self._pending.update(names)
-        self._timer.start()
+        if not self._held:
+            self._timer.start()
+
+    def hold(self) -> None:
+        """Queue without running until :meth:`release` (at start-up: until the first paint)."""
+        self._held = True
+        self._timer.stop()
+
+    def release(self) -> None:
+        """Run what was queued while held, one event-loop turn from now."""
+        self._held = False
+        if self._pending:
+            self._timer.start()
 
     def pending(self, name: str | None = None) -> bool:
         return bool(self._pending) if name is None else name in self._pending
@@ -67,11 +80,11 @@ class Coalescer(QObject):
         self._pending.discard(name)
 
     def flush(self) -> None:
-        """Run what is queued now (when something needs it to be current at once)."""
+        """Run what is queued now (when something needs it to be current at once), held or not."""
         self._timer.stop()
         for name, handler in self._handlers.items():
             if name in self._pending:
                 self._pending.discard(name)
                 handler()
-        if self._pending:  # queued by a handler: the next turn
+        if self._pending and not self._held:  # queued by a handler: the next turn
             self._timer.start()

@@ -10,6 +10,8 @@ the filter chips follow one event-loop turn later (``deferred.Coalescer``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QStackedWidget, QVBoxLayout, QWidget
@@ -20,9 +22,7 @@ from desktop_app.core.library import Library
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import Change
 from desktop_app.gui.deferred import AfterFirstPaint, Coalescer
-from desktop_app.gui.duplicates_view import show_duplicates
 from desktop_app.gui.editing import EditController
-from desktop_app.gui.help_dialogs import show_about, show_shortcuts
 from desktop_app.gui.import_export import FileController, sample_count
 from desktop_app.gui.jobs import running_jobs
 from desktop_app.gui.paper_model import PAGE, PaperTableModel
@@ -30,8 +30,10 @@ from desktop_app.gui.paper_table import SORT_KEYS, PaperTable
 from desktop_app.gui.reader import ReaderPane
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.sidebar import Sidebar
-from desktop_app.gui.welcome import WelcomePanel
 from desktop_app.gui.window_settings import WindowSettings
+
+if TYPE_CHECKING:
+    from desktop_app.gui.welcome import WelcomePanel
 
 ELSEWHERE_POLL_MS = 2000  # how often the note on screen is compared with the library
 FIRST_PAGE = PAGE  # rows painted at start-up before the whole list is fetched (a screen holds ~40)
@@ -61,6 +63,7 @@ class MainWindow(QMainWindow):
         self._restore_settings()
         self._recover_drafts()
         self.files.index_check_pending()  # started after the first paint (_finish_start)
+        self.follow.hold()  # the reader, count and chips wait for the table's first paint
         self._show_first_page()
         watched = self.table.viewport() if self.stack.currentWidget() is self.splitter else self.stack.currentWidget()
         self.start_stage = AfterFirstPaint(watched, self._finish_start, FIRST_PAINT_FALLBACK_MS, self)
@@ -189,7 +192,7 @@ class MainWindow(QMainWindow):
         self._action(e, "&Find", self.focus_search, QKeySequence.StandardKey.Find)
         self._action(e, "Select &all papers", self.table.selectAll, None)
         self._action(e, "&Delete selected papers…", ed.delete_selected, None)
-        self._action(e, "Find possible duplicates…", lambda: show_duplicates(self), None, "findDuplicatesAction")
+        self._action(e, "Find possible duplicates…", self._show_duplicates, None, "findDuplicatesAction")
 
         p = mb.addMenu("&Paper")
         for status, key in (("unread", "U"), ("skimmed", "S"), ("read", "R")):
@@ -210,8 +213,24 @@ class MainWindow(QMainWindow):
         self._action(v, "Save search…", ed.save_search_dialog, "Ctrl+Shift+S")
 
         h = mb.addMenu("&Help")
-        self._action(h, "&Keyboard shortcuts", lambda: show_shortcuts(self), "F1")
-        self._action(h, "&About Marginalia", lambda: show_about(self, self.library))
+        self._action(h, "&Keyboard shortcuts", self._show_shortcuts, "F1")
+        self._action(h, "&About Marginalia", self._show_about)
+
+    # dialogs used from a menu are imported when first opened (start-up: issue 14)
+    def _show_duplicates(self) -> None:
+        from desktop_app.gui.duplicates_view import show_duplicates
+
+        show_duplicates(self)
+
+    def _show_shortcuts(self) -> None:
+        from desktop_app.gui.help_dialogs import show_shortcuts
+
+        show_shortcuts(self)
+
+    def _show_about(self) -> None:
+        from desktop_app.gui.help_dialogs import show_about
+
+        show_about(self, self.library)
 
     def _action(self, menu, text: str, slot, shortcut=None, name: str | None = None) -> QAction:  # noqa: ANN001
         a = QAction(text, self)
@@ -366,8 +385,9 @@ class MainWindow(QMainWindow):
         self._update_stack(empty=not ids if st.status is None else None)
 
     def _finish_start(self) -> None:
-        """After the first paint: the index check (in a worker), the whole list, the sidebar
-        and its counts, the result count."""
+        """After the first paint: the reader (the turn after), the index check (in a worker),
+        the whole list, the sidebar and its counts, the result count."""
+        self.follow.release()
         self.files.ensure_index_async()
         self._load_whole_list()
         self.refresh_sidebar()
@@ -420,6 +440,8 @@ class MainWindow(QMainWindow):
             empty = self.library.papers.count() == 0
         if empty:
             if self.welcome is None:
+                from desktop_app.gui.welcome import WelcomePanel
+
                 self.welcome = WelcomePanel(sample_count(), self)
                 self.welcome.importRequested.connect(self.files.import_dialog)
                 self.welcome.sampleRequested.connect(self.files.import_sample)

@@ -33,6 +33,19 @@ TagsRole = Qt.ItemDataRole.UserRole + 2
 
 Index = QModelIndex | QPersistentModelIndex
 
+# data() is called for every role of every painted cell (~1,700 calls a screen): the roles it
+# answers as a set of ints (Qt passes ints), and the item flags computed once
+_ANSWERED_ROLES = frozenset(int(r) for r in (
+    Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole,
+    Qt.ItemDataRole.ForegroundRole, TagsRole, Qt.ItemDataRole.TextAlignmentRole,
+    Qt.ItemDataRole.AccessibleTextRole, PaperIdRole,
+))
+_FONT, _FOREGROUND, _ALIGNMENT, _TOOLTIP = (int(Qt.ItemDataRole.FontRole), int(Qt.ItemDataRole.ForegroundRole),
+                                         int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.ToolTipRole))
+_CENTER = int(Qt.AlignmentFlag.AlignCenter)
+_ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
+_DROP_FLAGS = _ITEM_FLAGS | Qt.ItemFlag.ItemIsDropEnabled
+
 
 class PaperTableModel(QAbstractTableModel):
     reorderRequested = Signal(list, int)  # noqa: N815  paper ids, target row (list view only)
@@ -51,6 +64,7 @@ class PaperTableModel(QAbstractTableModel):
         self.reorderable = False  # True while a reading list is shown in its own order
         self._bold = QFont()
         self._bold.setBold(True)
+        self._grey = QColor("#777777")
 
     # ---- content ---------------------------------------------------------------------------
     def set_ids(self, ids: list[int], total: int | None = None, *, partial: bool = False) -> None:
@@ -151,35 +165,31 @@ class PaperTableModel(QAbstractTableModel):
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        drop = Qt.ItemFlag.ItemIsDropEnabled if self.reorderable else Qt.ItemFlag.NoItemFlags
         if not index.isValid():
-            return drop
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled | drop
+            return Qt.ItemFlag.ItemIsDropEnabled if self.reorderable else Qt.ItemFlag.NoItemFlags
+        return _DROP_FLAGS if self.reorderable else _ITEM_FLAGS
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: ANN201, C901
-        if not index.isValid() or not 0 <= index.row() < len(self.ids):
+        if role not in _ANSWERED_ROLES or not index.isValid():
+            return None
+        row = index.row()
+        if not 0 <= row < len(self.ids):
             return None
         if role == PaperIdRole:
-            return self.ids[index.row()]
-        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole,
-                        Qt.ItemDataRole.ForegroundRole, TagsRole, Qt.ItemDataRole.TextAlignmentRole,
-                        Qt.ItemDataRole.AccessibleTextRole):
-            return None
-        r = self._row(index.row())
+            return self.ids[row]
+        r = self._row(row)
         if r is None:
             return None
         col = index.column()
         if role == TagsRole:
             return r.tags
-        if role == Qt.ItemDataRole.FontRole:
+        if role == _FONT:
             return self._bold if col == COL_TITLE and r.status == "unread" else None
-        if role == Qt.ItemDataRole.ForegroundRole:
-            return QColor("#777777") if col in (COL_ADDED, COL_VENUE, COL_YEAR) else None
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            if col in (COL_YEAR, COL_MARKS):
-                return int(Qt.AlignmentFlag.AlignCenter)
-            return None
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _FOREGROUND:
+            return self._grey if col in (COL_ADDED, COL_VENUE, COL_YEAR) else None
+        if role == _ALIGNMENT:
+            return _CENTER if col in (COL_YEAR, COL_MARKS) else None
+        if role == _TOOLTIP:
             if col == COL_TITLE:
                 return r.title + (f"\n{r.authors}" if r.authors else "")
             if col == COL_MARKS:
