@@ -21,6 +21,7 @@ from desktop_app.core.errors import IndexDamaged
 from desktop_app.core.library import Library
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import Change
+from desktop_app.gui import start_up_done
 from desktop_app.gui.deferred import AfterFirstPaint, Coalescer
 from desktop_app.gui.editing import EditController
 from desktop_app.gui.import_export import FileController, sample_count
@@ -387,6 +388,7 @@ class MainWindow(QMainWindow):
     def _finish_start(self) -> None:
         """After the first paint: the reader (the turn after), the index check (in a worker),
         the whole list, the sidebar and its counts, the result count."""
+        start_up_done()  # the garbage collector's usual thresholds again
         self.follow.release()
         self.files.ensure_index_async()
         self._load_whole_list()

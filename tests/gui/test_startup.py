@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # Run in a fresh interpreter: which modules are loaded when the window's first paint is done,
 # and after the first text search.
 _PROBE = r"""
-import json, sys
+import gc, json, sys
+default_thresholds = gc.get_threshold()
 from PySide6.QtCore import QSettings, QThread
 from desktop_app.gui.main_window import MainWindow
 
@@ -36,6 +37,7 @@ finish = MainWindow._finish_start
 def spy(self):
     seen["at_first_paint"] = loaded(HEAVY)
     seen["rows_at_first_paint"] = self.model.rowCount()
+    seen["gc_at_first_paint"] = list(gc.get_threshold())
     finish(self)
 
 
@@ -49,6 +51,8 @@ while not (win.start_stage.done and win.files.index_ready):
     app.processEvents()
     QThread.msleep(5)
 seen["rows"] = win.model.rowCount()
+seen["gc_after"] = list(gc.get_threshold()) == list(default_thresholds)
+seen["frozen"] = gc.get_freeze_count()
 seen["after_start_query_modules"] = loaded(("desktop_app.core.search.query",))
 win.on_sidebar_filter("status", "unread")
 win.on_sidebar_filter("all", "")
@@ -70,6 +74,9 @@ def test_whoosh_and_the_query_parser_wait_for_the_first_text_search(seeded_dir: 
     assert seen["rows_at_first_paint"] == 76
     assert seen["at_first_paint"] == []  # no Whoosh, no query parser, no Alembic before the paint
     assert seen["rows"] == 76
+    # the collector runs rarely while the window loads, as usual after its first paint
+    assert seen["gc_at_first_paint"][0] >= 50_000
+    assert seen["gc_after"] is True and seen["frozen"] > 10_000
     assert seen["after_filters_query_modules"] == []  # the sidebar's filters are SQL alone
     assert seen["after_text_search"] == ["desktop_app.core.search.query", "whoosh"]
     assert 0 < seen["rows_found"] < 76
