@@ -59,6 +59,7 @@ class PaperTableModel(QAbstractTableModel):
         self.partial = False  # the first rows of a longer list, the rest follows (complete())
         self._pos: dict[int, int] = {}
         self._pages: OrderedDict[int, dict[int, PaperRow]] = OrderedDict()
+        self._newest = -1  # the page last read: the last of _pages when it is there
         self._tag_colors: dict[str, str] = {}
         self._damage_said = False
         self.reorderable = False  # True while a reading list is shown in its own order
@@ -144,8 +145,9 @@ class PaperTableModel(QAbstractTableModel):
             self._pages[page] = rows
             while len(self._pages) > PAGES_CACHED:
                 self._pages.popitem(last=False)
-        else:
+        elif page != self._newest:  # the newest page is already last: no reordering per cell
             self._pages.move_to_end(page)
+        self._newest = page
         return rows.get(self.ids[row])
 
     # ---- Qt model API ----------------------------------------------------------------------
@@ -170,9 +172,9 @@ class PaperTableModel(QAbstractTableModel):
         return _DROP_FLAGS if self.reorderable else _ITEM_FLAGS
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: ANN201, C901
-        if role not in _ANSWERED_ROLES or not index.isValid():
+        if role not in _ANSWERED_ROLES:
             return None
-        row = index.row()
+        row = index.row()  # -1 for an invalid index
         if not 0 <= row < len(self.ids):
             return None
         if role == PaperIdRole:
