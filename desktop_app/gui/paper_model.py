@@ -57,7 +57,8 @@ class PaperTableModel(QAbstractTableModel):
         self.ids: list[int] = []
         self.total = 0
         self.partial = False  # the first rows of a longer list, the rest follows (complete())
-        self._pos: dict[int, int] = {}
+        self._pos_map: dict[int, int] | None = {}  # paper id -> row, built when first needed
+        self._scanned = False  # row_of answered once by a scan since set_ids
         self._pages: OrderedDict[int, dict[int, PaperRow]] = OrderedDict()
         self._newest = -1  # the page last read: the last of _pages when it is there
         self._tag_colors: dict[str, str] = {}
@@ -76,7 +77,8 @@ class PaperTableModel(QAbstractTableModel):
         self.total = total if total is not None else len(ids)
         self.partial = partial
         self._pages.clear()
-        self._pos = {pid: n for n, pid in enumerate(self.ids)}
+        self._pos_map = None  # 70,000 ids of a search: ~10 ms a keystroke saved until a lookup needs it
+        self._scanned = False
         self.endResetModel()
 
     def complete(self, ids: list[int]) -> bool:
@@ -94,7 +96,8 @@ class PaperTableModel(QAbstractTableModel):
             if n % PAGE:
                 self._pages.pop(n // PAGE, None)  # read short: it is read again in full
             self.ids.extend(ids[n:])
-            self._pos.update(zip(ids[n:], range(n, len(ids)), strict=True))
+            if self._pos_map is not None:
+                self._pos_map.update(zip(ids[n:], range(n, len(ids)), strict=True))
             self.total = len(self.ids)
             self.endInsertRows()
         return True
@@ -108,7 +111,20 @@ class PaperTableModel(QAbstractTableModel):
     def tag_color(self, name: str) -> str:
         return self._tag_colors.get(name, "")
 
+    @property
+    def _pos(self) -> dict[int, int]:
+        if self._pos_map is None:
+            self._pos_map = {pid: n for n, pid in enumerate(self.ids)}
+        return self._pos_map
+
     def row_of(self, paper_id: int) -> int:
+        if self._pos_map is None and not self._scanned:
+            # the one lookup after a search (the selection kept): a C-speed scan, no dict
+            self._scanned = True
+            try:
+                return self.ids.index(paper_id)
+            except ValueError:
+                return -1
         return self._pos.get(paper_id, -1)
 
     def paper_id(self, row: int) -> int:
@@ -116,7 +132,8 @@ class PaperTableModel(QAbstractTableModel):
 
     def refresh_papers(self, paper_ids: tuple[int, ...] | list[int]) -> None:
         """Forget cached rows of these papers and tell views to repaint them."""
-        rows = [self._pos[p] for p in paper_ids if p in self._pos]
+        pos = self._pos
+        rows = [pos[p] for p in paper_ids if p in pos]
         if not rows:
             return
         for r in rows:
@@ -222,7 +239,7 @@ class PaperTableModel(QAbstractTableModel):
     def mimeData(self, indexes):  # noqa: N802, ANN001, ANN201
         from PySide6.QtCore import QMimeData
 
-        ids = sorted({self.ids[i.row()] for i in indexes if i.isValid()}, key=lambda p: self._pos[p])
+        ids = sorted({self.ids[i.row()] for i in indexes if i.isValid()}, key=self._pos.__getitem__)
         md = QMimeData()
         md.setData("application/x-marginalia-paper-ids", ",".join(map(str, ids)).encode())
         return md
