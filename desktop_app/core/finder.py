@@ -71,6 +71,27 @@ class Finder:
             defer_index=defer_index,
         )
 
+    def list_ids(self, *, status: str | None = None, sort: str = "added", descending: bool = False,
+                 limit: int | None = None) -> list[int]:
+        """Ids of the live papers (of one ``status``, if given) in the order :meth:`query` lists
+        them with no query text, ties broken by id; the first ``limit`` only, if given.
+
+        SQL alone: no query parser, no index. The window paints its first page from
+        ``limit=PAGE`` and fetches the whole list after that paint (issue 14); with the id as the
+        last key, the first page is always a prefix of the whole list.
+        """
+        if status is not None and status not in STATUSES:
+            raise QuerySyntaxError(f"status is one of {', '.join(STATUSES)}")
+        p = t.paper.c
+        stmt = select(p.id).where(p.deleted_at.is_(None))
+        if status is not None:
+            stmt = stmt.where(p.status == status)
+        stmt = stmt.order_by(*_order_by(sort, descending, self._store.dialect), p.id)
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        with self._store.read() as conn:
+            return self._store.fetch_ids(conn, stmt)
+
     def query(self, query_text: str = "", **filters: object) -> QueryResult:
         """See :meth:`_query`. An index that fails while answering (damaged on disk in a way the
         open check could not see) is marked for a rebuild and IndexDamaged is raised; the CLI
@@ -106,8 +127,11 @@ class Finder:
         """
         d = self._store.dialect
         p = t.paper.c
-        cq = self.compile(query_text, defer_index=True)
-        where: list[ColumnElement] = [cq.where, p.deleted_at.is_(None)]
+        # no text: no query parser (Whoosh's, imported at the first text search: issue 14)
+        cq = self.compile(query_text, defer_index=True) if query_text.strip() else None
+        where: list[ColumnElement] = [p.deleted_at.is_(None)]
+        if cq is not None:
+            where.insert(0, cq.where)
         for names, keep in ((tags, True), (not_tags, False)):
             for name in names:
                 tagged = p.id.in_(  # tags first, then their papers (as query.py's tag:)
@@ -134,15 +158,15 @@ class Finder:
         else:
             order = _order_by(sort, descending, d)
         stmt = stmt.where(*where).order_by(*order)
-        if cq.index_query is not None:
+        if cq is not None and cq.index_query is not None:
             # all text: the index's matches (arrays) picked out of the filters' ordered id list
             key = (cq.sql_key, tuple(tags), tuple(not_tags), status, list_name, sort, descending)
             ids, scores = self._text_query(cq, stmt, key, sort == "relevance")
         else:
             with self._store.read() as conn:
                 ids = self._store.fetch_ids(conn, stmt)
-            scores = {}
-            if sort == "relevance" and cq.text_query is not None and ids:
+            scores: dict[int, float] = {}
+            if sort == "relevance" and cq is not None and cq.text_query is not None and ids:
                 ranked = self._index.index.ranked_pids(cq.text_query, RANK_LIMIT, within=set(ids))
                 scores = dict(ranked)
                 top = [pid for pid, _ in ranked]
@@ -153,7 +177,7 @@ class Finder:
             ids = ids[offset : offset + limit]
         elif offset:
             ids = ids[offset:]
-        return QueryResult(ids=ids, total=total, terms=cq.terms, scores=scores)
+        return QueryResult(ids=ids, total=total, terms=cq.terms if cq is not None else [], scores=scores)
 
     def _ordered_ids(self, stmt: Select, key: tuple) -> np.ndarray:
         """The ids ``stmt`` selects, in its order, as an array; kept until the next write to

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from desktop_app.core.formats.identity import (
+    family_key,
     normalize_abstract,
     normalize_arxiv_id,
     normalize_doi,
@@ -38,7 +39,6 @@ from desktop_app.core.formats.identity import (
     normalize_pmid,
     normalize_title,
 )
-from desktop_app.core.formats.names import family_key
 from desktop_app.core.import_keys import UNTITLED
 from desktop_app.core.records import Record
 

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
 from desktop_app.appinfo import APP_NAME
 from desktop_app.core.library import Library
 from desktop_app.core.values import Change, ImportReport
-from desktop_app.gui.import_preview import ImportPreview
 from desktop_app.gui.jobs import Job, keep_while_running, start_job
 from desktop_app.gui.paper_table import PaperTable
 from desktop_app.gui.search_bar import FilterState
@@ -127,6 +126,8 @@ class FileController(QObject):
             report, parsed = result
             options: dict = {"duplicates": "merge"}
             if preview:
+                from desktop_app.gui.import_preview import ImportPreview
+
                 dlg = ImportPreview(report, parsed, win)
                 if dlg.exec() != QDialog.DialogCode.Accepted:
                     return
@@ -216,6 +217,12 @@ class FileController(QObject):
             doc.print_(printer)
 
     # ---- upkeep ----------------------------------------------------------------------------
+    def index_check_pending(self) -> None:
+        """The index check will start soon (the window starts it after its first paint): until
+        it has run, ``index_ready`` is False and the status bar says so."""
+        self.index_ready = False
+        self._status_label.setText("Preparing the search index…")
+
     def ensure_index_async(self) -> None:
         """Check (and if need be rebuild) the search index in a Job; ``indexReady`` follows."""
         lib = self.library
@@ -301,3 +308,13 @@ class FileController(QObject):
             "Tags and notes you added to them go too.")
         if answer == QMessageBox.StandardButton.Yes:
             self.changed.emit(self.library.imports.undo(b["id"]))
+
+
+def __getattr__(name: str) -> object:
+    """``ImportPreview`` is imported with the first import's preview, not at start-up (issue 14);
+    ``import_export.ImportPreview`` still names it."""
+    if name == "ImportPreview":
+        from desktop_app.gui.import_preview import ImportPreview
+
+        return ImportPreview
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

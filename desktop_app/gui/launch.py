@@ -41,8 +41,7 @@ def open_main_window(library_dir: str | Path, settings: QSettings | None = None,
         if not ask_restore or not offer_restore(folder, exc):
             raise (exc if isinstance(exc, LibraryDamaged) else backups.damaged_error(folder, str(exc))) from exc
         win = _build_window(folder, settings)
-    win.files.ensure_index_async()
-    win.show()
+    win.show()  # the window checks the index after its first paint (MainWindow._finish_start)
     win.destroyed.connect(lambda *_: win.library.close())
     win.files.damaged.connect(lambda problem: _damaged_while_open(win, problem))
     win.model.damaged.connect(lambda problem: QTimer.singleShot(0, win, lambda: _damaged_while_open(win, problem)))
@@ -306,6 +305,8 @@ def smoke_test(folder: Path | None) -> int:
         win._update_stack()
     for _ in range(10):
         app.processEvents()
+    win.start_stage.run()  # the whole list follows the first paint: have it now if not yet
+    app.processEvents()
     expected = win.library.papers.count()
     shown = win.model.rowCount()
     ok = expected > 0 and shown == expected and win.table.isVisible()

@@ -1,8 +1,16 @@
 """The main window: sidebar | search + paper table | reader. Layout, menus, the filter and
 refresh live here; edits are the ``EditController``'s (``editing``), the File menu's work the
-``FileController``'s (``import_export``)."""
+``FileController``'s (``import_export``).
+
+Start-up paints first (issue 14): the first page of rows comes from a ``LIMIT`` query; the whole
+id list, the sidebar's counts and the search index check follow the first paint. On every
+selection or search the GUI thread does the table's own work; the reader, the result count and
+the filter chips follow one event-loop turn later (``deferred.Coalescer``).
+"""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut, QUndoStack
@@ -13,20 +21,25 @@ from desktop_app.core.errors import IndexDamaged
 from desktop_app.core.library import Library
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import Change
-from desktop_app.gui.duplicates_view import show_duplicates
+from desktop_app.gui import start_up_done
+from desktop_app.gui.deferred import AfterFirstPaint, Coalescer
 from desktop_app.gui.editing import EditController
-from desktop_app.gui.help_dialogs import show_about, show_shortcuts
 from desktop_app.gui.import_export import FileController, sample_count
 from desktop_app.gui.jobs import running_jobs
-from desktop_app.gui.paper_model import PaperTableModel
+from desktop_app.gui.paper_model import PAGE, PaperTableModel
 from desktop_app.gui.paper_table import SORT_KEYS, PaperTable
 from desktop_app.gui.reader import ReaderPane
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.sidebar import Sidebar
-from desktop_app.gui.welcome import WelcomePanel
 from desktop_app.gui.window_settings import WindowSettings
 
+if TYPE_CHECKING:
+    from desktop_app.gui.welcome import WelcomePanel
+
 ELSEWHERE_POLL_MS = 2000  # how often the note on screen is compared with the library
+FIRST_PAGE = PAGE  # rows painted at start-up before the whole list is fetched (a screen holds ~40)
+FIRST_PAINT_FALLBACK_MS = 1000  # the rest of start-up runs anyway if the table is never painted
+
 
 class MainWindow(QMainWindow):
     """Owns the widgets, the undo stack and two controllers: ``edits`` (an
@@ -50,9 +63,11 @@ class MainWindow(QMainWindow):
         self._build_shortcuts()
         self._restore_settings()
         self._recover_drafts()
-        self.refresh_sidebar()
-        self.refresh_query(keep=self._restored_selection)
-        self._update_stack()
+        self.files.index_check_pending()  # started after the first paint (_finish_start)
+        self.follow.hold()  # the reader, count and chips wait for the table's first paint
+        self._show_first_page()
+        watched = self.table.viewport() if self.stack.currentWidget() is self.splitter else self.stack.currentWidget()
+        self.start_stage = AfterFirstPaint(watched, self._finish_start, FIRST_PAINT_FALLBACK_MS, self)
 
     # ---- construction ----------------------------------------------------------------------
     def _build(self) -> None:
@@ -102,6 +117,13 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.stack)
         self.status_label = QLabel("", self)
         self.statusBar().addPermanentWidget(self.status_label)
+        self._library_count: int | None = None  # papers in the library, read with the sidebar's counts
+        # what follows the table's own work by one event-loop turn (run in this order)
+        self.follow = Coalescer({
+            "reader": lambda: self._show_current(reload_note=True),
+            "count": self._show_count,
+            "chips": lambda: self.search.set_chips(self.state.chips()),
+        }, self)
 
     def _build_controllers(self) -> None:
         def filters() -> FilterState:
@@ -171,7 +193,7 @@ class MainWindow(QMainWindow):
         self._action(e, "&Find", self.focus_search, QKeySequence.StandardKey.Find)
         self._action(e, "Select &all papers", self.table.selectAll, None)
         self._action(e, "&Delete selected papers…", ed.delete_selected, None)
-        self._action(e, "Find possible duplicates…", lambda: show_duplicates(self), None, "findDuplicatesAction")
+        self._action(e, "Find possible duplicates…", self._show_duplicates, None, "findDuplicatesAction")
 
         p = mb.addMenu("&Paper")
         for status, key in (("unread", "U"), ("skimmed", "S"), ("read", "R")):
@@ -192,8 +214,24 @@ class MainWindow(QMainWindow):
         self._action(v, "Save search…", ed.save_search_dialog, "Ctrl+Shift+S")
 
         h = mb.addMenu("&Help")
-        self._action(h, "&Keyboard shortcuts", lambda: show_shortcuts(self), "F1")
-        self._action(h, "&About Marginalia", lambda: show_about(self, self.library))
+        self._action(h, "&Keyboard shortcuts", self._show_shortcuts, "F1")
+        self._action(h, "&About Marginalia", self._show_about)
+
+    # dialogs used from a menu are imported when first opened (start-up: issue 14)
+    def _show_duplicates(self) -> None:
+        from desktop_app.gui.duplicates_view import show_duplicates
+
+        show_duplicates(self)
+
+    def _show_shortcuts(self) -> None:
+        from desktop_app.gui.help_dialogs import show_shortcuts
+
+        show_shortcuts(self)
+
+    def _show_about(self) -> None:
+        from desktop_app.gui.help_dialogs import show_about
+
+        show_about(self, self.library)
 
     def _action(self, menu, text: str, slot, shortcut=None, name: str | None = None) -> QAction:  # noqa: ANN001
         a = QAction(text, self)
@@ -301,15 +339,80 @@ class MainWindow(QMainWindow):
         self.terms = res.terms
         self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
         self.model.set_ids(res.ids, res.total)
-        self.search.show_count(res.total, self.library.papers.count())
-        self.search.set_chips(self.state.chips())
+        self.follow.later("count", "chips")
         row = self.model.row_of(keep) if keep is not None else -1
         if row < 0 and res.ids:
             row = 0
         if row >= 0:
+            self.select_row(row)  # the reader follows (currentPaperChanged)
+        else:
+            self.follow.later("reader")
+
+    def follow_pending(self) -> bool:
+        """Whether the reader, the count or the chips have yet to catch up with the table."""
+        return self.follow.pending()
+
+    def _show_count(self) -> None:
+        if self.model.partial:
+            return  # said once the whole list is there
+        if self._library_count is None:
+            self._library_count = self.library.papers.count()
+        self.search.show_count(self.model.total, self._library_count)
+
+    # ---- start-up: the first page, then the rest after the first paint ----------------------
+    def _show_first_page(self) -> None:
+        """What the first paint shows. Without query text, tags or a list (the usual start) the
+        first rows come from a ``LIMIT`` query; the whole list follows the paint. Otherwise the
+        whole result, as any refresh."""
+        st = self.state
+        keep = self._restored_selection
+        if st.query or st.tags or st.not_tags or st.list_name:
+            self.refresh_query(keep=keep)
+            self._update_stack()
+            return
+        ids = self.library.finder.list_ids(status=st.status, sort=self.sort_key, descending=self.sort_desc,
+                                           limit=FIRST_PAGE)
+        self.terms = []
+        self.model.reorderable = False
+        self.model.set_ids(ids, partial=len(ids) == FIRST_PAGE)
+        self.follow.later("chips")
+        row = self.model.row_of(keep) if keep is not None else -1
+        if row < 0 and ids and (keep is None or not self.model.partial):
+            row = 0  # else the remembered paper may be further down: chosen with the whole list
+        if row >= 0:
             self.select_row(row)
         else:
-            self.reader.show_paper(None)
+            self.follow.later("reader")
+        self._update_stack(empty=not ids if st.status is None else None)
+
+    def _finish_start(self) -> None:
+        """After the first paint: the reader (the turn after), the index check (in a worker),
+        the whole list, the sidebar and its counts, the result count."""
+        start_up_done()  # the garbage collector's usual thresholds again
+        self.follow.release()
+        self.files.ensure_index_async()
+        self._load_whole_list()
+        self.refresh_sidebar()
+        self.follow.later("count")
+
+    def _load_whole_list(self) -> None:
+        """Replace the first page by the whole list, keeping the selection and the scroll
+        position (rows are appended); select the remembered paper if nothing else was."""
+        if not self.model.partial:
+            return  # a refresh (a search, a filter, a sort) replaced the first page meanwhile
+        st = self.state
+        keep = self.current_id()
+        ids = self.library.finder.list_ids(status=st.status, sort=self.sort_key, descending=self.sort_desc)
+        appended = self.model.complete(ids)
+        if keep is None:
+            keep = self._restored_selection
+        elif appended:
+            return  # the user's selection stands, and stays where it was
+        row = self.model.row_of(keep) if keep is not None else -1
+        if row < 0 and ids:
+            row = 0
+        if row >= 0:
+            self.select_row(row)
 
     def _index_ready(self) -> None:
         if self.state.query:
@@ -318,9 +421,13 @@ class MainWindow(QMainWindow):
 
     def refresh_sidebar(self) -> None:
         tags = self.library.tags.all()
-        self.model.set_tag_colors({t.name: t.color for t in tags if t.color})
-        self.reader.tags.set_known_tags([t.name for t in tags], {t.name: t.color for t in tags if t.color})
-        self.sidebar.populate(self.library.papers.count(), self.library.papers.status_counts(), tags,
+        colors = {t.name: t.color for t in tags if t.color}
+        if colors != self.model.tag_colors():
+            self.model.set_tag_colors(colors)
+            self.table.viewport().update()
+        self.reader.tags.set_known_tags([t.name for t in tags], colors)
+        self._library_count = self.library.papers.count()
+        self.sidebar.populate(self._library_count, self.library.papers.status_counts(), tags,
                               self.library.lists.all(), self.library.searches.all())
         self._select_sidebar_for_state()
 
@@ -329,9 +436,14 @@ class MainWindow(QMainWindow):
         if entry is not None:
             self.sidebar.select_filter(*entry)
 
-    def _update_stack(self) -> None:
-        if self.library.papers.count() == 0:
+    def _update_stack(self, empty: bool | None = None) -> None:
+        """The welcome panel for an empty library, else the table. ``empty`` when known."""
+        if empty is None:
+            empty = self.library.papers.count() == 0
+        if empty:
             if self.welcome is None:
+                from desktop_app.gui.welcome import WelcomePanel
+
                 self.welcome = WelcomePanel(sample_count(), self)
                 self.welcome.importRequested.connect(self.files.import_dialog)
                 self.welcome.sampleRequested.connect(self.files.import_sample)
@@ -374,9 +486,11 @@ class MainWindow(QMainWindow):
         return self.table.select_paper(pid)
 
     def _current_changed(self) -> None:
-        self._show_current(reload_note=True)
+        self.reader.notes.flush()  # the note typed for the paper left is saved at once
+        self.follow.later("reader")  # the table paints its new selection first
 
     def _show_current(self, reload_note: bool) -> None:
+        self.follow.cancel("reader")
         pid = self.current_id()
         if pid is None:
             self.reader.show_paper(None)
@@ -396,12 +510,15 @@ class MainWindow(QMainWindow):
 
     # ---- focus -----------------------------------------------------------------------------
     def focus_reader(self) -> None:
+        self.follow.flush()  # the reader shows the current paper before it takes the keys
         self.reader.abstract.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_tags(self) -> None:
+        self.follow.flush()
         self.reader.tags.line.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_note(self) -> None:
+        self.follow.flush()
         self.reader.notes.focus_editor()
 
     def focus_search(self) -> None:

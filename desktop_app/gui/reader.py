@@ -124,13 +124,15 @@ class ReaderPane(QWidget):
         hb = QHBoxLayout(self.hl_bar)
         hb.setContentsMargins(0, 0, 0, 0)
         hb.addWidget(QLabel("Highlight:", self.hl_bar))
+        # one style sheet for the colour buttons, parsed once (not one per button)
+        self.hl_bar.setStyleSheet("".join(
+            f"QToolButton#highlight_{color} {{ background: {HIGHLIGHT_BG[color]}; border: 1px solid #bbb;"
+            " border-radius: 8px; min-width: 16px; min-height: 16px; }" for color in COLORS))
         for n, color in enumerate(COLORS, 1):
             b = QToolButton(self.hl_bar)
             b.setObjectName(f"highlight_{color}")
             b.setToolTip(f"Highlight the selection in {color} (h, or Shift+{n})")
             b.setAccessibleName(f"Highlight {color}")
-            b.setStyleSheet(f"QToolButton {{ background: {HIGHLIGHT_BG[color]}; border: 1px solid #bbb;"
-                            " border-radius: 8px; min-width: 16px; min-height: 16px; }")
             b.clicked.connect(lambda _=False, c=color: self.highlight_selection(c))
             hb.addWidget(b)
         comment = QToolButton(self.hl_bar)

@@ -119,10 +119,10 @@ def test_reading_list_from_the_window(make_window, seeded_dir: Path, qtbot) -> N
     assert [p for p, _, _ in lib.lists.items("Group meeting")] == ids
     lib.lists.set_item_note("Group meeting", ids[0], "discuss section 3")
     win.select_paper(ids[0])
-    assert win.reader.list_note.isVisible()
+    qtbot.waitUntil(win.reader.list_note.isVisible, timeout=3000)  # the reader follows the table
     assert win.reader.list_note.text() == "Note in “Group meeting”: discuss section 3"
     win.on_sidebar_filter("all", "")
-    assert not win.reader.list_note.isVisible()
+    qtbot.waitUntil(lambda: not win.reader.list_note.isVisible(), timeout=3000)
 
 
 def test_status_and_rating_controls_by_mouse(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001

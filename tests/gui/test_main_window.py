@@ -32,6 +32,7 @@ def test_typing_a_query_filters_the_table(make_window, seeded_dir: Path, qtbot) 
     qtbot.keyClicks(win.search.box, '"Recursive Automated Composition"')
     qtbot.waitUntil(lambda: win.model.rowCount() == 1, timeout=3000)
     assert _titles(win)[0].startswith("RACES")
+    qtbot.waitUntil(lambda: not win.follow_pending(), timeout=3000)  # count, chips and reader follow
     assert "1 of 76" in win.search.count.text()
     # the search terms are highlighted in the reader
     from desktop_app.core.text import HIT_BACKGROUND
@@ -57,7 +58,8 @@ def test_selecting_shows_the_abstract(make_window, seeded_dir: Path, qtbot) -> N
     pid = win.model.paper_id(row)
     paper = win.library.papers.get(pid)
     assert win.current_id() == pid
-    assert win.reader.abstract.toPlainText() == paper.abstract_text
+    # the table's selection is at once; the reader follows one event-loop turn later
+    qtbot.waitUntil(lambda: win.reader.abstract.toPlainText() == paper.abstract_text, timeout=3000)
     assert win.reader.title_edit.text() == paper.title
 
 
@@ -262,7 +264,7 @@ def test_filter_is_remembered_per_library(make_window, seeded_dir: Path, tmp_pat
     assert again.state.list_name == "Only here"
 
 
-def test_tag_chips_of_the_previous_paper_do_not_linger(make_window, seeded_dir: Path) -> None:  # noqa: ANN001
+def test_tag_chips_of_the_previous_paper_do_not_linger(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
     from PySide6.QtWidgets import QApplication, QToolButton
 
     win = make_window(seeded_dir)
@@ -274,7 +276,8 @@ def test_tag_chips_of_the_previous_paper_do_not_linger(make_window, seeded_dir: 
     def visible_chips() -> list[str]:
         return [c.text() for c in win.reader.tags.findChildren(QToolButton, "tagChip") if c.isVisible()]
 
+    qtbot.waitUntil(lambda: not win.follow_pending() and win.reader.paper.id == second, timeout=3000)
+    QApplication.processEvents()  # Qt shows widgets added to a visible layout on the next turn
     assert visible_chips() == []
     win.select_paper(first)
-    QApplication.processEvents()  # Qt shows widgets added to a visible layout on the next turn
-    assert len(visible_chips()) == 3
+    qtbot.waitUntil(lambda: len(visible_chips()) == 3, timeout=3000)

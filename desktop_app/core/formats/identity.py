@@ -133,3 +133,17 @@ def normalize_pmid(pmid: str | None) -> str | None:
     if not m or not int(m.group(1)):
         return None
     return str(int(m.group(1)))
+
+
+def family_key(author: str) -> str:
+    """The comparable core of an author's family name: its last word, lower case, without
+    accents or punctuation ("von Neumann, John" -> "neumann", "Del Maestro, A." -> "maestro").
+
+    Here rather than in ``names`` (which needs bibtexparser): the duplicate rules load at
+    start-up (issue 14)."""
+    family = author.split(",", 1)[0]
+    words = family.split()
+    if not words:
+        return ""
+    decomposed = unicodedata.normalize("NFKD", words[-1].casefold())
+    return "".join(ch for ch in decomposed if ch.isalnum())

@@ -23,6 +23,8 @@ from bibtexparser.middlewares.names import (
     split_multiple_persons_names,
 )
 
+from desktop_app.core.formats.identity import family_key  # noqa: F401  (moved there; re-exported)
+
 _ET_AL = re.compile(r"^(?:others|et\.?\s*al\.?|\.\.\.|…)$", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
 _SUFFIX = re.compile(r"^(?:jr|sr|jun|sen|[ivx]{1,4})\.?$", re.IGNORECASE)
@@ -259,14 +261,3 @@ def split_name_list(text: str) -> tuple[list[str], bool]:
         elif name := parse_display_name(piece):
             names.append(name)
     return names, et_al
-
-
-def family_key(author: str) -> str:
-    """The comparable core of an author's family name: its last word, lower case, without
-    accents or punctuation ("von Neumann, John" -> "neumann", "Del Maestro, A." -> "maestro")."""
-    family = author.split(",", 1)[0]
-    words = family.split()
-    if not words:
-        return ""
-    decomposed = unicodedata.normalize("NFKD", words[-1].casefold())
-    return "".join(ch for ch in decomposed if ch.isalnum())
