@@ -224,6 +224,28 @@ def test_bundle_cli_does_not_load_qt(build: Build, tmp_path):
            f"{(c1.children_user + c1.children_system - c0.children_user - c0.children_system) / 5 * 1000:.0f} ms CPU (mean of 5)")
 
 
+def test_bundle_imports_and_searches(build: Build, tmp_path):
+    """The bundle's command line imports a RIS file and finds its papers through the index
+    (Whoosh's postings scored by the numpy executor: a bundle missing numpy or a Whoosh module
+    fails here, not at a user's first search)."""
+    ris = tmp_path / "two.ris"
+    ris.write_text(
+        "TY  - JOUR\nTI  - Quasicrystal growth under strain\nAU  - Lindqvist, Maja\nPY  - 2026\n"
+        "AB  - We grow quasicrystals under uniaxial strain and measure their phason modes.\nER  - \n\n"
+        "TY  - JOUR\nTI  - Reward shaping for sparse tasks\nAU  - Okafor, Ben\nPY  - 2025\n"
+        "AB  - Potential-based reward shaping speeds up reinforcement learning.\nER  - \n",
+        encoding="utf-8")
+    env = isolated_env(tmp_path)
+    lib = tmp_path / "library"
+    run([build.bundle / APP, "--library", lib, "import", ris], env=env, timeout=180)
+    for query, title in (("phason", "Quasicrystal growth"), ("quasi*", "Quasicrystal growth"),
+                         ("reward AND NOT strain", "Reward shaping"), ('"reward shaping"', "Reward shaping")):
+        out = run([build.bundle / APP, "--library", lib, "search", query], env=env, timeout=120)
+        assert title in out.stdout, f"search {query!r} did not find {title!r}:\n{out.stdout}"
+    out = run([build.bundle / APP, "--library", lib, "search", "strain"], env=env, timeout=120)
+    assert "Reward shaping" not in out.stdout
+
+
 def test_bundle_startup_vs_venv(build: Build, tmp_path):
     """Not a pass/fail figure beyond sanity: records the bundle's start-up cost."""
     venv_exe = Path(sys.executable).with_name(APP)
