@@ -156,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("imports", help="list past imports")
     s = sub.add_parser("undo-import", help="remove the papers one import added")
     s.add_argument("batch", type=int)
-    sub.add_parser("index-worker")  # hidden: the window's search-index writer (core/index_worker.py)
+    sub.add_parser("index-worker")  # hidden: the window's search-index writer (core/index_worker_child.py)
     return p
 
 
@@ -205,7 +205,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
         return run_gui(library, args)
     if args.command == "index-worker":
-        from desktop_app.core.index_worker import serve
+        from desktop_app.core.index_worker_child import serve
 
         return serve(library)
     from desktop_app.core.errors import LibraryError

@@ -306,7 +306,7 @@ class IndexSync:
 
     def _drain_logged(self, progress: Callable[[int, int], None] | None = None) -> None:
         try:
-            self.drain(progress)
+            self.drain(progress) if progress is not None else self.drain()
             self.last_error = None
         except Exception as exc:  # noqa: BLE001 - kept for the GUI; queue is retried
             log.exception("index update failed")
