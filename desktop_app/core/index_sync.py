@@ -146,22 +146,26 @@ class IndexSync:
         return True
 
     def _fall_back(self, why: str) -> None:
-        log.warning("index writer process: %s; writing the index in a thread instead", why)
-        if self._worker is not None:
-            self._worker.kill()
-        self._worker = None
+        worker, self._worker = self._worker, None
+        if self.mode == "process":
+            log.warning("index writer process: %s; writing the index in a thread instead", why)
         self.mode = "thread"
+        if worker is not None:
+            worker.kill()
 
-    def _using_worker(self) -> bool:
-        return self._worker is not None and self._worker.alive
+    def _live_worker(self) -> WorkerClient | None:
+        worker = self._worker  # read once: the reader thread may drop it (the child died)
+        return worker if worker is not None and worker.alive else None
 
     def _ensure_in_worker(self, progress: Callable[[int, int], None] | None,
                           cancelled: Callable[[], bool] | None) -> str:
-        assert self._worker is not None
+        worker = self._worker
+        if worker is None:
+            raise WorkerFailed("the index writer stopped")
         with self.index._lock:  # the child may swap the folder: hold nothing open in it
             self.index.close()
             self.is_open = False
-        answer = self._worker.wait(self._worker.send("ensure"), None, progress, cancelled)
+        answer = worker.wait(worker.send("ensure"), None, progress, cancelled)
         why = str(answer.get("result"))
         self._open_reader()
         return why
@@ -180,8 +184,8 @@ class IndexSync:
         kind = event.get("event")
         if kind == "done" and event.get("cmd") in ("drain", "quit", "ensure"):
             self.last_error = None
-            if self.is_open:
-                with self.index._lock:
+            with self.index._lock:
+                if self.is_open and self.index._searcher is not None:
                     self.index._current()  # the reader follows the new generation
         elif kind == "error":
             self.last_error = event.get("message")
@@ -203,7 +207,8 @@ class IndexSync:
 
     def caught_up(self) -> bool:
         """Nothing queued and no writer busy (the status bar's "Indexing…" is over)."""
-        if self._using_worker() and self._worker is not None and self._worker.busy:
+        worker = self._live_worker()
+        if worker is not None and worker.busy:
             return False
         if self._draining or self._drain_lock.locked():
             return False
@@ -230,16 +235,19 @@ class IndexSync:
             from desktop_app.core.store.failures import READ_ONLY
 
             raise LibraryReadOnly(f"{READ_ONLY}, so its search index cannot be rebuilt ({self.store.location})")
-        if self._using_worker():
-            assert self._worker is not None
+        worker = self._live_worker()
+        if worker is not None:
             with self.index._lock:  # the child swaps the folder: hold nothing open in it
                 self.index.close()
                 self.is_open = False
             try:
-                ok = bool(self._worker.wait(self._worker.send("rebuild"), None, progress, cancelled)["result"])
+                return bool(worker.wait(worker.send("rebuild"), None, progress, cancelled)["result"])
+            except WorkerFailed as exc:
+                if exc.damaged:
+                    raise
+                self._fall_back(str(exc))  # and rebuild here
             finally:
                 self._open_reader()
-            return ok
         with self._drain_lock:
             with self.store.write() as tx:
                 total = tx.conn.execute(
@@ -289,10 +297,10 @@ class IndexSync:
     # ---- updates ---------------------------------------------------------------------------
     def changed(self) -> None:
         """Called after a commit that queued papers."""
-        if self._using_worker():
+        worker = self._live_worker()
+        if worker is not None:
             try:
-                assert self._worker is not None
-                self._worker.send("drain")
+                worker.send("drain")
                 return
             except WorkerFailed as exc:
                 self._fall_back(str(exc))
@@ -319,12 +327,16 @@ class IndexSync:
         ``progress(done, total)`` after each index commit (total: done + still queued); ``stop()``
         checked between commits ends early (the rest stays queued). With the child writing, this
         asks it to drain and waits for it."""
-        if self._using_worker():
-            assert self._worker is not None
-            answer = self._worker.wait(self._worker.send("drain"), None)
-            with self.index._lock:
-                self.index._current()
-            return int(answer.get("result") or 0)
+        worker = self._live_worker()
+        if worker is not None:
+            try:
+                answer = worker.wait(worker.send("drain"), None)
+                with self.index._lock:
+                    if self.is_open and self.index._searcher is not None:
+                        self.index._current()
+                return int(answer.get("result") or 0)
+            except WorkerFailed as exc:
+                self._fall_back(str(exc))  # and drain here
         if not self.is_open or self.read_only:
             return 0
         handled = 0

@@ -15,6 +15,7 @@ from typing import IO
 from desktop_app.core.library import Library
 
 log = logging.getLogger(__name__)
+NICE = 5  # niceness added to the child's (and its rebuild helpers') scheduling priority
 
 
 class _Commands:
@@ -60,6 +61,11 @@ def serve(folder: Path, stdin: IO[str] | None = None, stdout: IO[str] | None = N
             out.write(json.dumps(event) + "\n")
             out.flush()
 
+    if hasattr(os, "nice"):  # background work: the window (and an import in it) first
+        try:
+            os.nice(NICE)
+        except OSError:
+            pass
     commands = _Commands(stdin)
     lib = Library.open(folder, ensure_index=False, read_only=False)
     sync = lib.index
