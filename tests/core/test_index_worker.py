@@ -19,6 +19,8 @@ from desktop_app.core.library import Library
 from tests.conftest import find_paper
 
 RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
+# the window writes in a thread on Windows (index_sync._writer_mode)
+pytestmark = pytest.mark.skipif(__import__("sys").platform == "win32", reason="no index writer process on Windows")
 
 
 @pytest.fixture(scope="module")
@@ -203,3 +205,37 @@ def test_a_rebuild_in_two_processes_gives_the_same_index(lib_folder: Path, procs
         assert lib.reindex()
         assert got == {q: lib.query(q, sort="relevance").ids[:10] for q in got}
         assert prefix == set(lib.query("transf*").ids) and prefix
+
+
+def test_the_worker_dies_with_a_killed_parent(lib_folder: Path) -> None:
+    """kill -9 of the window's process closes the child's stdin: it exits on its own."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    script = ("import sys, time\n"
+              "from desktop_app.core.library import Library\n"
+              "lib = Library.open(sys.argv[1], background_index=True)\n"
+              "print(lib.index._worker.proc.pid, flush=True)\n"
+              "time.sleep(600)\n")
+    parent = subprocess.Popen([sys.executable, "-c", script, str(lib_folder)], stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(parent.stdout.readline())
+        os.kill(child, 0)  # running
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+
+        def gone() -> bool:
+            try:
+                os.kill(child, 0)
+            except ProcessLookupError:
+                return True
+            # a zombie (its parent is dead, init reaps it) counts as gone
+            stat = Path(f"/proc/{child}/stat")
+            return stat.exists() and stat.read_text().split(") ")[-1].startswith("Z")
+
+        _wait(gone, 30)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
