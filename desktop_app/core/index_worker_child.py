@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 from typing import IO
 
+from desktop_app.core.index_sync import BATCH_ENV, CHILD_DRAIN_BATCH
 from desktop_app.core.library import Library
 
 log = logging.getLogger(__name__)
@@ -69,6 +70,7 @@ def serve(folder: Path, stdin: IO[str] | None = None, stdout: IO[str] | None = N
     commands = _Commands(stdin)
     lib = Library.open(folder, ensure_index=False, read_only=False)
     sync = lib.index
+    sync.batch = int(os.environ.get(BATCH_ENV, "") or CHILD_DRAIN_BATCH)
     try:
         while True:
             item = commands.queue.get()
