@@ -156,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("imports", help="list past imports")
     s = sub.add_parser("undo-import", help="remove the papers one import added")
     s.add_argument("batch", type=int)
+    sub.add_parser("index-worker")  # hidden: the window's search-index writer (core/index_worker_child.py)
     return p
 
 
@@ -203,6 +204,10 @@ def _main(argv: Sequence[str] | None) -> int:
         from desktop_app.gui.launch import run_gui
 
         return run_gui(library, args)
+    if args.command == "index-worker":
+        from desktop_app.core.index_worker_child import serve
+
+        return serve(library)
     from desktop_app.core.errors import LibraryError
     from desktop_app.core.search.errors import QuerySyntaxError
 

@@ -4,17 +4,25 @@ Writers queue paper ids in ``index_queue`` inside their own transaction. ``drain
 queue into index documents in one index commit and then deletes exactly the queue rows it
 handled; anything queued meanwhile stays for the next drain. A crash between the database commit
 and the index commit leaves the queue full, and the next open drains it.
+
+Who writes: the caller (``background=False``: the CLI, tests), a thread of this process
+(``"thread"``), or a child process (``"process"``, the window's default: ``index_worker``), which
+keeps Whoosh's segment building off this process's GIL. With a child, this process only reads
+the index; it falls back to the thread when the child cannot start or dies.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from sqlalchemy import Select, String, delete, func, literal, select, type_coerce
 
+from desktop_app.core.index_worker import WorkerClient, WorkerFailed
 from desktop_app.core.search.index import IndexDoc, SearchIndex
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
@@ -23,6 +31,10 @@ log = logging.getLogger(__name__)
 # Whoosh's segment flush sorts in Python holding the GIL; 2,000-paper batches froze the GUI
 # thread for up to 1.3 s after an import, 250 for under 0.2 s (benchmarks/bench_gui.py)
 DRAIN_BATCH = 250
+# the child process holds no GUI's GIL: bigger commits, fewer segment merges (10,000 queued
+# papers drained in 87 s at 250 a commit, 50 s at 1,000, 23 s at 2,500, measured)
+CHILD_DRAIN_BATCH = 2000
+BATCH_ENV = "MARGINALIA_INDEX_BATCH"  # overrides both (tests)
 
 
 
@@ -51,8 +63,24 @@ def _doc(r) -> IndexDoc:  # noqa: ANN001
     )
 
 
+def _writer_mode(background: bool | str, read_only: bool) -> str:
+    """"inline", "thread" or "process" (see the module's docstring)."""
+    if read_only or not background:
+        return "inline"
+    from desktop_app.core.index_worker import ENV_MODE
+
+    wanted = os.environ.get(ENV_MODE, "").strip().lower()
+    if background == "thread" or wanted in ("thread", "0", "off", "no"):
+        return "thread"
+    if sys.platform == "win32":
+        # not tried there yet: the child swaps index folders the window may hold open
+        return "thread"
+    return "process"
+
+
 class IndexSync:
-    def __init__(self, folder: Path, store: Store, *, background: bool = False, read_only: bool = False) -> None:
+    def __init__(self, folder: Path, store: Store, *, background: bool | str = False,
+                 read_only: bool = False) -> None:
         self.index = SearchIndex(folder, read_only=read_only)
         self.read_only = read_only
         # why text search cannot work (read-only library without a usable index), else None
@@ -60,11 +88,18 @@ class IndexSync:
         self.store = store
         self.is_open = False
         self._drain_lock = threading.Lock()
-        self._background = background
+        self.mode = _writer_mode(background, read_only)
+        self._background = self.mode != "inline"
         self._wake = threading.Event()
         self._stop = False
         self._thread: threading.Thread | None = None
+        self._worker: WorkerClient | None = None
+        self._draining = False  # the thread is between queue and index
+        # called with each progress event ({"event": "progress", "phase", "done", "total"}, "done",
+        # "error", "exit"), from the writer's thread or the child's reader thread
+        self.listeners: list[Callable[[dict], None]] = []
         self.last_error: str | None = None
+        self.batch = int(os.environ.get(BATCH_ENV, "") or DRAIN_BATCH)  # papers per index commit
 
     # ---- lifecycle -------------------------------------------------------------------------
     def ensure(
@@ -75,6 +110,13 @@ class IndexSync:
     ) -> str:
         """Open the index, rebuilding it when it is missing, unreadable, outdated or
         inconsistent with the database. Returns why it was rebuilt, or "ok"."""
+        if self.mode == "process" and self._start_worker():
+            try:
+                return self._ensure_in_worker(progress, cancelled)
+            except WorkerFailed as exc:
+                if exc.damaged:
+                    raise
+                self._fall_back(f"{exc}")
         usable, why = self.index.is_usable()
         if self.read_only:
             return self._ensure_read_only(usable, why)
@@ -93,6 +135,89 @@ class IndexSync:
             return "cancelled"
         self._start_thread()
         return why
+
+    # ---- the child process -----------------------------------------------------------------
+    def _start_worker(self) -> bool:
+        """Start the child (once); False, logged, when it cannot start: the thread writes."""
+        if self._worker is not None and self._worker.alive:
+            return True
+        worker = WorkerClient(self.index.folder, on_event=self._worker_event)
+        try:
+            worker.start()
+        except OSError as exc:
+            self._fall_back(f"cannot start it: {exc}")
+            return False
+        self._worker = worker
+        return True
+
+    def _fall_back(self, why: str) -> None:
+        worker, self._worker = self._worker, None
+        if self.mode == "process":
+            log.warning("index writer process: %s; writing the index in a thread instead", why)
+        self.mode = "thread"
+        if worker is not None:
+            worker.kill()
+
+    def _live_worker(self) -> WorkerClient | None:
+        worker = self._worker  # read once: the reader thread may drop it (the child died)
+        return worker if worker is not None and worker.alive else None
+
+    def _ensure_in_worker(self, progress: Callable[[int, int], None] | None,
+                          cancelled: Callable[[], bool] | None) -> str:
+        worker = self._worker
+        if worker is None:
+            raise WorkerFailed("the index writer stopped")
+        with self.index._lock:  # the child may swap the folder: hold nothing open in it
+            self.index.close()
+            self.is_open = False
+        answer = worker.wait(worker.send("ensure"), None, progress, cancelled)
+        why = str(answer.get("result"))
+        self._open_reader()
+        return why
+
+    def _open_reader(self) -> None:
+        with self.index._lock:
+            self.index.close()
+            try:
+                self.index.open()
+                self.is_open = True
+            except Exception as exc:  # noqa: BLE001 - no index (a cancelled first build)
+                log.info("search index not opened: %s", exc)
+                self.is_open = False
+
+    def _worker_event(self, event: dict) -> None:
+        kind = event.get("event")
+        if kind == "done" and event.get("cmd") in ("drain", "quit", "ensure"):
+            self.last_error = None
+            with self.index._lock:
+                if self.is_open and self.index._searcher is not None:
+                    self.index._current()  # the reader follows the new generation
+        elif kind == "error":
+            self.last_error = event.get("message")
+        elif kind == "exit" and not self._stop:
+            worker = self._worker
+            if worker is not None and worker.exited:
+                self._fall_back(f"it stopped (exit status {event.get('code')})")
+                if self.is_open:
+                    self._start_thread()
+                    self._wake.set()
+        self._notify(event)
+
+    def _notify(self, event: dict) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(event)
+            except Exception:  # noqa: BLE001 - a listener's bug must not stop indexing
+                log.exception("index progress listener failed")
+
+    def caught_up(self) -> bool:
+        """Nothing queued and no writer busy (the status bar's "Indexing…" is over)."""
+        worker = self._live_worker()
+        if worker is not None and worker.busy:
+            return False
+        if self._draining or self._drain_lock.locked():
+            return False
+        return self.pending() == 0
 
     def _ensure_read_only(self, usable: bool, why: str) -> str:
         """A read-only library's index is used as it is (papers still queued are not in it)."""
@@ -115,6 +240,19 @@ class IndexSync:
             from desktop_app.core.store.failures import READ_ONLY
 
             raise LibraryReadOnly(f"{READ_ONLY}, so its search index cannot be rebuilt ({self.store.location})")
+        worker = self._live_worker()
+        if worker is not None:
+            with self.index._lock:  # the child swaps the folder: hold nothing open in it
+                self.index.close()
+                self.is_open = False
+            try:
+                return bool(worker.wait(worker.send("rebuild"), None, progress, cancelled)["result"])
+            except WorkerFailed as exc:
+                if exc.damaged:
+                    raise
+                self._fall_back(str(exc))  # and rebuild here
+            finally:
+                self._open_reader()
         with self._drain_lock:
             with self.store.write() as tx:
                 total = tx.conn.execute(
@@ -146,12 +284,17 @@ class IndexSync:
                 return
             (self.index.folder / STAMP).unlink(missing_ok=True)
 
-    def close(self) -> None:
+    def close(self, drain: bool = True) -> None:
+        """Stop the writer; with ``drain`` write what is queued first (else it waits for the next
+        open)."""
         self._stop = True
         self._wake.set()
+        if self._worker is not None:
+            self._worker.close(timeout=30)  # the child drains, then exits
+            self._worker = None
         if self._thread is not None:
             self._thread.join(timeout=30)
-        if self.is_open:
+        if drain and self.is_open and self.mode != "process":
             self._drain_logged()  # what fails stays queued for the next open
         self.index.close()
         self.is_open = False
@@ -159,6 +302,14 @@ class IndexSync:
     # ---- updates ---------------------------------------------------------------------------
     def changed(self) -> None:
         """Called after a commit that queued papers."""
+        worker = self._live_worker()
+        if worker is not None:
+            try:
+                worker.send("drain")
+                return
+            except WorkerFailed as exc:
+                self._fall_back(str(exc))
+                self._start_thread()
         if self._background and self._thread is not None:
             self._wake.set()
         elif self.is_open:
@@ -166,28 +317,45 @@ class IndexSync:
             # update must not report the write as failed. The next drain (or open) redoes it.
             self._drain_logged()
 
-    def _drain_logged(self) -> None:
+    def _drain_logged(self, progress: Callable[[int, int], None] | None = None) -> None:
         try:
-            self.drain()
+            self.drain(progress) if progress is not None else self.drain()
             self.last_error = None
         except Exception as exc:  # noqa: BLE001 - kept for the GUI; queue is retried
             log.exception("index update failed")
             self.last_error = str(exc)
 
-    def drain(self) -> int:
-        """Write every queued paper to the index. Returns how many were handled."""
+    def drain(self, progress: Callable[[int, int], None] | None = None,
+              stop: Callable[[], bool] | None = None) -> int:
+        """Write every queued paper to the index. Returns how many were handled.
+
+        ``progress(done, total)`` after each index commit (total: done + still queued); ``stop()``
+        checked between commits ends early (the rest stays queued). With the child writing, this
+        asks it to drain and waits for it."""
+        worker = self._live_worker()
+        if worker is not None:
+            try:
+                answer = worker.wait(worker.send("drain"), None)
+                with self.index._lock:
+                    if self.is_open and self.index._searcher is not None:
+                        self.index._current()
+                return int(answer.get("result") or 0)
+            except WorkerFailed as exc:
+                self._fall_back(str(exc))  # and drain here
         if not self.is_open or self.read_only:
             return 0
         handled = 0
         with self._drain_lock:
             while True:
+                if stop is not None and stop():
+                    return handled
                 q = t.index_queue.c
                 # the time as stored, compared as stored: a row written by another program
                 # ("2026-01-01 00:00:00") would not equal its own value re-formatted
                 stamp = type_coerce(q.queued_at, String)
                 with self.store.read() as conn:
                     queued = conn.execute(
-                        select(q.paper_id, stamp).order_by(q.paper_id).limit(DRAIN_BATCH)
+                        select(q.paper_id, stamp).order_by(q.paper_id).limit(self.batch)
                     ).all()
                     if not queued:
                         return handled
@@ -203,6 +371,10 @@ class IndexSync:
                     for pid, at in queued:
                         tx.conn.execute(delete(t.index_queue).where(q.paper_id == pid, stamp == at))
                 handled += len(queued)
+                if progress is not None:
+                    with self.store.read() as conn:
+                        left = conn.execute(select(func.count()).select_from(t.index_queue)).scalar_one()
+                    progress(handled, handled + left)
 
     def pending(self) -> int:
         """Papers queued for the index and not yet written to it."""
@@ -216,9 +388,17 @@ class IndexSync:
         self._thread.start()
 
     def _run(self) -> None:
+        def progress(done: int, total: int) -> None:
+            self._notify({"event": "progress", "phase": "drain", "done": done, "total": total})
+
         while not self._stop:
             self._wake.wait()
             self._wake.clear()
             if self._stop:
                 break
-            self._drain_logged()
+            self._draining = True
+            try:
+                self._drain_logged(progress if self.listeners else None)
+            finally:
+                self._draining = False
+            self._notify({"event": "done", "cmd": "drain"})

@@ -15,6 +15,7 @@ from sqlalchemy.exc import DatabaseError
 from desktop_app.core.errors import LibraryDamaged, LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.store import backups
+from desktop_app.gui import index_status
 from desktop_app.gui.app import application
 from desktop_app.gui.main_window import MainWindow
 from desktop_app.gui.single_instance import InstanceServer, hand_over
@@ -41,6 +42,7 @@ def open_main_window(library_dir: str | Path, settings: QSettings | None = None,
         if not ask_restore or not offer_restore(folder, exc):
             raise (exc if isinstance(exc, LibraryDamaged) else backups.damaged_error(folder, str(exc))) from exc
         win = _build_window(folder, settings)
+    index_status.attach(win)  # "Indexing… n of m" while the writer catches up
     win.show()  # the window checks the index after its first paint (MainWindow._finish_start)
     win.destroyed.connect(lambda *_: win.library.close())
     win.files.damaged.connect(lambda problem: _damaged_while_open(win, problem))

@@ -123,8 +123,11 @@ class SearchIndex:
         new.mkdir(parents=True)
         ix = windex.create_in(str(new), build_schema())
         # compound=False: a compound segment is copied into memory on open (467 MB at 100,000
-        # papers, measured); separate files are memory-mapped instead
-        writer = ix.writer(limitmb=256, procs=1, compound=False, timeout=60, delay=0.1)
+        # papers, measured); separate files are memory-mapped instead. Two cores: two processes
+        # each build a segment (index_worker.build_options)
+        from desktop_app.core.index_worker import build_options
+
+        writer = ix.writer(compound=False, timeout=60, delay=0.1, **build_options(total))
         try:
             for n, doc in enumerate(docs, 1):
                 writer.add_document(**_fields(doc))
