@@ -58,6 +58,9 @@ def _import(win, qtbot, monkeypatch, path: Path, choose) -> list:  # noqa: ANN00
     with qtbot.waitSignal(win.files.changed, timeout=20000):
         win.files.import_paths([str(path)])
     qtbot.waitUntil(lambda: win.model.rowCount() == win.library.papers.count(), timeout=5000)
+    # the index writer (a child process) makes the new papers searchable a moment later, as
+    # the status bar's "Indexing…" says; text searches below need it to have caught up
+    qtbot.waitUntil(win.library.index.caught_up, timeout=60000)
     return shown
 
 
