@@ -186,10 +186,13 @@ def _pump_until(app, done, timeout: float = 30.0, poll_ms: int = 1) -> bool:  # 
     return ok[0]
 
 
+_SCRATCH = tempfile.TemporaryDirectory(prefix="marginalia-bench-")  # removed when the run ends
+
+
 def _scratch_settings():  # noqa: ANN202
     from PySide6.QtCore import QSettings
 
-    path = Path(tempfile.mkdtemp(prefix="marginalia-bench-settings-")) / "settings.ini"
+    path = Path(tempfile.mkdtemp(prefix="settings-", dir=_SCRATCH.name)) / "settings.ini"
     return QSettings(str(path), QSettings.Format.IniFormat)
 
 
@@ -459,7 +462,7 @@ def child_import(size: int, seed: int, with_query: str) -> None:
     records = corpus.make_corpus(size, seed)
     _pin_none()
     app = application()
-    folder = tempfile.mkdtemp(prefix="marginalia-bench-import-")
+    folder = tempfile.mkdtemp(prefix="import-", dir=_SCRATCH.name)
     win = open_main_window(folder, _scratch_settings())
     _wait_index(app, win)
     lib = win.library
