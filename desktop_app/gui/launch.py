@@ -284,6 +284,33 @@ def _screenshot(app: QApplication, win: MainWindow, out: Path, args: argparse.Na
     return 0
 
 
+def _search_after_indexing(app: QApplication, win: MainWindow, timeout: float = 120.0) -> str | None:
+    """The smoke test's search: once the index writer (a child process where it can be) has
+    taken the papers in, a word of the first paper's title must find it through the index.
+    None when it did (the writer's mode goes to stderr), else what went wrong."""
+    import re
+    import time
+
+    lib = win.library
+    deadline = time.monotonic() + timeout
+    while not (lib.index.is_open and lib.index.caught_up()):
+        if time.monotonic() > deadline:
+            why = lib.index.last_error or "no error reported"
+            return f"the search index did not catch up in {timeout:.0f} s ({why})"
+        app.processEvents()
+        time.sleep(0.02)
+    pid = lib.query("").ids[0]
+    paper = lib.papers.get(pid)
+    words = re.findall(r"[^\W\d_]{5,}", f"{paper.title or ''} {paper.abstract_text or ''}")
+    if not words:
+        return None  # nothing to search by (cannot happen with the sample files)
+    word = max(words[:20], key=len).lower()
+    if pid not in lib.query(word).ids:
+        return f"searching {word!r} did not find paper {pid}"
+    print(f"search index: writer {lib.index.mode}, {word!r} found paper {pid}", file=sys.stderr)
+    return None
+
+
 def smoke_test(folder: Path | None) -> int:
     """Build the window on a library (a temporary one by default), process events, check that
     the table shows the library's papers, print OK."""
@@ -312,11 +339,15 @@ def smoke_test(folder: Path | None) -> int:
     expected = win.library.papers.count()
     shown = win.model.rowCount()
     ok = expected > 0 and shown == expected and win.table.isVisible()
+    search_problem = _search_after_indexing(app, win) if ok else None
     close_window(win)
     if tmp is not None:
         tmp.cleanup()
     if not ok:
         print(f"FAILED: the table shows {shown} of {expected} papers", file=sys.stderr)
+        return 1
+    if search_problem is not None:
+        print(f"FAILED: {search_problem}", file=sys.stderr)
         return 1
     print("OK")
     return 0

@@ -34,6 +34,8 @@ def test_screenshot_of_a_selected_paper(tmp_path: Path, seed_paths: list[Path]) 
 def test_smoke_tests(tmp_path: Path) -> None:
     res = _run("--smoke-test")
     assert res.returncode == 0 and res.stdout.strip() == "OK", res.stderr
+    # the sample papers were indexed by the writer's child process and found by a text search
+    assert "search index: writer process" in res.stderr, res.stderr
     res = _run("--library", str(tmp_path / "fresh"), "gui", "--smoke-test")
     assert res.returncode == 0 and "OK" in res.stdout, res.stderr
     assert (tmp_path / "fresh" / "library.sqlite").exists()

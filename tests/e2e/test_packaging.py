@@ -197,6 +197,9 @@ def check_version_and_smoke(exe: Path, tmp: Path, label: str) -> float:
     elapsed = time.monotonic() - t0
     assert "OK" in out.stdout.split(), (
         f"{label} --smoke-test did not print OK:\n{out.stdout}\n{out.stderr[-3000:]}")
+    # the index writer ran as a child (the bundle's own binary, `index-worker`) and the sample
+    # papers were found through the index (numpy executor over Whoosh's postings)
+    assert "search index: writer process" in out.stderr, out.stderr[-3000:]
     # the isolated HOME holds whatever the app wrote: nothing went to the real one
     return elapsed
 
