@@ -72,8 +72,11 @@ step_bundle() {
     rm -rf "$BUNDLE"
     "$PYTHON" -m PyInstaller --noconfirm --log-level WARN \
         --distpath "$DIST_DIR" --workpath "$BUILD_DIR/pyinstaller" packaging/marginalia.spec
-    # PyInstaller strips symbols; drop the .comment/.note sections too (lintian: unneeded)
-    find "$BUNDLE/_internal" -type f -name '*.so*' -print0 \
+    # strip the libraries (symbols, .comment and .note: lintian), except numpy's: auditwheel
+    # rewrote them with patchelf and an older strip (Debian 11's) breaks them ("ELF load command
+    # address/offset not page-aligned"); lintian-overrides says so
+    find "$BUNDLE/_internal" -type f -name '*.so*' \
+        -not -path "$BUNDLE/_internal/numpy/*" -not -path "$BUNDLE/_internal/numpy.libs/*" -print0 \
         | xargs -0 -P "$(nproc)" -n 16 strip --remove-section=.comment --remove-section=.note
     # PyInstaller copies libraries with their exec bits; only the program itself needs one
     find "$BUNDLE" -type d -exec chmod 755 {} +
