@@ -305,7 +305,11 @@ def test_bundle_contents(build: Build):
     assert "not stripped" not in out
     assert not (internal / "pytest").exists() and not (internal / "PyInstaller").exists()
     size = du_mb(build.bundle)
-    assert size < 160, f"bundle grew to {size:.0f} MB"
+    # 122 MB before numpy; numpy (11 MB) and the OpenBLAS its core links (28 MB, unstripped:
+    # see build_linux.sh) came with the search executor (issue 14)
+    assert size < 170, f"bundle grew to {size:.0f} MB"
+    for unused in ("random", "fft", "polynomial", "ma", "f2py", "testing"):
+        assert not (internal / "numpy" / unused).exists(), f"numpy.{unused} is bundled"
 
 
 HYGIENE_CHECKS = (
