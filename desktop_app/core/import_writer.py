@@ -85,6 +85,9 @@ class ImportWriter:
                       .where(pi.c.key.in_(bindparam("keys", expanding=True))))
         self._add_keys = d.insert(pi).on_conflict_do_nothing(index_elements=["key", "paper_id"])
         self._add_paper = insert(p)
+        # a record with neither title nor abstract: the paper made from the very same record text
+        self._same_raw = (select(p.c.id, p.c.title).where(p.c.raw == bindparam("raw"), p.c.abstract_text == "",
+                                                           p.c.title_source != "given").order_by(p.c.id))
         self._add_note = insert(t.note)
         self._deleted_at = select(p.c.deleted_at).where(p.c.id == bindparam("pid"))
         self._undelete = update(p).where(p.c.id == bindparam("pid")).values(deleted_at=None)
@@ -138,6 +141,8 @@ class ImportWriter:
         ident = record_identity(rec, plain, title, given=given)
         keys = candidate_keys(ident)
         found = self.match(ident, keys)
+        if found is None and not given and not plain and rec.raw.strip():
+            found = self._same_record(rec.raw)
         if found is not None:
             pid, reason = found
             if (self.file_no, index) in self.keep_apart:
@@ -169,6 +174,16 @@ class ImportWriter:
         self.new_ids.append(pid)
         fr.added += 1
         return pid
+
+    def _same_record(self, raw: str) -> tuple[int, str] | None:
+        """The paper an earlier import made from this record's very text, for a record without
+        title or abstract: nothing else identifies it, and importing the file again must not add
+        it again. Papers this file made are not it (a file's entries are distinct papers)."""
+        for row in self.conn.execute(self._same_raw, {"raw": raw}):
+            if self.made_by.get(row.id) != self.file_no:
+                self.titles.setdefault(row.id, row.title)
+                return row.id, "same-record"
+        return None
 
     def tag_id(self, name: str) -> int:
         """The id of the tag ``name`` (already normalized; any case), created when missing."""

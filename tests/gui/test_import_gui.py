@@ -45,5 +45,5 @@ def test_every_corpus_file_imports_from_the_gui_with_a_report(make_window, libra
     before = win.library.papers.count()
     win.files.import_paths([str(p) for p in CORPUS_FILES])
     qtbot.waitUntil(lambda: len(previews) == 2, timeout=60000)
-    qtbot.wait(500)
+    qtbot.waitUntil(lambda: len(reports) == 2, timeout=60000)  # the second import is done
     assert win.library.papers.count() == before
