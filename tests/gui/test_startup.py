@@ -174,3 +174,31 @@ def test_coalescer_runs_each_update_once_in_order(qtbot) -> None:  # noqa: ANN00
     assert not c.pending()
     with pytest.raises(KeyError):
         c.later("nope")
+
+
+def test_the_first_keystroke_warms_the_search_once_in_a_worker(make_window, seeded_dir: Path,
+                                                               monkeypatch: pytest.MonkeyPatch, qtbot) -> None:  # noqa: ANN001
+    """The query parser, the executor and the shown list are made ready while the search box's
+    debounce runs, off the GUI thread, once; the search typed then finds what it should."""
+    import threading
+
+    from desktop_app.core.library import Library
+
+    calls: list[tuple[str, dict]] = []
+    warm = Library.warm_search
+
+    def spy(self, **filters) -> None:  # noqa: ANN001, ANN003
+        calls.append((threading.current_thread().name, filters))
+        warm(self, **filters)
+
+    monkeypatch.setattr(Library, "warm_search", spy)
+    win = make_window(seeded_dir)
+    qtbot.waitUntil(lambda: win.files.index_ready, timeout=60000)
+    qtbot.keyClicks(win.search.box, "reward")
+    qtbot.waitUntil(lambda: bool(calls), timeout=10000)
+    win.search.apply_now()
+    qtbot.waitUntil(lambda: 0 < win.model.rowCount() < 76, timeout=10000)
+    assert len(calls) == 1
+    thread, filters = calls[0]
+    assert thread != threading.main_thread().name
+    assert filters["sort"] == win.sort_key and filters["status"] == win.state.status
