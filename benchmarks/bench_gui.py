@@ -268,7 +268,7 @@ def child_floor(rows: int) -> None:
     win = QMainWindow()
     model = Model()
     class Table(QTableView):
-        pass
+        """The floor's table, its paint stamped as the app's is (_hook_paint)."""
 
     _hook_paint(Table)
     table = Table(win)

@@ -7,6 +7,7 @@ Every command takes ``--library DIR`` (default: the platform's user data folder,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -177,14 +178,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _discard_stdout() -> None:
     """Point stdout at the null device: what is still buffered, and the interpreter's last flush
     at exit, then go nowhere instead of raising BrokenPipeError again."""
-    try:
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # no real stdout: nothing to flush
         null = os.open(os.devnull, os.O_WRONLY)
         try:
             os.dup2(null, sys.stdout.fileno())
         finally:
             os.close(null)
-    except (OSError, ValueError, AttributeError):  # no real stdout file: nothing will flush to it
-        pass
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -87,6 +87,15 @@ def find_paper(lib, words: str) -> int:  # noqa: ANN001
     raise AssertionError(f"no paper contains {words!r}")
 
 
+def queued_ids(folder: Path) -> list[int]:
+    """The paper ids waiting in a library's ``index_queue``, read with plain sqlite3."""
+    con = sqlite3.connect(folder / "library.sqlite")
+    try:
+        return [r[0] for r in con.execute("SELECT paper_id FROM index_queue ORDER BY paper_id")]
+    finally:
+        con.close()
+
+
 def papers_in(db: Path) -> int:
     """Live papers in a database file, read with plain sqlite3 (no Library, no migration).
     The path is made absolute: this SQLite treats a relative "file:..." name as a URI."""

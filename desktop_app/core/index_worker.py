@@ -22,6 +22,7 @@ and its searcher follows the index generation (``SearchIndex._current``). The ch
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -151,12 +152,10 @@ class WorkerClient:
         if proc is None:
             return
         if proc.poll() is None:
-            try:
+            with contextlib.suppress(OSError, ValueError):  # the child has gone already
                 self._write("quit")
                 assert proc.stdin is not None
                 proc.stdin.close()
-            except (OSError, ValueError):
-                pass
             try:
                 proc.wait(timeout)
             except subprocess.TimeoutExpired:

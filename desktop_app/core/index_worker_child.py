@@ -3,6 +3,7 @@ on stdin and answers in JSON lines on stdout (the protocol is described in ``ind
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -31,7 +32,7 @@ class _Commands:
         threading.Thread(target=self._read, name="commands", daemon=True).start()
 
     def _read(self) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):  # the pipe broke: as at its end
             for line in self._stdin:
                 seq, _, cmd = line.strip().partition(" ")
                 if not seq:
@@ -40,8 +41,6 @@ class _Commands:
                     self.cancel.set()
                     continue
                 self.queue.put((int(seq), cmd))
-        except (OSError, ValueError):
-            pass
         self.eof.set()
         self.queue.put(None)
 
@@ -63,10 +62,8 @@ def serve(folder: Path, stdin: IO[str] | None = None, stdout: IO[str] | None = N
             out.flush()
 
     if hasattr(os, "nice"):  # background work: the window (and an import in it) first
-        try:
+        with contextlib.suppress(OSError):
             os.nice(NICE)
-        except OSError:
-            pass
     commands = _Commands(stdin)
     lib = Library.open(folder, ensure_index=False, read_only=False)
     sync = lib.index

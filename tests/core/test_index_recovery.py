@@ -14,7 +14,7 @@ import pytest
 from desktop_app.core.library import Library
 from desktop_app.core.search.index import STAMP, SearchIndex
 from desktop_app.core.search.schema import SCHEMA_VERSION
-from tests.conftest import find_paper
+from tests.conftest import find_paper, queued_ids
 
 PHRASE = '"Recursive Automated Composition"'
 RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
@@ -46,14 +46,6 @@ def lib_folder(seeded_template: Path, library_dir: Path) -> Path:
 
 def _races(lib: Library) -> int:
     return find_paper(lib, RACES_WORDS)
-
-
-def _queue(folder: Path) -> list[int]:
-    con = sqlite3.connect(folder / "library.sqlite")
-    try:
-        return [r[0] for r in con.execute("SELECT paper_id FROM index_queue ORDER BY paper_id")]
-    finally:
-        con.close()
 
 
 def _assert_search_works(lib: Library) -> None:
@@ -174,17 +166,17 @@ def test_queue_is_redone_after_a_crash_between_commit_and_index_update(
         assert lib.papers.get(races).note == "now about a wombat"
         assert lib.index.last_error and "simulated crash" in lib.index.last_error
         assert lib.query("note:wombat").ids == []  # the index missed it ...
-        assert _queue(lib_folder) == [races]  # ... but the queue kept it
+        assert queued_ids(lib_folder) == [races]  # ... but the queue kept it
         assert any("wait for the search index" in p for p in lib.integrity_check())
     # close() could not drain either; the queue survives the "crash"
-    assert _queue(lib_folder) == [races]
+    assert queued_ids(lib_folder) == [races]
     monkeypatch.undo()
 
     with Library.open(lib_folder, ensure_index=False) as lib:
         assert lib.ensure_index() == "ok"  # redone from the queue, no rebuild needed
         assert lib.query("note:wombat").ids == [races]
         assert lib.query("note:quokka").ids == []
-        assert _queue(lib_folder) == []
+        assert queued_ids(lib_folder) == []
         assert lib.integrity_check() == []
 
 
@@ -205,7 +197,7 @@ def test_rows_queued_by_another_writer_are_indexed_at_open(lib_folder: Path) -> 
         assert lib.query("quokka").ids == []
         assert lib.query('"Fixed-Point Reasoning Model"').ids == []
         assert lib.index.index.doc_count() == 75
-        assert _queue(lib_folder) == []
+        assert queued_ids(lib_folder) == []
 
 
 def test_background_index_thread_catches_up(lib_folder: Path) -> None:
@@ -214,7 +206,7 @@ def test_background_index_thread_catches_up(lib_folder: Path) -> None:
         lib.notes.set(races, "an echidna appears")
         lib.flush_index()
         assert lib.query("echidna").ids == [races]
-        assert _queue(lib_folder) == []
+        assert queued_ids(lib_folder) == []
 
 
 def test_damage_seen_only_while_searching_is_repaired(seed_library, library_dir) -> None:  # noqa: ANN001

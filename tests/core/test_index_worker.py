@@ -16,7 +16,7 @@ import pytest
 from desktop_app.core import index_worker
 from desktop_app.core.index_worker import WorkerClient
 from desktop_app.core.library import Library
-from tests.conftest import find_paper
+from tests.conftest import find_paper, queued_ids
 
 RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
 # the window writes in a thread on Windows (index_sync._writer_mode)
@@ -37,14 +37,6 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def lib_folder(template: Path, library_dir: Path) -> Path:
     shutil.copytree(template, library_dir)
     return library_dir
-
-
-def _queue(folder: Path) -> list[int]:
-    con = sqlite3.connect(folder / "library.sqlite")
-    try:
-        return [r[0] for r in con.execute("SELECT paper_id FROM index_queue ORDER BY paper_id")]
-    finally:
-        con.close()
 
 
 def _queue_everything_with_a_new_note(folder: Path, pid: int, note: str) -> None:
@@ -82,7 +74,7 @@ def test_child_drains_the_queue_and_the_parent_reads_it(lib_folder: Path) -> Non
         lib.notes.set(races, "an echidna appears")  # the commit wakes the child; no wait here
         _wait(lib.index.caught_up)
         assert lib.query("echidna").ids == [races]
-        assert _queue(lib_folder) == []
+        assert queued_ids(lib_folder) == []
         assert lib.index._drain_lock.locked() is False and lib.index._thread is None  # no writer here
         lib.notes.set(races, "a wombat instead")
         lib.flush_index()  # waits for the child
@@ -107,7 +99,7 @@ def test_killing_the_child_mid_drain_loses_nothing(lib_folder: Path, monkeypatch
     def on_event(event: dict) -> None:
         if event["event"] == "progress" and not killed.is_set():
             first.kill()  # SIGKILL after the first index commit
-            left_at_kill.append(len(_queue(lib_folder)))
+            left_at_kill.append(len(queued_ids(lib_folder)))
             killed.set()
 
     first.on_event = on_event
@@ -115,7 +107,7 @@ def test_killing_the_child_mid_drain_loses_nothing(lib_folder: Path, monkeypatch
     first.send("drain")
     assert killed.wait(60)
     _wait(lambda: first.exited)
-    left = _queue(lib_folder)
+    left = queued_ids(lib_folder)
     assert 0 < len(left) < 76, "killed mid-drain"
     assert len(left) == left_at_kill[0]
 
@@ -125,7 +117,7 @@ def test_killing_the_child_mid_drain_loses_nothing(lib_folder: Path, monkeypatch
     assert answer["result"] == "ok" and answer["pending"] == 0
     second.close()
     assert second.proc.returncode == 0
-    assert _queue(lib_folder) == []
+    assert queued_ids(lib_folder) == []
     with Library.open(lib_folder) as lib:
         assert lib.index.index.doc_count() == 76
         assert lib.query("numbat").ids == [races]
@@ -141,28 +133,21 @@ def test_the_worker_exits_when_the_parents_pipe_closes(lib_folder: Path) -> None
     _wait(lambda: worker.exited)
 
 
-def test_the_parent_writes_itself_when_the_child_cannot_start(
-        lib_folder: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    monkeypatch.setattr(index_worker, "worker_command", lambda folder: [str(lib_folder / "no-such-program")])
-    with Library.open(lib_folder, background_index=True) as lib:
-        assert lib.index.mode == "thread"
-        races = find_paper(lib, RACES_WORDS)
-        lib.notes.set(races, "an echidna appears")
-        lib.flush_index()
-        assert lib.query("echidna").ids == [races]
-    assert "writing the index in a thread instead" in caplog.text
-
-
-def test_the_parent_writes_itself_when_the_child_dies_at_once(lib_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("child", ["cannot start", "dies at once"])
+def test_the_parent_writes_itself_when_the_child_fails(
+        child: str, lib_folder: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     import sys
 
-    monkeypatch.setattr(index_worker, "worker_command", lambda folder: [sys.executable, "-c", "pass"])
+    command = [str(lib_folder / "no-such-program")] if child == "cannot start" else [sys.executable, "-c", "pass"]
+    monkeypatch.setattr(index_worker, "worker_command", lambda folder: command)
     with Library.open(lib_folder, background_index=True) as lib:
         assert lib.index.mode == "thread"
         races = find_paper(lib, RACES_WORDS)
         lib.notes.set(races, "an echidna appears")
         lib.flush_index()
         assert lib.query("echidna").ids == [races]
+    if child == "cannot start":
+        assert "writing the index in a thread instead" in caplog.text
 
 
 def test_rebuild_through_the_child_reports_progress(lib_folder: Path) -> None:
