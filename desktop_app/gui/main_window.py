@@ -152,6 +152,7 @@ class MainWindow(QMainWindow):
         self.elsewhere_timer.timeout.connect(ed.check_note_elsewhere)
         self.elsewhere_timer.start()
 
+        rd.notes.historyRequested.connect(self._show_note_history)
         self.sidebar.tagMenuAction.connect(ed.on_tag_menu)
         self.sidebar.listMenuAction.connect(ed.on_list_menu)
         self.sidebar.searchMenuAction.connect(ed.on_search_menu)
@@ -203,6 +204,7 @@ class MainWindow(QMainWindow):
         p.addSeparator()
         self._action(p, "Add tag…\tT", self.focus_tags)
         self._action(p, "Edit note\tN", self.focus_note)
+        self._action(p, "Note history…", self._show_note_history, None, "noteHistoryAction")
         self._action(p, "Add to reading list…", ed.add_to_list_dialog, "Ctrl+L")
         self._action(p, "Move up in list", lambda: ed.move_in_list(-1), "Alt+Up")
         self._action(p, "Move down in list", lambda: ed.move_in_list(1), "Alt+Down")
@@ -224,6 +226,11 @@ class MainWindow(QMainWindow):
         from desktop_app.gui.duplicates_view import show_duplicates
 
         show_duplicates(self)
+
+    def _show_note_history(self) -> None:
+        from desktop_app.gui.note_history import show_note_history
+
+        show_note_history(self)
 
     def _show_shortcuts(self) -> None:
         from desktop_app.gui.help_dialogs import show_shortcuts
