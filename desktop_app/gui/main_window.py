@@ -346,6 +346,7 @@ class MainWindow(QMainWindow):
             return
         self.search.show_error(None)
         self.terms = res.terms
+        self.reader.hit_query = self.state.query
         self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
         self.model.set_ids(res.ids, res.total)
         self.follow.later("count", "chips")
@@ -382,6 +383,7 @@ class MainWindow(QMainWindow):
         ids = self.library.finder.list_ids(status=st.status, sort=self.sort_key, descending=self.sort_desc,
                                            limit=FIRST_PAGE)
         self.terms = []
+        self.reader.hit_query = ""
         self.model.reorderable = False
         self.model.set_ids(ids, partial=len(ids) == FIRST_PAGE)
         self.follow.later("chips")

@@ -54,6 +54,7 @@ class ReaderPane(QWidget):
         self.paper: PaperView | None = None
         self.read_only = False
         self.terms: list[str] = []
+        self.hit_query = ""  # the search text whose matches are underlined in the abstract
         outer = QVBoxLayout(self)
         outer.setContentsMargins(12, 8, 12, 8)
         outer.setSpacing(6)
@@ -258,10 +259,15 @@ class ReaderPane(QWidget):
 
         assert self.paper is not None
         marks = [Mark(h.start, h.end, h.color, key=str(h.id)) for h in self.paper.highlights if not h.orphaned]
-        html = to_html(self.paper.abstract, terms=self.terms, marks=marks)
+        html = to_html(self.paper.abstract, marks=marks)
         bar = self.abstract.verticalScrollBar()
         pos = bar.value()
         self.abstract.setHtml(html)
+        if self.hit_query:
+            from desktop_app.core.text import to_plain
+            from desktop_app.gui.search_hits import draw_hits
+
+            draw_hits(self.abstract, self.hit_query, to_plain(self.paper.abstract))
         if keep_scroll:
             bar.setValue(pos)
 
