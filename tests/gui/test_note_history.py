@@ -127,3 +127,19 @@ def test_a_note_with_markup_is_shown_as_text(make_window, seeded_dir: Path, qtbo
             assert not fmt.isImageFormat() and not fmt.isAnchor() and fmt.fontWeight() <= 400
             it += 1
         block = block.next()
+
+
+def test_screenshot_views_prepare_their_dialogs(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    from desktop_app.gui.duplicates_view import DuplicatesDialog, screenshot_duplicates
+    from desktop_app.gui.note_history import screenshot_note_history
+
+    win = make_window(seeded_dir)
+    dialog = screenshot_note_history(win)
+    assert isinstance(dialog, NoteHistoryDialog) and dialog.isVisible()
+    assert dialog.list.count() == 3 and dialog.list.currentRow() == 1
+    assert not dialog.grab().isNull()
+    dialog.close()
+    dups = screenshot_duplicates(win)
+    assert isinstance(dups, DuplicatesDialog) and not dups.is_searching()
+    assert len(dups.pairs) == 1 and dups.pairs[0].label == "same abstract"
+    assert win.model.rowCount() == 77
