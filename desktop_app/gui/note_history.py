@@ -172,8 +172,14 @@ class NoteHistoryDialog(QDialog):
         row.addWidget(buttons)
         lay.addLayout(row)
         self.list.currentRowChanged.connect(self._show_selected)
+        window.edits.changed.connect(self._library_changed)  # Edit → Undo of a restore, say
+        self.finished.connect(lambda _r: window.edits.changed.disconnect(self._library_changed))
         self.resize(820, 480)
         self.reload()
+
+    def _library_changed(self, change: object) -> None:
+        if getattr(change, "kind", "") == "note" and self.paper_id in getattr(change, "paper_ids", ()):
+            self.reload()
 
     def reload(self) -> None:
         """Read the versions again (after a restore or an edit) and select the newest."""

@@ -80,6 +80,11 @@ def test_three_saves_are_listed_diffed_and_restored_undoably(make_window, seeded
     assert win.reader.notes.edit.toPlainText() == "alpha beta"
     assert dialog.list.count() == 4 and dialog.versions[0].text == "alpha beta"
     assert win.undo_stack.undoText() == "Restore note version"
+    win.undo_stack.undo()  # the open dialog follows the undo
+    assert win.library.notes.text(pid) == "gamma beta delta"
+    assert dialog.versions[0].text == "gamma beta delta" and dialog.list.count() == 5
+    win.undo_stack.redo()
+    assert win.library.notes.text(pid) == "alpha beta"
     dialog.close()
     win.activateWindow()
     qtbot.keyClick(win.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)

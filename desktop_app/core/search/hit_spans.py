@@ -119,19 +119,26 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
+@lru_cache(maxsize=32)
+def _leaves(query_text: str, field: str) -> tuple[query.Query, ...]:
+    """The query's leaves that mark text in ``field`` (parsed once per query text: the reader
+    asks again for every paper shown)."""
+    from desktop_app.core.search.query import parse
+
+    try:
+        parsed = parse(query_text)
+    except QuerySyntaxError:
+        return ()
+    return tuple(leaf for leaf in _positive_leaves(parsed) if getattr(leaf, "fieldname", None) == field)
+
+
 def hit_spans(query_text: str, text: str, field: str = "abstract") -> list[tuple[int, int]]:
     """Character spans ``(start, end)`` of ``text`` that ``query_text`` matched in ``field``,
     sorted and merged where they overlap. A query that does not parse, has no text part for
     ``field`` or matches nothing gives ``[]``."""
     if not query_text or not query_text.strip() or not text:
         return []
-    from desktop_app.core.search.query import parse
-
-    try:
-        parsed = parse(query_text)
-    except QuerySyntaxError:
-        return []
-    leaves = [leaf for leaf in _positive_leaves(parsed) if getattr(leaf, "fieldname", None) == field]
+    leaves = _leaves(query_text, field)
     if not leaves:
         return []
     tokens = _tokens(text, field)
