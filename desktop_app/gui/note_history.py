@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QDateTime, QLocale, Qt, QTimeZone
+from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -33,8 +34,25 @@ from PySide6.QtWidgets import (
 from desktop_app.gui.safe_browser import SafeTextBrowser
 
 if TYPE_CHECKING:
+    from desktop_app.core.library import Library
     from desktop_app.core.notes import NoteVersion
-    from desktop_app.gui.main_window import MainWindow
+    from desktop_app.gui.editing import EditController
+    from desktop_app.gui.paper_model import PaperTableModel
+    from desktop_app.gui.reader import ReaderPane
+
+
+class MainWindow(Protocol):
+    """What this module uses of the main window (not imported: it imports this module)."""
+
+    library: Library
+    reader: ReaderPane
+    edits: EditController
+    undo_stack: QUndoStack
+    model: PaperTableModel
+
+    def current_id(self) -> int | None: ...
+    def select_row(self, row: int) -> None: ...
+    def status_message(self, text: str, ms: int = 5000) -> None: ...
 
 # inserted / deleted text: a tint of green / red behind the text (readable on light and dark
 # text, as the colour is translucent), deleted text also struck through
@@ -126,7 +144,7 @@ class NoteHistoryDialog(QDialog):
     """The versions of one paper's note; select one to see its changes, restore it."""
 
     def __init__(self, window: MainWindow, paper_id: int) -> None:
-        super().__init__(window)
+        super().__init__(window)  # type: ignore[arg-type]  # the main window, a QWidget
         self.setObjectName("noteHistoryDialog")
         self.window_ = window
         self.paper_id = paper_id
