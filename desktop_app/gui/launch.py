@@ -17,6 +17,7 @@ from desktop_app.core.library import Library
 from desktop_app.core.store import backups
 from desktop_app.gui import index_status
 from desktop_app.gui.app import application
+from desktop_app.gui.libraries import hold, release, remember_library
 from desktop_app.gui.main_window import MainWindow
 from desktop_app.gui.single_instance import InstanceServer, hand_over
 
@@ -43,6 +44,7 @@ def open_main_window(library_dir: str | Path, settings: QSettings | None = None,
             raise (exc if isinstance(exc, LibraryDamaged) else backups.damaged_error(folder, str(exc))) from exc
         win = _build_window(folder, settings)
     index_status.attach(win)  # "Indexing… n of m" while the writer catches up
+    remember_library(win.settings, folder)  # File → Open Recent
     win.show()  # the window checks the index after its first paint (MainWindow._finish_start)
     win.destroyed.connect(lambda *_: win.library.close())
     win.files.damaged.connect(lambda problem: _damaged_while_open(win, problem))
@@ -118,6 +120,7 @@ def _damaged_while_open(win: MainWindow, problem: str) -> None:
             app.quit()
             return
         win.replaced_by = open_main_window(folder, settings)
+        hold(win.replaced_by, getattr(win, "library_lock", None), getattr(win, "instance_server", None))
     finally:
         app.setQuitOnLastWindowClosed(quit_on_close)
 
@@ -223,6 +226,7 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
         return _screenshot(app, win, Path(screenshot), args)
     if server is not None:  # requests that came while the window was built are handled now
         server.set_handler(lambda paths: open_forwarded(win, paths))
+    hold(win, lock, server)  # Settings → Switch library hands them over (gui/libraries.py)
     files = [f for f in files if Path(f).is_file()]
     if files:  # a double-click on a .bib or .ris file: import it (with the preview)
         QTimer.singleShot(0, lambda: current_window(win).files.import_paths(files))
@@ -232,6 +236,7 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
     if server is not None:
         server.close()
     close_window(current_window(win))
+    release(current_window(win))  # the lock of the library switched to, if the user switched
     lock.unlock()
     return code
 
