@@ -1,18 +1,15 @@
 """The Appearance preferences applied to a window (``MainWindow.apply_preferences``): the font
-size of the paper table and the reader, and the theme (through ``gui.theme`` when it is there)."""
+size of the paper table and the reader, and the theme (through ``gui.theme`` when it is there).
+The ``win`` of these functions is a ``MainWindow`` (typed by its Qt base: main_window imports this)."""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMainWindow
 
 from desktop_app.gui import preferences as prefs
-
-if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
 
 MIN_FONT_SIZE, MAX_FONT_SIZE = 6, 32  # points; 0 is the system's size
 ROW_PADDING = 10  # pixels above and below a table row's text
@@ -28,7 +25,7 @@ def font_for(size: int) -> QFont:
     return font
 
 
-def apply_font_size(win: MainWindow, size: int) -> None:
+def apply_font_size(win: QMainWindow, size: int) -> None:
     """Set the paper table's and the reader's font, the table's row height, and the abstract's
     text size (its style sheet gives pixels; a size preference overrides them), then show the
     current paper again in that size."""
@@ -62,7 +59,7 @@ def apply_theme(name: str) -> bool:
     return True
 
 
-def apply_preferences(win: MainWindow) -> None:
+def apply_preferences(win: QMainWindow) -> None:
     """Everything of the Appearance page, read from the window's settings."""
     apply_font_size(win, prefs.get_int(win.settings, prefs.FONT_SIZE))
     apply_theme(prefs.theme(win.settings))

@@ -3,25 +3,20 @@ recent libraries (File → Open Recent ▸).
 
 A window started by ``launch.run_gui`` holds its library folder's lock (a ``QLockFile``) and the
 socket that second starts talk to; :func:`hold` hangs them on the window so that a switch can
-hand them over: the new folder is locked first (refused when another window holds it), the new
-window is opened, then the old window is closed (its note flushed, its jobs waited for, its
-Library closed) and its lock and socket released.
+hand them over. The switch itself is ``launch.switch_library`` (it opens and closes windows);
+the window reaches it through ``win.library_opener``, set when launch opens the window.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLockFile, QObject, QSettings
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QWidget
 
 from desktop_app.gui import preferences as prefs
-
-if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
 
 LOCK_NAME = ".marginalia.lock"
 DB_NAME = "library.sqlite"
@@ -57,13 +52,13 @@ def library_lock(folder: Path) -> QLockFile:
     return lock
 
 
-def hold(win: MainWindow, lock: QLockFile | None, server: QObject | None = None) -> None:
+def hold(win: QMainWindow, lock: QLockFile | None, server: QObject | None = None) -> None:
     """The window owns this (locked) lock and this second-start server until :func:`release`."""
     win.library_lock = lock
     win.instance_server = server
 
 
-def release(win: MainWindow) -> None:
+def release(win: QMainWindow) -> None:
     """Unlock the window's library lock and close its second-start server (if it has them)."""
     lock, server = getattr(win, "library_lock", None), getattr(win, "instance_server", None)
     if server is not None:
@@ -94,70 +89,28 @@ def refusal(folder: Path, *, new: bool = False) -> str | None:
 
 
 # ---- switching ------------------------------------------------------------------------------
-def switch_library(win: MainWindow, folder: str | Path, *, new: bool = False) -> MainWindow:
-    """Open ``folder`` (a library, or an empty folder: a new library) in a new window and close
-    ``win``. Raises :class:`SwitchRefused` (``win`` untouched) when it cannot be opened."""
-    from desktop_app.core.errors import LibraryError
-    from desktop_app.gui.launch import (
-        close_window,
-        open_forwarded,
-        open_main_window,
-        serve_second_starts,
-    )
-
-    target = Path(folder).expanduser().absolute()
-    if target == Path(win.library.folder).absolute():
-        if new:
-            raise SwitchRefused(f"{target} is the library open in this window.")
-        return win
-    problem = refusal(target, new=new)
-    if problem is not None:
-        raise SwitchRefused(problem)
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise SwitchRefused(f"Cannot create the folder {target}: {exc.strerror}") from exc
-    lock = library_lock(target)
-    if not lock.tryLock(LOCK_WAIT_MS):
-        raise SwitchRefused(f"The library {target} is open in another Marginalia window. "
-                            "Close it there first.")
-    win.reader.notes.flush()  # closing flushes too; this keeps the note if opening fails below
-    try:
-        new_win = open_main_window(target, win.settings)
-    except Exception as exc:  # noqa: BLE001 - whatever stops the open is said, the old window stays
-        lock.unlock()
-        text = str(exc) if isinstance(exc, LibraryError | OSError) else f"{type(exc).__name__}: {exc}"
-        raise SwitchRefused(f"Cannot open the library {target}:\n{text}") from exc
-    had_server = getattr(win, "instance_server", None) is not None
-    win.replaced_by = new_win  # launch.current_window follows it (second starts, the end of run_gui)
-    close_window(win)
-    release(win)
-    server = serve_second_starts(target) if had_server else None
-    if server is not None:
-        server.set_handler(lambda paths: open_forwarded(new_win, paths))
-    hold(new_win, lock, server)
-    return new_win
-
-
-def ask_folder(win: MainWindow, *, new: bool = False, parent: QWidget | None = None) -> str:
+def ask_folder(win: QMainWindow, *, new: bool = False, parent: QWidget | None = None) -> str:
     """The folder the user chose to switch to ("" on Cancel)."""
     title = "New library: choose an empty folder" if new else "Switch library: choose a library or an empty folder"
     return QFileDialog.getExistingDirectory(parent or win, title, str(Path(win.library.folder).parent))
 
 
-def choose_and_switch(win: MainWindow, *, new: bool = False) -> MainWindow | None:
+def choose_and_switch(win: QMainWindow, *, new: bool = False) -> QMainWindow | None:
     """Ask for a folder (an existing library, or an empty folder for a new one) and switch to it;
     a refusal is said in a message box. The new window, or None."""
     folder = ask_folder(win, new=new)
     return switch_or_say(win, folder, new=new) if folder else None
 
 
-def switch_or_say(win: MainWindow, folder: str | Path, *, new: bool = False,
-                  parent: QWidget | None = None) -> MainWindow | None:
-    """:func:`switch_library`, a refusal said in a (non-blocking) message box named
-    ``libraryRefused``. The new window, or None."""
+def switch_or_say(win: QMainWindow, folder: str | Path, *, new: bool = False,
+                  parent: QWidget | None = None) -> QMainWindow | None:
+    """Switch library (``win.library_opener``: launch.switch_library); a refusal is said in a
+    (non-blocking) message box named ``libraryRefused``. The new window, or None."""
+    opener = getattr(win, "library_opener", None)  # launch.switch_library, set by launch.open_main_window
     try:
-        return switch_library(win, folder, new=new)
+        if opener is None:
+            raise SwitchRefused("This window cannot open another library.")
+        return opener(folder, new)
     except SwitchRefused as exc:
         box = QMessageBox(QMessageBox.Icon.Warning, "Open library", str(exc), parent=parent or win)
         box.setObjectName("libraryRefused")
@@ -166,7 +119,7 @@ def switch_or_say(win: MainWindow, folder: str | Path, *, new: bool = False,
 
 
 # ---- the File menu ----------------------------------------------------------------------------
-def add_library_menu(win: MainWindow, menu: QMenu) -> QMenu:
+def add_library_menu(win: QMainWindow, menu: QMenu) -> QMenu:
     """New library…, Switch library… and Open Recent ▸ in the window's File menu."""
     for text, new, name in (("New library…", True, "newLibraryAction"),
                             ("Switch library…", False, "switchLibraryAction")):
@@ -181,7 +134,7 @@ def add_library_menu(win: MainWindow, menu: QMenu) -> QMenu:
     return recent
 
 
-def fill_recent_menu(win: MainWindow, menu: QMenu) -> None:
+def fill_recent_menu(win: QMainWindow, menu: QMenu) -> None:
     """The recent libraries, most recent first; a folder gone since is shown greyed (and is
     dropped from the list); the current library is checked."""
     menu.clear()

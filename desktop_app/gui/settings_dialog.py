@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QMainWindow,
     QMessageBox,
     QPushButton,
     QRadioButton,
@@ -35,9 +35,6 @@ from PySide6.QtWidgets import (
 
 from desktop_app.gui import preferences as prefs
 from desktop_app.gui.appearance import MAX_FONT_SIZE, MIN_FONT_SIZE
-
-if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
 
 CSL_NS = "{http://purl.org/net/xbiblio/csl}"
 THEME_LABELS = (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark"))
@@ -113,13 +110,14 @@ def add_style_file(source: Path) -> tuple[str, str]:
 
 # ---- the dialog ------------------------------------------------------------------------------
 class SettingsDialog(QDialog):
-    """The window's Settings dialog; ``win`` is the MainWindow whose settings and library it shows."""
+    """The window's Settings dialog; ``win`` is the MainWindow whose settings and library it shows
+    (typed by its Qt base: main_window imports this module)."""
 
-    def __init__(self, win: MainWindow) -> None:
+    def __init__(self, win: QMainWindow) -> None:
         super().__init__(win)
         self.win = win
         self.settings = win.settings
-        self.new_window: MainWindow | None = None  # after a switch of library
+        self.new_window: QMainWindow | None = None  # after a switch of library
         self.setObjectName("settingsDialog")
         self.setWindowTitle("Settings")
         lay = QVBoxLayout(self)
@@ -297,7 +295,7 @@ class SettingsDialog(QDialog):
         if folder:
             self.switch_to(folder, new=new)
 
-    def switch_to(self, folder: str | Path, *, new: bool = False) -> MainWindow | None:
+    def switch_to(self, folder: str | Path, *, new: bool = False) -> QMainWindow | None:
         """Apply the other changes, then open ``folder`` in a new window in place of this one's;
         a refusal is said in a message box (``libraryRefused``) and the dialog stays."""
         from desktop_app.gui.libraries import switch_or_say
@@ -379,7 +377,7 @@ class SettingsDialog(QDialog):
         return style_id
 
 
-def show_settings(win: MainWindow) -> SettingsDialog:
+def show_settings(win: QMainWindow) -> SettingsDialog:
     """Open the window's Settings dialog (window-modal; returns at once)."""
     dlg = SettingsDialog(win)
     dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -387,7 +385,7 @@ def show_settings(win: MainWindow) -> SettingsDialog:
     return dlg
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: QMainWindow) -> QWidget:
     """The Settings dialog on the window, shown on its Appearance page, for the docs."""
     dlg = SettingsDialog(window)
     dlg.show()
