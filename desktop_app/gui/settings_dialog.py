@@ -108,6 +108,12 @@ def add_style_file(source: Path) -> tuple[str, str]:
     return source.stem, title
 
 
+def _form(page: QWidget) -> QFormLayout:
+    form = QFormLayout(page)
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)  # no 500 px spin boxes
+    return form
+
+
 # ---- the dialog ------------------------------------------------------------------------------
 class SettingsDialog(QDialog):
     """The window's Settings dialog; ``win`` is the MainWindow whose settings and library it shows
@@ -138,11 +144,11 @@ class SettingsDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.apply)
         lay.addWidget(self.buttons)
         self.load()
-        self.resize(560, 380)
+        self.resize(560, 320)
 
     # ---- pages ---------------------------------------------------------------------------------
     def _appearance(self, page: QWidget) -> None:
-        form = QFormLayout(page)
+        form = _form(page)
         self.theme = QComboBox(page)
         self.theme.setObjectName("themeCombo")
         for key, label in THEME_LABELS:
@@ -180,7 +186,7 @@ class SettingsDialog(QDialog):
         lay.addStretch(1)
 
     def _backups(self, page: QWidget) -> None:
-        form = QFormLayout(page)
+        form = _form(page)
         self.backups_enabled = QCheckBox("Back up the library automatically (once a day, when it opens)", page)
         self.backups_enabled.setObjectName("backupsEnabled")
         self.backups_keep = QSpinBox(page)
@@ -221,7 +227,7 @@ class SettingsDialog(QDialog):
         lay.addStretch(1)
 
     def _citations(self, page: QWidget) -> None:
-        form = QFormLayout(page)
+        form = _form(page)
         self.citation_style = QComboBox(page)
         self.citation_style.setObjectName("citationStyle")
         self._fill_styles()
@@ -311,7 +317,8 @@ class SettingsDialog(QDialog):
     def _backup_age(self) -> str:
         from desktop_app.core.store.backups import describe_age
 
-        return describe_age(self.win.library.newest_backup_age()).capitalize() + "."
+        age = self.win.library.newest_backup_age()
+        return "No backup yet." if age is None else describe_age(age).capitalize() + "."
 
     def backup_now(self) -> None:
         """A manual backup in a worker; the state line says where it went."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QLockFile, QSettings, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QLockFile, QObject, QSettings, Qt, QUrl, Slot
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox
 
 from desktop_app.core.library import Library
@@ -284,3 +284,29 @@ def test_screenshot_view_renders_the_dialog(make_window, seeded_dir: Path, tmp_p
     out = tmp_path / "settings.png"
     assert view.grab().save(str(out))
     assert out.stat().st_size > 5000
+
+
+class _Opened(QObject):
+    """Takes the file: URLs the app asks the desktop to open (QDesktopServices' own hook)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[QUrl] = []
+
+    @Slot(QUrl)
+    def take(self, url: QUrl) -> None:
+        self.urls.append(url)
+
+
+def test_open_backups_folder_asks_the_desktop_to_open_it(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    win = make_window(seeded_dir)
+    dlg = SettingsDialog(win)
+    qtbot.addWidget(dlg)
+    opened = _Opened()
+    QDesktopServices.setUrlHandler("file", opened, "take")
+    try:
+        qtbot.mouseClick(dlg.open_backups_button, Qt.MouseButton.LeftButton)
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    assert [Path(u.toLocalFile()) for u in opened.urls] == [seeded_dir / "backups"]
+    assert (seeded_dir / "backups").is_dir()
