@@ -129,8 +129,7 @@ def add_library_menu(win: QMainWindow, menu: QMenu) -> QMenu:
         menu.addAction(action)
     recent = menu.addMenu("Open &Recent")
     recent.setObjectName("recentMenu")
-    recent.aboutToShow.connect(lambda: fill_recent_menu(win, recent))
-    fill_recent_menu(win, recent)
+    recent.aboutToShow.connect(lambda: fill_recent_menu(win, recent))  # filled when opened, not at start-up
     return recent
 
 

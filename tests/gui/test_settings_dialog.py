@@ -148,6 +148,25 @@ def test_switching_library_opens_a_new_window_hands_the_lock_over_and_keeps_the_
         libraries.release(final)
 
 
+def test_open_recent_greys_and_forgets_a_library_gone_since(make_window, seeded_dir: Path, tmp_path: Path,
+                                                              settings: QSettings, qtbot) -> None:  # noqa: ANN001
+    gone = tmp_path / "moved away"
+    libraries.remember_library(settings, gone)
+    win = make_window(seeded_dir)  # recorded at open: first
+    assert libraries.recent_libraries(settings) == [str(seeded_dir), str(gone)]
+    for n in range(12):
+        libraries.remember_library(settings, tmp_path / f"lib{n}")
+    assert len(libraries.recent_libraries(settings)) == prefs.RECENT_LIBRARIES_MAX
+    assert libraries.recent_libraries(settings)[0] == str(tmp_path / "lib11")
+    prefs.put(settings, prefs.RECENT_LIBRARIES, [str(seeded_dir), str(gone)])
+    win.recent_menu.aboutToShow.emit()
+    entries = {a.text(): a for a in win.recent_menu.actions()}
+    assert list(entries) == [str(seeded_dir), str(gone)]
+    assert entries[str(seeded_dir)].isEnabled() and entries[str(seeded_dir)].isChecked()
+    assert not entries[str(gone)].isEnabled()
+    assert libraries.recent_libraries(settings) == [str(seeded_dir)]
+
+
 def test_a_locked_or_foreign_folder_is_refused_with_a_message_and_the_window_stays(
         make_window, seeded_dir: Path, tmp_path: Path, settings: QSettings, qtbot) -> None:  # noqa: ANN001
     win = make_window(seeded_dir)
