@@ -15,8 +15,9 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox
 from desktop_app.core.library import Library
 from desktop_app.gui import import_export, libraries
 from desktop_app.gui import preferences as prefs
-from desktop_app.gui.launch import close_window, current_window
+from desktop_app.gui.launch import close_window, current_window, serve_second_starts
 from desktop_app.gui.settings_dialog import SettingsDialog, screenshot_view
+from desktop_app.gui.single_instance import server_name
 
 CORPUS = Path("/work/shared/corpus")
 ARXIV = CORPUS / "arxiv-atom" / "arxiv.py__search_query_au_del_maestro.xml"  # 10 entries with categories
@@ -106,7 +107,8 @@ def test_switching_library_opens_a_new_window_hands_the_lock_over_and_keeps_the_
     win = make_window(seeded_dir)
     lock = libraries.library_lock(seeded_dir)
     assert lock.tryLock(0)
-    libraries.hold(win, lock)  # as run_gui does
+    old_server = serve_second_starts(seeded_dir)
+    libraries.hold(win, lock, old_server)  # as run_gui does
     qtbot.waitUntil(lambda: win.reader.paper is not None, timeout=5000)
     pid = win.reader.paper.id
     win.reader.notes.edit.setPlainText("typed just before the switch")  # not saved yet (debounced)
@@ -126,6 +128,8 @@ def test_switching_library_opens_a_new_window_hands_the_lock_over_and_keeps_the_
         assert other.tryLock(0), "the old library's lock is released"
         other.unlock()
         assert not QLockFile(str(target / libraries.LOCK_NAME)).tryLock(0), "the new library is locked"
+        assert not old_server.server.isListening()  # second starts on the old folder start their own window
+        assert new.instance_server.server.isListening() and new.instance_server.name == server_name(target)
         assert libraries.recent_libraries(settings)[:2] == [str(target), str(seeded_dir)]
         with Library.open(seeded_dir) as old:
             assert old.papers.get(pid).note == "typed just before the switch"
@@ -141,6 +145,7 @@ def test_switching_library_opens_a_new_window_hands_the_lock_over_and_keeps_the_
         assert back is not new and Path(back.library.folder) == seeded_dir.absolute()
         assert back.library.papers.count() == 76
         assert QLockFile(str(target / libraries.LOCK_NAME)).tryLock(0)
+        assert back.instance_server.name == server_name(seeded_dir) and back.library_lock.isLocked()
         assert libraries.recent_libraries(settings)[:2] == [str(seeded_dir), str(target)]
     finally:
         final = current_window(win)
