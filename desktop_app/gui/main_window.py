@@ -62,6 +62,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_shortcuts()
         self._restore_settings()
+        self.apply_preferences()
         self._recover_drafts()
         self.files.index_check_pending()  # started after the first paint (_finish_start)
         self.follow.hold()  # the reader, count and chips wait for the table's first paint
@@ -181,6 +182,10 @@ class MainWindow(QMainWindow):
         self._action(f, "Rebuild search index", fi.rebuild_index)
         self._action(f, "Check library", fi.check_library)
         f.addSeparator()
+        from desktop_app.gui.libraries import add_library_menu
+
+        self.recent_menu = add_library_menu(self, f)  # New library…, Switch library…, Open Recent ▸
+        f.addSeparator()
         self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         e = mb.addMenu("&Edit")
@@ -197,6 +202,9 @@ class MainWindow(QMainWindow):
         self._action(e, "Select &all papers", self.table.selectAll, None)
         self._action(e, "&Delete selected papers…", ed.delete_selected, None)
         self._action(e, "Find possible duplicates…", self._show_duplicates, None, "findDuplicatesAction")
+        e.addSeparator()
+        prefs_action = self._action(e, "Se&ttings…", self.show_settings, "Ctrl+,", "settingsAction")
+        prefs_action.setMenuRole(QAction.MenuRole.PreferencesRole)  # macOS: Marginalia → Preferences…
 
         p = mb.addMenu("&Paper")
         for status, key in (("unread", "U"), ("skimmed", "S"), ("read", "R")):
@@ -231,6 +239,17 @@ class MainWindow(QMainWindow):
         from desktop_app.gui.note_history import show_note_history
 
         show_note_history(self)
+
+    def show_settings(self) -> None:
+        from desktop_app.gui.settings_dialog import show_settings
+
+        show_settings(self)
+
+    def apply_preferences(self) -> None:
+        """Apply the Appearance preferences (font size, theme) from ``self.settings``."""
+        from desktop_app.gui.appearance import apply_preferences
+
+        apply_preferences(self)
 
     def _show_shortcuts(self) -> None:
         from desktop_app.gui.help_dialogs import show_shortcuts
