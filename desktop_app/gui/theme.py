@@ -110,9 +110,9 @@ _LIGHT = {
     _R.Accent: "#1967d2",
 }
 _DARK = {
-    _R.Window: "#202124", _R.WindowText: "#e8eaed", _R.Base: "#17181a", _R.AlternateBase: "#232427",
+    _R.Window: "#26272b", _R.WindowText: "#e8eaed", _R.Base: "#17181a", _R.AlternateBase: "#1f2023",
     _R.ToolTipBase: "#303134", _R.ToolTipText: "#e8eaed", _R.PlaceholderText: "#9aa0a6",
-    _R.Text: "#e8eaed", _R.Button: "#2d2f33", _R.ButtonText: "#e8eaed", _R.BrightText: "#ffffff",
+    _R.Text: "#e8eaed", _R.Button: "#33353a", _R.ButtonText: "#e8eaed", _R.BrightText: "#ffffff",
     _R.Light: "#4a4d52", _R.Midlight: "#3c4043", _R.Mid: "#5f6368", _R.Dark: "#141517", _R.Shadow: "#000000",
     _R.Highlight: "#3367b5", _R.HighlightedText: "#ffffff", _R.Link: "#8ab4f8", _R.LinkVisited: "#c58af9",
     _R.Accent: "#3367b5",
@@ -155,13 +155,13 @@ class Colors:
     border: str
     button: str
     button_text: str
-    accent: str  # the highlight colour: checked buttons, selections
+    accent: str  # the highlight colour: checked buttons
     on_accent: str
     sidebar: str
     sidebar_text: str
     sidebar_heading: str
-    sidebar_selected: str
-    sidebar_selected_text: str
+    selection: str  # the selected row (table, sidebar): soft, the text stays the text colour
+    selection_text: str
     chip: str  # a tag chip without a colour of its own
     chip_text: str
     filter_chip: str
@@ -169,6 +169,7 @@ class Colors:
     note_box: str  # a reading-list item's note above the abstract
     note_box_text: str
     error: str
+    indicator_border: str  # check boxes and radio buttons: 3:1 on the base (Fusion's are ~1:1 in the dark)
     star: str
     star_filled: str
 
@@ -184,7 +185,7 @@ def derive(palette: QPalette) -> Colors:
     accent = c(_R.Highlight)
     on_accent = readable(c(_R.HighlightedText), accent)
     sidebar = mix(window, base, 0.5)
-    sidebar_selected = mix(base, accent, 0.35 if dark else 0.18)
+    selection = mix(base, accent, 0.35 if dark else 0.18)
     chip = mix(base, text, 0.22 if dark else 0.1)
     filter_chip = mix(base, accent, 0.3 if dark else 0.13)
     note_box = mix(base, "#ffd54f", 0.16 if dark else 0.22)
@@ -197,11 +198,12 @@ def derive(palette: QPalette) -> Colors:
         accent=accent, on_accent=on_accent,
         sidebar=sidebar, sidebar_text=readable(text, sidebar),
         sidebar_heading=readable(mix(text, sidebar, 0.3), sidebar),
-        sidebar_selected=sidebar_selected, sidebar_selected_text=readable(text, sidebar_selected),
+        selection=selection, selection_text=readable(text, selection),
         chip=chip, chip_text=readable(text, chip),
         filter_chip=filter_chip, filter_chip_text=readable(mix(text, accent, 0.45), filter_chip),
         note_box=note_box, note_box_text=readable(text, note_box),
         error=readable("#f28b82" if dark else "#b3261e", base),
+        indicator_border=readable(mix(text, base, 0.55), base, 3.0),
         star=readable(mix(text, base, 0.45), base, 3.0),  # a control, not text: 3:1
         star_filled="#fbbc04" if dark else "#c98a00",
     )
@@ -211,10 +213,10 @@ def style_sheet(colors: Colors) -> str:
     """The application's style sheet for these colours."""
     k = colors
     return f"""
-QTableView#paperTable {{ border: none; selection-background-color: {k.accent}; selection-color: {k.on_accent}; }}
+QTableView#paperTable {{ border: none; selection-background-color: {k.selection}; selection-color: {k.selection_text}; }}
 QTreeWidget#sidebar {{ border: none; background: {k.sidebar}; color: {k.sidebar_text}; }}
 QTreeWidget#sidebar::item {{ padding: 3px 2px; }}
-QTreeWidget#sidebar::item:selected {{ background: {k.sidebar_selected}; color: {k.sidebar_selected_text}; }}
+QTreeWidget#sidebar::item:selected {{ background: {k.selection}; color: {k.selection_text}; }}
 QLabel#metaLine {{ color: {k.muted}; }}
 QLabel#keywordLine {{ color: {k.muted}; }}
 QLabel#sectionLabel {{ font-weight: 600; color: {k.text}; }}
@@ -231,6 +233,34 @@ QToolButton#filterChip {{ background: {k.filter_chip}; color: {k.filter_chip_tex
 QWidget#ratingControl QToolButton {{ color: {k.star}; font-size: 16px; padding: 0 1px; }}
 QWidget#ratingControl QToolButton[filled="true"] {{ color: {k.star_filled}; }}
 QListWidget#highlightList {{ border: none; }}
+{_indicators(colors)}"""
+
+
+def _check_image() -> str:
+    """The check mark's file, for ``image: url(…)``; "" when it is not a plain file."""
+    from importlib.resources import files
+
+    path = files("desktop_app.resources").joinpath("icons", "check.svg")
+    return str(path).replace("\\", "/") if path.is_file() else ""
+
+
+def _indicators(k: Colors) -> str:
+    """Check boxes (in dialogs and in lists) and radio buttons drawn with the palette's colours:
+    an unticked box stays visible on a dark background."""
+    image = _check_image()
+    check = f' image: url("{image}");' if image else ""
+    dot = (f"qradialgradient(cx:0.5, cy:0.5, radius:0.5, fx:0.5, fy:0.5, stop:0 {k.on_accent},"
+           f" stop:0.4 {k.on_accent}, stop:0.5 {k.accent}, stop:1 {k.accent})")
+    boxes = "QCheckBox::indicator, QAbstractItemView::indicator"
+    return f"""{boxes}, QRadioButton::indicator {{ width: 14px; height: 14px; border: 1px solid {k.indicator_border}; background: {k.base}; }}
+{boxes} {{ border-radius: 3px; }}
+QAbstractItemView::indicator {{ width: 11px; height: 11px; }}
+QRadioButton::indicator {{ border-radius: 8px; }}
+QCheckBox::indicator:hover, QAbstractItemView::indicator:hover, QRadioButton::indicator:hover {{ border-color: {k.accent}; }}
+QCheckBox::indicator:checked, QAbstractItemView::indicator:checked {{ background: {k.accent}; border-color: {k.accent};{check} }}
+QCheckBox::indicator:indeterminate, QAbstractItemView::indicator:indeterminate {{ background: {mix(k.base, k.accent, 0.5)}; }}
+QRadioButton::indicator:checked {{ background: {dot}; border-color: {k.accent}; }}
+QCheckBox::indicator:disabled, QAbstractItemView::indicator:disabled, QRadioButton::indicator:disabled {{ border-color: {k.border}; background: {k.window}; }}
 """
 
 

@@ -55,7 +55,7 @@ def test_every_derived_text_colour_reaches_aa(dark: bool) -> None:
     k = theme.derive(theme.make_palette(dark))
     pairs = [(k.text, k.base), (k.muted, k.base), (k.button_text, k.button), (k.on_accent, k.accent),
              (k.sidebar_text, k.sidebar), (k.sidebar_heading, k.sidebar),
-             (k.sidebar_selected_text, k.sidebar_selected), (k.chip_text, k.chip),
+             (k.selection_text, k.selection), (k.chip_text, k.chip),
              (k.filter_chip_text, k.filter_chip), (k.note_box_text, k.note_box), (k.error, k.base)]
     assert k.dark is dark
     for fg, bg in pairs:
