@@ -151,7 +151,7 @@ class Colors:
     window: str
     base: str
     text: str
-    muted: str  # secondary text (metadata, dates, section headings), AA on the base
+    muted: str  # secondary text (metadata, dates), AA on the base and on the window
     border: str
     button: str
     button_text: str
@@ -192,7 +192,7 @@ def derive(palette: QPalette) -> Colors:
     button = c(_R.Button)
     return Colors(
         dark=dark, window=window, base=base, text=text,
-        muted=readable(mix(text, base, 0.38), base),
+        muted=readable(readable(mix(text, base, 0.38), base), window),  # on fields and on the window
         border=mix(base, text, 0.3 if dark else 0.25),
         button=button, button_text=readable(c(_R.ButtonText), button),
         accent=accent, on_accent=on_accent,
@@ -222,6 +222,7 @@ QLabel#keywordLine {{ color: {k.muted}; }}
 QLabel#sectionLabel {{ font-weight: 600; color: {k.text}; }}
 QLabel#noteState {{ color: {k.muted}; }}
 QLabel#queryError {{ color: {k.error}; }}
+QLabel#hintText {{ color: {k.muted}; }}
 QLabel#welcomeText {{ color: {k.muted}; font-size: 14px; }}
 QLabel#listItemNote {{ background: {k.note_box}; color: {k.note_box_text}; border-radius: 4px; padding: 3px 6px; }}
 QPlainTextEdit#noteEditor, QTextBrowser#notePreview {{ border: 1px solid {k.border}; border-radius: 6px; padding: 4px; }}
@@ -265,10 +266,10 @@ QCheckBox::indicator:disabled, QAbstractItemView::indicator:disabled, QRadioButt
 
 
 def document_css(colors: Colors) -> str:
-    """Rules added after the reader's own document style sheet: the abstract's text follows the
-    palette, and text on a user's highlight (a light fill in either scheme) stays dark."""
-    return (f"body {{ color: {colors.text}; }}\n"
-            f".ref {{ color: {colors.muted}; }}\n"
+    """Rules added after the reader's own document style sheet. The abstract's text is the
+    palette's (Qt ignores a ``body`` colour there); references are muted in the theme's colour, and
+    text on a user's highlight (a light fill in either scheme) stays dark."""
+    return (f".ref {{ color: {colors.muted}; }}\n"
             ".hl { color: #1f2328; }\n")
 
 
@@ -299,6 +300,11 @@ def colors() -> Colors:
 def generation() -> int:
     """Grows by one each time the theme is applied: a widget keeping derived colours compares it."""
     return _generation
+
+
+def system_scheme() -> Qt.ColorScheme:
+    """The system's colour scheme as Qt knows it (Unknown where the platform does not say)."""
+    return QGuiApplication.styleHints().colorScheme()
 
 
 class _Follower(QObject):
@@ -363,7 +369,7 @@ class ThemeManager(QObject):
                     app.setStyle(self.native_style)
                 app.setPalette(QPalette())
                 self.forced = False
-            scheme = hints.colorScheme()
+            scheme = system_scheme()
             platform_dark = is_dark(app.palette())
             want_dark = platform_dark if scheme == Qt.ColorScheme.Unknown else scheme == Qt.ColorScheme.Dark
             if want_dark != platform_dark:  # the style does not follow the scheme: ours does

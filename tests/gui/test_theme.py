@@ -53,7 +53,7 @@ def test_readable_nudges_a_colour_to_aa_only_when_needed() -> None:
 @pytest.mark.parametrize("dark", [False, True])
 def test_every_derived_text_colour_reaches_aa(dark: bool) -> None:
     k = theme.derive(theme.make_palette(dark))
-    pairs = [(k.text, k.base), (k.muted, k.base), (k.button_text, k.button), (k.on_accent, k.accent),
+    pairs = [(k.text, k.base), (k.muted, k.base), (k.muted, k.window), (k.button_text, k.button), (k.on_accent, k.accent),
              (k.sidebar_text, k.sidebar), (k.sidebar_heading, k.sidebar),
              (k.selection_text, k.selection), (k.chip_text, k.chip),
              (k.filter_chip_text, k.filter_chip), (k.note_box_text, k.note_box), (k.error, k.base)]
@@ -228,8 +228,13 @@ def test_user_highlights_keep_dark_text_in_the_dark_theme(make_window, themed_di
     assert contrast_ratio(text, base) >= 4.5
 
 
-def test_view_theme_menu_applies_live_and_saves(make_window, seeded_dir: Path, settings, reset_theme) -> None:  # noqa: ANN001
-    win = make_window(seeded_dir)
+def test_view_theme_menu_applies_live_and_saves(make_window, themed_dir: Path, settings, qtbot,  # noqa: ANN001
+                                                reset_theme) -> None:
+    win = make_window(themed_dir)
+    win.resize(1400, 900)
+    pid = win.library.query("").ids[0]
+    assert win.select_paper(pid)
+    qtbot.waitUntil(lambda: win.reader.paper is not None and win.reader.paper.id == pid, timeout=5000)
     menu = win.findChild(QWidget, "themeMenu")
     actions = {a.objectName(): a for a in menu.actions()}
     assert set(actions) == {"theme_system", "theme_light", "theme_dark"}
@@ -239,6 +244,15 @@ def test_view_theme_menu_applies_live_and_saves(make_window, seeded_dir: Path, s
     assert actions["theme_dark"].isChecked() and not actions["theme_system"].isChecked()
     assert preferences.theme(settings) == "dark"
     assert theme.is_dark(win.palette()) and theme.is_dark(win.sidebar.palette())
+    QApplication.processEvents()
+    # what keeps colours of its own follows at once: the abstract, the sidebar's headings, the chips
+    abstract = win.reader.abstract.viewport()
+    assert measured_contrast(abstract.grab(QRect(0, 0, abstract.width(), 80)).toImage()) >= 4.5
+    assert measured_contrast(_sidebar_text(win, "Tags")) >= 4.5
+    qtbot.waitUntil(lambda: any(c.isVisible() for c in win.reader.tags.findChildren(QToolButton, "tagChip")),
+                    timeout=3000)  # the chips are made again, shown on a later event-loop turn
+    chip = _reader_chip(win, "plain")
+    assert measured_contrast(_inner(chip, chip.height() // 2, 3)) >= 4.5
     assert QApplication.style().name().lower() in ("fusion", "")  # "" once wrapped by the style sheet
     actions["theme_light"].trigger()
     assert preferences.theme(settings) == "light" and not theme.is_dark(win.palette())
@@ -258,3 +272,19 @@ def test_the_theme_follows_the_system_scheme_when_it_changes(qapp, reset_theme) 
     qapp.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light)
     QApplication.processEvents()
     assert theme.generation() == before  # an explicit choice ignores the system
+
+
+def test_system_follows_a_dark_scheme_the_style_does_not(qapp, monkeypatch, reset_theme) -> None:  # noqa: ANN001
+    """A desktop in dark mode whose Qt style keeps a light palette: the dark palette is used, and
+    the platform's own style and palette come back when the desktop turns light again."""
+    m = theme.manager()
+    m.set_choice("system")
+    assert not theme.is_dark(QApplication.palette())  # offscreen: a light platform palette
+    monkeypatch.setattr(theme, "system_scheme", lambda: Qt.ColorScheme.Dark)
+    qapp.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Dark)
+    QApplication.processEvents()
+    assert theme.is_dark(QApplication.palette()) and theme.colors().dark and m.forced
+    monkeypatch.setattr(theme, "system_scheme", lambda: Qt.ColorScheme.Light)
+    qapp.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light)
+    QApplication.processEvents()
+    assert not theme.is_dark(QApplication.palette()) and not theme.colors().dark and not m.forced
