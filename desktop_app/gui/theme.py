@@ -205,12 +205,14 @@ def derive(palette: QPalette) -> Colors:
         error=readable("#f28b82" if dark else "#b3261e", base),
         indicator_border=readable(mix(text, base, 0.55), base, 3.0),
         star=readable(mix(text, base, 0.45), base, 3.0),  # a control, not text: 3:1
-        star_filled="#fbbc04" if dark else "#c98a00",
+        star_filled=readable("#fbbc04" if dark else "#c98a00", window, 3.0),
     )
 
 
-def style_sheet(colors: Colors) -> str:
-    """The application's style sheet for these colours."""
+def style_sheet(colors: Colors, *, fusion: bool = True) -> str:
+    """The application's style sheet for these colours. ``fusion``: the Fusion style is in use,
+    whose check boxes and radio buttons are drawn here (its own vanish on a dark background);
+    a native style draws its own."""
     k = colors
     return f"""
 QTableView#paperTable {{ border: none; selection-background-color: {k.selection}; selection-color: {k.selection_text}; }}
@@ -234,7 +236,7 @@ QToolButton#filterChip {{ background: {k.filter_chip}; color: {k.filter_chip_tex
 QWidget#ratingControl QToolButton {{ color: {k.star}; font-size: 16px; padding: 0 1px; }}
 QWidget#ratingControl QToolButton[filled="true"] {{ color: {k.star_filled}; }}
 QListWidget#highlightList {{ border: none; }}
-{_indicators(colors)}"""
+{_indicators(colors) if fusion else ""}"""
 
 
 def _check_image() -> str:
@@ -381,7 +383,7 @@ class ThemeManager(QObject):
         _current = derive(app.palette())
         _generation += 1
         self.dark = _current.dark
-        app.setStyleSheet(style_sheet(_current))
+        app.setStyleSheet(style_sheet(_current, fusion=self.forced or self.native_style.lower() == "fusion"))
         self.changed.emit()
 
     def _force(self, dark: bool) -> None:
