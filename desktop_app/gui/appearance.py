@@ -1,5 +1,5 @@
 """The Appearance preferences applied to a window (``MainWindow.apply_preferences``): the font
-size of the paper table and the reader, and the theme (through ``gui.theme`` when it is there).
+size of the paper table and the reader, and the theme (``gui.theme``).
 The ``win`` of these functions is a ``MainWindow`` (typed by its Qt base: main_window imports this)."""
 
 from __future__ import annotations
@@ -43,23 +43,14 @@ def apply_font_size(win: QMainWindow, size: int) -> None:
         win._show_current(reload_note=False)  # the abstract's HTML is laid out again with the rule
 
 
-def apply_theme(name: str) -> bool:
-    """Apply the theme ("system", "light", "dark") through ``gui.theme``; False when that
-    module is not there."""
-    try:
-        # gui/theme.py (the palette, issue 15) is written apart from the Settings dialog and is
-        # wired in at the merge; until it is there the theme is only stored
-        from desktop_app.gui import theme  # type: ignore[attr-defined]
-    except ImportError:
-        return False
-    app = QApplication.instance()
-    if app is None:
-        return False
-    theme.apply(app, name)
-    return True
+def apply_theme(win: QMainWindow) -> None:
+    """Apply the saved theme ("system", "light", "dark"; a ``gui --theme`` of this run wins)."""
+    from desktop_app.gui.theme import apply_preference
+
+    apply_preference(win.settings)
 
 
 def apply_preferences(win: QMainWindow) -> None:
     """Everything of the Appearance page, read from the window's settings."""
     apply_font_size(win, prefs.get_int(win.settings, prefs.FONT_SIZE))
-    apply_theme(prefs.theme(win.settings))
+    apply_theme(win)

@@ -152,7 +152,7 @@ class DuplicatesDialog(QDialog):
         hint = QLabel("Tags, reading-list places, highlights and notes of both papers are kept; the other "
                       "paper goes to the trash. Ctrl+Z in the main window undoes a merge.", right)
         hint.setWordWrap(True)
-        hint.setEnabled(False)
+        hint.setObjectName("hintText")  # secondary text in the theme's muted colour (readable, unlike disabled)
         rl.addWidget(hint)
         buttons = QHBoxLayout()
         self.swap_button = QPushButton("S&wap", right)

@@ -15,7 +15,7 @@ from sqlalchemy.exc import DatabaseError
 from desktop_app.core.errors import LibraryDamaged, LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.store import backups
-from desktop_app.gui import index_status, libraries
+from desktop_app.gui import index_status, libraries, screenshot_views, theme
 from desktop_app.gui.app import application
 from desktop_app.gui.main_window import MainWindow
 from desktop_app.gui.single_instance import InstanceServer, hand_over
@@ -232,6 +232,11 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
         return smoke_test(folder)
     screenshot = getattr(args, "screenshot", None)
     headless = bool(screenshot)
+    if getattr(args, "theme", None):  # for this run only: the saved preference stays
+        theme.manager().set_override(args.theme)
+    if screenshot and getattr(args, "view", "main") not in screenshot_views.VIEWS:
+        return _fail(f"no view {args.view!r} to render; the views: {', '.join(screenshot_views.VIEWS)}",
+                     headless=True)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -311,10 +316,11 @@ def _screenshot(app: QApplication, win: MainWindow, out: Path, args: argparse.Na
         print(f"marginalia: paper {args.select} is not in the result", file=sys.stderr)
     for _ in range(5):
         app.processEvents()
+    view = screenshot_views.VIEWS[getattr(args, "view", "main")](win)
     done: list[bool] = []
 
     def shoot() -> None:
-        win.grab().save(str(out))
+        view.grab().save(str(out))
         done.append(True)
         app.quit()
 

@@ -31,6 +31,7 @@ from desktop_app.gui.paper_table import SORT_KEYS, PaperTable
 from desktop_app.gui.reader import ReaderPane
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.sidebar import Sidebar
+from desktop_app.gui.theme import add_theme_menu, apply_preference
 from desktop_app.gui.window_settings import WindowSettings
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle(f"{APP_NAME} — {library.folder}" + (" (read-only)" if library.read_only else ""))
         self.setAcceptDrops(True)
+        apply_preference(self.settings)  # light, dark or the system's, before the widgets are made
         self._build()
         self._build_controllers()
         self._build_menus()
@@ -224,6 +226,8 @@ class MainWindow(QMainWindow):
         self._action(v, "Unread", lambda: self.on_sidebar_filter("status", "unread"), "Ctrl+2")
         self._action(v, "New reading list…", ed.new_list_dialog, "Ctrl+Shift+L")
         self._action(v, "Save search…", ed.save_search_dialog, "Ctrl+Shift+S")
+        v.addSeparator()
+        add_theme_menu(v, self.settings)
 
         h = mb.addMenu("&Help")
         self._action(h, "&Keyboard shortcuts", self._show_shortcuts, "F1")

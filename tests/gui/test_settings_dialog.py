@@ -84,6 +84,9 @@ def test_font_size_reaches_the_table_and_reader_cancel_changes_nothing_and_it_ou
     dlg.theme.setCurrentIndex(dlg.theme.findData("dark"))
     qtbot.mouseClick(_button(dlg, QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
     assert dlg.result() == QDialog.DialogCode.Accepted
+    from desktop_app.gui import theme
+
+    assert theme.manager().dark and theme.colors().dark  # the theme applied at once, not only stored
 
     again = QSettings(settings.fileName(), QSettings.Format.IniFormat)  # as the next start reads them
     assert prefs.get_int(again, prefs.FONT_SIZE) == before + 7
