@@ -278,6 +278,18 @@ def bibliography_html(entries: Sequence[str], title: str = "") -> str:
             f"<body>\n<h1>{t}</h1>\n{body}\n</body></html>\n")
 
 
+def render_bibliography(papers: Sequence[ExportPaper], fmt: str, style_id: str = DEFAULT_STYLE,
+                        title: str = "Bibliography", *, user_dir: Path | None = None) -> str:
+    """The papers' bibliography as a whole file: ``bibliography-html`` (an HTML document whose
+    text is all escaped) or ``bibliography-txt``."""
+    plain, entries = format_citation(papers, style_id, user_dir=user_dir)
+    if fmt == "bibliography-html":
+        return bibliography_html(entries, title or "Bibliography")
+    if fmt == "bibliography-txt":
+        return bibliography_text(plain)
+    raise ValueError(f"unknown bibliography format {fmt!r}")
+
+
 def cite_papers(lib: Library, paper_ids: Sequence[int], style_id: str = DEFAULT_STYLE, *,
                 user_dir: Path | None = None) -> tuple[list[str], list[str]]:
     """:func:`format_citation` for papers of a library, by id."""
