@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QMimeData, QPoint
+from PySide6.QtCore import QMimeData, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QInputDialog, QMenu, QMessageBox, QWidget
 
@@ -198,13 +198,12 @@ def show_paper_menu(window: MainWindow, pos: QPoint) -> None:
     """customContextMenuRequested: pop the menu up where the table was clicked."""
     menu = build_paper_menu(window, pos)
     if menu is not None:
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # one menu per right-click, not kept
         menu.popup(window.table.viewport().mapToGlobal(pos))
 
 
 def install(window: MainWindow, paper_menu: QMenu) -> None:
     """The table's context menu, and Copy citation / Copy BibTeX in the Paper menu."""
-    from PySide6.QtCore import Qt
-
     table = window.table
     table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
     table.customContextMenuRequested.connect(lambda pos: show_paper_menu(window, pos))
