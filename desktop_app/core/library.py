@@ -173,9 +173,12 @@ class Library:
 
     def related(self, paper_id: int, n: int = 10) -> list[tuple[int, float]]:
         """The papers sharing ``paper_id``'s key terms, (id, score) best first (core/related.py)."""
-        from desktop_app.core.related import related
+        from desktop_app.core.related import related_to
 
-        return related(self, paper_id, n)
+        if not self.index.is_open:
+            raise LibraryError(self.index.unavailable or "related papers need the search index, which "
+                               "is being rebuilt; try again in a moment")
+        return related_to(self.store, self.index.index, paper_id, n)[0]
 
     def warm_search(self, **filters: object) -> None:
         """Load what the first text search needs ahead of it: the query parser, the executor and

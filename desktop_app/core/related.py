@@ -4,7 +4,7 @@ A paper's key terms are the words of its title and abstract, analysed as the ind
 (stems), weighted by tf-idf against the index's document frequencies; the best
 :data:`KEY_TERMS` of them, each boosted by its weight, make an OR query on the title and
 abstract fields that the index's BM25F executor scores (``SearchIndex.ranked_pids``). The paper
-itself is left out. ``related:ID`` in the query language and ``marginalia related ID`` use this.
+itself is left out. ``Library.related``, ``related:ID`` in the query language and ``marginalia related ID`` use this.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from desktop_app.core.errors import LibraryError
 if TYPE_CHECKING:
     from whoosh.query import Query
 
-    from desktop_app.core.library import Library
     from desktop_app.core.search.index import SearchIndex
     from desktop_app.core.store import Store
 
@@ -106,11 +105,3 @@ def related_to(store: Store, index: SearchIndex, paper_id: int, n: int = 10,
         return [], q
     ranked = index.ranked_pids(q, n + 1)  # deleted papers are not in the index
     return [(pid, score) for pid, score in ranked if pid != paper_id][:n], q
-
-
-def related(lib: Library, paper_id: int, n: int = 10) -> list[tuple[int, float]]:
-    """:func:`related_to` for a library (LibraryError while its index is not open)."""
-    if not lib.index.is_open:
-        raise LibraryError(lib.index.unavailable or "related papers need the search index, which is "
-                           "being rebuilt; try again in a moment")
-    return related_to(lib.store, lib.index.index, paper_id, n)[0]

@@ -10,19 +10,17 @@ is one undo step), and names how many it acts on. The citation style is the user
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QMimeData, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QApplication, QInputDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QInputDialog, QMainWindow, QMenu, QMessageBox, QWidget
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.models import STATUSES
 from desktop_app.gui import preferences
 
-if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
-
+# The functions take the app's MainWindow (typed as QMainWindow: main_window.py imports this
+# module) and use its table, library, edits, files, search, settings and status_message.
+MainWindow = QMainWindow
 COPY_CITATION_KEY = "Ctrl+Shift+C"
 MENU_TAGS = 12  # tags offered in Tags ▸: the selection's own, then the most used
 
