@@ -23,6 +23,8 @@ from desktop_app.gui import preferences
 MainWindow = QMainWindow
 COPY_CITATION_KEY = "Ctrl+Shift+C"
 MENU_TAGS = 12  # tags offered in Tags ▸: the selection's own, then the most used
+# more papers than this are formatted in a worker (citeproc-py: APA ~20 ms, Chicago ~30 ms a paper)
+CITE_IN_PLACE = 10
 
 
 def _papers(n: int) -> str:
@@ -44,17 +46,30 @@ def copy_citation(window: MainWindow, ids: list[int] | None = None) -> bool:
     ids = ids if ids is not None else window.table.selected_ids()
     if not ids:
         return False
-    style = citation_style(window)
+    style, lib = citation_style(window), window.library
+
+    def put(result: object) -> None:
+        plain, entries = result  # type: ignore[misc]
+        mime = QMimeData()
+        mime.setText(bibliography_text(plain).rstrip("\n"))
+        mime.setHtml(bibliography_html(entries))
+        QApplication.clipboard().setMimeData(mime)
+        window.status_message(f"Copied {len(ids)} reference{'s' if len(ids) > 1 else ''} ({style})")
+
+    def failed(message: str) -> None:
+        QMessageBox.warning(window, "Copy citation", message)
+
+    if len(ids) > CITE_IN_PLACE:
+        from desktop_app.gui.jobs import start_job
+
+        start_job(window, f"Formatting {len(ids)} references…",
+                  lambda _progress, _cancelled: cite_papers(lib, ids, style), put, failed)
+        return True
     try:
-        plain, entries = cite_papers(window.library, ids, style)
+        put(cite_papers(lib, ids, style))
     except LibraryError as exc:
-        QMessageBox.warning(window, "Copy citation", str(exc))
+        failed(str(exc))
         return False
-    mime = QMimeData()
-    mime.setText(bibliography_text(plain).rstrip("\n"))
-    mime.setHtml(bibliography_html(entries))
-    QApplication.clipboard().setMimeData(mime)
-    window.status_message(f"Copied {len(ids)} reference{'s' if len(ids) > 1 else ''} ({style})")
     return True
 
 

@@ -81,6 +81,19 @@ def test_copy_citation_key_puts_the_reference_on_the_clipboard(make_window, seed
     assert QApplication.clipboard().text().startswith(f"[1] “{title}”")
 
 
+def test_many_papers_are_formatted_in_a_worker(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    from desktop_app.gui.paper_menu import CITE_IN_PLACE
+
+    win = make_window(seeded_dir)
+    QApplication.clipboard().setText("before")
+    win.table.selectAll()
+    assert len(win.table.selected_ids()) == 76 > CITE_IN_PLACE
+    _menu(win, 0)["Copy 76 citations"].trigger()
+    assert QApplication.clipboard().text() == "before"  # not yet: a worker formats them
+    qtbot.waitUntil(lambda: QApplication.clipboard().text() != "before", timeout=30000)
+    assert len(QApplication.clipboard().text().split("\n\n")) == 76
+
+
 def test_an_unknown_style_warns_instead_of_copying(make_window, seeded_dir: Path, monkeypatch) -> None:  # noqa: ANN001
     win = make_window(seeded_dir)
     warned: list[str] = []
