@@ -243,6 +243,9 @@ def screenshot_view(window: MainWindow) -> QWidget:
     row = min(2, max(table.paper_model.rowCount() - 1, 0))
     table.select_row(row)
     window.follow.flush()  # the reader shows that paper now, not one event-loop turn later
+    # its tag chips are shown by a queued call (QLayout::addChildWidget) and laid out: one turn
+    # of the event loop, for a picture only
+    QApplication.processEvents()
     rect = table.visualRect(table.paper_model.index(row, 1))
     pos = QPoint(rect.left() + 40, rect.center().y())
     menu = build_paper_menu(window, pos)
