@@ -135,6 +135,10 @@ def test_a_users_style_is_listed_and_used(cited, tmp_path: Path) -> None:  # noq
     shutil.copy(folder / "my-lab.csl", folder / "apa.csl")
     assert dict(available_styles())["apa"].startswith("My Lab")
     assert cite_papers(cited, [_id(cited, "Attention")], "apa")[0][0].startswith("[1] A. Vaswani")
+    # the preference may also name a .csl file anywhere
+    elsewhere = tmp_path / "elsewhere.csl"
+    shutil.copy(citations.bundled_dir() / "nature.csl", elsewhere)
+    assert cite_papers(cited, [_id(cited, "Attention")], str(elsewhere))[0][0].startswith("1. Vaswani, A.")
 
 
 @pytest.mark.parametrize("content, why", [
