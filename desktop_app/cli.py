@@ -17,7 +17,8 @@ from desktop_app import __version__
 from desktop_app.cli_support import UserError
 from desktop_app.paths import default_library_dir
 
-EXPORT_CHOICES = ("md", "html", "pdf", "bib", "ris", "csljson", "csv", "json")
+EXPORT_CHOICES = ("md", "html", "pdf", "bib", "ris", "csljson", "csv", "json",
+                  "bibliography-html", "bibliography-txt")
 # what a C program killed by SIGPIPE reports (128 + 13): ``marginalia list | head`` ends quietly
 EXIT_BROKEN_PIPE = 141
 
@@ -118,6 +119,14 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--list", dest="list_name")
     s.add_argument("--title")
     s.add_argument("--notes-in-bibtex", action="store_true")
+    s.add_argument("--style", default="apa", metavar="STYLE",
+                   help="citation style of the bibliography formats: apa, chicago-author-date, ieee, "
+                        "nature, association-for-computing-machinery, one of yours, or a .csl file")
+
+    s = sub.add_parser("related", help="papers related to one (shared key terms)")
+    s.add_argument("id", type=int)
+    s.add_argument("--limit", type=int, default=10)
+    s.add_argument("--json", action="store_true")
 
     rl = sub.add_parser("reading-list", help="reading lists").add_subparsers(dest="rl_command", metavar="ACTION")
     rl.required = True

@@ -231,14 +231,24 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
         if args.format == "pdf":
             raise UserError("a PDF cannot be written to standard output; give a file with -o")
         text, n = export_text(lib, args.format, query=args.query, list_name=args.list_name, title=args.title,
-                              notes_in_bibtex=args.notes_in_bibtex)
+                              notes_in_bibtex=args.notes_in_bibtex, style=args.style)
         write_out(text)
         sys.stdout.flush()  # written before it is said to be
         print(f"{n} papers written to standard output", file=sys.stderr)
         return 0
     n = export_to_file(lib, args.format, Path(args.output), query=args.query, list_name=args.list_name,
-                       title=args.title, notes_in_bibtex=args.notes_in_bibtex)
+                       title=args.title, notes_in_bibtex=args.notes_in_bibtex, style=args.style)
     print(f"{n} papers written to {args.output}", file=sys.stderr)
+    return 0
+
+
+def cmd_related(lib: Library, args: argparse.Namespace) -> int:
+    ranked = lib.related(args.id, args.limit)
+    ids, scores = [pid for pid, _ in ranked], dict(ranked)
+    if args.json:
+        print_json({"paper": args.id, "papers": _json_papers(lib, ids, scores)})
+    else:
+        _table(lib, ids, scores)
     return 0
 
 
@@ -362,4 +372,5 @@ HANDLERS = {
     "highlight": cmd_highlight, "abstract": cmd_abstract, "export": cmd_export,
     "reading-list": cmd_reading_list, "reindex": cmd_reindex, "check": cmd_check,
     "backup": cmd_backup, "imports": cmd_imports, "undo-import": cmd_undo_import,
+    "related": cmd_related,
 }

@@ -8,6 +8,9 @@ from pathlib import Path
 from desktop_app.core.library import Library
 from desktop_app.core.records import ExportPaper
 
+# a formatted bibliography in a citation style (core/citations.py), as HTML or plain text
+BIBLIOGRAPHY_FORMATS = ("bibliography-html", "bibliography-txt")
+
 
 def select_for_export(lib: Library, *, query: str | None = None, list_name: str | None = None,
                       ids: list[int] | None = None) -> tuple[list[int], str, str]:
@@ -27,8 +30,10 @@ def select_for_export(lib: Library, *, query: str | None = None, list_name: str 
 
 def export_to_file(lib: Library, fmt: str, path: Path, *, query: str | None = None,
                    list_name: str | None = None, ids: list[int] | None = None, title: str | None = None,
-                   notes_in_bibtex: bool = False) -> int:
+                   notes_in_bibtex: bool = False, style: str = "apa") -> int:
     """Write the export atomically; returns the number of papers written.
+
+    ``style``: the citation style of ``bibliography-html`` and ``bibliography-txt``.
 
     Every format goes to a temporary file next to *path* that is fsynced and checked before it
     replaces *path*. When that fails, :class:`~desktop_app.core.errors.ExportFailed` says why in
@@ -41,15 +46,21 @@ def export_to_file(lib: Library, fmt: str, path: Path, *, query: str | None = No
     papers = lib.exports.papers(pids, list_name=list_name)
     title = title or default_title
     try:
-        _write(lib, fmt, Path(path), papers, pids, title=title, description=description,
-               notes_in_bibtex=notes_in_bibtex)
+        if fmt in BIBLIOGRAPHY_FORMATS:
+            from desktop_app.core.citations import render_bibliography
+            from desktop_app.core.formats.atomic import write_text_atomic
+
+            write_text_atomic(Path(path), render_bibliography(papers, fmt, style, title))
+        else:
+            _write(lib, fmt, Path(path), papers, pids, title=title, description=description,
+                   notes_in_bibtex=notes_in_bibtex)
     except OSError as exc:
         raise ExportFailed(write_failure_message(exc, path)) from exc
     return len(papers)
 
 
 def export_text(lib: Library, fmt: str, *, query: str | None = None, list_name: str | None = None,
-                title: str | None = None, notes_in_bibtex: bool = False) -> tuple[str, int]:
+                title: str | None = None, notes_in_bibtex: bool = False, style: str = "apa") -> tuple[str, int]:
     """(the export as text, the number of papers) for every format but PDF: for standard output."""
     from desktop_app.core.formats.writers import render_export
 
@@ -60,6 +71,10 @@ def export_text(lib: Library, fmt: str, *, query: str | None = None, list_name: 
     title = title or default_title
     if fmt == "json":
         return _library_json_text(lib, papers, pids, title), len(papers)
+    if fmt in BIBLIOGRAPHY_FORMATS:
+        from desktop_app.core.citations import render_bibliography
+
+        return render_bibliography(papers, fmt, style, title), len(papers)
     return render_export(fmt, papers, title=title, description=description,
                          include_notes_in_bibtex=notes_in_bibtex), len(papers)
 

@@ -14,3 +14,11 @@ def default_library_dir() -> Path:
     from platformdirs import user_data_dir  # not at import: --version and --help do without it
 
     return Path(user_data_dir("Marginalia", appauthor=False)) / "library"
+
+
+def user_styles_dir() -> Path:
+    """Where the user's own citation styles (``.csl`` files) go: ``styles/`` in the platform's
+    user data folder (beside the default library, whatever library is open)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("Marginalia", appauthor=False)) / "styles"

@@ -68,8 +68,20 @@ class Finder:
 
         return compile_query(
             query_text, self._index.index if self._index.is_open else None, self._store.dialect,
-            defer_index=defer_index,
+            defer_index=defer_index, related=self._related,
         )
+
+    def _related(self, paper_id: int) -> tuple[list[int], object]:
+        """``related:ID``: the papers related to one (core/related.py) and what ranks them."""
+        from desktop_app.core.related import RELATED_SHOWN, related_to
+
+        if not self._index.is_open:
+            raise QuerySyntaxError(self._index.unavailable or "the search index is being rebuilt; try again in a moment")
+        try:
+            ranked, rank = related_to(self._store, self._index.index, paper_id, RELATED_SHOWN)
+        except LibraryError as exc:  # no such paper: the search box says so
+            raise QuerySyntaxError(f"related: {exc}") from exc
+        return [pid for pid, _ in ranked], rank
 
     def list_ids(self, *, status: str | None = None, sort: str = "added", descending: bool = False,
                  limit: int | None = None) -> list[int]:

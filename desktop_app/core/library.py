@@ -171,6 +171,15 @@ class Library:
         """Ids of the papers matching a query and filters, sorted: see :meth:`Finder.query`."""
         return self.finder.query(query_text, **filters)  # type: ignore[arg-type]
 
+    def related(self, paper_id: int, n: int = 10) -> list[tuple[int, float]]:
+        """The papers sharing ``paper_id``'s key terms, (id, score) best first (core/related.py)."""
+        from desktop_app.core.related import related_to
+
+        if not self.index.is_open:
+            raise LibraryError(self.index.unavailable or "related papers need the search index, which "
+                               "is being rebuilt; try again in a moment")
+        return related_to(self.store, self.index.index, paper_id, n)[0]
+
     def warm_search(self, **filters: object) -> None:
         """Load what the first text search needs ahead of it: the query parser, the executor and
         numpy, the index's arrays and the ordered id list of these ``filters`` (the window's

@@ -32,9 +32,12 @@ EXPORT_FORMATS = [
     ("md", "Markdown (.md)"), ("html", "HTML page (.html)"), ("pdf", "PDF (.pdf)"), ("bib", "BibTeX (.bib)"),
     ("ris", "RIS (.ris)"), ("csljson", "CSL-JSON (.json)"), ("csv", "CSV spreadsheet (.csv)"),
     ("json", "Marginalia JSON — everything, for backups (.json)"),
+    ("bibliography-html", "Bibliography in the citation style, HTML (.html)"),
+    ("bibliography-txt", "Bibliography in the citation style, plain text (.txt)"),
 ]
 EXTENSIONS = {"md": ".md", "html": ".html", "pdf": ".pdf", "bib": ".bib", "ris": ".ris",
-              "csljson": ".json", "csv": ".csv", "json": ".json"}
+              "csljson": ".json", "csv": ".csv", "json": ".json",
+              "bibliography-html": ".html", "bibliography-txt": ".txt"}
 
 
 def sample_files() -> list[Path]:
@@ -209,6 +212,10 @@ class FileController(QObject):
             query = self._filters().query
             kwargs["ids"] = list(self._table.paper_model.ids)
             kwargs["title"] = f"Papers matching “{query}”" if query else "Papers"
+        if fmt.startswith("bibliography-"):  # in the style chosen in Settings (Copy citation's)
+            from desktop_app.gui.paper_menu import citation_style
+
+            kwargs["style"] = citation_style(self._window)
         start_job(self._window, "Exporting…", lambda p, c: export_to_file(lib, fmt, path, **kwargs),
                   lambda n: self.message.emit(f"Exported {n} papers to {path}", 10000), self._job_failed)
 

@@ -220,6 +220,9 @@ class MainWindow(QMainWindow):
         self._action(p, "Move down in list", lambda: ed.move_in_list(1), "Alt+Down")
         self._action(p, "Edit list item note…", ed.edit_item_note)
         self._action(p, "Remove from this list", ed.remove_from_current_list)
+        from desktop_app.gui.paper_menu import install as install_paper_menu
+
+        install_paper_menu(self, p)  # the table's context menu; Copy citation, Copy BibTeX
 
         v = mb.addMenu("&View")
         self._action(v, "All papers", lambda: self.on_sidebar_filter("all", ""), "Ctrl+1")

@@ -20,6 +20,7 @@ SHORTCUTS: list[tuple[str, str]] = [
     ("Ctrl+O", "import files"),
     ("Ctrl+E", "export"),
     ("Ctrl+P", "print the selected papers"),
+    ("Ctrl+Shift+C", "copy the selected papers' references in the citation style"),
     ("Ctrl+1 / Ctrl+2", "all papers / unread"),
     ("Ctrl+,", "settings (Preferences on macOS)"),
     ("F1", "this list"),

@@ -288,6 +288,13 @@ class SearchIndex:
             pids = view.pids
             return [(int(pids[d]), score) for d, score in ranked]
 
+    def doc_frequencies(self, field: str, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
+        """(live documents, how many of them hold each term in ``field``): for tf-idf weights."""
+        with self._lock:
+            self._current()
+            searcher = self.searcher
+            return searcher.doc_count(), {t: searcher.doc_frequency(field, t) for t in terms}
+
     def iter_terms(self, field: str, prefix: str) -> Iterator[str]:
         with self._lock:
             for t in self.searcher.reader().expand_prefix(field, prefix):

@@ -15,6 +15,7 @@ kept as typed (lower-cased) and expansion is capped at PREFIX_EXPANSION_LIMIT te
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlalchemy import ColumnElement, and_, not_, or_, select, true
@@ -29,7 +30,10 @@ from desktop_app.core.search.schema import DEFAULT_FIELDS, TEXT_FIELDS, build_sc
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.dialect import Dialect, like_escape
 
-SQL_FIELDS = ("tag", "status", "rating", "year", "list")
+SQL_FIELDS = ("tag", "status", "rating", "year", "list", "related")
+# related:ID -> (the ids of the papers related to paper ID, the query that ranks them); given by
+# the Finder (core/related.py), which can read the paper's text
+RelatedResolver = Callable[[int], "tuple[list[int], query.Query | None]"]
 KNOWN_FIELDS = set(TEXT_FIELDS) | set(SQL_FIELDS)
 PREFIX_EXPANSION_LIMIT = 512
 _FIELD_RE = re.compile(r'(?:^|[\s(])([A-Za-z_]+):(?!//)')
@@ -74,6 +78,7 @@ def _parse_schema() -> Schema:
     schema.add("status", ID())
     schema.add("list", ID())
     schema.add("rating", NUMERIC(int))
+    schema.add("related", ID())
     schema.remove("year")
     schema.add("year", NUMERIC(int))
     return schema
@@ -172,10 +177,13 @@ def _has_sql(q: query.Query) -> bool:
 
 
 class _Compiler:
-    def __init__(self, index: SearchIndex | None, dialect: Dialect) -> None:
+    def __init__(self, index: SearchIndex | None, dialect: Dialect,
+                 related: RelatedResolver | None = None) -> None:
         self.index = index
         self.d = dialect
         self.uses_index = False
+        self.related = related
+        self.rank_queries: list[query.Query] = []  # what ranks a related: filter
 
     def compile(self, q: query.Query) -> ColumnElement:
         if isinstance(q, query.Every):
@@ -212,6 +220,8 @@ class _Compiler:
             return self.numeric(q, name)
         text = _leaf_text(q)
         p = t.paper.c
+        if name == "related":
+            return self.related_leaf(text)
         if name == "status":
             value = text.lower()
             if value not in STATUSES:
@@ -234,6 +244,16 @@ class _Compiler:
         return p.id.in_(
             select(t.paper_tag.c.paper_id).where(t.paper_tag.c.tag_id.in_(select(t.tag.c.id).where(cond)))
         )
+
+    def related_leaf(self, text: str) -> ColumnElement:
+        if not text.strip().isdigit():
+            raise QuerySyntaxError(f"related: needs a paper id (a number), not '{text}'")
+        if self.related is None:
+            raise QuerySyntaxError("related: needs the search index")
+        ids, rank = self.related(int(text))
+        if rank is not None:
+            self.rank_queries.append(rank)
+        return self.d.in_ids(t.paper.c.id, sorted(ids))
 
     def numeric(self, q: query.Query, name: str) -> ColumnElement:
         col = t.paper.c[name]
@@ -299,7 +319,7 @@ def _terms(q: query.Query) -> list[str]:
     return out
 
 
-def _split(q: query.Query, dialect: Dialect) -> CompiledQuery | None:
+def _split(q: query.Query, dialect: Dialect, related: RelatedResolver | None = None) -> CompiledQuery | None:
     """For ``defer_index``: a query that is all text, or an AND whose parts are each all text or
     all SQL; None for anything else (a text word ORed with a tag, a query without text)."""
     if isinstance(q, query.Every | type(query.NullQuery)):
@@ -312,7 +332,7 @@ def _split(q: query.Query, dialect: Dialect) -> CompiledQuery | None:
     sql_parts = [c for c in q.children() if _has_sql(c)]
     if not text_parts or any(not _all_sql(c) for c in sql_parts):
         return None
-    where = _Compiler(None, dialect).compile(query.And(sql_parts))
+    where = _Compiler(None, dialect, related).compile(query.And(sql_parts))
     index_query = text_parts[0] if len(text_parts) == 1 else query.And(text_parts)
     return CompiledQuery(where=where, text_query=_positive_text(q), terms=_terms(q), uses_index=True,
                          index_query=index_query, sql_key=repr(sql_parts))
@@ -325,25 +345,29 @@ def _all_sql(q: query.Query) -> bool:
 
 
 def compile_query(text: str, index: SearchIndex | None, dialect: Dialect | None = None, *,
-                  defer_index: bool = False) -> CompiledQuery:
+                  defer_index: bool = False, related: RelatedResolver | None = None) -> CompiledQuery:
     """Parse and compile ``text`` (for SQLite unless a dialect is given). Raises QuerySyntaxError
     with a one-line message.
 
     ``defer_index``: a query without SQL fields is not turned into ``paper.id IN (matches)``;
-    it comes back as ``index_query`` (the Finder intersects the matches with its id list)."""
+    it comes back as ``index_query`` (the Finder intersects the matches with its id list).
+    ``related``: answers ``related:ID`` (without it, that field is an error)."""
     if not text.strip():
         return CompiledQuery()
     q = parse(text)
     if defer_index and index is not None:
-        deferred = _split(q, dialect or Dialect())
+        deferred = _split(q, dialect or Dialect(), related)
         if deferred is not None:
             return deferred
-    comp = _Compiler(index, dialect or Dialect())
+    comp = _Compiler(index, dialect or Dialect(), related)
     where = comp.compile(q)
+    text_query = _positive_text(q)
+    if text_query is None and comp.rank_queries:  # related:ID alone: rank by similarity
+        text_query = comp.rank_queries[0] if len(comp.rank_queries) == 1 else query.Or(comp.rank_queries)
     # Whoosh's parser is lenient: "NOT" alone compiles to a Not of nothing; keep it valid SQL.
     return CompiledQuery(
         where=where,
-        text_query=_positive_text(q),
+        text_query=text_query,
         terms=_terms(q),
         uses_index=comp.uses_index,
     )

@@ -1,0 +1,107 @@
+"""Related papers: the papers that share a paper's key terms, ranked by the search index.
+
+A paper's key terms are the words of its title and abstract, analysed as the index analyses them
+(stems), weighted by tf-idf against the index's document frequencies; the best
+:data:`KEY_TERMS` of them, each boosted by its weight, make an OR query on the title and
+abstract fields that the index's BM25F executor scores (``SearchIndex.ranked_pids``). The paper
+itself is left out. ``Library.related``, ``related:ID`` in the query language and ``marginalia related ID`` use this.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from functools import cache
+from typing import TYPE_CHECKING
+
+from desktop_app.core.errors import LibraryError
+
+if TYPE_CHECKING:
+    from whoosh.query import Query
+
+    from desktop_app.core.search.index import SearchIndex
+    from desktop_app.core.store import Store
+
+KEY_TERMS = 25  # terms in the query: enough to find the topic, few enough to stay fast
+MIN_LENGTH = 3  # shorter tokens (digits, "rl", "x") are noise more often than topic
+FIELDS = ("title", "abstract")
+RELATED_SHOWN = 20  # papers a related:ID search shows
+
+
+@cache
+def _analyzer():  # noqa: ANN202 - a Whoosh analyzer
+    from desktop_app.core.search.schema import build_schema
+
+    return build_schema()["abstract"].analyzer
+
+
+@cache
+def _stop_words() -> frozenset[str]:
+    from whoosh.analysis import STOP_WORDS
+
+    analyze = _analyzer()
+    return frozenset(t.text for w in STOP_WORDS for t in analyze(w)) | STOP_WORDS
+
+
+def term_counts(text: str) -> Counter[str]:
+    """How often each index term (stem) occurs in ``text``, stop words and short tokens left out."""
+    stop = _stop_words()
+    return Counter(
+        t.text for t in _analyzer()(text)
+        if len(t.text) >= MIN_LENGTH and not t.text.isdigit() and t.text not in stop
+    )
+
+
+def key_terms(index: SearchIndex, title: str, abstract: str, k: int = KEY_TERMS) -> list[tuple[str, float]]:
+    """The ``k`` terms of a title and abstract with the highest tf-idf, best first. A term only
+    this paper has (document frequency 1) cannot relate it to another and is skipped."""
+    counts = term_counts(title) + term_counts(title) + term_counts(abstract)  # title words count twice
+    if not counts:
+        return []
+    docs, freq = index.doc_frequencies("abstract", counts)
+    _, title_freq = index.doc_frequencies("title", counts)
+    weights = []
+    for term, tf in counts.items():
+        df = max(freq.get(term, 0), title_freq.get(term, 0))
+        if df < 2:
+            continue
+        idf = math.log(1 + (docs - df + 0.5) / (df + 0.5))
+        weights.append((term, (1 + math.log(tf)) * idf))
+    weights.sort(key=lambda tw: (-tw[1], tw[0]))
+    return weights[:k]
+
+
+def related_query(terms: list[tuple[str, float]]) -> Query | None:
+    """An OR of the terms on the title and abstract fields, each boosted by its weight."""
+    if not terms:
+        return None
+    from whoosh import query
+
+    return query.Or([query.Term(field, term, boost=weight) for term, weight in terms for field in FIELDS])
+
+
+def paper_text(store: Store, paper_id: int) -> tuple[str, str]:
+    """(title, plain abstract) of a live paper; LibraryError when there is none."""
+    from sqlalchemy import select
+
+    from desktop_app.core.store import tables as t
+
+    p = t.paper.c
+    with store.read() as conn:
+        row = conn.execute(select(p.title, p.abstract_text)
+                           .where(p.id == paper_id, p.deleted_at.is_(None))).first()
+    if row is None:
+        raise LibraryError(f"no paper with id {paper_id}")
+    return row[0] or "", row[1] or ""
+
+
+def related_to(store: Store, index: SearchIndex, paper_id: int, n: int = 10,
+               ) -> tuple[list[tuple[int, float]], Query | None]:
+    """(the ``n`` papers most related to ``paper_id`` as (paper id, score), best first, the
+    paper itself left out; the query that scored them, None when the paper has no key terms)."""
+    title, abstract = paper_text(store, paper_id)
+    q = related_query(key_terms(index, title, abstract))
+    if q is None or n <= 0:
+        return [], q
+    ranked = index.ranked_pids(q, n + 1)  # deleted papers are not in the index
+    return [(pid, score) for pid, score in ranked if pid != paper_id][:n], q
