@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QStyle, QToolButton, QWidget
 
 from desktop_app.core.attachments import AttachmentView
 from desktop_app.core.values import PaperView
@@ -33,7 +33,7 @@ def human_size(size: int) -> str:
 def _label(v: AttachmentView) -> str:
     name = v.name if len(v.name) <= 40 else v.name[:39] + "…"
     missing = "" if v.exists else " — missing"
-    return f"📄 {name} ({human_size(v.size)}){missing}".replace("&", "&&")
+    return f"{name} ({human_size(v.size)}){missing}".replace("&", "&&")
 
 
 class AttachmentStrip(QWidget):
@@ -73,7 +73,10 @@ class AttachmentStrip(QWidget):
             b = QToolButton(self)
             b.setObjectName(f"attachment_{v.id}")
             b.setAutoRaise(True)
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes title → status (issue 15); Ctrl+Enter opens
             b.setText(_label(v))
+            b.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_FileIcon))
+            b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
             b.setToolTip(("Open with the system's viewer" if v.exists else "The file is not there any more")
                          + ("" if v.kind == "copy" else " (linked, not copied)"))
             b.setAccessibleName(f"Open attached file {v.name}")

@@ -119,6 +119,7 @@ class PaperLinks(QWidget):
             b = QToolButton(self)
             b.setObjectName(f"link_{kind}")
             b.setAutoRaise(True)
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes title → status (issue 15); Ctrl+Enter opens
             b.setText(_shown(text))
             b.setToolTip(address)  # encoded: never read as rich text
             b.setAccessibleName(f"Open {text} in the browser")
