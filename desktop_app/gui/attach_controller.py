@@ -14,11 +14,11 @@ away" (issue 15).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QWidget
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.gui import preferences
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 
     from desktop_app.core.attachments import AttachmentView
     from desktop_app.core.values import Change
-    from desktop_app.gui.main_window import MainWindow
 
 MESSAGE_MS = 6000
 _DRAGS = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
@@ -53,11 +52,12 @@ def attachable_paths(mime: QMimeData) -> list[str]:
 
 
 class AttachController(QObject):
-    """Built by the main window; holds no state but the window."""
+    """Built by the main window (gui/main_window.py, which imports this module: its type is
+    not imported back); holds no state but the window."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow) -> None:
         super().__init__(window)
-        self._win = window
+        self._win: Any = window
         lib = window.library
         strip = window.reader.attachments
         strip.source = lib.attachments.for_paper
@@ -226,7 +226,7 @@ SAMPLE_PDF = (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</
               b"trailer<</Root 1 0 R>>\n%%EOF\n")
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: Any) -> QWidget:  # noqa: ANN401 - the MainWindow
     """For the docs (``gui --screenshot --view attachments``): the reader showing a paper with its
     links and an attached file. Selects the first shown paper that has an arXiv id, a DOI or a URL
     and, when it has no attached file, attaches a small sample PDF (screenshots are made on a demo
