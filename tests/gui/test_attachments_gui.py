@@ -283,3 +283,19 @@ def test_screenshot_view_shows_links_and_a_file(make_window, links_dir: Path, qt
     assert _link_texts(win)[:2] == ["arXiv:2401.01234", "doi:10.1000/abc.123"]
     assert win.reader.attachments.isVisibleTo(win.reader)
     shown.grab().save(str(tmp_path / "attachments.png"))
+
+
+def test_check_library_names_a_missing_file_as_plain_text(make_window, seeded_dir: Path, qtbot,  # noqa: ANN001
+                                                          tmp_path: Path, monkeypatch) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    shown: list[tuple[str, Qt.TextFormat]] = []
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append((box.text(), box.textFormat())) or 0)
+    win = make_window(seeded_dir)
+    pid = win.model.paper_id(0)
+    [aid] = win.attach.attach_paths(pid, [str(_pdf(tmp_path, "<b>bold.pdf"))])
+    win.library.attachments.get(aid).location.unlink()
+    win.files.check_library()
+    [(text, fmt)] = shown
+    assert text.startswith(f"paper {pid}: attached file '<b>bold.pdf'") and "is missing" in text
+    assert fmt == Qt.TextFormat.PlainText
