@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QWidget
 from desktop_app.core.errors import LibraryError
 from desktop_app.gui import preferences
 from desktop_app.gui.paper_links import open_external, paper_links
-from desktop_app.gui.undo import perform
+from desktop_app.gui.undo import LibraryCommand, perform
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QMimeData
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from desktop_app.core.values import Change
 
 MESSAGE_MS = 6000
+BACKGROUND_BYTES = 16 * 1024 * 1024  # a copy at least this large is made in a worker
 _DRAGS = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
 
 
@@ -49,6 +50,13 @@ def attachable_paths(mime: QMimeData) -> list[str]:
     if any(extension_hint(p) for p in paths):
         return []
     return paths
+
+
+def _size(path: str) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
 
 
 class AttachController(QObject):
@@ -146,7 +154,9 @@ class AttachController(QObject):
             self.attach_paths(pid, paths)
 
     def attach_paths(self, paper_id: int, paths: list[str], mode: str | None = None) -> list[int]:
-        """Attach each file to the paper (one undo step each); the new attachment ids."""
+        """Attach each file to the paper, one undo step each. A copy of a large file
+        (BACKGROUND_BYTES or more) is made in a worker, the window staying usable; the ids of the
+        attachments made at once are returned."""
         win, lib = self._win, self._win.library
         if lib.read_only:
             self._say("The library is read-only: nothing can be attached")
@@ -155,30 +165,43 @@ class AttachController(QObject):
         mode = mode if mode in ("copy", "link") else "copy"
         added: list[int] = []
         for path in paths:
-            state: dict[str, int] = {}
-
-            def do(path: str = path, state: dict[str, int] = state) -> Change:
-                if "id" in state:  # redo after an undo: the file is still in files/
-                    return lib.attachments.restore(state["id"])
-                change = lib.attachments.add(paper_id, path, mode=mode)
-                state["id"] = change.detail["attachment_id"]
-                return change
-
-            def undo(_ch: Change, state: dict[str, int] = state) -> Change:
-                return lib.attachments.remove(state["id"])
-
-            name = Path(path).name
+            if mode == "copy" and _size(path) >= BACKGROUND_BYTES:
+                self._attach_in_worker(paper_id, path)
+                continue
             try:
-                perform(win.undo_stack, f"Attach {name}", do, undo, win.on_change)
+                change = lib.attachments.add(paper_id, path, mode=mode)
             except LibraryError as exc:
                 self._say(str(exc), 10000)
                 continue
-            added.append(state["id"])
+            self._push_attached(change, Path(path).name)
+            added.append(change.detail["attachment_id"])
         if added:
             how = "Linked" if mode == "link" else "Attached"
             what = Path(paths[0]).name if len(added) == 1 else f"{len(added)} files"
             self._say(f"{how} {what} to paper {paper_id}")
         return added
+
+    def _push_attached(self, change: Change, name: str) -> None:
+        """Show a made attachment and put it on the undo stack (undo: a soft removal; redo:
+        bringing it back, the file never left files/)."""
+        win, lib = self._win, self._win.library
+        aid = change.detail["attachment_id"]
+        win.on_change(change)
+        win.undo_stack.push(LibraryCommand(f"Attach {name}", lambda: lib.attachments.restore(aid),
+                                           lambda _ch: lib.attachments.remove(aid), win.on_change, change))
+
+    def _attach_in_worker(self, paper_id: int, path: str) -> None:
+        from desktop_app.gui.jobs import start_job
+
+        lib, name = self._win.library, Path(path).name
+
+        def done(change: object) -> None:
+            self._push_attached(change, name)  # type: ignore[arg-type]
+            self._say(f"Attached {name} to paper {paper_id}")
+
+        start_job(self._win, f"Copying {name} into the library…",
+                  lambda progress, cancelled: lib.attachments.add(paper_id, path, mode="copy"),
+                  done, lambda message: self._say(message, 10000), modal=False)
 
     def remove_attachment(self, attachment_id: int) -> None:
         lib, win = self._win.library, self._win

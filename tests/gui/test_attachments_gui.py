@@ -299,3 +299,27 @@ def test_check_library_names_a_missing_file_as_plain_text(make_window, seeded_di
     [(text, fmt)] = shown
     assert text.startswith(f"paper {pid}: attached file '<b>bold.pdf'") and "is missing" in text
     assert fmt == Qt.TextFormat.PlainText
+
+
+def test_a_large_file_is_copied_in_a_worker_and_still_undoable(make_window, seeded_dir: Path, qtbot,  # noqa: ANN001
+                                                               tmp_path: Path) -> None:
+    from desktop_app.gui.attach_controller import BACKGROUND_BYTES
+
+    win = make_window(seeded_dir)
+    pid = win.model.paper_id(0)
+    _show(win, qtbot, pid)
+    big = tmp_path / "big.pdf"
+    with open(big, "wb") as fh:
+        fh.write(b"%PDF-1.4\n")
+        fh.truncate(BACKGROUND_BYTES + 1)
+    assert win.attach.attach_paths(pid, [str(big)]) == []  # not done yet: a worker copies it
+    qtbot.waitUntil(lambda: len(win.library.attachments.for_paper(pid)) == 1, timeout=30000)
+    qtbot.waitUntil(lambda: win.undo_stack.count() == 1, timeout=5000)
+    [v] = win.library.attachments.for_paper(pid)
+    assert v.size == BACKGROUND_BYTES + 1 and v.location.stat().st_size == v.size
+    qtbot.waitUntil(lambda: win.reader.attachments.findChild(QToolButton, f"attachment_{v.id}") is not None,
+                    timeout=5000)
+    win.undo_stack.undo()
+    assert win.library.attachments.for_paper(pid) == []
+    win.undo_stack.redo()
+    assert [a.id for a in win.library.attachments.for_paper(pid)] == [v.id]
