@@ -160,6 +160,14 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("name")
     rl.add_parser("ls")
 
+    s = sub.add_parser("attach", help="attach a file to a paper (copied into the library's files/ folder)")
+    s.add_argument("id", type=int)
+    s.add_argument("file")
+    s.add_argument("--link", action="store_true", help="record where the file is instead of copying it")
+    s = sub.add_parser("attachments", help="list the files attached to a paper")
+    s.add_argument("id", type=int)
+    s.add_argument("--json", action="store_true")
+
     sub.add_parser("reindex", help="rebuild the full-text index from the database")
     s = sub.add_parser("check", help="check database integrity and index consistency")
     s.add_argument("--repair", action="store_true", help="rebuild the search index when it disagrees")

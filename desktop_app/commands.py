@@ -48,7 +48,7 @@ def _run_on_library(folder: Path, args: argparse.Namespace) -> int:
 
 
 SEARCHING = ("search", "list", "export")
-NO_INDEX = ("show",)  # reads the database only: the index is neither checked nor loaded (Whoosh)
+NO_INDEX = ("show", "attach", "attachments")  # reads the database only: the index is neither checked nor loaded (Whoosh)
 
 
 def _repair_silently_wrong_index(lib: Library) -> None:
@@ -366,6 +366,25 @@ def cmd_undo_import(lib: Library, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_attach(lib: Library, args: argparse.Namespace) -> int:
+    change = lib.attachments.add(args.id, args.file, mode="link" if args.link else "copy")
+    v = lib.attachments.get(change.detail["attachment_id"])
+    print(f"attached {v.name} to paper {v.paper_id} ({'linked' if v.kind == 'link' else 'copied to'} {v.path})")
+    return 0
+
+
+def cmd_attachments(lib: Library, args: argparse.Namespace) -> int:
+    lib.papers.get(args.id)  # a LibraryError for a paper that is not there
+    views = lib.attachments.for_paper(args.id)
+    if args.json:
+        print_json([v.as_json() for v in views])
+        return 0
+    for v in views:
+        missing = "" if v.exists else "  (missing)"
+        print(f"{v.id:>5}  {v.kind:<4}  {v.size:>10}  {v.name}  {v.location or v.path}{missing}")
+    return 0
+
+
 HANDLERS = {
     "import": cmd_import, "list": cmd_list, "search": cmd_search, "show": cmd_show, "tag": cmd_tag,
     "status": cmd_status, "rate": cmd_rate, "title": cmd_title, "note": cmd_note,
@@ -373,4 +392,5 @@ HANDLERS = {
     "reading-list": cmd_reading_list, "reindex": cmd_reindex, "check": cmd_check,
     "backup": cmd_backup, "imports": cmd_imports, "undo-import": cmd_undo_import,
     "related": cmd_related,
+    "attach": cmd_attach, "attachments": cmd_attachments,
 }

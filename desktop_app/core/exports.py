@@ -29,10 +29,16 @@ class Exports:
         item_notes: dict[int, str] = {}
         if list_name:
             item_notes = {pid: note for pid, _, note in self._lists.items(list_name)}
-        nr = t.note_revision
+        nr, at = t.note_revision, t.attachment
         out = []
         with self._store.read() as conn:
             for pid in paper_ids:
+                attached = [
+                    {"kind": r.kind, "path": r.path, "name": r.name, "size": r.size, "sha256": r.sha256,
+                     "added_at": str(r.added_at)[:19]}
+                    for r in conn.execute(select(at).where(at.c.paper_id == pid, at.c.removed_at.is_(None))
+                                          .order_by(at.c.id))
+                ]
                 v = self._papers.get(pid)
                 revisions = [
                     {"text": text, "saved_at": str(at)[:19]}
@@ -49,6 +55,7 @@ class Exports:
                                 for h in v.highlights],
                     added_at=v.added_at, item_note=item_notes.get(pid) or None,
                     extra={k: str(val) for k, val in v.extra.items()}, keywords=list(v.keywords),
+                    attachments=attached,
                 ))
         return out
 

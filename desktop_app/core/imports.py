@@ -48,8 +48,9 @@ def _read_all(paths: Sequence[str | Path], cancelled: Cancelled | None) -> Parse
 class Imports:
     """Imports of files and parsed records, their undo, and restoring Marginalia JSON."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, folder: Path | None = None) -> None:
         self.store = store
+        self.folder = folder  # the library folder: a JSON document's attached copies go to its files/
 
     def from_files(
         self,
@@ -181,4 +182,5 @@ class Imports:
         path = Path(source)
         doc, papers = read_document(path)
         with self.store.write() as tx:
-            return restore_document(tx, path, doc, papers, progress=progress, cancelled=cancelled)
+            return restore_document(tx, path, doc, papers, progress=progress, cancelled=cancelled,
+                                    library_folder=self.folder)

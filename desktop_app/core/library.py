@@ -34,6 +34,7 @@ from desktop_app.core.store.store import COMMITS_FILE
 from desktop_app.core.tags import Tags
 
 if TYPE_CHECKING:
+    from desktop_app.core.attachments import Attachments
     from desktop_app.core.duplicates import Duplicates
     from desktop_app.core.exports import Exports
     from desktop_app.core.highlights import Highlights
@@ -74,7 +75,7 @@ class Library:
     def imports(self) -> Imports:
         from desktop_app.core.imports import Imports
 
-        return Imports(self.store)
+        return Imports(self.store, self.folder)
 
     @cached_property
     def exports(self) -> Exports:
@@ -87,6 +88,12 @@ class Library:
         from desktop_app.core.duplicates import Duplicates
 
         return Duplicates(self.store, self.papers)
+
+    @cached_property
+    def attachments(self) -> Attachments:
+        from desktop_app.core.attachments import Attachments
+
+        return Attachments(self.store, self.folder)
 
     # ---- open / close ----------------------------------------------------------------------
     @classmethod
@@ -195,7 +202,9 @@ class Library:
         is kept then)."""
         if self.read_only:
             raise LibraryReadOnly(f"the library is read-only, so no backup can be written into {self.folder}")
-        return backups.make_backup(self.db_path, self.folder / backups.BACKUPS_DIR, reason, keep_at_most=keep_at_most)
+        made = backups.make_backup(self.db_path, self.folder / backups.BACKUPS_DIR, reason, keep_at_most=keep_at_most)
+        self._keep_files_with(made)
+        return made
 
     def backup_if_due(self, every_hours: float | None = None, *, keep_at_most: int | None = None) -> Path | None:
         """An automatic backup when the newest one is older than ``every_hours`` (by default
@@ -203,8 +212,20 @@ class Library:
         paint; the command line only backs up on ``marginalia backup``."""
         if self.read_only:
             return None  # nothing can be written; the window says the library is read-only
-        return backups.backup_if_due(self.db_path, self.folder / backups.BACKUPS_DIR, every_hours=every_hours,
+        made = backups.backup_if_due(self.db_path, self.folder / backups.BACKUPS_DIR, every_hours=every_hours,
                                      keep_at_most=keep_at_most)
+        if made is not None:
+            self._keep_files_with(made)
+        return made
+
+    def _keep_files_with(self, backup: Path) -> None:
+        """The attached copies a new backup names are kept in ``backups/files/`` (once each);
+        those no backup names any more go (core/attachment_files.py)."""
+        from desktop_app.core import attachment_files
+
+        with storage_errors(self.folder):
+            attachment_files.keep_with_backup(self.folder, backup)
+            attachment_files.prune_blobs(backup.parent)
 
     def check_then_backup(self, *, enabled: bool = True, keep_at_most: int | None = None) -> tuple[str, object]:
         """What the window runs in a worker after its first paint: ``("damaged", problem)`` when
@@ -224,7 +245,7 @@ class Library:
 
     def integrity_check(self) -> list[str]:
         """Problems found in the database and the index; empty when all is well."""
-        return integrity_problems(self.store, self.index)
+        return integrity_problems(self.store, self.index) + self.attachments.problems()
 
 
 def _not_writable(folder: Path, db_path: Path) -> bool:

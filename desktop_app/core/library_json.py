@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from sqlalchemy import exists, func, insert, select, update
 
@@ -79,8 +79,11 @@ def restore_document(
     *,
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    library_folder: Path | None = None,
 ) -> ImportReport:
-    """Write a library document's papers, user data and lists in ``tx``; what was done."""
+    """Write a library document's papers, user data and lists in ``tx``; what was done.
+
+    With ``library_folder``, the papers' attachments are linked again (:func:`_attachments`)."""
     fr = FileReport(path=str(path), format="marginalia-json")
     report = ImportReport(files=[fr])
     colors = {tg["name"]: tg["color"] for tg in doc.get("tags", []) if isinstance(tg, dict) and tg.get("color")}
@@ -95,6 +98,8 @@ def restore_document(
         if new:  # keep the paper's identity across libraries
             _keep_uid(tx, pid, p.uid)
         _user_data(tx, writer, pid, p, new)
+        if library_folder is not None and p.attachments:
+            _attachments(tx, library_folder, path.parent, pid, p.attachments)
         by_uid[p.uid] = pid
         writer.touched.add(pid)
         if progress and n % 100 == 0:
@@ -200,3 +205,64 @@ def _restore_list(tx: Tx, lst: dict, by_uid: dict[str, int]) -> None:
         if pid is None:
             continue
         conn.execute(add.values(list_id=lid, paper_id=pid, position=start + n, note=entry.get("note", "")))
+
+
+def _attachments(tx: Tx, folder: Path, doc_folder: Path, pid: int, attached: list) -> None:
+    """A paper's attachments from a document (untrusted), those it lacks (same kind and SHA-256).
+
+    A link is recorded as it was (``marginalia check`` says if its file is not there). A copy's
+    file is looked for in this library (the same path), beside the document (a library folder
+    moved with its ``files/``) and in ``backups/files/``; found with the recorded SHA-256, it is
+    copied into ``files/<paper id>/``. Not found, the row is kept all the same, so that ``check``
+    names the missing file (and the paper) instead of the attachment being silently lost.
+    """
+    from desktop_app.core import attachment_files as af
+    from desktop_app.core.attachments import insert_copy, insert_row
+
+    a = t.attachment
+    have = {(k, s) for k, s in tx.conn.execute(select(a.c.kind, a.c.sha256).where(a.c.paper_id == pid))}
+    for entry in attached:
+        if not isinstance(entry, dict):
+            continue
+        kind, rel, sha = str(entry.get("kind") or ""), str(entry.get("path") or ""), str(entry.get("sha256") or "")
+        name = str(entry.get("name") or PurePosixPath(rel).name or "attachment")
+        try:
+            size = max(0, int(entry.get("size") or 0))
+        except (TypeError, ValueError):
+            size = 0
+        if kind not in ("copy", "link") or not rel or (kind, sha) in have:
+            continue
+        added = _when(entry.get("added_at"), tx) if entry.get("added_at") else None
+        if kind == "link":
+            if Path(rel).is_absolute():
+                insert_row(tx, pid, "link", rel, name, size, sha, added)
+                have.add((kind, sha))
+            continue
+        safe = af.is_copy_path(rel)
+        candidates = ([folder / rel, doc_folder / rel] if safe else []) + [folder / "backups" / af.BLOBS_DIR / sha]
+        placed = None
+        for c in candidates:
+            try:
+                if c.is_file() and af.sha256_of(c)[0] == sha:
+                    placed = c
+                    break
+            except OSError:
+                continue
+        if placed is not None and placed == folder / rel and not _path_taken(tx, rel):
+            insert_row(tx, pid, "copy", rel, name, size, sha, added)
+        elif placed is not None:
+            temp, got, got_size = af.copy_to_temp(placed, folder / af.FILES_DIR / str(pid))
+            try:
+                insert_copy(tx, folder, pid, temp, af.safe_name(name), name, got_size, got)
+            finally:
+                temp.unlink(missing_ok=True)
+        else:  # not found: kept as missing
+            free = safe and not _path_taken(tx, rel) and not (folder / rel).exists()
+            where = rel if free else f"{af.FILES_DIR}/{pid}/{af.safe_name(name)}"
+            insert_row(tx, pid, "copy", where, name, size, sha, added)
+        have.add((kind, sha))
+
+
+def _path_taken(tx: Tx, rel: str) -> bool:
+    a = t.attachment
+    return tx.conn.execute(select(a.c.id).where(a.c.kind == "copy", a.c.path == rel)).first() is not None

@@ -194,3 +194,24 @@ class DistinctPair(SQLModel, table=True):
     high_id: int = Field(
         sa_column=Column(Integer, ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True, index=True)
     )
+
+
+class Attachment(SQLModel, table=True):
+    """A file attached to a paper: a ``copy`` kept in the library's ``files/`` folder (``path``
+    relative to the library folder) or a ``link`` to a file left where it is (``path`` absolute).
+    ``size`` and ``sha256`` are the file's when it was attached (``marginalia check`` compares);
+    ``removed_at`` set: removed by the user, undoable (a copy's file stays until removed for good)."""
+
+    __tablename__ = "attachment"
+    id: int | None = Field(default=None, primary_key=True)
+    paper_id: int = Field(sa_column=_fk("paper.id"))
+    kind: str = "copy"  # one of ATTACHMENT_KINDS
+    path: str
+    name: str = ""  # the file's original name
+    size: int = 0
+    sha256: str = ""
+    added_at: datetime = Field(default_factory=utcnow)
+    removed_at: datetime | None = None
+
+
+ATTACHMENT_KINDS = ("copy", "link")

@@ -93,3 +93,6 @@ class ExportPaper:
     item_note: str | None = None  # reading-list item note, when exported from a list
     extra: dict[str, str] = field(default_factory=dict)
     keywords: list[str] = field(default_factory=list)  # the source file's keywords (not tags)
+    # attached files (metadata only: {"kind", "path", "name", "size", "sha256", "added_at"}); the
+    # copies themselves are in the library's files/ folder and kept by its backups
+    attachments: list[dict] = field(default_factory=list)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -318,7 +318,11 @@ class FileController(QObject):
         problems = self.library.integrity_check()
         age = describe_age(self.library.newest_backup_age()).capitalize() + "."
         if problems:
-            QMessageBox.warning(self._window, "Check library", "\n".join([*problems, age]))
+            # plain text: a problem names attached files, whose names come from imported files
+            box = QMessageBox(QMessageBox.Icon.Warning, "Check library", "\n".join([*problems, age]),
+                              QMessageBox.StandardButton.Ok, self._window)
+            box.setTextFormat(Qt.TextFormat.PlainText)
+            box.exec()
         else:
             QMessageBox.information(self._window, "Check library",
                                     f"All is well: {self.library.papers.count():,} papers; database and index agree.\n"

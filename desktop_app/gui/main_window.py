@@ -154,6 +154,9 @@ class MainWindow(QMainWindow):
         self.elsewhere_timer.setInterval(ELSEWHERE_POLL_MS)
         self.elsewhere_timer.timeout.connect(ed.check_note_elsewhere)
         self.elsewhere_timer.start()
+        from desktop_app.gui.attach_controller import AttachController
+
+        self.attach = AttachController(self)  # open paper, attached files, drops on a paper
 
         rd.notes.historyRequested.connect(self._show_note_history)
         self.sidebar.tagMenuAction.connect(ed.on_tag_menu)
@@ -212,6 +215,10 @@ class MainWindow(QMainWindow):
         for status, key in (("unread", "U"), ("skimmed", "S"), ("read", "R")):
             self._action(p, f"Mark {status}\t{key}", lambda s=status: ed.set_status(s))
         p.addSeparator()
+        open_paper = self._action(p, "&Open paper", self.open_paper, "Ctrl+Return", "openPaperAction")
+        open_paper.setShortcuts([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
+        self._action(p, "Attach &file…", self.attach_file_dialog, None, "attachFileAction")
+        p.addSeparator()
         self._action(p, "Add tag…\tT", self.focus_tags)
         self._action(p, "Edit note\tN", self.focus_note)
         self._action(p, "Note history…", self._show_note_history, None, "noteHistoryAction")
@@ -235,6 +242,14 @@ class MainWindow(QMainWindow):
         h = mb.addMenu("&Help")
         self._action(h, "&Keyboard shortcuts", self._show_shortcuts, "F1")
         self._action(h, "&About Marginalia", self._show_about)
+
+    def open_paper(self) -> None:
+        """Open the current paper: its attached file, else arXiv, DOI or URL (attach_controller.py)."""
+        self.attach.open_paper()
+
+    def attach_file_dialog(self) -> None:
+        """Choose files to attach to the current paper."""
+        self.attach.attach_file_dialog()
 
     # dialogs used from a menu are imported when first opened (start-up: issue 14)
     def _show_duplicates(self) -> None:

@@ -22,8 +22,10 @@ from PySide6.QtWidgets import (
 from desktop_app.core.highlights import COLORS
 from desktop_app.core.values import PaperView
 from desktop_app.gui import theme
+from desktop_app.gui.attachments_view import AttachmentStrip
 from desktop_app.gui.highlight_list import HighlightList
 from desktop_app.gui.note_editor import NoteEditor
+from desktop_app.gui.paper_links import PaperLinks
 from desktop_app.gui.rating_control import RatingControl
 from desktop_app.gui.safe_browser import SafeTextBrowser
 from desktop_app.gui.status_control import StatusControl
@@ -71,6 +73,11 @@ class ReaderPane(QWidget):
         self.meta.setWordWrap(True)
         self.meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.meta)
+
+        self.links = PaperLinks(self)  # DOI, arXiv, URL: opened on a click only (paper_links.py)
+        outer.addWidget(self.links)
+        self.attachments = AttachmentStrip(self)  # attached files (attachments_view.py)
+        outer.addWidget(self.attachments)
 
         self.keywords = QLabel(self)  # the source file's keywords (not tags): searchable as keyword:
         self.keywords.setObjectName("keywordLine")
@@ -184,6 +191,8 @@ class ReaderPane(QWidget):
             self.list_note.hide()
         same = paper is not None and self.paper is not None and paper.id == self.paper.id
         self.paper = paper
+        self.links.set_paper(paper)
+        self.attachments.show_paper(paper)
         enabled = paper is not None
         for w in (self.title_edit, self.status, self.rating, self.tags):
             w.setEnabled(enabled and not self.read_only)

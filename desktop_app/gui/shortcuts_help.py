@@ -9,6 +9,7 @@ SHORTCUTS: list[tuple[str, str]] = [
     ("0 – 5", "set the rating"),
     ("u / s / r", "mark unread / skimmed / read"),
     ("h, Shift+1…5", "highlight the selected words (yellow, or a color)"),
+    ("Ctrl+Enter", "open the paper: its attached file, else its arXiv page, DOI or web address"),
     ("Ctrl+F", "search"),
     ("Esc", "clear the search"),
     ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo"),

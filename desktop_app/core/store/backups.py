@@ -370,6 +370,10 @@ def restore(folder: Path, backup_path: Path, *, now: datetime | None = None) -> 
         kept_path = kept
     os.replace(incoming, db)
     (folder / COMMITS_FILE).unlink(missing_ok=True)  # counted the writes of the file put aside
+    from desktop_app.core.attachment_files import bring_back
+
+    with contextlib.suppress(OSError):  # the database is back; a copy that cannot be is reported by check
+        bring_back(folder, db)  # attached copies the restored database names and files/ lacks
     _spoil_index_stamp(folder)
     return kept_path
 

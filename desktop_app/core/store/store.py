@@ -41,6 +41,11 @@ class Tx:
         self._live_ids = live_ids if live_ids is not None else live_ids_statement(dialect)
         self.now: datetime = utcnow()
         self.text_changed = False
+        # file work that must follow the transaction's outcome (attachments: a copy's file is
+        # deleted only once its row's removal is committed; a file written for a row that is
+        # rolled back is deleted); each runs once, its OSErrors ignored
+        self.after_commit: list[Callable[[], None]] = []
+        self.after_rollback: list[Callable[[], None]] = []
 
     def queue_index(self, ids: Iterable[int]) -> None:
         """Queue papers for the index in this transaction (re-queued ones get a new time)."""
@@ -65,6 +70,12 @@ class Tx:
         if missing:
             raise LibraryError(f"no paper with id {', '.join(map(str, missing[:5]))}")
         return ids
+
+
+def _run_all(calls: list[Callable[[], None]]) -> None:
+    for call in calls:
+        with contextlib.suppress(OSError):
+            call()
 
 
 class Store:
@@ -102,8 +113,10 @@ class Store:
                 conn.commit()
             except BaseException:
                 conn.rollback()
+                _run_all(tx.after_rollback)
                 raise
         self._note_commit(count)
+        _run_all(tx.after_commit)
         if tx.text_changed and self.on_text_changed is not None:
             self.on_text_changed()
 

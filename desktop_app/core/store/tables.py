@@ -9,6 +9,7 @@ from __future__ import annotations
 from sqlalchemy import Table
 
 from desktop_app.core.models import (
+    Attachment,
     DistinctPair,
     Highlight,
     ImportBatch,
@@ -44,3 +45,4 @@ import_batch = _t(ImportBatch)
 index_queue = _t(IndexQueue)
 paper_merge = _t(PaperMerge)
 distinct_pair = _t(DistinctPair)
+attachment = _t(Attachment)
