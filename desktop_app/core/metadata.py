@@ -139,6 +139,13 @@ def parse_author(text: str) -> str:
     return parse_display_name(text)
 
 
+def parse_authors(text: str) -> list[str]:
+    """Names typed or pasted at once, one per line or separated by ";" (each as
+    :func:`parse_author`)."""
+    pieces = text.replace("\n", ";").split(";")
+    return [name for name in (parse_author(p) for p in pieces) if name]
+
+
 def check_changes(changes: dict[str, object]) -> dict[str, object]:
     """The changes as stored values (``authors`` as its JSON text in ``authors_json``)."""
     from desktop_app.core.models import TITLE_SOURCES

@@ -202,6 +202,7 @@ class MainWindow(QMainWindow):
             self._action(p, f"Mark {status}\t{key}", lambda s=status: ed.set_status(s))
         p.addSeparator()
         self._action(p, "Add tag…\tT", self.focus_tags)
+        self._action(p, "Edit &metadata…", self.edit_metadata, "Ctrl+I", "editMetadataAction")
         self._action(p, "Edit note\tN", self.focus_note)
         self._action(p, "Add to reading list…", ed.add_to_list_dialog, "Ctrl+L")
         self._action(p, "Move up in list", lambda: ed.move_in_list(-1), "Alt+Up")
@@ -220,6 +221,12 @@ class MainWindow(QMainWindow):
         self._action(h, "&About Marginalia", self._show_about)
 
     # dialogs used from a menu are imported when first opened (start-up: issue 14)
+    def edit_metadata(self, paper_id: int | None = None) -> None:
+        """Paper → Edit metadata… for ``paper_id`` (else the current paper); one undoable edit."""
+        from desktop_app.gui.metadata_editor import open_metadata_editor
+
+        open_metadata_editor(self, paper_id)
+
     def _show_duplicates(self) -> None:
         from desktop_app.gui.duplicates_view import show_duplicates
 
