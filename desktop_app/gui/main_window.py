@@ -29,6 +29,7 @@ from desktop_app.gui.jobs import Job, keep_while_running, running_jobs
 from desktop_app.gui.paper_model import PAGE, PaperTableModel
 from desktop_app.gui.paper_table import SORT_KEYS, PaperTable
 from desktop_app.gui.reader import ReaderPane
+from desktop_app.gui.relevance_sort import RelevanceSort
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.sidebar import Sidebar
 from desktop_app.gui.window_settings import WindowSettings
@@ -53,6 +54,7 @@ class MainWindow(QMainWindow):
         self.state = FilterState()
         self.sort_key, self.sort_desc = "added", False
         self.terms: list[str] = []
+        self.relevance = RelevanceSort()  # sort by relevance while a text search is active
         self.undo_stack = QUndoStack(self)
         self.setObjectName("mainWindow")
         self.setWindowTitle(f"{APP_NAME} — {library.folder}" + (" (read-only)" if library.read_only else ""))
@@ -292,6 +294,7 @@ class MainWindow(QMainWindow):
         s.restore_layout(self, (self.splitter, self.reader.splitter), self.table.horizontalHeader())
         self.sort_key, self.sort_desc = s.sort()
         self.state = s.filter_state()
+        self.relevance.restored(self)
         self.search.set_text(self.state.query)
         if self.state.list_name and self.state.list_name not in {i.name for i in self.library.lists.all()}:
             self.state.list_name = None  # deleted since, or renamed from the command line
@@ -329,6 +332,7 @@ class MainWindow(QMainWindow):
     def refresh_query(self, keep: int | None = None) -> None:
         """Run the current filter; keep the current paper selected when it is still there."""
         keep = keep if keep is not None else self.current_id()
+        self.relevance.before_query(self)
         sort = self.sort_key
         if self.state.list_name and sort == "position":
             sort = "position"
@@ -347,7 +351,7 @@ class MainWindow(QMainWindow):
         self.search.show_error(None)
         self.terms = res.terms
         self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
-        self.model.set_ids(res.ids, res.total)
+        self.model.set_ids(res.ids, res.total, scores=res.scores)
         self.follow.later("count", "chips")
         row = self.model.row_of(keep) if keep is not None else -1
         if row < 0 and res.ids:
@@ -551,7 +555,7 @@ class MainWindow(QMainWindow):
         self._search_warmed = True
         st, lib = self.state, self.library
         shown = dict(tags=st.tags, not_tags=st.not_tags, status=st.status, list_name=st.list_name,
-                     sort=self.sort_key, descending=self.sort_desc)
+                     **self.relevance.search_sort(self))
         job = Job(lambda progress, cancelled: lib.warm_search(**shown), self)
         keep_while_running(self, job)
         job.start()
