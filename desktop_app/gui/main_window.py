@@ -22,6 +22,7 @@ from desktop_app.core.library import Library
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import Change
 from desktop_app.gui import start_up_done
+from desktop_app.gui.bulk_panel import install_bulk_panel
 from desktop_app.gui.deferred import AfterFirstPaint, Coalescer
 from desktop_app.gui.editing import EditController
 from desktop_app.gui.import_export import FileController, sample_count
@@ -168,6 +169,7 @@ class MainWindow(QMainWindow):
         rd.highlightRequested.connect(ed.add_highlight)
         rd.highlightDeleteRequested.connect(ed.delete_highlight)
         rd.highlightCommentRequested.connect(ed.edit_highlight_comment)
+        self.bulk = install_bulk_panel(self)  # several papers selected: their edits in the reader's place
 
     def _build_menus(self) -> None:
         ed, fi = self.edits, self.files
@@ -527,6 +529,9 @@ class MainWindow(QMainWindow):
         self.reader.abstract.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_tags(self) -> None:
+        if self.bulk.bulk_shown():
+            self.bulk.panel.focus_tag()  # a tag for all the selected papers, said as such
+            return
         self.follow.flush()
         self.reader.tags.line.setFocus(Qt.FocusReason.ShortcutFocusReason)
 

@@ -29,13 +29,13 @@ COLUMNS = [
     ("Title", "title", 300),
     ("Venue", "venue", 70),
     ("Year", "year", 48),
-    ("Tags", None, 120),
+    ("Tags", None, 110),
     ("Status", "status", 68),
     ("Rating", "rating", 74),
     ("✎", None, 34),
     ("Added", "added", 120),
     # appended, so that the columns above keep their numbers; the table shows Authors after Title
-    ("Authors", "authors", 130),
+    ("Authors", "authors", 120),
     ("Modified", "updated", 86),
     ("Relevance", "relevance", 88),  # the search's score: shown while a text search is active
 ]
