@@ -3,12 +3,13 @@ edits that apply to all of them (status, rating, add a tag, remove a tag some of
 to a reading list, delete). Each edit is one undoable command of the ``EditController``; the status
 bar then says what it did, with an Undo button (``undo_toast``).
 
-:func:`install_bulk_panel` puts a stack of the reader and this panel where the reader was."""
+:func:`install_bulk_panel` puts a stack of the reader and this panel where the reader was.
+
+``window`` is the app's MainWindow (typed as QMainWindow: importing it here would be a cycle)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelection, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import (
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMainWindow,
     QPushButton,
     QScrollArea,
     QStackedWidget,
@@ -29,9 +31,6 @@ from PySide6.QtWidgets import (
 
 from desktop_app.core.models import STATUSES
 from desktop_app.gui.undo_toast import UndoToast
-
-if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
 
 TAG_COUNT_LIMIT = 5000  # above this many selected papers, "Remove tag" offers every tag, uncounted
 NEW_LIST = "New list…"
@@ -44,7 +43,7 @@ def _papers(n: int) -> str:
 class BulkPanel(QWidget):
     """The bulk edits for ``window``'s selected papers (read from its table at each edit)."""
 
-    def __init__(self, window: MainWindow, parent: QWidget | None = None) -> None:
+    def __init__(self, window: QMainWindow, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("bulkPanel")
         self.setAccessibleName("Selected papers")
@@ -252,7 +251,7 @@ class BulkPanel(QWidget):
 class ReaderOrBulk:
     """Shows the bulk panel in the reader's place while several papers are selected."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow) -> None:
         self.window = window
         splitter = window.splitter
         at = splitter.indexOf(window.reader)
@@ -295,12 +294,12 @@ class ReaderOrBulk:
         return self.stack.currentWidget() is self.scroll
 
 
-def install_bulk_panel(window: MainWindow) -> ReaderOrBulk:
+def install_bulk_panel(window: QMainWindow) -> ReaderOrBulk:
     """Put the reader and the bulk panel in a stack where the reader was (in ``window.splitter``)."""
     return ReaderOrBulk(window)
 
 
-def screenshot_bulk_panel(window: MainWindow) -> QWidget:
+def screenshot_bulk_panel(window: QMainWindow) -> QWidget:
     """For the docs (``gui --screenshot --view bulk``): the first three papers selected, the panel shown."""
     from PySide6.QtCore import QItemSelectionModel
 

@@ -1,10 +1,10 @@
 """Paper → Edit metadata… (Ctrl+I): a paper's title, authors, venue, year, identifiers, entry type
 and abstract in one dialog. Saving is one Library call (``lib.papers.update_metadata``) and one
-undoable command; what the Library refuses is said in the dialog, which stays open."""
+undoable command; what the Library refuses is said in the dialog, which stays open.
+
+``window`` is the app's MainWindow (typed as QMainWindow: importing it here would be a cycle)."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFont
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMainWindow,
     QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
@@ -35,9 +36,6 @@ from desktop_app.core.metadata import (
 )
 from desktop_app.core.values import Change, PaperView
 from desktop_app.gui.undo import perform
-
-if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
 
 SHORTCUT = "Ctrl+I"
 
@@ -292,7 +290,7 @@ class MetadataEditor(QDialog):
         return True
 
 
-def save_metadata(window: MainWindow, paper_id: int, changes: dict[str, object]) -> Change:
+def save_metadata(window: QMainWindow, paper_id: int, changes: dict[str, object]) -> Change:
     """Apply ``changes`` as one undoable command on the window's stack; LibraryError when refused."""
     lib = window.library
     names = [k.replace("_id", "").replace("_", " ") for k in changes]
@@ -301,7 +299,7 @@ def save_metadata(window: MainWindow, paper_id: int, changes: dict[str, object])
                    lambda ch: lib.papers.update_metadata(paper_id, ch.detail["old"]), window.edits.changed.emit)
 
 
-def open_metadata_editor(window: MainWindow, paper_id: int | None = None) -> MetadataEditor | None:
+def open_metadata_editor(window: QMainWindow, paper_id: int | None = None) -> MetadataEditor | None:
     """Open the editor (window-modal) for ``paper_id``, else the current paper; None when there
     is none, or the library is read-only (the status bar says so)."""
     pid = paper_id if paper_id is not None else window.current_id()
@@ -324,7 +322,7 @@ def open_metadata_editor(window: MainWindow, paper_id: int | None = None) -> Met
     return dialog
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: QMainWindow) -> QWidget:
     """For the docs (``gui --screenshot --view metadata``): the editor filled for the current paper."""
     dialog = open_metadata_editor(window)
     assert dialog is not None, "the screenshot needs a library with a paper selected"
