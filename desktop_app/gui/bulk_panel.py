@@ -273,6 +273,20 @@ class ReaderOrBulk:
         window.table.selectionModel().selectionChanged.connect(self._selection_changed)
         window.model.modelReset.connect(self._timer.start)
         window.edits.changed.connect(lambda _c: self.panel.isVisible() and self._timer.start())
+        self._seen: set[int] = set()  # the undo commands met so far (a redo meets one again)
+        window.undo_stack.indexChanged.connect(self._stack_moved)
+
+    def _stack_moved(self, index: int) -> None:
+        """An edit of the selected papers made with the keys (u, s, r, 0–5, Delete) while the
+        panel is shown gets the same message with Undo as the panel's own (which then says it
+        in its own words)."""
+        stack = self.window.undo_stack
+        cmd = stack.command(index - 1) if index > 0 else None
+        if cmd is None or id(cmd) in self._seen:
+            return
+        self._seen.add(id(cmd))
+        if self.bulk_shown():
+            self.panel.toast.show_for_last(cmd.text())
 
     def _selection_changed(self, _sel: QItemSelection, _desel: QItemSelection) -> None:
         self._timer.start(0)

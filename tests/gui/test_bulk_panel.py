@@ -107,6 +107,17 @@ def test_keys_and_one_paper_again(make_window, seeded_dir: Path, qtbot) -> None:
     qtbot.keyClick(win.table, Qt.Key.Key_T)  # t: the panel's tag field, not the hidden reader's
     assert win.bulk.panel.tag_line.hasFocus()
     assert not win.reader.tags.line.hasFocus()
+    # a key edit of the selection is a bulk edit too: said, with Undo
+    win.table.setFocus()
+    qtbot.keyClick(win.table, Qt.Key.Key_R)
+    ids = win.bulk.panel.ids
+    assert {win.library.papers.get(p).status for p in ids} == {"read"}
+    toast = win.bulk.panel.toast
+    assert toast.isVisible() and toast.label.text() == "Mark read (3 papers)"
+    qtbot.mouseClick(toast.button, Qt.MouseButton.LeftButton)
+    assert {win.library.papers.get(p).status for p in ids} == {"unread"}
+    win.undo_stack.redo()  # a redo is no new edit: no message
+    assert not toast.isVisible()
     _click_row(win, qtbot, 5)  # one paper again: the reader
     qtbot.waitUntil(lambda: not win.bulk.bulk_shown(), timeout=3000)
     assert win.reader.isVisible()
