@@ -55,6 +55,7 @@ class AuthorList(QWidget):
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
                                   | QAbstractItemView.EditTrigger.EditKeyPressed)
         self.list.setMinimumHeight(96)
+        self.list.setToolTip("Drag a name to reorder; double-click to correct it")
         self.list.itemChanged.connect(self._normalize)
         self.list.currentRowChanged.connect(lambda _r: self._update_buttons())
 
@@ -208,6 +209,8 @@ class MetadataEditor(QDialog):
         self.abstract.setObjectName("metaAbstract")
         self.abstract.setPlainText(paper.abstract)  # plain text: never rendered as HTML here
         self.abstract.setTabChangesFocus(True)
+        self.abstract.setToolTip("Plain text; LaTeX such as $x^2$ or \\textbf{…} is kept and rendered in the reader. "
+                                 "Highlights follow their words when the text changes.")
         self.abstract.setMinimumHeight(120)
 
         for w, name in ((self.title, "Title"), (self.venue, "Venue"), (self.year, "Year"), (self.doi, "DOI"),
