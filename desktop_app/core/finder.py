@@ -44,6 +44,8 @@ def _order_by(sort: str, descending: bool, d: Dialect) -> list[ColumnElement]:
         "rating": [way(p.rating), title],
         "status": [way(status_order(p.status)), p.id],
         "updated": [way(p.updated_at), way(p.id)],
+        # the first author's family name: the stored JSON list starts with it ('["Vaswani, A…')
+        "authors": [way(d.nocase(p.authors_json)), title],
         "id": [way(p.id)],
     }
     return orders.get(sort, orders["added"])

@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from sqlalchemy import Select, String, exists, func, select, type_coerce, update
+from sqlalchemy import Select, String, exists, func, insert, select, type_coerce, update
 
 from desktop_app.core.errors import LibraryError
+from desktop_app.core.metadata import short_authors
 from desktop_app.core.models import STATUSES
 from desktop_app.core.rules import check_rating, check_status
 from desktop_app.core.store import Store, Tx
@@ -38,7 +39,7 @@ def _rows_statement(d: Dialect) -> Select:
     # added_at as stored text: the table shows its first 16 characters, no datetime needed
     return select(
         p.id, p.title, p.venue, p.year, p.status, p.rating, type_coerce(p.added_at, String).label("added_at"),
-        p.authors_json, tags.label("tags"), highlights.label("hl"), has_note.label("has_note"),
+        type_coerce(p.updated_at, String).label("updated_at"), p.authors_json, tags.label("tags"), highlights.label("hl"), has_note.label("has_note"),
     ).where(d.in_ids_named(p.id, "ids"))
 
 
@@ -122,6 +123,7 @@ class Papers:
                     status=r.status, rating=r.rating, added_at=str(r.added_at)[:16],
                     highlights=r.hl, has_note=bool(r.has_note),
                     authors="; ".join(authors[:3]) + (" …" if len(authors) > 3 else ""),
+                    authors_short=short_authors(authors), updated_at=str(r.updated_at or "")[:19],
                 )
         return out
 
@@ -141,6 +143,43 @@ class Papers:
             )
             tx.queue_index([paper_id])
         return Change("papers", (paper_id,), text_changed=True, detail={"old": (old[0], old[1])})
+
+    def update_metadata(self, paper_id: int, changes: dict[str, object]) -> Change:
+        """Edit a paper's bibliographic fields in one transaction (see core/metadata.py for the
+        fields and their checks; a title set here becomes "edited" unless ``title_source`` is
+        given). Only the fields whose stored value differs are written; ``detail["old"]`` holds
+        their previous values in the form this method takes, so passing it back undoes the edit
+        exactly, and ``detail["fields"]`` names them. The index is re-queued when a searched
+        field changed; ``updated_at`` is bumped when anything changed."""
+        from desktop_app.core.metadata import check_changes
+
+        stored = check_changes(changes)
+        if "title" in stored and "title_source" not in stored:
+            stored["title_source"] = "edited"
+        p = t.paper.c
+        with self._store.write() as tx:
+            tx.require_papers([paper_id])
+            row = tx.conn.execute(select(t.paper).where(p.id == paper_id)).mappings().one()
+            new = {k: v for k, v in stored.items() if _edit_value(k, row[k]) != _edit_value(k, v)}
+            if not new:
+                return Change("papers", (paper_id,), detail={"old": {}, "fields": []})
+            if "abstract" in new:
+                from desktop_app.core.text import to_plain
+
+                new["abstract_text"] = to_plain(str(new["abstract"]))
+            tx.conn.execute(update(t.paper).where(p.id == paper_id).values(**new, updated_at=tx.now))
+            if "abstract" in new:
+                from desktop_app.core.anchoring import reanchor_all
+
+                reanchor_all(tx.conn, paper_id, str(new["abstract_text"]), row["abstract_text"])
+            _file_identity_keys(tx, paper_id)
+            searched = {"title", "authors_json", "venue", "year", "abstract"}
+            if searched & new.keys():
+                tx.queue_index([paper_id])
+        old = {_EDIT_NAME.get(k, k): _edit_value(k, row[k]) for k in new if k != "abstract_text"}
+        fields = [_EDIT_NAME.get(k, k) for k in new if k not in ("abstract_text", "title_source")]
+        return Change("papers", (paper_id,), text_changed=bool(searched & new.keys()),
+                      detail={"old": old, "fields": fields})
 
     def set_status(self, paper_ids: Sequence[int], status: str) -> Change:
         return self._set_column(paper_ids, "status", check_status(status))
@@ -216,3 +255,22 @@ class Papers:
         tx.conn.execute(update(t.paper).where(tx.d.in_ids(t.paper.c.id, ids)).values(deleted_at=when))
         tx.queue_index(ids)
 
+
+_EDIT_NAME = {"authors_json": "authors"}  # stored column -> the field update_metadata takes
+
+
+def _edit_value(column: str, value: object) -> object:
+    return json.loads(str(value) or "[]") if column == "authors_json" else value
+
+
+def _file_identity_keys(tx: Tx, paper_id: int) -> None:
+    """File the look-up keys of the paper's new fields (a new DOI, title, ...) so that
+    duplicates are found by them; keys it had stay, as they do after a merge."""
+    from desktop_app.core.sameness import candidate_keys, row_identity
+
+    pi = t.paper_identity
+    row = tx.conn.execute(select(t.paper).where(t.paper.c.id == paper_id)).mappings().one()
+    have = set(tx.conn.execute(select(pi.c.key).where(pi.c.paper_id == paper_id)).scalars())
+    new = [k for k in dict.fromkeys(candidate_keys(row_identity(row))) if k not in have]
+    if new:
+        tx.conn.execute(insert(pi), [{"key": k, "paper_id": paper_id} for k in new])

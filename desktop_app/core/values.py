@@ -217,6 +217,8 @@ class PaperRow:
     highlights: int = 0
     has_note: bool = False
     authors: str = ""
+    authors_short: str = ""  # "Vaswani, Shazeer et al." (metadata.short_authors)
+    updated_at: str = ""  # "YYYY-MM-DD HH:MM:SS", UTC as stored
 
 
 @dataclass

@@ -22,6 +22,7 @@ from desktop_app.core.library import Library
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import Change
 from desktop_app.gui import start_up_done
+from desktop_app.gui.bulk_panel import install_bulk_panel
 from desktop_app.gui.deferred import AfterFirstPaint, Coalescer
 from desktop_app.gui.editing import EditController
 from desktop_app.gui.import_export import FileController, sample_count
@@ -29,6 +30,7 @@ from desktop_app.gui.jobs import Job, keep_while_running, running_jobs
 from desktop_app.gui.paper_model import PAGE, PaperTableModel
 from desktop_app.gui.paper_table import SORT_KEYS, PaperTable
 from desktop_app.gui.reader import ReaderPane
+from desktop_app.gui.relevance_sort import RelevanceSort
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.sidebar import Sidebar
 from desktop_app.gui.theme import add_theme_menu, apply_preference
@@ -54,6 +56,7 @@ class MainWindow(QMainWindow):
         self.state = FilterState()
         self.sort_key, self.sort_desc = "added", False
         self.terms: list[str] = []
+        self.relevance = RelevanceSort()  # sort by relevance while a text search is active
         self.undo_stack = QUndoStack(self)
         self.setObjectName("mainWindow")
         self.setWindowTitle(f"{APP_NAME} — {library.folder}" + (" (read-only)" if library.read_only else ""))
@@ -173,6 +176,7 @@ class MainWindow(QMainWindow):
         rd.highlightRequested.connect(ed.add_highlight)
         rd.highlightDeleteRequested.connect(ed.delete_highlight)
         rd.highlightCommentRequested.connect(ed.edit_highlight_comment)
+        self.bulk = install_bulk_panel(self)  # several papers selected: their edits in the reader's place
 
     def _build_menus(self) -> None:
         ed, fi = self.edits, self.files
@@ -220,6 +224,7 @@ class MainWindow(QMainWindow):
         self._action(p, "Attach &file…", self.attach_file_dialog, None, "attachFileAction")
         p.addSeparator()
         self._action(p, "Add tag…\tT", self.focus_tags)
+        self._action(p, "Edit &metadata…", self.edit_metadata, "Ctrl+I", "editMetadataAction")
         self._action(p, "Edit note\tN", self.focus_note)
         self._action(p, "Note history…", self._show_note_history, None, "noteHistoryAction")
         self._action(p, "Add to reading list…", ed.add_to_list_dialog, "Ctrl+L")
@@ -252,6 +257,12 @@ class MainWindow(QMainWindow):
         self.attach.attach_file_dialog()
 
     # dialogs used from a menu are imported when first opened (start-up: issue 14)
+    def edit_metadata(self, paper_id: int | None = None) -> None:
+        """Paper → Edit metadata… for ``paper_id`` (else the current paper); one undoable edit."""
+        from desktop_app.gui.metadata_editor import open_metadata_editor
+
+        open_metadata_editor(self, paper_id)
+
     def _show_duplicates(self) -> None:
         from desktop_app.gui.duplicates_view import show_duplicates
 
@@ -333,6 +344,7 @@ class MainWindow(QMainWindow):
         s.restore_layout(self, (self.splitter, self.reader.splitter), self.table.horizontalHeader())
         self.sort_key, self.sort_desc = s.sort()
         self.state = s.filter_state()
+        self.relevance.restored(self)
         self.search.set_text(self.state.query)
         if self.state.list_name and self.state.list_name not in {i.name for i in self.library.lists.all()}:
             self.state.list_name = None  # deleted since, or renamed from the command line
@@ -370,6 +382,7 @@ class MainWindow(QMainWindow):
     def refresh_query(self, keep: int | None = None) -> None:
         """Run the current filter; keep the current paper selected when it is still there."""
         keep = keep if keep is not None else self.current_id()
+        self.relevance.before_query(self)
         sort = self.sort_key
         if self.state.list_name and sort == "position":
             sort = "position"
@@ -389,7 +402,7 @@ class MainWindow(QMainWindow):
         self.terms = res.terms
         self.reader.hit_query = self.state.query
         self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
-        self.model.set_ids(res.ids, res.total)
+        self.model.set_ids(res.ids, res.total, scores=res.scores)
         self.follow.later("count", "chips")
         row = self.model.row_of(keep) if keep is not None else -1
         if row < 0 and res.ids:
@@ -566,6 +579,9 @@ class MainWindow(QMainWindow):
         self.reader.abstract.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_tags(self) -> None:
+        if self.bulk.bulk_shown():
+            self.bulk.panel.focus_tag()  # a tag for all the selected papers, said as such
+            return
         self.follow.flush()
         self.reader.tags.line.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
@@ -594,7 +610,7 @@ class MainWindow(QMainWindow):
         self._search_warmed = True
         st, lib = self.state, self.library
         shown = dict(tags=st.tags, not_tags=st.not_tags, status=st.status, list_name=st.list_name,
-                     sort=self.sort_key, descending=self.sort_desc)
+                     **self.relevance.search_sort(self))
         job = Job(lambda progress, cancelled: lib.warm_search(**shown), self)
         keep_while_running(self, job)
         job.start()

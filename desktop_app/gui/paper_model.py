@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QDateTime,
+    QLocale,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimeZone,
+    Signal,
+)
 from PySide6.QtGui import QColor, QFont
 from sqlalchemy.exc import DatabaseError
 
@@ -21,13 +30,18 @@ COLUMNS = [
     ("Title", "title", 300),
     ("Venue", "venue", 70),
     ("Year", "year", 48),
-    ("Tags", None, 130),
+    ("Tags", None, 110),
     ("Status", "status", 68),
     ("Rating", "rating", 74),
     ("✎", None, 34),
     ("Added", "added", 120),
+    # appended, so that the columns above keep their numbers; the table shows Authors after Title
+    ("Authors", "authors", 120),
+    ("Modified", "updated", 86),
+    ("Relevance", "relevance", 88),  # the search's score: shown while a text search is active
 ]
-COL_TITLE, COL_VENUE, COL_YEAR, COL_TAGS, COL_STATUS, COL_RATING, COL_MARKS, COL_ADDED = range(len(COLUMNS))
+(COL_TITLE, COL_VENUE, COL_YEAR, COL_TAGS, COL_STATUS, COL_RATING, COL_MARKS, COL_ADDED, COL_AUTHORS, COL_MODIFIED,
+ COL_RELEVANCE) = range(len(COLUMNS))
 STATUS_LABEL = {"unread": "Unread", "skimmed": "Skimmed", "read": "Read"}
 PaperIdRole = Qt.ItemDataRole.UserRole + 1
 TagsRole = Qt.ItemDataRole.UserRole + 2
@@ -44,6 +58,7 @@ _ANSWERED_ROLES = frozenset(int(r) for r in (
 _FONT, _FOREGROUND, _ALIGNMENT, _TOOLTIP = (int(Qt.ItemDataRole.FontRole), int(Qt.ItemDataRole.ForegroundRole),
                                          int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.ToolTipRole))
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
 _DROP_FLAGS = _ITEM_FLAGS | Qt.ItemFlag.ItemIsDropEnabled
 
@@ -68,6 +83,9 @@ class PaperTableModel(QAbstractTableModel):
         self._bold = QFont()
         self._bold.setBold(True)
         self._grey = (-1, QColor())  # (theme generation, the theme's muted text colour)
+        self.scores: dict[int, float] = {}  # the text search's scores (BM25F) of its best papers
+        self._best = 0.0
+        self._dates: dict[str, str] = {}  # stored UTC time -> the locale's short local date
 
     def _muted(self) -> QColor:
         gen = theme.generation()
@@ -76,10 +94,13 @@ class PaperTableModel(QAbstractTableModel):
         return self._grey[1]
 
     # ---- content ---------------------------------------------------------------------------
-    def set_ids(self, ids: list[int], total: int | None = None, *, partial: bool = False) -> None:
+    def set_ids(self, ids: list[int], total: int | None = None, *, partial: bool = False,
+                scores: dict[int, float] | None = None) -> None:
         """Show these papers. ``partial``: they are only the first rows of the result, and
-        :meth:`complete` brings the whole list later without disturbing the view."""
+        :meth:`complete` brings the whole list later without disturbing the view. ``scores``:
+        the text search's relevance scores (QueryResult.scores), shown in the Relevance column."""
         self.beginResetModel()
+        self.set_scores(scores or {})
         self.ids = list(ids)
         self.total = total if total is not None else len(ids)
         self.partial = partial
@@ -108,6 +129,31 @@ class PaperTableModel(QAbstractTableModel):
             self.total = len(self.ids)
             self.endInsertRows()
         return True
+
+    def set_scores(self, scores: dict[int, float]) -> None:
+        """The relevance scores of the papers shown (empty when no text search ranks them)."""
+        self.scores = scores
+        self._best = max(scores.values(), default=0.0)
+
+    def relevance(self, paper_id: int) -> str:
+        """The score as a share of the best one ("100%", "62%"); empty when unranked."""
+        score = self.scores.get(paper_id)
+        if score is None or self._best <= 0:
+            return ""
+        return f"{max(1, round(100 * score / self._best))}%"
+
+    def short_date(self, stored: str) -> str:
+        """A stored UTC time ("2026-11-30 17:04:05") as the locale's short date, local time."""
+        shown = self._dates.get(stored)
+        if shown is None:
+            if len(self._dates) > 20000:
+                self._dates.clear()
+            when = QDateTime.fromString(stored[:19], "yyyy-MM-dd HH:mm:ss")
+            when.setTimeZone(QTimeZone.utc())
+            shown = QLocale().toString(when.toLocalTime().date(), QLocale.FormatType.ShortFormat) \
+                if when.isValid() else stored[:10]
+            self._dates[stored] = shown
+        return shown
 
     def set_tag_colors(self, colors: dict[str, str]) -> None:
         self._tag_colors = colors
@@ -212,14 +258,20 @@ class PaperTableModel(QAbstractTableModel):
         if role == _FONT:
             return self._bold if col == COL_TITLE and r.status == "unread" else None
         if role == _FOREGROUND:
-            return self._muted() if col in (COL_ADDED, COL_VENUE, COL_YEAR) else None
+            return self._muted() if col in (COL_ADDED, COL_VENUE, COL_YEAR, COL_MODIFIED, COL_RELEVANCE) else None
         if role == _ALIGNMENT:
-            return _CENTER if col in (COL_YEAR, COL_MARKS) else None
+            return _CENTER if col in (COL_YEAR, COL_MARKS) else _RIGHT if col == COL_RELEVANCE else None
         if role == _TOOLTIP:
             if col == COL_TITLE:
                 return r.title + (f"\n{r.authors}" if r.authors else "")
             if col == COL_MARKS:
                 return f"{r.highlights} highlights" + (", has a note" if r.has_note else "")
+            if col == COL_AUTHORS:
+                return r.authors or None
+            if col == COL_MODIFIED:
+                return r.updated_at + " UTC" if r.updated_at else None
+            if col == COL_RELEVANCE and r.id in self.scores:
+                return f"Search score {self.scores[r.id]:.2f} (BM25F; the best here: {self._best:.2f})"
             return None
         if col == COL_TITLE:
             return r.title
@@ -238,6 +290,12 @@ class PaperTableModel(QAbstractTableModel):
             return marks.strip()
         if col == COL_ADDED:
             return r.added_at
+        if col == COL_AUTHORS:
+            return r.authors_short
+        if col == COL_MODIFIED:
+            return self.short_date(r.updated_at) if r.updated_at else ""
+        if col == COL_RELEVANCE:
+            return self.relevance(r.id)
         return None
 
     def mimeTypes(self) -> list[str]:  # noqa: N802

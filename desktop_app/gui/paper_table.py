@@ -2,13 +2,90 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, Signal
+from PySide6.QtCore import QByteArray, QItemSelectionModel, QPoint, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
 
-from desktop_app.gui.paper_model import COL_ADDED, COL_TAGS, COLUMNS, PaperIdRole, PaperTableModel
+from desktop_app.gui.paper_model import (
+    COL_ADDED,
+    COL_AUTHORS,
+    COL_MODIFIED,
+    COL_RELEVANCE,
+    COL_TAGS,
+    COL_TITLE,
+    COLUMNS,
+    PaperIdRole,
+    PaperTableModel,
+)
 from desktop_app.gui.tag_delegate import TagChipDelegate
 
 SORT_KEYS = [c[1] for c in COLUMNS]
+TITLE_MIN = 200  # below this the Title stops stretching and the table scrolls sideways instead
+HEADER_STATE_VERSION = 2  # 1: Qt's own state of the eight columns before Authors, Modified, Relevance
+_HEADER_MAGIC = b"MargHdr"
+
+
+class PaperHeader(QHeaderView):
+    """The table's header. Its saved state is versioned: a state saved with other columns (an
+    older version, or Qt's bare state of version 1) is not restored, the defaults stay. The
+    Relevance column is shown only while a text search is active, if the user wants it; that
+    wish is part of the saved state."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.relevance_wanted = True
+        self.search_active = False
+
+    def saveState(self) -> QByteArray:  # noqa: N802
+        head = _HEADER_MAGIC + bytes([HEADER_STATE_VERSION, int(self.relevance_wanted)])
+        return QByteArray(head + bytes(super().saveState().data()))
+
+    def restoreState(self, state: QByteArray | bytes) -> bool:  # noqa: N802
+        data = bytes(state.data() if isinstance(state, QByteArray) else state)
+        n = len(_HEADER_MAGIC)
+        if len(data) < n + 2 or data[:n] != _HEADER_MAGIC or data[n] != HEADER_STATE_VERSION:
+            return False  # another version's columns: the defaults stay
+        if not super().restoreState(QByteArray(data[n + 2:])):
+            return False
+        self.relevance_wanted = bool(data[n + 1])
+        self.showSection(COL_TITLE)  # never hidden
+        self.apply_relevance()
+        return True
+
+    def apply_relevance(self) -> None:
+        self.setSectionHidden(COL_RELEVANCE, not (self.relevance_wanted and self.search_active))
+        self.fit_title()
+
+    def fit_title(self) -> None:
+        """The Title takes the width the other columns leave (Stretch), but never less than
+        TITLE_MIN: when they leave less, it keeps TITLE_MIN and the table scrolls sideways."""
+        others = sum(self.sectionSize(n) for n in range(self.count())
+                     if n != COL_TITLE and not self.isSectionHidden(n))
+        free = self.viewport().width() - others
+        mode = QHeaderView.ResizeMode.Stretch if free >= TITLE_MIN else QHeaderView.ResizeMode.Interactive
+        if self.sectionResizeMode(COL_TITLE) != mode:
+            self.setSectionResizeMode(COL_TITLE, mode)
+            if mode == QHeaderView.ResizeMode.Interactive:
+                self.resizeSection(COL_TITLE, TITLE_MIN)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.fit_title()
+
+    def set_column_shown(self, column: int, shown: bool) -> None:
+        """The column chooser's choice (Title cannot be hidden)."""
+        if column == COL_TITLE:
+            return
+        if column == COL_RELEVANCE:
+            self.relevance_wanted = shown
+            self.apply_relevance()
+        else:
+            self.setSectionHidden(column, not shown)
+            self.fit_title()
+
+    def column_shown(self, column: int) -> bool:
+        """Whether the chooser shows this column as chosen (Relevance: wanted during searches)."""
+        return self.relevance_wanted if column == COL_RELEVANCE else not self.isSectionHidden(column)
 
 
 class PaperTable(QTableView):
@@ -37,7 +114,9 @@ class PaperTable(QTableView):
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setItemDelegateForColumn(COL_TAGS, TagChipDelegate(model.tag_color, self))
-        header = self.horizontalHeader()
+        header = PaperHeader(self)
+        self.setHorizontalHeader(header)
+        self.header = header
         header.setSectionsMovable(True)
         header.setSortIndicatorShown(True)
         header.setSectionsClickable(True)
@@ -45,25 +124,48 @@ class PaperTable(QTableView):
         header.setHighlightSections(False)
         for n, (_, _, width) in enumerate(COLUMNS):
             header.resizeSection(n, width)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # the Title takes the width the other columns leave
+        header.setSectionResizeMode(COL_TITLE, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(30)
+        header.moveSection(header.visualIndex(COL_AUTHORS), 1)  # Title, Authors, Venue, …
+        header.moveSection(header.visualIndex(COL_RELEVANCE), 1)  # while searching: Title, Relevance, …
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._header_menu)
         header.hideSection(COL_ADDED)  # shown again from the header's menu
+        header.hideSection(COL_MODIFIED)
+        header.sectionResized.connect(lambda n, _old, _new: n != COL_TITLE and header.fit_title())
+        header.apply_relevance()
         header.setSortIndicator(SORT_KEYS.index("added"), Qt.SortOrder.AscendingOrder)
         self.selectionModel().currentRowChanged.connect(lambda *_: self.currentPaperChanged.emit())
 
-    def _header_menu(self, pos: QPoint) -> None:
-        """Right-click on the header: show or hide columns."""
-        header = self.horizontalHeader()
+    def column_menu(self) -> QMenu:
+        """The column chooser: a checkable entry per column, in the order shown; Title is always
+        shown (its entry is checked and disabled); Relevance shows during text searches."""
+        header = self.header
         menu = QMenu(self)
-        for n, (label, _, _) in enumerate(COLUMNS):
-            if n == 0:
-                continue
-            act = menu.addAction("Highlights and note" if label == "✎" else label)
+        menu.setObjectName("columnChooser")
+        for n in sorted(range(len(COLUMNS)), key=header.visualIndex):
+            label = COLUMNS[n][0]
+            text = {"✎": "Highlights and note", "Relevance": "Relevance (while searching)"}.get(label, label)
+            act = menu.addAction(text)
             act.setCheckable(True)
-            act.setChecked(not header.isSectionHidden(n))
-            act.toggled.connect(lambda on, n=n: header.setSectionHidden(n, not on))
-        menu.exec(header.mapToGlobal(pos))
+            act.setChecked(header.column_shown(n))
+            act.setData(n)
+            if n == COL_TITLE:
+                act.setEnabled(False)
+            act.toggled.connect(lambda on, n=n: header.set_column_shown(n, on))
+        return menu
+
+    def _header_menu(self, pos: QPoint) -> None:
+        """Right-click on the header: choose the columns."""
+        self.column_menu().exec(self.header.mapToGlobal(pos))
+
+    def set_search_active(self, active: bool) -> None:
+        """A text search is shown (or not): the Relevance column follows."""
+        if active != self.header.search_active:
+            self.header.search_active = active
+            self.header.apply_relevance()
 
     def show_sort(self, key: str, desc: bool) -> None:
         """Show the sort indicator for ``key`` without emitting ``sortIndicatorChanged``."""

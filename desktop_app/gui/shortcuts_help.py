@@ -14,6 +14,7 @@ SHORTCUTS: list[tuple[str, str]] = [
     ("Esc", "clear the search"),
     ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo"),
     ("Delete", "delete the selected papers (asks; undoable)"),
+    ("Ctrl+I", "edit the paper's metadata (authors, venue, year, DOI, …)"),
     ("Ctrl+L", "add the selection to a reading list"),
     ("Alt+↑ / Alt+↓", "move a paper within the reading list shown"),
     ("Ctrl+Shift+L", "new reading list"),

@@ -1,0 +1,334 @@
+"""Paper → Edit metadata… (Ctrl+I): a paper's title, authors, venue, year, identifiers, entry type
+and abstract in one dialog. Saving is one Library call (``lib.papers.update_metadata``) and one
+undoable command; what the Library refuses is said in the dialog, which stays open.
+
+``window`` is the app's MainWindow (typed as QMainWindow: importing it here would be a cycle)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_app.core.errors import LibraryError
+from desktop_app.core.metadata import (
+    ENTRY_TYPES,
+    check_changes,
+    parse_author,
+    parse_authors,
+    year_max,
+)
+from desktop_app.core.values import Change, PaperView
+from desktop_app.gui.undo import perform
+
+SHORTCUT = "Ctrl+I"
+
+
+class AuthorList(QWidget):
+    """The authors in order: drag to reorder or Move up / Move down, Remove, and a field to add
+    names ("Family, Given" or "Given Family"; several at once separated by ";")."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.list = QListWidget(self)
+        self.list.setObjectName("authorList")
+        self.list.setAccessibleName("Authors")
+        self.list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.list.setDefaultDropAction(Qt.DropAction.MoveAction)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                                  | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.list.setMinimumHeight(96)
+        self.list.setToolTip("Drag a name to reorder; double-click to correct it")
+        self.list.itemChanged.connect(self._normalize)
+        self.list.currentRowChanged.connect(lambda _r: self._update_buttons())
+
+        self.new = QLineEdit(self)
+        self.new.setObjectName("newAuthor")
+        self.new.setAccessibleName("New author")
+        self.new.setPlaceholderText("Add an author: Family, Given (several: separate with ;)")
+        self.new.installEventFilter(self)  # Enter adds the name (it would press Save otherwise)
+        self.add_button = QPushButton("Add", self)
+        self.add_button.setObjectName("addAuthor")
+        self.add_button.setAutoDefault(False)
+        self.add_button.clicked.connect(self.add_typed)
+        self.up = QPushButton("Move up", self)
+        self.up.setObjectName("authorUp")
+        self.down = QPushButton("Move down", self)
+        self.down.setObjectName("authorDown")
+        self.remove = QPushButton("Remove", self)
+        self.remove.setObjectName("authorRemove")
+        for b, slot in ((self.up, lambda: self.move(-1)), (self.down, lambda: self.move(1)),
+                        (self.remove, self.remove_current)):
+            b.setAutoDefault(False)
+            b.clicked.connect(lambda _=False, s=slot: s())
+
+        buttons = QVBoxLayout()
+        for b in (self.up, self.down, self.remove):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.list, 1)
+        top.addLayout(buttons)
+        adder = QHBoxLayout()
+        adder.setContentsMargins(0, 0, 0, 0)
+        adder.addWidget(self.new, 1)
+        adder.addWidget(self.add_button)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addLayout(top)
+        outer.addLayout(adder)
+        self._update_buttons()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if watched is self.new and event.type() in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride) and \
+                event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):  # type: ignore[attr-defined]
+            if event.type() == QEvent.Type.ShortcutOverride:
+                event.accept()  # the key is this field's: no shortcut takes it
+                return False
+            self.add_typed()
+            return True
+        return super().eventFilter(watched, event)
+
+    def set_authors(self, names: list[str]) -> None:
+        self.list.clear()
+        for name in names:
+            self._append(name)
+        self._update_buttons()
+
+    def authors(self) -> list[str]:
+        return [self.list.item(n).text().strip() for n in range(self.list.count())
+                if self.list.item(n).text().strip()]
+
+    def _append(self, name: str) -> None:
+        item = QListWidgetItem(name)
+        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable | Qt.ItemFlag.ItemIsDragEnabled)
+        self.list.blockSignals(True)
+        self.list.addItem(item)
+        self.list.blockSignals(False)
+
+    def add_typed(self) -> None:
+        names = parse_authors(self.new.text())
+        for name in names:
+            self._append(name)
+        if names:
+            self.new.clear()
+            self.list.setCurrentRow(self.list.count() - 1)
+        self._update_buttons()
+
+    def move(self, delta: int) -> None:
+        row = self.list.currentRow()
+        to = row + delta
+        if row < 0 or not 0 <= to < self.list.count():
+            return
+        item = self.list.takeItem(row)
+        self.list.insertItem(to, item)
+        self.list.setCurrentRow(to)
+
+    def remove_current(self) -> None:
+        row = self.list.currentRow()
+        if row >= 0:
+            self.list.takeItem(row)
+        self._update_buttons()
+
+    def _normalize(self, item: QListWidgetItem) -> None:
+        """An author edited in place is stored as "Family, Given" too."""
+        name = parse_author(item.text())
+        if name and name != item.text():
+            self.list.blockSignals(True)
+            item.setText(name)
+            self.list.blockSignals(False)
+
+    def _update_buttons(self) -> None:
+        row, n = self.list.currentRow(), self.list.count()
+        self.up.setEnabled(row > 0)
+        self.down.setEnabled(0 <= row < n - 1)
+        self.remove.setEnabled(row >= 0)
+
+
+class MetadataEditor(QDialog):
+    """Edits one paper. ``save(changes)`` applies the changed fields (raising LibraryError with a
+    message for the user); the dialog closes when it succeeds."""
+
+    def __init__(self, paper: PaperView, save, parent: QWidget | None = None) -> None:  # noqa: ANN001
+        super().__init__(parent)
+        self.setObjectName("metadataEditor")
+        self.setWindowTitle("Edit metadata")
+        self.paper = paper
+        self._save = save
+        self.change: Change | None = None
+
+        self.title = QLineEdit(paper.title, self)
+        self.title.setObjectName("metaTitle")
+        self.title.setCursorPosition(0)
+        self.authors = AuthorList(self)
+        self.authors.set_authors(paper.authors)
+        self.venue = QLineEdit(paper.venue or "", self)
+        self.venue.setObjectName("metaVenue")
+        self.year = QLineEdit(str(paper.year or ""), self)
+        self.year.setObjectName("metaYear")
+        self.year.setPlaceholderText(f"e.g. {year_max() - 5}")
+        self.year.setMaxLength(6)
+        self.doi = QLineEdit(paper.doi or "", self)
+        self.doi.setObjectName("metaDoi")
+        self.doi.setPlaceholderText("e.g. 10.1234/abc.567 or a doi.org link")
+        self.arxiv = QLineEdit(paper.arxiv_id or "", self)
+        self.arxiv.setObjectName("metaArxiv")
+        self.arxiv.setPlaceholderText("e.g. 2101.01234 or hep-th/9901001")
+        self.url = QLineEdit(paper.url or "", self)
+        self.url.setObjectName("metaUrl")
+        self.url.setPlaceholderText("e.g. https://example.org/paper")
+        self.entry_type = QComboBox(self)
+        self.entry_type.setObjectName("metaEntryType")
+        self.entry_type.addItem("Automatic (from the venue)", None)
+        for key, label in ENTRY_TYPES.items():
+            self.entry_type.addItem(f"{label} (@{key})", key)
+        known = self.entry_type.findData(paper.entry_type) if paper.entry_type else 0
+        if known < 0:  # a type read from a file that the list does not offer: kept as it is
+            self.entry_type.addItem(f"@{paper.entry_type}", paper.entry_type)
+            known = self.entry_type.count() - 1
+        self.entry_type.setCurrentIndex(known)
+        self.abstract = QPlainTextEdit(self)
+        self.abstract.setObjectName("metaAbstract")
+        self.abstract.setPlainText(paper.abstract)  # plain text: never rendered as HTML here
+        self.abstract.setTabChangesFocus(True)
+        self.abstract.setToolTip("Plain text; LaTeX such as $x^2$ or \\textbf{…} is kept and rendered in the reader. "
+                                 "Highlights follow their words when the text changes.")
+        self.abstract.setMinimumHeight(120)
+
+        for w, name in ((self.title, "Title"), (self.venue, "Venue"), (self.year, "Year"), (self.doi, "DOI"),
+                        (self.arxiv, "arXiv id"), (self.url, "URL"), (self.entry_type, "Entry type"),
+                        (self.abstract, "Abstract")):
+            w.setAccessibleName(name)
+        form = QFormLayout()
+        form.addRow("&Title:", self.title)
+        form.addRow("A&uthors:", self.authors)
+        form.addRow("&Venue:", self.venue)
+        form.addRow("&Year:", self.year)
+        form.addRow("&DOI:", self.doi)
+        form.addRow("ar&Xiv id:", self.arxiv)
+        form.addRow("U&RL:", self.url)
+        form.addRow("&Entry type:", self.entry_type)
+        form.addRow("A&bstract:", self.abstract)
+
+        self.error = QLabel(self)
+        self.error.setObjectName("metadataError")
+        self.error.setTextFormat(Qt.TextFormat.PlainText)  # messages quote what was typed
+        self.error.setWordWrap(True)
+        bold = QFont(self.error.font())
+        bold.setBold(True)
+        self.error.setFont(bold)
+        self.error.hide()
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons.accepted.connect(self.try_save)
+        self.buttons.rejected.connect(self.reject)
+        outer = QVBoxLayout(self)
+        outer.addLayout(form, 1)
+        outer.addWidget(self.error)
+        outer.addWidget(self.buttons)
+        self.resize(640, 720)
+
+    def changes(self) -> dict[str, object]:
+        """The fields whose text differs from the paper's, as typed (checked when saved)."""
+        p = self.paper
+        typed: dict[str, object] = {
+            "title": self.title.text(), "authors": self.authors.authors(), "venue": self.venue.text(),
+            "year": self.year.text(), "doi": self.doi.text(), "arxiv_id": self.arxiv.text(),
+            "url": self.url.text(), "entry_type": self.entry_type.currentData(),
+            "abstract": self.abstract.toPlainText(),
+        }
+        now: dict[str, object] = {
+            "title": p.title, "authors": list(p.authors), "venue": p.venue or "", "year": str(p.year or ""),
+            "doi": p.doi or "", "arxiv_id": p.arxiv_id or "", "url": p.url or "", "entry_type": p.entry_type,
+            "abstract": p.abstract,
+        }
+        out = {}
+        for key, value in typed.items():
+            same = value == now[key] if key in ("authors", "abstract", "entry_type") else \
+                " ".join(str(value).split()) == " ".join(str(now[key]).split())
+            if not same:
+                out[key] = value
+        return out
+
+    def show_error(self, message: str | None) -> None:
+        if message:
+            self.error.setText("⚠ " + message[:1].upper() + message[1:] + ("" if message.endswith(".") else "."))
+            self.error.show()
+        else:
+            self.error.hide()
+
+    def try_save(self) -> bool:
+        """Check and save; True when saved (or nothing changed) and the dialog closed."""
+        changes = self.changes()
+        if not changes:
+            self.accept()
+            return True
+        try:
+            check_changes(changes)  # the same checks the Library makes: said before anything is written
+            self.change = self._save(changes)
+        except LibraryError as exc:
+            self.show_error(str(exc))
+            return False
+        self.show_error(None)
+        self.accept()
+        return True
+
+
+def save_metadata(window: QMainWindow, paper_id: int, changes: dict[str, object]) -> Change:
+    """Apply ``changes`` as one undoable command on the window's stack; LibraryError when refused."""
+    lib = window.library
+    names = [k.replace("_id", "").replace("_", " ") for k in changes]
+    text = "Edit " + (names[0] if len(names) == 1 else "metadata")
+    return perform(window.undo_stack, text, lambda: lib.papers.update_metadata(paper_id, changes),
+                   lambda ch: lib.papers.update_metadata(paper_id, ch.detail["old"]), window.edits.changed.emit)
+
+
+def open_metadata_editor(window: QMainWindow, paper_id: int | None = None) -> MetadataEditor | None:
+    """Open the editor (window-modal) for ``paper_id``, else the current paper; None when there
+    is none, or the library is read-only (the status bar says so)."""
+    pid = paper_id if paper_id is not None else window.current_id()
+    if pid is None:
+        window.status_message("Select a paper to edit its metadata")
+        return None
+    if window.library.read_only:
+        window.status_message("This library is read-only: its papers cannot be edited")
+        return None
+    window.reader.notes.flush()
+    try:
+        paper = window.library.papers.get(pid)
+    except LibraryError as exc:
+        window.status_message(str(exc))
+        return None
+    dialog = MetadataEditor(paper, lambda changes: save_metadata(window, pid, changes), window)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    window.metadata_editor = dialog
+    dialog.open()
+    return dialog
+
+
+def screenshot_view(window: QMainWindow) -> QWidget:
+    """For the docs (``gui --screenshot --view metadata``): the editor filled for the current paper."""
+    dialog = open_metadata_editor(window)
+    assert dialog is not None, "the screenshot needs a library with a paper selected"
+    dialog.authors.list.setCurrentRow(0)
+    dialog.authors._update_buttons()
+    return dialog
