@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from desktop_app.core.highlights import Highlights
     from desktop_app.core.imports import Imports
     from desktop_app.core.search.query import CompiledQuery
-    from desktop_app.core.values import QueryResult
+    from desktop_app.core.values import Change, QueryResult
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
@@ -170,6 +170,26 @@ class Library:
     def query(self, query_text: str = "", **filters: object) -> QueryResult:
         """Ids of the papers matching a query and filters, sorted: see :meth:`Finder.query`."""
         return self.finder.query(query_text, **filters)  # type: ignore[arg-type]
+
+    def did_you_mean(self, query_text: str, hits: int | None = None) -> str | None:
+        """A spelling correction for a query with fewer than 3 hits, or None (search/suggest.py)."""
+        from desktop_app.core.search.suggest import did_you_mean
+
+        return did_you_mean(self, query_text, hits)
+
+    def rederive_titles(self, dry_run: bool = True) -> list[tuple[int, str, str]]:
+        """(id, old, new) for each derived title the current algorithm would write differently;
+        with ``dry_run=False`` they are written, in one transaction (core/retitle.py)."""
+        from desktop_app.core.retitle import rederive_titles
+
+        return rederive_titles(self.store, dry_run=dry_run)
+
+    def set_derived_titles(self, titles: dict[int, str]) -> Change:
+        """Write these titles to the papers whose title is still derived, in one transaction;
+        the Change's ``detail["old"]`` passed back undoes it (core/retitle.py)."""
+        from desktop_app.core.retitle import set_derived_titles
+
+        return set_derived_titles(self.store, titles)
 
     def warm_search(self, **filters: object) -> None:
         """Load what the first text search needs ahead of it: the query parser, the executor and
