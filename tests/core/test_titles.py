@@ -81,7 +81,7 @@ def test_names_with_their_expansion(words: str, title: str) -> None:
         ("\\emph{The Prestige}, a novel", "The Prestige: A video understanding benchmark"),
         ("the \\textit{Nexus} optimizer", "Nexus: An optimizer that encourages"),
         ("We present the PokéAgent Challenge", "PokéAgent Challenge: A large-scale benchmark"),
-        ("we introduce \\projectname", "projectname: A large-scale synthetic and verifiable dataset"),
+        ("we introduce \\projectname", "A large-scale synthetic and verifiable dataset"),
         ("called \\emph{Platonic Representation Defense}", "Platonic Representation Defense"),
     ],
 )  # fmt: skip
@@ -96,7 +96,7 @@ def test_titles_lead_with_the_introduced_name(words: str, name: str) -> None:
         ("we develop a probabilistic theory", "A probabilistic theory that links a neural population's tuning statistics to its inductive bias"),
         ("We analyze the query complexity", "The query complexity of finding a local minimum in t rounds on general graphs"),
         ("This paper studies finite-resolution", "Finite-resolution sufficiency under partial linear observations and bounded measurement error"),
-        ("Object-centric representations promise", "Object-centric representations promise a key property for few-shot learning"),
+        ("Object-centric representations promise", "A paradigm that strictly decouples representation learning from compositional inference"),
         ("It is known that optimally", "Optimally regularized ridge regression can exhibit non-monotone dependence of the generalization…"),
         ("This position paper argues", "The sequential supervised fine-tuning followed by reinforcement learning (SFT-then-RL) pipeline"),
     ],
