@@ -177,12 +177,13 @@ class Library:
 
         return did_you_mean(self, query_text, hits)
 
-    def rederive_titles(self, dry_run: bool = True) -> list[tuple[int, str, str]]:
+    def rederive_titles(self, dry_run: bool = True, progress: Progress | None = None,
+                        cancelled: Cancelled | None = None) -> list[tuple[int, str, str]]:
         """(id, old, new) for each derived title the current algorithm would write differently;
         with ``dry_run=False`` they are written, in one transaction (core/retitle.py)."""
         from desktop_app.core.retitle import rederive_titles
 
-        return rederive_titles(self.store, dry_run=dry_run)
+        return rederive_titles(self.store, dry_run=dry_run, progress=progress, cancelled=cancelled)
 
     def set_derived_titles(self, titles: dict[int, str]) -> Change:
         """Write these titles to the papers whose title is still derived, in one transaction;

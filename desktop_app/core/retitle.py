@@ -9,7 +9,7 @@ between the preview and the apply is kept.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from sqlalchemy import select, update
 
@@ -22,7 +22,11 @@ __all__ = ["rederive_titles", "set_derived_titles"]
 Retitle = tuple[int, str, str]  # (paper id, old title, new title)
 
 
-def _proposals(store: Store) -> list[Retitle]:
+Progress = Callable[[int, int], None]
+Cancelled = Callable[[], bool]
+
+
+def _proposals(store: Store, progress: Progress | None, cancelled: Cancelled | None) -> list[Retitle]:
     from desktop_app.core.text import derive_title
 
     p = t.paper.c
@@ -33,7 +37,12 @@ def _proposals(store: Store) -> list[Retitle]:
             .order_by(p.id)
         ).all()
     out: list[Retitle] = []
-    for pid, old, abstract in rows:
+    for n, (pid, old, abstract) in enumerate(rows):
+        if n % 200 == 0:
+            if cancelled is not None and cancelled():
+                return []
+            if progress is not None:
+                progress(n, len(rows))
         if not (abstract or "").strip():
             continue  # "Untitled": nothing to derive from
         new = derive_title(abstract)
@@ -69,10 +78,11 @@ def set_derived_titles(store: Store, titles: Mapping[int, str]) -> Change:
     return Change("papers", tuple(old), text_changed=bool(old), detail={"old": old})
 
 
-def rederive_titles(store: Store, dry_run: bool = True) -> list[Retitle]:
+def rederive_titles(store: Store, dry_run: bool = True, progress: Progress | None = None,
+                    cancelled: Cancelled | None = None) -> list[Retitle]:
     """(id, old, new) for every derived title the current algorithm derives differently; unless
-    ``dry_run``, they are written (see :func:`set_derived_titles`)."""
-    changes = _proposals(store)
+    ``dry_run``, they are written (see :func:`set_derived_titles`). Cancelled: an empty list."""
+    changes = _proposals(store, progress, cancelled)
     if not dry_run and changes:
         set_derived_titles(store, {pid: new for pid, _old, new in changes})
     return changes

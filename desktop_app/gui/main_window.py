@@ -21,7 +21,7 @@ from desktop_app.core.errors import IndexDamaged
 from desktop_app.core.library import Library
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import Change
-from desktop_app.gui import start_up_done
+from desktop_app.gui import did_you_mean, start_up_done
 from desktop_app.gui.deferred import AfterFirstPaint, Coalescer
 from desktop_app.gui.editing import EditController
 from desktop_app.gui.import_export import FileController, sample_count
@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
             cl.addWidget(banner)
             self.reader.set_read_only(True)
         cl.addWidget(self.search)
+        self.did_you_mean = did_you_mean.attach(self.library, self, cl, self._apply_correction)
         cl.addWidget(self.table, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -208,6 +209,8 @@ class MainWindow(QMainWindow):
         self._action(p, "Move down in list", lambda: ed.move_in_list(1), "Alt+Down")
         self._action(p, "Edit list item note…", ed.edit_item_note)
         self._action(p, "Remove from this list", ed.remove_from_current_list)
+        p.addSeparator()
+        self._action(p, "Re-derive titles…", self._retitle, None, "retitleAction")
 
         v = mb.addMenu("&View")
         self._action(v, "All papers", lambda: self.on_sidebar_filter("all", ""), "Ctrl+1")
@@ -224,6 +227,15 @@ class MainWindow(QMainWindow):
         from desktop_app.gui.duplicates_view import show_duplicates
 
         show_duplicates(self)
+
+    def _retitle(self) -> None:
+        from desktop_app.gui.retitle_dialog import show_retitle_dialog
+
+        show_retitle_dialog(self)
+
+    def _apply_correction(self, query: str) -> None:
+        self.search.set_text(query)
+        self.on_query_typed(query)
 
     def _show_shortcuts(self) -> None:
         from desktop_app.gui.help_dialogs import show_shortcuts
@@ -341,6 +353,7 @@ class MainWindow(QMainWindow):
         self.terms = res.terms
         self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
         self.model.set_ids(res.ids, res.total)
+        self.did_you_mean.after_result(self.state.query, res.total)  # a worker, only for < 3 hits
         self.follow.later("count", "chips")
         row = self.model.row_of(keep) if keep is not None else -1
         if row < 0 and res.ids:
