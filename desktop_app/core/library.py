@@ -175,7 +175,7 @@ class Library:
         """A spelling correction for a query with fewer than 3 hits, or None (search/suggest.py)."""
         from desktop_app.core.search.suggest import did_you_mean
 
-        return did_you_mean(self, query_text, hits)
+        return did_you_mean(self.index, self.store, lambda q: self.query(q, limit=0).total, query_text, hits)
 
     def rederive_titles(self, dry_run: bool = True, progress: Progress | None = None,
                         cancelled: Cancelled | None = None) -> list[tuple[int, str, str]]:

@@ -8,9 +8,10 @@ user edited or one that came with the record is never offered. The list is compu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -25,12 +26,21 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.errors import LibraryError
+from desktop_app.core.library import Library
 from desktop_app.core.values import Change
+from desktop_app.gui.editing import EditController
 from desktop_app.gui.jobs import start_job
 from desktop_app.gui.undo import perform
 
-if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
+
+class MainWindow(Protocol):
+    """What this module uses of the main window (not imported: it imports this module)."""
+
+    library: Library
+    undo_stack: QUndoStack
+    edits: EditController
+
+    def status_message(self, text: str, ms: int = 5000) -> None: ...
 
 Retitle = tuple[int, str, str]
 

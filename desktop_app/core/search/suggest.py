@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING
 from desktop_app.core.search.schema import DEFAULT_FIELDS, TEXT_FIELDS
 
 if TYPE_CHECKING:
-    from desktop_app.core.library import Library
+    from desktop_app.core.index_sync import IndexSync
     from desktop_app.core.search.index import SearchIndex
+    from desktop_app.core.store import Store
 
 __all__ = ["FEW_HITS", "correct_query", "did_you_mean", "edit_distance"]
 
@@ -204,36 +205,37 @@ def _correct_words(speller: _Speller, text: str, fields: Sequence[str]) -> str:
     return _WORD.sub(fix, text)
 
 
-def did_you_mean(lib: Library, text: str, hits: int | None = None) -> str | None:
+def did_you_mean(index: IndexSync, store: Store, count: Callable[[str], int], text: str,
+                 hits: int | None = None) -> str | None:
     """The correction ``lib.did_you_mean`` offers: only for a query with fewer than FEW_HITS
     hits (``hits``, when the caller has run it, saves running it again), and only when the
-    corrected query finds more papers than the one typed."""
+    corrected query finds more papers than the one typed (``count(query)``: its hits)."""
     from desktop_app.core.search.errors import QuerySyntaxError
 
-    if not text.strip() or not lib.index.is_open:
+    if not text.strip() or not index.is_open:
         return None
     try:
         if hits is None:
-            hits = lib.query(text, limit=0).total
+            hits = count(text)
         if hits >= FEW_HITS:
             return None
-        with lib.index.index._lock:
-            lib.index.index._current()
-            fixed = correct_query(lib.index.index, text, lambda ids: _texts(lib, ids))
-        if fixed is None or lib.query(fixed, limit=0).total <= hits:
+        with index.index._lock:
+            index.index._current()
+            fixed = correct_query(index.index, text, lambda ids: _texts(store, ids))
+        if fixed is None or count(fixed) <= hits:
             return None
     except QuerySyntaxError:
         return None
     return fixed
 
 
-def _texts(lib: Library, ids: Sequence[int]) -> list[str]:
+def _texts(store: Store, ids: Sequence[int]) -> list[str]:
     from sqlalchemy import select
 
     from desktop_app.core.store import tables as t
 
     p = t.paper.c
-    with lib.store.read() as conn:
+    with store.read() as conn:
         rows = conn.execute(
             select(p.title, p.abstract_text, p.authors_json, p.venue).where(p.id.in_(list(ids)))
         ).all()
