@@ -88,3 +88,15 @@ def test_given_titles_are_not_rederived(tmp_path: Path) -> None:
         assert lib.papers.get(pid).title_source == "given"
         assert lib.rederive_titles() == [] and lib.set_derived_titles({pid: "FooNet"}).paper_ids == ()
         assert lib.papers.get(pid).title == "A real title"
+
+
+def test_reimporting_after_the_rules_changed_adds_nothing(seed_library: Library) -> None:
+    """Titles derived by older rules differ from today's: the same seed list imported again is
+    still the same records (equal abstracts, both titles derived), not 76 new papers."""
+    lib = seed_library
+    races = find_paper(lib, "Recursive Automated Composition")
+    rlvr = find_paper(lib, "shrinkage issue of RLVR")
+    lib.set_derived_titles({races: "Reinforcement Learning has emerged", rlvr: "An old one"})
+    report = lib.imports.from_files(list(SEEDS))
+    assert (report.added, report.duplicates) == (0, 76)
+    assert lib.papers.get(races).title == "Reinforcement Learning has emerged"  # re-deriving is asked for
