@@ -158,3 +158,19 @@ def test_any_input_gives_a_bounded_title(raw: str, max_len: int) -> None:
     assert len(title) <= max_len
     assert bool(title) == bool(raw.strip())
     assert "\\" not in title or "\\" in to_plain(raw)
+
+
+@pytest.mark.parametrize(
+    ("raw", "title"),
+    [
+        # an undefined macro is never the name; the name given later is ("and call ... X")
+        (r"We propose \projectname, a robust line search trained with self-play, and call the resulting "
+         r"method ZAPS. It works.", "ZAPS: A robust line search trained with self-play"),
+        (r"In this work, we introduce \projectname, a dataset for tool use. \projectname is big.",
+         "A dataset for tool use"),
+        ("We propose GRAIL-X. We show it works.", "GRAIL-X"),
+        ("We propose a unified method for ranking. It works.", "A unified method for ranking"),
+    ],
+)  # fmt: skip
+def test_macros_late_names_and_articles(raw: str, title: str) -> None:
+    assert derive_title(raw) == title

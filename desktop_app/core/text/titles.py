@@ -55,8 +55,8 @@ _ANAPHORA = frozenset("this these that those it they such several its their both
 _PARTICIPLE = re.compile(r"\b(?:introducing|proposing|presenting)\s+(?P<obj>.+)")
 _RELEASE = re.compile(rf"{_SUBJECT}\s+(?:release|releases|open-source)\s+(?P<obj>.+)")
 _CALLED = re.compile(
-    r"\b(?:called|dubbed|named|termed|coined|(?:we|which we) (?:call|coin|name|term))\s+"
-    r"(?P<obj>.+)"
+    r"\b(?:called|dubbed|named|termed|coined|(?:we|which we) (?:call|coin|name|term)"
+    r"|and call (?:it|the resulting \w+|this \w+))\s+(?P<obj>.+)"
 )
 _NOT_NAME = frozenset(
     """a an the this these that those our its their it them how whether what why which who
@@ -70,7 +70,7 @@ _HEAD_NOUNS = frozenset(
 )
 _SMALL = frozenset("a an and as at by for from in of on or the to via vs with".split())
 _ACR_TOKEN = re.compile(r"[\w.\-–+&'’]+")
-_NAME_END = re.compile(r"(?P<name>[^,:;()]{1,80}?)\s*(?P<sep>\(|,|:|;|$|\s(?=(?:which|that)\s))")
+_NAME_END = re.compile(r"(?P<name>(?:[^,:;().]|\.(?!\s)){1,80}?)\s*(?P<sep>\(|,|:|;|$|\s(?=(?:which|that)\s))")
 _OPENERS = re.compile(
     r"^(?:In this (?:paper|work|study),?\s+|Here,?\s+|Recently,?\s+|In recent years,?\s+"
     r"|It is (?:well[- ])?known that\s+|It has been (?:shown|observed) that\s+"
@@ -151,7 +151,8 @@ def _clean_desc(desc: str) -> str:
     desc = re.sub(r"^(an?|the)\s+(?:novel|new)\s+", r"\1 ", desc.strip(), flags=re.IGNORECASE)
     m = re.match(r"(an?)\s+(\w)", desc, flags=re.IGNORECASE)
     if m:
-        article = "an" if m.group(2).lower() in "aeiou" else "a"
+        vowel = m.group(2).lower() in "aeiou" and not re.match(r"(?i)u(?:ni|s[eu])|eu|one", desc[len(m.group(1)) + 1:])
+        article = "an" if vowel else "a"
         desc = article + desc[len(m.group(1)) :]
     return capitalize(desc)
 
@@ -305,7 +306,7 @@ def _named_title(sents: list[str], raw: str, plain: str) -> Named | None:
 
 _OBJECT_END = re.compile(
     r"\s+(?:by|through|thereby)\s+\w+ing\b"  # "... by analyzing its dynamics"
-    r"|,?\s+and\s+(?:then\s+)?(?:reveal|show|find|prove|demonstrate|propose|introduce|present)s?\b"
+    r"|,?\s+and\s+(?:then\s+)?(?:reveal|show|find|prove|demonstrate|propose|introduce|present|call)s?\b"
     r"|\s+to\s+(?:explain|address|bridge|close|fill|resolve|tackle|overcome|mitigate|answer)\b"
     r"|,\s+(?:working|leading|yielding|making|allowing|enabling)\b"  # ", working in ..."
     # "an information-geometric mechanism: after nuisance projection, ...": a clause follows
@@ -375,13 +376,13 @@ def _first_sentence(sents: list[str]) -> str:
     return capitalize(_OPENERS.sub("", sents[0] if sents else ""))
 
 
-def _compose(named: Named, sents: list[str], max_len: int) -> str:
+def _compose(named: Named, sents: list[str], max_len: int, macros: frozenset[str] = frozenset()) -> str:
     name, expansion, desc = named
     if expansion:
         return fit(f"{name}: {expansion}", max_len)
     if len(name.split()) >= 3 or len(name) + 12 > max_len:
         return fit(name, max_len)
-    tail = desc or _contribution(sents) or _claim(sents) or _first_sentence(sents)
+    tail = desc or _contribution(sents, macros) or _claim(sents) or _first_sentence(sents)
     if tail.lower().startswith(name.lower()):
         tail = capitalize(tail[len(name) :].lstrip(" ,:;(").rstrip(")"))
     if not tail:
@@ -396,12 +397,14 @@ def derive_title(raw_abstract: str, max_len: int = 100) -> str:
     plain = to_plain(raw)
     if not plain:
         return fit("Untitled", max_len) if raw.strip() else ""
-    sents = sentences(plain)
     macros = _undefined_macros(raw, plain)
+    for macro in macros:  # "… for tool use. projectname is …": a sentence starts there too
+        plain = re.sub(rf"([.!?]\s+){macro}\b", rf"\g<1>{macro.capitalize()}", plain)
+    sents = sentences(plain)
     title = ""
     named = _named_title(sents, raw, plain)
     if named is not None and named[0].lower() not in macros:
-        title = tidy_phrase(_compose(named, sents, max_len))
+        title = tidy_phrase(_compose(named, sents, max_len, macros))
     if not title:
         title = fit(_contribution(sents, macros), max_len)
     if not title and not _SELF.search(sents[0]):  # a background first sentence: a claim instead
