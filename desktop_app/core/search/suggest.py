@@ -38,6 +38,7 @@ _TOKEN = re.compile(
     r'|(?P<word>[^\s()"]+)'
 )
 _WORD = re.compile(r"\w+")
+_COMMON_FIELDS = ("abstract", "title")  # where a misspelt word's neighbours are usually found
 _PLAIN_WORD = re.compile(r"[^\W\d_]{3,}")  # letters only, three or more: worth correcting
 
 # (stem, field) -> the papers' texts, read by the caller (ids -> texts)
@@ -102,16 +103,24 @@ class _Speller:
     def _candidates(self, fields: Sequence[str], stem: str, typed: str) -> dict[str, int]:
         """Known stems near ``stem`` (Levenshtein automaton), and known stems that begin the
         typed word ("optim" for "optimizaton", whose own stem is far from it), with their
-        document frequencies."""
-        maxdist = 1 if len(stem) <= 4 else 2
+        document frequencies. Cheapest first (at 100,000 papers the automaton walks the term
+        files of every segment): distance 1 before 2, titles and abstracts before the rest."""
+        common = [f for f in fields if f in _COMMON_FIELDS]
+        tiers = [common, [f for f in fields if f not in _COMMON_FIELDS]] if common else [list(fields)]
+        dists = (1,) if len(stem) <= 4 else (1, 2)
         found: dict[str, int] = {}
-        for f in fields:
-            terms = list(self._reader.terms_within(f, stem, maxdist, prefix=1))
-            terms += [typed[:k] for k in range(len(typed) - 1, 3, -1)
-                      if self._reader.doc_frequency(f, typed[:k])]
-            for term in terms:
-                text = term.decode("utf-8") if isinstance(term, bytes) else term
-                found[text] = found.get(text, 0) + self._reader.doc_frequency(f, text)
+        for group in tiers:
+            for f in group:
+                for k in range(len(typed) - 1, 3, -1):
+                    if freq := self._reader.doc_frequency(f, typed[:k]):
+                        found[typed[:k]] = found.get(typed[:k], 0) + freq
+            for dist in dists:
+                for f in group:
+                    for term in self._reader.terms_within(f, stem, dist, prefix=1):
+                        text = term.decode("utf-8") if isinstance(term, bytes) else term
+                        found[text] = found.get(text, 0) + self._reader.doc_frequency(f, text)
+                if len(found) >= 3:
+                    return found
         return found
 
     def correct(self, word: str, fields: Sequence[str]) -> str | None:
