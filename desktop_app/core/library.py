@@ -201,28 +201,31 @@ class Library:
             self.finder.query("paper", **filters)  # type: ignore[arg-type]
 
     # ---- backups (store/backups.py) ----------------------------------------------------------
-    def backup(self, reason: str = "manual") -> Path:
-        """A verified copy of the database in ``backups/``; old ones rotate. LibraryDamaged
-        when the copy fails its integrity check (nothing is kept then)."""
+    def backup(self, reason: str = "manual", *, keep_at_most: int | None = None) -> Path:
+        """A verified copy of the database in ``backups/``; old ones rotate (at most ``keep_at_most``
+        kept, see backups.to_keep). LibraryDamaged when the copy fails its integrity check (nothing
+        is kept then)."""
         if self.read_only:
             raise LibraryReadOnly(f"the library is read-only, so no backup can be written into {self.folder}")
-        return backups.make_backup(self.db_path, self.folder / backups.BACKUPS_DIR, reason)
+        return backups.make_backup(self.db_path, self.folder / backups.BACKUPS_DIR, reason, keep_at_most=keep_at_most)
 
-    def backup_if_due(self, every_hours: float | None = None) -> Path | None:
+    def backup_if_due(self, every_hours: float | None = None, *, keep_at_most: int | None = None) -> Path | None:
         """An automatic backup when the newest one is older than ``every_hours`` (by default
         ``MARGINALIA_BACKUP_EVERY_HOURS``, else 24). The GUI calls it in a worker after the first
         paint; the command line only backs up on ``marginalia backup``."""
         if self.read_only:
             return None  # nothing can be written; the window says the library is read-only
-        return backups.backup_if_due(self.db_path, self.folder / backups.BACKUPS_DIR, every_hours=every_hours)
+        return backups.backup_if_due(self.db_path, self.folder / backups.BACKUPS_DIR, every_hours=every_hours,
+                                     keep_at_most=keep_at_most)
 
-    def check_then_backup(self) -> tuple[str, object]:
+    def check_then_backup(self, *, enabled: bool = True, keep_at_most: int | None = None) -> tuple[str, object]:
         """What the window runs in a worker after its first paint: ``("damaged", problem)`` when
-        ``PRAGMA quick_check`` of the database fails, else ``("backup", path or None)``."""
+        ``PRAGMA quick_check`` of the database fails, else ``("backup", path or None)`` (no
+        backup when the user turned them off: ``enabled`` False)."""
         problem = backups.quick_problem(self.db_path)
         if problem is not None:
             return "damaged", problem
-        return "backup", self.backup_if_due()
+        return "backup", self.backup_if_due(keep_at_most=keep_at_most) if enabled else None
 
     def newest_backup_age(self) -> timedelta | None:
         return backups.newest_backup_age(self.folder / backups.BACKUPS_DIR)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import insert, select, update
 
@@ -10,6 +12,24 @@ from desktop_app.core.errors import LibraryBusy
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
 from desktop_app.core.values import Change
+
+
+@dataclass(frozen=True)
+class NoteVersion:
+    """One text a note has had: a stored revision (``id``), or the note as it is now (``id`` None)."""
+
+    id: int | None
+    saved_at: datetime | None
+    text: str
+
+
+def _when(value: object) -> datetime | None:
+    if value is None or isinstance(value, datetime):
+        return value
+    try:
+        return datetime.fromisoformat(str(value))
+    except ValueError:
+        return None
 
 
 class Notes:
@@ -79,3 +99,27 @@ class Notes:
         stmt = select(rev.c.saved_at, rev.c.text).where(rev.c.paper_id == paper_id).order_by(rev.c.id.desc())
         with self.store.read() as conn:
             return [(str(saved_at)[:19], text) for saved_at, text in conn.execute(stmt)]
+
+    def history(self, paper_id: int) -> list[NoteVersion]:
+        """Every text the note has had, newest first: the current note (``id`` None, when there
+        is one) and then its revisions. Each earlier text is a revision saved when it was replaced."""
+        rev = t.note_revision
+        with self.store.read() as conn:
+            now = conn.execute(
+                select(t.note.c.text, t.note.c.updated_at).where(t.note.c.paper_id == paper_id)
+            ).first()
+            rows = conn.execute(
+                select(rev.c.id, rev.c.saved_at, rev.c.text).where(rev.c.paper_id == paper_id).order_by(rev.c.id.desc())
+            ).all()
+        out = [NoteVersion(None, _when(now[1]), now[0])] if now is not None and now[0] else []
+        out += [NoteVersion(rid, _when(at), text) for rid, at, text in rows]
+        return out
+
+    def revision(self, revision_id: int) -> NoteVersion | None:
+        """One stored revision by id (None when there is no such revision)."""
+        rev = t.note_revision
+        with self.store.read() as conn:
+            row = conn.execute(
+                select(rev.c.id, rev.c.saved_at, rev.c.text).where(rev.c.id == revision_id)
+            ).first()
+        return None if row is None else NoteVersion(row[0], _when(row[1]), row[2])

@@ -152,7 +152,7 @@ class DuplicatesDialog(QDialog):
         hint = QLabel("Tags, reading-list places, highlights and notes of both papers are kept; the other "
                       "paper goes to the trash. Ctrl+Z in the main window undoes a merge.", right)
         hint.setWordWrap(True)
-        hint.setEnabled(False)
+        hint.setObjectName("hintText")  # secondary text in the theme's muted colour (readable, unlike disabled)
         rl.addWidget(hint)
         buttons = QHBoxLayout()
         self.swap_button = QPushButton("S&wap", right)
@@ -441,4 +441,41 @@ def show_duplicates(window: QMainWindow) -> DuplicatesDialog:
     dialog.raise_()
     dialog.activateWindow()
     dialog.search()
+    return dialog
+
+
+def screenshot_duplicates(window: QMainWindow) -> QWidget:
+    """For ``gui --screenshot --view duplicates``: the dialog on a library with a duplicate pair.
+    When the library has none, one seed paper is imported again from BibTeX, its title mistyped
+    and a venue added, kept apart from the first by the import's choice: one pair, "same abstract"."""
+    import tempfile
+    from pathlib import Path
+
+    from PySide6.QtCore import QDeadlineTimer
+    from PySide6.QtWidgets import QApplication
+
+    lib: Library = window.library  # type: ignore[attr-defined]
+    if not lib.duplicates.find():
+        pid = next(iter(lib.query("").ids), None)
+        if pid is not None:
+            paper = lib.papers.get(pid)
+            title = paper.title.replace("e", "", 1) if "e" in paper.title else paper.title + " (preprint)"
+            author = f"  author = {{{' and '.join(paper.authors)}}},\n" if paper.authors else ""
+            abstract = paper.abstract if paper.abstract.count("{") == paper.abstract.count("}") else \
+                paper.abstract_text.replace("{", "(").replace("}", ")")
+            bib = (f"@inproceedings{{again{pid},\n  title = {{{title}}},\n{author}"
+                   f"  booktitle = {{Workshop on Scaling}},\n  year = {{{paper.year or 2026}}},\n"
+                   f"  abstract = {{{abstract}}},\n}}\n")
+            with tempfile.TemporaryDirectory() as folder:
+                path = Path(folder) / "again.bib"
+                path.write_text(bib, "utf-8")
+                preview, parsed = lib.imports.preview([path])
+                keep = frozenset((0, m.index) for f in preview.files for m in f.matches)
+                lib.imports.from_records(parsed, keep_apart=keep)
+            window.refresh_query()  # type: ignore[attr-defined]
+    dialog = show_duplicates(window)
+    deadline = QDeadlineTimer(20000)
+    while dialog.is_searching() and not deadline.hasExpired():
+        QApplication.processEvents()
+    dialog.resize(900, 560)
     return dialog

@@ -124,15 +124,19 @@ class FileController(QObject):
 
         def parsed_ok(result) -> None:  # noqa: ANN001
             report, parsed = result
-            options: dict = {"duplicates": "merge"}
+            defaults = self.import_defaults()  # Settings → Import
+            options: dict = {"duplicates": "merge", "tag_categories": defaults["tag_categories"]}
             if preview:
                 from desktop_app.gui.import_preview import ImportPreview
 
                 dlg = ImportPreview(report, parsed, win)
+                dlg.skip.setChecked(defaults["duplicates"] == "skip")  # the user's defaults, changeable here
+                dlg.keywords_as_tags.setChecked(defaults["keywords_as_tags"])
                 if dlg.exec() != QDialog.DialogCode.Accepted:
                     return
                 options = {"duplicates": dlg.duplicates(), "keep_apart": dlg.keep_apart(),
-                           "keywords_as_tags": dlg.add_keywords_as_tags()}
+                           "keywords_as_tags": dlg.add_keywords_as_tags(),
+                           "tag_categories": defaults["tag_categories"]}
             elif not report.added and not report.duplicates:
                 self.import_done(report)
                 return
@@ -142,6 +146,15 @@ class FileController(QObject):
                       self.import_done, self._job_failed)
 
         start_job(win, "Reading files…", parse, parsed_ok, self._job_failed)
+
+    def import_defaults(self) -> dict:
+        """The import options the user chose in Settings → Import (the preview starts from them)."""
+        from desktop_app.gui import preferences as prefs
+
+        settings = self._window.settings
+        return {"duplicates": "skip" if prefs.get_bool(settings, prefs.IMPORT_SKIP_DUPLICATES) else "merge",
+                "keywords_as_tags": prefs.get_bool(settings, prefs.IMPORT_KEYWORDS_AS_TAGS),
+                "tag_categories": prefs.get_bool(settings, prefs.IMPORT_ARXIV_CATEGORIES_AS_TAGS)}
 
     def import_done(self, report: ImportReport) -> None:
         """Show an import's result: refresh, select its first paper, report problems."""
@@ -260,13 +273,21 @@ class FileController(QObject):
         if not self._window.isVisible():
             return None
         lib = self.library
-        job = Job(lambda progress, cancelled: lib.check_then_backup(), self._window)
+        enabled, keep = self.backup_preferences()
+        job = Job(lambda progress, cancelled: lib.check_then_backup(enabled=enabled, keep_at_most=keep), self._window)
         job.succeeded.connect(self._backup_done)
         job.failed.connect(self._backup_failed)
         keep_while_running(self._window, job)
         self.backup_job = job
         job.start()
         return job
+
+    def backup_preferences(self) -> tuple[bool, int]:
+        """Settings → Backups: (automatic backups on, how many to keep)."""
+        from desktop_app.gui import preferences as prefs
+
+        settings = self._window.settings
+        return prefs.get_bool(settings, prefs.BACKUPS_ENABLED), max(1, prefs.get_int(settings, prefs.BACKUPS_KEEP))
 
     def _backup_done(self, result: tuple[str, object]) -> None:
         kind, value = result

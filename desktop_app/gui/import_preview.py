@@ -47,8 +47,13 @@ def _keyword_count(parsed: list[tuple[str, ParseResult]]) -> tuple[int, int]:
     return records, len(words)
 
 
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """"1 new paper", "2 new papers": the count and the noun in its number."""
+    return f"{n} {noun if n == 1 else (nouns or noun + 's')}"
+
+
 def _headline(report: ImportReport) -> str:
-    parts = [f"{report.added} new papers"]
+    parts = [plural(report.added, "new paper")]
     if report.duplicates:
         reasons = "; ".join(f"{REASON_LABELS.get(r, r)}: {n}" for r, n in report.reasons().items())
         parts.append(f"{report.duplicates} already there ({reasons})")
@@ -99,10 +104,14 @@ class ImportPreview(QDialog):
         if report.duplicates:
             lay.addWidget(self.merge)
             lay.addWidget(self.skip)
+        else:  # not in the layout: hidden, or Qt paints them at the top left, over the headline
+            self.merge.hide()
+            self.skip.hide()
 
         with_keywords, distinct = _keyword_count(parsed or [])
         self.keywords_as_tags = QCheckBox(
-            f"Add the files' keywords as tags under keywords/ ({distinct} keywords on {with_keywords} records; "
+            f"Add the files' keywords as tags under keywords/ ({plural(distinct, 'keyword')} on "
+            f"{plural(with_keywords, 'record')}; "
             "they are kept as each paper's keywords either way)", self)
         self.keywords_as_tags.setObjectName("keywordsAsTags")
         self.offers_keywords = bool(with_keywords)

@@ -15,7 +15,7 @@ from sqlalchemy.exc import DatabaseError
 from desktop_app.core.errors import LibraryDamaged, LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.store import backups
-from desktop_app.gui import index_status
+from desktop_app.gui import index_status, libraries, screenshot_views, theme
 from desktop_app.gui.app import application
 from desktop_app.gui.main_window import MainWindow
 from desktop_app.gui.single_instance import InstanceServer, hand_over
@@ -43,6 +43,8 @@ def open_main_window(library_dir: str | Path, settings: QSettings | None = None,
             raise (exc if isinstance(exc, LibraryDamaged) else backups.damaged_error(folder, str(exc))) from exc
         win = _build_window(folder, settings)
     index_status.attach(win)  # "Indexing… n of m" while the writer catches up
+    libraries.remember_library(win.settings, folder)  # File → Open Recent
+    win.library_opener = lambda other, new=False: switch_library(win, other, new=new)  # Settings, File menu
     win.show()  # the window checks the index after its first paint (MainWindow._finish_start)
     win.destroyed.connect(lambda *_: win.library.close())
     win.files.damaged.connect(lambda problem: _damaged_while_open(win, problem))
@@ -118,12 +120,52 @@ def _damaged_while_open(win: MainWindow, problem: str) -> None:
             app.quit()
             return
         win.replaced_by = open_main_window(folder, settings)
+        libraries.hold(win.replaced_by, getattr(win, "library_lock", None), getattr(win, "instance_server", None))
     finally:
         app.setQuitOnLastWindowClosed(quit_on_close)
 
 
+def switch_library(win: MainWindow, folder: str | Path, *, new: bool = False) -> MainWindow:
+    """Open ``folder`` (a library, or an empty folder: a new library) in a new window and close
+    ``win``, handing its lock and second-start socket over (gui/libraries.py). Raises
+    ``libraries.SwitchRefused`` (``win`` untouched) when the folder cannot be opened: not a
+    library nor empty, not writable, locked by another window, or failing to open."""
+    target = Path(folder).expanduser().absolute()
+    if target == Path(win.library.folder).absolute():
+        if new:
+            raise libraries.SwitchRefused(f"{target} is the library open in this window.")
+        return win
+    problem = libraries.refusal(target, new=new)
+    if problem is not None:
+        raise libraries.SwitchRefused(problem)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise libraries.SwitchRefused(f"Cannot create the folder {target}: {exc.strerror}") from exc
+    lock = libraries.library_lock(target)
+    if not lock.tryLock(libraries.LOCK_WAIT_MS):
+        raise libraries.SwitchRefused(f"The library {target} is open in another Marginalia window. "
+                            "Close it there first.")
+    win.reader.notes.flush()  # closing flushes too; this keeps the note if opening fails below
+    try:
+        new_win = open_main_window(target, win.settings)
+    except Exception as exc:  # noqa: BLE001 - whatever stops the open is said, the old window stays
+        lock.unlock()
+        text = str(exc) if isinstance(exc, LibraryError | OSError) else f"{type(exc).__name__}: {exc}"
+        raise libraries.SwitchRefused(f"Cannot open the library {target}:\n{text}") from exc
+    had_server = getattr(win, "instance_server", None) is not None
+    win.replaced_by = new_win  # launch.current_window follows it (second starts, the end of run_gui)
+    close_window(win)
+    libraries.release(win)
+    server = serve_second_starts(target) if had_server else None
+    if server is not None:
+        server.set_handler(lambda paths: open_forwarded(new_win, paths))
+    libraries.hold(new_win, lock, server)
+    return new_win
+
+
 def current_window(win: MainWindow) -> MainWindow:
-    """The window that replaced ``win`` after a restore (or ``win``)."""
+    """The window that replaced ``win`` after a restore or a switch of library (or ``win``)."""
     while getattr(win, "replaced_by", None) is not None:
         win = win.replaced_by
     return win
@@ -190,6 +232,11 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
         return smoke_test(folder)
     screenshot = getattr(args, "screenshot", None)
     headless = bool(screenshot)
+    if getattr(args, "theme", None):  # for this run only: the saved preference stays
+        theme.manager().set_override(args.theme)
+    if screenshot and getattr(args, "view", "main") not in screenshot_views.VIEWS:
+        return _fail(f"no view {args.view!r} to render; the views: {', '.join(screenshot_views.VIEWS)}",
+                     headless=True)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -223,6 +270,7 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
         return _screenshot(app, win, Path(screenshot), args)
     if server is not None:  # requests that came while the window was built are handled now
         server.set_handler(lambda paths: open_forwarded(win, paths))
+    libraries.hold(win, lock, server)  # Settings → Switch library hands them over (gui/libraries.py)
     files = [f for f in files if Path(f).is_file()]
     if files:  # a double-click on a .bib or .ris file: import it (with the preview)
         QTimer.singleShot(0, lambda: current_window(win).files.import_paths(files))
@@ -232,6 +280,7 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
     if server is not None:
         server.close()
     close_window(current_window(win))
+    libraries.release(current_window(win))  # the lock of the library switched to, if the user switched
     lock.unlock()
     return code
 
@@ -267,10 +316,11 @@ def _screenshot(app: QApplication, win: MainWindow, out: Path, args: argparse.Na
         print(f"marginalia: paper {args.select} is not in the result", file=sys.stderr)
     for _ in range(5):
         app.processEvents()
+    view = screenshot_views.VIEWS[getattr(args, "view", "main")](win)
     done: list[bool] = []
 
     def shoot() -> None:
-        win.grab().save(str(out))
+        view.grab().save(str(out))
         done.append(True)
         app.quit()
 

@@ -31,6 +31,7 @@ from desktop_app.gui.paper_table import SORT_KEYS, PaperTable
 from desktop_app.gui.reader import ReaderPane
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.sidebar import Sidebar
+from desktop_app.gui.theme import add_theme_menu, apply_preference
 from desktop_app.gui.window_settings import WindowSettings
 
 if TYPE_CHECKING:
@@ -57,11 +58,13 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle(f"{APP_NAME} — {library.folder}" + (" (read-only)" if library.read_only else ""))
         self.setAcceptDrops(True)
+        apply_preference(self.settings)  # light, dark or the system's, before the widgets are made
         self._build()
         self._build_controllers()
         self._build_menus()
         self._build_shortcuts()
         self._restore_settings()
+        self.apply_preferences()
         self._recover_drafts()
         self.files.index_check_pending()  # started after the first paint (_finish_start)
         self.follow.hold()  # the reader, count and chips wait for the table's first paint
@@ -153,6 +156,7 @@ class MainWindow(QMainWindow):
         self.elsewhere_timer.timeout.connect(ed.check_note_elsewhere)
         self.elsewhere_timer.start()
 
+        rd.notes.historyRequested.connect(self._show_note_history)
         self.sidebar.tagMenuAction.connect(ed.on_tag_menu)
         self.sidebar.listMenuAction.connect(ed.on_list_menu)
         self.sidebar.searchMenuAction.connect(ed.on_search_menu)
@@ -181,6 +185,10 @@ class MainWindow(QMainWindow):
         self._action(f, "Rebuild search index", fi.rebuild_index)
         self._action(f, "Check library", fi.check_library)
         f.addSeparator()
+        from desktop_app.gui.libraries import add_library_menu
+
+        self.recent_menu = add_library_menu(self, f)  # New library…, Switch library…, Open Recent ▸
+        f.addSeparator()
         self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         e = mb.addMenu("&Edit")
@@ -197,6 +205,9 @@ class MainWindow(QMainWindow):
         self._action(e, "Select &all papers", self.table.selectAll, None)
         self._action(e, "&Delete selected papers…", ed.delete_selected, None)
         self._action(e, "Find possible duplicates…", self._show_duplicates, None, "findDuplicatesAction")
+        e.addSeparator()
+        prefs_action = self._action(e, "Se&ttings…", self.show_settings, "Ctrl+,", "settingsAction")
+        prefs_action.setMenuRole(QAction.MenuRole.PreferencesRole)  # macOS: Marginalia → Preferences…
 
         p = mb.addMenu("&Paper")
         for status, key in (("unread", "U"), ("skimmed", "S"), ("read", "R")):
@@ -204,6 +215,7 @@ class MainWindow(QMainWindow):
         p.addSeparator()
         self._action(p, "Add tag…\tT", self.focus_tags)
         self._action(p, "Edit note\tN", self.focus_note)
+        self._action(p, "Note history…", self._show_note_history, None, "noteHistoryAction")
         self._action(p, "Add to reading list…", ed.add_to_list_dialog, "Ctrl+L")
         self._action(p, "Move up in list", lambda: ed.move_in_list(-1), "Alt+Up")
         self._action(p, "Move down in list", lambda: ed.move_in_list(1), "Alt+Down")
@@ -217,6 +229,8 @@ class MainWindow(QMainWindow):
         self._action(v, "Unread", lambda: self.on_sidebar_filter("status", "unread"), "Ctrl+2")
         self._action(v, "New reading list…", ed.new_list_dialog, "Ctrl+Shift+L")
         self._action(v, "Save search…", ed.save_search_dialog, "Ctrl+Shift+S")
+        v.addSeparator()
+        add_theme_menu(v, self.settings)
 
         h = mb.addMenu("&Help")
         self._action(h, "&Keyboard shortcuts", self._show_shortcuts, "F1")
@@ -236,6 +250,22 @@ class MainWindow(QMainWindow):
     def _apply_correction(self, query: str) -> None:
         self.search.set_text(query)
         self.on_query_typed(query)
+
+    def _show_note_history(self) -> None:
+        from desktop_app.gui.note_history import show_note_history
+
+        show_note_history(self)
+
+    def show_settings(self) -> None:
+        from desktop_app.gui.settings_dialog import show_settings
+
+        show_settings(self)
+
+    def apply_preferences(self) -> None:
+        """Apply the Appearance preferences (font size, theme) from ``self.settings``."""
+        from desktop_app.gui.appearance import apply_preferences
+
+        apply_preferences(self)
 
     def _show_shortcuts(self) -> None:
         from desktop_app.gui.help_dialogs import show_shortcuts
@@ -351,6 +381,7 @@ class MainWindow(QMainWindow):
             return
         self.search.show_error(None)
         self.terms = res.terms
+        self.reader.hit_query = self.state.query
         self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
         self.model.set_ids(res.ids, res.total)
         self.did_you_mean.after_result(self.state.query, res.total)  # a worker, only for < 3 hits
@@ -388,6 +419,7 @@ class MainWindow(QMainWindow):
         ids = self.library.finder.list_ids(status=st.status, sort=self.sort_key, descending=self.sort_desc,
                                            limit=FIRST_PAGE)
         self.terms = []
+        self.reader.hit_query = ""
         self.model.reorderable = False
         self.model.set_ids(ids, partial=len(ids) == FIRST_PAGE)
         self.follow.later("chips")

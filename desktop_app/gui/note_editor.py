@@ -96,6 +96,8 @@ class ConflictBanner(QFrame):
 
 
 class NoteEditor(QWidget):
+    historyRequested = Signal()  # noqa: N815  the user asked for this note's earlier versions
+
     def __init__(self, save: Callable[[int, str, str], bool], parent: QWidget | None = None,
                  drafts: Path | None = None) -> None:
         """``save(paper_id, text, base)`` stores the note (``base``: the text the editing started
@@ -127,6 +129,12 @@ class NoteEditor(QWidget):
         bar.addStretch(1)
         bar.addWidget(self.state)
         bar.addWidget(self.preview_button)
+        self.history_button = QToolButton(self)
+        self.history_button.setText("History…")
+        self.history_button.setObjectName("noteHistoryButton")
+        self.history_button.setToolTip("Earlier versions of this note, and restore one")
+        self.history_button.clicked.connect(self.historyRequested)
+        bar.addWidget(self.history_button)
         lay.addLayout(bar)
         self.banner = ConflictBanner(self)
         self.banner.take_button.clicked.connect(self._take_theirs)
@@ -172,6 +180,7 @@ class NoteEditor(QWidget):
         self.edit.setPlainText(text)
         self.edit.blockSignals(False)
         self.edit.setEnabled(paper_id is not None)
+        self.history_button.setEnabled(paper_id is not None)
         self.state.setText("")
         if self.preview_button.isChecked():
             self.preview.setHtml(markdown_to_safe_html(text))

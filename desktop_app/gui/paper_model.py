@@ -12,6 +12,7 @@ from sqlalchemy.exc import DatabaseError
 from desktop_app.core.library import Library
 from desktop_app.core.store.backups import is_damage
 from desktop_app.core.values import PaperRow
+from desktop_app.gui import theme
 
 PAGE = 200
 PAGES_CACHED = 40
@@ -66,7 +67,13 @@ class PaperTableModel(QAbstractTableModel):
         self.reorderable = False  # True while a reading list is shown in its own order
         self._bold = QFont()
         self._bold.setBold(True)
-        self._grey = QColor("#777777")
+        self._grey = (-1, QColor())  # (theme generation, the theme's muted text colour)
+
+    def _muted(self) -> QColor:
+        gen = theme.generation()
+        if self._grey[0] != gen:
+            self._grey = (gen, QColor(theme.colors().muted))
+        return self._grey[1]
 
     # ---- content ---------------------------------------------------------------------------
     def set_ids(self, ids: list[int], total: int | None = None, *, partial: bool = False) -> None:
@@ -205,7 +212,7 @@ class PaperTableModel(QAbstractTableModel):
         if role == _FONT:
             return self._bold if col == COL_TITLE and r.status == "unread" else None
         if role == _FOREGROUND:
-            return self._grey if col in (COL_ADDED, COL_VENUE, COL_YEAR) else None
+            return self._muted() if col in (COL_ADDED, COL_VENUE, COL_YEAR) else None
         if role == _ALIGNMENT:
             return _CENTER if col in (COL_YEAR, COL_MARKS) else None
         if role == _TOOLTIP:

@@ -5,9 +5,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QWidget
 
-_STARS = ("QToolButton { color: #9a9a9a; font-size: 16px; padding: 0 1px; }"
-          ' QToolButton[filled="true"] { color: #e0a100; }')
-
 
 class RatingControl(QWidget):
     ratingChosen = Signal(int)  # noqa: N815
@@ -21,9 +18,9 @@ class RatingControl(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
         self.buttons: list[QToolButton] = []
-        # one style sheet for the five stars, parsed once; a star's colour follows its "filled"
-        # property (a style sheet per star and per paper shown cost ~1 ms a star)
-        self.setStyleSheet(_STARS)
+        # the stars' colours are rules of the application's style sheet (desktop_app.gui.theme),
+        # parsed once; a star's colour follows its "filled" property (a style sheet per star and
+        # per paper shown cost ~1 ms a star)
         for n in range(1, 6):
             b = QToolButton(self)
             b.setAutoRaise(True)

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QInputDialog,
     QLabel,
-    QListWidget,
     QListWidgetItem,
     QMenu,
     QSplitter,
@@ -22,6 +21,8 @@ from PySide6.QtWidgets import (
 
 from desktop_app.core.highlights import COLORS
 from desktop_app.core.values import PaperView
+from desktop_app.gui import theme
+from desktop_app.gui.highlight_list import HighlightList
 from desktop_app.gui.note_editor import NoteEditor
 from desktop_app.gui.rating_control import RatingControl
 from desktop_app.gui.safe_browser import SafeTextBrowser
@@ -54,6 +55,7 @@ class ReaderPane(QWidget):
         self.paper: PaperView | None = None
         self.read_only = False
         self.terms: list[str] = []
+        self.hit_query = ""  # the search text whose matches are underlined in the abstract
         outer = QVBoxLayout(self)
         outer.setContentsMargins(12, 8, 12, 8)
         outer.setSpacing(6)
@@ -83,7 +85,7 @@ class ReaderPane(QWidget):
         self.list_note.setObjectName("listItemNote")
         self.list_note.setTextFormat(Qt.TextFormat.PlainText)
         self.list_note.setWordWrap(True)
-        self.list_note.setStyleSheet("background: #fff8dc; border-radius: 4px; padding: 3px 6px;")
+        # its colours: the application's style sheet (desktop_app.gui.theme)
         self.list_note.hide()
         outer.addWidget(self.list_note)
 
@@ -112,7 +114,8 @@ class ReaderPane(QWidget):
         self.abstract = SafeTextBrowser(top)
         self.abstract.setObjectName("readerView")
         self.abstract.setAccessibleName("Abstract")
-        self.abstract.document().setDefaultStyleSheet(ABSTRACT_CSS)
+        self._abstract_css()
+        theme.follow(self.abstract, self._theme_changed)
         self.abstract.setFrameShape(QFrame.Shape.NoFrame)
         self.abstract.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.abstract.customContextMenuRequested.connect(self._abstract_menu)
@@ -126,7 +129,7 @@ class ReaderPane(QWidget):
         hb.addWidget(QLabel("Highlight:", self.hl_bar))
         # one style sheet for the colour buttons, parsed once (not one per button)
         self.hl_bar.setStyleSheet("".join(
-            f"QToolButton#highlight_{color} {{ background: {HIGHLIGHT_BG[color]}; border: 1px solid #bbb;"
+            f"QToolButton#highlight_{color} {{ background: {HIGHLIGHT_BG[color]}; border: 1px solid palette(mid);"
             " border-radius: 8px; min-width: 16px; min-height: 16px; }" for color in COLORS))
         for n, color in enumerate(COLORS, 1):
             b = QToolButton(self.hl_bar)
@@ -144,10 +147,7 @@ class ReaderPane(QWidget):
         self.hl_bar.setEnabled(False)
         tl.addWidget(self.hl_bar)
 
-        self.hl_list = QListWidget(top)
-        self.hl_list.setObjectName("highlightList")
-        self.hl_list.setAccessibleName("Highlights")
-        self.hl_list.setMaximumHeight(96)
+        self.hl_list = HighlightList(top)  # rows as tall as their wrapped text
         self.hl_list.itemActivated.connect(self._jump_to_highlight)
         self.hl_list.itemClicked.connect(self._jump_to_highlight)
         self.hl_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -258,10 +258,15 @@ class ReaderPane(QWidget):
 
         assert self.paper is not None
         marks = [Mark(h.start, h.end, h.color, key=str(h.id)) for h in self.paper.highlights if not h.orphaned]
-        html = to_html(self.paper.abstract, terms=self.terms, marks=marks)
+        html = to_html(self.paper.abstract, marks=marks)
         bar = self.abstract.verticalScrollBar()
         pos = bar.value()
         self.abstract.setHtml(html)
+        if self.hit_query:
+            from desktop_app.core.text import to_plain
+            from desktop_app.gui.search_hits import draw_hits
+
+            draw_hits(self.abstract, self.hit_query, to_plain(self.paper.abstract))
         if keep_scroll:
             bar.setValue(pos)
 
@@ -272,16 +277,20 @@ class ReaderPane(QWidget):
             label = f"“{h.quote}”" + (f" — {h.comment}" if h.comment else "")
             if h.orphaned:
                 label = "⚠ orphaned: " + label
-            item = QListWidgetItem(label)
+            item = self.hl_list.add_highlight(label, HIGHLIGHT_BG.get(h.color, HIGHLIGHT_BG["yellow"]))
             item.setData(Qt.ItemDataRole.UserRole, h.id)
             item.setToolTip("This passage is no longer in the abstract" if h.orphaned else "Click to show it")
-            from PySide6.QtGui import QColor
-
-            item.setBackground(QColor(HIGHLIGHT_BG.get(h.color, "#ffffff")))
-            self.hl_list.addItem(item)
         self.hl_list.setVisible(bool(self.paper.highlights))
-        rows = min(4, max(1, self.hl_list.count()))
-        self.hl_list.setFixedHeight(rows * (self.hl_list.sizeHintForRow(0) if self.hl_list.count() else 20) + 6)
+        self.hl_list.fit_height()
+
+    def _abstract_css(self) -> None:
+        """The abstract's text and references in the theme's colours (after ABSTRACT_CSS)."""
+        self.abstract.document().setDefaultStyleSheet(ABSTRACT_CSS + theme.document_css(theme.colors()))
+
+    def _theme_changed(self) -> None:
+        self._abstract_css()
+        if self.paper is not None:  # the document's style sheet applies when the HTML is set
+            self._render_abstract(keep_scroll=True)
 
     # ---- editing ---------------------------------------------------------------------------
     def _title_done(self) -> None:

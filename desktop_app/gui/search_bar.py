@@ -94,7 +94,6 @@ class SearchBar(QWidget):
         self.error = QLabel("", self)
         self.error.setObjectName("queryError")
         self.error.setTextFormat(Qt.TextFormat.PlainText)
-        self.error.setStyleSheet("color: #b3261e;")
         self.error.hide()
         outer.addWidget(self.error)
         self.chip_box = QWidget(self)
@@ -134,8 +133,7 @@ class SearchBar(QWidget):
             b.setObjectName("filterChip")
             b.setToolTip("Remove this filter")
             b.setAccessibleName(f"Filter {label}; press to remove")
-            b.setStyleSheet("QToolButton#filterChip { background: #e3ecfa; color: #174ea6; border-radius: 10px;"
-                            " padding: 2px 8px; border: none; }")
+            # its colours: the application's style sheet (desktop_app.gui.theme)
             b.clicked.connect(lambda _=False, k=key: self.chipRemoved.emit(k))
             self.chip_layout.addWidget(b)
         self.chip_box.setVisible(bool(chips))

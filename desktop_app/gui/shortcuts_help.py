@@ -21,5 +21,6 @@ SHORTCUTS: list[tuple[str, str]] = [
     ("Ctrl+E", "export"),
     ("Ctrl+P", "print the selected papers"),
     ("Ctrl+1 / Ctrl+2", "all papers / unread"),
+    ("Ctrl+,", "settings (Preferences on macOS)"),
     ("F1", "this list"),
 ]

@@ -9,6 +9,7 @@ from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
 
 from desktop_app.core.values import ListInfo, TagInfo
+from desktop_app.gui import theme
 
 KIND = Qt.ItemDataRole.UserRole + 10
 VALUE = Qt.ItemDataRole.UserRole + 11
@@ -55,9 +56,16 @@ class Sidebar(QTreeWidget):
             f = it.font(0)
             f.setBold(True)
             it.setFont(0, f)
-            it.setForeground(0, QColor("#5f6368"))
             it.setExpanded(True)
             self._sections[key] = it
+        self._recolor()
+        theme.follow(self, self._recolor)
+
+    def _recolor(self) -> None:
+        """The section headings in the theme's heading colour (again when the theme changes)."""
+        heading = QColor(theme.colors().sidebar_heading)
+        for it in self._sections.values():
+            it.setForeground(0, heading)
 
     # ---- filling ---------------------------------------------------------------------------
     def populate(self, total: int, counts: dict[str, int], tags: list[TagInfo], lists: list[ListInfo],

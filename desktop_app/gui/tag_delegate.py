@@ -6,8 +6,9 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter
 from PySide6.QtWidgets import QStyledItemDelegate
 
+from desktop_app.gui import theme
 from desktop_app.gui.paper_model import TagsRole
-from desktop_app.gui.tag_editor import chip_colors
+from desktop_app.gui.theme import chip_colors
 
 
 class TagChipDelegate(QStyledItemDelegate):
@@ -38,7 +39,7 @@ class TagChipDelegate(QStyledItemDelegate):
         for name in tags:
             w = fm.horizontalAdvance(name) + 12
             if x + w > rect.right() - 2:
-                painter.setPen(QColor("#777777"))
+                painter.setPen(QColor(theme.colors().muted))
                 painter.drawText(QRectF(x, y, 20, h), Qt.AlignmentFlag.AlignVCenter, "…")
                 break
             bg, fg = chip_colors(self._color_of(name))

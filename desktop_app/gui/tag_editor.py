@@ -3,19 +3,11 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QStringListModel, Qt, Signal
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QCompleter, QLineEdit, QToolButton, QWidget
 
+from desktop_app.gui import theme
 from desktop_app.gui.flow_layout import FlowLayout
-
-
-def chip_colors(color: str) -> tuple[str, str]:
-    """(background, text) for a tag chip of this color ("" = neutral)."""
-    if not color:
-        return "#e8eaed", "#202124"
-    c = QColor(color)
-    text = "#ffffff" if c.lightnessF() < 0.6 else "#202124"
-    return color, text
+from desktop_app.gui.theme import chip_colors
 
 
 class TagEditor(QWidget):
@@ -30,6 +22,7 @@ class TagEditor(QWidget):
         self._chips: list[QToolButton] = []
         self._tags: list[str] = []
         self._colors: dict[str, str] = {}
+        theme.follow(self, lambda: self.set_tags(self._tags))  # a neutral chip's colours are the theme's
         self.line = QLineEdit(self)
         self.line.setObjectName("tagEditor")
         self.line.setAccessibleName("Add tag")

@@ -26,7 +26,7 @@ class WelcomePanel(QWidget):
             self,
         )
         text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        text.setStyleSheet("color: #5f6368; font-size: 14px;")
+        text.setObjectName("welcomeText")  # coloured by the theme's style sheet
         imp = QPushButton("Import files…", self)
         imp.setObjectName("welcomeImport")
         imp.setDefault(True)

@@ -500,6 +500,25 @@ class _Tags(HTMLParser):
         self.tags.append((tag, dict(attrs)))
 
 
+class _Text(HTMLParser):
+    """The text a reader sees (not the style sheet)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag, attrs):
+        self._in_style = self._in_style or tag == "style"
+
+    def handle_endtag(self, tag):
+        self._in_style = self._in_style and tag != "style"
+
+    def handle_data(self, data):
+        if not self._in_style:
+            self.parts.append(data)
+
+
 def test_html_is_standalone_safe_and_complete(papers):
     text = render_export("html", papers, title="Week <3>", description="For *Friday*")
     lower = text.lower()
@@ -560,7 +579,8 @@ def test_html_is_standalone_safe_and_complete(papers):
     assert "<strong>bold</strong>" in text and "<li>one</li>" in text
     assert "<p>Read before Friday<br>1. then discuss</p>" in text
     quote = papers[1].highlights[0].quote
-    assert '<blockquote style="border-left-color: ' in text and f"<p>{quote}</p>" in text
+    assert '<blockquote style="border-left-color: ' in text
+    assert f'<p><span class="mark" style="background-color: #fff59d">{quote}</span></p>' in text
     assert "key *claim* &lt;b&gt;" in text
     assert "For *Friday*" in text
 
@@ -579,12 +599,15 @@ def test_html_refuses_unsafe_highlight_colours_and_links(papers):
     parser = _Tags()
     parser.feed(text)
     styles = [a["style"] for _, a in parser.tags if "style" in a]
-    assert len(styles) == 2, styles  # border and swatch of the green one only
+    assert len(styles) == 2, styles  # border and mark of the green one only
     for style in styles:
-        assert re.fullmatch(r"(border-left-color|background): (#[0-9a-f]{6}|[a-z]+)", style)
+        assert re.fullmatch(r"(border-left-color|background-color): (#[0-9a-f]{6}|[a-z]+)", style)
     assert not any(a.get("href", "").startswith("javascript") for _, a in parser.tags)
     assert "<img" not in text
-    assert "red;background:url(http://x)" in text  # shown as text, not used as a style
+    shown = _Text()
+    shown.feed(text)
+    words = " ".join(shown.parts)
+    assert "red;background" not in words and "green" not in words  # colours are shown, never named
 
 
 # --- atomic writes ----------------------------------------------------------------------------

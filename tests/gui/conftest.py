@@ -8,6 +8,19 @@ import pytest
 from PySide6.QtCore import QSettings
 
 
+@pytest.fixture(autouse=True)
+def _system_theme_after():  # noqa: ANN202
+    """The theme belongs to the application: a test that chose light or dark gives the system
+    theme back, so the next test starts as a fresh start would."""
+    yield
+    from desktop_app.gui import theme
+
+    m = theme._manager
+    if m is not None and m.effective_choice() != "system":
+        m.override = None
+        m.set_choice("system")
+
+
 @pytest.fixture
 def settings(tmp_path: Path) -> QSettings:
     return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QLabel
+import pytest
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtWidgets import QDialog, QLabel, QRadioButton
 
 from desktop_app.core.library import Library
+from desktop_app.core.values import FileReport, ImportReport, MatchNote
 from desktop_app.gui import import_export
-from desktop_app.gui.import_preview import KEEP_COLUMN
+from desktop_app.gui.import_preview import KEEP_COLUMN, ImportPreview, plural
 
 FIRST = """@article{smith2020,
   title = {Learning to Rank with Partial Labels},
@@ -80,7 +82,7 @@ def test_preview_lists_the_match_with_its_reason_and_keeps_it_apart_when_ticked(
         assert item.text(3) == "same DOI"
         assert item.text(4) == "line 1"
         head = dialog.findChild(QLabel, "importHeadline").text()
-        assert head.startswith("1 new papers, 1 already there (same DOI: 1)"), head
+        assert head.startswith("1 new paper, 1 already there (same DOI: 1)"), head
         item.setCheckState(KEEP_COLUMN, Qt.CheckState.Checked)
         assert dialog.keep_apart() == frozenset({(0, 0)})
         assert dialog.offers_keywords and not dialog.add_keywords_as_tags()
@@ -131,3 +133,42 @@ def test_preview_renders_to_a_png(make_window, library_dir: Path, tmp_path: Path
     assert dialog.grab().save(str(out)) and out.stat().st_size > 5000
     # untrusted markup in a title is text, not HTML
     assert dialog.matches.topLevelItem(0).text(1).startswith("Learning")
+
+
+def _report(added: int, duplicates: int) -> ImportReport:
+    matches = [MatchNote(index=n, line=n + 1, title=f"Record {n}", paper_id=1, reason="doi",
+                         paper_title="A paper") for n in range(duplicates)]
+    return ImportReport(files=[FileReport("a.bib", "bibtex", added=added, duplicates=duplicates,
+                                          matches=matches)])
+
+
+def _on_dialog(widget, dialog) -> QRect:  # noqa: ANN001
+    return QRect(widget.mapTo(dialog, QPoint(0, 0)), widget.size())
+
+
+@pytest.mark.parametrize("duplicates", [0, 2])
+def test_no_radio_button_is_painted_over_the_summary(qtbot, duplicates: int) -> None:  # noqa: ANN001
+    dialog = ImportPreview(_report(3, duplicates))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    head = dialog.findChild(QLabel, "importHeadline")
+    shown = [b for b in dialog.findChildren(QRadioButton) if b.isVisible()]
+    assert len(shown) == (2 if duplicates else 0)  # offered only when there are duplicates
+    for button in shown:
+        assert not _on_dialog(button, dialog).intersects(_on_dialog(head, dialog)), button.text()
+    # nothing at all is drawn over the headline: no visible widget but the label covers its centre
+    centre = _on_dialog(head, dialog).center()
+    assert dialog.childAt(centre) is head
+
+
+@pytest.mark.parametrize(("added", "expected"), [(0, "0 new papers"), (1, "1 new paper,"), (2, "2 new papers")])
+def test_the_headline_says_paper_or_papers(qtbot, added: int, expected: str) -> None:  # noqa: ANN001
+    dialog = ImportPreview(_report(added, 0))
+    qtbot.addWidget(dialog)
+    assert dialog.findChild(QLabel, "importHeadline").text().startswith(expected)
+
+
+def test_plural() -> None:
+    assert [plural(n, "keyword") for n in (0, 1, 2)] == ["0 keywords", "1 keyword", "2 keywords"]
+    assert plural(1, "record", "records") == "1 record"

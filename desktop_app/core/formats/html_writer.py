@@ -52,15 +52,15 @@ hr.sep { border: 0; border-top: 1px solid #d0d7de; margin: 2em 0 1.2em; }
 .abstract { hyphens: auto; }
 .note, .item-note { background: #f6f8fa; border-radius: 6px; padding: .4em 1em; }
 .note pre { white-space: pre-wrap; }
-.note h4, .note h5, .note h6 { font-size: 1em; margin: .6em 0 .2em; }
+.note h4, .note h5, .note h6 { margin: .6em 0 .2em; }
+.note table { border-collapse: collapse; margin: .5em 0; }
+.note th, .note td { border: 1px solid #d0d7de; padding: .15em .6em; }
+.note th { background: #eaeef2; }
 figure.highlight { margin: .6em 0; page-break-inside: avoid; break-inside: avoid; }
-figure.highlight blockquote { margin: 0; padding: .1em 1em; border-left: 4px solid #d4a72c;
-       background: #fff8c5; }
+figure.highlight blockquote { margin: 0; padding: .1em 1em; border-left: 4px solid #d4a72c; }
 figcaption { margin: .2em 0 0 1.25em; }
 figcaption p { margin: .2em 0; }
 .hl-meta { font-size: .85em; color: #57606a; }
-.swatch { display: inline-block; width: .8em; height: .8em; border-radius: 50%;
-          vertical-align: -.05em; border: 1px solid rgba(0,0,0,.2); }
 a { color: #0969da; }
 @media print {
   body { max-width: none; margin: 0; padding: 0; font-size: 11pt; }
@@ -98,21 +98,36 @@ _URL_SAFE = ":/?#[]@!$&'()*+,;=%~"
 
 
 def _markdown_parser() -> MarkdownIt:
-    """CommonMark with raw HTML escaped and images off (they would load external files)."""
-    parser = MarkdownIt("commonmark", {"html": False})
+    """CommonMark with GFM tables, raw HTML escaped and images off (they would load external
+    files)."""
+    parser = MarkdownIt("commonmark", {"html": False}).enable("table")
     parser.disable("image")
     return parser
 
 
 _MD = _markdown_parser()
+# The note's own headings sit below the paper's title (h2) and its section labels (h3): a
+# note's "#" becomes h4, "##" h5, deeper ones h6. Their size is set here in a CSS keyword, the
+# only unit Qt's renderer (the PDF) obeys on headings: it ignores px/pt/em there and draws h5
+# smaller than the text. "large" is the text's size in the PDF and a little more in a browser:
+# never larger than the paper's title, never smaller than the text.
+NOTE_HEADING_STYLE = {
+    4: "font-size: large",
+    5: "font-size: large; font-style: italic",
+    6: "font-size: large; font-style: italic; font-weight: normal",
+}
 
 
 def note_html(note: str, shift: int = 3) -> str:
-    """The user's markdown note as safe HTML, headings moved *shift* levels down."""
+    """The user's markdown note as safe HTML, headings moved *shift* levels down (at most h6)
+    and sized by :data:`NOTE_HEADING_STYLE`; tables as tables; raw HTML as text."""
     tokens = _MD.parse(images_as_links(note))
     for token in tokens:
         if token.type in ("heading_open", "heading_close"):
-            token.tag = f"h{min(int(token.tag[1]) + shift, 6)}"
+            level = min(int(token.tag[1]) + shift, 6)
+            token.tag = f"h{level}"
+            if token.type == "heading_open" and level in NOTE_HEADING_STYLE:
+                token.attrSet("style", NOTE_HEADING_STYLE[level])
     return _MD.renderer.render(tokens, _MD.options, {})
 
 
@@ -135,21 +150,18 @@ def link(label: str, url: str) -> str:
 
 
 def _highlight(h: ExportHighlight) -> str:
-    """A highlight: the quote as a blockquote, then the comment, colour and state."""
-    label = one_line(h.color)
+    """A highlight: the quote marked in its colour (a background, as in the reader; the
+    colour's name is not printed), then the comment and whether it is orphaned."""
     color = css_color(h.color)
     style = f' style="border-left-color: {color}"' if color else ""
-    details = []
-    if label:
-        swatch = f'<span class="swatch" style="background: {color}"></span> ' if color else ""
-        details.append(swatch + escape(label))
-    if h.orphaned:
-        details.append("no longer found in the abstract")
+    quote = escape(one_line(h.quote)) or "…"
+    if color:
+        quote = f'<span class="mark" style="background-color: {color}">{quote}</span>'
     caption = text_html(h.comment) if h.comment.strip() else ""
-    if details:
-        caption += f'<p class="hl-meta">{" · ".join(details)}</p>'
+    if h.orphaned:
+        caption += '<p class="hl-meta">no longer found in the abstract</p>'
     return (
-        f'<figure class="highlight"><blockquote{style}><p>{escape(one_line(h.quote)) or "…"}'
+        f'<figure class="highlight"><blockquote{style}><p>{quote}'
         f"</p></blockquote>{f'<figcaption>{caption}</figcaption>' if caption else ''}</figure>"
     )
 

@@ -212,11 +212,8 @@ def _highlight(h: ExportHighlight) -> str:
     caption = []
     if h.comment.strip():
         caption.append("\n\n".join(md_paragraphs(h.comment)))
-    details = [md_escape(one_line(h.color))] if h.color.strip() else []
-    if h.orphaned:
-        details.append("no longer found in the abstract")
-    if details:
-        caption.append(f"*({'; '.join(details)})*")
+    if h.orphaned:  # the colour is not written: a quote is a quote (issue 15)
+        caption.append("*(no longer found in the abstract)*")
     if caption:
         parts.append("— " + " ".join(caption))
     return "\n\n".join(parts)

@@ -184,8 +184,10 @@ def describe_age(age: timedelta | None) -> str:
 
 
 # ---- making one ----------------------------------------------------------------------------
-def make_backup(db_path: Path, backups_dir: Path, reason: str, *, now: datetime | None = None) -> Path:
-    """Copy the database with the backup API, verify the copy, keep it; then rotate.
+def make_backup(db_path: Path, backups_dir: Path, reason: str, *, now: datetime | None = None,
+                keep_at_most: int | None = None) -> Path:
+    """Copy the database with the backup API, verify the copy, keep it; then rotate (``keep_at_most``:
+    see :func:`to_keep`).
 
     Raises :class:`LibraryDamaged` (and keeps nothing) when the copy fails its integrity check.
     """
@@ -217,7 +219,7 @@ def make_backup(db_path: Path, backups_dir: Path, reason: str, *, now: datetime 
         part.unlink(missing_ok=True)
         raise damaged_error(db_path.parent, f"{problem}; no backup was made from it")
     os.replace(part, target)
-    rotate(backups_dir, now=now)
+    rotate(backups_dir, now=now, keep_at_most=keep_at_most)
     return target
 
 
@@ -232,7 +234,7 @@ def backup_every_hours() -> float:
 
 
 def backup_if_due(db_path: Path, backups_dir: Path, *, every_hours: float | None = None,
-                  now: datetime | None = None) -> Path | None:
+                  now: datetime | None = None, keep_at_most: int | None = None) -> Path | None:
     """Make an ``auto`` backup when the newest backup is older than ``every_hours``."""
     hours = backup_every_hours() if every_hours is None else every_hours
     if hours <= 0 or not db_path.exists():
@@ -240,7 +242,7 @@ def backup_if_due(db_path: Path, backups_dir: Path, *, every_hours: float | None
     age = newest_backup_age(backups_dir, now)
     if age is not None and age < timedelta(hours=hours):
         return None
-    return make_backup(db_path, backups_dir, "auto", now=now)
+    return make_backup(db_path, backups_dir, "auto", now=now, keep_at_most=keep_at_most)
 
 
 # ---- rotation ------------------------------------------------------------------------------
@@ -252,9 +254,11 @@ def _buckets() -> tuple[tuple[Callable[[datetime], object], int], ...]:
     )
 
 
-def to_keep(backups: list[BackupInfo]) -> set[Path]:
+def to_keep(backups: list[BackupInfo], keep_at_most: int | None = None) -> set[Path]:
     """Which backups rotation keeps: periodic ones, the newest of each of the last 7 days, 4
-    weeks and 6 months that have one; migration ones, the newest MIGRATION_BACKUPS_KEPT."""
+    weeks and 6 months that have one, and of those at most the newest ``keep_at_most`` (the
+    user's "how many to keep", at least 1; None: no cap); migration ones, the newest
+    MIGRATION_BACKUPS_KEPT."""
     periodic = sorted((b for b in backups if b.periodic), key=lambda b: b.made, reverse=True)
     keep: set[Path] = set()
     for bucket, count in _buckets():
@@ -267,15 +271,17 @@ def to_keep(backups: list[BackupInfo]) -> set[Path]:
                 break
             seen.add(key)
             keep.add(b.path)
+    if keep_at_most is not None:
+        keep = set([b.path for b in periodic if b.path in keep][:max(1, keep_at_most)])
     migration = sorted((b for b in backups if not b.periodic), key=lambda b: b.made, reverse=True)
     keep.update(b.path for b in migration[:MIGRATION_BACKUPS_KEPT])
     return keep
 
 
-def rotate(backups_dir: Path, *, now: datetime | None = None) -> list[Path]:
+def rotate(backups_dir: Path, *, now: datetime | None = None, keep_at_most: int | None = None) -> list[Path]:
     """Delete the backups that :func:`to_keep` does not keep; returns those deleted."""
     found = list_backups(backups_dir, contents=False)
-    keep = to_keep(found)
+    keep = to_keep(found, keep_at_most)
     gone = [b.path for b in found if b.path not in keep]
     for p in gone:
         for side in (p, p.with_name(p.name + "-wal"), p.with_name(p.name + "-shm")):

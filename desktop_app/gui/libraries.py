@@ -1,0 +1,153 @@
+"""Which library a window shows: switching to another folder, making a new library, and the
+recent libraries (File → Open Recent ▸).
+
+A window started by ``launch.run_gui`` holds its library folder's lock (a ``QLockFile``) and the
+socket that second starts talk to; :func:`hold` hangs them on the window so that a switch can
+hand them over. The switch itself is ``launch.switch_library`` (it opens and closes windows);
+the window reaches it through ``win.library_opener``, set when launch opens the window.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QLockFile, QObject, QSettings
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QWidget
+
+from desktop_app.gui import preferences as prefs
+
+LOCK_NAME = ".marginalia.lock"
+DB_NAME = "library.sqlite"
+LOCK_WAIT_MS = 100
+
+
+class SwitchRefused(Exception):
+    """The folder cannot be opened as a library; the message is for the user."""
+
+
+# ---- the recent list -------------------------------------------------------------------------
+def recent_libraries(settings: QSettings) -> list[str]:
+    """The recent library folders, most recent first (at most RECENT_LIBRARIES_MAX)."""
+    return prefs.get_list(settings, prefs.RECENT_LIBRARIES)[:prefs.RECENT_LIBRARIES_MAX]
+
+
+def remember_library(settings: QSettings, folder: str | Path) -> None:
+    """Put ``folder`` first in the recent list (once)."""
+    path = str(Path(folder).expanduser().absolute())
+    rest = [f for f in recent_libraries(settings) if f != path]
+    prefs.put(settings, prefs.RECENT_LIBRARIES, [path, *rest][:prefs.RECENT_LIBRARIES_MAX])
+
+
+def forget_library(settings: QSettings, folder: str) -> None:
+    prefs.put(settings, prefs.RECENT_LIBRARIES, [f for f in recent_libraries(settings) if f != folder])
+
+
+# ---- locks ------------------------------------------------------------------------------------
+def library_lock(folder: Path) -> QLockFile:
+    """The lock a window holds on its library folder (the same file ``run_gui`` locks)."""
+    lock = QLockFile(str(folder / LOCK_NAME))
+    lock.setStaleLockTime(0)  # only a dead process's lock is stale, however old
+    return lock
+
+
+def hold(win: QMainWindow, lock: QLockFile | None, server: QObject | None = None) -> None:
+    """The window owns this (locked) lock and this second-start server until :func:`release`."""
+    win.library_lock = lock
+    win.instance_server = server
+
+
+def release(win: QMainWindow) -> None:
+    """Unlock the window's library lock and close its second-start server (if it has them)."""
+    lock, server = getattr(win, "library_lock", None), getattr(win, "instance_server", None)
+    if server is not None:
+        server.close()
+    if lock is not None:
+        lock.unlock()
+    hold(win, None, None)
+
+
+# ---- checks -----------------------------------------------------------------------------------
+def refusal(folder: Path, *, new: bool = False) -> str | None:
+    """Why ``folder`` cannot become the window's library, or None. Acceptable: a library (its
+    database is there), an empty folder, or a folder yet to be made; ``new`` accepts no library."""
+    if folder.exists() and not folder.is_dir():
+        return f"{folder} is a file, not a folder."
+    if (folder / DB_NAME).exists():
+        if new:
+            return f"{folder} already holds a library: open it with Switch library… instead."
+    elif folder.is_dir() and any(p.name != LOCK_NAME for p in folder.iterdir()):
+        return (f"{folder} is neither a Marginalia library nor empty. Choose an empty folder "
+                "to make a new library there.")
+    probe = folder if folder.exists() else next((p for p in folder.parents if p.exists()), None)
+    if probe is None or not os.access(probe, os.W_OK | os.X_OK):
+        return f"{folder} cannot be written by this user: choose a folder you may write."
+    if (folder / DB_NAME).exists() and not os.access(folder / DB_NAME, os.R_OK | os.W_OK):
+        return f"The library database in {folder} cannot be written by this user."
+    return None
+
+
+# ---- switching ------------------------------------------------------------------------------
+def ask_folder(win: QMainWindow, *, new: bool = False, parent: QWidget | None = None) -> str:
+    """The folder the user chose to switch to ("" on Cancel)."""
+    title = "New library: choose an empty folder" if new else "Switch library: choose a library or an empty folder"
+    return QFileDialog.getExistingDirectory(parent or win, title, str(Path(win.library.folder).parent))
+
+
+def choose_and_switch(win: QMainWindow, *, new: bool = False) -> QMainWindow | None:
+    """Ask for a folder (an existing library, or an empty folder for a new one) and switch to it;
+    a refusal is said in a message box. The new window, or None."""
+    folder = ask_folder(win, new=new)
+    return switch_or_say(win, folder, new=new) if folder else None
+
+
+def switch_or_say(win: QMainWindow, folder: str | Path, *, new: bool = False,
+                  parent: QWidget | None = None) -> QMainWindow | None:
+    """Switch library (``win.library_opener``: launch.switch_library); a refusal is said in a
+    (non-blocking) message box named ``libraryRefused``. The new window, or None."""
+    opener = getattr(win, "library_opener", None)  # launch.switch_library, set by launch.open_main_window
+    try:
+        if opener is None:
+            raise SwitchRefused("This window cannot open another library.")
+        return opener(folder, new)
+    except SwitchRefused as exc:
+        box = QMessageBox(QMessageBox.Icon.Warning, "Open library", str(exc), parent=parent or win)
+        box.setObjectName("libraryRefused")
+        box.open()
+        return None
+
+
+# ---- the File menu ----------------------------------------------------------------------------
+def add_library_menu(win: QMainWindow, menu: QMenu) -> QMenu:
+    """New library…, Switch library… and Open Recent ▸ in the window's File menu."""
+    for text, new, name in (("New library…", True, "newLibraryAction"),
+                            ("Switch library…", False, "switchLibraryAction")):
+        action = QAction(text, win)
+        action.setObjectName(name)
+        action.triggered.connect(lambda _=False, n=new: choose_and_switch(win, new=n))
+        menu.addAction(action)
+    recent = menu.addMenu("Open &Recent")
+    recent.setObjectName("recentMenu")
+    recent.aboutToShow.connect(lambda: fill_recent_menu(win, recent))  # filled when opened, not at start-up
+    return recent
+
+
+def fill_recent_menu(win: QMainWindow, menu: QMenu) -> None:
+    """The recent libraries, most recent first; a folder gone since is shown greyed (and is
+    dropped from the list); the current library is checked."""
+    menu.clear()
+    current = str(Path(win.library.folder).absolute())
+    folders = recent_libraries(win.settings)
+    for folder in folders:
+        action = menu.addAction(folder)
+        if not (Path(folder) / DB_NAME).is_file():
+            action.setEnabled(False)
+            action.setToolTip("This library is not there any more")
+            forget_library(win.settings, folder)
+            continue
+        action.setCheckable(True)
+        action.setChecked(folder == current)
+        action.triggered.connect(lambda _=False, f=folder: switch_or_say(win, f))
+    if not folders:
+        menu.addAction("No recent libraries").setEnabled(False)

@@ -1,0 +1,399 @@
+"""Settings… (Preferences… on macOS): appearance, the library folder, backups, import defaults,
+the citation style and attachments.
+
+Every value is read and written through ``gui.preferences``; nothing is written before OK or
+Apply, so Cancel changes nothing. Switching or making a library (gui/libraries.py) applies the
+other changes first, then opens the new window and closes this one's.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_app.gui import preferences as prefs
+from desktop_app.gui.appearance import MAX_FONT_SIZE, MIN_FONT_SIZE
+
+CSL_NS = "{http://purl.org/net/xbiblio/csl}"
+THEME_LABELS = (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark"))
+MAX_KEEP = 200  # backups
+
+
+# ---- citation styles (until core/citations.py lists them) --------------------------------------
+def user_styles_dir() -> Path:
+    """Where the user's own .csl files go: ``<user data dir>/styles``."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("Marginalia", appauthor=False)) / "styles"
+
+
+def bundled_styles_dir() -> Path:
+    from importlib.resources import files
+
+    return Path(str(files("desktop_app.resources"))) / "csl"
+
+
+def style_title(path: Path) -> str:
+    """The <title> of a CSL file; ValueError (saying why) when it is not a CSL style."""
+    from xml.etree.ElementTree import ParseError
+
+    from defusedxml import DefusedXmlException
+    from defusedxml.ElementTree import parse
+
+    try:
+        root = parse(str(path)).getroot()
+    except (ParseError, DefusedXmlException) as exc:
+        raise ValueError(f"it is not well-formed XML ({exc})") from exc
+    except OSError as exc:
+        raise ValueError(f"it cannot be read ({exc.strerror})") from exc
+    if root.tag not in (f"{CSL_NS}style", "style"):
+        raise ValueError(f"its root element is <{root.tag.rpartition('}')[2]}>, not a CSL <style>")
+    title = root.find(f"{CSL_NS}info/{CSL_NS}title")
+    if title is None:
+        title = root.find("info/title")
+    return (title.text or "").strip() if title is not None and title.text else path.stem
+
+
+def available_styles() -> list[tuple[str, str]]:
+    """(id, title) of the citation styles: the bundled ones, then the user's."""
+    try:
+        from desktop_app.core.citations import available_styles as listed  # type: ignore[import-not-found]
+    except ImportError:  # core/citations.py (issue 15's CSL work) lists them once it is there
+        return _styles_from_files()
+    return list(listed())
+
+
+def _styles_from_files() -> list[tuple[str, str]]:
+    found: dict[str, str] = {}
+    for folder in (bundled_styles_dir(), user_styles_dir()):
+        for path in sorted(folder.glob("*.csl")) if folder.is_dir() else []:
+            try:
+                found[path.stem] = style_title(path)
+            except ValueError:
+                continue  # a broken file is not offered
+    return list(found.items())
+
+
+def add_style_file(source: Path) -> tuple[str, str]:
+    """Copy a .csl file into the user's styles folder: its (id, title). ValueError (the reason)
+    when it is not a CSL style; nothing is copied then."""
+    if source.suffix.lower() != ".csl":
+        raise ValueError("its name does not end in .csl")
+    title = style_title(source)
+    target_dir = user_styles_dir()
+    target_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target_dir / source.name)
+    return source.stem, title
+
+
+def _form(page: QWidget) -> QFormLayout:
+    form = QFormLayout(page)
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)  # no 500 px spin boxes
+    return form
+
+
+# ---- the dialog ------------------------------------------------------------------------------
+class SettingsDialog(QDialog):
+    """The window's Settings dialog; ``win`` is the MainWindow whose settings and library it shows
+    (typed by its Qt base: main_window imports this module)."""
+
+    def __init__(self, win: QMainWindow) -> None:
+        super().__init__(win)
+        self.win = win
+        self.settings = win.settings
+        self.new_window: QMainWindow | None = None  # after a switch of library
+        self.setObjectName("settingsDialog")
+        self.setWindowTitle("Settings")
+        lay = QVBoxLayout(self)
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("settingsTabs")
+        lay.addWidget(self.tabs)
+        for title, build in (("Appearance", self._appearance), ("Library", self._library),
+                             ("Backups", self._backups), ("Import", self._import),
+                             ("Citations", self._citations), ("Attachments", self._attachments)):
+            page = QWidget(self.tabs)
+            page.setObjectName(f"settingsPage{title}")
+            build(page)
+            self.tabs.addTab(page, title)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+                                        | QDialogButtonBox.StandardButton.Apply, self)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.apply)
+        lay.addWidget(self.buttons)
+        self.load()
+        self.resize(560, 320)
+
+    # ---- pages ---------------------------------------------------------------------------------
+    def _appearance(self, page: QWidget) -> None:
+        form = _form(page)
+        self.theme = QComboBox(page)
+        self.theme.setObjectName("themeCombo")
+        for key, label in THEME_LABELS:
+            self.theme.addItem(label, key)
+        self.font_size = QSpinBox(page)
+        self.font_size.setObjectName("fontSizeSpin")
+        self.font_size.setRange(MIN_FONT_SIZE - 1, MAX_FONT_SIZE)
+        self.font_size.setSpecialValueText("System size")  # shown for the minimum, saved as 0
+        self.font_size.setSuffix(" pt")
+        form.addRow("Theme:", self.theme)
+        form.addRow("Text size of the list and the reader:", self.font_size)
+
+    def _library(self, page: QWidget) -> None:
+        lay = QVBoxLayout(page)
+        lay.addWidget(QLabel("The library open in this window:", page))
+        self.folder_label = QLabel(str(self.win.library.folder), page)
+        self.folder_label.setObjectName("libraryFolder")
+        self.folder_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.folder_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.folder_label.setWordWrap(True)
+        lay.addWidget(self.folder_label)
+        row = QHBoxLayout()
+        self.switch_button = QPushButton("Switch library…", page)
+        self.switch_button.setToolTip("Open another library, or an empty folder as a new library, in this window")
+        self.switch_button.clicked.connect(lambda: self._choose_library(new=False))
+        self.new_button = QPushButton("New library…", page)
+        self.new_button.clicked.connect(lambda: self._choose_library(new=True))
+        row.addWidget(self.switch_button)
+        row.addWidget(self.new_button)
+        row.addStretch(1)
+        lay.addLayout(row)
+        hint = QLabel("Recent libraries are in File → Open Recent.", page)
+        hint.setWordWrap(True)
+        lay.addWidget(hint)
+        lay.addStretch(1)
+
+    def _backups(self, page: QWidget) -> None:
+        form = _form(page)
+        self.backups_enabled = QCheckBox("Back up the library automatically (once a day, when it opens)", page)
+        self.backups_enabled.setObjectName("backupsEnabled")
+        self.backups_keep = QSpinBox(page)
+        self.backups_keep.setObjectName("backupsKeep")
+        self.backups_keep.setRange(1, MAX_KEEP)
+        self.backups_keep.setToolTip("Of the daily, weekly and monthly backups, at most this many are kept "
+                                     "(the backups made before an upgrade are kept apart)")
+        form.addRow(self.backups_enabled)
+        form.addRow("Backups to keep:", self.backups_keep)
+        row = QHBoxLayout()
+        self.backup_now_button = QPushButton("Back up now", page)
+        self.backup_now_button.setObjectName("backupNow")
+        self.backup_now_button.clicked.connect(self.backup_now)
+        self.open_backups_button = QPushButton("Open backups folder", page)
+        self.open_backups_button.clicked.connect(self.open_backups_folder)
+        row.addWidget(self.backup_now_button)
+        row.addWidget(self.open_backups_button)
+        row.addStretch(1)
+        form.addRow(row)
+        self.backup_state = QLabel(self._backup_age(), page)
+        self.backup_state.setObjectName("backupState")
+        form.addRow(self.backup_state)
+        if self.win.library.read_only:
+            self.backup_now_button.setEnabled(False)
+
+    def _import(self, page: QWidget) -> None:
+        lay = QVBoxLayout(page)
+        lay.addWidget(QLabel("What an import does unless you choose otherwise in its preview:", page))
+        self.keywords_as_tags = QCheckBox("Add the files' keywords as tags (under keywords/)", page)
+        self.keywords_as_tags.setObjectName("importKeywordsAsTags")
+        self.categories_as_tags = QCheckBox("Add arXiv categories as tags (under arxiv/)", page)
+        self.categories_as_tags.setObjectName("importCategoriesAsTags")
+        self.skip_duplicates = QCheckBox("Skip papers already in the library (else fill in what the library lacks)",
+                                         page)
+        self.skip_duplicates.setObjectName("importSkipDuplicates")
+        for box in (self.keywords_as_tags, self.categories_as_tags, self.skip_duplicates):
+            lay.addWidget(box)
+        lay.addStretch(1)
+
+    def _citations(self, page: QWidget) -> None:
+        form = _form(page)
+        self.citation_style = QComboBox(page)
+        self.citation_style.setObjectName("citationStyle")
+        self._fill_styles()
+        add = QPushButton("Add style file…", page)
+        add.setObjectName("addStyleButton")
+        add.setToolTip("Add a citation style from a .csl file (for instance one from the Zotero style repository)")
+        add.clicked.connect(self._choose_style_file)
+        form.addRow("Copy citation and bibliographies in:", self.citation_style)
+        form.addRow("", add)
+
+    def _attachments(self, page: QWidget) -> None:
+        lay = QVBoxLayout(page)
+        lay.addWidget(QLabel("A file dropped on a paper is:", page))
+        self.attach_copy = QRadioButton("Copied into the library's files folder (backed up and exported with it)",
+                                        page)
+        self.attach_copy.setObjectName("attachCopy")
+        self.attach_link = QRadioButton("Linked where it is (the library only remembers its path)", page)
+        self.attach_link.setObjectName("attachLink")
+        group = QButtonGroup(page)
+        group.addButton(self.attach_copy)
+        group.addButton(self.attach_link)
+        lay.addWidget(self.attach_copy)
+        lay.addWidget(self.attach_link)
+        lay.addStretch(1)
+
+    # ---- values ----------------------------------------------------------------------------
+    def load(self) -> None:
+        """Show the stored preferences."""
+        s = self.settings
+        self.theme.setCurrentIndex(max(0, self.theme.findData(prefs.theme(s))))
+        size = prefs.get_int(s, prefs.FONT_SIZE)
+        self.font_size.setValue(size if size >= MIN_FONT_SIZE else self.font_size.minimum())
+        self.backups_enabled.setChecked(prefs.get_bool(s, prefs.BACKUPS_ENABLED))
+        self.backups_keep.setValue(prefs.get_int(s, prefs.BACKUPS_KEEP))
+        self.keywords_as_tags.setChecked(prefs.get_bool(s, prefs.IMPORT_KEYWORDS_AS_TAGS))
+        self.categories_as_tags.setChecked(prefs.get_bool(s, prefs.IMPORT_ARXIV_CATEGORIES_AS_TAGS))
+        self.skip_duplicates.setChecked(prefs.get_bool(s, prefs.IMPORT_SKIP_DUPLICATES))
+        self._select_style(prefs.get_str(s, prefs.CITATION_STYLE))
+        link = prefs.get_str(s, prefs.ATTACH_MODE) == "link"
+        (self.attach_link if link else self.attach_copy).setChecked(True)
+
+    def chosen_font_size(self) -> int:
+        value = self.font_size.value()
+        return 0 if value < MIN_FONT_SIZE else value
+
+    def apply(self) -> None:
+        """Store what the dialog shows and apply it to the window."""
+        s = self.settings
+        prefs.put(s, prefs.THEME, self.theme.currentData())
+        prefs.put(s, prefs.FONT_SIZE, self.chosen_font_size())
+        prefs.put(s, prefs.BACKUPS_ENABLED, self.backups_enabled.isChecked())
+        prefs.put(s, prefs.BACKUPS_KEEP, self.backups_keep.value())
+        prefs.put(s, prefs.IMPORT_KEYWORDS_AS_TAGS, self.keywords_as_tags.isChecked())
+        prefs.put(s, prefs.IMPORT_ARXIV_CATEGORIES_AS_TAGS, self.categories_as_tags.isChecked())
+        prefs.put(s, prefs.IMPORT_SKIP_DUPLICATES, self.skip_duplicates.isChecked())
+        if self.citation_style.currentData():
+            prefs.put(s, prefs.CITATION_STYLE, self.citation_style.currentData())
+        prefs.put(s, prefs.ATTACH_MODE, "link" if self.attach_link.isChecked() else "copy")
+        s.sync()
+        self.win.apply_preferences()
+
+    def accept(self) -> None:
+        self.apply()
+        super().accept()
+
+    # ---- library -----------------------------------------------------------------------------
+    def _choose_library(self, *, new: bool) -> None:
+        from desktop_app.gui.libraries import ask_folder
+
+        folder = ask_folder(self.win, new=new, parent=self)
+        if folder:
+            self.switch_to(folder, new=new)
+
+    def switch_to(self, folder: str | Path, *, new: bool = False) -> QMainWindow | None:
+        """Apply the other changes, then open ``folder`` in a new window in place of this one's;
+        a refusal is said in a message box (``libraryRefused``) and the dialog stays."""
+        from desktop_app.gui.libraries import switch_or_say
+
+        self.apply()
+        new_win = switch_or_say(self.win, folder, new=new, parent=self)
+        if new_win is not None and new_win is not self.win:
+            self.new_window = new_win
+            super().accept()
+        return new_win
+
+    # ---- backups -----------------------------------------------------------------------------
+    def _backup_age(self) -> str:
+        from desktop_app.core.store.backups import describe_age
+
+        age = self.win.library.newest_backup_age()
+        return "No backup yet." if age is None else describe_age(age).capitalize() + "."
+
+    def backup_now(self) -> None:
+        """A manual backup in a worker; the state line says where it went."""
+        from desktop_app.gui.jobs import start_job
+
+        lib, keep = self.win.library, self.backups_keep.value()
+        self.backup_now_button.setEnabled(False)
+
+        def done(path: object) -> None:
+            self.backup_now_button.setEnabled(True)
+            self.backup_state.setText(f"Backed up to {path}.")
+
+        def failed(message: str) -> None:
+            self.backup_now_button.setEnabled(True)
+            self.backup_state.setText(f"The backup failed: {message}")
+
+        start_job(self, "Backing up…", lambda p, c: lib.backup("manual", keep_at_most=keep), done, failed)
+
+    def backups_folder(self) -> Path:
+        from desktop_app.core.store.backups import BACKUPS_DIR
+
+        return Path(self.win.library.folder) / BACKUPS_DIR
+
+    def open_backups_folder(self) -> None:
+        folder = self.backups_folder()
+        folder.mkdir(parents=True, exist_ok=True)
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+
+    # ---- citation styles -----------------------------------------------------------------------
+    def _fill_styles(self, select: str | None = None) -> None:
+        current = select or self.citation_style.currentData()
+        self.citation_style.clear()
+        for style_id, title in available_styles():
+            self.citation_style.addItem(title, style_id)
+        if current:
+            self._select_style(current)
+
+    def _select_style(self, style_id: str) -> None:
+        index = self.citation_style.findData(style_id)
+        if index < 0 and style_id:  # not there (yet): kept as it is rather than lost
+            self.citation_style.addItem(f"{style_id} (not found)", style_id)
+            index = self.citation_style.count() - 1
+        self.citation_style.setCurrentIndex(index)
+
+    def _choose_style_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Add a citation style", str(Path.home()),
+                                              "CSL styles (*.csl);;All files (*)")
+        if path:
+            self.add_style(Path(path))
+
+    def add_style(self, path: Path) -> str | None:
+        """Copy the .csl file into the user's styles and select it: its id, or None when it is
+        refused (said in a message box named ``styleRefused``)."""
+        try:
+            style_id, _title = add_style_file(path)
+        except (ValueError, OSError) as exc:
+            box = QMessageBox(QMessageBox.Icon.Warning, "Add style file",
+                              f"{path.name} cannot be used as a citation style: {exc}.", parent=self)
+            box.setObjectName("styleRefused")
+            box.open()
+            return None
+        self._fill_styles(select=style_id)
+        return style_id
+
+
+def show_settings(win: QMainWindow) -> SettingsDialog:
+    """Open the window's Settings dialog (window-modal; returns at once)."""
+    dlg = SettingsDialog(win)
+    dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dlg.open()
+    return dlg
+
+
+def screenshot_view(window: QMainWindow) -> QWidget:
+    """The Settings dialog on the window, shown on its Appearance page, for the docs."""
+    dlg = SettingsDialog(window)
+    dlg.show()
+    return dlg
