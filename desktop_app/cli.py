@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--limit", type=int, default=20)
     s.add_argument("--json", action="store_true")
 
+    s = sub.add_parser("retitle", help="re-derive the titles derived from abstracts (never edited ones)")
+    s.add_argument("--apply", action="store_true", help="write the new titles (default: only list them)")
+
     s = sub.add_parser("show", help="show one paper")
     s.add_argument("id", type=int)
     s.add_argument("--json", action="store_true")

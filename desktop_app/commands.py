@@ -123,12 +123,27 @@ def cmd_list(lib: Library, args: argparse.Namespace) -> int:
 
 def cmd_search(lib: Library, args: argparse.Namespace) -> int:
     res = lib.query(args.query, sort="relevance", limit=args.limit)
+    suggestion = lib.did_you_mean(args.query, res.total)
     if args.json:
-        print_json({"total": res.total, "papers": _json_papers(lib, res.ids, res.scores)})
+        print_json({"total": res.total, "papers": _json_papers(lib, res.ids, res.scores),
+                    "did_you_mean": suggestion})
     else:
         _table(lib, res.ids, res.scores)
         sys.stdout.flush()
         print(f"{len(res.ids)} of {res.total} matches", file=sys.stderr)
+        if suggestion:
+            print(f"Did you mean: {suggestion}?", file=sys.stderr)
+    return 0
+
+
+def cmd_retitle(lib: Library, args: argparse.Namespace) -> int:
+    """List (and with --apply write) the derived titles the current algorithm derives anew."""
+    changes = lib.rederive_titles(dry_run=not args.apply)
+    for pid, old, new in changes:
+        print(f"{pid}\t{old}\n\t-> {new}")
+    sys.stdout.flush()
+    verb = "changed" if args.apply else "would change (--apply writes them)"
+    print(f"{len(changes)} derived titles {verb}", file=sys.stderr)
     return 0
 
 
@@ -387,7 +402,7 @@ def cmd_attachments(lib: Library, args: argparse.Namespace) -> int:
 
 HANDLERS = {
     "import": cmd_import, "list": cmd_list, "search": cmd_search, "show": cmd_show, "tag": cmd_tag,
-    "status": cmd_status, "rate": cmd_rate, "title": cmd_title, "note": cmd_note,
+    "retitle": cmd_retitle, "status": cmd_status, "rate": cmd_rate, "title": cmd_title, "note": cmd_note,
     "highlight": cmd_highlight, "abstract": cmd_abstract, "export": cmd_export,
     "reading-list": cmd_reading_list, "reindex": cmd_reindex, "check": cmd_check,
     "backup": cmd_backup, "imports": cmd_imports, "undo-import": cmd_undo_import,

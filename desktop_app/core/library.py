@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from desktop_app.core.highlights import Highlights
     from desktop_app.core.imports import Imports
     from desktop_app.core.search.query import CompiledQuery
-    from desktop_app.core.values import QueryResult
+    from desktop_app.core.values import Change, QueryResult
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
@@ -186,6 +186,27 @@ class Library:
             raise LibraryError(self.index.unavailable or "related papers need the search index, which "
                                "is being rebuilt; try again in a moment")
         return related_to(self.store, self.index.index, paper_id, n)[0]
+
+    def did_you_mean(self, query_text: str, hits: int | None = None) -> str | None:
+        """A spelling correction for a query with fewer than 3 hits, or None (search/suggest.py)."""
+        from desktop_app.core.search.suggest import did_you_mean
+
+        return did_you_mean(self.index, self.store, lambda q: self.query(q, limit=0).total, query_text, hits)
+
+    def rederive_titles(self, dry_run: bool = True, progress: Progress | None = None,
+                        cancelled: Cancelled | None = None) -> list[tuple[int, str, str]]:
+        """(id, old, new) for each derived title the current algorithm would write differently;
+        with ``dry_run=False`` they are written, in one transaction (core/retitle.py)."""
+        from desktop_app.core.retitle import rederive_titles
+
+        return rederive_titles(self.store, dry_run=dry_run, progress=progress, cancelled=cancelled)
+
+    def set_derived_titles(self, titles: dict[int, str]) -> Change:
+        """Write these titles to the papers whose title is still derived, in one transaction;
+        the Change's ``detail["old"]`` passed back undoes it (core/retitle.py)."""
+        from desktop_app.core.retitle import set_derived_titles
+
+        return set_derived_titles(self.store, titles)
 
     def warm_search(self, **filters: object) -> None:
         """Load what the first text search needs ahead of it: the query parser, the executor and

@@ -21,7 +21,7 @@ from desktop_app.core.errors import IndexDamaged
 from desktop_app.core.library import Library
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import Change
-from desktop_app.gui import start_up_done
+from desktop_app.gui import did_you_mean, start_up_done
 from desktop_app.gui.bulk_panel import install_bulk_panel
 from desktop_app.gui.deferred import AfterFirstPaint, Coalescer
 from desktop_app.gui.editing import EditController
@@ -109,6 +109,7 @@ class MainWindow(QMainWindow):
             cl.addWidget(banner)
             self.reader.set_read_only(True)
         cl.addWidget(self.search)
+        self.did_you_mean = did_you_mean.attach(self.library, self, cl, self._apply_correction)
         cl.addWidget(self.table, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -235,6 +236,8 @@ class MainWindow(QMainWindow):
         from desktop_app.gui.paper_menu import install as install_paper_menu
 
         install_paper_menu(self, p)  # the table's context menu; Copy citation, Copy BibTeX
+        p.addSeparator()
+        self._action(p, "Re-derive titles…", self._retitle, None, "retitleAction")
 
         v = mb.addMenu("&View")
         self._action(v, "All papers", lambda: self.on_sidebar_filter("all", ""), "Ctrl+1")
@@ -267,6 +270,15 @@ class MainWindow(QMainWindow):
         from desktop_app.gui.duplicates_view import show_duplicates
 
         show_duplicates(self)
+
+    def _retitle(self) -> None:
+        from desktop_app.gui.retitle_dialog import show_retitle_dialog
+
+        show_retitle_dialog(self)
+
+    def _apply_correction(self, query: str) -> None:
+        self.search.set_text(query)
+        self.on_query_typed(query)
 
     def _show_note_history(self) -> None:
         from desktop_app.gui.note_history import show_note_history
@@ -403,6 +415,7 @@ class MainWindow(QMainWindow):
         self.reader.hit_query = self.state.query
         self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
         self.model.set_ids(res.ids, res.total, scores=res.scores)
+        self.did_you_mean.after_result(self.state.query, res.total)  # a worker, only for < 3 hits
         self.follow.later("count", "chips")
         row = self.model.row_of(keep) if keep is not None else -1
         if row < 0 and res.ids:

@@ -81,7 +81,7 @@ def test_names_with_their_expansion(words: str, title: str) -> None:
         ("\\emph{The Prestige}, a novel", "The Prestige: A video understanding benchmark"),
         ("the \\textit{Nexus} optimizer", "Nexus: An optimizer that encourages"),
         ("We present the PokéAgent Challenge", "PokéAgent Challenge: A large-scale benchmark"),
-        ("we introduce \\projectname", "projectname: A large-scale synthetic and verifiable dataset"),
+        ("we introduce \\projectname", "A large-scale synthetic and verifiable dataset"),
         ("called \\emph{Platonic Representation Defense}", "Platonic Representation Defense"),
     ],
 )  # fmt: skip
@@ -96,7 +96,7 @@ def test_titles_lead_with_the_introduced_name(words: str, name: str) -> None:
         ("we develop a probabilistic theory", "A probabilistic theory that links a neural population's tuning statistics to its inductive bias"),
         ("We analyze the query complexity", "The query complexity of finding a local minimum in t rounds on general graphs"),
         ("This paper studies finite-resolution", "Finite-resolution sufficiency under partial linear observations and bounded measurement error"),
-        ("Object-centric representations promise", "Object-centric representations promise a key property for few-shot learning"),
+        ("Object-centric representations promise", "A paradigm that strictly decouples representation learning from compositional inference"),
         ("It is known that optimally", "Optimally regularized ridge regression can exhibit non-monotone dependence of the generalization…"),
         ("This position paper argues", "The sequential supervised fine-tuning followed by reinforcement learning (SFT-then-RL) pipeline"),
     ],
@@ -158,3 +158,19 @@ def test_any_input_gives_a_bounded_title(raw: str, max_len: int) -> None:
     assert len(title) <= max_len
     assert bool(title) == bool(raw.strip())
     assert "\\" not in title or "\\" in to_plain(raw)
+
+
+@pytest.mark.parametrize(
+    ("raw", "title"),
+    [
+        # an undefined macro is never the name; the name given later is ("and call ... X")
+        (r"We propose \projectname, a robust line search trained with self-play, and call the resulting "
+         r"method ZAPS. It works.", "ZAPS: A robust line search trained with self-play"),
+        (r"In this work, we introduce \projectname, a dataset for tool use. \projectname is big.",
+         "A dataset for tool use"),
+        ("We propose GRAIL-X. We show it works.", "GRAIL-X"),
+        ("We propose a unified method for ranking. It works.", "A unified method for ranking"),
+    ],
+)  # fmt: skip
+def test_macros_late_names_and_articles(raw: str, title: str) -> None:
+    assert derive_title(raw) == title

@@ -6,7 +6,7 @@ import re
 
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9“\"'(\[])")
 _ABBREV = re.compile(
-    r"(?:\b(?:e\.g|i\.e|et al|vs|cf|etc|Fig|Figs|Eq|Eqs|Sec|resp|approx|No|Ref|Refs)\.|\b[A-Z]\.)$"
+    r"(?:\b(?:e\.g|i\.e|et al|vs|cf|etc|Fig|Figs|Eq|Eqs|Sec|resp|approx|No|Ref|Refs)\.|(?<![\w\-])[A-Z]\.)$"
 )
 _PUNCT_CUT = re.compile(r",\s|;\s|:\s|\s[—–]\s|—")
 _WORD_CUT = re.compile(

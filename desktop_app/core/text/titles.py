@@ -33,17 +33,30 @@ _SUBJECT = (
 )
 _STRONG = (
     r"propos|introduc|present|develop|design|describ|devis|build|construct|offer|contribut"
-    r"|creat|formulat"
+    r"|creat|formulat|pioneer"
 )
-_STUDY = r"stud|consider|analy[sz]|investigat|examin|explor|revisit|characteri[sz]|tackl"
+_STUDY = (
+    r"stud|consider|analy[sz]|investigat|examin|explor|revisit|characteri[sz]|tackl|explain"
+    r"|identif|formali[sz]"
+)
+_RESULT = r"giv|provid|establish|deriv|obtain|prov"  # "we give a new regret bound": a result
+_SHOW = r"show|prove|demonstrate|find|argue"
 _VERB_END = r"(?:e|es|ed|s|ies|y)?\b(?!\s+(?:upon|on|that)\b)"
 _INTRO = re.compile(rf"{_SUBJECT}\s+(?:{_STRONG}){_VERB_END}\s+(?P<obj>.+)")
 _STUDY_RE = re.compile(rf"{_SUBJECT}\s+(?:{_STUDY}){_VERB_END}\s+(?P<obj>.+)")
+_RESULT_RE = re.compile(rf"{_SUBJECT}\s+(?:{_RESULT})(?:e|es|ed|s|ide|ides|en|ing)?\s+(?P<obj>.+)")
+# "we identify this conflict and pioneer a new paradigm that ...": the second verb's object
+_COORD_RE = re.compile(
+    rf"{_SUBJECT}\s+[^.;:]*?\band\s+(?:{_STRONG}|pioneer){_VERB_END}\s+(?P<obj>.+)"
+)
+_CLAIM_RE = re.compile(rf"{_SUBJECT}\s+(?:{_SHOW})s?\s+that\s+(?P<obj>.+)")
+_SELF = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work|study))\b")
+_ANAPHORA = frozenset("this these that those it they such several its their both".split())
 _PARTICIPLE = re.compile(r"\b(?:introducing|proposing|presenting)\s+(?P<obj>.+)")
 _RELEASE = re.compile(rf"{_SUBJECT}\s+(?:release|releases|open-source)\s+(?P<obj>.+)")
 _CALLED = re.compile(
-    r"\b(?:called|dubbed|named|termed|coined|(?:we|which we) (?:call|coin|name|term))\s+"
-    r"(?P<obj>.+)"
+    r"\b(?:called|dubbed|named|termed|coined|(?:we|which we) (?:call|coin|name|term)"
+    r"|and call (?:it|the resulting \w+|this \w+))\s+(?P<obj>.+)"
 )
 _NOT_NAME = frozenset(
     """a an the this these that those our its their it them how whether what why which who
@@ -57,7 +70,7 @@ _HEAD_NOUNS = frozenset(
 )
 _SMALL = frozenset("a an and as at by for from in of on or the to via vs with".split())
 _ACR_TOKEN = re.compile(r"[\w.\-–+&'’]+")
-_NAME_END = re.compile(r"(?P<name>[^,:;()]{1,80}?)\s*(?P<sep>\(|,|:|;|$|\s(?=(?:which|that)\s))")
+_NAME_END = re.compile(r"(?P<name>(?:[^,:;().]|\.(?!\s)){1,80}?)\s*(?P<sep>\(|,|:|;|$|\s(?=(?:which|that)\s))")
 _OPENERS = re.compile(
     r"^(?:In this (?:paper|work|study),?\s+|Here,?\s+|Recently,?\s+|In recent years,?\s+"
     r"|It is (?:well[- ])?known that\s+|It has been (?:shown|observed) that\s+"
@@ -138,7 +151,8 @@ def _clean_desc(desc: str) -> str:
     desc = re.sub(r"^(an?|the)\s+(?:novel|new)\s+", r"\1 ", desc.strip(), flags=re.IGNORECASE)
     m = re.match(r"(an?)\s+(\w)", desc, flags=re.IGNORECASE)
     if m:
-        article = "an" if m.group(2).lower() in "aeiou" else "a"
+        vowel = m.group(2).lower() in "aeiou" and not re.match(r"(?i)u(?:ni|s[eu])|eu|one", desc[len(m.group(1)) + 1:])
+        article = "an" if vowel else "a"
         desc = article + desc[len(m.group(1)) :]
     return capitalize(desc)
 
@@ -290,35 +304,85 @@ def _named_title(sents: list[str], raw: str, plain: str) -> Named | None:
     return best or _emphasised_expansion(segs, plain)
 
 
-def _usable_object(obj: str) -> str:
-    """The object of "we study/propose ..." if it can stand as a title (not "this gap")."""
-    first = obj.split(" ", 1)[0].lower()
+_OBJECT_END = re.compile(
+    r"\s+(?:by|through|thereby)\s+\w+ing\b"  # "... by analyzing its dynamics"
+    r"|,?\s+and\s+(?:then\s+)?(?:reveal|show|find|prove|demonstrate|propose|introduce|present|call)s?\b"
+    r"|\s+to\s+(?:explain|address|bridge|close|fill|resolve|tackle|overcome|mitigate|answer)\b"
+    r"|,\s+(?:working|leading|yielding|making|allowing|enabling)\b"  # ", working in ..."
+    # "an information-geometric mechanism: after nuisance projection, ...": a clause follows
+    r"|:\s+(?=(?:after|when|while|if|since|because|as|in|for|given|once|the|this|it|we)\s)"
+)
+_ASIDE = re.compile(
+    r",\s+which\s[^,]{1,60},|\s+\([A-Z][A-Za-z0-9]{1,9}\)|\s+\((?:and|or)\s[^()]{1,30}\)"
+)  # ", which underlies SI," "(VAW)"
+_VAGUE_TAIL = re.compile(r"\s+(?:in|for|of|on|to|under)\s+(?:this|that|these|those|our)\s+\w+")
+
+
+def _usable_object(obj: str, macros: frozenset[str] = frozenset()) -> str:
+    """The object of "we study/propose ..." if it can stand as a title (not "this gap"):
+    cut before "by analyzing ...", "and reveals ...", "to explain this gap"; "this issue of X"
+    becomes "the issue of X"; an undefined macro's name before its appositive is dropped."""
+    obj = obj.strip()
+    first = obj.split(" ", 1)[0].strip(",").lower()
+    if first in macros and re.match(r"\S+,\s+(?:an?|the)\s", obj):
+        obj = obj.split(",", 1)[1].strip()
+        first = obj.split(" ", 1)[0].lower()
+    m = _OBJECT_END.search(obj)
+    if m and m.start() > 0:
+        obj = obj[: m.start()]
+    if first in ("this", "these") and re.match(r"\S+\s+[\w\-]+(?:\s+[\w\-]+)?\s+of\s+\w", obj):
+        obj = "the " + obj.split(" ", 1)[1]  # "this shrinkage issue of RLVR"
+        first = "the"
     if first in _NOT_NAME - {"a", "an", "the", "new", "novel"} or first[:1].isdigit():
         return ""
+    obj = _VAGUE_TAIL.sub("", obj)
     return _clean_desc(re.sub(r"^the problem of\s+", "", obj.strip()))
 
 
-def _contribution(sents: list[str]) -> str:
-    searches = ((_STUDY_RE, sents[:1]), (_INTRO, sents), (_STUDY_RE, sents[:3]))
+def _claim(sents: list[str]) -> str:
+    """ "We show that X" → "X", when X does not lean on what came before ("this behavior")."""
+    for sentence in sents:
+        m = _CLAIM_RE.search(sentence)
+        if m is None:
+            continue
+        obj = m.group("obj").strip()
+        if obj.split(" ", 1)[0].lower() in _ANAPHORA or _VAGUE_TAIL.match(" " + obj):
+            continue
+        return capitalize(_ASIDE.sub("", _VAGUE_TAIL.sub("", obj)))
+    return ""
+
+
+def _contribution(sents: list[str], macros: frozenset[str] = frozenset()) -> str:
+    searches = (
+        (_STUDY_RE, sents[:1]), (_INTRO, sents), (_COORD_RE, sents), (_STUDY_RE, sents[:3]),
+        (_RESULT_RE, sents[:3]),
+    )
     for pattern, pool in searches:
         for sentence in pool:
             m = pattern.search(sentence)
-            if m and (title := _usable_object(m.group("obj"))):
+            if m and (title := _usable_object(m.group("obj"), macros)):
                 return title
     return ""
+
+
+def _undefined_macros(raw: str, plain: str) -> frozenset[str]:
+    """Names of macros the renderer does not know and shows as their name (``\\projectname``):
+    a placeholder, never a method's name."""
+    words = set(re.findall(r"\w+", plain.lower()))
+    return frozenset(m.lower() for m in re.findall(r"\\([A-Za-z]+)", raw) if m.lower() in words)
 
 
 def _first_sentence(sents: list[str]) -> str:
     return capitalize(_OPENERS.sub("", sents[0] if sents else ""))
 
 
-def _compose(named: Named, sents: list[str], max_len: int) -> str:
+def _compose(named: Named, sents: list[str], max_len: int, macros: frozenset[str] = frozenset()) -> str:
     name, expansion, desc = named
     if expansion:
         return fit(f"{name}: {expansion}", max_len)
     if len(name.split()) >= 3 or len(name) + 12 > max_len:
         return fit(name, max_len)
-    tail = desc or _contribution(sents) or _first_sentence(sents)
+    tail = desc or _contribution(sents, macros) or _claim(sents) or _first_sentence(sents)
     if tail.lower().startswith(name.lower()):
         tail = capitalize(tail[len(name) :].lstrip(" ,:;(").rstrip(")"))
     if not tail:
@@ -333,13 +397,18 @@ def derive_title(raw_abstract: str, max_len: int = 100) -> str:
     plain = to_plain(raw)
     if not plain:
         return fit("Untitled", max_len) if raw.strip() else ""
+    macros = _undefined_macros(raw, plain)
+    for macro in macros:  # "… for tool use. projectname is …": a sentence starts there too
+        plain = re.sub(rf"([.!?]\s+){macro}\b", rf"\g<1>{macro.capitalize()}", plain)
     sents = sentences(plain)
     title = ""
     named = _named_title(sents, raw, plain)
-    if named is not None:
-        title = tidy_phrase(_compose(named, sents, max_len))
+    if named is not None and named[0].lower() not in macros:
+        title = tidy_phrase(_compose(named, sents, max_len, macros))
     if not title:
-        title = fit(_contribution(sents), max_len)
+        title = fit(_contribution(sents, macros), max_len)
+    if not title and not _SELF.search(sents[0]):  # a background first sentence: a claim instead
+        title = fit(_claim(sents), max_len)
     if not title:
         title = fit(_first_sentence(sents), max_len)
     title = tidy_phrase(title) if not title.endswith("…") else title

@@ -1,0 +1,153 @@
+"""Paper → Re-derive titles…: the derived titles the current algorithm would write differently,
+each with a checkbox; the checked ones are written as one undoable command.
+
+Only titles derived from the abstract are listed (``Library.rederive_titles``): a title the
+user edited or one that came with the record is never offered. The list is computed in a worker
+(deriving a title costs about a millisecond: seconds at 100,000 papers).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_app.core.errors import LibraryError
+from desktop_app.core.library import Library
+from desktop_app.core.values import Change
+from desktop_app.gui.editing import EditController
+from desktop_app.gui.jobs import start_job
+from desktop_app.gui.undo import perform
+
+
+class MainWindow(Protocol):
+    """What this module uses of the main window (not imported: it imports this module)."""
+
+    library: Library
+    undo_stack: QUndoStack
+    edits: EditController
+
+    def status_message(self, text: str, ms: int = 5000) -> None: ...
+
+Retitle = tuple[int, str, str]
+
+
+class RetitleDialog(QDialog):
+    """The proposed titles, old and new, all checked at first."""
+
+    def __init__(self, changes: list[Retitle], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("retitleDialog")
+        self.setWindowTitle("Re-derive titles")
+        self.resize(900, 480)
+        layout = QVBoxLayout(self)
+        intro = QLabel(
+            f"{len(changes):,} titles derived from their abstracts would read differently now. "
+            "Titles you edited or that came with the paper are never changed.", self)
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.tree = QTreeWidget(self)
+        self.tree.setObjectName("retitleList")
+        self.tree.setHeaderLabels(["New title", "Current title"])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setUniformRowHeights(True)
+        for pid, old, new in changes:  # item text is plain text: titles are never HTML here
+            item = QTreeWidgetItem([new, old])
+            item.setData(0, Qt.ItemDataRole.UserRole, pid)
+            item.setCheckState(0, Qt.CheckState.Checked)
+            item.setToolTip(0, new)
+            item.setToolTip(1, old)
+            self.tree.addTopLevelItem(item)
+        self.tree.setColumnWidth(0, 440)
+        layout.addWidget(self.tree, 1)
+        row = QHBoxLayout()
+        for text, state in (("Check all", Qt.CheckState.Checked), ("Check none", Qt.CheckState.Unchecked)):
+            b = QPushButton(text, self)
+            b.clicked.connect(lambda _=False, s=state: self._check_all(s))
+            row.addWidget(b)
+        row.addStretch(1)
+        layout.addLayout(row)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, parent=self)
+        self.apply_button = self.buttons.addButton("Re-derive", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.apply_button.setObjectName("retitleApply")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self.tree.itemChanged.connect(lambda *_: self._count())
+        self._count()
+
+    def _items(self) -> list[QTreeWidgetItem]:
+        return [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
+
+    def _check_all(self, state: Qt.CheckState) -> None:
+        for item in self._items():
+            item.setCheckState(0, state)
+
+    def _count(self) -> None:
+        n = len(self.chosen())
+        self.apply_button.setText(f"Re-derive {n:,} title{'s' if n != 1 else ''}")
+        self.apply_button.setEnabled(n > 0)
+
+    def chosen(self) -> dict[int, str]:
+        """{paper id: new title} of the checked rows."""
+        return {
+            int(item.data(0, Qt.ItemDataRole.UserRole)): item.text(0)
+            for item in self._items() if item.checkState(0) == Qt.CheckState.Checked
+        }
+
+
+def apply_titles(window: MainWindow, titles: dict[int, str]) -> Change | None:
+    """Write ``titles`` as one undoable command ("Re-derive titles"); Undo puts the old back."""
+    lib = window.library
+    try:
+        return perform(window.undo_stack, "Re-derive titles",
+                       lambda: lib.set_derived_titles(titles),
+                       lambda ch: lib.set_derived_titles(ch.detail["old"]),
+                       window.edits.changed.emit)
+    except LibraryError as exc:
+        QMessageBox.warning(window, "Marginalia", str(exc))
+        return None
+
+
+def show_retitle_dialog(window: MainWindow) -> None:
+    """Compute the proposals in a worker, then show them; nothing to do is said in the status bar."""
+    lib = window.library
+
+    def done(changes: object) -> None:
+        if not changes:
+            window.status_message("Every derived title is already what the current rules derive")
+            return
+        dialog = RetitleDialog(list(changes), window)  # type: ignore[arg-type]
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def accepted() -> None:
+            change = apply_titles(window, dialog.chosen())
+            if change is not None:
+                window.status_message(f"{len(change.paper_ids):,} titles re-derived (Edit → Undo restores them)")
+
+        dialog.accepted.connect(accepted)
+        dialog.open()  # window-modal, without a nested event loop
+
+    start_job(window, "Comparing derived titles…",
+              lambda progress, cancelled: lib.rederive_titles(True, progress, cancelled),
+              done, lambda message: QMessageBox.warning(window, "Marginalia", message))
+
+
+def screenshot_view(window: MainWindow) -> QWidget:
+    """The dialog with the proposals of ``window``'s library (shown, not run)."""
+    dialog = RetitleDialog(window.library.rederive_titles(dry_run=True), window)
+    dialog.show()
+    return dialog
