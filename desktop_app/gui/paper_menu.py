@@ -156,7 +156,7 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
         return act
 
     if callable(getattr(window, "open_paper", None)):
-        add("Open paper" if n == 1 else f"Open {n} papers", window.open_paper)
+        add("Open paper" if n == 1 else "Open the current paper", window.open_paper)  # one viewer, not n
     # the key is the Paper menu's action's; shown here as text only (one registration per key)
     add(("Copy citation" if n == 1 else f"Copy {n} citations") + f"\t{COPY_CITATION_KEY}",
         lambda: copy_citation(window, ids))
