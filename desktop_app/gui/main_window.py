@@ -26,6 +26,7 @@ from desktop_app.gui.deferred import AfterFirstPaint, Coalescer
 from desktop_app.gui.editing import EditController
 from desktop_app.gui.import_export import FileController, sample_count
 from desktop_app.gui.jobs import Job, keep_while_running, running_jobs
+from desktop_app.gui.key_bindings import unique_keys
 from desktop_app.gui.paper_model import PAGE, PaperTableModel
 from desktop_app.gui.paper_table import SORT_KEYS, PaperTable
 from desktop_app.gui.reader import ReaderPane
@@ -184,9 +185,9 @@ class MainWindow(QMainWindow):
 
         e = mb.addMenu("&Edit")
         undo = self.undo_stack.createUndoAction(self, "&Undo")
-        undo.setShortcuts([QKeySequence.StandardKey.Undo])
+        undo.setShortcuts(unique_keys(QKeySequence.StandardKey.Undo))
         redo = self.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        redo.setShortcuts(unique_keys("Ctrl+Shift+Z", QKeySequence.StandardKey.Redo))  # each key once
         for a in (undo, redo):
             a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             e.addAction(a)
