@@ -332,7 +332,9 @@ class MainWindow(QMainWindow):
                 list_name=self.state.list_name, sort=sort, descending=self.sort_desc,
             )
         except QuerySyntaxError as exc:
-            self.search.show_error(str(exc))
+            from desktop_app.gui.query_messages import plain_query_error
+
+            self.search.show_error(plain_query_error(str(exc), self.state.query))
             return
         except IndexDamaged as exc:
             self.search.show_error(f"{exc} — the results will come back in a moment")
