@@ -31,7 +31,7 @@ from desktop_app.gui.paper_model import PAGE, PaperTableModel
 from desktop_app.gui.paper_table import SORT_KEYS, PaperTable
 from desktop_app.gui.reader import ReaderPane
 from desktop_app.gui.search_bar import FilterState, SearchBar
-from desktop_app.gui.sidebar import Sidebar
+from desktop_app.gui.sidebar import Sidebar, SidebarPane
 from desktop_app.gui.window_settings import WindowSettings
 
 if TYPE_CHECKING:
@@ -108,7 +108,8 @@ class MainWindow(QMainWindow):
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("mainSplitter")
-        for n, (pane, stretch) in enumerate(((self.sidebar, 0), (center, 3), (self.reader, 2))):
+        self.sidebar_pane = SidebarPane(self.sidebar, self)  # the sidebar under its tag filter box
+        for n, (pane, stretch) in enumerate(((self.sidebar_pane, 0), (center, 3), (self.reader, 2))):
             self.splitter.addWidget(pane)
             self.splitter.setStretchFactor(n, stretch)
         self.splitter.setSizes([200, 770, 440])
@@ -341,6 +342,7 @@ class MainWindow(QMainWindow):
             self.files.ensure_index_async()
             return
         self.search.show_error(None)
+        self._select_sidebar_for_state()  # whatever changed the filter, the sidebar follows
         self.terms = res.terms
         self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
         self.model.set_ids(res.ids, res.total)
@@ -437,9 +439,7 @@ class MainWindow(QMainWindow):
         self._select_sidebar_for_state()
 
     def _select_sidebar_for_state(self) -> None:
-        entry = self.state.sidebar_entry()
-        if entry is not None:
-            self.sidebar.select_filter(*entry)
+        self.sidebar.show_filter(self.state)  # the entry standing for the filter, or none
 
     def _update_stack(self, empty: bool | None = None) -> None:
         """The welcome panel for an empty library, else the table. ``empty`` when known."""
