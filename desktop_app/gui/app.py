@@ -9,6 +9,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from desktop_app.appinfo import APP_ID, APP_NAME, ORG_NAME, VERSION
+from desktop_app.gui.focus_style import FOCUS
 
 STYLE = """
 QTableView#paperTable { border: none; selection-background-color: #cfe3ff; selection-color: #111; }
@@ -38,5 +39,5 @@ def application() -> QApplication:
     icon = files("desktop_app.resources").joinpath("icons", "marginalia.svg")
     if icon.is_file():
         app.setWindowIcon(QIcon(str(icon)))
-    app.setStyleSheet(STYLE)
+    app.setStyleSheet(STYLE + FOCUS)  # focus_style: the focused widget always shows it
     return app  # type: ignore[return-value]

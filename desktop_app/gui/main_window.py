@@ -24,6 +24,7 @@ from desktop_app.core.values import Change
 from desktop_app.gui import start_up_done
 from desktop_app.gui.deferred import AfterFirstPaint, Coalescer
 from desktop_app.gui.editing import EditController
+from desktop_app.gui.focus_order import TabChain
 from desktop_app.gui.import_export import FileController, sample_count
 from desktop_app.gui.jobs import Job, keep_while_running, running_jobs
 from desktop_app.gui.key_bindings import unique_keys
@@ -62,6 +63,7 @@ class MainWindow(QMainWindow):
         self._build_controllers()
         self._build_menus()
         self._build_shortcuts()
+        self.tab_chain = TabChain(self)  # focus_order: the Tab order of the window's parts
         self._restore_settings()
         self._recover_drafts()
         self.files.index_check_pending()  # started after the first paint (_finish_start)
@@ -309,6 +311,9 @@ class MainWindow(QMainWindow):
             job.wait(30000)
         self.save_settings()
         super().closeEvent(event)
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002, N802, FBT001
+        return self.tab_chain.move(next) or super().focusNextPrevChild(next)
 
     def dragEnterEvent(self, event) -> None:  # noqa: ANN001, N802
         if event.mimeData().hasUrls():
