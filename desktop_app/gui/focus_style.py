@@ -13,4 +13,7 @@ FOCUS = (
     + ", ".join(f"{w}:focus" for w in _FRAMED) + " { border: 2px solid palette(highlight); }\n"
     "QWidget#ratingControl { border: 1px solid transparent; border-radius: 4px; }\n"
     "QWidget#ratingControl:focus { border: 1px solid palette(highlight); }\n"
+    # the status buttons: a checked one is filled with a blue already, so its focus is dark
+    'QToolButton[checkable="true"]:focus { border: 2px solid palette(highlight); }\n'
+    'QToolButton[checkable="true"]:checked:focus { border: 2px solid palette(window-text); }\n'
 )
