@@ -14,13 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
-if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
+MainWindow = Any  # the window (main_window imports this module: no import back)
 
 
 @dataclass(frozen=True)
