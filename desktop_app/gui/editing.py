@@ -49,7 +49,8 @@ class EditController(QObject):
 
     def _do(self, text: str, do: Do, undo: Undo) -> Change | None:
         try:
-            return perform(self.undo_stack, text, do, undo, self.changed.emit)
+            return perform(self.undo_stack, text, do, undo, self.changed.emit,
+                           lambda why: QMessageBox.warning(self._dialog_parent, "Marginalia", why))
         except LibraryError as exc:
             QMessageBox.warning(self._dialog_parent, "Marginalia", str(exc))
             return None

@@ -99,3 +99,50 @@ def test_cancel_changes_nothing(make_window, seeded_dir: Path) -> None:
     win.sidebar.tagMenuAction.emit("merge", "rl")
     assert "rl" in [t.name for t in win.library.tags.all()]
     assert win.undo_stack.count() == 0
+
+
+def _merge_rl(win) -> None:  # noqa: ANN001
+    def pick() -> None:
+        dlg = QApplication.activeModalWidget()
+        if not isinstance(dlg, MergeTagsDialog):
+            QTimer.singleShot(20, pick)
+            return
+        dlg.choose("reinforcement-learning")
+        dlg.merge_button.click()
+
+    QTimer.singleShot(0, pick)
+    win.sidebar.tagMenuAction.emit("merge", "rl")
+
+
+def _answer_warning(seen: list[str]) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    w = QApplication.activeModalWidget()
+    if not isinstance(w, QMessageBox):
+        QTimer.singleShot(20, lambda: _answer_warning(seen))
+        return
+    seen.append(w.text())
+    w.accept()
+
+
+def test_an_undo_the_library_refuses_is_said_and_leaves_no_redo(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    """Ctrl+Z used to fail silently and leave "Redo Merge tags" on the stack."""
+    ids = _tagged(seeded_dir)
+    win = make_window(seeded_dir)
+    _merge_rl(win)
+    win.library.tags.add(ids[30:31], ["rl"])  # a new "rl" since (another window, the CLI)
+    seen: list[str] = []
+    QTimer.singleShot(0, lambda: _answer_warning(seen))
+    win.undo_stack.undo()
+    assert len(seen) == 1 and seen[0].startswith("Undo “Merge tag rl into reinforcement-learning” is not possible")
+    assert not win.undo_stack.canRedo() and win.undo_stack.count() == 0
+
+    # and a redo the library refuses
+    _merge_rl(win)  # the new "rl"
+    assert win.undo_stack.count() == 1
+    win.undo_stack.undo()
+    win.library.tags.delete("rl")
+    QTimer.singleShot(0, lambda: _answer_warning(seen))
+    win.undo_stack.redo()
+    assert len(seen) == 2 and seen[1].startswith("Redo “Merge tag rl into reinforcement-learning” is not possible")
+    assert not win.undo_stack.canRedo() and win.undo_stack.count() == 0
