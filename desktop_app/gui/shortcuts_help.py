@@ -2,6 +2,8 @@
 
 SHORTCUTS: list[tuple[str, str]] = [
     ("↑ / ↓ or j / k", "previous / next paper"),
+    ("Tab / Shift+Tab", "next / previous part: sidebar, search, papers, title, status, rating, tags, abstract, "
+                        "highlights, note"),
     ("Enter or Space", "read: focus the abstract"),
     ("t", "add a tag (Enter creates it; a/b makes a child tag)"),
     ("n", "write in the note (it saves itself)"),
@@ -28,7 +30,7 @@ SHORTCUTS: list[tuple[str, str]] = [
 # window registers (tests/gui/test_shortcuts.py), so it cannot promise a key that does nothing.
 _NAMES = {"↑": "Up", "↓": "Down", "←": "Left", "→": "Right", "enter": "Return", "esc": "Escape",
           "space": "Space", "del": "Delete"}
-NATIVE_KEYS = {"Up", "Down"}  # the table's own navigation, not a registered shortcut
+NATIVE_KEYS = {"Up", "Down", "Tab", "Shift+Tab"}  # Qt's own keys (the table's, focus_order's), no shortcut
 
 
 def listed_keys(shown: str) -> list[str]:

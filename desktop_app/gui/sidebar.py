@@ -335,3 +335,10 @@ class SidebarPane(QWidget):
                 self.sidebar.setFocus(Qt.FocusReason.OtherFocusReason)
                 return True
         return super().eventFilter(obj, event)
+
+
+def screenshot_tag_filter(window: QWidget, text: str = "vis") -> QWidget:
+    """The sidebar with its tag filter in use (``text`` typed), for the docs."""
+    pane: SidebarPane = window.sidebar_pane  # type: ignore[attr-defined]
+    pane.filter_box.setText(text)
+    return pane

@@ -40,7 +40,7 @@ def undo_import_text(batch: dict, cost: dict[str, int], today: date | None = Non
             f"{when(batch['started_at'], today)}?")
     parts = []
     if notes:
-        parts.append(f"{notes:,} of them {'has' if notes == 1 else 'have'} notes" if papers > 1 else "it has a note")
+        parts.append((f"{notes:,} of them {'has a note' if notes == 1 else 'have notes'}") if papers > 1 else "it has a note")
     if highlights:
         parts.append(_plural(highlights, "highlight"))
     if parts:
@@ -69,3 +69,12 @@ def ask_undo_import(parent: QWidget, batch: dict, cost: dict[str, int]) -> bool:
     box.exec()
     clicked = box.clickedButton()
     return clicked is not None and clicked.objectName() == "undoImportRemove"
+
+
+def screenshot_undo_import(window: QWidget) -> QWidget:
+    """File → Undo last import…'s question for the newest import, shown without blocking."""
+    lib = window.library  # type: ignore[attr-defined]
+    batch = next(b for b in lib.imports.batches() if not b["undone"] and b["added"])
+    box = undo_import_box(window, batch, lib.imports.undo_cost(batch["id"]))
+    box.show()
+    return box

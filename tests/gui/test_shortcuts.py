@@ -115,6 +115,14 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
         press(qtbot, table, key)
         assert table.currentIndex().row() == row, key
         tested.add(key)
+    press(qtbot, table, "Tab")
+    assert QApplication.focusWidget() is reader.title_edit
+    press(qtbot, reader.title_edit, "Shift+Tab")
+    assert QApplication.focusWidget() is table
+    press(qtbot, table, "Shift+Tab")
+    assert QApplication.focusWidget() is win.search.box
+    tested |= {"Tab", "Shift+Tab"}
+    on_table(3)
     for key in ("Return", "Space"):
         on_table(3)
         press(qtbot, table, key)
