@@ -27,6 +27,7 @@ KIND = Qt.ItemDataRole.UserRole + 10
 VALUE = Qt.ItemDataRole.UserRole + 11
 QUERY = Qt.ItemDataRole.UserRole + 12  # a saved search's query
 MIME_IDS = "application/x-marginalia-paper-ids"
+_SECTION = {"all": "library", "status": "library", "tag": "tags", "list": "lists", "search": "searches"}
 
 
 def color_icon(color: str) -> QIcon:
@@ -165,7 +166,11 @@ class Sidebar(QTreeWidget):
 
     def select_filter(self, kind: str, value: str) -> None:
         """Make this entry the current one (no filterChosen); none when there is no such entry."""
-        found = next((it for it in self._iter() if it.data(0, KIND) == kind and it.data(0, VALUE) == value), None)
+        if kind and self.current_filter() == (kind, value) and self.currentItem().isSelected():
+            return  # already (the window asks at every refresh, e.g. each search typed)
+        section = self._sections.get(_SECTION.get(kind, ""))
+        found = None if section is None else next(
+            (it for it in self._iter(section) if it.data(0, KIND) == kind and it.data(0, VALUE) == value), None)
         self.blockSignals(True)
         if found is not None:
             self.setCurrentItem(found)
@@ -180,7 +185,7 @@ class Sidebar(QTreeWidget):
         not the one applied. A query alone that is a saved search's shows that search."""
         entry = state.sidebar_entry()
         if entry == ("all", "") and state.query.strip():
-            saved = next((it for it in self._iter() if it.data(0, KIND) == "search"
+            saved = next((it for it in self._iter(self._sections["searches"]) if it.data(0, KIND) == "search"
                           and (it.data(0, QUERY) or "").strip() == state.query.strip()), None)
             if saved is not None:
                 entry = ("search", saved.data(0, VALUE))
@@ -235,8 +240,8 @@ class Sidebar(QTreeWidget):
         self.filter_box.setFocus(Qt.FocusReason.OtherFocusReason)
         self.filter_box.setText(self.filter_box.text() + search)
 
-    def _iter(self):  # noqa: ANN202
-        stack = [self.invisibleRootItem()]
+    def _iter(self, top: QTreeWidgetItem | None = None):  # noqa: ANN202
+        stack = [top or self.invisibleRootItem()]
         while stack:
             it = stack.pop()
             yield it
