@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.import_writer import ImportWriter, finish_batch, start_batch
@@ -164,6 +164,19 @@ class Imports:
             tx.conn.execute(update(b).where(b.c.id == batch_id).values(undone=True))
             tx.queue_index(ids)
         return Change("import", tuple(ids), text_changed=True, detail={"undone": batch_id})
+
+    def undo_cost(self, batch_id: int) -> dict[str, int]:
+        """What undoing this import would remove: ``papers`` (live or in the trash), how many of
+        them have a ``notes`` text, and their ``highlights``; asked before :meth:`undo`."""
+        p, n, h = t.paper, t.note, t.highlight
+        mine = select(p.c.id).where(p.c.import_id == batch_id)
+        with self.store.read() as conn:
+            papers = conn.execute(select(func.count()).select_from(mine.subquery())).scalar_one()
+            notes = conn.execute(select(func.count()).select_from(n)
+                                 .where(n.c.paper_id.in_(mine), n.c.text != "")).scalar_one()
+            highlights = conn.execute(select(func.count()).select_from(h)
+                                      .where(h.c.paper_id.in_(mine))).scalar_one()
+        return {"papers": papers, "notes": notes, "highlights": highlights}
 
     def batches(self) -> list[dict]:
         """Every import, newest first, as dicts of the ``import_batch`` columns."""

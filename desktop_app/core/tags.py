@@ -162,17 +162,68 @@ class Tags:
                     tx.conn.execute(update(t.tag).where(t.tag.c.id == tid).values(name=target))
         return Change("tags", tag_names=(old, new), detail={"renamed": {old: new}})
 
-    def merge(self, source: str, target: str) -> Change:
-        """Every paper tagged ``source`` gets ``target``; ``source`` disappears."""
+    def merge_preview(self, source: str, target: str) -> dict:
+        """What :meth:`merge` would do, changing nothing: ``tagged`` papers carry ``source``,
+        ``both`` of them carry ``target`` already, ``gaining`` get it; ``target_exists``."""
         source, target = normalize_tag(source), normalize_tag(target)
+        pt = t.paper_tag
+        with self.store.read() as conn:
+            d = self.store.dialect
+            src = _tag_id(conn, d, source, create=False)
+            if src is None:
+                raise LibraryError(f"no tag named '{source}'")
+            dst = _tag_id(conn, d, target, create=False)
+            tagged = set(conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == src)).scalars())
+            have = set() if dst is None else set(
+                conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == dst)).scalars())
+        return {"tagged": len(tagged), "both": len(tagged & have), "gaining": len(tagged - have),
+                "target_exists": dst is not None}
+
+    def merge(self, source: str, target: str) -> Change:
+        """Every paper tagged ``source`` gets ``target``; ``source`` disappears (its children
+        stay). ``detail["merge"]`` is exactly what changed, for :meth:`unmerge`: the source tag's
+        row, the papers it was on, the papers that gained ``target``, and whether ``target``
+        was made by this merge."""
+        source, target = normalize_tag(source), normalize_tag(target)
+        pt = t.paper_tag
         with self.store.write() as tx:
             src = _tag_id(tx.conn, tx.d, source, create=False)
             if src is None:
                 raise LibraryError(f"no tag named '{source}'")
-            dst = _tag_id(tx.conn, tx.d, target, create=True)
-            if src != dst:
-                _merge(tx.conn, tx.d, src, dst)
-        return Change("tags", tag_names=(source, target))
+            existing = _tag_id(tx.conn, tx.d, target, create=False)
+            if existing == src:
+                raise LibraryError(f"'{source}' and '{target}' are the same tag")
+            dst = existing if existing is not None else _tag_id(tx.conn, tx.d, target, create=True)
+            name, color = tx.conn.execute(select(t.tag.c.name, t.tag.c.color).where(t.tag.c.id == src)).one()
+            target_name = tx.conn.execute(select(t.tag.c.name).where(t.tag.c.id == dst)).scalar_one()
+            tagged = sorted(tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == src)).scalars())
+            had = set(tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == dst)).scalars())
+            _merge(tx.conn, tx.d, src, dst)
+        merge = {"source": {"id": src, "name": name, "color": color}, "target": target_name,
+                 "target_created": existing is None, "tagged": tagged,
+                 "gained": [pid for pid in tagged if pid not in had]}
+        return Change("tags", tuple(tagged), (name, target_name), detail={"merge": merge})
+
+    def unmerge(self, merged: Change) -> Change:
+        """Undo :meth:`merge`, in one transaction: the source tag again (its id, name and color),
+        on the same papers; ``target`` off the papers that gained it, and gone if the merge made it."""
+        m = merged.detail["merge"]
+        src, pt = m["source"], t.paper_tag
+        with self.store.write() as tx:
+            if _tag_id(tx.conn, tx.d, src["name"], create=False) is not None:
+                raise LibraryError(f"a tag named '{src['name']}' exists again; the merge cannot be undone")
+            taken = tx.conn.execute(select(t.tag.c.id).where(t.tag.c.id == src["id"])).scalar() is not None
+            row = {"name": src["name"], "color": src["color"]} | ({} if taken else {"id": src["id"]})
+            sid = tx.conn.execute(insert(t.tag).values(**row)).inserted_primary_key[0]
+            if m["tagged"]:
+                tx.conn.execute(insert(pt), [{"paper_id": pid, "tag_id": sid} for pid in m["tagged"]])
+            dst = _tag_id(tx.conn, tx.d, m["target"], create=False)
+            if dst is not None:
+                if m["gained"]:
+                    tx.conn.execute(delete(pt).where(pt.c.tag_id == dst, tx.d.in_ids(pt.c.paper_id, m["gained"])))
+                if m["target_created"]:
+                    tx.conn.execute(delete(t.tag).where(t.tag.c.id == dst))
+        return Change("tags", tuple(m["tagged"]), (src["name"], m["target"]), detail={"unmerged": m})
 
     def recolor(self, name: str, color: str) -> Change:
         """Set a tag's color ("#rrggbb", or "" for none)."""

@@ -49,7 +49,8 @@ class EditController(QObject):
 
     def _do(self, text: str, do: Do, undo: Undo) -> Change | None:
         try:
-            return perform(self.undo_stack, text, do, undo, self.changed.emit)
+            return perform(self.undo_stack, text, do, undo, self.changed.emit,
+                           lambda why: QMessageBox.warning(self._dialog_parent, "Marginalia", why))
         except LibraryError as exc:
             QMessageBox.warning(self._dialog_parent, "Marginalia", str(exc))
             return None
@@ -317,10 +318,11 @@ class EditController(QObject):
             if ok and new.strip() and new != name:
                 self._do("Rename tag", lambda: lib.tags.rename(name, new), lambda _c: lib.tags.rename(new, name))
         elif action == "merge":
-            names = [t.name for t in lib.tags.all() if t.name != name]
-            target, ok = QInputDialog.getItem(parent, "Merge tag", f"Merge “{name}” into:", names, 0, True)
-            if ok and target:
-                self._do("Merge tags", lambda: lib.tags.merge(name, target), lambda _c: _unmergeable())
+            from desktop_app.gui.merge_tags import ask_merge_target
+
+            target = ask_merge_target(lib, name, parent)
+            if target:
+                self._do(f"Merge tag {name} into {target}", lambda: lib.tags.merge(name, target), lib.tags.unmerge)
         elif action == "color":
             color = QColorDialog.getColor(parent=parent, title=f"Color of “{name}”")
             if color.isValid():
@@ -372,7 +374,3 @@ class EditController(QObject):
 
             self._do("Snapshot search to list", do, lambda _c: lib.lists.delete(list_name))
             self._say(f"Reading list “{list_name}” holds the {len(ids)} papers the search found")
-
-
-def _unmergeable() -> Change:
-    raise LibraryError("a merge of tags cannot be undone; rename the tag back by hand")

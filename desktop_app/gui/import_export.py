@@ -333,12 +333,10 @@ class FileController(QObject):
         if not batches:
             QMessageBox.information(self._window, "Undo import", "There is no import to undo.")
             return
+        from desktop_app.gui.undo_import import ask_undo_import
+
         b = batches[0]
-        answer = QMessageBox.question(
-            self._window, "Undo import",
-            f"Remove the {b['added']} papers imported on {str(b['started_at'])[:16]} from\n{b['source'][:300]}?\n"
-            "Tags and notes you added to them go too.")
-        if answer == QMessageBox.StandardButton.Yes:
+        if ask_undo_import(self._window, b, self.library.imports.undo_cost(b["id"])):
             self.changed.emit(self.library.imports.undo(b["id"]))
 
 

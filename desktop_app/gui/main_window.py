@@ -25,14 +25,16 @@ from desktop_app.gui import did_you_mean, start_up_done
 from desktop_app.gui.bulk_panel import install_bulk_panel
 from desktop_app.gui.deferred import AfterFirstPaint, Coalescer
 from desktop_app.gui.editing import EditController
+from desktop_app.gui.focus_order import TabChain
 from desktop_app.gui.import_export import FileController, sample_count
 from desktop_app.gui.jobs import Job, keep_while_running, running_jobs
+from desktop_app.gui.key_bindings import unique_keys
 from desktop_app.gui.paper_model import PAGE, PaperTableModel
 from desktop_app.gui.paper_table import SORT_KEYS, PaperTable
 from desktop_app.gui.reader import ReaderPane
 from desktop_app.gui.relevance_sort import RelevanceSort
 from desktop_app.gui.search_bar import FilterState, SearchBar
-from desktop_app.gui.sidebar import Sidebar
+from desktop_app.gui.sidebar import Sidebar, SidebarPane
 from desktop_app.gui.theme import add_theme_menu, apply_preference
 from desktop_app.gui.window_settings import WindowSettings
 
@@ -66,6 +68,7 @@ class MainWindow(QMainWindow):
         self._build_controllers()
         self._build_menus()
         self._build_shortcuts()
+        self.tab_chain = TabChain(self)  # focus_order: the Tab order of the window's parts
         self._restore_settings()
         self.apply_preferences()
         self._recover_drafts()
@@ -114,7 +117,8 @@ class MainWindow(QMainWindow):
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("mainSplitter")
-        for n, (pane, stretch) in enumerate(((self.sidebar, 0), (center, 3), (self.reader, 2))):
+        self.sidebar_pane = SidebarPane(self.sidebar, self)  # the sidebar under its tag filter box
+        for n, (pane, stretch) in enumerate(((self.sidebar_pane, 0), (center, 3), (self.reader, 2))):
             self.splitter.addWidget(pane)
             self.splitter.setStretchFactor(n, stretch)
         self.splitter.setSizes([200, 770, 440])
@@ -200,9 +204,9 @@ class MainWindow(QMainWindow):
 
         e = mb.addMenu("&Edit")
         undo = self.undo_stack.createUndoAction(self, "&Undo")
-        undo.setShortcuts([QKeySequence.StandardKey.Undo])
+        undo.setShortcuts(unique_keys(QKeySequence.StandardKey.Undo))
         redo = self.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        redo.setShortcuts(unique_keys("Ctrl+Shift+Z", QKeySequence.StandardKey.Redo))  # each key once
         for a in (undo, redo):
             a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             e.addAction(a)
@@ -380,6 +384,9 @@ class MainWindow(QMainWindow):
         self.save_settings()
         super().closeEvent(event)
 
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002, N802, FBT001
+        return self.tab_chain.move(next) or super().focusNextPrevChild(next)
+
     def dragEnterEvent(self, event) -> None:  # noqa: ANN001, N802
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
@@ -404,13 +411,16 @@ class MainWindow(QMainWindow):
                 list_name=self.state.list_name, sort=sort, descending=self.sort_desc,
             )
         except QuerySyntaxError as exc:
-            self.search.show_error(str(exc))
+            from desktop_app.gui.query_messages import plain_query_error
+
+            self.search.show_error(plain_query_error(str(exc), self.state.query))
             return
         except IndexDamaged as exc:
             self.search.show_error(f"{exc} — the results will come back in a moment")
             self.files.ensure_index_async()
             return
         self.search.show_error(None)
+        self._select_sidebar_for_state()  # whatever changed the filter, the sidebar follows
         self.terms = res.terms
         self.reader.hit_query = self.state.query
         self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
@@ -510,9 +520,7 @@ class MainWindow(QMainWindow):
         self._select_sidebar_for_state()
 
     def _select_sidebar_for_state(self) -> None:
-        entry = self.state.sidebar_entry()
-        if entry is not None:
-            self.sidebar.select_filter(*entry)
+        self.sidebar.show_filter(self.state)  # the entry standing for the filter, or none
 
     def _update_stack(self, empty: bool | None = None) -> None:
         """The welcome panel for an empty library, else the table. ``empty`` when known."""

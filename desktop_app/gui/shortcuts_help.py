@@ -2,6 +2,8 @@
 
 SHORTCUTS: list[tuple[str, str]] = [
     ("↑ / ↓ or j / k", "previous / next paper"),
+    ("Tab / Shift+Tab", "next / previous part: sidebar, search, papers, title, status, rating, tags, abstract, "
+                        "highlights, note"),
     ("Enter or Space", "read: focus the abstract"),
     ("t", "add a tag (Enter creates it; a/b makes a child tag)"),
     ("n", "write in the note (it saves itself)"),
@@ -27,3 +29,33 @@ SHORTCUTS: list[tuple[str, str]] = [
     ("Ctrl+,", "settings (Preferences on macOS)"),
     ("F1", "this list"),
 ]
+
+# How the list writes keys -> Qt's portable names. The list is checked against the keys the
+# window registers (tests/gui/test_shortcuts.py), so it cannot promise a key that does nothing.
+_NAMES = {"↑": "Up", "↓": "Down", "←": "Left", "→": "Right", "enter": "Return", "esc": "Escape",
+          "space": "Space", "del": "Delete"}
+NATIVE_KEYS = {"Up", "Down", "Tab", "Shift+Tab"}  # Qt's own keys (the table's, focus_order's), no shortcut
+
+
+def listed_keys(shown: str) -> list[str]:
+    """The key sequences (``QKeySequence`` portable text) that one row of :data:`SHORTCUTS`
+    names: ``"u / s / r"`` -> U, S, R; ``"0 – 5"`` -> 0 … 5; ``"Shift+1…5"`` -> Shift+1 … Shift+5."""
+    import re
+
+    from PySide6.QtGui import QKeySequence
+
+    out: list[str] = []
+    for part in re.split(r"\s*(?:\s/\s|,|\bor\b)\s*", shown):
+        part = part.strip()
+        if not part:
+            continue
+        span = re.fullmatch(r"(.*?)(\d)\s*[–…-]\s*(\d)", part)
+        if span:
+            prefix, first, last = span.group(1), int(span.group(2)), int(span.group(3))
+            out += [f"{prefix}{n}" for n in range(first, last + 1)]
+            continue
+        *mods, key = part.split("+")
+        key = _NAMES.get(key.lower(), key)
+        out.append("+".join([*mods, key.upper() if len(key) == 1 else key]))
+    portable = QKeySequence.SequenceFormat.PortableText
+    return [QKeySequence(k).toString(portable) for k in out]  # "Escape" -> "Esc", as registered

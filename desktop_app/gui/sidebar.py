@@ -4,16 +4,31 @@ adds them."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPixmap
-from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtGui import QBrush, QColor, QIcon, QKeyEvent, QPainter, QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLineEdit,
+    QMenu,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from desktop_app.core.values import ListInfo, TagInfo
 from desktop_app.gui import theme
 
+if TYPE_CHECKING:
+    from desktop_app.gui.search_bar import FilterState
+
 KIND = Qt.ItemDataRole.UserRole + 10
 VALUE = Qt.ItemDataRole.UserRole + 11
+QUERY = Qt.ItemDataRole.UserRole + 12  # a saved search's query
 MIME_IDS = "application/x-marginalia-paper-ids"
+_SECTION = {"all": "library", "status": "library", "tag": "tags", "list": "lists", "search": "searches"}
 
 
 def color_icon(color: str) -> QIcon:
@@ -49,6 +64,8 @@ class Sidebar(QTreeWidget):
         self.itemClicked.connect(self._clicked)
         self.itemActivated.connect(self._clicked)
         self._sections: dict[str, QTreeWidgetItem] = {}
+        self._tag_filter = ""
+        self.filter_box: QLineEdit | None = None  # set by SidebarPane: typing in the tree goes there
         for key, label in (("library", "Library"), ("tags", "Tags"), ("lists", "Reading lists"),
                            ("searches", "Saved searches")):
             it = QTreeWidgetItem(self, [label])
@@ -90,9 +107,11 @@ class Sidebar(QTreeWidget):
         for name, query in searches:
             it = self._add(self._sections["searches"], name, "search", name)
             it.setToolTip(0, query)
+            it.setData(0, QUERY, query)
         if not tags:
             hint = QTreeWidgetItem(self._sections["tags"], ["No tags yet (press t)"])
             hint.setFlags(Qt.ItemFlag.NoItemFlags)
+        self.filter_tags(self._tag_filter)
         self.setUpdatesEnabled(True)
         if current:
             self.select_filter(*current)
@@ -154,16 +173,83 @@ class Sidebar(QTreeWidget):
         return it.data(0, KIND), it.data(0, VALUE)
 
     def select_filter(self, kind: str, value: str) -> None:
-        for it in self._iter():
-            if it.data(0, KIND) == kind and it.data(0, VALUE) == value:
-                self.blockSignals(True)
-                self.setCurrentItem(it)
-                self.blockSignals(False)
-                return
-        self.clearSelection()
+        """Make this entry the current one (no filterChosen); none when there is no such entry."""
+        if kind and self.current_filter() == (kind, value) and self.currentItem().isSelected():
+            return  # already (the window asks at every refresh, e.g. each search typed)
+        section = self._sections.get(_SECTION.get(kind, ""))
+        found = None if section is None else next(
+            (it for it in self._iter(section) if it.data(0, KIND) == kind and it.data(0, VALUE) == value), None)
+        self.blockSignals(True)
+        if found is not None:
+            self.setCurrentItem(found)
+        else:
+            self.setCurrentItem(None)  # type: ignore[arg-type]  # no entry stands for the filter
+            self.clearSelection()
+        self.blockSignals(False)
 
-    def _iter(self):  # noqa: ANN202
-        stack = [self.invisibleRootItem()]
+    def show_filter(self, state: FilterState) -> None:
+        """Highlight the entry that stands for the window's filter, and none when none does (a
+        status and a tag together, an excluded tag): the sidebar never shows a filter that is
+        not the one applied. A query alone that is a saved search's shows that search."""
+        entry = state.sidebar_entry()
+        if entry == ("all", "") and state.query.strip():
+            saved = next((it for it in self._iter(self._sections["searches"]) if it.data(0, KIND) == "search"
+                          and (it.data(0, QUERY) or "").strip() == state.query.strip()), None)
+            if saved is not None:
+                entry = ("search", saved.data(0, VALUE))
+        if entry is None:
+            self.select_filter("", "")
+        else:
+            self.select_filter(*entry)
+
+    # ---- the tag filter --------------------------------------------------------------------
+    def filter_tags(self, text: str) -> None:
+        """Show only the tags whose path contains ``text`` (any case), with their parents,
+        expanded so that the matches show; everything again for an empty text."""
+        self._tag_filter = text
+        needle = text.strip().lower()
+
+        def walk(item: QTreeWidgetItem) -> bool:
+            shown = False
+            for i in range(item.childCount()):
+                child = item.child(i)
+                if child.data(0, KIND) != "tag":
+                    child.setHidden(bool(needle))  # the "No tags yet" hint
+                    continue
+                below = walk(child)
+                match = not needle or needle in str(child.data(0, VALUE)).lower()
+                child.setHidden(not (match or below))
+                if needle and below:
+                    child.setExpanded(True)
+                shown = shown or match or below
+            return shown
+
+        walk(self._sections["tags"])
+
+    def visible_tags(self) -> list[str]:
+        """The tag paths shown (not hidden by the filter), in tree order."""
+        out: list[str] = []
+
+        def walk(item: QTreeWidgetItem) -> None:
+            for i in range(item.childCount()):
+                child = item.child(i)
+                if child.data(0, KIND) == "tag" and not child.isHidden():
+                    out.append(child.data(0, VALUE))
+                    walk(child)
+
+        walk(self._sections["tags"])
+        return out
+
+    def keyboardSearch(self, search: str) -> None:  # noqa: N802
+        """Typing in the tree filters the tags: the letters go to the filter box."""
+        if self.filter_box is None or not search.strip():
+            super().keyboardSearch(search)
+            return
+        self.filter_box.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.filter_box.setText(self.filter_box.text() + search)
+
+    def _iter(self, top: QTreeWidgetItem | None = None):  # noqa: ANN202
+        stack = [top or self.invisibleRootItem()]
         while stack:
             it = stack.pop()
             yield it
@@ -225,3 +311,47 @@ class Sidebar(QTreeWidget):
         ids = [int(x) for x in raw.split(",") if x]
         event.acceptProposedAction()
         self.papersDropped.emit(item.data(0, KIND), item.data(0, VALUE), ids)
+
+
+class SidebarPane(QWidget):
+    """The sidebar with its tag filter box above it."""
+
+    def __init__(self, sidebar: Sidebar, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sidebarPane")
+        self.sidebar = sidebar
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        self.filter_box = QLineEdit(self)
+        self.filter_box.setObjectName("tagFilter")
+        self.filter_box.setAccessibleName("Filter tags")
+        self.filter_box.setPlaceholderText("Filter tags…")
+        self.filter_box.setToolTip("Show only the tags containing this text (type in the sidebar to start)")
+        self.filter_box.setClearButtonEnabled(True)
+        # reached by typing in the sidebar or a click, not by Tab (the Tab order is the window's)
+        self.filter_box.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.filter_box.textChanged.connect(sidebar.filter_tags)
+        self.filter_box.installEventFilter(self)
+        lay.addWidget(self.filter_box)
+        lay.addWidget(sidebar, 1)
+        sidebar.filter_box = self.filter_box
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: ANN001, N802
+        """Esc in the filter box clears it and goes back to the tree; Down goes to the tree."""
+        if obj is self.filter_box and isinstance(event, QKeyEvent) and event.type() == QKeyEvent.Type.KeyPress:
+            if event.key() == Qt.Key.Key_Escape:
+                self.filter_box.clear()
+                self.sidebar.setFocus(Qt.FocusReason.OtherFocusReason)
+                return True
+            if event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                self.sidebar.setFocus(Qt.FocusReason.OtherFocusReason)
+                return True
+        return super().eventFilter(obj, event)
+
+
+def screenshot_tag_filter(window: QWidget, text: str = "vis") -> QWidget:
+    """The sidebar with its tag filter in use (``text`` typed), for the docs."""
+    pane: SidebarPane = window.sidebar_pane  # type: ignore[attr-defined]
+    pane.filter_box.setText(text)
+    return pane

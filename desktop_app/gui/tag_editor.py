@@ -34,6 +34,9 @@ class TagEditor(QWidget):
         comp.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         comp.setFilterMode(Qt.MatchFlag.MatchContains)
         self.line.setCompleter(comp)
+        # a chosen suggestion is the tag: add it and empty the box (the completer writes the
+        # suggestion into the box after this signal, so the box is emptied once more, next turn)
+        comp.activated[str].connect(self._choose)
         self.line.returnPressed.connect(self._commit)
         self.line.installEventFilter(self)
         self._layout.addWidget(self.line)
@@ -70,7 +73,18 @@ class TagEditor(QWidget):
         self._layout.addWidget(self.line)
         self.updateGeometry()
 
+    def _choose(self, name: str) -> None:
+        from PySide6.QtCore import QTimer
+
+        self.line.completer().popup().hide()
+        self.line.setText(name)
+        self._commit()
+        QTimer.singleShot(0, self.line.clear)
+
     def _commit(self) -> None:
+        popup = self.line.completer().popup()
+        if popup.isVisible() and popup.currentIndex().isValid():
+            return  # Return on a highlighted suggestion: the completer's activated adds it (_choose)
         text = self.line.text().strip()
         if not text:
             return

@@ -23,6 +23,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
 from desktop_app.gui import preferences
+from desktop_app.gui.focus_style import FOCUS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -236,7 +237,7 @@ QToolButton#filterChip {{ background: {k.filter_chip}; color: {k.filter_chip_tex
 QWidget#ratingControl QToolButton {{ color: {k.star}; font-size: 16px; padding: 0 1px; }}
 QWidget#ratingControl QToolButton[filled="true"] {{ color: {k.star_filled}; }}
 QListWidget#highlightList {{ border: none; }}
-{_indicators(colors) if fusion else ""}"""
+{_indicators(colors) if fusion else ""}""" + FOCUS  # last: the focused widget always shows it
 
 
 def _check_image() -> str:

@@ -7,39 +7,61 @@ from collections.abc import Callable
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from desktop_app.core.errors import LibraryError
 from desktop_app.core.values import Change
 
 Do = Callable[[], Change]
 Undo = Callable[[Change], Change]
 Notify = Callable[[Change], None]
+Failed = Callable[[str], None]  # told why an undo or redo could not be done
 
 
 class LibraryCommand(QUndoCommand):
-    def __init__(self, text: str, do: Do, undo: Undo, notify: Notify, first: Change) -> None:
+    def __init__(self, text: str, do: Do, undo: Undo, notify: Notify, first: Change,
+                 failed: Failed | None = None) -> None:
         super().__init__(text)
         self._do = do
         self._undo = undo
         self._notify = notify
         self._change = first
         self._skip_first_redo = True
+        self._failed = failed
 
     def redo(self) -> None:
         if self._skip_first_redo:
             self._skip_first_redo = False
             return
-        self._change = self._do()
+        try:
+            self._change = self._do()
+        except LibraryError as exc:
+            self._give_up("Redo", exc)
+            return
         self._notify(self._change)
 
     def undo(self) -> None:
-        self._notify(self._undo(self._change))
+        try:
+            change = self._undo(self._change)
+        except LibraryError as exc:
+            self._give_up("Undo", exc)
+            return
+        self._notify(change)
+
+    def _give_up(self, what: str, exc: LibraryError) -> None:
+        """The library refused: say so, and take this step off the stack (Qt drops an obsolete
+        command after its undo or redo), so that no "Redo …" is offered that did not happen."""
+        self.setObsolete(True)
+        if self._failed is not None:
+            self._failed(f"{what} “{self.text()}” is not possible: {exc}")
 
 
-def perform(stack: QUndoStack, text: str, do: Do, undo: Undo, notify: Notify) -> Change:
+def perform(stack: QUndoStack, text: str, do: Do, undo: Undo, notify: Notify,
+            failed: Failed | None = None) -> Change:
     """Run ``do`` now; when it succeeds, push it so that Ctrl+Z runs ``undo``.
-    Errors from ``do`` propagate and nothing is pushed."""
+    Errors from ``do`` propagate and nothing is pushed. A later undo or redo that the library
+    refuses is reported to ``failed`` and the step leaves the stack."""
     change = do()
     notify(change)
-    stack.push(LibraryCommand(text, do, undo, notify, change))
+    stack.push(LibraryCommand(text, do, undo, notify, change, failed))
     return change
 
 

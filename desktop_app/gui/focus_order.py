@@ -1,0 +1,100 @@
+"""The window's Tab order: sidebar → search → table → title → status → rating → tags →
+abstract → highlights → note, then the sidebar again (Shift+Tab backwards).
+
+Qt's own focus chain follows the order widgets were made in and passes through every button
+(the Save search button, each filter chip and tag chip, the highlight colours), so Tab "jumped".
+Each stop here is a part of the window (its container) and the widget that takes the focus in
+it; Tab from anywhere inside a part goes to the next part's widget. A part hidden or disabled
+(no highlights; a read-only library) is passed over. Every control left out has its key
+(Help → Keyboard shortcuts). Qt's own chain is set to the same order (``setTabOrder``) for the
+tools that read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QWidget
+
+MainWindow = Any  # the window (main_window imports this module: no import back)
+
+
+@dataclass(frozen=True)
+class Stop:
+    name: str
+    part: Callable[[], QWidget]  # the focus anywhere in it counts as being at this stop
+    target: Callable[[], QWidget]  # the widget that takes the focus
+
+
+def _status_target(win: MainWindow) -> QWidget:
+    control = win.reader.status
+    return next((b for b in control.buttons.values() if b.isChecked()), control.buttons["unread"])
+
+
+def stops(win: MainWindow) -> list[Stop]:
+    r = win.reader
+    return [
+        Stop("sidebar", lambda: win.sidebar_pane, lambda: win.sidebar),
+        Stop("search", lambda: win.search, lambda: win.search.box),
+        Stop("table", lambda: win.table, lambda: win.table),
+        Stop("title", lambda: r.title_edit, lambda: r.title_edit),
+        Stop("status", lambda: r.status, lambda: _status_target(win)),
+        Stop("rating", lambda: r.rating, lambda: r.rating),
+        Stop("tags", lambda: r.tags, lambda: r.tags.line),
+        Stop("abstract", lambda: r.abstract, lambda: r.abstract),
+        Stop("highlights", lambda: r.hl_list, lambda: r.hl_list),
+        Stop("note", lambda: r.notes, lambda: r.notes.stack.currentWidget()),
+    ]
+
+
+def _reachable(w: QWidget) -> bool:
+    return w.isVisible() and w.isEnabled() and bool(w.focusPolicy() & Qt.FocusPolicy.TabFocus)
+
+
+class TabChain:
+    """Moves the focus along :func:`stops`; the window calls :meth:`move` from its
+    ``focusNextPrevChild``."""
+
+    def __init__(self, win: MainWindow) -> None:
+        self.win = win
+        self.stops = stops(win)
+        win.reader.notes.edit.setTabChangesFocus(True)  # Tab leaves the note (as the title's)
+        # a plain QWidget draws a style sheet's border (the focus one) only with this
+        win.reader.rating.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        chain = [s.target() for s in self.stops]
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
+
+    def at(self, widget: QWidget | None) -> int | None:
+        """The stop the focus ``widget`` is in, or None outside them."""
+        if widget is None:
+            return None
+        for n, stop in enumerate(self.stops):
+            part = stop.part()
+            if widget is part or part.isAncestorOf(widget):
+                return n
+        return None
+
+    def move(self, forward: bool) -> bool:
+        """Focus the next (previous) reachable stop; False when the focus is outside them."""
+        here = self.at(QApplication.focusWidget())
+        if here is None:
+            return False
+        count = len(self.stops)
+        for step in range(1, count + 1):
+            stop = self.stops[(here + (step if forward else -step)) % count]
+            target = stop.target()
+            if _reachable(target):
+                reason = Qt.FocusReason.TabFocusReason if forward else Qt.FocusReason.BacktabFocusReason
+                target.setFocus(reason)
+                return True
+        return False
+
+
+def screenshot_focus(window: MainWindow) -> QWidget:
+    """The window with the paper table focused (its focus border), for the docs."""
+    window.table.setFocus(Qt.FocusReason.TabFocusReason)
+    return window
