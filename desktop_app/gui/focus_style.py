@@ -1,6 +1,6 @@
 """Focus always visible: the widget that has the keyboard shows a 2 px border in the palette's
-highlight colour (so it follows the light and dark schemes). app.py appends :data:`FOCUS` to
-the application's style sheet.
+highlight colour (so it follows the light and dark schemes). ``theme.style_sheet`` ends with
+:data:`FOCUS`.
 
 A frame's border width is read when the widget is polished, not on each focus change, so the
 border is always there, transparent until the widget has the focus.
