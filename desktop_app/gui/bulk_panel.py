@@ -255,7 +255,7 @@ class ReaderOrBulk:
         self.window = window
         splitter = window.splitter
         at = splitter.indexOf(window.reader)
-        self.stack = QStackedWidget()  # no parent yet: a child of the splitter would be added to it
+        self.stack = QStackedWidget(window)  # Qt owns it; not the splitter's child yet (it would be added to it)
         self.stack.setObjectName("readerStack")
         self.panel = BulkPanel(window)
         self.scroll = QScrollArea(self.stack)  # the panel never widens the reader's pane

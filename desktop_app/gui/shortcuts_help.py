@@ -45,7 +45,8 @@ def listed_keys(shown: str) -> list[str]:
     from PySide6.QtGui import QKeySequence
 
     out: list[str] = []
-    for part in re.split(r"\s*(?:\s/\s|,|\bor\b)\s*", shown):
+    # "Ctrl+," is a key: the comma between two keys has a space after it
+    for part in re.split(r"\s*(?:\s/\s|,\s|\bor\b)\s*", shown):
         part = part.strip()
         if not part:
             continue

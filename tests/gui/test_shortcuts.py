@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QDesktopServices, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QDialog, QInputDialog, QMessageBox, QWidget
 
 from desktop_app.gui.key_bindings import collisions, registrations, unique_keys
@@ -90,7 +90,7 @@ def test_every_listed_key_is_registered(make_window, seeded_dir: Path) -> None:
     assert missing == []
 
 
-def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001, C901, PLR0915
+def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001, C901, PLR0915
     win = make_window(seeded_dir)
     win.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=3000)
@@ -269,6 +269,33 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
     assert dlg is not None and dlg.isVisible()
     dlg.reject()
     tested.add("F1")
+
+    # the editors open as window-modal dialogs
+    for key, title in (("Ctrl+I", "Edit metadata"), ("Ctrl+,", "Settings")):
+        on_table(0)
+        before = len(seen)
+        answer_next_modal(seen)
+        press(qtbot, table, key)
+        qtbot.waitUntil(lambda before=before: len(seen) > before, timeout=5000)
+        assert seen[-1][1] == title, key
+        tested.add(key)
+
+    # Ctrl+Shift+C: the selected paper's reference on the clipboard, in the citation style
+    on_table(0)
+    QApplication.clipboard().setText("before")
+    press(qtbot, table, "Ctrl+Shift+C")
+    qtbot.waitUntil(lambda: QApplication.clipboard().text() not in ("", "before"), timeout=10000)
+    assert win.library.papers.get(win.current_id()).title.split()[0] in QApplication.clipboard().text()
+    tested.add("Ctrl+Shift+C")
+
+    # Ctrl+Enter: the paper's arXiv page asked of the desktop (no browser here: the request is kept)
+    opened: list[str] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toString()) or True)
+    on_table(0)
+    lib.papers.update_metadata(win.current_id(), {"arxiv_id": "2401.01234"})
+    press(qtbot, table, "Ctrl+Return")
+    assert opened == ["https://arxiv.org/abs/2401.01234"]
+    tested.add("Ctrl+Return")
 
     listed = {k for shown, _ in SHORTCUTS for k in listed_keys(shown)}
     assert listed - tested == set(), "a listed shortcut has no check here"
