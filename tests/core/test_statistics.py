@@ -207,3 +207,43 @@ def test_cli_stats_json(library_dir: Path, seed_paths: list[Path], capsys: pytes
     assert main([*lib_arg, "stats"]) == 0
     text = capsys.readouterr().out
     assert text.startswith("76 papers: 74 unread, 0 skimmed, 2 read") and "NeurIPS" in text
+
+
+def test_change_log_and_statistics_on_postgresql(tmp_path: Path) -> None:
+    """The PostgreSQL forms: change_log rows from INSERT ... SELECT over unnest, hours by to_char."""
+    pytest.importorskip("psycopg", reason="psycopg is a test dependency (pip install -e '.[test]')")
+    from sqlalchemy import create_engine
+    from sqlmodel import SQLModel
+
+    import desktop_app.core.models  # noqa: F401 - the tables
+    from desktop_app.core.imports import Imports
+    from desktop_app.core.papers import Papers
+    from desktop_app.core.records import ParseResult, Record
+    from desktop_app.core.statistics import library_statistics
+    from desktop_app.core.store import Store
+    from desktop_app.core.tags import Tags
+    from tests.core.postgres_server import postgres_server
+
+    with postgres_server() as url:
+        engine = create_engine(url)
+        SQLModel.metadata.create_all(engine)
+        try:
+            store = Store(engine)
+            records = [Record(title=f"Paper {i}", abstract=f"About topic {i}.", year=2020 + i % 3,
+                              venue="ICML" if i % 2 else "ACL") for i in range(6)]
+            Imports(store, tmp_path).from_records([("x", ParseResult("bibtex", records))])
+            papers, tags = Papers(store), Tags(store)
+            ids = sorted(papers.rows(range(1, 7)))
+            papers.set_status(ids[:3], "read")
+            papers.set_status(ids[3:4], "skimmed")
+            papers.set_rating(ids[:2], 5)
+            tags.add(ids[:4], ["rl"])
+            with store.read() as conn:
+                kinds = conn.execute(select(t.change_log.c.kind)).scalars().all()
+            assert sorted(kinds) == ["rating"] * 2 + ["status"] * 4 + ["tag"] * 4
+            st = library_statistics(store)
+            assert (st.papers, st.by_status["read"], st.ratings[5], st.by_tag) == (6, 3, 2, [("rl", 4)])
+            assert st.by_venue == [("ACL", 3), ("ICML", 3)]
+            assert [(d.day, d.skimmed, d.read, d.read_total) for d in st.progress] == [(date.today(), 1, 3, 3)]
+        finally:
+            engine.dispose()
