@@ -117,7 +117,8 @@ class Chart(QWidget):
         p.setFont(self.font())
         if not self.has_data():
             p.setPen(QColor(k.muted))
-            p.drawText(self.plot_rect(), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.empty_text)
+            below_title = self.rect().adjusted(_PAD, self.fontMetrics().height() + 2 * _PAD, -_PAD, -_PAD)
+            p.drawText(below_title, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.empty_text)
         else:
             self.draw(p, self.plot_rect(), k)
         p.end()
