@@ -131,6 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--limit", type=int, default=10)
     s.add_argument("--json", action="store_true")
 
+    s = sub.add_parser("stats", help="statistics: reading progress, papers by tag, venue, year and rating")
+    s.add_argument("--json", action="store_true")
+
     rl = sub.add_parser("reading-list", help="reading lists").add_subparsers(dest="rl_command", metavar="ACTION")
     rl.required = True
     x = rl.add_parser("create")

@@ -48,7 +48,7 @@ def _run_on_library(folder: Path, args: argparse.Namespace) -> int:
 
 
 SEARCHING = ("search", "list", "export")
-NO_INDEX = ("show", "attach", "attachments")  # reads the database only: the index is neither checked nor loaded (Whoosh)
+NO_INDEX = ("show", "attach", "attachments", "stats")  # reads the database only: the index is neither checked nor loaded (Whoosh)
 
 
 def _repair_silently_wrong_index(lib: Library) -> None:
@@ -267,6 +267,35 @@ def cmd_related(lib: Library, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_stats(lib: Library, args: argparse.Namespace) -> int:
+    st = lib.statistics()
+    if args.json:
+        print_json(st.as_dict())
+        return 0
+    status = ", ".join(f"{n:,} {s}" for s, n in st.by_status.items())
+    print(f"{st.papers:,} papers: {status}")
+    print(f"{st.rated:,} rated, {st.tagged:,} tagged ({st.tags:,} tags), {st.with_notes:,} with notes, "
+          f"{st.highlights:,} highlights")
+    recent = [d for d in st.progress if d.skimmed or d.read][-7:]
+    if recent:
+        print("\nreading progress (last active days)")
+        for d in recent:
+            print(f"  {d.day}  {d.skimmed:>5} skimmed  {d.read:>5} read  {d.read_total:>7,} read in all")
+    print("\nratings")
+    for r, n in st.ratings.items():
+        print(f"  {'unrated' if r == 0 else '*' * r:<8} {n:>7,}")
+    for title, rows in (("tags (top 20)", st.by_tag), ("venues (top 20)", st.by_venue)):
+        if rows:
+            print(f"\n{title}")
+            for name, n in rows:
+                print(f"  {n:>7,}  {name}")
+    if st.by_year:
+        print("\nyears")
+        for y, n in st.by_year:
+            print(f"  {y}  {n:>7,}")
+    return 0
+
+
 def cmd_reading_list(lib: Library, args: argparse.Namespace) -> int:
     c = args.rl_command
     if c == "create":
@@ -406,6 +435,6 @@ HANDLERS = {
     "highlight": cmd_highlight, "abstract": cmd_abstract, "export": cmd_export,
     "reading-list": cmd_reading_list, "reindex": cmd_reindex, "check": cmd_check,
     "backup": cmd_backup, "imports": cmd_imports, "undo-import": cmd_undo_import,
-    "related": cmd_related,
+    "related": cmd_related, "stats": cmd_stats,
     "attach": cmd_attach, "attachments": cmd_attachments,
 }

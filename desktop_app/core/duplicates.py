@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, String, cast, delete, exists, func, insert, select, update
 
+from desktop_app.core import change_log
 from desktop_app.core.anchoring import reanchor_all
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.models import STATUSES
@@ -247,6 +248,7 @@ class Duplicates:
             if values.get("abstract_text", kept["abstract_text"]) != kept["abstract_text"]:
                 moved["anchors"] = _anchors(tx.conn, keep_id)
             tx.conn.execute(update(t.paper).where(t.paper.c.id == keep_id).values(**values, updated_at=tx.now))
+            change_log.record_fields(tx, {keep_id: kept}, {keep_id: values}, via="merge")
             if "anchors" in moved:
                 reanchor_all(tx.conn, keep_id, values["abstract_text"], kept["abstract_text"])
             final_abstract = values.get("abstract_text", kept["abstract_text"])
@@ -277,8 +279,10 @@ class Duplicates:
                 raise LibraryError(f"merge {merge_id} was undone already")
             keep_id, other_id = row["kept_id"], row["merged_id"]
             before, moved = json.loads(row["before_json"]), json.loads(row["moved_json"])
+            now = tx.conn.execute(select(p.c.status, p.c.rating).where(p.c.id == keep_id)).mappings().one()
             tx.conn.execute(update(p).where(p.c.id == keep_id)
                             .values({c: _from_json(c, v) for c, v in before.items()}))
+            change_log.record_fields(tx, {keep_id: now}, {keep_id: before}, via="merge")
             h, item, pt, pi = t.highlight, t.reading_list_item, t.paper_tag, t.paper_identity
             if moved["highlight_ids"]:  # first: the kept paper's own are re-placed next
                 tx.conn.execute(update(h).where(h.c.paper_id == keep_id, tx.d.in_ids(h.c.id, moved["highlight_ids"]))

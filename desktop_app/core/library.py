@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from desktop_app.core.highlights import Highlights
     from desktop_app.core.imports import Imports
     from desktop_app.core.search.query import CompiledQuery
+    from desktop_app.core.statistics import LibraryStatistics
     from desktop_app.core.values import Change, QueryResult
 
 Progress = Callable[[int, int], None]
@@ -192,6 +193,12 @@ class Library:
         from desktop_app.core.search.suggest import did_you_mean
 
         return did_you_mean(self.index, self.store, lambda q: self.query(q, limit=0).total, query_text, hits)
+
+    def statistics(self) -> LibraryStatistics:
+        """Reading progress, papers by tag, venue, year and rating, totals (core/statistics.py)."""
+        from desktop_app.core.statistics import library_statistics
+
+        return library_statistics(self.store)
 
     def rederive_titles(self, dry_run: bool = True, progress: Progress | None = None,
                         cancelled: Cancelled | None = None) -> list[tuple[int, str, str]]:

@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 
 from sqlalchemy import exists, func, insert, select, update
 
+from desktop_app.core import change_log
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.import_writer import ImportWriter, finish_batch, start_batch
 from desktop_app.core.records import ExportPaper, Record
@@ -141,6 +142,9 @@ def _user_data(tx: Tx, writer: ImportWriter, pid: int, p: ExportPaper, new: bool
         sets["added_at"] = added_at
     if sets:
         conn.execute(update(pt).where(pt.c.id == pid).values(**sets))
+        # logged "via import": the library's read count changes now, but nobody read it here now
+        change_log.record_fields(tx, {pid: {"status": "unread" if new else row.status,
+                                            "rating": 0 if new else row.rating}}, {pid: sets}, via="import")
     writer.link_tags(pid, list(p.tags), skip_bad=False)
     _note(tx, pid, p)
     _highlights(tx, pid, p, row.abstract_text)

@@ -215,3 +215,21 @@ class Attachment(SQLModel, table=True):
 
 
 ATTACHMENT_KINDS = ("copy", "link")
+
+
+class ChangeLog(SQLModel, table=True):
+    """One change to the library, in the order it was committed (``seq`` only grows).
+
+    The statistics read reading progress from it (``kind`` "status"); a shared library's desks
+    pull the changes after the last ``seq`` they saw to keep their own search index and open
+    windows current. ``actor`` is who made it (the database role or a configured display name),
+    ``detail`` a small JSON object (for "status": ``{"old": ..., "new": ...}``).
+    """
+
+    __tablename__ = "change_log"
+    seq: int | None = Field(default=None, primary_key=True)
+    at: datetime = Field(default_factory=utcnow, index=True)
+    actor: str = ""
+    kind: str = Field(index=True)
+    paper_id: int | None = Field(default=None, index=True)
+    detail: str = "{}"

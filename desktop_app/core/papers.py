@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from sqlalchemy import Select, String, exists, func, insert, select, type_coerce, update
 
+from desktop_app.core import change_log
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.metadata import short_authors
 from desktop_app.core.models import STATUSES
@@ -188,19 +189,24 @@ class Papers:
         return self._set_column(paper_ids, "rating", check_rating(rating))
 
     def _set_column(self, paper_ids: Sequence[int], column: str, value: object) -> Change:
+        """Status or rating of many papers; each real change is logged (core/change_log.py)."""
+        col = t.paper.c[column]
         with self._store.write() as tx:
             ids = tx.require_papers(paper_ids)
-            tx.conn.execute(
-                update(t.paper).where(tx.d.in_ids(t.paper.c.id, ids))
-                .values({column: value, "updated_at": tx.now})
-            )
+            where = tx.d.in_ids(t.paper.c.id, ids)
+            before = tx.conn.execute(select(t.paper.c.id, col).where(where, col != value)).all()
+            tx.conn.execute(update(t.paper).where(where).values({column: value, "updated_at": tx.now}))
+            change_log.record(tx, column, [(pid, {"old": old, "new": value}) for pid, old in before])
         return Change("papers", tuple(ids), detail={column: value})
 
     def set_fields(self, values: dict[int, dict[str, object]]) -> Change:
         """Restore status/rating per paper (undo of a bulk edit): {id: {"status": .., "rating": ..}}."""
         checks = {"status": check_status, "rating": check_rating}
+        p = t.paper.c
         with self._store.write() as tx:
             tx.require_papers(list(values))
+            old = {r.id: {"status": r.status, "rating": r.rating} for r in tx.conn.execute(
+                select(p.id, p.status, p.rating).where(tx.d.in_ids(p.id, list(values))))}
             for pid, fields in values.items():
                 for column, value in fields.items():
                     if column not in checks:
@@ -210,6 +216,7 @@ class Papers:
                         update(t.paper).where(t.paper.c.id == pid)
                         .values({column: value, "updated_at": tx.now})
                     )
+            change_log.record_fields(tx, old, values)
         return Change("papers", tuple(values))
 
     def mark_opened(self, paper_id: int) -> None:

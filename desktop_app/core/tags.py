@@ -23,6 +23,7 @@ from sqlalchemy import (
     update,
 )
 
+from desktop_app.core import change_log
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.rules import normalize_tag
 from desktop_app.core.store import Store
@@ -96,6 +97,7 @@ class Tags:
                 have = set(tx.conn.execute(st["have"], {"tid": tid, "ids": bound}).scalars())
                 tx.conn.execute(st["link"], {"tid": tid, "ids": bound})
                 added += [(pid, real) for pid in ids if pid not in have]
+            change_log.record(tx, "tag", [(pid, {"added": name}) for pid, name in added])
         return Change("tags", tuple(ids), tuple(names), detail={"links": added})
 
     def _add_statements(self) -> dict:
@@ -129,6 +131,7 @@ class Tags:
                 gone = tx.conn.execute(links.returning(pt.c.paper_id)).scalars().all()
                 removed += [(pid, real) for pid in gone]
             _drop_unused(tx.conn)
+            change_log.record(tx, "tag", [(pid, {"removed": name}) for pid, name in removed])
         return Change("tags", tuple(ids), tuple(names), detail={"links": removed})
 
     def set_links(self, links: Sequence[tuple[int, str]], present: bool) -> Change:
@@ -251,5 +254,6 @@ class Tags:
             pt = t.paper_tag
             pids = tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == tid)).scalars().all()
             tx.conn.execute(delete(t.tag).where(t.tag.c.id == tid))  # links go: ON DELETE CASCADE
+            change_log.record(tx, "tag", [(pid, {"removed": real}) for pid in pids])
         links = [(p, real) for p in pids]
         return Change("tags", tuple(pids), (real,), detail={"links": links, "color": color})

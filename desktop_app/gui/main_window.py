@@ -248,6 +248,7 @@ class MainWindow(QMainWindow):
         self._action(v, "Unread", lambda: self.on_sidebar_filter("status", "unread"), "Ctrl+2")
         self._action(v, "New reading list…", ed.new_list_dialog, "Ctrl+Shift+L")
         self._action(v, "Save search…", ed.save_search_dialog, "Ctrl+Shift+S")
+        self._action(v, self.tr("Statistics…"), self._show_statistics, None, "statisticsAction")
         v.addSeparator()
         add_theme_menu(v, self.settings)
 
@@ -274,6 +275,11 @@ class MainWindow(QMainWindow):
         from desktop_app.gui.duplicates_view import show_duplicates
 
         show_duplicates(self)
+
+    def _show_statistics(self) -> None:
+        from desktop_app.gui.statistics_view import show_statistics
+
+        show_statistics(self)
 
     def _retitle(self) -> None:
         from desktop_app.gui.retitle_dialog import show_retitle_dialog
