@@ -244,6 +244,9 @@ class MainWindow(QMainWindow):
         self._action(v, "Unread", lambda: self.on_sidebar_filter("status", "unread"), "Ctrl+2")
         self._action(v, "New reading list…", ed.new_list_dialog, "Ctrl+Shift+L")
         self._action(v, "Save search…", ed.save_search_dialog, "Ctrl+Shift+S")
+        from desktop_app.gui.triage import install as install_triage
+
+        self.triage = install_triage(self, v)  # View → Triage (triage.py)
         v.addSeparator()
         add_theme_menu(v, self.settings)
 
