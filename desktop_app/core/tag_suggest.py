@@ -48,9 +48,11 @@ def tag_stems(name: str) -> frozenset[str]:
 
 
 def suggest_tags(library: Library, paper_id: int, k: int = SHOWN, *, hide_own: bool = False,
-                 neighbours: int = NEIGHBOURS) -> list[TagSuggestion]:
+                 neighbours: int = NEIGHBOURS, related: list[tuple[int, float]] | None = None,
+                 ) -> list[TagSuggestion]:
     """Up to ``k`` tags for ``paper_id``, best first. ``hide_own``: ignore the paper's own tags
-    (leave-one-out: as if it had none, and tags only it carries did not exist)."""
+    (leave-one-out: as if it had none, and tags only it carries did not exist). ``related``:
+    ``Library.related(paper_id, neighbours)`` when the caller has it already."""
     from desktop_app.core.related import key_terms, paper_text
 
     own = [] if hide_own else library.papers.rows([paper_id])[paper_id].tags
@@ -58,7 +60,9 @@ def suggest_tags(library: Library, paper_id: int, k: int = SHOWN, *, hide_own: b
     scores: dict[str, float] = {}
     why: dict[str, set[str]] = {}
 
-    related = library.related(paper_id, neighbours)
+    if related is None:
+        related = library.related(paper_id, neighbours)
+    related = related[:neighbours]
     if related:
         best = related[0][1] or 1.0
         rows = library.papers.rows([pid for pid, _ in related])
