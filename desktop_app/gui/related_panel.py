@@ -15,12 +15,13 @@ search index moves to a new generation).
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
-from desktop_app.gui import preferences
+from desktop_app.gui import preferences, theme
 from desktop_app.gui.jobs import Job, keep_while_running
 
 if TYPE_CHECKING:
@@ -59,8 +60,9 @@ class RelatedPanel(QWidget):
         self.state = QLabel(self.body)
         self.state.setObjectName("hintText")
         self.rows.addWidget(self.state)
-        self.buttons: list[QToolButton] = []
+        self.buttons: list[TitleLink] = []
         self.collapsed = False
+        theme.follow(self, lambda: [b.restyle() for b in self.buttons])
         self.set_collapsed(preferences.get_bool(settings, RELATED_COLLAPSED), save=False)
 
     def set_collapsed(self, on: bool, save: bool = True) -> None:
@@ -89,13 +91,7 @@ class RelatedPanel(QWidget):
             return
         self.state.hide()
         for pid, title in items:
-            b = QToolButton(self.body)
-            b.setObjectName("relatedPaper")
-            b.setAutoRaise(True)
-            b.setText(title.replace("&", "&&"))  # plain text: a tool button renders no markup
-            b.setToolTip(self.tr("Show this paper"))
-            b.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-            b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            b = TitleLink(title, self.body)
             b.clicked.connect(lambda _=False, p=pid: self.paperChosen.emit(p))
             self.rows.addWidget(b)
             self.buttons.append(b)
@@ -106,6 +102,35 @@ class RelatedPanel(QWidget):
             b.hide()
             b.deleteLater()
         self.buttons = []
+
+
+class TitleLink(QPushButton):
+    """A paper's title as a flat, left-aligned button, elided at the right to its width."""
+
+    def __init__(self, title: str, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("relatedPaper")
+        self.title = title
+        self.setFlat(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip(html.escape(title))  # a tooltip turns rich text if it looks like it: escaped
+        self.setAccessibleName(title)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.restyle()
+        self._elide()
+
+    def restyle(self) -> None:
+        k = theme.colors()
+        self.setStyleSheet(f"QPushButton#relatedPaper {{ text-align: left; border: none; padding: 2px 0;"
+                           f" color: {k.text}; }} QPushButton#relatedPaper:hover {{ text-decoration: underline; }}")
+
+    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        text = self.fontMetrics().elidedText(self.title, Qt.TextElideMode.ElideRight, max(40, self.width() - 4))
+        super().setText(text.replace("&", "&&"))  # no mnemonic from a title's "&"
 
 
 def _work(library: Library, pid: int, cancelled) -> dict:  # noqa: ANN001

@@ -54,6 +54,9 @@ class SuggestionChips(QWidget):
             chip.clicked.connect(lambda _=False, k=n: self.accept(k))
             self._layout.addWidget(chip)
             self.chips.append(chip)
+        if self.chips:  # the label on the chips' middle line (the flow layout aligns tops)
+            self.label.setFixedHeight(self.chips[0].sizeHint().height())
+            self.label.setAlignment(Qt.AlignmentFlag.AlignVCenter)
         self._restyle()
         self.setVisible(bool(self.chips))
 

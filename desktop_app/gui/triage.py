@@ -55,8 +55,10 @@ TRIAGE_SHORTCUT = "Ctrl+Shift+T"
 QUICK_TAG_SLOTS = 9  # Alt+1 … Alt+9
 PREFETCH_AHEAD = 2
 STATUS_KEYS = {Qt.Key.Key_U: "unread", Qt.Key.Key_S: "skimmed", Qt.Key.Key_R: "read"}
+COLUMN_WIDTH = 980  # px: about 90 characters a line at the abstract's size
+ABSTRACT_SCALE = 1.4  # the abstract's font against the window's
 TRIAGE_CSS = """
-body { font-size: 19px; line-height: 160%; }
+p { line-height: 150%; }
 .math { font-family: 'DejaVu Serif', serif; }
 """
 
@@ -85,8 +87,15 @@ class TriageView(QWidget):
         self._session: set[int] = set()  # papers decided in this session
         self.active = False
 
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(48, 16, 48, 12)
+        frame = QHBoxLayout(self)  # a column of readable width, centred
+        frame.setContentsMargins(24, 16, 24, 12)
+        column = QWidget(self)
+        column.setMaximumWidth(COLUMN_WIDTH)
+        frame.addStretch(1)
+        frame.addWidget(column, 100)
+        frame.addStretch(1)
+        outer = QVBoxLayout(column)
+        outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(8)
         top = QHBoxLayout()
         self.progress = QLabel(self)
@@ -149,6 +158,9 @@ class TriageView(QWidget):
         self.abstract.setAccessibleName(self.tr("Abstract"))
         self.abstract.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay the view's
         self.abstract.setFrameShape(QFrame.Shape.NoFrame)
+        big = self.abstract.font()
+        big.setPointSizeF(big.pointSizeF() * ABSTRACT_SCALE)
+        self.abstract.setFont(big)
         self._css()
         theme.follow(self.abstract, self._theme_changed)
         outer.addWidget(self.abstract, 3)

@@ -79,9 +79,16 @@ def test_keys_decide_move_on_and_undo(make_window, seeded_dir: Path, qtbot) -> N
     assert win.current_id() == shown
 
 
-def test_no_advance_when_turned_off(make_window, seeded_dir: Path, qtbot, settings) -> None:  # noqa: ANN001
-    preferences.put(settings, preferences.TRIAGE_ADVANCE, False)
+def test_no_advance_when_turned_off_in_settings(make_window, seeded_dir: Path, qtbot, settings) -> None:  # noqa: ANN001
+    from desktop_app.gui.settings_dialog import SettingsDialog
+
     win = _window(make_window, seeded_dir, qtbot)
+    dlg = SettingsDialog(win)
+    assert dlg.triage_advance.isChecked()  # the default: move on
+    dlg.triage_advance.setChecked(False)
+    dlg.apply()
+    dlg.close()
+    assert preferences.get_bool(settings, preferences.TRIAGE_ADVANCE) is False
     view = _enter(win, qtbot)
     first = view.current_id()
     qtbot.keyClick(view, Qt.Key.Key_R)
