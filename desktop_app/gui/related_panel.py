@@ -19,14 +19,21 @@ import html
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QMainWindow,
+    QPushButton,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from desktop_app.gui import preferences, theme
 from desktop_app.gui.jobs import Job, keep_while_running
 
 if TYPE_CHECKING:
     from desktop_app.core.library import Library
-    from desktop_app.gui.main_window import MainWindow
 
 SHOWN = 10
 DELAY_MS = 150  # after the paper is shown: moving through the table starts no work
@@ -149,7 +156,7 @@ def _work(library: Library, pid: int, cancelled) -> dict:  # noqa: ANN001
 class SimilarWork(QObject):
     """Runs the worker for the shown paper and fills the panel and the chips."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow) -> None:
         super().__init__(window)
         from desktop_app.gui.tag_suggestions import SuggestionChips
 
@@ -244,11 +251,11 @@ class SimilarWork(QObject):
             w.status_message(self.tr("Showing all papers: the related paper was not in the view you had"))
 
 
-def install(window: MainWindow) -> SimilarWork:
+def install(window: QMainWindow) -> SimilarWork:
     return SimilarWork(window)
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: QMainWindow) -> QWidget:
     """The reader of the first paper with its related papers and tag suggestions filled in."""
     from PySide6.QtCore import QCoreApplication, QElapsedTimer
 

@@ -18,12 +18,12 @@ the pair after it is read one event-loop turn after the paint (``_prefetch``).
 Progress: "triaged" = papers of the list whose status is not "unread"; "today" = papers of the
 list decided since local midnight, from the change log's "status" events when they are logged
 there, else (and in any case at least) the papers decided in this session.
+``window`` is the app's MainWindow (typed as QMainWindow: importing it here would be a cycle).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QInputDialog,
     QLabel,
+    QMainWindow,
     QMenu,
     QToolButton,
     QVBoxLayout,
@@ -47,9 +48,6 @@ from desktop_app.gui.rating_control import RatingControl
 from desktop_app.gui.safe_browser import SafeTextBrowser
 from desktop_app.gui.status_control import StatusControl
 from desktop_app.gui.tag_editor import TagEditor
-
-if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
 
 TRIAGE_SHORTCUT = "Ctrl+Shift+T"
 QUICK_TAG_SLOTS = 9  # Alt+1 … Alt+9
@@ -72,7 +70,7 @@ def quick_tags(settings) -> list[str]:  # noqa: ANN001 - QSettings
 class TriageView(QWidget):
     """The view in the window's central stack. ``enter`` fills it; ``leave`` gives the table back."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow) -> None:
         super().__init__(window.stack)
         self.setObjectName("triageView")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -490,7 +488,7 @@ class TriageView(QWidget):
 class TriageController(QObject):
     """The View menu's entry; builds the view on first use."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow) -> None:
         super().__init__(window)
         self.window_ = window
         self.view: TriageView | None = None
@@ -513,7 +511,7 @@ class TriageController(QObject):
             QTimer.singleShot(0, self.enter)
 
 
-def install(window: MainWindow, menu: QMenu) -> TriageController:
+def install(window: QMainWindow, menu: QMenu) -> TriageController:
     """View → Triage, and the resume of an unfinished triage."""
     ctl = TriageController(window)
     action = QAction(QCoreApplication.translate("MainWindow", "&Triage"), window)
@@ -526,7 +524,7 @@ def install(window: MainWindow, menu: QMenu) -> TriageController:
     return ctl
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: QMainWindow) -> QWidget:
     """Triage mode on the window's list, at its first paper, with two quick tags assigned."""
     ctl: TriageController = window.triage
     names = quick_tags(window.settings)
