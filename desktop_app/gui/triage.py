@@ -201,6 +201,11 @@ class TriageView(QWidget):
         start = remembered if remembered in self._ids_set else w.current_id()
         self.pos = w.model.row_of(start) if start is not None and start in self._ids_set else 0
         self._triaged = core_triage.triaged_ids(self.library.store)
+        self._known_tags()
+        writable = not self.library.read_only
+        for widget in (self.status, self.rating, self.tags):
+            widget.setEnabled(writable)
+        self.notes.set_read_only(not writable)
         self.active = True
         self._put("open", "1")
         if w.stack.indexOf(self) < 0:
@@ -211,6 +216,11 @@ class TriageView(QWidget):
         self._update_progress()
         self.setFocus(Qt.FocusReason.ShortcutFocusReason)
         return True
+
+    def _known_tags(self) -> None:
+        """The tag field completes from the library's tags, in their colours."""
+        tags = self.library.tags.all()
+        self.tags.set_known_tags([t.name for t in tags], {t.name: t.color for t in tags if t.color})
 
     def leave(self) -> None:
         """Back to the table, with the paper triaged last selected."""
@@ -328,6 +338,8 @@ class TriageView(QWidget):
                     self._session.discard(pid)
                 else:
                     self._triaged.add(pid)
+        if change.kind == "tags":
+            self._known_tags()
         cur = self.current_id()
         if ids is not None and len(ids) == 1 and ids[0] != cur and ids[0] in self._ids_set:
             self.go_to(ids[0])  # an undo or redo of an earlier paper's decision: show that paper

@@ -108,6 +108,7 @@ def test_tag_note_and_quick_tag_keys(make_window, seeded_dir: Path, qtbot, setti
     qtbot.keyClicks(view.tags.line, "rl/ppo")
     qtbot.keyClick(view.tags.line, Qt.Key.Key_Return)
     assert lib.papers.get(pid).tags == ["rl/ppo"]
+    assert "rl/ppo" in view.tags.line.completer().model().stringList()  # completes from the library's tags
     assert view.hasFocus() and view.current_id() == pid  # a tag is not a decision: same paper
 
     qtbot.keyClick(view, Qt.Key.Key_2, Qt.KeyboardModifier.AltModifier)
