@@ -164,3 +164,21 @@ def test_screenshot_triage(make_window, seeded_dir: Path, qtbot, tmp_path: Path)
     shot = screenshot_view(win)
     assert win.triage.view.active
     assert not shot.grab().isNull()
+
+
+def test_new_keys_are_free(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    """Ctrl+Shift+T and Alt+Shift+1…5 belong to no other action of the window, and no two
+    actions share a key."""
+    from PySide6.QtGui import QKeySequence, QShortcut
+
+    win = _window(make_window, seeded_dir, qtbot)
+    keys: list[str] = []
+    for action in win.findChildren(QAction):
+        keys += [s.toString() for s in action.shortcuts() if not s.isEmpty()]
+    assert len(keys) == len(set(keys)), sorted(k for k in keys if keys.count(k) > 1)
+    assert keys.count("Ctrl+Shift+T") == 1
+    window_wide = [sc.key().toString() for sc in win.findChildren(QShortcut)
+                   if sc.context() == Qt.ShortcutContext.WindowShortcut]
+    for n in range(1, 6):
+        seq = QKeySequence(f"Alt+Shift+{n}").toString()
+        assert seq not in keys and window_wide.count(seq) == 1
