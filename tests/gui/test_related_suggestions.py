@@ -90,3 +90,25 @@ def test_screenshot_reader_with_related(make_window, seeded_dir: Path, qtbot) ->
     win = _window(make_window, seeded_dir, qtbot)
     shot = screenshot_view(win)
     assert shot is win.reader and win.similar.panel.buttons
+
+
+def test_a_stale_result_is_not_shown(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    """Move on while the worker for the previous paper runs: the panel shows the new paper's."""
+    win = _window(make_window, seeded_dir, qtbot)
+    qtbot.waitUntil(lambda: win.current_id() is not None, timeout=5000)
+    win.select_row(3)
+    win.follow.flush()
+    first = win.current_id()
+    qtbot.waitUntil(lambda: win.similar._job is not None, timeout=5000)  # its worker started
+    win.select_row(7)
+    win.follow.flush()
+    second = win.current_id()
+    assert second != first
+    qtbot.waitUntil(lambda: second in win.similar._cache and bool(win.similar.panel.buttons), timeout=20000)
+    qtbot.wait(300)  # the first worker's answer, if any, has arrived by now
+    expected = [win.library.papers.get(p).title for p, _ in win.library.related(second, 10)]
+    assert [b.title for b in win.similar.panel.buttons] == expected
+    # an answer for the first paper arriving now (a slow worker) is kept for later, not shown
+    win.similar._done({"pid": first, "related": [(first, "late answer")], "suggestions": []})
+    assert [b.title for b in win.similar.panel.buttons] == expected
+    assert win.similar._cache[first]["related"] == [(first, "late answer")]
