@@ -29,6 +29,8 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_index.py --size 10000
 	$(PY) benchmarks/bench_writes.py 5000
 	$(PY) benchmarks/bench_gui.py
+	$(PY) benchmarks/bench_triage.py
+	$(PY) benchmarks/bench_tag_suggest.py
 
 # the long fault-injection variants (the suite runs short ones)
 soak: $(STAMP)

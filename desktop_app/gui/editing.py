@@ -73,8 +73,8 @@ class EditController(QObject):
                  lambda ch: lib.tags.set_links(ch.detail["links"], present=True))
 
     # ---- status, rating, title ---------------------------------------------------------------
-    def _bulk(self, column: str, value: object, label: str) -> None:
-        ids = self._table.selected_ids()
+    def _bulk(self, column: str, value: object, label: str, ids: list[int] | None = None) -> None:
+        ids = self._table.selected_ids() if ids is None else ids
         if not ids:
             return
         lib = self.library
@@ -83,11 +83,12 @@ class EditController(QObject):
         self._do(label + (f" ({len(ids)} papers)" if len(ids) > 1 else ""),
                  lambda: setter(ids, value), lambda _ch: lib.papers.set_fields(before))
 
-    def set_status(self, status: str) -> None:
-        self._bulk("status", status, f"Mark {status}")
+    def set_status(self, status: str, ids: list[int] | None = None) -> None:
+        """Of ``ids`` (triage: the paper on screen), else of the selected papers."""
+        self._bulk("status", status, f"Mark {status}", ids)
 
-    def set_rating(self, rating: int) -> None:
-        self._bulk("rating", rating, f"Rate {rating}")
+    def set_rating(self, rating: int, ids: list[int] | None = None) -> None:
+        self._bulk("rating", rating, f"Rate {rating}", ids)
 
     def edit_title(self, pid: int, title: str, base: str | None = None) -> None:
         """``base``: the title the user was looking at. If another program changed it meanwhile,

@@ -182,6 +182,9 @@ class MainWindow(QMainWindow):
         rd.highlightDeleteRequested.connect(ed.delete_highlight)
         rd.highlightCommentRequested.connect(ed.edit_highlight_comment)
         self.bulk = install_bulk_panel(self)  # several papers selected: their edits in the reader's place
+        from desktop_app.gui.related_panel import install as install_related
+
+        self.similar = install_related(self)  # related papers, tag suggestions: in a worker (related_panel.py)
 
     def _build_menus(self) -> None:
         ed, fi = self.edits, self.files
@@ -249,6 +252,9 @@ class MainWindow(QMainWindow):
         self._action(v, "New reading list…", ed.new_list_dialog, "Ctrl+Shift+L")
         self._action(v, "Save search…", ed.save_search_dialog, "Ctrl+Shift+S")
         self._action(v, self.tr("Statistics…"), self._show_statistics, None, "statisticsAction")
+        from desktop_app.gui.triage import install as install_triage
+
+        self.triage = install_triage(self, v)  # View → Triage (triage.py)
         v.addSeparator()
         add_theme_menu(v, self.settings)
 
@@ -586,11 +592,13 @@ class MainWindow(QMainWindow):
         pid = self.current_id()
         if pid is None:
             self.reader.show_paper(None)
+            self.similar.shown(None)
             return
         try:
             paper = self.library.papers.get(pid)
         except Exception:  # noqa: BLE001 - deleted meanwhile
             self.reader.show_paper(None)
+            self.similar.shown(None)
             return
         if not reload_note and self.reader.notes.paper_id() == pid:
             paper.note = self.reader.notes.edit.toPlainText()
@@ -599,6 +607,7 @@ class MainWindow(QMainWindow):
             note = next((n for p, _, n in self.library.lists.items(self.state.list_name) if p == pid), "")
             list_note = (self.state.list_name, note)
         self.reader.show_paper(paper, self.terms, list_note)
+        self.similar.shown(pid)  # its related papers and tag suggestions follow from a worker
 
     # ---- focus -----------------------------------------------------------------------------
     def focus_reader(self) -> None:

@@ -35,6 +35,8 @@ IMPORT_ARXIV_CATEGORIES_AS_TAGS = Key("import/arxivCategoriesAsTags", False)
 IMPORT_SKIP_DUPLICATES = Key("import/skipDuplicates", False)
 ATTACH_MODE = Key("attachments/mode", "copy")  # "copy" into the library's files/ folder, or "link"
 TRIAGE_ADVANCE = Key("triage/advanceAfterDecision", True)
+TRIAGE_QUICK_TAGS = Key("triage/quickTags", [])  # the tag on Alt+1…9 in triage, "" for a free key
+RELATED_COLLAPSED = Key("reader/relatedCollapsed", False)  # the reader's Related papers section
 
 
 def get_str(settings: QSettings, key: Key) -> str:

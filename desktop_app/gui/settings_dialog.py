@@ -160,6 +160,9 @@ class SettingsDialog(QDialog):
         self.font_size.setSuffix(" pt")
         form.addRow("Theme:", self.theme)
         form.addRow("Text size of the list and the reader:", self.font_size)
+        self.triage_advance = QCheckBox(self.tr("In triage, go to the next paper after a status or a rating"), page)
+        self.triage_advance.setObjectName("triageAdvanceCheck")
+        form.addRow(self.triage_advance)
 
     def _library(self, page: QWidget) -> None:
         lay = QVBoxLayout(page)
@@ -265,6 +268,7 @@ class SettingsDialog(QDialog):
         self.keywords_as_tags.setChecked(prefs.get_bool(s, prefs.IMPORT_KEYWORDS_AS_TAGS))
         self.categories_as_tags.setChecked(prefs.get_bool(s, prefs.IMPORT_ARXIV_CATEGORIES_AS_TAGS))
         self.skip_duplicates.setChecked(prefs.get_bool(s, prefs.IMPORT_SKIP_DUPLICATES))
+        self.triage_advance.setChecked(prefs.get_bool(s, prefs.TRIAGE_ADVANCE))
         self._select_style(prefs.get_str(s, prefs.CITATION_STYLE))
         link = prefs.get_str(s, prefs.ATTACH_MODE) == "link"
         (self.attach_link if link else self.attach_copy).setChecked(True)
@@ -283,6 +287,7 @@ class SettingsDialog(QDialog):
         prefs.put(s, prefs.IMPORT_KEYWORDS_AS_TAGS, self.keywords_as_tags.isChecked())
         prefs.put(s, prefs.IMPORT_ARXIV_CATEGORIES_AS_TAGS, self.categories_as_tags.isChecked())
         prefs.put(s, prefs.IMPORT_SKIP_DUPLICATES, self.skip_duplicates.isChecked())
+        prefs.put(s, prefs.TRIAGE_ADVANCE, self.triage_advance.isChecked())
         if self.citation_style.currentData():
             prefs.put(s, prefs.CITATION_STYLE, self.citation_style.currentData())
         prefs.put(s, prefs.ATTACH_MODE, "link" if self.attach_link.isChecked() else "copy")

@@ -28,6 +28,8 @@ SHORTCUTS: list[tuple[str, str]] = [
     ("Ctrl+1 / Ctrl+2", "all papers / unread"),
     ("Ctrl+,", "settings (Preferences on macOS)"),
     ("F1", "this list"),
+    ("Alt+Shift+1…5", "add the reader's suggested tag 1…5"),
+    ("Ctrl+Shift+T", "triage: one paper at a time (u/s/r, 0–5, t, n, Alt+1…9 quick tags, Space or → next, ← back, Esc)"),
 ]
 
 # How the list writes keys -> Qt's portable names. The list is checked against the keys the

@@ -1,0 +1,558 @@
+"""Triage mode (View → Triage): one paper of the current filter's list at a time, the abstract
+large, every decision on one key.
+
+Keys (on the view; the tag field and the note editor give them back with Esc):
+u/s/r status, 0–5 rating (both move on when ``preferences.TRIAGE_ADVANCE``), t tag (inline field
+with completion), Alt+1…9 quick tags (assigned by the user; ``preferences.TRIAGE_QUICK_TAGS``), n
+note (inline editor saving through the window's note path, with drafts), Space or → next,
+← previous, PageUp/PageDown scroll the abstract, Esc leaves.
+
+Every edit goes through the window's ``EditController`` (one undo step each; Ctrl+Z works here
+and brings the undone paper back on screen). The list is the window's shown list when triage
+starts. The paper on screen is remembered per library (``WindowSettings.key``), and whether
+triage was open: the next launch resumes there.
+
+Speed: a key shows the next paper from a prefetched (PaperView, HTML) pair when there is one;
+the pair after it is read one event-loop turn after the paint (``_prefetch``).
+
+Progress: "triaged" = papers of the list whose status is not "unread"; "today" = papers of the
+list decided since local midnight, from the change log's "status" events when they are logged
+there, else (and in any case at least) the papers decided in this session.
+``window`` is the app's MainWindow (typed as QMainWindow: importing it here would be a cycle).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QTextBlockFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_app.core import triage as core_triage
+from desktop_app.core.errors import LibraryError
+from desktop_app.core.values import Change, PaperView
+from desktop_app.gui import preferences, theme
+from desktop_app.gui.note_editor import NoteEditor
+from desktop_app.gui.rating_control import RatingControl
+from desktop_app.gui.safe_browser import SafeTextBrowser
+from desktop_app.gui.status_control import StatusControl
+from desktop_app.gui.tag_editor import TagEditor
+
+TRIAGE_SHORTCUT = "Ctrl+Shift+T"
+QUICK_TAG_SLOTS = 9  # Alt+1 … Alt+9
+PREFETCH_AHEAD = 2
+STATUS_KEYS = {Qt.Key.Key_U: "unread", Qt.Key.Key_S: "skimmed", Qt.Key.Key_R: "read"}
+COLUMN_WIDTH = 980  # px: about 90 characters a line at the abstract's size
+ABSTRACT_SCALE = 1.4  # the abstract's font against the window's
+LINE_HEIGHT = 150  # percent
+TRIAGE_CSS = """
+.math { font-family: 'DejaVu Serif', serif; }
+"""
+
+
+def quick_tags(settings) -> list[str]:  # noqa: ANN001 - QSettings
+    """The tag on each of Alt+1…9 ("" for a free key)."""
+    names = preferences.get_list(settings, preferences.TRIAGE_QUICK_TAGS)
+    return (names + [""] * QUICK_TAG_SLOTS)[:QUICK_TAG_SLOTS]
+
+
+class TriageView(QWidget):
+    """The view in the window's central stack. ``enter`` fills it; ``leave`` gives the table back."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        super().__init__(window.stack)
+        self.setObjectName("triageView")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.window_ = window
+        self.library = window.library
+        self.ids: list[int] = []
+        self._ids_set: set[int] = set()
+        self.pos = 0
+        self.paper: PaperView | None = None
+        self._cache: dict[int, tuple[PaperView, str]] = {}
+        self._triaged: set[int] = set()
+        self._session: set[int] = set()  # papers decided in this session
+        self.active = False
+
+        frame = QHBoxLayout(self)  # a column of readable width, centred
+        frame.setContentsMargins(24, 16, 24, 12)
+        column = QWidget(self)
+        column.setMaximumWidth(COLUMN_WIDTH)
+        frame.addStretch(1)
+        frame.addWidget(column, 100)
+        frame.addStretch(1)
+        outer = QVBoxLayout(column)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(8)
+        top = QHBoxLayout()
+        self.progress = QLabel(self)
+        self.progress.setObjectName("triageProgress")
+        self.position = QLabel(self)
+        self.position.setObjectName("hintText")
+        leave = QToolButton(self)
+        leave.setText(self.tr("Leave triage (Esc)"))
+        leave.setObjectName("triageLeave")
+        leave.clicked.connect(self.leave)
+        quick = QToolButton(self)
+        quick.setText(self.tr("Quick tags…"))
+        quick.setObjectName("triageQuickTags")
+        quick.clicked.connect(self._quick_tag_menu)
+        self.quick_button = quick
+        for w in (self.progress,):
+            top.addWidget(w)
+        top.addStretch(1)
+        top.addWidget(self.position)
+        top.addSpacing(12)
+        top.addWidget(quick)
+        top.addWidget(leave)
+        outer.addLayout(top)
+
+        self.title = QLabel(self)
+        self.title.setObjectName("triageTitle")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        self.title.setWordWrap(True)
+        f = self.title.font()
+        f.setPointSizeF(f.pointSizeF() * 1.5)
+        f.setWeight(f.Weight.DemiBold)
+        self.title.setFont(f)
+        outer.addWidget(self.title)
+        self.meta = QLabel(self)
+        self.meta.setObjectName("metaLine")
+        self.meta.setTextFormat(Qt.TextFormat.PlainText)
+        self.meta.setWordWrap(True)
+        outer.addWidget(self.meta)
+
+        row = QHBoxLayout()
+        self.status = StatusControl(self)
+        self.status.statusChosen.connect(self.decide_status)
+        self.rating = RatingControl(self)
+        self.rating.ratingChosen.connect(self.decide_rating)
+        row.addWidget(self.status)
+        row.addSpacing(16)
+        row.addWidget(self.rating)
+        row.addStretch(1)
+        outer.addLayout(row)
+
+        self.tags = TagEditor(self)
+        self.tags.line.setPlaceholderText(self.tr("Add tag…  (t; Enter adds it, Esc goes back)"))
+        self.tags.line.setMinimumWidth(320)
+        self.tags.tagsAdded.connect(self._tags_added)
+        self.tags.tagRemoved.connect(self._tag_removed)
+        self.tags.line.installEventFilter(self)  # Esc: back to the keys (before TagEditor's own filter)
+        outer.addWidget(self.tags)
+
+        self.abstract = SafeTextBrowser(self)
+        self.abstract.setObjectName("triageAbstract")
+        self.abstract.setAccessibleName(self.tr("Abstract"))
+        self.abstract.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay the view's
+        self.abstract.setFrameShape(QFrame.Shape.NoFrame)
+        big = self.abstract.font()
+        big.setPointSizeF(big.pointSizeF() * ABSTRACT_SCALE)
+        self.abstract.setFont(big)
+        self._css()
+        theme.follow(self.abstract, self._theme_changed)
+        outer.addWidget(self.abstract, 3)
+
+        self.notes = NoteEditor(lambda pid, text, base: window.edits.save_note(pid, text, base), self,
+                                drafts=self.library.folder / "drafts")
+        self.notes.history_button.hide()
+        self.notes.edit.installEventFilter(self)
+        self.notes.hide()
+        outer.addWidget(self.notes, 1)
+
+        self.keys = QLabel(self)
+        self.keys.setObjectName("hintText")
+        self.keys.setWordWrap(True)
+        self.keys.setTextFormat(Qt.TextFormat.PlainText)
+        outer.addWidget(self.keys)
+        self._show_keys()
+
+        self._prefetch_timer = QTimer(self)
+        self._prefetch_timer.setSingleShot(True)
+        self._prefetch_timer.setInterval(0)
+        self._prefetch_timer.timeout.connect(self._prefetch)
+        window.edits.changed.connect(self.on_change)
+        window.files.changed.connect(self.on_change)
+
+    # ---- entering and leaving ---------------------------------------------------------------
+    def enter(self) -> bool:
+        """Triage the window's shown list, from the paper last triaged in it (else the current)."""
+        w = self.window_
+        if w.model.partial:
+            w._load_whole_list()  # the first page only so far (start-up): the whole list now
+        ids = list(w.model.ids)
+        if not ids:
+            w.status_message(self.tr("No papers to triage here: choose a filter with papers first"))
+            return False
+        w.reader.notes.flush()
+        self.ids, self._ids_set = ids, set(ids)
+        self._cache.clear()
+        remembered = self._settings_value("paper")
+        start = remembered if remembered in self._ids_set else w.current_id()
+        self.pos = w.model.row_of(start) if start is not None and start in self._ids_set else 0
+        self._triaged = core_triage.triaged_ids(self.library.store)
+        self._known_tags()
+        writable = not self.library.read_only
+        for widget in (self.status, self.rating, self.tags):
+            widget.setEnabled(writable)
+        self.notes.set_read_only(not writable)
+        self.active = True
+        self._put("open", "1")
+        if w.stack.indexOf(self) < 0:
+            w.stack.addWidget(self)
+        w.stack.setCurrentWidget(self)
+        self._show_keys()
+        self.show_current()
+        self._update_progress()
+        self.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return True
+
+    def _known_tags(self) -> None:
+        """The tag field completes from the library's tags, in their colours."""
+        tags = self.library.tags.all()
+        self.tags.set_known_tags([t.name for t in tags], {t.name: t.color for t in tags if t.color})
+
+    def leave(self) -> None:
+        """Back to the table, with the paper triaged last selected."""
+        if not self.active:
+            return
+        self.notes.flush()
+        self.active = False
+        self._put("open", "0")
+        w = self.window_
+        w.stack.setCurrentWidget(w.splitter)
+        if self.paper is not None:
+            w.select_paper(self.paper.id)
+        w._show_current(reload_note=True)
+        w.table.setFocus()
+
+    def hideEvent(self, event) -> None:  # noqa: ANN001, N802
+        self.notes.flush()  # the window closing, or another view: the note is saved now
+        super().hideEvent(event)
+
+    # ---- showing ----------------------------------------------------------------------------
+    def current_id(self) -> int | None:
+        return self.ids[self.pos] if 0 <= self.pos < len(self.ids) else None
+
+    def _load(self, pid: int) -> tuple[PaperView, str] | None:
+        hit = self._cache.get(pid)
+        if hit is not None:
+            return hit
+        try:
+            paper = self.library.papers.get(pid)
+        except LibraryError:
+            return None  # deleted meanwhile
+        from desktop_app.core.text import to_html
+
+        pair = (paper, to_html(paper.abstract))
+        self._cache[pid] = pair
+        return pair
+
+    def show_current(self) -> None:
+        """Show the paper at ``pos`` (skipping papers deleted since triage started)."""
+        while 0 <= self.pos < len(self.ids):
+            pair = self._load(self.ids[self.pos])
+            if pair is not None:
+                break
+            del self.ids[self.pos]
+        else:
+            self.paper = None
+            self.title.setText(self.tr("Nothing left to triage in this list"))
+            self.abstract.setHtml("")
+            return
+        paper, html = pair
+        self.paper = paper
+        self.title.setText(paper.title)
+        self.meta.setText(self.window_.reader._meta_text(paper))
+        self.status.set_status(paper.status)
+        self.rating.set_rating(paper.rating)
+        if self.tags.tags() != paper.tags:
+            self.tags.set_tags(paper.tags)
+        self.abstract.setHtml(html)
+        self._spacious()
+        if self.notes.paper_id() != paper.id:
+            self.notes.load(paper.id, paper.note)
+            self.notes.setVisible(bool(paper.note))
+        self.position.setText(self.tr("Paper {0} of {1}").format(f"{self.pos + 1:,}", f"{len(self.ids):,}"))
+        self._put("paper", str(paper.id))
+        self._prefetch_timer.start()
+
+    def _spacious(self) -> None:
+        """Lines 150% apart, for reading (a document style sheet's line-height reaches only <p>)."""
+        fmt = QTextBlockFormat()
+        fmt.setLineHeight(LINE_HEIGHT, QTextBlockFormat.LineHeightTypes.ProportionalHeight.value)
+        cur = QTextCursor(self.abstract.document())
+        cur.select(QTextCursor.SelectionType.Document)
+        cur.mergeBlockFormat(fmt)
+
+    def _prefetch(self) -> None:
+        """Read the next papers before their key is pressed (and drop what lies far behind)."""
+        wanted = {self.ids[i] for i in range(max(0, self.pos - 1), min(len(self.ids), self.pos + 1 + PREFETCH_AHEAD))}
+        for pid in [p for p in self._cache if p not in wanted]:
+            del self._cache[pid]
+        for i in range(self.pos + 1, min(len(self.ids), self.pos + 1 + PREFETCH_AHEAD)):
+            self._load(self.ids[i])
+
+    def go(self, delta: int) -> None:
+        new = min(max(self.pos + delta, 0), len(self.ids) - 1)
+        if new == self.pos:
+            if delta > 0:
+                self.window_.status_message(self.tr("This is the last paper of the list"), 3000)
+            return
+        self.pos = new
+        self.show_current()
+
+    def go_to(self, pid: int) -> None:
+        if pid in self._ids_set and pid in self.ids:
+            self.pos = self.ids.index(pid)
+            self.show_current()
+
+    # ---- progress ---------------------------------------------------------------------------
+    def _update_progress(self) -> None:
+        triaged = self._triaged & self._ids_set
+        midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
+        try:
+            logged = core_triage.decided_since(self.library.store, midnight)
+        except Exception:  # noqa: BLE001 - a busy library: the session's count stands alone
+            logged = set()
+        today = len((logged | self._session) & triaged)
+        self.progress.setText(self.tr("{0} of {1} triaged; {2} today").format(
+            f"{len(triaged):,}", f"{len(self.ids):,}", f"{today:,}"))
+
+    def on_change(self, change: Change) -> None:
+        """A change (ours, its undo or redo, another view's): show it if it concerns the paper
+        on screen, bring an undone paper back, keep the progress line right."""
+        if not self.active:
+            return
+        ids = list(change.paper_ids) if change.paper_ids else None
+        if ids is None:
+            self._cache.clear()
+            self._triaged = core_triage.triaged_ids(self.library.store)
+        else:
+            for pid in ids:
+                self._cache.pop(pid, None)
+            for pid, status in core_triage.statuses(self.library.store, ids).items():
+                if status == "unread":
+                    self._triaged.discard(pid)
+                    self._session.discard(pid)
+                else:
+                    self._triaged.add(pid)
+        if change.kind == "tags":
+            self._known_tags()
+        cur = self.current_id()
+        if ids is not None and len(ids) == 1 and ids[0] != cur and ids[0] in self._ids_set:
+            self.go_to(ids[0])  # an undo or redo of an earlier paper's decision: show that paper
+        elif cur is not None and (ids is None or cur in ids):
+            pair = self._load(cur)
+            if pair is not None:
+                paper = pair[0]
+                if change.kind == "note" and self.notes.paper_id() == cur and not self.notes.dirty():
+                    self.notes.load(cur, paper.note, flush=False)
+                self.show_current()
+        self._update_progress()
+
+    # ---- decisions --------------------------------------------------------------------------
+    def _after_decision(self) -> None:
+        if preferences.get_bool(self.window_.settings, preferences.TRIAGE_ADVANCE):
+            self.go(1)
+
+    def decide_status(self, status: str) -> None:
+        pid = self.current_id()
+        if pid is None or self.library.read_only:
+            return
+        if status != "unread":
+            self._session.add(pid)
+        self.window_.edits.set_status(status, [pid])
+        self._after_decision()
+
+    def decide_rating(self, rating: int) -> None:
+        pid = self.current_id()
+        if pid is None or self.library.read_only:
+            return
+        self.window_.edits.set_rating(rating, [pid])
+        self._after_decision()
+
+    def _tags_added(self, names: list[str]) -> None:
+        pid = self.current_id()
+        if pid is not None:
+            self.window_.edits.add_tags([pid], names)
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _tag_removed(self, name: str) -> None:
+        pid = self.current_id()
+        if pid is not None:
+            self.window_.edits.remove_tag([pid], name)
+
+    def quick_tag(self, slot: int) -> None:
+        """Alt+``slot``: add its tag (a free key asks which tag to put on it first)."""
+        pid = self.current_id()
+        if pid is None:
+            return
+        names = quick_tags(self.window_.settings)
+        name = names[slot - 1]
+        if not name:
+            name = self.assign_quick_tag(slot)
+            if not name:
+                return
+        if self.paper is not None and name.lower() in {t.lower() for t in self.paper.tags}:
+            self.window_.status_message(self.tr("Already tagged “{0}”").format(name), 3000)
+            return
+        self.window_.edits.add_tags([pid], [name])
+
+    def assign_quick_tag(self, slot: int) -> str:
+        """Ask for the tag of Alt+``slot``; "" when cancelled."""
+        names = quick_tags(self.window_.settings)
+        known = sorted(t.name for t in self.library.tags.all())
+        name, ok = QInputDialog.getItem(
+            self, self.tr("Quick tag"), self.tr("Tag for Alt+{0}:").format(slot), [names[slot - 1]] + known
+            if names[slot - 1] else known, 0, True)
+        name = " ".join(name.split()) if ok else ""
+        if ok:
+            self.set_quick_tag(slot, name)
+        return name
+
+    def set_quick_tag(self, slot: int, name: str) -> None:
+        names = quick_tags(self.window_.settings)
+        names[slot - 1] = name
+        preferences.put(self.window_.settings, preferences.TRIAGE_QUICK_TAGS, names)
+        self._show_keys()
+
+    def _quick_tag_menu(self) -> None:
+        menu = QMenu(self)
+        for slot, name in enumerate(quick_tags(self.window_.settings), 1):
+            label = self.tr("Alt+{0}: {1}").format(slot, name) if name else self.tr("Alt+{0}: (free)").format(slot)
+            menu.addAction(label.replace("&", "&&"), lambda s=slot: self.assign_quick_tag(s))
+        menu.exec(self.quick_button.mapToGlobal(self.quick_button.rect().bottomLeft()))
+
+    # ---- keys -------------------------------------------------------------------------------
+    def _show_keys(self) -> None:
+        text = self.tr("u unread · s skimmed · r read · 0–5 rate · t tag · n note · "
+                       "Space or → next · ← previous · Esc leave")
+        quick = [self.tr("Alt+{0} {1}").format(n, name)
+                 for n, name in enumerate(quick_tags(self.window_.settings), 1) if name]
+        if quick:
+            text += "\n" + self.tr("Quick tags: {0}").format(" · ".join(quick))
+        self.keys.setText(text)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802, C901
+        key, mods = event.key(), event.modifiers()
+        alt = Qt.KeyboardModifier.AltModifier
+        plain = not (mods & ~Qt.KeyboardModifier.KeypadModifier)
+        if mods == alt and Qt.Key.Key_1 <= key <= Qt.Key.Key_9:
+            self.quick_tag(key - Qt.Key.Key_0)
+        elif not plain:
+            super().keyPressEvent(event)
+        elif key in (Qt.Key.Key_Space, Qt.Key.Key_Right):
+            self.go(1)
+        elif key == Qt.Key.Key_Left:
+            self.go(-1)
+        elif key in STATUS_KEYS:
+            self.decide_status(STATUS_KEYS[key])
+        elif Qt.Key.Key_0 <= key <= Qt.Key.Key_5:
+            self.decide_rating(key - Qt.Key.Key_0)
+        elif key == Qt.Key.Key_T:
+            self.tags.line.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        elif key == Qt.Key.Key_N:
+            self.notes.show()
+            self.notes.focus_editor()
+        elif key == Qt.Key.Key_Escape:
+            self.leave()
+        elif key in (Qt.Key.Key_PageDown, Qt.Key.Key_PageUp, Qt.Key.Key_Down, Qt.Key.Key_Up):
+            bar = self.abstract.verticalScrollBar()
+            step = bar.pageStep() if key in (Qt.Key.Key_PageDown, Qt.Key.Key_PageUp) else bar.singleStep()
+            bar.setValue(bar.value() + (step if key in (Qt.Key.Key_PageDown, Qt.Key.Key_Down) else -step))
+        else:
+            super().keyPressEvent(event)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Escape:  # type: ignore[attr-defined]
+            if obj is self.tags.line:
+                self.tags.line.clear()
+                self.setFocus(Qt.FocusReason.OtherFocusReason)
+                return True
+            if obj is self.notes.edit:
+                self.notes.flush()
+                self.notes.setVisible(bool(self.notes.edit.toPlainText().strip()))
+                self.setFocus(Qt.FocusReason.OtherFocusReason)
+                return True
+        return super().eventFilter(obj, event)
+
+    # ---- look -------------------------------------------------------------------------------
+    def _css(self) -> None:
+        self.abstract.document().setDefaultStyleSheet(TRIAGE_CSS + theme.document_css(theme.colors()))
+
+    def _theme_changed(self) -> None:
+        self._css()
+        self._cache.clear()
+        if self.active:
+            self.show_current()
+
+    # ---- remembered per library -------------------------------------------------------------
+    def _settings_value(self, name: str) -> int | None:
+        value = self.window_.settings.value(self.window_.window_settings.key(f"triage/{name}"))
+        return int(value) if value not in (None, "") and str(value).isdigit() else None
+
+    def _put(self, name: str, value: str) -> None:
+        self.window_.settings.setValue(self.window_.window_settings.key(f"triage/{name}"), value)
+
+
+class TriageController(QObject):
+    """The View menu's entry; builds the view on first use."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        super().__init__(window)
+        self.window_ = window
+        self.view: TriageView | None = None
+
+    def enter(self) -> bool:
+        if self.view is None:
+            self.view = TriageView(self.window_)
+        return self.view.enter()
+
+    def toggle(self) -> None:
+        if self.view is not None and self.view.active:
+            self.view.leave()
+        else:
+            self.enter()
+
+    def resume_if_open(self) -> None:
+        """The last session ended in triage: open it again (after the first paint)."""
+        w = self.window_
+        if str(w.settings.value(w.window_settings.key("triage/open"), "0")) == "1":
+            QTimer.singleShot(0, self.enter)
+
+
+def install(window: QMainWindow, menu: QMenu) -> TriageController:
+    """View → Triage, and the resume of an unfinished triage."""
+    ctl = TriageController(window)
+    action = QAction(QCoreApplication.translate("MainWindow", "&Triage"), window)
+    action.setObjectName("triageAction")
+    action.setShortcut(QKeySequence(TRIAGE_SHORTCUT))
+    action.triggered.connect(lambda _=False: ctl.toggle())
+    menu.addAction(action)
+    ctl.action = action  # type: ignore[attr-defined]
+    ctl.resume_if_open()
+    return ctl
+
+
+def screenshot_view(window: QMainWindow) -> QWidget:
+    """Triage mode on the window's list, at its first paper, with two quick tags assigned."""
+    ctl: TriageController = window.triage
+    names = quick_tags(window.settings)
+    if not any(names):
+        names[0], names[1] = "to-read", "rl"
+        preferences.put(window.settings, preferences.TRIAGE_QUICK_TAGS, names)
+    ctl.enter()
+    assert ctl.view is not None
+    return window
