@@ -47,4 +47,7 @@ VIEWS: dict[str, Callable[[MainWindow], QWidget]] = {
     "undo-import": _lazy("undo_import", "screenshot_undo_import"),
     "did-you-mean": _lazy("did_you_mean", "screenshot_view"),
     "retitle": _lazy("retitle_dialog", "screenshot_view"),
+    "triage": _lazy("triage", "screenshot_view"),
+    "related": _lazy("related_panel", "screenshot_view"),
+    "statistics": _lazy("statistics_view", "screenshot_view"),
 }

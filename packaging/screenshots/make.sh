@@ -25,3 +25,6 @@ shot duplicates --view duplicates --theme light
 shot note-history --view note-history --select 1 --theme light
 shot settings --view settings --theme light
 shot bulk --view bulk --theme dark
+shot triage --view triage --theme light
+shot related --view related --select 1 --theme light
+shot statistics --view statistics --theme light
