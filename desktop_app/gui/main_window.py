@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
         self.files.index_check_pending()  # started after the first paint (_finish_start)
         self.follow.hold()  # the reader, count and chips wait for the table's first paint
         self._show_first_page()
+        self.table.setFocus()  # j/k, u/s/r work at once (else the sidebar, first in the Tab order, has it)
         watched = self.table.viewport() if self.stack.currentWidget() is self.splitter else self.stack.currentWidget()
         self.start_stage = AfterFirstPaint(watched, self._finish_start, FIRST_PAINT_FALLBACK_MS, self)
 

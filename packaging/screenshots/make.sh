@@ -13,8 +13,12 @@ m() { "$PY" -m desktop_app --library "$LIB" "$@"; }
 m import "$SHARED"/seeds/* >/dev/null
 m import "$SHARED"/corpus/bibtex/jabref__testjabref.bib >/dev/null
 # a paper with authors for the editor and the context menu: the corpus entry with a DOI
-WITH_AUTHORS=$(m list --query 'Salcedo' --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+WITH_AUTHORS=$(m list --query 'Salcedo' --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["papers"][0]["id"])')
 m tag 1 2 3 --add rl/rlvr >/dev/null
+m status 1 2 3 4 5 6 read >/dev/null
+m status 7 8 9 skimmed >/dev/null
+m rate 1 2 4 >/dev/null
+m rate 3 5 >/dev/null
 m note 1 --set "First pass: the reward is verifiable, the gains small." >/dev/null
 shot() { name=$1; shift; m gui --screenshot "$OUT/$name.png" "$@" >/dev/null && echo "$OUT/$name.png"; }
 shot theme-light --theme light --select 1
