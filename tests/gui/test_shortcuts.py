@@ -297,5 +297,28 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
     assert opened == ["https://arxiv.org/abs/2401.01234"]
     tested.add("Ctrl+Return")
 
+    # Alt+Shift+1…5: the reader's tag suggestions (tags its nearest neighbours share)
+    on_table(0)
+    pid = win.current_id()
+    win.edits.add_tags([p for p, _ in lib.related(pid, 3)], [f"topic-{n}" for n in range(1, 6)])
+    chips = win.similar.chips
+    for n in range(1, 6):
+        qtbot.waitUntil(lambda: pid in win.similar._cache and len(chips.chips) >= 5, timeout=20000)
+        name = chips.chips[n - 1].text()[2:].split()[0]  # "+ topic-3  Alt+Shift+2"
+        on_table(0)
+        press(qtbot, table, f"Alt+Shift+{n}")
+        assert name in lib.papers.get(pid).tags, n
+        win.undo_action.trigger()
+        assert name not in lib.papers.get(pid).tags, n
+        tested.add(f"Alt+Shift+{n}")
+
+    # Ctrl+Shift+T: triage in, and out again
+    on_table(0)
+    press(qtbot, table, "Ctrl+Shift+T")
+    assert win.triage.view is not None and win.triage.view.active and win.stack.currentWidget() is win.triage.view
+    press(qtbot, QApplication.focusWidget() or win, "Ctrl+Shift+T")  # from inside triage
+    assert not win.triage.view.active and win.stack.currentWidget() is win.splitter
+    tested.add("Ctrl+Shift+T")
+
     listed = {k for shown, _ in SHORTCUTS for k in listed_keys(shown)}
     assert listed - tested == set(), "a listed shortcut has no check here"
