@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -47,18 +47,17 @@ def _keyword_count(parsed: list[tuple[str, ParseResult]]) -> tuple[int, int]:
     return records, len(words)
 
 
-def plural(n: int, noun: str, nouns: str | None = None) -> str:
-    """"1 new paper", "2 new papers": the count and the noun in its number."""
-    return f"{n} {noun if n == 1 else (nouns or noun + 's')}"
+def _tr(text: str, n: int = -1) -> str:
+    return QCoreApplication.translate("ImportPreview", text, None, n)
 
 
 def _headline(report: ImportReport) -> str:
-    parts = [plural(report.added, "new paper")]
+    added = _tr("%n new paper(s)", report.added)
+    failed = _tr("%n could not be read", report.failed)
     if report.duplicates:
         reasons = "; ".join(f"{REASON_LABELS.get(r, r)}: {n}" for r, n in report.reasons().items())
-        parts.append(f"{report.duplicates} already there ({reasons})")
-    parts.append(f"{report.failed} could not be read")
-    return ", ".join(parts) + "."
+        return _tr("{0}, {1} already there ({2}), {3}.").format(added, report.duplicates, reasons, failed)
+    return _tr("{0}, {1}.").format(added, failed)
 
 
 class ImportPreview(QDialog):
@@ -68,7 +67,7 @@ class ImportPreview(QDialog):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("importPreview")
-        self.setWindowTitle("Import")
+        self.setWindowTitle(self.tr("Import"))
         self.report = report
         lay = QVBoxLayout(self)
         head = QLabel(_headline(report), self)
@@ -79,8 +78,8 @@ class ImportPreview(QDialog):
 
         self.matches = self._match_list(report)
         if self.matches.topLevelItemCount():
-            hint = QLabel("Each of these records was found to be a paper already there. Tick "
-                          "“Keep apart” to import one as a paper of its own.", self)
+            hint = QLabel(self.tr("Each of these records was found to be a paper already there. Tick "
+                          "“Keep apart” to import one as a paper of its own."), self)
             hint.setWordWrap(True)
             lay.addWidget(hint)
             lay.addWidget(self.matches)
@@ -94,9 +93,9 @@ class ImportPreview(QDialog):
         self.details.setMinimumSize(620, 110)
         lay.addWidget(self.details)
 
-        self.merge = QRadioButton("Duplicates: fill in what the library lacks (your tags, notes and edits stay)",
+        self.merge = QRadioButton(self.tr("Duplicates: fill in what the library lacks (your tags, notes and edits stay)"),
                                   self)
-        self.skip = QRadioButton("Duplicates: skip them", self)
+        self.skip = QRadioButton(self.tr("Duplicates: skip them"), self)
         self.merge.setChecked(True)
         group = QButtonGroup(self)
         group.addButton(self.merge)
@@ -110,9 +109,7 @@ class ImportPreview(QDialog):
 
         with_keywords, distinct = _keyword_count(parsed or [])
         self.keywords_as_tags = QCheckBox(
-            f"Add the files' keywords as tags under keywords/ ({plural(distinct, 'keyword')} on "
-            f"{plural(with_keywords, 'record')}; "
-            "they are kept as each paper's keywords either way)", self)
+            self.tr("Add the files' keywords as tags under keywords/ ({0} on {1}; they are kept as each paper's keywords either way)").format(self.tr('%n keyword(s)', '', distinct), self.tr('%n record(s)', '', with_keywords)), self)
         self.keywords_as_tags.setObjectName("keywordsAsTags")
         self.offers_keywords = bool(with_keywords)
         if with_keywords:
@@ -122,7 +119,7 @@ class ImportPreview(QDialog):
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         self.import_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.import_button.setText("Import")
+        self.import_button.setText(self.tr("Import"))
         self.import_button.setEnabled(report.added > 0 or report.duplicates > 0)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -135,11 +132,11 @@ class ImportPreview(QDialog):
         tree.setRootIsDecorated(False)
         tree.setUniformRowHeights(True)
         tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        tree.setHeaderLabels(["Keep apart", "Record in the file", "Is the paper", "Because", "Where"])
+        tree.setHeaderLabels([self.tr("Keep apart"), self.tr("Record in the file"), self.tr("Is the paper"), self.tr("Because"), self.tr("Where")])
         several = len(report.files) > 1
         for file_no, fr in enumerate(report.files):
             for m in fr.matches:
-                where = f"line {m.line}" if m.line else ""
+                where = self.tr("line {0}").format(m.line) if m.line else ""
                 if several:
                     where = f"{Path(fr.path).name} {where}".strip()
                 item = QTreeWidgetItem(["", m.title, m.paper_title, REASON_LABELS.get(m.reason, m.reason), where])

@@ -16,6 +16,7 @@ from desktop_app.gui.paper_model import (
     COLUMNS,
     PaperIdRole,
     PaperTableModel,
+    column_title,
 )
 from desktop_app.gui.tag_delegate import TagChipDelegate
 
@@ -98,7 +99,7 @@ class PaperTable(QTableView):
         super().__init__(parent)
         self.paper_model = model
         self.setObjectName("paperTable")
-        self.setAccessibleName("Papers")
+        self.setAccessibleName(self.tr("Papers"))
         self.setModel(model)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -146,7 +147,7 @@ class PaperTable(QTableView):
         menu = QMenu(self)
         menu.setObjectName("columnChooser")
         for n in sorted(range(len(COLUMNS)), key=header.visualIndex):
-            label = COLUMNS[n][0]
+            label = column_title(n)
             text = {"✎": "Highlights and note", "Relevance": "Relevance (while searching)"}.get(label, label)
             act = menu.addAction(text)
             act.setCheckable(True)

@@ -35,6 +35,8 @@ IMPORT_ARXIV_CATEGORIES_AS_TAGS = Key("import/arxivCategoriesAsTags", False)
 IMPORT_SKIP_DUPLICATES = Key("import/skipDuplicates", False)
 ATTACH_MODE = Key("attachments/mode", "copy")  # "copy" into the library's files/ folder, or "link"
 TRIAGE_ADVANCE = Key("triage/advanceAfterDecision", True)
+LANGUAGE = Key("appearance/language", "system")  # "system", "en" or "zh_CN"; applies at the next start
+CJK_FONT_WARNED = Key("appearance/cjkFontWarned", False)  # the missing-CJK-font notice was shown
 
 
 def get_str(settings: QSettings, key: Key) -> str:

@@ -9,7 +9,7 @@ from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
 
 from desktop_app.core.values import ListInfo, TagInfo
-from desktop_app.gui import theme
+from desktop_app.gui import i18n, theme
 
 KIND = Qt.ItemDataRole.UserRole + 10
 VALUE = Qt.ItemDataRole.UserRole + 11
@@ -38,7 +38,7 @@ class Sidebar(QTreeWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("sidebar")
-        self.setAccessibleName("Sidebar")
+        self.setAccessibleName(self.tr("Sidebar"))
         self.setHeaderHidden(True)
         self.setColumnCount(1)
         self.setIndentation(14)
@@ -49,8 +49,8 @@ class Sidebar(QTreeWidget):
         self.itemClicked.connect(self._clicked)
         self.itemActivated.connect(self._clicked)
         self._sections: dict[str, QTreeWidgetItem] = {}
-        for key, label in (("library", "Library"), ("tags", "Tags"), ("lists", "Reading lists"),
-                           ("searches", "Saved searches")):
+        for key, label in (("library", self.tr("Library")), ("tags", self.tr("Tags")), ("lists", self.tr("Reading lists")),
+                           ("searches", self.tr("Saved searches"))):
             it = QTreeWidgetItem(self, [label])
             it.setFlags(Qt.ItemFlag.ItemIsEnabled)
             f = it.font(0)
@@ -76,22 +76,22 @@ class Sidebar(QTreeWidget):
         for sec in self._sections.values():
             sec.takeChildren()
         lib = self._sections["library"]
-        self._add(lib, f"All papers  ({total})", "all", "")
+        self._add(lib, self.tr("All papers  ({0})").format(i18n.number(total)), "all", "")
         for status in ("unread", "skimmed", "read"):
-            self._add(lib, f"{status.capitalize()}  ({counts.get(status, 0)})", "status", status)
+            self._add(lib, f"{i18n.status_label(status)}  ({i18n.number(counts.get(status, 0))})", "status", status)
         self._fill_tags(tags, expanded)
         for info in lists:
-            it = self._add(self._sections["lists"], f"{info.name}  ({info.count})", "list", info.name)
+            it = self._add(self._sections["lists"], f"{info.name}  ({i18n.number(info.count)})", "list", info.name)
             if info.description:
                 it.setToolTip(0, info.description)
         if not lists:
-            hint = QTreeWidgetItem(self._sections["lists"], ["No lists yet (Ctrl+Shift+L)"])
+            hint = QTreeWidgetItem(self._sections["lists"], [self.tr("No lists yet (Ctrl+Shift+L)")])
             hint.setFlags(Qt.ItemFlag.NoItemFlags)
         for name, query in searches:
             it = self._add(self._sections["searches"], name, "search", name)
             it.setToolTip(0, query)
         if not tags:
-            hint = QTreeWidgetItem(self._sections["tags"], ["No tags yet (press t)"])
+            hint = QTreeWidgetItem(self._sections["tags"], [self.tr("No tags yet (press t)")])
             hint.setFlags(Qt.ItemFlag.NoItemFlags)
         self.setUpdatesEnabled(True)
         if current:
@@ -115,9 +115,9 @@ class Sidebar(QTreeWidget):
                 node = nodes.get(path.lower())
                 if node is None:
                     known = info.get(path)
-                    node = self._add(parent, f"{parts[n - 1]}  ({totals.get(path, 0)})", "tag", path)
+                    node = self._add(parent, f"{parts[n - 1]}  ({i18n.number(totals.get(path, 0))})", "tag", path)
                     node.setIcon(0, color_icon(known.color if known else ""))
-                    node.setToolTip(0, f"tag:{path} — includes its children")
+                    node.setToolTip(0, self.tr("tag:{0} — includes its children").format(path))
                     nodes[path.lower()] = node
                     if path in expanded:
                         node.setExpanded(True)
@@ -181,23 +181,23 @@ class Sidebar(QTreeWidget):
         value = item.data(0, VALUE) if item else ""
         menu = QMenu(self)
         if kind == "tag":
-            menu.addAction("Show papers with this tag", lambda: self.tagMenuAction.emit("include", value))
-            menu.addAction("Hide papers with this tag", lambda: self.tagMenuAction.emit("exclude", value))
+            menu.addAction(self.tr("Show papers with this tag"), lambda: self.tagMenuAction.emit("include", value))
+            menu.addAction(self.tr("Hide papers with this tag"), lambda: self.tagMenuAction.emit("exclude", value))
             menu.addSeparator()
-            menu.addAction("Rename…", lambda: self.tagMenuAction.emit("rename", value))
-            menu.addAction("Set color…", lambda: self.tagMenuAction.emit("color", value))
-            menu.addAction("Merge into…", lambda: self.tagMenuAction.emit("merge", value))
-            menu.addAction("Delete tag", lambda: self.tagMenuAction.emit("delete", value))
+            menu.addAction(self.tr("Rename…"), lambda: self.tagMenuAction.emit("rename", value))
+            menu.addAction(self.tr("Set color…"), lambda: self.tagMenuAction.emit("color", value))
+            menu.addAction(self.tr("Merge into…"), lambda: self.tagMenuAction.emit("merge", value))
+            menu.addAction(self.tr("Delete tag"), lambda: self.tagMenuAction.emit("delete", value))
         elif kind == "list":
-            menu.addAction("Export…", lambda: self.listMenuAction.emit("export", value))
-            menu.addAction("Rename…", lambda: self.listMenuAction.emit("rename", value))
-            menu.addAction("Edit description…", lambda: self.listMenuAction.emit("describe", value))
-            menu.addAction("Delete list", lambda: self.listMenuAction.emit("delete", value))
+            menu.addAction(self.tr("Export…"), lambda: self.listMenuAction.emit("export", value))
+            menu.addAction(self.tr("Rename…"), lambda: self.listMenuAction.emit("rename", value))
+            menu.addAction(self.tr("Edit description…"), lambda: self.listMenuAction.emit("describe", value))
+            menu.addAction(self.tr("Delete list"), lambda: self.listMenuAction.emit("delete", value))
         elif kind == "search":
-            menu.addAction("Save as reading list (snapshot)", lambda: self.searchMenuAction.emit("snapshot", value))
-            menu.addAction("Delete saved search", lambda: self.searchMenuAction.emit("delete", value))
+            menu.addAction(self.tr("Save as reading list (snapshot)"), lambda: self.searchMenuAction.emit("snapshot", value))
+            menu.addAction(self.tr("Delete saved search"), lambda: self.searchMenuAction.emit("delete", value))
         elif item is self._sections["lists"]:
-            menu.addAction("New reading list…", lambda: self.listMenuAction.emit("new", ""))
+            menu.addAction(self.tr("New reading list…"), lambda: self.listMenuAction.emit("new", ""))
         else:
             return
         menu.exec(self.viewport().mapToGlobal(pos))

@@ -16,7 +16,7 @@ class StatusControl(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("statusControl")
-        self.setAccessibleName("Reading status")
+        self.setAccessibleName(self.tr("Reading status"))
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
@@ -28,7 +28,7 @@ class StatusControl(QWidget):
             b.setText(status.capitalize())
             b.setCheckable(True)
             b.setObjectName(f"status_{status}")
-            b.setToolTip(f"Mark as {status} (key {KEYS[status].lower()})")
+            b.setToolTip(self.tr("Mark as {0} (key {1})").format(status, KEYS[status].lower()))
             b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
             b.clicked.connect(lambda _=False, s=status: self.statusChosen.emit(s))
             self.group.addButton(b)

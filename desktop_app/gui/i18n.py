@@ -1,0 +1,125 @@
+"""The window's language: translators loaded once at start, and phrases several modules share.
+
+The interface language follows the system locale (``QLocale.system()``) unless Settings →
+Appearance → Language names one (``preferences.LANGUAGE``: "system", "en" or "zh_CN"); a change
+applies at the next start. ``marginalia gui --lang zh_CN`` overrides both for one run. The
+command line stays English: nothing outside ``desktop_app/gui`` is translated.
+
+Catalogues: ``resources/i18n/marginalia_<lang>.qm``, compiled from the ``.ts`` sources by
+``make translations`` (pyside6-lupdate + pyside6-lrelease) and committed. English ships a catalogue
+too: it holds only the plural forms of the ``%n`` strings ("1 paper" / "2 papers"), since Qt
+substitutes ``%n`` without a translation but does not pluralise. Qt's own ``qtbase_<lang>.qm``
+(standard buttons and dialogs) is loaded from PySide6's translations folder when present.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QLibraryInfo,
+    QLocale,
+    QSettings,
+    QTranslator,
+)
+from PySide6.QtWidgets import QComboBox, QWidget
+
+from desktop_app.gui import preferences
+
+# (preference value, label shown in Settings); labels of languages are written in themselves
+LANGUAGES = (("system", QT_TRANSLATE_NOOP("Language", "System")), ("en", "English"), ("zh_CN", "简体中文"))
+SUPPORTED = ("en", "zh_CN")
+CATALOGUE = "marginalia"
+_installed: list[QTranslator] = []
+
+
+def i18n_dir() -> Path:
+    """resources/i18n (the .ts sources and the compiled .qm catalogues)."""
+    return Path(str(files("desktop_app.resources").joinpath("i18n")))
+
+
+def resolve(choice: str | None, system: QLocale | None = None) -> str:
+    """The catalogue language for a preference value ("system", "en", "zh_CN"; a locale name
+    like "zh_CN.UTF-8" or "zh-Hans" works too): "zh_CN" for Chinese, else "en"."""
+    if not choice or choice == "system":
+        loc = system or QLocale.system()
+        name = loc.name()
+        if loc.language() == QLocale.Language.Chinese and loc.script() != QLocale.Script.TraditionalChineseScript:
+            name = "zh_CN"
+    else:
+        name = choice.split(".")[0].replace("-", "_")
+    if name.lower().startswith("zh"):
+        return "zh_CN"
+    return "en"
+
+
+def install(app: QCoreApplication, language: str | None = None, settings: QSettings | None = None) -> str:
+    """Load the catalogues for ``language`` (else the preference in ``settings``, else the system
+    locale) into ``app``; replaces those installed before. Returns the language used."""
+    if language is None and settings is not None:
+        language = preferences.get_str(settings, preferences.LANGUAGE)
+    lang = resolve(language)
+    for old in _installed:
+        app.removeTranslator(old)
+    _installed.clear()
+    QLocale.setDefault(QLocale("zh_CN" if lang == "zh_CN" else "en_US"))
+    wanted = [(CATALOGUE + "_en", str(i18n_dir()))]  # English plurals under any language
+    if lang != "en":
+        wanted.append(("qtbase_" + lang, QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)))
+        wanted.append((CATALOGUE + "_" + lang, str(i18n_dir())))  # installed last: asked first
+    for name, folder in wanted:
+        tr = QTranslator(app)
+        if tr.load(name, folder):
+            app.installTranslator(tr)
+            _installed.append(tr)
+    return lang
+
+
+def current() -> str:
+    """The language the installed catalogues give the window ("en" or "zh_CN")."""
+    return "zh_CN" if any(t.language().startswith("zh") for t in _installed) else "en"
+
+
+# ---- phrases shared by several modules ----------------------------------------------------------
+def tr(text: str, n: int = -1) -> str:
+    """A shared phrase (context "Common")."""
+    return QCoreApplication.translate("Common", text, None, n)
+
+
+STATUS_LABELS = {
+    "unread": QT_TRANSLATE_NOOP("Common", "Unread"),
+    "skimmed": QT_TRANSLATE_NOOP("Common", "Skimmed"),
+    "read": QT_TRANSLATE_NOOP("Common", "Read"),
+}
+
+
+def status_label(status: str) -> str:
+    """"Unread", "Skimmed", "Read" (translated) for a stored status."""
+    return tr(STATUS_LABELS[status]) if status in STATUS_LABELS else status
+
+
+def papers(n: int) -> str:
+    """"1 paper" / "2 papers", with the locale's digit grouping."""
+    return number_in(QCoreApplication.translate("Common", "%n paper(s)", None, n), n)
+
+
+def number(n: int) -> str:
+    """A count as the locale writes it (digit grouping)."""
+    return QLocale().toString(n)
+
+
+def number_in(text: str, n: int) -> str:
+    """``text`` (a translated %n string) with its number written with digit grouping."""
+    return text.replace(str(n), number(n), 1) if abs(n) >= 1000 else text
+
+
+def language_combo(parent: QWidget) -> QComboBox:
+    """Settings' Language combo: System, English, 简体中文 (data: the preference value)."""
+    combo = QComboBox(parent)
+    combo.setObjectName("languageCombo")
+    for value, label in LANGUAGES:
+        combo.addItem(QCoreApplication.translate("Language", label) if value == "system" else label, value)
+    return combo
