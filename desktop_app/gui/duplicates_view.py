@@ -75,18 +75,17 @@ class _Value(QLabel):
 
 def _summary(p: PaperView) -> str:
     """What the merge carries over besides the fields: one plain line per paper."""
-    tr = QCoreApplication.translate
     status = i18n.status_label(p.status)
-    parts = [tr("DuplicatesView", "{0}, rated {1}").format(status, p.rating) if p.rating else status]
+    parts = [QCoreApplication.translate("DuplicatesView", "{0}, rated {1}").format(status, p.rating) if p.rating else status]
     if p.tags:
-        parts.append(tr("DuplicatesView", "tags: {0}").format(", ".join(p.tags)))
+        parts.append(QCoreApplication.translate("DuplicatesView", "tags: {0}").format(", ".join(p.tags)))
     if p.lists:
-        parts.append(tr("DuplicatesView", "lists: {0}").format(", ".join(p.lists)))
+        parts.append(QCoreApplication.translate("DuplicatesView", "lists: {0}").format(", ".join(p.lists)))
     if p.highlights:
-        parts.append(tr("DuplicatesView", "%n highlight(s)", None, len(p.highlights)))
+        parts.append(QCoreApplication.translate("DuplicatesView", "%n highlight(s)", None, len(p.highlights)))
     if p.note.strip():
-        parts.append(tr("DuplicatesView", "has a note"))
-    parts.append(tr("DuplicatesView", "added {0}").format(p.added_at[:10]))
+        parts.append(QCoreApplication.translate("DuplicatesView", "has a note"))
+    parts.append(QCoreApplication.translate("DuplicatesView", "added {0}").format(p.added_at[:10]))
     return " · ".join(parts)
 
 

@@ -78,6 +78,11 @@ def install(app: QCoreApplication, language: str | None = None, settings: QSetti
     return lang
 
 
+def installed() -> bool:
+    """Whether :func:`install` has run in this process."""
+    return bool(_installed)
+
+
 def current() -> str:
     """The language the installed catalogues give the window ("en" or "zh_CN")."""
     return "zh_CN" if any(t.language().startswith("zh") for t in _installed) else "en"
@@ -94,6 +99,20 @@ STATUS_LABELS = {
     "skimmed": QT_TRANSLATE_NOOP("Common", "Skimmed"),
     "read": QT_TRANSLATE_NOOP("Common", "Read"),
 }
+
+
+COLOR_LABELS = {
+    "yellow": QT_TRANSLATE_NOOP("Common", "yellow"),
+    "green": QT_TRANSLATE_NOOP("Common", "green"),
+    "blue": QT_TRANSLATE_NOOP("Common", "blue"),
+    "pink": QT_TRANSLATE_NOOP("Common", "pink"),
+    "purple": QT_TRANSLATE_NOOP("Common", "purple"),
+}
+
+
+def color_label(color: str) -> str:
+    """A highlight colour's name (translated)."""
+    return tr(COLOR_LABELS[color]) if color in COLOR_LABELS else color
 
 
 def status_label(status: str) -> str:

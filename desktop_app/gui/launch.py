@@ -15,7 +15,7 @@ from sqlalchemy.exc import DatabaseError
 from desktop_app.core.errors import LibraryDamaged, LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.store import backups
-from desktop_app.gui import index_status, libraries, screenshot_views, theme
+from desktop_app.gui import i18n, index_status, libraries, screenshot_views, theme
 from desktop_app.gui.app import application
 from desktop_app.gui.main_window import MainWindow
 from desktop_app.gui.single_instance import InstanceServer, hand_over
@@ -204,11 +204,10 @@ def serve_second_starts(folder: Path) -> InstanceServer | None:
 
 
 def _not_handed_over(folder: Path, files: list[str]) -> str:
-    tr = QCoreApplication.translate
-    text = tr("Launch", "The library {0} is open in another Marginalia window, which did not answer.\n"
+    text = QCoreApplication.translate("Launch", "The library {0} is open in another Marginalia window, which did not answer.\n"
               "Close it there first, or start with --library to open another library.").format(folder)
     if files:
-        text += tr("Launch", "\n\nThese files were not imported: {0}.\nImport them with File → Import… in that window."
+        text += QCoreApplication.translate("Launch", "\n\nThese files were not imported: {0}.\nImport them with File → Import… in that window."
                    ).format(", ".join(Path(f).name for f in files))
     return text
 
@@ -232,6 +231,8 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
         return smoke_test(folder)
     screenshot = getattr(args, "screenshot", None)
     headless = bool(screenshot)
+    if getattr(args, "lang", None):  # for this run only (screenshots): the saved preference stays
+        i18n.install(app, args.lang)
     if getattr(args, "theme", None):  # for this run only: the saved preference stays
         theme.manager().set_override(args.theme)
     if screenshot and getattr(args, "view", "main") not in screenshot_views.VIEWS:

@@ -297,8 +297,7 @@ def save_metadata(window: QMainWindow, paper_id: int, changes: dict[str, object]
     """Apply ``changes`` as one undoable command on the window's stack; LibraryError when refused."""
     lib = window.library
     names = [k.replace("_id", "").replace("_", " ") for k in changes]
-    tr = QCoreApplication.translate
-    text = tr("MetadataEditor", "Edit {0}").format(names[0]) if len(names) == 1 else tr("MetadataEditor", "Edit metadata")
+    text = QCoreApplication.translate("MetadataEditor", "Edit {0}").format(names[0]) if len(names) == 1 else QCoreApplication.translate("MetadataEditor", "Edit metadata")
     return perform(window.undo_stack, text, lambda: lib.papers.update_metadata(paper_id, changes),
                    lambda ch: lib.papers.update_metadata(paper_id, ch.detail["old"]), window.edits.changed.emit)
 

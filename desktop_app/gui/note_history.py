@@ -125,7 +125,6 @@ def version_labels(versions: list[NoteVersion]) -> list[str]:
 
     A revision is stored when its text is replaced, so the time a version was *written* is the
     time the version before it was replaced; the oldest one is only known to be older."""
-    tr = QCoreApplication.translate
     out = []
     for i, v in enumerate(versions):
         older = versions[i + 1] if i + 1 < len(versions) else None
@@ -134,10 +133,10 @@ def version_labels(versions: list[NoteVersion]) -> list[str]:
         elif v.id is None:
             when = locale_date(v.saved_at)
         else:
-            when = tr("NoteHistoryDialog", "before {0}").format(locale_date(v.saved_at))
-        size = tr("NoteHistoryDialog", "%n character(s)", None, len(v.text))
-        line = first_line(v.text) or tr("NoteHistoryDialog", "(empty)")
-        text = tr("NoteHistoryDialog", "Current note · {0} · {1} — {2}") if v.id is None else "{0} · {1} — {2}"
+            when = QCoreApplication.translate("NoteHistoryDialog", "before {0}").format(locale_date(v.saved_at))
+        size = QCoreApplication.translate("NoteHistoryDialog", "%n character(s)", None, len(v.text))
+        line = first_line(v.text) or QCoreApplication.translate("NoteHistoryDialog", "(empty)")
+        text = QCoreApplication.translate("NoteHistoryDialog", "Current note · {0} · {1} — {2}") if v.id is None else "{0} · {1} — {2}"
         out.append(text.format(when, size, line))
     return out
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from desktop_app.core.highlights import COLORS
 from desktop_app.core.values import PaperView
-from desktop_app.gui import theme
+from desktop_app.gui import i18n, theme
 from desktop_app.gui.attachments_view import AttachmentStrip
 from desktop_app.gui.highlight_list import HighlightList
 from desktop_app.gui.note_editor import NoteEditor
@@ -141,8 +141,8 @@ class ReaderPane(QWidget):
         for n, color in enumerate(COLORS, 1):
             b = QToolButton(self.hl_bar)
             b.setObjectName(f"highlight_{color}")
-            b.setToolTip(self.tr("Highlight the selection in {0} (h, or Shift+{1})").format(color, n))
-            b.setAccessibleName(self.tr("Highlight {0}").format(color))
+            b.setToolTip(self.tr("Highlight the selection in {0} (h, or Shift+{1})").format(i18n.color_label(color), n))
+            b.setAccessibleName(self.tr("Highlight {0}").format(i18n.color_label(color)))
             b.clicked.connect(lambda _=False, c=color: self.highlight_selection(c))
             hb.addWidget(b)
         comment = QToolButton(self.hl_bar)
@@ -260,10 +260,9 @@ class ReaderPane(QWidget):
     def _keyword_text(p: PaperView, shown: int = 25) -> str:
         words = "; ".join(p.keywords[:shown])
         more = len(p.keywords) - shown
-        tr = QCoreApplication.translate
         if more > 0:
-            return tr("ReaderPane", "Keywords: {0} … and {1} more").format(words, more)
-        return tr("ReaderPane", "Keywords: {0}").format(words)
+            return QCoreApplication.translate("ReaderPane", "Keywords: {0} … and {1} more").format(words, more)
+        return QCoreApplication.translate("ReaderPane", "Keywords: {0}").format(words)
 
     def _render_abstract(self, keep_scroll: bool = False) -> None:
         from desktop_app.core.text import Mark, to_html
@@ -389,6 +388,6 @@ class ReaderPane(QWidget):
         if self.selection_span() is not None:
             menu.addSeparator()
             for color in COLORS:
-                menu.addAction(self.tr("Highlight {0}").format(color), lambda c=color: self.highlight_selection(c))
+                menu.addAction(self.tr("Highlight {0}").format(i18n.color_label(color)), lambda c=color: self.highlight_selection(c))
             menu.addAction(self.tr("Highlight with comment…"), lambda: self.highlight_selection("yellow", True))
         menu.exec(self.abstract.mapToGlobal(pos))

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QToolButton, QWidget
 
 from desktop_app.core.models import STATUSES
+from desktop_app.gui import i18n
 
 KEYS = {"unread": "U", "skimmed": "S", "read": "R"}
 
@@ -28,7 +29,7 @@ class StatusControl(QWidget):
             b.setText(status.capitalize())
             b.setCheckable(True)
             b.setObjectName(f"status_{status}")
-            b.setToolTip(self.tr("Mark as {0} (key {1})").format(status, KEYS[status].lower()))
+            b.setToolTip(self.tr("Mark as {0} (key {1})").format(i18n.status_label(status), KEYS[status].lower()))
             b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
             b.clicked.connect(lambda _=False, s=status: self.statusChosen.emit(s))
             self.group.addButton(b)
