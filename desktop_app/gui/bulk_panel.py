@@ -64,7 +64,7 @@ class BulkPanel(QWidget):
         self.status_buttons: dict[str, QPushButton] = {}
         status_row = QHBoxLayout()
         for status in STATUSES:
-            b = QPushButton(status.capitalize(), self)
+            b = QPushButton(i18n.status_label(status), self)
             b.setObjectName(f"bulkStatus_{status}")
             b.clicked.connect(lambda _=False, s=status: self.set_status(s))
             self.status_buttons[status] = b

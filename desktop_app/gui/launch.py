@@ -15,7 +15,7 @@ from sqlalchemy.exc import DatabaseError
 from desktop_app.core.errors import LibraryDamaged, LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.store import backups
-from desktop_app.gui import i18n, index_status, libraries, screenshot_views, theme
+from desktop_app.gui import cjk_fonts, i18n, index_status, libraries, screenshot_views, theme
 from desktop_app.gui.app import application
 from desktop_app.gui.main_window import MainWindow
 from desktop_app.gui.single_instance import InstanceServer, hand_over
@@ -43,6 +43,7 @@ def open_main_window(library_dir: str | Path, settings: QSettings | None = None,
             raise (exc if isinstance(exc, LibraryDamaged) else backups.damaged_error(folder, str(exc))) from exc
         win = _build_window(folder, settings)
     index_status.attach(win)  # "Indexing… n of m" while the writer catches up
+    cjk_fonts.attach(win)  # says once when Chinese text has no font to draw it
     libraries.remember_library(win.settings, folder)  # File → Open Recent
     win.library_opener = lambda other, new=False: switch_library(win, other, new=new)  # Settings, File menu
     win.show()  # the window checks the index after its first paint (MainWindow._finish_start)

@@ -26,7 +26,7 @@ class StatusControl(QWidget):
         self.buttons: dict[str, QToolButton] = {}
         for status in STATUSES:
             b = QToolButton(self)
-            b.setText(status.capitalize())
+            b.setText(i18n.status_label(status))
             b.setCheckable(True)
             b.setObjectName(f"status_{status}")
             b.setToolTip(self.tr("Mark as {0} (key {1})").format(i18n.status_label(status), KEYS[status].lower()))
