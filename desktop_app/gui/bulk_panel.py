@@ -165,7 +165,7 @@ class BulkPanel(QWidget):
         self.list_combo.clear()
         for info in lib.lists.all():
             self.list_combo.addItem(info.name, info.name)
-        self.list_combo.addItem(NEW_LIST, None)
+        self.list_combo.addItem(self.tr(NEW_LIST), None)
         read_only = lib.read_only
         for w in (*self.status_buttons.values(), *self.rating_buttons, self.tag_line, self.add_tag_button,
                   self.remove_button, self.list_button, self.delete_button):

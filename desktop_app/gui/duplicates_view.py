@@ -82,7 +82,7 @@ def _summary(p: PaperView) -> str:
     if p.lists:
         parts.append(QCoreApplication.translate("DuplicatesView", "lists: {0}").format(", ".join(p.lists)))
     if p.highlights:
-        parts.append(QCoreApplication.translate("DuplicatesView", "%n highlight(s)", None, len(p.highlights)))
+        parts.append(i18n.plurals().highlights(len(p.highlights)))
     if p.note.strip():
         parts.append(QCoreApplication.translate("DuplicatesView", "has a note"))
     parts.append(QCoreApplication.translate("DuplicatesView", "added {0}").format(p.added_at[:10]))

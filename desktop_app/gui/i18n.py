@@ -22,6 +22,7 @@ from PySide6.QtCore import (
     QCoreApplication,
     QLibraryInfo,
     QLocale,
+    QObject,
     QSettings,
     QTranslator,
 )
@@ -51,7 +52,8 @@ def resolve(choice: str | None, system: QLocale | None = None) -> str:
             name = "zh_CN"
     else:
         name = choice.split(".")[0].replace("-", "_")
-    if name.lower().startswith("zh"):
+    traditional = name.lower().replace("-", "_") in ("zh_tw", "zh_hk", "zh_mo", "zh_hant")
+    if name.lower().startswith("zh") and not traditional:  # no Traditional catalogue: English
         return "zh_CN"
     return "en"
 
@@ -120,9 +122,52 @@ def status_label(status: str) -> str:
     return tr(STATUS_LABELS[status]) if status in STATUS_LABELS else status
 
 
+class Plurals(QObject):
+    """The %n phrases of module-level functions. pyside6-lupdate reads a plural count reliably
+    only in ``self.tr(text, "", n)`` (in ``QCoreApplication.translate`` it drops or flattens
+    most), so those phrases live here, in the context "Plurals"."""
+
+    def papers(self, n: int) -> str:
+        return self.tr("%n paper(s)", "", n)
+
+    def highlights(self, n: int) -> str:
+        return self.tr("%n highlight(s)", "", n)
+
+    def new_papers(self, n: int) -> str:
+        return self.tr("%n new paper(s)", "", n)
+
+    def unreadable(self, n: int) -> str:
+        return self.tr("%n could not be read", "", n)
+
+    def characters(self, n: int) -> str:
+        return self.tr("%n character(s)", "", n)
+
+    def copied_references(self, n: int) -> str:
+        return self.tr("Copied %n reference(s) ({0})", "", n)
+
+    def formatting_references(self, n: int) -> str:
+        return self.tr("Formatting %n reference(s)…", "", n)
+
+    def copied_bibtex(self, n: int) -> str:
+        return self.tr("Copied %n BibTeX entries", "", n)
+
+    def titles_rederived(self, n: int) -> str:
+        return self.tr("%n title(s) re-derived (Edit → Undo restores them)", "", n)
+
+
+_plurals: Plurals | None = None
+
+
+def plurals() -> Plurals:
+    global _plurals
+    if _plurals is None:
+        _plurals = Plurals()
+    return _plurals
+
+
 def papers(n: int) -> str:
     """"1 paper" / "2 papers", with the locale's digit grouping."""
-    return number_in(QCoreApplication.translate("Common", "%n paper(s)", None, n), n)
+    return number_in(plurals().papers(n), n)
 
 
 def number(n: int) -> str:

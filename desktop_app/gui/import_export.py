@@ -54,11 +54,11 @@ class ExportDialog(QDialog):
         form = QFormLayout(self)
         self.format = QComboBox(self)
         for key, label in EXPORT_FORMATS:
-            self.format.addItem(label, key)
+            self.format.addItem(self.tr(label), key)
         self.scope = QComboBox(self)
         if has_selection:
-            self.scope.addItem(self.tr("The selected papers"), self.tr("selection:"))
-        self.scope.addItem(self.tr("The papers shown (current filter)"), self.tr("view:"))
+            self.scope.addItem(self.tr("The selected papers"), "selection:")
+        self.scope.addItem(self.tr("The papers shown (current filter)"), "view:")
         for name in lists:
             self.scope.addItem(self.tr("Reading list: {0}").format(name), f"list:{name}")
         if list_name:
@@ -106,7 +106,7 @@ class FileController(QObject):
 
     # ---- import ----------------------------------------------------------------------------
     def import_dialog(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self._window, self.tr("Import files"), str(Path.home()), IMPORT_FILTER)
+        paths, _ = QFileDialog.getOpenFileNames(self._window, self.tr("Import files"), str(Path.home()), self.tr(IMPORT_FILTER))
         if paths:
             self.import_paths(paths)
 

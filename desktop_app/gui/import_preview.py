@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from desktop_app.core.records import ParseResult
 from desktop_app.core.sameness import REASON_LABELS
 from desktop_app.core.values import ImportReport
+from desktop_app.gui import i18n
 
 KEEP_COLUMN = 0
 _MAX_ERRORS = 50
@@ -47,17 +48,14 @@ def _keyword_count(parsed: list[tuple[str, ParseResult]]) -> tuple[int, int]:
     return records, len(words)
 
 
-def _tr(text: str, n: int = -1) -> str:
-    return QCoreApplication.translate("ImportPreview", text, None, n)
-
-
 def _headline(report: ImportReport) -> str:
-    added = _tr("%n new paper(s)", report.added)
-    failed = _tr("%n could not be read", report.failed)
+    added = i18n.plurals().new_papers(report.added)
+    failed = i18n.plurals().unreadable(report.failed)
     if report.duplicates:
         reasons = "; ".join(f"{REASON_LABELS.get(r, r)}: {n}" for r, n in report.reasons().items())
-        return _tr("{0}, {1} already there ({2}), {3}.").format(added, report.duplicates, reasons, failed)
-    return _tr("{0}, {1}.").format(added, failed)
+        return QCoreApplication.translate("ImportPreview", "{0}, {1} already there ({2}), {3}.").format(
+            added, report.duplicates, reasons, failed)
+    return QCoreApplication.translate("ImportPreview", "{0}, {1}.").format(added, failed)
 
 
 class ImportPreview(QDialog):

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.gui import i18n
 from desktop_app.gui.safe_browser import SafeTextBrowser
 
 if TYPE_CHECKING:
@@ -134,7 +135,7 @@ def version_labels(versions: list[NoteVersion]) -> list[str]:
             when = locale_date(v.saved_at)
         else:
             when = QCoreApplication.translate("NoteHistoryDialog", "before {0}").format(locale_date(v.saved_at))
-        size = QCoreApplication.translate("NoteHistoryDialog", "%n character(s)", None, len(v.text))
+        size = i18n.plurals().characters(len(v.text))
         line = first_line(v.text) or QCoreApplication.translate("NoteHistoryDialog", "(empty)")
         text = QCoreApplication.translate("NoteHistoryDialog", "Current note · {0} · {1} — {2}") if v.id is None else "{0} · {1} — {2}"
         out.append(text.format(when, size, line))

@@ -54,7 +54,7 @@ def copy_citation(window: MainWindow, ids: list[int] | None = None) -> bool:
         mime.setText(bibliography_text(plain).rstrip("\n"))
         mime.setHtml(bibliography_html(entries))
         QApplication.clipboard().setMimeData(mime)
-        window.status_message(QCoreApplication.translate("PaperMenu", "Copied %n reference(s) ({0})", None, len(ids)).format(style))
+        window.status_message(i18n.plurals().copied_references(len(ids)).format(style))
 
     def failed(message: str) -> None:
         QMessageBox.warning(window, QCoreApplication.translate("PaperMenu", "Copy citation"), message)
@@ -62,7 +62,7 @@ def copy_citation(window: MainWindow, ids: list[int] | None = None) -> bool:
     if len(ids) > CITE_IN_PLACE:
         from desktop_app.gui.jobs import start_job
 
-        start_job(window, QCoreApplication.translate("PaperMenu", "Formatting %n reference(s)…", None, len(ids)),
+        start_job(window, i18n.plurals().formatting_references(len(ids)),
                   lambda _progress, _cancelled: cite_papers(lib, ids, style), put, failed)
         return True
     try:
@@ -81,7 +81,7 @@ def copy_bibtex(window: MainWindow, ids: list[int] | None = None) -> bool:
     if not ids:
         return False
     QApplication.clipboard().setText(render_export("bib", window.library.exports.papers(ids)))
-    window.status_message(QCoreApplication.translate("PaperMenu", "Copied %n BibTeX entries", None, len(ids)))
+    window.status_message(i18n.plurals().copied_bibtex(len(ids)))
     return True
 
 

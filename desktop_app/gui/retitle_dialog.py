@@ -136,7 +136,8 @@ def show_retitle_dialog(window: MainWindow) -> None:
         def accepted() -> None:
             change = apply_titles(window, dialog.chosen())
             if change is not None:
-                window.status_message(i18n.number_in(QCoreApplication.translate("RetitleDialog", "%n title(s) re-derived (Edit → Undo restores them)", None, len(change.paper_ids)), len(change.paper_ids)))
+                n = len(change.paper_ids)
+                window.status_message(i18n.number_in(i18n.plurals().titles_rederived(n), n))
 
         dialog.accepted.connect(accepted)
         dialog.open()  # window-modal, without a nested event loop

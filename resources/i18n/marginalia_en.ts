@@ -158,6 +158,72 @@ You can undo this with Ctrl+Z.</numerusform>
     </message>
 </context>
 <context>
+    <name>Plurals</name>
+    <message numerus="yes">
+        <source>%n paper(s)</source>
+        <translation>
+            <numerusform>%n paper</numerusform>
+            <numerusform>%n papers</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n highlight(s)</source>
+        <translation>
+            <numerusform>%n highlight</numerusform>
+            <numerusform>%n highlights</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n new paper(s)</source>
+        <translation>
+            <numerusform>%n new paper</numerusform>
+            <numerusform>%n new papers</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n could not be read</source>
+        <translation>
+            <numerusform>%n could not be read</numerusform>
+            <numerusform>%n could not be read</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n character(s)</source>
+        <translation>
+            <numerusform>%n character</numerusform>
+            <numerusform>%n characters</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copied %n reference(s) ({0})</source>
+        <translation>
+            <numerusform>Copied %n reference ({0})</numerusform>
+            <numerusform>Copied %n references ({0})</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Formatting %n reference(s)…</source>
+        <translation>
+            <numerusform>Formatting %n reference…</numerusform>
+            <numerusform>Formatting %n references…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copied %n BibTeX entries</source>
+        <translation>
+            <numerusform>Copied %n BibTeX entry</numerusform>
+            <numerusform>Copied %n BibTeX entries</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n title(s) re-derived (Edit → Undo restores them)</source>
+        <translation>
+            <numerusform>%n title re-derived (Edit → Undo restores them)</numerusform>
+            <numerusform>%n titles re-derived (Edit → Undo restores them)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>RatingControl</name>
     <message numerus="yes">
         <source>%n star(s)</source>

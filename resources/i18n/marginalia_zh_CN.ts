@@ -282,6 +282,17 @@
     </message>
 </context>
 <context>
+    <name>CjkFontNotice</name>
+    <message>
+        <source>Chinese, Japanese or Korean text is drawn as boxes: no installed font covers it. Install one, then restart Marginalia: fonts-noto-cjk (Debian, Ubuntu), google-noto-sans-cjk-fonts (Fedora), noto-fonts-cjk (Arch).</source>
+        <translation>中文、日文或韩文显示为方框：没有已安装的字体支持这些字符。请安装一种字体后重新启动 Marginalia：fonts-noto-cjk（Debian、Ubuntu）、google-noto-sans-cjk-fonts（Fedora）、noto-fonts-cjk（Arch）。</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭提示</translation>
+    </message>
+</context>
+<context>
     <name>Common</name>
     <message>
         <source>Unread</source>
@@ -314,10 +325,6 @@
     <message>
         <source>purple</source>
         <translation>紫色</translation>
-    </message>
-    <message>
-        <source>%n paper(s)</source>
-        <translation>%n 篇论文</translation>
     </message>
 </context>
 <context>
@@ -794,16 +801,8 @@ You can undo this with Ctrl+Z.</source>
         <translation>所选论文</translation>
     </message>
     <message>
-        <source>selection:</source>
-        <translation>所选：</translation>
-    </message>
-    <message>
         <source>The papers shown (current filter)</source>
         <translation>显示的论文（当前筛选）</translation>
-    </message>
-    <message>
-        <source>view:</source>
-        <translation>视图：</translation>
     </message>
     <message>
         <source>Reading list: {0}</source>
@@ -1022,6 +1021,14 @@ Papers: {3}</source>
     <message>
         <source>line {0}</source>
         <translation>第 {0} 行</translation>
+    </message>
+    <message>
+        <source>{0}, {1} already there ({2}), {3}.</source>
+        <translation>{0}，{1} 篇已存在（{2}），{3}。</translation>
+    </message>
+    <message>
+        <source>{0}, {1}.</source>
+        <translation>{0}，{1}。</translation>
     </message>
 </context>
 <context>
@@ -1767,6 +1774,63 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Search score {0:.2f} (BM25F; the best here: {1:.2f})</source>
         <translation>搜索得分 {0:.2f}（BM25F；本次最高：{1:.2f}）</translation>
+    </message>
+</context>
+<context>
+    <name>Plurals</name>
+    <message numerus="yes">
+        <source>%n paper(s)</source>
+        <translation>
+            <numerusform>%n 篇论文</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n highlight(s)</source>
+        <translation>
+            <numerusform>%n 处高亮</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n new paper(s)</source>
+        <translation>
+            <numerusform>%n 篇新论文</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n could not be read</source>
+        <translation>
+            <numerusform>%n 条无法读取</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n character(s)</source>
+        <translation>
+            <numerusform>%n 个字符</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copied %n reference(s) ({0})</source>
+        <translation>
+            <numerusform>已复制 %n 条引用（{0}）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Formatting %n reference(s)…</source>
+        <translation>
+            <numerusform>正在格式化 %n 条引用…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copied %n BibTeX entries</source>
+        <translation>
+            <numerusform>已复制 %n 条 BibTeX 条目</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n title(s) re-derived (Edit → Undo restores them)</source>
+        <translation>
+            <numerusform>已重新生成 %n 个标题（编辑 → 撤销可还原）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
