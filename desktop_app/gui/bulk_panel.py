@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.models import STATUSES
-from desktop_app.gui import i18n
+from desktop_app.gui import collation, i18n
 from desktop_app.gui.undo_toast import UndoToast
 
 TAG_COUNT_LIMIT = 5000  # above this many selected papers, "Remove tag" offers every tag, uncounted
@@ -156,7 +156,7 @@ class BulkPanel(QWidget):
             for t in tags:
                 self.remove_combo.addItem(t.name, t.name)
         else:
-            for name, count in sorted(counts.items(), key=lambda kv: kv[0].lower()):
+            for name, count in sorted(counts.items(), key=lambda kv: collation.key(kv[0])):
                 self.remove_combo.addItem(self.tr("{0} — on {1} of {2}").format(name, count, n), name)
         self.remove_combo.setEnabled(self.remove_combo.count() > 0)
         self.remove_button.setEnabled(self.remove_combo.count() > 0)

@@ -21,7 +21,7 @@ from desktop_app.core.errors import IndexDamaged
 from desktop_app.core.library import Library
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import Change
-from desktop_app.gui import did_you_mean, i18n, start_up_done
+from desktop_app.gui import collation, did_you_mean, i18n, start_up_done
 from desktop_app.gui.bulk_panel import install_bulk_panel
 from desktop_app.gui.deferred import AfterFirstPaint, Coalescer
 from desktop_app.gui.editing import EditController
@@ -414,7 +414,7 @@ class MainWindow(QMainWindow):
         self.terms = res.terms
         self.reader.hit_query = self.state.query
         self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
-        self.model.set_ids(res.ids, res.total, scores=res.scores)
+        self.model.set_ids(collation.order(self, res.ids), res.total, scores=res.scores)  # titles: QCollator
         self.did_you_mean.after_result(self.state.query, res.total)  # a worker, only for < 3 hits
         self.follow.later("count", "chips")
         row = self.model.row_of(keep) if keep is not None else -1
@@ -447,8 +447,8 @@ class MainWindow(QMainWindow):
             self.refresh_query(keep=keep)
             self._update_stack()
             return
-        ids = self.library.finder.list_ids(status=st.status, sort=self.sort_key, descending=self.sort_desc,
-                                           limit=FIRST_PAGE)
+        ids = collation.order(self, self.library.finder.list_ids(status=st.status, sort=self.sort_key,
+                                                                 descending=self.sort_desc, limit=FIRST_PAGE))
         self.terms = []
         self.reader.hit_query = ""
         self.model.reorderable = False
@@ -480,7 +480,8 @@ class MainWindow(QMainWindow):
             return  # a refresh (a search, a filter, a sort) replaced the first page meanwhile
         st = self.state
         keep = self.current_id()
-        ids = self.library.finder.list_ids(status=st.status, sort=self.sort_key, descending=self.sort_desc)
+        ids = collation.order(self, self.library.finder.list_ids(status=st.status, sort=self.sort_key,
+                                                                 descending=self.sort_desc))
         appended = self.model.complete(ids)
         if keep is None:
             keep = self._restored_selection

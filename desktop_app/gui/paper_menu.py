@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QInputDialog, QMainWindow, QMenu, QM
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.models import STATUSES
-from desktop_app.gui import i18n, preferences
+from desktop_app.gui import collation, i18n, preferences
 
 # The functions take the app's MainWindow (typed as QMainWindow: main_window.py imports this
 # module) and use its table, library, edits, files, search, settings and status_message.
@@ -110,7 +110,7 @@ def _tag_entries(window: MainWindow, ids: list[int]) -> list[tuple[str, bool]]:
     for row in rows.values():
         for name in row.tags:
             have[name] = have.get(name, 0) + 1
-    names = sorted(have, key=str.lower)
+    names = collation.sorted_names(have)
     for info in sorted(window.library.tags.all(), key=lambda i: (-i.count, i.name.lower())):
         if len(names) >= MENU_TAGS:
             break

@@ -9,7 +9,7 @@ from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
 
 from desktop_app.core.values import ListInfo, TagInfo
-from desktop_app.gui import i18n, theme
+from desktop_app.gui import collation, i18n, theme
 
 KIND = Qt.ItemDataRole.UserRole + 10
 VALUE = Qt.ItemDataRole.UserRole + 11
@@ -107,7 +107,7 @@ class Sidebar(QTreeWidget):
             for n in range(1, len(parts) + 1):
                 path = "/".join(parts[:n])
                 totals[path] = totals.get(path, 0) + t.count
-        for t in sorted(tags, key=lambda t: t.name.lower()):
+        for t in sorted(tags, key=lambda t: collation.key(t.name)):
             parts = t.name.split("/")
             parent = root
             for n in range(1, len(parts) + 1):

@@ -375,3 +375,26 @@ def test_the_cjk_notice_is_said_once(make_window, seeded_dir: Path, settings, qt
     with_font = CjkFontNotice(win, font_available=lambda: True)
     preferences.put(settings, preferences.CJK_FONT_WARNED, False)
     assert not with_font.check([HEADER])
+
+
+# ---- locale-aware title order --------------------------------------------------------------------
+def test_titles_sort_with_the_locales_collation(make_window, seeded_dir: Path, chinese) -> None:  # noqa: ANN001
+    from desktop_app.core.library import Library
+
+    titles = ["Zebra crossings", "éclair studies", "Apple trees", "中国的强化学习", "北京数据集", "阿里巴巴模型"]
+    with Library.open(seeded_dir) as lib:
+        ids = lib.query("").ids[:len(titles)]
+        for pid, title in zip(ids, titles, strict=True):
+            lib.papers.set_title(pid, title)
+        lib.papers.delete([pid for pid in lib.query("").ids if pid not in ids])
+    win = make_window(seeded_dir)
+    win._set_sort("title", False)
+    win.refresh_query()
+    shown = [win.model.data(win.model.index(r, 0)) for r in range(win.model.rowCount())]
+    # SQLite's NOCASE would give Apple, Zebra, éclair, then the Chinese in code-point order
+    # (中 U+4E2D, 北 U+5317, 阿 U+963F); the zh_CN collator gives pinyin (ālǐ, běijīng, zhōngguó),
+    # Han before Latin, and folds case and accents
+    assert shown == ["阿里巴巴模型", "北京数据集", "中国的强化学习", "Apple trees", "éclair studies", "Zebra crossings"]
+    win._set_sort("title", True)
+    win.refresh_query()
+    assert [win.model.data(win.model.index(r, 0)) for r in range(win.model.rowCount())] == shown[::-1]
