@@ -14,6 +14,7 @@ substitutes ``%n`` without a translation but does not pluralise. Qt's own ``qtba
 
 from __future__ import annotations
 
+from datetime import timedelta
 from importlib.resources import files
 from pathlib import Path
 
@@ -112,6 +113,20 @@ COLOR_LABELS = {
 }
 
 
+REASON_LABELS = {  # core.sameness.REASON_LABELS, in the window's language
+    "doi": QT_TRANSLATE_NOOP("Common", "same DOI"),
+    "arxiv": QT_TRANSLATE_NOOP("Common", "same arXiv id"),
+    "pmid": QT_TRANSLATE_NOOP("Common", "same PubMed id"),
+    "title-author-year": QT_TRANSLATE_NOOP("Common", "same title, author and year"),
+    "same-record": QT_TRANSLATE_NOOP("Common", "the same record"),
+}
+
+
+def reason_label(reason: str) -> str:
+    """Why an import calls two records one paper (core.sameness reasons)."""
+    return tr(REASON_LABELS[reason]) if reason in REASON_LABELS else reason
+
+
 def color_label(color: str) -> str:
     """A highlight colour's name (translated)."""
     return tr(COLOR_LABELS[color]) if color in COLOR_LABELS else color
@@ -153,6 +168,19 @@ class Plurals(QObject):
 
     def titles_rederived(self, n: int) -> str:
         return self.tr("%n title(s) re-derived (Edit → Undo restores them)", "", n)
+
+    def backup_age(self, age: timedelta | None) -> str:
+        """The window's words for core.store.backups.describe_age (the command line's)."""
+        if age is None:
+            return self.tr("No backup yet.")
+        secs = max(0, int(age.total_seconds()))
+        if secs >= 86400:
+            return self.tr("The newest backup is %n day(s) old.", "", secs // 86400)
+        if secs >= 3600:
+            return self.tr("The newest backup is %n hour(s) old.", "", secs // 3600)
+        if secs >= 60:
+            return self.tr("The newest backup is %n minute(s) old.", "", secs // 60)
+        return self.tr("The newest backup is less than a minute old.")
 
 
 _plurals: Plurals | None = None

@@ -314,10 +314,8 @@ class FileController(QObject):
                   self._job_failed)
 
     def check_library(self) -> None:
-        from desktop_app.core.store.backups import describe_age
-
         problems = self.library.integrity_check()
-        age = describe_age(self.library.newest_backup_age()).capitalize() + "."
+        age = i18n.plurals().backup_age(self.library.newest_backup_age())
         if problems:
             # plain text: a problem names attached files, whose names come from imported files
             box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Check library"), "\n".join([*problems, age]),

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.records import ParseResult
-from desktop_app.core.sameness import REASON_LABELS
 from desktop_app.core.values import ImportReport
 from desktop_app.gui import i18n
 
@@ -52,7 +51,7 @@ def _headline(report: ImportReport) -> str:
     added = i18n.plurals().new_papers(report.added)
     failed = i18n.plurals().unreadable(report.failed)
     if report.duplicates:
-        reasons = "; ".join(f"{REASON_LABELS.get(r, r)}: {n}" for r, n in report.reasons().items())
+        reasons = "; ".join(f"{i18n.reason_label(r)}: {n}" for r, n in report.reasons().items())
         return QCoreApplication.translate("ImportPreview", "{0}, {1} already there ({2}), {3}.").format(
             added, report.duplicates, reasons, failed)
     return QCoreApplication.translate("ImportPreview", "{0}, {1}.").format(added, failed)
@@ -137,7 +136,7 @@ class ImportPreview(QDialog):
                 where = self.tr("line {0}").format(m.line) if m.line else ""
                 if several:
                     where = f"{Path(fr.path).name} {where}".strip()
-                item = QTreeWidgetItem(["", m.title, m.paper_title, REASON_LABELS.get(m.reason, m.reason), where])
+                item = QTreeWidgetItem(["", m.title, m.paper_title, i18n.reason_label(m.reason), where])
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(KEEP_COLUMN, Qt.CheckState.Unchecked)
                 item.setData(KEEP_COLUMN, Qt.ItemDataRole.UserRole, (file_no, m.index))
@@ -157,12 +156,12 @@ class ImportPreview(QDialog):
     def _details(report: ImportReport) -> list[str]:
         details = []
         for fr in report.files:
-            details.append(f"{Path(fr.path).name} ({fr.format}): {fr.added} new, {fr.duplicates} already there, "
-                           f"{fr.failed} failed")
-            details += [f"    warning: {w}" for w in fr.warnings]
-            details += [f"    failed: {e}" for e in fr.errors[:_MAX_ERRORS]]
+            details.append(QCoreApplication.translate("ImportPreview", "{0} ({1}): {2} new, {3} already there, {4} failed").format(
+                Path(fr.path).name, fr.format, fr.added, fr.duplicates, fr.failed))
+            details += [QCoreApplication.translate("ImportPreview", "    warning: {0}").format(w) for w in fr.warnings]
+            details += [QCoreApplication.translate("ImportPreview", "    failed: {0}").format(e) for e in fr.errors[:_MAX_ERRORS]]
             if len(fr.errors) > _MAX_ERRORS:
-                details.append(f"    … and {len(fr.errors) - _MAX_ERRORS} more")
+                details.append(QCoreApplication.translate("ImportPreview", "    … and {0} more").format(len(fr.errors) - _MAX_ERRORS))
         return details
 
     def duplicates(self) -> str:

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.gui import i18n
 from desktop_app.gui import preferences as prefs
 from desktop_app.gui.appearance import MAX_FONT_SIZE, MIN_FONT_SIZE
 from desktop_app.gui.i18n import language_combo
@@ -322,10 +323,7 @@ class SettingsDialog(QDialog):
 
     # ---- backups -----------------------------------------------------------------------------
     def _backup_age(self) -> str:
-        from desktop_app.core.store.backups import describe_age
-
-        age = self.win.library.newest_backup_age()
-        return self.tr("No backup yet.") if age is None else describe_age(age).capitalize() + "."
+        return i18n.plurals().backup_age(self.win.library.newest_backup_age())
 
     def backup_now(self) -> None:
         """A manual backup in a worker; the state line says where it went."""

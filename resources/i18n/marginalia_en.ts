@@ -222,6 +222,27 @@ You can undo this with Ctrl+Z.</numerusform>
             <numerusform>%n titles re-derived (Edit → Undo restores them)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>The newest backup is %n day(s) old.</source>
+        <translation>
+            <numerusform>The newest backup is %n day old.</numerusform>
+            <numerusform>The newest backup is %n days old.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The newest backup is %n hour(s) old.</source>
+        <translation>
+            <numerusform>The newest backup is %n hour old.</numerusform>
+            <numerusform>The newest backup is %n hours old.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The newest backup is %n minute(s) old.</source>
+        <translation>
+            <numerusform>The newest backup is %n minute old.</numerusform>
+            <numerusform>The newest backup is %n minutes old.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>RatingControl</name>

@@ -326,6 +326,26 @@
         <source>purple</source>
         <translation>紫色</translation>
     </message>
+    <message>
+        <source>same DOI</source>
+        <translation>DOI 相同</translation>
+    </message>
+    <message>
+        <source>same arXiv id</source>
+        <translation>arXiv 编号相同</translation>
+    </message>
+    <message>
+        <source>same PubMed id</source>
+        <translation>PubMed 编号相同</translation>
+    </message>
+    <message>
+        <source>same title, author and year</source>
+        <translation>标题、作者和年份相同</translation>
+    </message>
+    <message>
+        <source>the same record</source>
+        <translation>同一条记录</translation>
+    </message>
 </context>
 <context>
     <name>ConflictBanner</name>
@@ -1029,6 +1049,22 @@ Papers: {3}</source>
     <message>
         <source>{0}, {1}.</source>
         <translation>{0}，{1}。</translation>
+    </message>
+    <message>
+        <source>{0} ({1}): {2} new, {3} already there, {4} failed</source>
+        <translation>{0}（{1}）：{2} 篇新论文，{3} 篇已存在，{4} 条失败</translation>
+    </message>
+    <message>
+        <source>    warning: {0}</source>
+        <translation>    警告：{0}</translation>
+    </message>
+    <message>
+        <source>    failed: {0}</source>
+        <translation>    失败：{0}</translation>
+    </message>
+    <message>
+        <source>    … and {0} more</source>
+        <translation>    … 另有 {0} 条</translation>
     </message>
 </context>
 <context>
@@ -1832,6 +1868,32 @@ Import them with File → Import… in that window.</source>
             <numerusform>已重新生成 %n 个标题（编辑 → 撤销可还原）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>No backup yet.</source>
+        <translation>尚无备份。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The newest backup is %n day(s) old.</source>
+        <translation>
+            <numerusform>最新备份是 %n 天前的。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The newest backup is %n hour(s) old.</source>
+        <translation>
+            <numerusform>最新备份是 %n 小时前的。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The newest backup is %n minute(s) old.</source>
+        <translation>
+            <numerusform>最新备份是 %n 分钟前的。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The newest backup is less than a minute old.</source>
+        <translation>最新备份是不到一分钟前的。</translation>
+    </message>
 </context>
 <context>
     <name>RatingControl</name>
@@ -2168,10 +2230,6 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Linked where it is (the library only remembers its path)</source>
         <translation>在原位置链接（文库只记录其路径）</translation>
-    </message>
-    <message>
-        <source>No backup yet.</source>
-        <translation>尚无备份。</translation>
     </message>
     <message>
         <source>Backed up to {0}.</source>
