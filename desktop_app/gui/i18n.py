@@ -68,7 +68,9 @@ def install(app: QCoreApplication, language: str | None = None, settings: QSetti
     for old in _installed:
         app.removeTranslator(old)
     _installed.clear()
-    QLocale.setDefault(QLocale("zh_CN" if lang == "zh_CN" else "en_US"))
+    # dates and numbers: the system's locale, unless the language chosen is not the system's
+    chosen = lang != resolve("system")
+    QLocale.setDefault(QLocale("zh_CN" if lang == "zh_CN" else "en_US") if chosen else QLocale.system())
     wanted = [(CATALOGUE + "_en", str(i18n_dir()))]  # English plurals under any language
     if lang != "en":
         wanted.append(("qtbase_" + lang, QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)))

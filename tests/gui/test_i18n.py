@@ -216,7 +216,12 @@ def chinese(qapp):  # noqa: ANN001, ANN201
 
 def test_plurals_and_numbers_in_english() -> None:
     assert [i18n.papers(n) for n in (0, 1, 2)] == ["0 papers", "1 paper", "2 papers"]
-    assert i18n.papers(12345) == "12,345 papers"
+    default = QLocale()
+    QLocale.setDefault(QLocale("en_US"))
+    try:
+        assert i18n.papers(12345) == "12,345 papers"
+    finally:
+        QLocale.setDefault(default)
 
 
 def test_plurals_and_numbers_in_chinese(chinese) -> None:  # noqa: ANN001
