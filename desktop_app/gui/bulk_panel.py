@@ -202,7 +202,7 @@ class BulkPanel(QWidget):
     def set_status(self, status: str) -> None:
         ids, before = self._targets(), self.window_.undo_stack.index()
         self.window_.edits.set_status(status)
-        self._edited(before, self.tr("Marked {0} {1}").format(_papers(len(ids)), i18n.status_label(status).lower() if i18n.current() == "en" else i18n.status_label(status)))
+        self._edited(before, self.tr("Marked {0} {1}").format(_papers(len(ids)), i18n.status_word(status)))
 
     def set_rating(self, rating: int) -> None:
         ids, before = self._targets(), self.window_.undo_stack.index()

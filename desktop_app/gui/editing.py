@@ -84,7 +84,7 @@ class EditController(QObject):
                  lambda: setter(ids, value), lambda _ch: lib.papers.set_fields(before))
 
     def set_status(self, status: str) -> None:
-        self._bulk("status", status, self.tr("Mark {0}").format(i18n.status_label(status).lower() if i18n.current() == "en" else i18n.status_label(status)))
+        self._bulk("status", status, self.tr("Mark {0}").format(i18n.status_word(status)))
 
     def set_rating(self, rating: int) -> None:
         self._bulk("rating", rating, self.tr("Rate {0}").format(rating))

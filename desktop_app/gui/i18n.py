@@ -195,6 +195,12 @@ def plurals() -> Plurals:
     return _plurals
 
 
+def status_word(status: str) -> str:
+    """The status as a word inside a sentence: "Mark read", "标记为已读"."""
+    label = status_label(status)
+    return label.lower() if current() == "en" else label
+
+
 def papers(n: int) -> str:
     """"1 paper" / "2 papers", with the locale's digit grouping."""
     return number_in(plurals().papers(n), n)

@@ -218,7 +218,7 @@ class MainWindow(QMainWindow):
 
         p = mb.addMenu(self.tr("&Paper"))
         for status, key in (("unread", "U"), ("skimmed", "S"), ("read", "R")):
-            self._action(p, self.tr("Mark {0}\t{1}").format(i18n.status_label(status).lower() if i18n.current() == "en" else i18n.status_label(status), key), lambda s=status: ed.set_status(s))
+            self._action(p, self.tr("Mark {0}\t{1}").format(i18n.status_word(status), key), lambda s=status: ed.set_status(s))
         p.addSeparator()
         open_paper = self._action(p, self.tr("&Open paper"), self.open_paper, "Ctrl+Return", "openPaperAction")
         open_paper.setShortcuts([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])

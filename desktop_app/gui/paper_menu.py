@@ -185,7 +185,7 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
     status.setEnabled(writable)
     current = {row.status for row in lib.papers.rows(ids).values()}
     for value in STATUSES:
-        act = add(i18n.status_label(value), lambda v=value: ed.set_status(v), status)
+        act = add(QCoreApplication.translate("PaperMenu", "Mark {0}").format(i18n.status_word(value)), lambda v=value: ed.set_status(v), status)
         act.setCheckable(True)
         act.setChecked(current == {value})
 

@@ -1738,6 +1738,10 @@ Import them with File → Import… in that window.</source>
         <source>Delete {0} papers…</source>
         <translation>删除 {0} 篇论文…</translation>
     </message>
+    <message>
+        <source>Mark {0}</source>
+        <translation>标记为{0}</translation>
+    </message>
 </context>
 <context>
     <name>PaperModel</name>
