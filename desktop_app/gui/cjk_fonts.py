@@ -1,7 +1,7 @@
 """Chinese, Japanese and Korean text without a font: say once what to install.
 
 On a machine without a CJK font, Qt draws every such character as a box ("tofu"). The window
-watches the texts it shows (the titles of the table's first page, the paper in the reader); the
+watches the texts it shows (the titles of the table's rows in sight, the paper in the reader); the
 first time one holds CJK characters while no installed font covers them, a dismissible banner in
 the status bar names the package to install. It is said once per user (preference
 ``CJK_FONT_WARNED``). The .deb recommends ``fonts-noto-cjk`` and ``install.sh`` checks with
@@ -21,7 +21,9 @@ from desktop_app.gui import preferences
 
 # CJK ideographs (with extension A and compatibility), kana, Hangul, CJK punctuation, fullwidth forms
 CJK = re.compile("[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
-SCAN_ROWS = 200  # the table's first page
+SCAN_ROWS = 200  # at most this many rows in sight
+START_MS = 1500  # the first look, well after the first paint and the start's own reads
+AFTER_PAINT_MS = 300
 
 _available: bool | None = None
 
@@ -54,20 +56,29 @@ class CjkFontNotice(QObject):
         self.win = win
         self.font_available = font_available
         self.banner: QWidget | None = None
-        win.model.modelReset.connect(self._check_table)
-        win.model.rowsInserted.connect(self._check_table)
-        win.table.selectionModel().currentRowChanged.connect(lambda *_: QTimer.singleShot(250, self, self._check_reader))
-        QTimer.singleShot(0, self, self._check_table)
+        later = lambda *_: QTimer.singleShot(AFTER_PAINT_MS, self, self._check_table)  # noqa: E731
+        win.model.modelReset.connect(later)
+        win.model.rowsInserted.connect(later)
+        win.table.selectionModel().currentRowChanged.connect(
+            lambda *_: QTimer.singleShot(AFTER_PAINT_MS, self, self._check_reader))
+        QTimer.singleShot(START_MS, self, self._check_table)
 
     def done(self) -> bool:
         return self.banner is not None or preferences.get_bool(self.win.settings, preferences.CJK_FONT_WARNED)
 
-    def _check_table(self, *_: object) -> None:
-        if self.done():
+    def _check_table(self) -> None:
+        """The titles of the rows in sight: painted already, so read from the model's cache
+        (nothing asks the database before the window's own first paint did)."""
+        table = self.win.table
+        if self.done() or not table.isVisible():
             return
+        top = table.rowAt(0)
+        if top < 0:
+            return
+        bottom = table.rowAt(table.viewport().height() - 1)
+        bottom = self.win.model.rowCount() - 1 if bottom < 0 else bottom
         model = self.win.model
-        rows = min(model.rowCount(), SCAN_ROWS)
-        self.check(model.index(r, 0).data() for r in range(rows))
+        self.check([model.index(r, 0).data() for r in range(top, min(bottom, top + SCAN_ROWS) + 1)])
 
     def _check_reader(self) -> None:
         paper = getattr(self.win.reader, "paper", None)

@@ -403,3 +403,19 @@ def test_titles_sort_with_the_locales_collation(make_window, seeded_dir: Path, c
     win._set_sort("title", True)
     win.refresh_query()
     assert [win.model.data(win.model.index(r, 0)) for r in range(win.model.rowCount())] == shown[::-1]
+
+
+def test_the_notice_watches_the_titles_in_sight(make_window, seeded_dir: Path, settings, qtbot) -> None:  # noqa: ANN001
+    from desktop_app.core.library import Library
+    from desktop_app.gui.cjk_fonts import CjkFontNotice
+
+    with Library.open(seeded_dir) as lib:
+        first = lib.query("").ids[0]
+        lib.papers.set_title(first, "北京数据集：一个新的基准")
+    win = make_window(seeded_dir)
+    win.resize(1200, 800)
+    win.refresh_query()
+    preferences.put(settings, preferences.CJK_FONT_WARNED, False)
+    CjkFontNotice(win, font_available=lambda: False)
+    qtbot.waitUntil(lambda: win.findChild(object, "cjkFontBanner") is not None, timeout=5000)
+    assert preferences.get_bool(settings, preferences.CJK_FONT_WARNED)
