@@ -419,3 +419,20 @@ def test_the_notice_watches_the_titles_in_sight(make_window, seeded_dir: Path, s
     CjkFontNotice(win, font_available=lambda: False)
     qtbot.waitUntil(lambda: win.findChild(object, "cjkFontBanner") is not None, timeout=5000)
     assert preferences.get_bool(settings, preferences.CJK_FONT_WARNED)
+
+
+def test_every_package_carries_the_catalogues_and_asks_for_a_cjk_font() -> None:
+    """Static checks of the packaging (the builds themselves are tests/e2e/test_packaging.py)."""
+    import tomllib
+
+    control = re.search(r"^Recommends: (.*)$", (ROOT / "packaging/build_linux.sh").read_text(), re.M)
+    assert control and "fonts-noto-cjk" in control.group(1)
+    install = (ROOT / "packaging/linux/install.sh").read_text()
+    assert "fc-list :lang=zh" in install and "fonts-noto-cjk" in install
+    assert "fonts-noto-cjk" in (ROOT / ".ci/run").read_text()
+    spec = (ROOT / "packaging/marginalia.spec").read_text()
+    assert 'datas += tree(PKG / "resources", "desktop_app/resources")' in spec  # resources/i18n/*.qm
+    assert "qtbase_zh_CN.qm" in spec  # Qt's own buttons and dialogs in Chinese
+    package_data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    assert package_data["desktop_app.resources"] == ["**/*"]  # the wheel (pip install ., the Flatpak)
+    assert {p.name for p in I18N.glob("*.qm")} == {"marginalia_en.qm", "marginalia_zh_CN.qm"}
