@@ -212,7 +212,7 @@ class FileController(QObject):
         else:
             query = self._filters().query
             kwargs["ids"] = list(self._table.paper_model.ids)
-            kwargs["title"] = self.tr("Papers matching “{0}”").format(query) if query else "Papers"
+            kwargs["title"] = self.tr("Papers matching “{0}”").format(query) if query else self.tr("Papers")
         if fmt.startswith("bibliography-"):  # in the style chosen in Settings (Copy citation's)
             from desktop_app.gui.paper_menu import citation_style
 
@@ -229,7 +229,7 @@ class FileController(QObject):
         ids = self._table.selected_ids()
         if not ids:
             return
-        html = render_export("html", self.library.exports.papers(ids), title="Papers")
+        html = render_export("html", self.library.exports.papers(ids), title=self.tr("Papers"))
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
         dlg = QPrintDialog(printer, self._window)
         if dlg.exec() == QDialog.DialogCode.Accepted:

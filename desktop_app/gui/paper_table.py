@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView,
 from desktop_app.gui.paper_model import (
     COL_ADDED,
     COL_AUTHORS,
+    COL_MARKS,
     COL_MODIFIED,
     COL_RELEVANCE,
     COL_TAGS,
@@ -148,7 +149,7 @@ class PaperTable(QTableView):
         menu.setObjectName("columnChooser")
         for n in sorted(range(len(COLUMNS)), key=header.visualIndex):
             label = column_title(n)
-            text = {"✎": "Highlights and note", "Relevance": "Relevance (while searching)"}.get(label, label)
+            text = {COL_MARKS: self.tr("Highlights and note"), COL_RELEVANCE: self.tr("Relevance (while searching)")}.get(n, label)
             act = menu.addAction(text)
             act.setCheckable(True)
             act.setChecked(header.column_shown(n))

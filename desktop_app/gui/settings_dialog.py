@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QUrl
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -68,11 +68,11 @@ def style_title(path: Path) -> str:
     try:
         root = parse(str(path)).getroot()
     except (ParseError, DefusedXmlException) as exc:
-        raise ValueError(f"it is not well-formed XML ({exc})") from exc
+        raise ValueError(QCoreApplication.translate("SettingsDialog", "it is not well-formed XML ({0})").format(exc)) from exc
     except OSError as exc:
-        raise ValueError(f"it cannot be read ({exc.strerror})") from exc
+        raise ValueError(QCoreApplication.translate("SettingsDialog", "it cannot be read ({0})").format(exc.strerror)) from exc
     if root.tag not in (f"{CSL_NS}style", "style"):
-        raise ValueError(f"its root element is <{root.tag.rpartition('}')[2]}>, not a CSL <style>")
+        raise ValueError(QCoreApplication.translate("SettingsDialog", "its root element is <{0}>, not a CSL <style>").format(root.tag.rpartition('}')[2]))
     title = root.find(f"{CSL_NS}info/{CSL_NS}title")
     if title is None:
         title = root.find("info/title")
@@ -103,7 +103,7 @@ def add_style_file(source: Path) -> tuple[str, str]:
     """Copy a .csl file into the user's styles folder: its (id, title). ValueError (the reason)
     when it is not a CSL style; nothing is copied then."""
     if source.suffix.lower() != ".csl":
-        raise ValueError("its name does not end in .csl")
+        raise ValueError(QCoreApplication.translate("SettingsDialog", "its name does not end in .csl"))
     title = style_title(source)
     target_dir = user_styles_dir()
     target_dir.mkdir(parents=True, exist_ok=True)

@@ -951,6 +951,10 @@ Tags and notes you added to them go too.</source>
 {2}
 你为它们添加的标签和笔记也会一并移除。</translation>
     </message>
+    <message>
+        <source>Papers</source>
+        <translation>论文</translation>
+    </message>
 </context>
 <context>
     <name>HelpDialogs</name>
@@ -1792,6 +1796,14 @@ Import them with File → Import… in that window.</source>
         <source>Papers</source>
         <translation>论文</translation>
     </message>
+    <message>
+        <source>Highlights and note</source>
+        <translation>高亮和笔记</translation>
+    </message>
+    <message>
+        <source>Relevance (while searching)</source>
+        <translation>相关度（搜索时）</translation>
+    </message>
 </context>
 <context>
     <name>PaperTableModel</name>
@@ -2266,6 +2278,22 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>{0} cannot be used as a citation style: {1}.</source>
         <translation>{0} 不能用作引用样式：{1}。</translation>
+    </message>
+    <message>
+        <source>it is not well-formed XML ({0})</source>
+        <translation>不是格式正确的 XML（{0}）</translation>
+    </message>
+    <message>
+        <source>it cannot be read ({0})</source>
+        <translation>无法读取（{0}）</translation>
+    </message>
+    <message>
+        <source>its root element is &lt;{0}&gt;, not a CSL &lt;style&gt;</source>
+        <translation>其根元素是 &lt;{0}&gt;，不是 CSL 的 &lt;style&gt;</translation>
+    </message>
+    <message>
+        <source>its name does not end in .csl</source>
+        <translation>文件名不以 .csl 结尾</translation>
     </message>
 </context>
 <context>
