@@ -6,7 +6,7 @@ undoable command; what the Library refuses is said in the dialog, which stays op
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -293,11 +293,19 @@ class MetadataEditor(QDialog):
         return True
 
 
+# the field names of "Edit venue" and so on, as the undo history shows them
+FIELD_WORDS = (QT_TRANSLATE_NOOP("MetadataEditor", "title"), QT_TRANSLATE_NOOP("MetadataEditor", "authors"),
+               QT_TRANSLATE_NOOP("MetadataEditor", "venue"), QT_TRANSLATE_NOOP("MetadataEditor", "year"),
+               QT_TRANSLATE_NOOP("MetadataEditor", "doi"), QT_TRANSLATE_NOOP("MetadataEditor", "arxiv"),
+               QT_TRANSLATE_NOOP("MetadataEditor", "url"), QT_TRANSLATE_NOOP("MetadataEditor", "entry type"),
+               QT_TRANSLATE_NOOP("MetadataEditor", "abstract"))
+
+
 def save_metadata(window: QMainWindow, paper_id: int, changes: dict[str, object]) -> Change:
     """Apply ``changes`` as one undoable command on the window's stack; LibraryError when refused."""
     lib = window.library
     names = [k.replace("_id", "").replace("_", " ") for k in changes]
-    text = QCoreApplication.translate("MetadataEditor", "Edit {0}").format(names[0]) if len(names) == 1 else QCoreApplication.translate("MetadataEditor", "Edit metadata")
+    text = QCoreApplication.translate("MetadataEditor", "Edit {0}").format(QCoreApplication.translate("MetadataEditor", names[0])) if len(names) == 1 else QCoreApplication.translate("MetadataEditor", "Edit metadata")
     return perform(window.undo_stack, text, lambda: lib.papers.update_metadata(paper_id, changes),
                    lambda ch: lib.papers.update_metadata(paper_id, ch.detail["old"]), window.edits.changed.emit)
 

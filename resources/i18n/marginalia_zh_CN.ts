@@ -242,7 +242,7 @@
     </message>
     <message>
         <source>Delete {0}…</source>
-        <translation>删除 {0}…</translation>
+        <translation>删除{0}…</translation>
     </message>
     <message>
         <source>{0} — on {1} of {2}</source>
@@ -254,31 +254,31 @@
     </message>
     <message>
         <source>Marked {0} {1}</source>
-        <translation>已将 {0} 标记为“{1}”</translation>
+        <translation>已将{0}标记为“{1}”</translation>
     </message>
     <message>
         <source>Rated {0} {1}</source>
-        <translation>已将 {0} 评为 {1} 星</translation>
+        <translation>已将{0}评为 {1} 星</translation>
     </message>
     <message>
         <source>Cleared the rating of {0}</source>
-        <translation>已清除 {0} 的评分</translation>
+        <translation>已清除{0}的评分</translation>
     </message>
     <message>
         <source>Tagged {0} “{1}”</source>
-        <translation>已为 {0} 添加标签“{1}”</translation>
+        <translation>已为{0}添加标签“{1}”</translation>
     </message>
     <message>
         <source>Removed the tag “{0}” from {1}</source>
-        <translation>已从 {1} 移除标签“{0}”</translation>
+        <translation>已从{1}移除标签“{0}”</translation>
     </message>
     <message>
         <source>Added {0} to “{1}”</source>
-        <translation>已将 {0} 加入“{1}”</translation>
+        <translation>已将{0}加入“{1}”</translation>
     </message>
     <message>
         <source>Deleted {0}</source>
-        <translation>已删除 {0}</translation>
+        <translation>已删除{0}</translation>
     </message>
 </context>
 <context>
@@ -1529,6 +1529,42 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>This library is read-only: its papers cannot be edited</source>
         <translation>此文库为只读：无法编辑其中的论文</translation>
+    </message>
+    <message>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>authors</source>
+        <translation>作者</translation>
+    </message>
+    <message>
+        <source>venue</source>
+        <translation>发表处</translation>
+    </message>
+    <message>
+        <source>year</source>
+        <translation>年份</translation>
+    </message>
+    <message>
+        <source>doi</source>
+        <translation>DOI</translation>
+    </message>
+    <message>
+        <source>arxiv</source>
+        <translation>arXiv 编号</translation>
+    </message>
+    <message>
+        <source>url</source>
+        <translation>网址</translation>
+    </message>
+    <message>
+        <source>entry type</source>
+        <translation>条目类型</translation>
+    </message>
+    <message>
+        <source>abstract</source>
+        <translation>摘要</translation>
     </message>
 </context>
 <context>
