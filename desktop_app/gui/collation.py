@@ -5,7 +5,8 @@ ASCII case only and puts other scripts in code-point order, so Chinese titles co
 order, not pinyin, and "Éclair" after "Zebra". The core cannot use Qt. So the window reorders a
 title-sorted result itself with a QCollator for the interface's locale (pinyin order under
 zh_CN, accents and case folded under English) when the result is at most ``TITLE_LIMIT`` papers
-(reading their titles costs about a millisecond per 100); a larger result keeps the SQL order.
+(reading their titles and sorting: 1.7 ms for 76 papers, so about 45 ms at the limit, warm);
+a larger result keeps the SQL order.
 Tag names in the sidebar, the bulk panel and the paper menu are sorted with the same collator.
 """
 
