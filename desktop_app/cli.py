@@ -42,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--size", default="1400x900", help="window size for --screenshot (WxH)")
     s.add_argument("--theme", choices=("system", "light", "dark"),
                    help="this colour scheme for this run (not saved; View → Theme saves one)")
+    s.add_argument("--lang", metavar="LANG",
+                   help="the window's language for this run: en or zh_CN (default: Settings, else the system's)")
     s.add_argument("--view", default="main", metavar="NAME",
                    help="with --screenshot: which view to render (see desktop_app/gui/screenshot_views.py)")
     s.add_argument("--smoke-test", action="store_true", dest="gui_smoke")

@@ -158,7 +158,7 @@ Architecture: $DEB_ARCH
 Maintainer: $MAINTAINER
 Installed-Size: $size
 Depends: $depends
-Recommends: fonts-dejavu-core | fonts-liberation2
+Recommends: fonts-dejavu-core | fonts-liberation2, fonts-noto-cjk
 Section: science
 Priority: optional
 Description: desktop reading room for paper abstracts

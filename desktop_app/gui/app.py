@@ -5,11 +5,12 @@ from __future__ import annotations
 import sys
 from importlib.resources import files
 
+from PySide6.QtCore import QSettings
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from desktop_app.appinfo import APP_ID, APP_NAME, ORG_NAME, VERSION
-from desktop_app.gui import theme
+from desktop_app.gui import i18n, theme
 
 
 def application() -> QApplication:
@@ -24,4 +25,6 @@ def application() -> QApplication:
     if icon.is_file():
         app.setWindowIcon(QIcon(str(icon)))
     theme.install(app)  # the system theme; the window applies the saved preference
+    if not i18n.installed():
+        i18n.install(app, settings=QSettings())  # the Language preference, else the system locale
     return app  # type: ignore[return-value]

@@ -73,7 +73,7 @@ class AttachController(QObject):
         strip.openRequested.connect(self.open_attachment)
         strip.revealRequested.connect(self.reveal_attachment)
         strip.removeRequested.connect(self.remove_attachment)
-        window.reader.links.opened.connect(lambda a: self._say(f"Opened {a} in the browser"))
+        window.reader.links.opened.connect(lambda a: self._say(self.tr("Opened {0} in the browser").format(a)))
         if not lib.read_only:
             window.reader.setAcceptDrops(True)
             window.reader.installEventFilter(self)
@@ -88,7 +88,7 @@ class AttachController(QObject):
         Returns what was opened (a file path or an address), None when nothing was."""
         pid = self._win.current_id() if paper_id is None else paper_id
         if pid is None:
-            self._say("Select a paper to open it")
+            self._say(self.tr("Select a paper to open it"))
             return None
         lib = self._win.library
         first = lib.attachments.first_file(pid)
@@ -100,29 +100,29 @@ class AttachController(QObject):
             self._say(str(exc))
             return None
         if not links:
-            self._say("This paper has no attached file, arXiv id, DOI or web address to open")
+            self._say(self.tr("This paper has no attached file, arXiv id, DOI or web address to open"))
             return None
         _kind, text, address = links[0]
         if not open_external(address):
-            self._say(f"No browser could open {address}")
+            self._say(self.tr("No browser could open {0}").format(address))
             return None
-        self._say(f"Opened {text} in the browser")
+        self._say(self.tr("Opened {0} in the browser").format(text))
         return address
 
     def _open_file(self, v: AttachmentView) -> bool:
         from desktop_app.core.attachment_files import looks_like_program
 
         if v.location is None or not v.location.is_file():
-            self._say(f"The attached file {v.name} is not there any more ({v.path})", 10000)
+            self._say(self.tr("The attached file {0} is not there any more ({1})").format(v.name, v.path), 10000)
             return False
         if looks_like_program(v.location):
-            self._say(f"{v.name} looks like a program; Marginalia does not run programs (it is in {v.location.parent})",
+            self._say(self.tr("{0} looks like a program; Marginalia does not run programs (it is in {1})").format(v.name, v.location.parent),
                       10000)
             return False
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(v.location))):
-            self._say(f"No application could open {v.name}", 10000)
+            self._say(self.tr("No application could open {0}").format(v.name), 10000)
             return False
-        self._say(f"Opened {v.name}")
+        self._say(self.tr("Opened {0}").format(v.name))
         return True
 
     def open_attachment(self, attachment_id: int) -> None:
@@ -146,10 +146,10 @@ class AttachController(QObject):
         """Paper → Attach file…: choose files to attach to the current (or given) paper."""
         pid = self._win.current_id() if paper_id is None else paper_id
         if pid is None:
-            self._say("Select a paper to attach a file to it")
+            self._say(self.tr("Select a paper to attach a file to it"))
             return
-        paths, _ = QFileDialog.getOpenFileNames(self._win, "Attach files to the paper", str(Path.home()),
-                                                "PDF files (*.pdf);;All files (*)")
+        paths, _ = QFileDialog.getOpenFileNames(self._win, self.tr("Attach files to the paper"), str(Path.home()),
+                                                self.tr("PDF files (*.pdf);;All files (*)"))
         if paths:
             self.attach_paths(pid, paths)
 
@@ -159,7 +159,7 @@ class AttachController(QObject):
         attachments made at once are returned."""
         win, lib = self._win, self._win.library
         if lib.read_only:
-            self._say("The library is read-only: nothing can be attached")
+            self._say(self.tr("The library is read-only: nothing can be attached"))
             return []
         mode = mode or preferences.get_str(win.settings, preferences.ATTACH_MODE)
         mode = mode if mode in ("copy", "link") else "copy"
@@ -176,9 +176,8 @@ class AttachController(QObject):
             self._push_attached(change, Path(path).name)
             added.append(change.detail["attachment_id"])
         if added:
-            how = "Linked" if mode == "link" else "Attached"
-            what = Path(paths[0]).name if len(added) == 1 else f"{len(added)} files"
-            self._say(f"{how} {what} to paper {paper_id}")
+            what = Path(paths[0]).name if len(added) == 1 else self.tr("%n files", "", len(added))
+            self._say((self.tr("Linked {0} to paper {1}") if mode == "link" else self.tr("Attached {0} to paper {1}")).format(what, paper_id))
         return added
 
     def _push_attached(self, change: Change, name: str) -> None:
@@ -187,7 +186,7 @@ class AttachController(QObject):
         win, lib = self._win, self._win.library
         aid = change.detail["attachment_id"]
         win.on_change(change)
-        win.undo_stack.push(LibraryCommand(f"Attach {name}", lambda: lib.attachments.restore(aid),
+        win.undo_stack.push(LibraryCommand(self.tr("Attach {0}").format(name), lambda: lib.attachments.restore(aid),
                                            lambda _ch: lib.attachments.remove(aid), win.on_change, change))
 
     def _attach_in_worker(self, paper_id: int, path: str) -> None:
@@ -197,9 +196,9 @@ class AttachController(QObject):
 
         def done(change: object) -> None:
             self._push_attached(change, name)  # type: ignore[arg-type]
-            self._say(f"Attached {name} to paper {paper_id}")
+            self._say(self.tr("Attached {0} to paper {1}").format(name, paper_id))
 
-        start_job(self._win, f"Copying {name} into the library…",
+        start_job(self._win, self.tr("Copying {0} into the library…").format(name),
                   lambda progress, cancelled: lib.attachments.add(paper_id, path, mode="copy"),
                   done, lambda message: self._say(message, 10000), modal=False)
 
@@ -207,13 +206,13 @@ class AttachController(QObject):
         lib, win = self._win.library, self._win
         try:
             name = lib.attachments.get(attachment_id).name
-            perform(win.undo_stack, f"Remove attached file {name}",
+            perform(win.undo_stack, self.tr("Remove attached file {0}").format(name),
                     lambda: lib.attachments.remove(attachment_id),
                     lambda _ch: lib.attachments.restore(attachment_id), win.on_change)
         except LibraryError as exc:
             self._say(str(exc))
             return
-        self._say(f"Removed {name} from the paper (Ctrl+Z brings it back)")
+        self._say(self.tr("Removed {0} from the paper (Ctrl+Z brings it back)").format(name))
 
     # ---- drops -----------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QStyle, QToolButton, QWidget
 
 from desktop_app.core.attachments import AttachmentView
@@ -32,8 +32,8 @@ def human_size(size: int) -> str:
 
 def _label(v: AttachmentView) -> str:
     name = v.name if len(v.name) <= 40 else v.name[:39] + "…"
-    missing = "" if v.exists else " — missing"
-    return f"{name} ({human_size(v.size)}){missing}".replace("&", "&&")
+    text = "{0} ({1})" if v.exists else QCoreApplication.translate("AttachmentStrip", "{0} ({1}) — missing")
+    return text.format(name, human_size(v.size)).replace("&", "&&")
 
 
 class AttachmentStrip(QWidget):
@@ -47,7 +47,7 @@ class AttachmentStrip(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("attachmentStrip")
-        self.setAccessibleName("Attached files")
+        self.setAccessibleName(self.tr("Attached files"))
         self.source: Source | None = None
         self.read_only = False
         self.items: list[AttachmentView] = []
@@ -55,7 +55,7 @@ class AttachmentStrip(QWidget):
         self.row = QHBoxLayout(self)
         self.row.setContentsMargins(0, 0, 0, 0)
         self.row.setSpacing(4)
-        self.caption = QLabel("Files:", self)
+        self.caption = QLabel(self.tr("Files:"), self)
         self.row.addWidget(self.caption)
         self.row.addStretch(1)
         self.hide()
@@ -77,9 +77,9 @@ class AttachmentStrip(QWidget):
             b.setText(_label(v))
             b.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_FileIcon))
             b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-            b.setToolTip(("Open with the system's viewer" if v.exists else "The file is not there any more")
-                         + ("" if v.kind == "copy" else " (linked, not copied)"))
-            b.setAccessibleName(f"Open attached file {v.name}")
+            b.setToolTip((self.tr("Open with the system's viewer") if v.exists else self.tr("The file is not there any more"))
+                         + ("" if v.kind == "copy" else self.tr(" (linked, not copied)")))
+            b.setAccessibleName(self.tr("Open attached file {0}").format(v.name))
             b.setCursor(Qt.CursorShape.PointingHandCursor)
             b.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             b.clicked.connect(lambda _=False, aid=v.id: self.openRequested.emit(aid))
@@ -91,10 +91,10 @@ class AttachmentStrip(QWidget):
     def menu_for(self, aid: int) -> QMenu:
         """The context menu of one attached file (built apart so that tests can trigger it)."""
         menu = QMenu(self)
-        menu.addAction("Open", lambda: self.openRequested.emit(aid))
-        menu.addAction("Show in folder", lambda: self.revealRequested.emit(aid))
+        menu.addAction(self.tr("Open"), lambda: self.openRequested.emit(aid))
+        menu.addAction(self.tr("Show in folder"), lambda: self.revealRequested.emit(aid))
         menu.addSeparator()
-        remove = menu.addAction("Remove from paper", lambda: self.removeRequested.emit(aid))
+        remove = menu.addAction(self.tr("Remove from paper"), lambda: self.removeRequested.emit(aid))
         remove.setObjectName("removeAttachment")
         remove.setEnabled(not self.read_only)
         return menu

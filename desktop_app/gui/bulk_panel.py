@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from PySide6.QtCore import QItemSelection, QStringListModel, Qt, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QItemSelection, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
@@ -30,14 +30,15 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.models import STATUSES
+from desktop_app.gui import collation, i18n
 from desktop_app.gui.undo_toast import UndoToast
 
 TAG_COUNT_LIMIT = 5000  # above this many selected papers, "Remove tag" offers every tag, uncounted
-NEW_LIST = "New list…"
+NEW_LIST = QT_TRANSLATE_NOOP("BulkPanel", "New list…")
 
 
 def _papers(n: int) -> str:
-    return "1 paper" if n == 1 else f"{n} papers"
+    return i18n.papers(n)
 
 
 class BulkPanel(QWidget):
@@ -46,7 +47,7 @@ class BulkPanel(QWidget):
     def __init__(self, window: QMainWindow, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("bulkPanel")
-        self.setAccessibleName("Selected papers")
+        self.setAccessibleName(self.tr("Selected papers"))
         self.window_ = window
         self.ids: list[int] = []
         self.toast = UndoToast(window.undo_stack, window.statusBar())
@@ -57,13 +58,13 @@ class BulkPanel(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.3)
         font.setBold(True)
         self.heading.setFont(font)
-        hint = QLabel("The edits below apply to every selected paper; each can be undone.", self)
+        hint = QLabel(self.tr("The edits below apply to every selected paper; each can be undone."), self)
         hint.setWordWrap(True)
 
         self.status_buttons: dict[str, QPushButton] = {}
         status_row = QHBoxLayout()
         for status in STATUSES:
-            b = QPushButton(status.capitalize(), self)
+            b = QPushButton(i18n.status_label(status), self)
             b.setObjectName(f"bulkStatus_{status}")
             b.clicked.connect(lambda _=False, s=status: self.set_status(s))
             self.status_buttons[status] = b
@@ -74,9 +75,9 @@ class BulkPanel(QWidget):
         rating_row = QHBoxLayout()
         for n in range(6):
             b = QToolButton(self)
-            b.setText("None" if n == 0 else f"{n}★")
+            b.setText(self.tr("None") if n == 0 else f"{n}★")
             b.setObjectName(f"bulkRating_{n}")
-            b.setAccessibleName("No rating" if n == 0 else f"Rate {n}")
+            b.setAccessibleName(self.tr("No rating") if n == 0 else self.tr("Rate {0}").format(n))
             b.clicked.connect(lambda _=False, n=n: self.set_rating(n))
             self.rating_buttons.append(b)
             rating_row.addWidget(b)
@@ -84,15 +85,15 @@ class BulkPanel(QWidget):
 
         self.tag_line = QLineEdit(self)
         self.tag_line.setObjectName("bulkTagLine")
-        self.tag_line.setAccessibleName("Tag to add")
-        self.tag_line.setPlaceholderText("Tag (a/b for a child tag)")
+        self.tag_line.setAccessibleName(self.tr("Tag to add"))
+        self.tag_line.setPlaceholderText(self.tr("Tag (a/b for a child tag)"))
         self._tag_names = QStringListModel(self)
         completer = QCompleter(self._tag_names, self)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         self.tag_line.setCompleter(completer)
         self.tag_line.returnPressed.connect(self.add_tag)
-        self.add_tag_button = QPushButton("Add tag", self)
+        self.add_tag_button = QPushButton(self.tr("Add tag"), self)
         self.add_tag_button.setObjectName("bulkAddTag")
         self.add_tag_button.clicked.connect(self.add_tag)
         add_row = QHBoxLayout()
@@ -101,8 +102,8 @@ class BulkPanel(QWidget):
 
         self.remove_combo = QComboBox(self)
         self.remove_combo.setObjectName("bulkRemoveTag")
-        self.remove_combo.setAccessibleName("Tag to remove")
-        self.remove_button = QPushButton("Remove tag", self)
+        self.remove_combo.setAccessibleName(self.tr("Tag to remove"))
+        self.remove_button = QPushButton(self.tr("Remove tag"), self)
         self.remove_button.setObjectName("bulkRemoveTagButton")
         self.remove_button.clicked.connect(self.remove_tag)
         remove_row = QHBoxLayout()
@@ -111,8 +112,8 @@ class BulkPanel(QWidget):
 
         self.list_combo = QComboBox(self)
         self.list_combo.setObjectName("bulkList")
-        self.list_combo.setAccessibleName("Reading list")
-        self.list_button = QPushButton("Add to list", self)
+        self.list_combo.setAccessibleName(self.tr("Reading list"))
+        self.list_button = QPushButton(self.tr("Add to list"), self)
         self.list_button.setObjectName("bulkAddToList")
         self.list_button.clicked.connect(self.add_to_list)
         list_row = QHBoxLayout()
@@ -124,11 +125,11 @@ class BulkPanel(QWidget):
         self.delete_button.clicked.connect(self.delete)
 
         form = QFormLayout()
-        form.addRow("Status:", status_row)
-        form.addRow("Rating:", rating_row)
-        form.addRow("Add a tag:", add_row)
-        form.addRow("Remove a tag:", remove_row)
-        form.addRow("Reading list:", list_row)
+        form.addRow(self.tr("Status:"), status_row)
+        form.addRow(self.tr("Rating:"), rating_row)
+        form.addRow(self.tr("Add a tag:"), add_row)
+        form.addRow(self.tr("Remove a tag:"), remove_row)
+        form.addRow(self.tr("Reading list:"), list_row)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(12, 8, 12, 8)
         outer.addWidget(self.heading)
@@ -144,8 +145,8 @@ class BulkPanel(QWidget):
         """Show the edits for these papers: the heading, the tags they carry, the lists."""
         self.ids = ids
         n = len(ids)
-        self.heading.setText(f"{n} papers selected")
-        self.delete_button.setText(f"Delete {_papers(n)}…")
+        self.heading.setText(i18n.number_in(self.tr("%n paper(s) selected", "", n), n))
+        self.delete_button.setText(self.tr("Delete {0}…").format(_papers(n)))
         lib = self.window_.library
         tags = lib.tags.all()
         self._tag_names.setStringList([t.name for t in tags])
@@ -155,16 +156,16 @@ class BulkPanel(QWidget):
             for t in tags:
                 self.remove_combo.addItem(t.name, t.name)
         else:
-            for name, count in sorted(counts.items(), key=lambda kv: kv[0].lower()):
-                self.remove_combo.addItem(f"{name} — on {count} of {n}", name)
+            for name, count in sorted(counts.items(), key=lambda kv: collation.key(kv[0])):
+                self.remove_combo.addItem(self.tr("{0} — on {1} of {2}").format(name, count, n), name)
         self.remove_combo.setEnabled(self.remove_combo.count() > 0)
         self.remove_button.setEnabled(self.remove_combo.count() > 0)
         if not self.remove_combo.count():
-            self.remove_combo.addItem("(no tags on these papers)")
+            self.remove_combo.addItem(self.tr("(no tags on these papers)"))
         self.list_combo.clear()
         for info in lib.lists.all():
             self.list_combo.addItem(info.name, info.name)
-        self.list_combo.addItem(NEW_LIST, None)
+        self.list_combo.addItem(self.tr(NEW_LIST), None)
         read_only = lib.read_only
         for w in (*self.status_buttons.values(), *self.rating_buttons, self.tag_line, self.add_tag_button,
                   self.remove_button, self.list_button, self.delete_button):
@@ -201,13 +202,13 @@ class BulkPanel(QWidget):
     def set_status(self, status: str) -> None:
         ids, before = self._targets(), self.window_.undo_stack.index()
         self.window_.edits.set_status(status)
-        self._edited(before, f"Marked {_papers(len(ids))} {status}")
+        self._edited(before, self.tr("Marked {0} {1}").format(_papers(len(ids)), i18n.status_word(status)))
 
     def set_rating(self, rating: int) -> None:
         ids, before = self._targets(), self.window_.undo_stack.index()
         self.window_.edits.set_rating(rating)
-        self._edited(before, f"Rated {_papers(len(ids))} {rating}" if rating else
-                     f"Cleared the rating of {_papers(len(ids))}")
+        self._edited(before, self.tr("Rated {0} {1}").format(_papers(len(ids)), rating) if rating else
+                     self.tr("Cleared the rating of {0}").format(_papers(len(ids))))
 
     def add_tag(self) -> None:
         name = self.tag_line.text().strip()
@@ -217,7 +218,7 @@ class BulkPanel(QWidget):
         before = self.window_.undo_stack.index()
         self.window_.edits.add_tags(ids, [name])
         self.tag_line.clear()
-        self._edited(before, f"Tagged {_papers(len(ids))} “{name}”")
+        self._edited(before, self.tr("Tagged {0} “{1}”").format(_papers(len(ids)), name))
 
     def remove_tag(self) -> None:
         name = self.remove_combo.currentData()
@@ -226,7 +227,7 @@ class BulkPanel(QWidget):
             return
         before = self.window_.undo_stack.index()
         self.window_.edits.remove_tag(ids, name)
-        self._edited(before, f"Removed the tag “{name}” from {_papers(len(ids))}")
+        self._edited(before, self.tr("Removed the tag “{0}” from {1}").format(name, _papers(len(ids))))
 
     def add_to_list(self) -> None:
         ids = self._targets()
@@ -240,12 +241,12 @@ class BulkPanel(QWidget):
                 return
         else:
             self.window_.edits.add_to_list(name, ids)
-        self._edited(before, f"Added {_papers(len(ids))} to “{name}”")
+        self._edited(before, self.tr("Added {0} to “{1}”").format(_papers(len(ids)), name))
 
     def delete(self) -> None:
         ids, before = self._targets(), self.window_.undo_stack.index()
         self.window_.edits.delete_selected()  # asks first
-        self._edited(before, f"Deleted {_papers(len(ids))}")
+        self._edited(before, self.tr("Deleted {0}").format(_papers(len(ids))))
 
 
 class ReaderOrBulk:

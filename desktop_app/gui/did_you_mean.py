@@ -33,13 +33,13 @@ class DidYouMeanLine(QWidget):
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 0, 8, 2)
         row.setSpacing(4)
-        self.label = QLabel("Did you mean:", self)
+        self.label = QLabel(self.tr("Did you mean:"), self)
         self.button = QToolButton(self)  # plain text: the words come from the user and the library
         self.button.setObjectName("didYouMeanButton")
         self.button.setAutoRaise(True)
         self.button.setStyleSheet("QToolButton#didYouMeanButton { color: palette(link);"
                                   " text-decoration: underline; border: none; }")
-        self.button.setToolTip("Search for this instead")
+        self.button.setToolTip(self.tr("Search for this instead"))
         self.button.clicked.connect(self._apply)
         row.addWidget(self.label)
         row.addWidget(self.button)
@@ -63,7 +63,7 @@ class DidYouMeanLine(QWidget):
             return  # the user has moved on, or nothing to offer
         self.suggestion = fixed
         self.button.setText(fixed.replace("&", "&&") + "?")
-        self.button.setAccessibleName(f"Did you mean: {fixed}? Press to search for it")
+        self.button.setAccessibleName(self.tr("Did you mean: {0}? Press to search for it").format(fixed))
         self.show()
 
     def _apply(self) -> None:

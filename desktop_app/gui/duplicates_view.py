@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QKeySequence, QMouseEvent, QShortcut, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.values import Change, DuplicatePair, FieldDiff, PaperView
+from desktop_app.gui import i18n
 from desktop_app.gui.jobs import Job, keep_while_running
 from desktop_app.gui.undo import perform
 
@@ -74,16 +75,17 @@ class _Value(QLabel):
 
 def _summary(p: PaperView) -> str:
     """What the merge carries over besides the fields: one plain line per paper."""
-    parts = [p.status + (f", rated {p.rating}" if p.rating else "")]
+    status = i18n.status_label(p.status)
+    parts = [QCoreApplication.translate("DuplicatesView", "{0}, rated {1}").format(status, p.rating) if p.rating else status]
     if p.tags:
-        parts.append("tags: " + ", ".join(p.tags))
+        parts.append(QCoreApplication.translate("DuplicatesView", "tags: {0}").format(", ".join(p.tags)))
     if p.lists:
-        parts.append("lists: " + ", ".join(p.lists))
+        parts.append(QCoreApplication.translate("DuplicatesView", "lists: {0}").format(", ".join(p.lists)))
     if p.highlights:
-        parts.append(f"{len(p.highlights)} highlight" + ("s" if len(p.highlights) > 1 else ""))
+        parts.append(i18n.plurals().highlights(len(p.highlights)))
     if p.note.strip():
-        parts.append("has a note")
-    parts.append(f"added {p.added_at[:10]}")
+        parts.append(QCoreApplication.translate("DuplicatesView", "has a note"))
+    parts.append(QCoreApplication.translate("DuplicatesView", "added {0}").format(p.added_at[:10]))
     return " · ".join(parts)
 
 
@@ -105,7 +107,7 @@ class DuplicatesDialog(QDialog):
         self._job: Job | None = None
         self._search_again = False
         self.setObjectName("duplicatesDialog")
-        self.setWindowTitle("Possible duplicates")
+        self.setWindowTitle(self.tr("Possible duplicates"))
         self.setModal(False)
         self.resize(1100, 640)
         self._build()
@@ -129,8 +131,8 @@ class DuplicatesDialog(QDialog):
         split = QSplitter(Qt.Orientation.Horizontal, self)
         self.pair_list = QTreeWidget(split)
         self.pair_list.setObjectName("duplicatePairs")
-        self.pair_list.setAccessibleName("Possible duplicate pairs")
-        self.pair_list.setHeaderLabels(["Why", "Paper", "Possible duplicate"])
+        self.pair_list.setAccessibleName(self.tr("Possible duplicate pairs"))
+        self.pair_list.setHeaderLabels([self.tr("Why"), self.tr("Paper"), self.tr("Possible duplicate")])
         self.pair_list.setRootIsDecorated(False)
         self.pair_list.setUniformRowHeights(True)
         self.pair_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -145,24 +147,24 @@ class DuplicatesDialog(QDialog):
         rl.setContentsMargins(0, 0, 0, 0)
         self.scroll = QScrollArea(right)
         self.scroll.setObjectName("compareView")
-        self.scroll.setAccessibleName("The two papers side by side")
+        self.scroll.setAccessibleName(self.tr("The two papers side by side"))
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.StyledPanel)
         rl.addWidget(self.scroll, 1)
-        hint = QLabel("Tags, reading-list places, highlights and notes of both papers are kept; the other "
-                      "paper goes to the trash. Ctrl+Z in the main window undoes a merge.", right)
+        hint = QLabel(self.tr("Tags, reading-list places, highlights and notes of both papers are kept; the other "
+                      "paper goes to the trash. Ctrl+Z in the main window undoes a merge."), right)
         hint.setWordWrap(True)
         hint.setObjectName("hintText")  # secondary text in the theme's muted colour (readable, unlike disabled)
         rl.addWidget(hint)
         buttons = QHBoxLayout()
-        self.swap_button = QPushButton("S&wap", right)
-        self.swap_button.setToolTip("Keep the other paper instead (S)")
-        self.dismiss_button = QPushButton("&Not duplicates", right)
-        self.dismiss_button.setToolTip("These are two papers; never offer this pair again (N or Delete)")
-        self.merge_button = QPushButton("&Merge", right)
-        self.merge_button.setToolTip("Merge the right-hand paper into the kept one (Return)")
+        self.swap_button = QPushButton(self.tr("S&wap"), right)
+        self.swap_button.setToolTip(self.tr("Keep the other paper instead (S)"))
+        self.dismiss_button = QPushButton(self.tr("&Not duplicates"), right)
+        self.dismiss_button.setToolTip(self.tr("These are two papers; never offer this pair again (N or Delete)"))
+        self.merge_button = QPushButton(self.tr("&Merge"), right)
+        self.merge_button.setToolTip(self.tr("Merge the right-hand paper into the kept one (Return)"))
         self.merge_button.setDefault(True)
-        close = QPushButton("Close", right)
+        close = QPushButton(self.tr("Close"), right)
         self.swap_button.clicked.connect(self.swap)
         self.dismiss_button.clicked.connect(self.dismiss_current)
         self.merge_button.clicked.connect(self.merge_current)
@@ -204,7 +206,7 @@ class DuplicatesDialog(QDialog):
                 lib.duplicates.refresh_keys()  # papers made before keys were filed
             return lib.duplicates.find()
 
-        self.status.setText("Searching…")
+        self.status.setText(self.tr("Searching…"))
         self.progress.show()
         job = Job(work, self._owner)
         keep_while_running(self._owner, job)
@@ -235,8 +237,8 @@ class DuplicatesDialog(QDialog):
 
     def _search_failed(self, message: str) -> None:
         self._search_done()
-        self.status.setText("The search for duplicates failed.")
-        QMessageBox.warning(self, "Possible duplicates", message)
+        self.status.setText(self.tr("The search for duplicates failed."))
+        QMessageBox.warning(self, self.tr("Possible duplicates"), message)
 
     # ---- the list of pairs -----------------------------------------------------------------
     def _set_pairs(self, pairs: list[DuplicatePair], keep: tuple[int, int] | None = None, row: int = 0) -> None:
@@ -244,8 +246,8 @@ class DuplicatesDialog(QDialog):
         self.pair_list.clear()
         for p in self.pairs:
             item = QTreeWidgetItem([p.label, p.title_a, p.title_b])  # item text: plain, never HTML
-            item.setToolTip(0, "The import's own rules call these one paper" if p.strong
-                            else "Alike, but the import's rules do not call them one paper")
+            item.setToolTip(0, self.tr("The import's own rules call these one paper") if p.strong
+                            else self.tr("Alike, but the import's rules do not call them one paper"))
             if p.strong:
                 font = item.font(0)
                 font.setBold(True)
@@ -261,8 +263,8 @@ class DuplicatesDialog(QDialog):
 
     def _update_status(self) -> None:
         n = len(self.pairs)
-        self.status.setText("No possible duplicates." if not n else
-                            f"{n} possible duplicate{'s' if n != 1 else ''} — the import's own reasons in bold")
+        self.status.setText(self.tr("No possible duplicates.") if not n else
+                            self.tr("%n possible duplicate(s) — the import's own reasons in bold", "", n))
 
     def _current_pair(self) -> DuplicatePair | None:
         row = self.pair_list.indexOfTopLevelItem(self.pair_list.currentItem()) if self.pair_list.currentItem() else -1
@@ -302,7 +304,7 @@ class DuplicatesDialog(QDialog):
         for b in (self.merge_button, self.dismiss_button, self.swap_button):
             b.setEnabled(usable)
         if self._keep is None or self._other is None:
-            grid.addWidget(_plain_label("Choose a pair on the left." if self.pairs else "", page), 0, 0, 1, 3)
+            grid.addWidget(_plain_label(self.tr("Choose a pair on the left.") if self.pairs else "", page), 0, 0, 1, 3)
             self.scroll.setWidget(page)
             return
         try:
@@ -314,7 +316,7 @@ class DuplicatesDialog(QDialog):
             return
         bold = QFont(self.font())
         bold.setBold(True)
-        for col, text in ((1, f"Keep: paper {self._keep}"), (2, f"Merge into it, then trash: paper {self._other}")):
+        for col, text in ((1, self.tr("Keep: paper {0}").format(self._keep)), (2, self.tr("Merge into it, then trash: paper {0}").format(self._other))):
             head = _plain_label(text, page)
             head.setFont(bold)
             grid.addWidget(head, 0, col)
@@ -327,7 +329,7 @@ class DuplicatesDialog(QDialog):
         line = QFrame(page)
         line.setFrameShape(QFrame.Shape.HLine)
         grid.addWidget(line, row, 0, 1, 3)
-        grid.addWidget(_plain_label("Also", page), row + 1, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addWidget(_plain_label(self.tr("Also"), page), row + 1, 0, Qt.AlignmentFlag.AlignTop)
         for col, view in ((1, views[0]), (2, views[1])):
             grid.addWidget(_plain_label(_summary(view), page), row + 1, col, Qt.AlignmentFlag.AlignTop)
         grid.setRowStretch(row + 2, 1)
@@ -353,7 +355,7 @@ class DuplicatesDialog(QDialog):
             if group is not None:
                 radio = QRadioButton(cell)
                 radio.setObjectName(f"choose_{d.field}_{'keep' if side == KEEP else 'other'}")
-                radio.setAccessibleName(f"{d.label}: use the value of the {'kept' if side == KEEP else 'other'} paper")
+                radio.setAccessibleName((self.tr("{0}: use the value of the kept paper") if side == KEEP else self.tr("{0}: use the value of the other paper")).format(d.label))
                 group.addButton(radio, side)
                 radio.setChecked((d.default == "keep") == (side == KEEP))
                 h.addWidget(radio, 0, Qt.AlignmentFlag.AlignTop)
@@ -396,24 +398,24 @@ class DuplicatesDialog(QDialog):
         choices = self.choices()
         lib = self.library
         title = next((p.title_a if p.a == other else p.title_b for p in self.pairs if other in (p.a, p.b)), "")
-        text = f"Merge duplicate “{title[:40]}”" if title else "Merge duplicates"
+        text = self.tr("Merge duplicate “{0}”").format(title[:40]) if title else self.tr("Merge duplicates")
         if self._perform(text, lambda: lib.duplicates.merge(keep, other, choices),
                          lambda ch: lib.duplicates.undo_merge(ch.detail["merge_id"])) is not None:
-            self.status.setText(f"Merged paper {other} into paper {keep}. Ctrl+Z undoes it.")
+            self.status.setText(self.tr("Merged paper {0} into paper {1}. Ctrl+Z undoes it.").format(other, keep))
 
     def dismiss_current(self) -> None:
         pair = self._current_pair()
         if pair is None or self.library.read_only:
             return
         lib = self.library
-        self._perform("Not duplicates", lambda: lib.duplicates.dismiss(pair.a, pair.b),
+        self._perform(self.tr("Not duplicates"), lambda: lib.duplicates.dismiss(pair.a, pair.b),
                       lambda _ch: lib.duplicates.undismiss(pair.a, pair.b))
 
     def _perform(self, text: str, do: Callable[[], Change], undo: Callable[[Change], Change]) -> Change | None:
         try:
             return perform(self.undo_stack, text, do, undo, self.notify)
         except LibraryError as exc:
-            QMessageBox.warning(self, "Possible duplicates", str(exc))
+            QMessageBox.warning(self, self.tr("Possible duplicates"), str(exc))
             return None
 
     def notify(self, change: Change) -> None:

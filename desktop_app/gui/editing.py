@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QColorDialog, QInputDialog, QMessageBox, QWidget
 from desktop_app.core.errors import LibraryBusy, LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.values import Change
+from desktop_app.gui import i18n
 from desktop_app.gui.note_editor import NoteEditor
 from desktop_app.gui.paper_table import PaperTable
 from desktop_app.gui.search_bar import FilterState, SearchBar
@@ -52,7 +53,7 @@ class EditController(QObject):
             return perform(self.undo_stack, text, do, undo, self.changed.emit,
                            lambda why: QMessageBox.warning(self._dialog_parent, "Marginalia", why))
         except LibraryError as exc:
-            QMessageBox.warning(self._dialog_parent, "Marginalia", str(exc))
+            QMessageBox.warning(self._dialog_parent, self.tr("Marginalia"), str(exc))
             return None
 
     def _say(self, text: str) -> None:
@@ -63,13 +64,13 @@ class EditController(QObject):
         if not ids or not names:
             return
         lib = self.library
-        label = f"Add tag {', '.join(names)}" + (f" to {len(ids)} papers" if len(ids) > 1 else "")
+        label = (self.tr("Add tag {0} to %n paper(s)", "", len(ids)) if len(ids) > 1 else self.tr("Add tag {0}")).format(", ".join(names))
         self._do(label, lambda: lib.tags.add(ids, names),
                  lambda ch: lib.tags.set_links(ch.detail["links"], present=False))
 
     def remove_tag(self, ids: list[int], name: str) -> None:
         lib = self.library
-        self._do(f"Remove tag {name}", lambda: lib.tags.remove(ids, [name]),
+        self._do(self.tr("Remove tag {0}").format(name), lambda: lib.tags.remove(ids, [name]),
                  lambda ch: lib.tags.set_links(ch.detail["links"], present=True))
 
     # ---- status, rating, title ---------------------------------------------------------------
@@ -80,25 +81,25 @@ class EditController(QObject):
         lib = self.library
         before = {pid: {column: getattr(row, column)} for pid, row in lib.papers.rows(ids).items()}
         setter = lib.papers.set_status if column == "status" else lib.papers.set_rating
-        self._do(label + (f" ({len(ids)} papers)" if len(ids) > 1 else ""),
+        self._do(label + (self.tr(" (%n papers)", "", len(ids)) if len(ids) > 1 else ""),
                  lambda: setter(ids, value), lambda _ch: lib.papers.set_fields(before))
 
     def set_status(self, status: str, ids: list[int] | None = None) -> None:
         """Of ``ids`` (triage: the paper on screen), else of the selected papers."""
-        self._bulk("status", status, f"Mark {status}", ids)
+        self._bulk("status", status, self.tr("Mark {0}").format(i18n.status_word(status)), ids)
 
     def set_rating(self, rating: int, ids: list[int] | None = None) -> None:
-        self._bulk("rating", rating, f"Rate {rating}", ids)
+        self._bulk("rating", rating, self.tr("Rate {0}").format(rating), ids)
 
     def edit_title(self, pid: int, title: str, base: str | None = None) -> None:
         """``base``: the title the user was looking at. If another program changed it meanwhile,
         the user's title is stored and the status bar says what it replaced (Undo brings it back)."""
         lib = self.library
-        change = self._do("Edit title", lambda: lib.papers.set_title(pid, title),
+        change = self._do(self.tr("Edit title"), lambda: lib.papers.set_title(pid, title),
                           lambda ch: lib.papers.set_title(pid, ch.detail["old"][0], source=ch.detail["old"][1]))
         if change is not None and base is not None and change.detail["old"][0] != base:
-            self.message.emit(f"The title had been changed elsewhere to “{change.detail['old'][0]}”; "
-                              "yours replaced it (Edit → Undo brings that one back)", 15000)
+            self.message.emit(self.tr("The title had been changed elsewhere to “{0}”; "
+                              "yours replaced it (Edit → Undo brings that one back)").format(change.detail['old'][0]), 15000)
 
     # ---- notes -----------------------------------------------------------------------------
     def save_note(self, pid: int, text: str, base: str | None = None) -> bool:
@@ -149,16 +150,14 @@ class EditController(QObject):
         ids = self._table.selected_ids()
         if not ids:
             return
-        what = "this paper" if len(ids) == 1 else f"these {len(ids)} papers"
         answer = QMessageBox.question(
-            self._dialog_parent, "Delete papers", f"Delete {what}? Their tags, notes and highlights go with them.\n"
-            "You can undo this with Ctrl+Z.", QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            self._dialog_parent, self.tr("Delete papers"), self.tr("Delete this paper? Its tags, notes and highlights go with it.\nYou can undo this with Ctrl+Z.") if len(ids) == 1 else self.tr("Delete these %n papers? Their tags, notes and highlights go with them.\nYou can undo this with Ctrl+Z.", "", len(ids)), QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel)
         if answer != QMessageBox.StandardButton.Yes:
             return
         lib = self.library
         row = self._table.currentIndex().row()
-        self._do(f"Delete {len(ids)} papers" if len(ids) > 1 else "Delete paper",
+        self._do(self.tr("Delete %n papers", "", len(ids)) if len(ids) > 1 else self.tr("Delete paper"),
                  lambda: lib.papers.delete(ids), lambda _ch: lib.papers.restore(ids))
         rows = self._table.paper_model.rowCount()
         if rows:
@@ -179,7 +178,7 @@ class EditController(QObject):
             state["row"] = gone.detail["row"]
             return gone
 
-        self._do("Highlight", do, undo)
+        self._do(self.tr("Highlight"), do, undo)
 
     def delete_highlight(self, hid: int) -> None:
         lib = self.library
@@ -190,20 +189,20 @@ class EditController(QObject):
             state["row"] = ch.detail["row"]
             return ch
 
-        self._do("Delete highlight", do, lambda _ch: lib.highlights.restore(state["row"]))
+        self._do(self.tr("Delete highlight"), do, lambda _ch: lib.highlights.restore(state["row"]))
 
     def edit_highlight_comment(self, hid: int, comment: str) -> None:
         lib = self.library
-        self._do("Edit highlight comment", lambda: lib.highlights.edit(hid, comment=comment),
+        self._do(self.tr("Edit highlight comment"), lambda: lib.highlights.edit(hid, comment=comment),
                  lambda ch: lib.highlights.edit(hid, comment=ch.detail["comment"]))
 
     # ---- reading lists ---------------------------------------------------------------------
     def new_list_dialog(self, ids: list[int] | None = None) -> str | None:
-        name, ok = QInputDialog.getText(self._dialog_parent, "New reading list", "Name:")
+        name, ok = QInputDialog.getText(self._dialog_parent, self.tr("New reading list"), self.tr("Name:"))
         if not ok or not name.strip():
             return None
         lib = self.library
-        if self._do(f"Create list {name}", lambda: lib.lists.create(name),
+        if self._do(self.tr("Create list {0}").format(name), lambda: lib.lists.create(name),
                     lambda _ch: lib.lists.delete(name)) is None:
             return None
         if ids:
@@ -212,17 +211,17 @@ class EditController(QObject):
 
     def add_to_list(self, name: str, ids: list[int]) -> None:
         lib = self.library
-        self._do(f"Add {len(ids)} to {name}", lambda: lib.lists.add(name, ids),
+        self._do(self.tr("Add %n paper(s) to {0}", "", len(ids)).format(name), lambda: lib.lists.add(name, ids),
                  lambda ch: lib.lists.remove(name, ch.detail["added"]))
-        self._say(f"Added {len(ids)} paper(s) to “{name}”")
+        self._say(self.tr("Added %n paper(s) to “{0}”", "", len(ids)).format(name))
 
     def add_to_list_dialog(self) -> None:
         ids = self._table.selected_ids()
         if not ids:
             return
         names = [i.name for i in self.library.lists.all()]
-        new = "New list…"
-        choice, ok = QInputDialog.getItem(self._dialog_parent, "Add to reading list", "List:", names + [new], 0, False)
+        new = self.tr("New list…")
+        choice, ok = QInputDialog.getItem(self._dialog_parent, self.tr("Add to reading list"), self.tr("List:"), names + [new], 0, False)
         if not ok:
             return
         if choice == new:
@@ -234,11 +233,11 @@ class EditController(QObject):
         """Move the current paper ``delta`` places in the reading list shown."""
         name, pid = self._filters().list_name, self._table.current_id()
         if not name or pid is None:
-            self._say("Show a reading list to reorder it")
+            self._say(self.tr("Show a reading list to reorder it"))
             return
         lib = self.library
         pos = [p for p, _, _ in lib.lists.items(name)].index(pid)
-        self._do("Move in list", lambda: lib.lists.move(name, pid, pos + delta),
+        self._do(self.tr("Move in list"), lambda: lib.lists.move(name, pid, pos + delta),
                  lambda ch: lib.lists.move(name, pid, ch.detail["old"]))
         self.listReordered.emit(pid)
 
@@ -249,7 +248,7 @@ class EditController(QObject):
             return
         lib = self.library
         keep = self._table.current_id()
-        self._do("Reorder list", lambda: lib.lists.move_many(name, ids, row),
+        self._do(self.tr("Reorder list"), lambda: lib.lists.move_many(name, ids, row),
                  lambda ch: lib.lists.reorder(name, ch.detail["old"]))
         self.listReordered.emit(keep)
 
@@ -258,20 +257,20 @@ class EditController(QObject):
         if not name or not ids:
             return
         lib = self.library
-        self._do(f"Remove from {name}", lambda: lib.lists.remove(name, ids),
+        self._do(self.tr("Remove from {0}").format(name), lambda: lib.lists.remove(name, ids),
                  lambda ch: lib.lists.restore(ch.detail["snapshot"]))
 
     def edit_item_note(self) -> None:
         name, pid = self._filters().list_name, self._table.current_id()
         if not name or pid is None:
-            self._say("Show a reading list to add notes to its items")
+            self._say(self.tr("Show a reading list to add notes to its items"))
             return
         lib = self.library
         current = next((n for p, _, n in lib.lists.items(name) if p == pid), "")
-        text, ok = QInputDialog.getText(self._dialog_parent, "List item note", f"Note for this paper in “{name}”:",
+        text, ok = QInputDialog.getText(self._dialog_parent, self.tr("List item note"), self.tr("Note for this paper in “{0}”:").format(name),
                                         text=current)
         if ok:
-            self._do("Edit item note", lambda: lib.lists.set_item_note(name, pid, text),
+            self._do(self.tr("Edit item note"), lambda: lib.lists.set_item_note(name, pid, text),
                      lambda ch: lib.lists.set_item_note(name, pid, ch.detail["old"]))
 
     def on_list_menu(self, action: str, name: str) -> None:
@@ -282,19 +281,19 @@ class EditController(QObject):
         elif action == "export":
             self.exportRequested.emit(name)
         elif action == "rename":
-            new, ok = QInputDialog.getText(parent, "Rename list", "New name:", text=name)
+            new, ok = QInputDialog.getText(parent, self.tr("Rename list"), self.tr("New name:"), text=name)
             if ok and new.strip():
-                self._do("Rename list", lambda: lib.lists.rename(name, new), lambda _c: lib.lists.rename(new, name))
+                self._do(self.tr("Rename list"), lambda: lib.lists.rename(name, new), lambda _c: lib.lists.rename(new, name))
                 self.listRenamed.emit(name, new)
         elif action == "describe":
             info = next((i for i in lib.lists.all() if i.name == name), None)
-            text, ok = QInputDialog.getMultiLineText(parent, "Describe list", f"Description of “{name}”:",
+            text, ok = QInputDialog.getMultiLineText(parent, self.tr("Describe list"), self.tr("Description of “{0}”:").format(name),
                                                      info.description if info else "")
             if ok:
-                self._do("Describe list", lambda: lib.lists.describe(name, text),
+                self._do(self.tr("Describe list"), lambda: lib.lists.describe(name, text),
                          lambda ch: lib.lists.describe(name, ch.detail["old"]))
         elif action == "delete":
-            self._do(f"Delete list {name}", lambda: lib.lists.delete(name),
+            self._do(self.tr("Delete list {0}").format(name), lambda: lib.lists.delete(name),
                      lambda ch: lib.lists.restore(ch.detail["snapshot"]))
             if self._filters().list_name == name:
                 self.filterRequested.emit("all", "")
@@ -314,20 +313,21 @@ class EditController(QObject):
         elif action == "exclude":
             self.tagExcluded.emit(name)
         elif action == "rename":
-            new, ok = QInputDialog.getText(parent, "Rename tag", f"Rename “{name}” (its children follow) to:",
+            new, ok = QInputDialog.getText(parent, self.tr("Rename tag"), self.tr("Rename “{0}” (its children follow) to:").format(name),
                                            text=name)
             if ok and new.strip() and new != name:
-                self._do("Rename tag", lambda: lib.tags.rename(name, new), lambda _c: lib.tags.rename(new, name))
+                self._do(self.tr("Rename tag"), lambda: lib.tags.rename(name, new), lambda _c: lib.tags.rename(new, name))
         elif action == "merge":
             from desktop_app.gui.merge_tags import ask_merge_target
 
             target = ask_merge_target(lib, name, parent)
             if target:
-                self._do(f"Merge tag {name} into {target}", lambda: lib.tags.merge(name, target), lib.tags.unmerge)
+                self._do(self.tr("Merge tag {0} into {1}").format(name, target), lambda: lib.tags.merge(name, target),
+                         lib.tags.unmerge)
         elif action == "color":
-            color = QColorDialog.getColor(parent=parent, title=f"Color of “{name}”")
+            color = QColorDialog.getColor(parent=parent, title=self.tr("Color of “{0}”").format(name))
             if color.isValid():
-                self._do("Recolor tag", lambda: lib.tags.recolor(name, color.name()),
+                self._do(self.tr("Recolor tag"), lambda: lib.tags.recolor(name, color.name()),
                          lambda ch: lib.tags.recolor(name, ch.detail["old_color"]))
         elif action == "delete":
             def undo(ch: Change) -> Change:
@@ -336,15 +336,15 @@ class EditController(QObject):
                     lib.tags.recolor(name, ch.detail["color"])
                 return Change("tags", out.paper_ids, (name,))
 
-            self._do(f"Delete tag {name}", lambda: lib.tags.delete(name), undo)
+            self._do(self.tr("Delete tag {0}").format(name), lambda: lib.tags.delete(name), undo)
 
     # ---- saved searches --------------------------------------------------------------------
     def save_search_dialog(self) -> None:
         query = self._search.box.text().strip()
         if not query:
-            self._say("Type a search first, then save it")
+            self._say(self.tr("Type a search first, then save it"))
             return
-        name, ok = QInputDialog.getText(self._dialog_parent, "Save search", "Name:", text=query[:40])
+        name, ok = QInputDialog.getText(self._dialog_parent, self.tr("Save search"), self.tr("Name:"), text=query[:40])
         if ok and name.strip():
             lib = self.library
 
@@ -353,12 +353,12 @@ class EditController(QObject):
                     return lib.searches.save(name, ch.detail["old"])
                 return lib.searches.delete(name)
 
-            self._do("Save search", lambda: lib.searches.save(name, query), undo)
+            self._do(self.tr("Save search"), lambda: lib.searches.save(name, query), undo)
 
     def on_search_menu(self, action: str, name: str) -> None:
         lib = self.library
         if action == "delete":
-            self._do("Delete saved search", lambda: lib.searches.delete(name),
+            self._do(self.tr("Delete saved search"), lambda: lib.searches.delete(name),
                      lambda ch: lib.searches.save(name, ch.detail["old"]))
         elif action == "snapshot":
             query = dict(lib.searches.all()).get(name, "")
@@ -370,8 +370,8 @@ class EditController(QObject):
                 list_name, n = f"{name} ({n})", n + 1
 
             def do() -> Change:
-                lib.lists.create(list_name, f"Snapshot of the search “{query}”")
+                lib.lists.create(list_name, self.tr("Snapshot of the search “{0}”").format(query))
                 return lib.lists.add(list_name, ids)
 
-            self._do("Snapshot search to list", do, lambda _c: lib.lists.delete(list_name))
-            self._say(f"Reading list “{list_name}” holds the {len(ids)} papers the search found")
+            self._do(self.tr("Snapshot search to list"), do, lambda _c: lib.lists.delete(list_name))
+            self._say(self.tr("Reading list “{0}” holds the %n paper(s) the search found", "", len(ids)).format(list_name))

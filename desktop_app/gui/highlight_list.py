@@ -45,7 +45,7 @@ class HighlightList(QListWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("highlightList")
-        self.setAccessibleName("Highlights")
+        self.setAccessibleName(self.tr("Highlights"))
         self.setWordWrap(True)
         self.setUniformItemSizes(False)
         self.setResizeMode(QListView.ResizeMode.Adjust)  # rows are measured again when the width changes

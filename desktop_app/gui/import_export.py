@@ -7,7 +7,7 @@ from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -22,18 +22,19 @@ from PySide6.QtWidgets import (
 from desktop_app.appinfo import APP_NAME
 from desktop_app.core.library import Library
 from desktop_app.core.values import Change, ImportReport
+from desktop_app.gui import i18n
 from desktop_app.gui.jobs import Job, keep_while_running, start_job
 from desktop_app.gui.paper_table import PaperTable
 from desktop_app.gui.search_bar import FilterState
 
-IMPORT_FILTER = ("Bibliographies (*.bib *.ris *.txt *.json *.xml *.atom *.csv *.tsv *.enw *.nbib);;"
+IMPORT_FILTER = QT_TRANSLATE_NOOP("FileController", "Bibliographies (*.bib *.ris *.txt *.json *.xml *.atom *.csv *.tsv *.enw *.nbib);;"
                  "All files (*)")
 EXPORT_FORMATS = [
-    ("md", "Markdown (.md)"), ("html", "HTML page (.html)"), ("pdf", "PDF (.pdf)"), ("bib", "BibTeX (.bib)"),
-    ("ris", "RIS (.ris)"), ("csljson", "CSL-JSON (.json)"), ("csv", "CSV spreadsheet (.csv)"),
-    ("json", "Marginalia JSON — everything, for backups (.json)"),
-    ("bibliography-html", "Bibliography in the citation style, HTML (.html)"),
-    ("bibliography-txt", "Bibliography in the citation style, plain text (.txt)"),
+    ("md", QT_TRANSLATE_NOOP("ExportDialog", "Markdown (.md)")), ("html", QT_TRANSLATE_NOOP("ExportDialog", "HTML page (.html)")), ("pdf", QT_TRANSLATE_NOOP("ExportDialog", "PDF (.pdf)")), ("bib", QT_TRANSLATE_NOOP("ExportDialog", "BibTeX (.bib)")),
+    ("ris", QT_TRANSLATE_NOOP("ExportDialog", "RIS (.ris)")), ("csljson", QT_TRANSLATE_NOOP("ExportDialog", "CSL-JSON (.json)")), ("csv", QT_TRANSLATE_NOOP("ExportDialog", "CSV spreadsheet (.csv)")),
+    ("json", QT_TRANSLATE_NOOP("ExportDialog", "Marginalia JSON — everything, for backups (.json)")),
+    ("bibliography-html", QT_TRANSLATE_NOOP("ExportDialog", "Bibliography in the citation style, HTML (.html)")),
+    ("bibliography-txt", QT_TRANSLATE_NOOP("ExportDialog", "Bibliography in the citation style, plain text (.txt)")),
 ]
 EXTENSIONS = {"md": ".md", "html": ".html", "pdf": ".pdf", "bib": ".bib", "ris": ".ris",
               "csljson": ".json", "csv": ".csv", "json": ".json",
@@ -49,23 +50,23 @@ class ExportDialog(QDialog):
     def __init__(self, lists: list[str], has_selection: bool, list_name: str | None, parent=None) -> None:  # noqa: ANN001
         super().__init__(parent)
         self.setObjectName("exportDialog")
-        self.setWindowTitle("Export")
+        self.setWindowTitle(self.tr("Export"))
         form = QFormLayout(self)
         self.format = QComboBox(self)
         for key, label in EXPORT_FORMATS:
-            self.format.addItem(label, key)
+            self.format.addItem(self.tr(label), key)
         self.scope = QComboBox(self)
         if has_selection:
-            self.scope.addItem("The selected papers", "selection:")
-        self.scope.addItem("The papers shown (current filter)", "view:")
+            self.scope.addItem(self.tr("The selected papers"), "selection:")
+        self.scope.addItem(self.tr("The papers shown (current filter)"), "view:")
         for name in lists:
-            self.scope.addItem(f"Reading list: {name}", f"list:{name}")
+            self.scope.addItem(self.tr("Reading list: {0}").format(name), f"list:{name}")
         if list_name:
             self.scope.setCurrentIndex(max(0, self.scope.findData(f"list:{list_name}")))
-        form.addRow("Format:", self.format)
-        form.addRow("Papers:", self.scope)
+        form.addRow(self.tr("Format:"), self.format)
+        form.addRow(self.tr("Papers:"), self.scope)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export…")
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Export…"))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
@@ -105,7 +106,7 @@ class FileController(QObject):
 
     # ---- import ----------------------------------------------------------------------------
     def import_dialog(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self._window, "Import files", str(Path.home()), IMPORT_FILTER)
+        paths, _ = QFileDialog.getOpenFileNames(self._window, self.tr("Import files"), str(Path.home()), self.tr(IMPORT_FILTER))
         if paths:
             self.import_paths(paths)
 
@@ -118,7 +119,7 @@ class FileController(QObject):
         from desktop_app.core.library_json import is_library_json_file
 
         if any(is_library_json_file(p) for p in paths):  # backups restore everything; no preview needed
-            start_job(win, "Restoring…", lambda progress, cancelled: lib.imports.from_files(
+            start_job(win, self.tr("Restoring…"), lambda progress, cancelled: lib.imports.from_files(
                 paths, progress=progress, cancelled=cancelled), self.import_done, self._job_failed)
             return
 
@@ -143,12 +144,12 @@ class FileController(QObject):
             elif not report.added and not report.duplicates:
                 self.import_done(report)
                 return
-            start_job(win, "Importing…",
+            start_job(win, self.tr("Importing…"),
                       lambda progress, cancelled: lib.imports.from_records(parsed, progress=progress,
                                                                            cancelled=cancelled, **options),
                       self.import_done, self._job_failed)
 
-        start_job(win, "Reading files…", parse, parsed_ok, self._job_failed)
+        start_job(win, self.tr("Reading files…"), parse, parsed_ok, self._job_failed)
 
     def import_defaults(self) -> dict:
         """The import options the user chose in Settings → Import (the preview starts from them)."""
@@ -162,7 +163,7 @@ class FileController(QObject):
     def import_done(self, report: ImportReport) -> None:
         """Show an import's result: refresh, select its first paper, report problems."""
         if report.cancelled:
-            self.message.emit("Import cancelled — nothing was added", 5000)
+            self.message.emit(self.tr("Import cancelled — nothing was added"), 5000)
             return
         self.changed.emit(Change("import", tuple(report.paper_ids)))
         state = self._filters()
@@ -176,7 +177,7 @@ class FileController(QObject):
                 lines.append(f"{Path(fr.path).name}: warning: {w}")
         self.message.emit(f"Import: {report.summary()}", 10000)
         if report.failed or any(fr.warnings for fr in report.files):
-            box = QMessageBox(QMessageBox.Icon.Information, "Import finished", lines[0], parent=self._window)
+            box = QMessageBox(QMessageBox.Icon.Information, self.tr("Import finished"), lines[0], parent=self._window)
             box.setObjectName("importReport")
             box.setDetailedText("\n".join(lines[1:]))
             box.open()
@@ -194,7 +195,7 @@ class FileController(QObject):
         fmt = dlg.format.currentData()
         scope, _, name = str(dlg.scope.currentData()).partition(":")
         default = (name or "marginalia-export") + EXTENSIONS[fmt]
-        path, _ = QFileDialog.getSaveFileName(self._window, "Export to", str(Path.home() / default))
+        path, _ = QFileDialog.getSaveFileName(self._window, self.tr("Export to"), str(Path.home() / default))
         if not path:
             return
         self.export_to(fmt, Path(path), scope, name)
@@ -211,13 +212,13 @@ class FileController(QObject):
         else:
             query = self._filters().query
             kwargs["ids"] = list(self._table.paper_model.ids)
-            kwargs["title"] = f"Papers matching “{query}”" if query else "Papers"
+            kwargs["title"] = self.tr("Papers matching “{0}”").format(query) if query else self.tr("Papers")
         if fmt.startswith("bibliography-"):  # in the style chosen in Settings (Copy citation's)
             from desktop_app.gui.paper_menu import citation_style
 
             kwargs["style"] = citation_style(self._window)
-        start_job(self._window, "Exporting…", lambda p, c: export_to_file(lib, fmt, path, **kwargs),
-                  lambda n: self.message.emit(f"Exported {n} papers to {path}", 10000), self._job_failed)
+        start_job(self._window, self.tr("Exporting…"), lambda p, c: export_to_file(lib, fmt, path, **kwargs),
+                  lambda n: self.message.emit(self.tr("Exported %n paper(s) to {0}", "", n).format(path), 10000), self._job_failed)
 
     def print_dialog(self) -> None:
         from PySide6.QtGui import QTextDocument
@@ -228,7 +229,7 @@ class FileController(QObject):
         ids = self._table.selected_ids()
         if not ids:
             return
-        html = render_export("html", self.library.exports.papers(ids), title="Papers")
+        html = render_export("html", self.library.exports.papers(ids), title=self.tr("Papers"))
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
         dlg = QPrintDialog(printer, self._window)
         if dlg.exec() == QDialog.DialogCode.Accepted:
@@ -241,7 +242,7 @@ class FileController(QObject):
         """The index check will start soon (the window starts it after its first paint): until
         it has run, ``index_ready`` is False and the status bar says so."""
         self.index_ready = False
-        self._status_label.setText("Preparing the search index…")
+        self._status_label.setText(self.tr("Preparing the search index…"))
 
     def ensure_index_async(self) -> None:
         """Check (and if need be rebuild) the search index in a Job; ``indexReady`` follows."""
@@ -249,14 +250,14 @@ class FileController(QObject):
         label = self._status_label
         self.index_ready = False
         job = Job(lambda progress, cancelled: lib.ensure_index(progress, cancelled), self._window)
-        label.setText("Preparing the search index…")
-        job.progressed.connect(lambda n, t: label.setText(f"Indexing {n:,} of {t:,} papers…"))
+        label.setText(self.tr("Preparing the search index…"))
+        job.progressed.connect(lambda n, t: label.setText(self.tr("Indexing {0} of %n paper(s)…", "", t).format(i18n.number(n)).replace(str(t), i18n.number(t))))
 
         def done(why) -> None:  # noqa: ANN001
             self.index_ready = True
             label.setText("")
             if why not in ("ok", "cancelled") and lib.papers.count():
-                self.message.emit(f"Search index rebuilt ({why})", 5000)
+                self.message.emit(self.tr("Search index rebuilt ({0})").format(why), 5000)
             self.indexReady.emit()
 
         def failed(message: str) -> None:
@@ -301,37 +302,35 @@ class FileController(QObject):
         if kind == "damaged":
             self.damaged.emit(str(value))
         elif value is not None:
-            self.message.emit(f"Library backed up to {value}", 5000)
+            self.message.emit(self.tr("Library backed up to {0}").format(value), 5000)
 
     def _backup_failed(self, message: str) -> None:
-        self.message.emit(f"Backup failed: {message}", 15000)
+        self.message.emit(self.tr("Backup failed: {0}").format(message), 15000)
 
     def rebuild_index(self) -> None:
         lib = self.library
-        start_job(self._window, "Rebuilding the search index…", lambda p, c: lib.reindex(p, c),
-                  lambda ok: self.message.emit("Search index rebuilt" if ok else "Rebuild cancelled", 5000),
+        start_job(self._window, self.tr("Rebuilding the search index…"), lambda p, c: lib.reindex(p, c),
+                  lambda ok: self.message.emit(self.tr("Search index rebuilt") if ok else self.tr("Rebuild cancelled"), 5000),
                   self._job_failed)
 
     def check_library(self) -> None:
-        from desktop_app.core.store.backups import describe_age
-
         problems = self.library.integrity_check()
-        age = describe_age(self.library.newest_backup_age()).capitalize() + "."
+        age = i18n.plurals().backup_age(self.library.newest_backup_age())
         if problems:
             # plain text: a problem names attached files, whose names come from imported files
-            box = QMessageBox(QMessageBox.Icon.Warning, "Check library", "\n".join([*problems, age]),
+            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Check library"), "\n".join([*problems, age]),
                               QMessageBox.StandardButton.Ok, self._window)
             box.setTextFormat(Qt.TextFormat.PlainText)
             box.exec()
         else:
-            QMessageBox.information(self._window, "Check library",
-                                    f"All is well: {self.library.papers.count():,} papers; database and index agree.\n"
+            QMessageBox.information(self._window, self.tr("Check library"),
+                                    self.tr("All is well: %n paper(s); database and index agree.\n", "", self.library.papers.count())
                                     + age)
 
     def undo_import_dialog(self) -> None:
         batches = [b for b in self.library.imports.batches() if not b["undone"] and b["added"]]
         if not batches:
-            QMessageBox.information(self._window, "Undo import", "There is no import to undo.")
+            QMessageBox.information(self._window, self.tr("Undo import"), self.tr("There is no import to undo."))
             return
         from desktop_app.gui.undo_import import ask_undo_import
 

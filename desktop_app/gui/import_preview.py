@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.records import ParseResult
-from desktop_app.core.sameness import REASON_LABELS
 from desktop_app.core.values import ImportReport
+from desktop_app.gui import i18n
 
 KEEP_COLUMN = 0
 _MAX_ERRORS = 50
@@ -47,18 +47,14 @@ def _keyword_count(parsed: list[tuple[str, ParseResult]]) -> tuple[int, int]:
     return records, len(words)
 
 
-def plural(n: int, noun: str, nouns: str | None = None) -> str:
-    """"1 new paper", "2 new papers": the count and the noun in its number."""
-    return f"{n} {noun if n == 1 else (nouns or noun + 's')}"
-
-
 def _headline(report: ImportReport) -> str:
-    parts = [plural(report.added, "new paper")]
+    added = i18n.plurals().new_papers(report.added)
+    failed = i18n.plurals().unreadable(report.failed)
     if report.duplicates:
-        reasons = "; ".join(f"{REASON_LABELS.get(r, r)}: {n}" for r, n in report.reasons().items())
-        parts.append(f"{report.duplicates} already there ({reasons})")
-    parts.append(f"{report.failed} could not be read")
-    return ", ".join(parts) + "."
+        reasons = "; ".join(f"{i18n.reason_label(r)}: {n}" for r, n in report.reasons().items())
+        return QCoreApplication.translate("ImportPreview", "{0}, {1} already there ({2}), {3}.").format(
+            added, report.duplicates, reasons, failed)
+    return QCoreApplication.translate("ImportPreview", "{0}, {1}.").format(added, failed)
 
 
 class ImportPreview(QDialog):
@@ -68,7 +64,7 @@ class ImportPreview(QDialog):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("importPreview")
-        self.setWindowTitle("Import")
+        self.setWindowTitle(self.tr("Import"))
         self.report = report
         lay = QVBoxLayout(self)
         head = QLabel(_headline(report), self)
@@ -79,8 +75,8 @@ class ImportPreview(QDialog):
 
         self.matches = self._match_list(report)
         if self.matches.topLevelItemCount():
-            hint = QLabel("Each of these records was found to be a paper already there. Tick "
-                          "“Keep apart” to import one as a paper of its own.", self)
+            hint = QLabel(self.tr("Each of these records was found to be a paper already there. Tick "
+                          "“Keep apart” to import one as a paper of its own."), self)
             hint.setWordWrap(True)
             lay.addWidget(hint)
             lay.addWidget(self.matches)
@@ -94,9 +90,9 @@ class ImportPreview(QDialog):
         self.details.setMinimumSize(620, 110)
         lay.addWidget(self.details)
 
-        self.merge = QRadioButton("Duplicates: fill in what the library lacks (your tags, notes and edits stay)",
+        self.merge = QRadioButton(self.tr("Duplicates: fill in what the library lacks (your tags, notes and edits stay)"),
                                   self)
-        self.skip = QRadioButton("Duplicates: skip them", self)
+        self.skip = QRadioButton(self.tr("Duplicates: skip them"), self)
         self.merge.setChecked(True)
         group = QButtonGroup(self)
         group.addButton(self.merge)
@@ -110,9 +106,7 @@ class ImportPreview(QDialog):
 
         with_keywords, distinct = _keyword_count(parsed or [])
         self.keywords_as_tags = QCheckBox(
-            f"Add the files' keywords as tags under keywords/ ({plural(distinct, 'keyword')} on "
-            f"{plural(with_keywords, 'record')}; "
-            "they are kept as each paper's keywords either way)", self)
+            self.tr("Add the files' keywords as tags under keywords/ ({0} on {1}; they are kept as each paper's keywords either way)").format(self.tr('%n keyword(s)', '', distinct), self.tr('%n record(s)', '', with_keywords)), self)
         self.keywords_as_tags.setObjectName("keywordsAsTags")
         self.offers_keywords = bool(with_keywords)
         if with_keywords:
@@ -122,7 +116,7 @@ class ImportPreview(QDialog):
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         self.import_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.import_button.setText("Import")
+        self.import_button.setText(self.tr("Import"))
         self.import_button.setEnabled(report.added > 0 or report.duplicates > 0)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -135,14 +129,14 @@ class ImportPreview(QDialog):
         tree.setRootIsDecorated(False)
         tree.setUniformRowHeights(True)
         tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        tree.setHeaderLabels(["Keep apart", "Record in the file", "Is the paper", "Because", "Where"])
+        tree.setHeaderLabels([self.tr("Keep apart"), self.tr("Record in the file"), self.tr("Is the paper"), self.tr("Because"), self.tr("Where")])
         several = len(report.files) > 1
         for file_no, fr in enumerate(report.files):
             for m in fr.matches:
-                where = f"line {m.line}" if m.line else ""
+                where = self.tr("line {0}").format(m.line) if m.line else ""
                 if several:
                     where = f"{Path(fr.path).name} {where}".strip()
-                item = QTreeWidgetItem(["", m.title, m.paper_title, REASON_LABELS.get(m.reason, m.reason), where])
+                item = QTreeWidgetItem(["", m.title, m.paper_title, i18n.reason_label(m.reason), where])
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(KEEP_COLUMN, Qt.CheckState.Unchecked)
                 item.setData(KEEP_COLUMN, Qt.ItemDataRole.UserRole, (file_no, m.index))
@@ -162,12 +156,12 @@ class ImportPreview(QDialog):
     def _details(report: ImportReport) -> list[str]:
         details = []
         for fr in report.files:
-            details.append(f"{Path(fr.path).name} ({fr.format}): {fr.added} new, {fr.duplicates} already there, "
-                           f"{fr.failed} failed")
-            details += [f"    warning: {w}" for w in fr.warnings]
-            details += [f"    failed: {e}" for e in fr.errors[:_MAX_ERRORS]]
+            details.append(QCoreApplication.translate("ImportPreview", "{0} ({1}): {2} new, {3} already there, {4} failed").format(
+                Path(fr.path).name, fr.format, fr.added, fr.duplicates, fr.failed))
+            details += [QCoreApplication.translate("ImportPreview", "    warning: {0}").format(w) for w in fr.warnings]
+            details += [QCoreApplication.translate("ImportPreview", "    failed: {0}").format(e) for e in fr.errors[:_MAX_ERRORS]]
             if len(fr.errors) > _MAX_ERRORS:
-                details.append(f"    … and {len(fr.errors) - _MAX_ERRORS} more")
+                details.append(QCoreApplication.translate("ImportPreview", "    … and {0} more").format(len(fr.errors) - _MAX_ERRORS))
         return details
 
     def duplicates(self) -> str:

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QMainWindow
 
 from desktop_app.core.library import Library
+from desktop_app.gui import i18n
 
 
 class IndexStatus(QObject):
@@ -39,7 +40,7 @@ class IndexStatus(QObject):
             total = int(event.get("total") or 0)
             done = min(int(event.get("done") or 0), total)
             if total > done:
-                self.label.setText(f"Indexing… {done:,} of {total:,}")
+                self.label.setText(self.tr("Indexing… {0} of {1}").format(i18n.number(done), i18n.number(total)))
             return
         if kind == "done" and event.get("cmd") in ("drain", "ensure", "rebuild"):
             try:
@@ -50,7 +51,7 @@ class IndexStatus(QObject):
                 self.label.setText("")
                 self.caughtUp.emit()
         elif kind == "error":
-            self.label.setText(f"Search index update failed ({event.get('message')}); it will be retried")
+            self.label.setText(self.tr("Search index update failed ({0}); it will be retried").format(event.get('message')))
 
 
 def attach(window) -> IndexStatus:  # noqa: ANN001 - a MainWindow

@@ -8,7 +8,7 @@ import threading
 import traceback
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QThread, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 Work = Callable[[Callable[[int, int], None], Callable[[], bool]], object]
@@ -41,7 +41,7 @@ class Job(QThread):
 
             if is_damage(exc):  # bad pages: one line; the window offers the backup (``damaged``)
                 self.damaged_found = True
-                self.failed.emit(f"The library database is damaged ({getattr(exc, 'orig', exc)}).")
+                self.failed.emit(self.tr("The library database is damaged ({0}).").format(getattr(exc, 'orig', exc)))
             elif isinstance(exc, LibraryError | QuerySyntaxError | OSError):
                 self.failed.emit(str(exc))
             else:
@@ -61,9 +61,9 @@ def start_job(
 ) -> Job:
     """Run ``work(progress, cancelled)`` in a thread with a progress dialog shown after 300 ms."""
     job = Job(work, parent)
-    dialog = QProgressDialog(label, "Cancel", 0, 0, parent)
+    dialog = QProgressDialog(label, QCoreApplication.translate("Jobs", "Cancel"), 0, 0, parent)
     dialog.setObjectName("jobProgress")
-    dialog.setWindowTitle("Marginalia")
+    dialog.setWindowTitle(QCoreApplication.translate("Jobs", "Marginalia"))
     dialog.setMinimumDuration(300)
     dialog.setAutoClose(False)
     dialog.setAutoReset(False)

@@ -8,14 +8,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QLockFile, QObject, QSettings, QThread, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QLockFile, QObject, QSettings, QThread, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from sqlalchemy.exc import DatabaseError
 
 from desktop_app.core.errors import LibraryDamaged, LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.store import backups
-from desktop_app.gui import index_status, libraries, screenshot_views, theme
+from desktop_app.gui import cjk_fonts, i18n, index_status, libraries, screenshot_views, theme
 from desktop_app.gui.app import application
 from desktop_app.gui.main_window import MainWindow
 from desktop_app.gui.single_instance import InstanceServer, hand_over
@@ -43,6 +43,7 @@ def open_main_window(library_dir: str | Path, settings: QSettings | None = None,
             raise (exc if isinstance(exc, LibraryDamaged) else backups.damaged_error(folder, str(exc))) from exc
         win = _build_window(folder, settings)
     index_status.attach(win)  # "Indexing… n of m" while the writer catches up
+    cjk_fonts.attach(win)  # says once when Chinese text has no font to draw it
     libraries.remember_library(win.settings, folder)  # File → Open Recent
     win.library_opener = lambda other, new=False: switch_library(win, other, new=new)  # Settings, File menu
     win.show()  # the window checks the index after its first paint (MainWindow._finish_start)
@@ -68,15 +69,15 @@ def ask_restore(folder: Path, exc: object, parent: QWidget | None = None) -> bac
     newest = next((b for b in backups.list_backups(folder / backups.BACKUPS_DIR)
                    if backups.integrity_problem(b.path) is None), None)  # checked newest first, lazily
     if newest is None:
-        QMessageBox.critical(parent, "Marginalia", f"The library is damaged and there is no backup to restore.\n\n{exc}")
+        QMessageBox.critical(parent, QCoreApplication.translate("Launch", "Marginalia"), QCoreApplication.translate("Launch", "The library is damaged and there is no backup to restore.\n\n{0}").format(exc))
         return None
-    box = QMessageBox(QMessageBox.Icon.Warning, "Marginalia",
-                      f"The library is damaged. Restore the backup of {newest.describe()}?", parent=parent)
+    box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("Launch", "Marginalia"),
+                      QCoreApplication.translate("Launch", "The library is damaged. Restore the backup of {0}?").format(newest.describe()), parent=parent)
     box.setObjectName("restoreQuestion")
-    box.setInformativeText(f"The damaged file is kept aside in {folder}.\n({exc})")
+    box.setInformativeText(QCoreApplication.translate("Launch", "The damaged file is kept aside in {0}.\n({1})").format(folder, exc))
     box.setStandardButtons(QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel)
-    box.button(QMessageBox.StandardButton.Ok).setText("Restore")
-    box.button(QMessageBox.StandardButton.Cancel).setText("Quit")
+    box.button(QMessageBox.StandardButton.Ok).setText(QCoreApplication.translate("Launch", "Restore"))
+    box.button(QMessageBox.StandardButton.Cancel).setText(QCoreApplication.translate("Launch", "Quit"))
     box.setDefaultButton(QMessageBox.StandardButton.Ok)
     if QMessageBox.StandardButton(box.exec()) != QMessageBox.StandardButton.Ok:
         return None
@@ -91,7 +92,7 @@ def offer_restore(folder: Path, exc: BaseException) -> bool:
     try:
         backups.restore(folder, chosen.path)
     except LibraryError as err:
-        QMessageBox.critical(None, "Marginalia", str(err))
+        QMessageBox.critical(None, QCoreApplication.translate("Launch", "Marginalia"), str(err))
         return False
     return True
 
@@ -116,7 +117,7 @@ def _damaged_while_open(win: MainWindow, problem: str) -> None:
         try:
             backups.restore(folder, chosen.path)
         except LibraryError as err:
-            QMessageBox.critical(None, "Marginalia", str(err))
+            QMessageBox.critical(None, QCoreApplication.translate("Launch", "Marginalia"), str(err))
             app.quit()
             return
         win.replaced_by = open_main_window(folder, settings)
@@ -133,7 +134,7 @@ def switch_library(win: MainWindow, folder: str | Path, *, new: bool = False) ->
     target = Path(folder).expanduser().absolute()
     if target == Path(win.library.folder).absolute():
         if new:
-            raise libraries.SwitchRefused(f"{target} is the library open in this window.")
+            raise libraries.SwitchRefused(QCoreApplication.translate("Launch", "{0} is the library open in this window.").format(target))
         return win
     problem = libraries.refusal(target, new=new)
     if problem is not None:
@@ -141,18 +142,17 @@ def switch_library(win: MainWindow, folder: str | Path, *, new: bool = False) ->
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise libraries.SwitchRefused(f"Cannot create the folder {target}: {exc.strerror}") from exc
+        raise libraries.SwitchRefused(QCoreApplication.translate("Launch", "Cannot create the folder {0}: {1}").format(target, exc.strerror)) from exc
     lock = libraries.library_lock(target)
     if not lock.tryLock(libraries.LOCK_WAIT_MS):
-        raise libraries.SwitchRefused(f"The library {target} is open in another Marginalia window. "
-                            "Close it there first.")
+        raise libraries.SwitchRefused(QCoreApplication.translate("Launch", "The library {0} is open in another Marginalia window. Close it there first.").format(target))
     win.reader.notes.flush()  # closing flushes too; this keeps the note if opening fails below
     try:
         new_win = open_main_window(target, win.settings)
     except Exception as exc:  # noqa: BLE001 - whatever stops the open is said, the old window stays
         lock.unlock()
         text = str(exc) if isinstance(exc, LibraryError | OSError) else f"{type(exc).__name__}: {exc}"
-        raise libraries.SwitchRefused(f"Cannot open the library {target}:\n{text}") from exc
+        raise libraries.SwitchRefused(QCoreApplication.translate("Launch", "Cannot open the library {0}:\n{1}").format(target, text)) from exc
     had_server = getattr(win, "instance_server", None) is not None
     win.replaced_by = new_win  # launch.current_window follows it (second starts, the end of run_gui)
     close_window(win)
@@ -191,7 +191,7 @@ def open_forwarded(win: MainWindow, files: list[str]) -> None:
         win.files.import_paths(found)
     missing = [Path(f).name for f in files if f not in found]
     if missing:
-        win.statusBar().showMessage(f"Not found: {', '.join(missing)}", 10000)
+        win.statusBar().showMessage(QCoreApplication.translate("Launch", "Not found: {0}").format(', '.join(missing)), 10000)
 
 
 def serve_second_starts(folder: Path) -> InstanceServer | None:
@@ -205,11 +205,11 @@ def serve_second_starts(folder: Path) -> InstanceServer | None:
 
 
 def _not_handed_over(folder: Path, files: list[str]) -> str:
-    text = (f"The library {folder} is open in another Marginalia window, which did not answer.\n"
-            "Close it there first, or start with --library to open another library.")
+    text = QCoreApplication.translate("Launch", "The library {0} is open in another Marginalia window, which did not answer.\n"
+              "Close it there first, or start with --library to open another library.").format(folder)
     if files:
-        text += ("\n\nThese files were not imported: " + ", ".join(Path(f).name for f in files)
-                 + ".\nImport them with File → Import… in that window.")
+        text += QCoreApplication.translate("Launch", "\n\nThese files were not imported: {0}.\nImport them with File → Import… in that window."
+                   ).format(", ".join(Path(f).name for f in files))
     return text
 
 
@@ -219,9 +219,9 @@ def _fail(message: str, *, headless: bool, warning: bool = False) -> int:
     if headless:
         print(f"marginalia: {' '.join(message.split())}", file=sys.stderr)
     elif warning:
-        QMessageBox.warning(None, "Marginalia", message)
+        QMessageBox.warning(None, QCoreApplication.translate("Launch", "Marginalia"), message)
     else:
-        QMessageBox.critical(None, "Marginalia", message)
+        QMessageBox.critical(None, QCoreApplication.translate("Launch", "Marginalia"), message)
     return 1
 
 
@@ -232,6 +232,8 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
         return smoke_test(folder)
     screenshot = getattr(args, "screenshot", None)
     headless = bool(screenshot)
+    if getattr(args, "lang", None):  # for this run only (screenshots): the saved preference stays
+        i18n.install(app, args.lang)
     if getattr(args, "theme", None):  # for this run only: the saved preference stays
         theme.manager().set_override(args.theme)
     if screenshot and getattr(args, "view", "main") not in screenshot_views.VIEWS:
@@ -240,7 +242,7 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        return _fail(f"Cannot create the library folder {folder}:\n{exc}", headless=headless)
+        return _fail(QCoreApplication.translate("Launch", "Cannot create the library folder {0}:\n{1}").format(folder, exc), headless=headless)
     files = [str(Path(f).absolute()) for f in getattr(args, "files", []) or []]
     lock = QLockFile(str(folder / ".marginalia.lock"))
     lock.setStaleLockTime(0)

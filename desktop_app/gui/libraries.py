@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QLockFile, QObject, QSettings
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLockFile, QObject, QSettings
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QWidget
 
@@ -73,25 +73,25 @@ def refusal(folder: Path, *, new: bool = False) -> str | None:
     """Why ``folder`` cannot become the window's library, or None. Acceptable: a library (its
     database is there), an empty folder, or a folder yet to be made; ``new`` accepts no library."""
     if folder.exists() and not folder.is_dir():
-        return f"{folder} is a file, not a folder."
+        return QCoreApplication.translate("Libraries", "{0} is a file, not a folder.").format(folder)
     if (folder / DB_NAME).exists():
         if new:
-            return f"{folder} already holds a library: open it with Switch library… instead."
+            return QCoreApplication.translate("Libraries", "{0} already holds a library: open it with Switch library… instead.").format(folder)
     elif folder.is_dir() and any(p.name != LOCK_NAME for p in folder.iterdir()):
-        return (f"{folder} is neither a Marginalia library nor empty. Choose an empty folder "
-                "to make a new library there.")
+        return (QCoreApplication.translate("Libraries", "{0} is neither a Marginalia library nor empty. Choose an empty folder "
+                "to make a new library there.").format(folder))
     probe = folder if folder.exists() else next((p for p in folder.parents if p.exists()), None)
     if probe is None or not os.access(probe, os.W_OK | os.X_OK):
-        return f"{folder} cannot be written by this user: choose a folder you may write."
+        return QCoreApplication.translate("Libraries", "{0} cannot be written by this user: choose a folder you may write.").format(folder)
     if (folder / DB_NAME).exists() and not os.access(folder / DB_NAME, os.R_OK | os.W_OK):
-        return f"The library database in {folder} cannot be written by this user."
+        return QCoreApplication.translate("Libraries", "The library database in {0} cannot be written by this user.").format(folder)
     return None
 
 
 # ---- switching ------------------------------------------------------------------------------
 def ask_folder(win: QMainWindow, *, new: bool = False, parent: QWidget | None = None) -> str:
     """The folder the user chose to switch to ("" on Cancel)."""
-    title = "New library: choose an empty folder" if new else "Switch library: choose a library or an empty folder"
+    title = QCoreApplication.translate("Libraries", "New library: choose an empty folder") if new else QCoreApplication.translate("Libraries", "Switch library: choose a library or an empty folder")
     return QFileDialog.getExistingDirectory(parent or win, title, str(Path(win.library.folder).parent))
 
 
@@ -109,10 +109,10 @@ def switch_or_say(win: QMainWindow, folder: str | Path, *, new: bool = False,
     opener = getattr(win, "library_opener", None)  # launch.switch_library, set by launch.open_main_window
     try:
         if opener is None:
-            raise SwitchRefused("This window cannot open another library.")
+            raise SwitchRefused(QCoreApplication.translate("Libraries", "This window cannot open another library."))
         return opener(folder, new)
     except SwitchRefused as exc:
-        box = QMessageBox(QMessageBox.Icon.Warning, "Open library", str(exc), parent=parent or win)
+        box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("Libraries", "Open library"), str(exc), parent=parent or win)
         box.setObjectName("libraryRefused")
         box.open()
         return None
@@ -121,13 +121,13 @@ def switch_or_say(win: QMainWindow, folder: str | Path, *, new: bool = False,
 # ---- the File menu ----------------------------------------------------------------------------
 def add_library_menu(win: QMainWindow, menu: QMenu) -> QMenu:
     """New library…, Switch library… and Open Recent ▸ in the window's File menu."""
-    for text, new, name in (("New library…", True, "newLibraryAction"),
-                            ("Switch library…", False, "switchLibraryAction")):
-        action = QAction(text, win)
+    for text, new, name in ((QT_TRANSLATE_NOOP("Libraries", "New library…"), True, "newLibraryAction"),
+                            (QT_TRANSLATE_NOOP("Libraries", "Switch library…"), False, "switchLibraryAction")):
+        action = QAction(QCoreApplication.translate("Libraries", text), win)
         action.setObjectName(name)
         action.triggered.connect(lambda _=False, n=new: choose_and_switch(win, new=n))
         menu.addAction(action)
-    recent = menu.addMenu("Open &Recent")
+    recent = menu.addMenu(QCoreApplication.translate("Libraries", "Open &Recent"))
     recent.setObjectName("recentMenu")
     recent.aboutToShow.connect(lambda: fill_recent_menu(win, recent))  # filled when opened, not at start-up
     return recent
@@ -143,11 +143,11 @@ def fill_recent_menu(win: QMainWindow, menu: QMenu) -> None:
         action = menu.addAction(folder)
         if not (Path(folder) / DB_NAME).is_file():
             action.setEnabled(False)
-            action.setToolTip("This library is not there any more")
+            action.setToolTip(QCoreApplication.translate("Libraries", "This library is not there any more"))
             forget_library(win.settings, folder)
             continue
         action.setCheckable(True)
         action.setChecked(folder == current)
         action.triggered.connect(lambda _=False, f=folder: switch_or_say(win, f))
     if not folders:
-        menu.addAction("No recent libraries").setEnabled(False)
+        menu.addAction(QCoreApplication.translate("Libraries", "No recent libraries")).setEnabled(False)

@@ -21,7 +21,7 @@ from desktop_app.core.errors import IndexDamaged
 from desktop_app.core.library import Library
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import Change
-from desktop_app.gui import did_you_mean, start_up_done
+from desktop_app.gui import collation, did_you_mean, i18n, start_up_done
 from desktop_app.gui.bulk_panel import install_bulk_panel
 from desktop_app.gui.deferred import AfterFirstPaint, Coalescer
 from desktop_app.gui.editing import EditController
@@ -61,7 +61,7 @@ class MainWindow(QMainWindow):
         self.relevance = RelevanceSort()  # sort by relevance while a text search is active
         self.undo_stack = QUndoStack(self)
         self.setObjectName("mainWindow")
-        self.setWindowTitle(f"{APP_NAME} — {library.folder}" + (" (read-only)" if library.read_only else ""))
+        self.setWindowTitle((self.tr("{0} — {1} (read-only)") if library.read_only else "{0} — {1}").format(APP_NAME, library.folder))
         self.setAcceptDrops(True)
         apply_preference(self.settings)  # light, dark or the system's, before the widgets are made
         self._build()
@@ -105,8 +105,8 @@ class MainWindow(QMainWindow):
         cl.setContentsMargins(0, 0, 0, 0)
         cl.setSpacing(0)
         if self.library.read_only:
-            banner = QLabel("This library is read-only: you can read, search and export, but changes "
-                            "cannot be saved (this user may not write its folder or database).", center)
+            banner = QLabel(self.tr("This library is read-only: you can read, search and export, but changes "
+                            "cannot be saved (this user may not write its folder or database)."), center)
             banner.setObjectName("readOnlyBanner")
             banner.setWordWrap(True)
             banner.setMargin(6)
@@ -190,68 +190,68 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         ed, fi = self.edits, self.files
         mb = self.menuBar()
-        f = mb.addMenu("&File")
-        self._action(f, "&Import…", fi.import_dialog, QKeySequence.StandardKey.Open, "importAction")
-        self._action(f, "Import the NeurIPS 2026 sample", fi.import_sample)
-        self._action(f, "&Export…", fi.export_dialog, "Ctrl+E", "exportAction")
-        self._action(f, "&Print…", fi.print_dialog, QKeySequence.StandardKey.Print)
+        f = mb.addMenu(self.tr("&File"))
+        self._action(f, self.tr("&Import…"), fi.import_dialog, QKeySequence.StandardKey.Open, "importAction")
+        self._action(f, self.tr("Import the NeurIPS 2026 sample"), fi.import_sample)
+        self._action(f, self.tr("&Export…"), fi.export_dialog, "Ctrl+E", "exportAction")
+        self._action(f, self.tr("&Print…"), fi.print_dialog, QKeySequence.StandardKey.Print)
         f.addSeparator()
-        self._action(f, "Undo last import…", fi.undo_import_dialog)
-        self._action(f, "Rebuild search index", fi.rebuild_index)
-        self._action(f, "Check library", fi.check_library)
+        self._action(f, self.tr("Undo last import…"), fi.undo_import_dialog)
+        self._action(f, self.tr("Rebuild search index"), fi.rebuild_index)
+        self._action(f, self.tr("Check library"), fi.check_library)
         f.addSeparator()
         from desktop_app.gui.libraries import add_library_menu
 
         self.recent_menu = add_library_menu(self, f)  # New library…, Switch library…, Open Recent ▸
         f.addSeparator()
-        self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self._action(f, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
 
-        e = mb.addMenu("&Edit")
-        undo = self.undo_stack.createUndoAction(self, "&Undo")
+        e = mb.addMenu(self.tr("&Edit"))
+        undo = self.undo_stack.createUndoAction(self, self.tr("&Undo"))
         undo.setShortcuts(unique_keys(QKeySequence.StandardKey.Undo))
-        redo = self.undo_stack.createRedoAction(self, "&Redo")
+        redo = self.undo_stack.createRedoAction(self, self.tr("&Redo"))
         redo.setShortcuts(unique_keys("Ctrl+Shift+Z", QKeySequence.StandardKey.Redo))  # each key once
         for a in (undo, redo):
             a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             e.addAction(a)
         self.undo_action, self.redo_action = undo, redo
         e.addSeparator()
-        self._action(e, "&Find", self.focus_search, QKeySequence.StandardKey.Find)
-        self._action(e, "Select &all papers", self.table.selectAll, None)
-        self._action(e, "&Delete selected papers…", ed.delete_selected, None)
-        self._action(e, "Find possible duplicates…", self._show_duplicates, None, "findDuplicatesAction")
+        self._action(e, self.tr("&Find"), self.focus_search, QKeySequence.StandardKey.Find)
+        self._action(e, self.tr("Select &all papers"), self.table.selectAll, None)
+        self._action(e, self.tr("&Delete selected papers…"), ed.delete_selected, None)
+        self._action(e, self.tr("Find possible duplicates…"), self._show_duplicates, None, "findDuplicatesAction")
         e.addSeparator()
-        prefs_action = self._action(e, "Se&ttings…", self.show_settings, "Ctrl+,", "settingsAction")
+        prefs_action = self._action(e, self.tr("Se&ttings…"), self.show_settings, "Ctrl+,", "settingsAction")
         prefs_action.setMenuRole(QAction.MenuRole.PreferencesRole)  # macOS: Marginalia → Preferences…
 
-        p = mb.addMenu("&Paper")
+        p = mb.addMenu(self.tr("&Paper"))
         for status, key in (("unread", "U"), ("skimmed", "S"), ("read", "R")):
-            self._action(p, f"Mark {status}\t{key}", lambda s=status: ed.set_status(s))
+            self._action(p, self.tr("Mark {0}\t{1}").format(i18n.status_word(status), key), lambda s=status: ed.set_status(s))
         p.addSeparator()
-        open_paper = self._action(p, "&Open paper", self.open_paper, "Ctrl+Return", "openPaperAction")
+        open_paper = self._action(p, self.tr("&Open paper"), self.open_paper, "Ctrl+Return", "openPaperAction")
         open_paper.setShortcuts([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
-        self._action(p, "Attach &file…", self.attach_file_dialog, None, "attachFileAction")
+        self._action(p, self.tr("Attach &file…"), self.attach_file_dialog, None, "attachFileAction")
         p.addSeparator()
-        self._action(p, "Add tag…\tT", self.focus_tags)
-        self._action(p, "Edit &metadata…", self.edit_metadata, "Ctrl+I", "editMetadataAction")
-        self._action(p, "Edit note\tN", self.focus_note)
-        self._action(p, "Note history…", self._show_note_history, None, "noteHistoryAction")
-        self._action(p, "Add to reading list…", ed.add_to_list_dialog, "Ctrl+L")
-        self._action(p, "Move up in list", lambda: ed.move_in_list(-1), "Alt+Up")
-        self._action(p, "Move down in list", lambda: ed.move_in_list(1), "Alt+Down")
-        self._action(p, "Edit list item note…", ed.edit_item_note)
-        self._action(p, "Remove from this list", ed.remove_from_current_list)
+        self._action(p, self.tr("Add tag…\tT"), self.focus_tags)
+        self._action(p, self.tr("Edit &metadata…"), self.edit_metadata, "Ctrl+I", "editMetadataAction")
+        self._action(p, self.tr("Edit note\tN"), self.focus_note)
+        self._action(p, self.tr("Note history…"), self._show_note_history, None, "noteHistoryAction")
+        self._action(p, self.tr("Add to reading list…"), ed.add_to_list_dialog, "Ctrl+L")
+        self._action(p, self.tr("Move up in list"), lambda: ed.move_in_list(-1), "Alt+Up")
+        self._action(p, self.tr("Move down in list"), lambda: ed.move_in_list(1), "Alt+Down")
+        self._action(p, self.tr("Edit list item note…"), ed.edit_item_note)
+        self._action(p, self.tr("Remove from this list"), ed.remove_from_current_list)
         from desktop_app.gui.paper_menu import install as install_paper_menu
 
         install_paper_menu(self, p)  # the table's context menu; Copy citation, Copy BibTeX
         p.addSeparator()
-        self._action(p, "Re-derive titles…", self._retitle, None, "retitleAction")
+        self._action(p, self.tr("Re-derive titles…"), self._retitle, None, "retitleAction")
 
-        v = mb.addMenu("&View")
-        self._action(v, "All papers", lambda: self.on_sidebar_filter("all", ""), "Ctrl+1")
-        self._action(v, "Unread", lambda: self.on_sidebar_filter("status", "unread"), "Ctrl+2")
-        self._action(v, "New reading list…", ed.new_list_dialog, "Ctrl+Shift+L")
-        self._action(v, "Save search…", ed.save_search_dialog, "Ctrl+Shift+S")
+        v = mb.addMenu(self.tr("&View"))
+        self._action(v, self.tr("All papers"), lambda: self.on_sidebar_filter("all", ""), "Ctrl+1")
+        self._action(v, self.tr("Unread"), lambda: self.on_sidebar_filter("status", "unread"), "Ctrl+2")
+        self._action(v, self.tr("New reading list…"), ed.new_list_dialog, "Ctrl+Shift+L")
+        self._action(v, self.tr("Save search…"), ed.save_search_dialog, "Ctrl+Shift+S")
         self._action(v, self.tr("Statistics…"), self._show_statistics, None, "statisticsAction")
         from desktop_app.gui.triage import install as install_triage
 
@@ -259,9 +259,9 @@ class MainWindow(QMainWindow):
         v.addSeparator()
         add_theme_menu(v, self.settings)
 
-        h = mb.addMenu("&Help")
-        self._action(h, "&Keyboard shortcuts", self._show_shortcuts, "F1")
-        self._action(h, "&About Marginalia", self._show_about)
+        h = mb.addMenu(self.tr("&Help"))
+        self._action(h, self.tr("&Keyboard shortcuts"), self._show_shortcuts, "F1")
+        self._action(h, self.tr("&About Marginalia"), self._show_about)
 
     def open_paper(self) -> None:
         """Open the current paper: its attached file, else arXiv, DOI or URL (attach_controller.py)."""
@@ -365,7 +365,7 @@ class MainWindow(QMainWindow):
 
         recovered = recover_drafts(self.library.folder / "drafts", self.library.notes.set)
         if recovered:
-            self.status_message(f"Recovered unsaved note text for {len(recovered)} paper(s) after a crash", 15000)
+            self.status_message(self.tr("Recovered unsaved note text for %n paper(s) after a crash", "", len(recovered)), 15000)
 
     # ---- state: settings -------------------------------------------------------------------
     def _restore_settings(self) -> None:
@@ -429,7 +429,7 @@ class MainWindow(QMainWindow):
             self.search.show_error(plain_query_error(str(exc), self.state.query))
             return
         except IndexDamaged as exc:
-            self.search.show_error(f"{exc} — the results will come back in a moment")
+            self.search.show_error(self.tr("{0} — the results will come back in a moment").format(exc))
             self.files.ensure_index_async()
             return
         self.search.show_error(None)
@@ -437,7 +437,7 @@ class MainWindow(QMainWindow):
         self.terms = res.terms
         self.reader.hit_query = self.state.query
         self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
-        self.model.set_ids(res.ids, res.total, scores=res.scores)
+        self.model.set_ids(collation.order(self, res.ids), res.total, scores=res.scores)  # titles: QCollator
         self.did_you_mean.after_result(self.state.query, res.total)  # a worker, only for < 3 hits
         self.follow.later("count", "chips")
         row = self.model.row_of(keep) if keep is not None else -1
@@ -470,8 +470,8 @@ class MainWindow(QMainWindow):
             self.refresh_query(keep=keep)
             self._update_stack()
             return
-        ids = self.library.finder.list_ids(status=st.status, sort=self.sort_key, descending=self.sort_desc,
-                                           limit=FIRST_PAGE)
+        ids = collation.order(self, self.library.finder.list_ids(status=st.status, sort=self.sort_key,
+                                                                 descending=self.sort_desc, limit=FIRST_PAGE))
         self.terms = []
         self.reader.hit_query = ""
         self.model.reorderable = False
@@ -503,7 +503,8 @@ class MainWindow(QMainWindow):
             return  # a refresh (a search, a filter, a sort) replaced the first page meanwhile
         st = self.state
         keep = self.current_id()
-        ids = self.library.finder.list_ids(status=st.status, sort=self.sort_key, descending=self.sort_desc)
+        ids = collation.order(self, self.library.finder.list_ids(status=st.status, sort=self.sort_key,
+                                                                 descending=self.sort_desc))
         appended = self.model.complete(ids)
         if keep is None:
             keep = self._restored_selection
@@ -554,7 +555,7 @@ class MainWindow(QMainWindow):
     def on_change(self, change: Change) -> None:
         """Refresh only what a change concerns."""
         err = self.library.index.last_error
-        self.status_label.setText(f"Search index update failed ({err}); it will be retried" if err else "")
+        self.status_label.setText(self.tr("Search index update failed ({0}); it will be retried").format(err) if err else "")
         kind = change.kind
         if kind == "import" or change.detail.get("deleted") or change.detail.get("restored"):
             self.refresh_sidebar()

@@ -6,7 +6,7 @@ undoable command; what the Library refuses is said in the dialog, which stays op
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -48,31 +48,31 @@ class AuthorList(QWidget):
         super().__init__(parent)
         self.list = QListWidget(self)
         self.list.setObjectName("authorList")
-        self.list.setAccessibleName("Authors")
+        self.list.setAccessibleName(self.tr("Authors"))
         self.list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.list.setDefaultDropAction(Qt.DropAction.MoveAction)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
                                   | QAbstractItemView.EditTrigger.EditKeyPressed)
         self.list.setMinimumHeight(96)
-        self.list.setToolTip("Drag a name to reorder; double-click to correct it")
+        self.list.setToolTip(self.tr("Drag a name to reorder; double-click to correct it"))
         self.list.itemChanged.connect(self._normalize)
         self.list.currentRowChanged.connect(lambda _r: self._update_buttons())
 
         self.new = QLineEdit(self)
         self.new.setObjectName("newAuthor")
-        self.new.setAccessibleName("New author")
-        self.new.setPlaceholderText("Add an author: Family, Given (several: separate with ;)")
+        self.new.setAccessibleName(self.tr("New author"))
+        self.new.setPlaceholderText(self.tr("Add an author: Family, Given (several: separate with ;)"))
         self.new.installEventFilter(self)  # Enter adds the name (it would press Save otherwise)
-        self.add_button = QPushButton("Add", self)
+        self.add_button = QPushButton(self.tr("Add"), self)
         self.add_button.setObjectName("addAuthor")
         self.add_button.setAutoDefault(False)
         self.add_button.clicked.connect(self.add_typed)
-        self.up = QPushButton("Move up", self)
+        self.up = QPushButton(self.tr("Move up"), self)
         self.up.setObjectName("authorUp")
-        self.down = QPushButton("Move down", self)
+        self.down = QPushButton(self.tr("Move down"), self)
         self.down.setObjectName("authorDown")
-        self.remove = QPushButton("Remove", self)
+        self.remove = QPushButton(self.tr("Remove"), self)
         self.remove.setObjectName("authorRemove")
         for b, slot in ((self.up, lambda: self.move(-1)), (self.down, lambda: self.move(1)),
                         (self.remove, self.remove_current)):
@@ -170,7 +170,7 @@ class MetadataEditor(QDialog):
     def __init__(self, paper: PaperView, save, parent: QWidget | None = None) -> None:  # noqa: ANN001
         super().__init__(parent)
         self.setObjectName("metadataEditor")
-        self.setWindowTitle("Edit metadata")
+        self.setWindowTitle(self.tr("Edit metadata"))
         self.paper = paper
         self._save = save
         self.change: Change | None = None
@@ -184,22 +184,22 @@ class MetadataEditor(QDialog):
         self.venue.setObjectName("metaVenue")
         self.year = QLineEdit(str(paper.year or ""), self)
         self.year.setObjectName("metaYear")
-        self.year.setPlaceholderText(f"e.g. {year_max() - 5}")
+        self.year.setPlaceholderText(self.tr("e.g. {0}").format(year_max() - 5))
         self.year.setMaxLength(6)
         self.doi = QLineEdit(paper.doi or "", self)
         self.doi.setObjectName("metaDoi")
-        self.doi.setPlaceholderText("e.g. 10.1234/abc.567 or a doi.org link")
+        self.doi.setPlaceholderText(self.tr("e.g. 10.1234/abc.567 or a doi.org link"))
         self.arxiv = QLineEdit(paper.arxiv_id or "", self)
         self.arxiv.setObjectName("metaArxiv")
-        self.arxiv.setPlaceholderText("e.g. 2101.01234 or hep-th/9901001")
+        self.arxiv.setPlaceholderText(self.tr("e.g. 2101.01234 or hep-th/9901001"))
         self.url = QLineEdit(paper.url or "", self)
         self.url.setObjectName("metaUrl")
-        self.url.setPlaceholderText("e.g. https://example.org/paper")
+        self.url.setPlaceholderText(self.tr("e.g. https://example.org/paper"))
         self.entry_type = QComboBox(self)
         self.entry_type.setObjectName("metaEntryType")
-        self.entry_type.addItem("Automatic (from the venue)", None)
+        self.entry_type.addItem(self.tr("Automatic (from the venue)"), None)
         for key, label in ENTRY_TYPES.items():
-            self.entry_type.addItem(f"{label} (@{key})", key)
+            self.entry_type.addItem(self.tr("{0} (@{1})").format(label, key), key)
         known = self.entry_type.findData(paper.entry_type) if paper.entry_type else 0
         if known < 0:  # a type read from a file that the list does not offer: kept as it is
             self.entry_type.addItem(f"@{paper.entry_type}", paper.entry_type)
@@ -209,24 +209,24 @@ class MetadataEditor(QDialog):
         self.abstract.setObjectName("metaAbstract")
         self.abstract.setPlainText(paper.abstract)  # plain text: never rendered as HTML here
         self.abstract.setTabChangesFocus(True)
-        self.abstract.setToolTip("Plain text; LaTeX such as $x^2$ or \\textbf{…} is kept and rendered in the reader. "
-                                 "Highlights follow their words when the text changes.")
+        self.abstract.setToolTip(self.tr("Plain text; LaTeX such as $x^2$ or \\textbf{…} is kept and rendered in the reader. "
+                                 "Highlights follow their words when the text changes."))
         self.abstract.setMinimumHeight(120)
 
-        for w, name in ((self.title, "Title"), (self.venue, "Venue"), (self.year, "Year"), (self.doi, "DOI"),
-                        (self.arxiv, "arXiv id"), (self.url, "URL"), (self.entry_type, "Entry type"),
-                        (self.abstract, "Abstract")):
+        for w, name in ((self.title, self.tr("Title")), (self.venue, self.tr("Venue")), (self.year, self.tr("Year")), (self.doi, "DOI"),
+                        (self.arxiv, self.tr("arXiv id")), (self.url, "URL"), (self.entry_type, self.tr("Entry type")),
+                        (self.abstract, self.tr("Abstract"))):
             w.setAccessibleName(name)
         form = QFormLayout()
-        form.addRow("&Title:", self.title)
-        form.addRow("A&uthors:", self.authors)
-        form.addRow("&Venue:", self.venue)
-        form.addRow("&Year:", self.year)
-        form.addRow("&DOI:", self.doi)
-        form.addRow("ar&Xiv id:", self.arxiv)
-        form.addRow("U&RL:", self.url)
-        form.addRow("&Entry type:", self.entry_type)
-        form.addRow("A&bstract:", self.abstract)
+        form.addRow(self.tr("&Title:"), self.title)
+        form.addRow(self.tr("A&uthors:"), self.authors)
+        form.addRow(self.tr("&Venue:"), self.venue)
+        form.addRow(self.tr("&Year:"), self.year)
+        form.addRow(self.tr("&DOI:"), self.doi)
+        form.addRow(self.tr("ar&Xiv id:"), self.arxiv)
+        form.addRow(self.tr("U&RL:"), self.url)
+        form.addRow(self.tr("&Entry type:"), self.entry_type)
+        form.addRow(self.tr("A&bstract:"), self.abstract)
 
         self.error = QLabel(self)
         self.error.setObjectName("metadataError")
@@ -293,11 +293,19 @@ class MetadataEditor(QDialog):
         return True
 
 
+# the field names of "Edit venue" and so on, as the undo history shows them
+FIELD_WORDS = (QT_TRANSLATE_NOOP("MetadataEditor", "title"), QT_TRANSLATE_NOOP("MetadataEditor", "authors"),
+               QT_TRANSLATE_NOOP("MetadataEditor", "venue"), QT_TRANSLATE_NOOP("MetadataEditor", "year"),
+               QT_TRANSLATE_NOOP("MetadataEditor", "doi"), QT_TRANSLATE_NOOP("MetadataEditor", "arxiv"),
+               QT_TRANSLATE_NOOP("MetadataEditor", "url"), QT_TRANSLATE_NOOP("MetadataEditor", "entry type"),
+               QT_TRANSLATE_NOOP("MetadataEditor", "abstract"))
+
+
 def save_metadata(window: QMainWindow, paper_id: int, changes: dict[str, object]) -> Change:
     """Apply ``changes`` as one undoable command on the window's stack; LibraryError when refused."""
     lib = window.library
     names = [k.replace("_id", "").replace("_", " ") for k in changes]
-    text = "Edit " + (names[0] if len(names) == 1 else "metadata")
+    text = QCoreApplication.translate("MetadataEditor", "Edit {0}").format(QCoreApplication.translate("MetadataEditor", names[0])) if len(names) == 1 else QCoreApplication.translate("MetadataEditor", "Edit metadata")
     return perform(window.undo_stack, text, lambda: lib.papers.update_metadata(paper_id, changes),
                    lambda ch: lib.papers.update_metadata(paper_id, ch.detail["old"]), window.edits.changed.emit)
 
@@ -307,10 +315,10 @@ def open_metadata_editor(window: QMainWindow, paper_id: int | None = None) -> Me
     is none, or the library is read-only (the status bar says so)."""
     pid = paper_id if paper_id is not None else window.current_id()
     if pid is None:
-        window.status_message("Select a paper to edit its metadata")
+        window.status_message(QCoreApplication.translate("MetadataEditor", "Select a paper to edit its metadata"))
         return None
     if window.library.read_only:
-        window.status_message("This library is read-only: its papers cannot be edited")
+        window.status_message(QCoreApplication.translate("MetadataEditor", "This library is read-only: its papers cannot be edited"))
         return None
     window.reader.notes.flush()
     try:

@@ -60,17 +60,17 @@ class ConflictBanner(QFrame):
         self.theirs = ""
         row = QHBoxLayout(self)
         row.setContentsMargins(6, 3, 6, 3)
-        self.label = QLabel("Changed elsewhere —", self)
-        self.label.setToolTip("Another program (the command line, another window) changed this note "
+        self.label = QLabel(self.tr("Changed elsewhere —"), self)
+        self.label.setToolTip(self.tr("Another program (the command line, another window) changed this note "
                               "while you were editing it. Both texts are kept; the other one is in the "
-                              "note's revisions.")
+                              "note's revisions."))
         row.addWidget(self.label)
         self.show_button = QToolButton(self)
-        self.show_button.setText("Show")
+        self.show_button.setText(self.tr("Show"))
         self.keep_button = QToolButton(self)
-        self.keep_button.setText("Keep mine")
+        self.keep_button.setText(self.tr("Keep mine"))
         self.take_button = QToolButton(self)
-        self.take_button.setText("Take theirs")
+        self.take_button.setText(self.tr("Take theirs"))
         for b in (self.show_button, self.keep_button, self.take_button):
             row.addWidget(b)
         row.addStretch(1)
@@ -81,7 +81,7 @@ class ConflictBanner(QFrame):
     def show_theirs(self) -> None:
         """The other text, as plain text (never rendered as HTML)."""
         dialog = QDialog(self)
-        dialog.setWindowTitle("The note as changed elsewhere")
+        dialog.setWindowTitle(self.tr("The note as changed elsewhere"))
         lay = QVBoxLayout(dialog)
         view = QPlainTextEdit(dialog)
         view.setObjectName("theirsText")
@@ -112,15 +112,15 @@ class NoteEditor(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
-        title = QLabel("Note", self)
+        title = QLabel(self.tr("Note"), self)
         title.setObjectName("sectionLabel")
         self.state = QLabel("", self)
         self.state.setObjectName("noteState")
         self.preview_button = QToolButton(self)
-        self.preview_button.setText("Preview")
+        self.preview_button.setText(self.tr("Preview"))
         self.preview_button.setCheckable(True)
         self.preview_button.setObjectName("notePreviewToggle")
-        self.preview_button.setToolTip("Show the note rendered (Ctrl+Shift+P)")
+        self.preview_button.setToolTip(self.tr("Show the note rendered (Ctrl+Shift+P)"))
         self.preview_button.toggled.connect(self._toggle_preview)
         toggle = QShortcut(QKeySequence("Ctrl+Shift+P"), self)
         toggle.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -130,9 +130,9 @@ class NoteEditor(QWidget):
         bar.addWidget(self.state)
         bar.addWidget(self.preview_button)
         self.history_button = QToolButton(self)
-        self.history_button.setText("History…")
+        self.history_button.setText(self.tr("History…"))
         self.history_button.setObjectName("noteHistoryButton")
-        self.history_button.setToolTip("Earlier versions of this note, and restore one")
+        self.history_button.setToolTip(self.tr("Earlier versions of this note, and restore one"))
         self.history_button.clicked.connect(self.historyRequested)
         bar.addWidget(self.history_button)
         lay.addLayout(bar)
@@ -142,8 +142,8 @@ class NoteEditor(QWidget):
         self.stack = QStackedWidget(self)
         self.edit = _Edit(self)
         self.edit.setObjectName("noteEditor")
-        self.edit.setAccessibleName("Note")
-        self.edit.setPlaceholderText("Write a note in Markdown — it saves itself.")
+        self.edit.setAccessibleName(self.tr("Note"))
+        self.edit.setPlaceholderText(self.tr("Write a note in Markdown — it saves itself."))
         self.edit.setTabChangesFocus(True)
         self.preview: QTextBrowser = SafeTextBrowser(self)
         self.preview.setObjectName("notePreview")
@@ -186,7 +186,7 @@ class NoteEditor(QWidget):
             self.preview.setHtml(markdown_to_safe_html(text))
 
     def _typed(self) -> None:
-        self.state.setText("editing…")
+        self.state.setText(self.tr("editing…"))
         self.timer.start()
         if not self.draft_timer.isActive():
             self.draft_timer.start()
@@ -225,18 +225,18 @@ class NoteEditor(QWidget):
         assert self._paper is not None
         if self._save(self._paper, text, self._saved_text):
             self._saved_text = text
-            self.state.setText("saved")
+            self.state.setText(self.tr("saved"))
             self.draft_timer.stop()
             self._drop_draft()
             return True
-        self.state.setText("waiting to save…")
+        self.state.setText(self.tr("waiting to save…"))
         self.timer.start()
         return False
 
     def set_read_only(self, on: bool) -> None:
         self.edit.setReadOnly(on)
-        self.edit.setPlaceholderText("This library is read-only." if on
-                                     else "Write a note in Markdown — it saves itself.")
+        self.edit.setPlaceholderText(self.tr("This library is read-only.") if on
+                                     else self.tr("Write a note in Markdown — it saves itself."))
 
     def saved_text(self) -> str:
         """The text last loaded or stored: what the editor believes the library holds."""
@@ -253,7 +253,7 @@ class NoteEditor(QWidget):
         cursor = self.edit.textCursor()
         cursor.setPosition(min(at, len(theirs)))
         self.edit.setTextCursor(cursor)
-        self.state.setText("updated from elsewhere")
+        self.state.setText(self.tr("updated from elsewhere"))
 
     def show_conflict(self, theirs: str) -> None:
         self.banner.theirs = theirs

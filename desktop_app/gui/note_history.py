@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from html import escape
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QDateTime, QLocale, Qt, QTimeZone
+from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, Qt, QTimeZone
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.gui import i18n
 from desktop_app.gui.safe_browser import SafeTextBrowser
 
 if TYPE_CHECKING:
@@ -133,10 +134,11 @@ def version_labels(versions: list[NoteVersion]) -> list[str]:
         elif v.id is None:
             when = locale_date(v.saved_at)
         else:
-            when = f"before {locale_date(v.saved_at)}"
-        name = "Current note · " if v.id is None else ""
-        size = f"{len(v.text)} character{'s' if len(v.text) != 1 else ''}"
-        out.append(f"{name}{when} · {size} — {first_line(v.text) or '(empty)'}")
+            when = QCoreApplication.translate("NoteHistoryDialog", "before {0}").format(locale_date(v.saved_at))
+        size = i18n.plurals().characters(len(v.text))
+        line = first_line(v.text) or QCoreApplication.translate("NoteHistoryDialog", "(empty)")
+        text = QCoreApplication.translate("NoteHistoryDialog", "Current note · {0} · {1} — {2}") if v.id is None else "{0} · {1} — {2}"
+        out.append(text.format(when, size, line))
     return out
 
 
@@ -150,12 +152,12 @@ class NoteHistoryDialog(QDialog):
         self.paper_id = paper_id
         self.versions: list[NoteVersion] = []
         title = window.library.papers.get(paper_id).title
-        self.setWindowTitle(f"Note history — {title}")
+        self.setWindowTitle(self.tr("Note history — {0}").format(title))
         lay = QVBoxLayout(self)
         split = QSplitter(Qt.Orientation.Horizontal, self)
         self.list = QListWidget(split)
         self.list.setObjectName("noteHistoryList")
-        self.list.setAccessibleName("Versions of the note")
+        self.list.setAccessibleName(self.tr("Versions of the note"))
         self.list.setWordWrap(True)
         right = QWidget(split)
         rl = QVBoxLayout(right)
@@ -167,7 +169,7 @@ class NoteHistoryDialog(QDialog):
         rl.addWidget(self.caption)
         self.diff = SafeTextBrowser(right)
         self.diff.setObjectName("noteHistoryDiff")
-        self.diff.setAccessibleName("Changes")
+        self.diff.setAccessibleName(self.tr("Changes"))
         rl.addWidget(self.diff, 1)
         split.addWidget(self.list)
         split.addWidget(right)
@@ -175,14 +177,14 @@ class NoteHistoryDialog(QDialog):
         split.setStretchFactor(1, 3)
         lay.addWidget(split, 1)
         row = QHBoxLayout()
-        self.against_current = QCheckBox("Compare with the current note", self)
+        self.against_current = QCheckBox(self.tr("Compare with the current note"), self)
         self.against_current.setObjectName("noteHistoryAgainstCurrent")
         self.against_current.toggled.connect(self._show_selected)
         row.addWidget(self.against_current)
         row.addStretch(1)
-        self.restore_button = QPushButton("Restore this version", self)
+        self.restore_button = QPushButton(self.tr("Restore this version"), self)
         self.restore_button.setObjectName("noteHistoryRestore")
-        self.restore_button.setToolTip("Make this text the note again (Edit → Undo takes it back)")
+        self.restore_button.setToolTip(self.tr("Make this text the note again (Edit → Undo takes it back)"))
         self.restore_button.clicked.connect(self.restore_selected)
         row.addWidget(self.restore_button)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
@@ -224,17 +226,17 @@ class NoteHistoryDialog(QDialog):
         self.restore_button.setEnabled(version is not None and version.id is not None
                                        and not self.window_.library.read_only)
         if version is None:
-            self.caption.setText("This paper's note has no earlier versions." if not self.versions else "")
+            self.caption.setText(self.tr("This paper's note has no earlier versions.") if not self.versions else "")
             self.diff.setHtml("")
             return
         if self.against_current.isChecked() and current is not None and version is not current:
             old, new = version.text, current.text
-            self.caption.setText("From this version to the current note:")
+            self.caption.setText(self.tr("From this version to the current note:"))
         else:
             older = self.versions[row + 1] if row + 1 < len(self.versions) else None
             old, new = (older.text if older else ""), version.text
-            self.caption.setText("Changes against the version before it:" if older
-                                 else "The oldest version kept:")
+            self.caption.setText(self.tr("Changes against the version before it:") if older
+                                 else self.tr("The oldest version kept:"))
         self.diff.setHtml(f'<div style="white-space: pre-wrap">{diff_html(old, new)}</div>')
 
     def restore_selected(self) -> None:
@@ -261,15 +263,15 @@ def restore_note(window: MainWindow, paper_id: int, text: str) -> bool:
         return True
     before = stack.index()
     if not window.edits.save_note(paper_id, text, base):
-        window.status_message("The library is busy; try restoring again in a moment", 5000)
+        window.status_message(QCoreApplication.translate("NoteHistoryDialog", "The library is busy; try restoring again in a moment"), 5000)
         return False
     if stack.index() > before:
         cmd = stack.command(stack.index() - 1)
-        cmd.setText("Restore note version")
+        cmd.setText(QCoreApplication.translate("NoteHistoryDialog", "Restore note version"))
         cmd.closed = True
     if notes.paper_id() == paper_id:
         notes.load(paper_id, text, flush=False)
-    window.status_message("Restored an earlier version of the note (Edit → Undo takes it back)", 5000)
+    window.status_message(QCoreApplication.translate("NoteHistoryDialog", "Restored an earlier version of the note (Edit → Undo takes it back)"), 5000)
     return True
 
 
@@ -277,7 +279,7 @@ def show_note_history(window: MainWindow, paper_id: int | None = None) -> NoteHi
     """Open the note history of ``paper_id`` (the current paper by default)."""
     pid = paper_id if paper_id is not None else window.current_id()
     if pid is None:
-        window.status_message("Select a paper to see its note history", 5000)
+        window.status_message(QCoreApplication.translate("NoteHistoryDialog", "Select a paper to see its note history"), 5000)
         return None
     window.reader.notes.flush()
     dialog = NoteHistoryDialog(window, pid)

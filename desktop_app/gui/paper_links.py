@@ -122,7 +122,7 @@ class PaperLinks(QWidget):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes title → status (issue 15); Ctrl+Enter opens
             b.setText(_shown(text))
             b.setToolTip(address)  # encoded: never read as rich text
-            b.setAccessibleName(f"Open {text} in the browser")
+            b.setAccessibleName(self.tr("Open {0} in the browser").format(text))
             b.setCursor(Qt.CursorShape.PointingHandCursor)
             font = b.font()
             font.setUnderline(True)

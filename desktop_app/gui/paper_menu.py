@@ -10,13 +10,13 @@ is one undo step), and names how many it acts on. The citation style is the user
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMimeData, QPoint, Qt
+from PySide6.QtCore import QCoreApplication, QMimeData, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QInputDialog, QMainWindow, QMenu, QMessageBox, QWidget
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.models import STATUSES
-from desktop_app.gui import preferences
+from desktop_app.gui import collation, i18n, preferences
 
 # The functions take the app's MainWindow (typed as QMainWindow: main_window.py imports this
 # module) and use its table, library, edits, files, search, settings and status_message.
@@ -54,15 +54,15 @@ def copy_citation(window: MainWindow, ids: list[int] | None = None) -> bool:
         mime.setText(bibliography_text(plain).rstrip("\n"))
         mime.setHtml(bibliography_html(entries))
         QApplication.clipboard().setMimeData(mime)
-        window.status_message(f"Copied {len(ids)} reference{'s' if len(ids) > 1 else ''} ({style})")
+        window.status_message(i18n.plurals().copied_references(len(ids)).format(style))
 
     def failed(message: str) -> None:
-        QMessageBox.warning(window, "Copy citation", message)
+        QMessageBox.warning(window, QCoreApplication.translate("PaperMenu", "Copy citation"), message)
 
     if len(ids) > CITE_IN_PLACE:
         from desktop_app.gui.jobs import start_job
 
-        start_job(window, f"Formatting {len(ids)} references…",
+        start_job(window, i18n.plurals().formatting_references(len(ids)),
                   lambda _progress, _cancelled: cite_papers(lib, ids, style), put, failed)
         return True
     try:
@@ -81,7 +81,7 @@ def copy_bibtex(window: MainWindow, ids: list[int] | None = None) -> bool:
     if not ids:
         return False
     QApplication.clipboard().setText(render_export("bib", window.library.exports.papers(ids)))
-    window.status_message(f"Copied {len(ids)} BibTeX entr{'ies' if len(ids) > 1 else 'y'}")
+    window.status_message(i18n.plurals().copied_bibtex(len(ids)))
     return True
 
 
@@ -98,7 +98,7 @@ def show_related(window: MainWindow, ids: list[int]) -> None:
 
 
 def _add_tag_dialog(window: MainWindow, ids: list[int]) -> None:
-    name, ok = QInputDialog.getText(window, "Add tag", f"Tag for {_papers(len(ids))}:")
+    name, ok = QInputDialog.getText(window, QCoreApplication.translate("PaperMenu", "Add tag"), QCoreApplication.translate("PaperMenu", "Tag for {0}:").format(_papers(len(ids))))
     if ok and name.strip():
         window.edits.add_tags(ids, [name.strip()])
 
@@ -110,7 +110,7 @@ def _tag_entries(window: MainWindow, ids: list[int]) -> list[tuple[str, bool]]:
     for row in rows.values():
         for name in row.tags:
             have[name] = have.get(name, 0) + 1
-    names = sorted(have, key=str.lower)
+    names = collation.sorted_names(have)
     for info in sorted(window.library.tags.all(), key=lambda i: (-i.count, i.name.lower())):
         if len(names) >= MENU_TAGS:
             break
@@ -156,22 +156,23 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
         return act
 
     if callable(getattr(window, "open_paper", None)):
-        add("Open paper" if n == 1 else "Open the current paper", window.open_paper)  # one viewer, not n
+        add(QCoreApplication.translate("PaperMenu", "Open paper") if n == 1
+            else QCoreApplication.translate("PaperMenu", "Open the current paper"), window.open_paper)  # one viewer, not n
     # the key is the Paper menu's action's; shown here as text only (one registration per key)
-    add(("Copy citation" if n == 1 else f"Copy {n} citations") + f"\t{COPY_CITATION_KEY}",
+    add((QCoreApplication.translate("PaperMenu", "Copy citation") if n == 1 else QCoreApplication.translate("PaperMenu", "Copy {0} citations").format(n)) + f"\t{COPY_CITATION_KEY}",
         lambda: copy_citation(window, ids))
-    add("Copy BibTeX" if n == 1 else f"Copy BibTeX of {n} papers", lambda: copy_bibtex(window, ids))
+    add(QCoreApplication.translate("PaperMenu", "Copy BibTeX") if n == 1 else QCoreApplication.translate("PaperMenu", "Copy BibTeX of {0} papers").format(n), lambda: copy_bibtex(window, ids))
     menu.addSeparator()
 
-    lists = menu.addMenu("Add to reading list" if n == 1 else f"Add {n} papers to reading list")
+    lists = menu.addMenu(QCoreApplication.translate("PaperMenu", "Add to reading list") if n == 1 else QCoreApplication.translate("PaperMenu", "Add {0} papers to reading list").format(n))
     lists.setEnabled(writable)
     for info in lib.lists.all():
         add(info.name, lambda name=info.name: ed.add_to_list(name, ids), lists)
     if lib.lists.all():
         lists.addSeparator()
-    add("New list…", lambda: ed.new_list_dialog(ids), lists)
+    add(QCoreApplication.translate("PaperMenu", "New list…"), lambda: ed.new_list_dialog(ids), lists)
 
-    tags = menu.addMenu("Tags" + _suffix(n))
+    tags = menu.addMenu(QCoreApplication.translate("PaperMenu", "Tags") + _suffix(n))
     tags.setEnabled(writable)
     for name, checked in _tag_entries(window, ids):
         act = tags.addAction(name)
@@ -179,31 +180,31 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
         act.setChecked(checked)
         act.toggled.connect(lambda on, name=name: _toggle_tag(window, ids, name, on))
     tags.addSeparator()
-    add("Add tag…", lambda: _add_tag_dialog(window, ids), tags)
+    add(QCoreApplication.translate("PaperMenu", "Add tag…"), lambda: _add_tag_dialog(window, ids), tags)
 
-    status = menu.addMenu("Status" + _suffix(n))
+    status = menu.addMenu(QCoreApplication.translate("PaperMenu", "Status") + _suffix(n))
     status.setEnabled(writable)
     current = {row.status for row in lib.papers.rows(ids).values()}
     for value in STATUSES:
-        act = add(f"Mark {value}", lambda v=value: ed.set_status(v), status)
+        act = add(QCoreApplication.translate("PaperMenu", "Mark {0}").format(i18n.status_word(value)), lambda v=value: ed.set_status(v), status)
         act.setCheckable(True)
         act.setChecked(current == {value})
 
-    rating = menu.addMenu("Rating" + _suffix(n))
+    rating = menu.addMenu(QCoreApplication.translate("PaperMenu", "Rating") + _suffix(n))
     rating.setEnabled(writable)
     ratings = {row.rating for row in lib.papers.rows(ids).values()}
     for value in range(6):
-        act = add("No rating" if value == 0 else "★" * value, lambda v=value: ed.set_rating(v), rating)
+        act = add(QCoreApplication.translate("PaperMenu", "No rating") if value == 0 else "★" * value, lambda v=value: ed.set_rating(v), rating)
         act.setCheckable(True)
         act.setChecked(ratings == {value})
     menu.addSeparator()
 
-    add("Related papers" if n == 1 else f"Papers related to these {n}", lambda: show_related(window, ids),
+    add(QCoreApplication.translate("PaperMenu", "Related papers") if n == 1 else QCoreApplication.translate("PaperMenu", "Papers related to these {0}").format(n), lambda: show_related(window, ids),
         enabled=window.files.index_ready)
     if callable(getattr(window, "edit_metadata", None)):
-        add("Edit metadata…", window.edit_metadata, enabled=writable)
+        add(QCoreApplication.translate("PaperMenu", "Edit metadata…"), window.edit_metadata, enabled=writable)
     menu.addSeparator()
-    add("Delete paper…" if n == 1 else f"Delete {n} papers…", ed.delete_selected, enabled=writable)
+    add(QCoreApplication.translate("PaperMenu", "Delete paper…") if n == 1 else QCoreApplication.translate("PaperMenu", "Delete {0} papers…").format(n), ed.delete_selected, enabled=writable)
     return menu
 
 
@@ -221,12 +222,12 @@ def install(window: MainWindow, paper_menu: QMenu) -> None:
     table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
     table.customContextMenuRequested.connect(lambda pos: show_paper_menu(window, pos))
     paper_menu.addSeparator()
-    act = QAction("Copy citation", window)
+    act = QAction(QCoreApplication.translate("PaperMenu", "Copy citation"), window)
     act.setObjectName("copyCitationAction")
     act.setShortcut(QKeySequence(COPY_CITATION_KEY))
     act.triggered.connect(lambda _=False: copy_citation(window))
     paper_menu.addAction(act)
-    bib = QAction("Copy BibTeX", window)
+    bib = QAction(QCoreApplication.translate("PaperMenu", "Copy BibTeX"), window)
     bib.setObjectName("copyBibtexAction")
     bib.triggered.connect(lambda _=False: copy_bibtex(window))
     paper_menu.addAction(bib)

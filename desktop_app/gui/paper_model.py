@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
+    QCoreApplication,
     QDateTime,
     QLocale,
     QModelIndex,
@@ -21,24 +23,24 @@ from sqlalchemy.exc import DatabaseError
 from desktop_app.core.library import Library
 from desktop_app.core.store.backups import is_damage
 from desktop_app.core.values import PaperRow
-from desktop_app.gui import theme
+from desktop_app.gui import i18n, theme
 
 PAGE = 200
 PAGES_CACHED = 40
 COLUMNS = [
     # (header, sort key, width)
-    ("Title", "title", 300),
-    ("Venue", "venue", 70),
-    ("Year", "year", 48),
-    ("Tags", None, 110),
-    ("Status", "status", 68),
-    ("Rating", "rating", 74),
+    (QT_TRANSLATE_NOOP("PaperModel", "Title"), "title", 300),
+    (QT_TRANSLATE_NOOP("PaperModel", "Venue"), "venue", 70),
+    (QT_TRANSLATE_NOOP("PaperModel", "Year"), "year", 48),
+    (QT_TRANSLATE_NOOP("PaperModel", "Tags"), None, 110),
+    (QT_TRANSLATE_NOOP("PaperModel", "Status"), "status", 68),
+    (QT_TRANSLATE_NOOP("PaperModel", "Rating"), "rating", 74),
     ("✎", None, 34),
-    ("Added", "added", 120),
+    (QT_TRANSLATE_NOOP("PaperModel", "Added"), "added", 120),
     # appended, so that the columns above keep their numbers; the table shows Authors after Title
-    ("Authors", "authors", 120),
-    ("Modified", "updated", 86),
-    ("Relevance", "relevance", 88),  # the search's score: shown while a text search is active
+    (QT_TRANSLATE_NOOP("PaperModel", "Authors"), "authors", 120),
+    (QT_TRANSLATE_NOOP("PaperModel", "Modified"), "updated", 86),
+    (QT_TRANSLATE_NOOP("PaperModel", "Relevance"), "relevance", 88),  # the search's score: shown while a text search is active
 ]
 (COL_TITLE, COL_VENUE, COL_YEAR, COL_TAGS, COL_STATUS, COL_RATING, COL_MARKS, COL_ADDED, COL_AUTHORS, COL_MODIFIED,
  COL_RELEVANCE) = range(len(COLUMNS))
@@ -230,10 +232,10 @@ class PaperTableModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802, ANN201
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             if 0 <= section < len(COLUMNS):
-                return COLUMNS[section][0]
+                return column_title(section)
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             if section == COL_MARKS:
-                return "Highlights and note"
+                return self.tr("Highlights and note")
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -265,13 +267,14 @@ class PaperTableModel(QAbstractTableModel):
             if col == COL_TITLE:
                 return r.title + (f"\n{r.authors}" if r.authors else "")
             if col == COL_MARKS:
-                return f"{r.highlights} highlights" + (", has a note" if r.has_note else "")
+                return (self.tr("%n highlight(s), has a note", "", r.highlights) if r.has_note
+                        else self.tr("%n highlight(s)", "", r.highlights))
             if col == COL_AUTHORS:
                 return r.authors or None
             if col == COL_MODIFIED:
                 return r.updated_at + " UTC" if r.updated_at else None
             if col == COL_RELEVANCE and r.id in self.scores:
-                return f"Search score {self.scores[r.id]:.2f} (BM25F; the best here: {self._best:.2f})"
+                return self.tr("Search score {0:.2f} (BM25F; the best here: {1:.2f})").format(self.scores[r.id], self._best)
             return None
         if col == COL_TITLE:
             return r.title
@@ -282,7 +285,7 @@ class PaperTableModel(QAbstractTableModel):
         if col == COL_TAGS:
             return ", ".join(r.tags)
         if col == COL_STATUS:
-            return STATUS_LABEL.get(r.status, r.status)
+            return i18n.status_label(r.status)
         if col == COL_RATING:
             return "★" * r.rating + "☆" * (5 - r.rating) if r.rating else ""
         if col == COL_MARKS:
@@ -327,3 +330,8 @@ class PaperTableModel(QAbstractTableModel):
         target = parent.row() if parent.isValid() else (row if row >= 0 else len(self.ids))
         self.reorderRequested.emit(ids, target)
         return False
+
+
+def column_title(section: int) -> str:
+    """The header of column ``section`` in the window's language."""
+    return QCoreApplication.translate("PaperModel", COLUMNS[section][0])

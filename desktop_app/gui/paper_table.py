@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView,
 from desktop_app.gui.paper_model import (
     COL_ADDED,
     COL_AUTHORS,
+    COL_MARKS,
     COL_MODIFIED,
     COL_RELEVANCE,
     COL_TAGS,
@@ -16,6 +17,7 @@ from desktop_app.gui.paper_model import (
     COLUMNS,
     PaperIdRole,
     PaperTableModel,
+    column_title,
 )
 from desktop_app.gui.tag_delegate import TagChipDelegate
 
@@ -98,7 +100,7 @@ class PaperTable(QTableView):
         super().__init__(parent)
         self.paper_model = model
         self.setObjectName("paperTable")
-        self.setAccessibleName("Papers")
+        self.setAccessibleName(self.tr("Papers"))
         self.setModel(model)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -147,8 +149,8 @@ class PaperTable(QTableView):
         menu = QMenu(self)
         menu.setObjectName("columnChooser")
         for n in sorted(range(len(COLUMNS)), key=header.visualIndex):
-            label = COLUMNS[n][0]
-            text = {"✎": "Highlights and note", "Relevance": "Relevance (while searching)"}.get(label, label)
+            label = column_title(n)
+            text = {COL_MARKS: self.tr("Highlights and note"), COL_RELEVANCE: self.tr("Relevance (while searching)")}.get(n, label)
             act = menu.addAction(text)
             act.setCheckable(True)
             act.setChecked(header.column_shown(n))

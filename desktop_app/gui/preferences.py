@@ -37,6 +37,8 @@ ATTACH_MODE = Key("attachments/mode", "copy")  # "copy" into the library's files
 TRIAGE_ADVANCE = Key("triage/advanceAfterDecision", True)
 TRIAGE_QUICK_TAGS = Key("triage/quickTags", [])  # the tag on Alt+1…9 in triage, "" for a free key
 RELATED_COLLAPSED = Key("reader/relatedCollapsed", False)  # the reader's Related papers section
+LANGUAGE = Key("appearance/language", "system")  # "system", "en" or "zh_CN"; applies at the next start
+CJK_FONT_WARNED = Key("appearance/cjkFontWarned", False)  # the missing-CJK-font notice was shown
 
 
 def get_str(settings: QSettings, key: Key) -> str:

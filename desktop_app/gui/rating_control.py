@@ -12,7 +12,7 @@ class RatingControl(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ratingControl")
-        self.setAccessibleName("Rating")
+        self.setAccessibleName(self.tr("Rating"))
         self._rating = 0
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -25,8 +25,8 @@ class RatingControl(QWidget):
             b = QToolButton(self)
             b.setAutoRaise(True)
             b.setObjectName(f"star{n}")
-            b.setAccessibleName(f"{n} star" + ("s" if n > 1 else ""))
-            b.setToolTip(f"Rate {n} (key {n}); click again to clear")
+            b.setAccessibleName(self.tr("%n star(s)", "", n))
+            b.setToolTip(self.tr("Rate {0} (key {1}); click again to clear").format(n, n))
             b.clicked.connect(lambda _=False, n=n: self._clicked(n))
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             lay.addWidget(b)

@@ -4,7 +4,7 @@ which turns it into an undoable command."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from desktop_app.core.highlights import COLORS
 from desktop_app.core.values import PaperView
-from desktop_app.gui import theme
+from desktop_app.gui import i18n, theme
 from desktop_app.gui.attachments_view import AttachmentStrip
 from desktop_app.gui.highlight_list import HighlightList
 from desktop_app.gui.note_editor import NoteEditor
@@ -63,7 +63,7 @@ class ReaderPane(QWidget):
         outer.setSpacing(6)
 
         self.title_edit = TitleEdit(self)
-        self.title_edit.setPlaceholderText("Title")
+        self.title_edit.setPlaceholderText(self.tr("Title"))
         self.title_edit.editingFinished.connect(self._title_done)
         outer.addWidget(self.title_edit)
 
@@ -84,7 +84,7 @@ class ReaderPane(QWidget):
         self.keywords.setTextFormat(Qt.TextFormat.PlainText)
         self.keywords.setWordWrap(True)
         self.keywords.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.keywords.setToolTip("Keywords from the imported file (search them with keyword:…)")
+        self.keywords.setToolTip(self.tr("Keywords from the imported file (search them with keyword:…)"))
         self.keywords.hide()
         outer.addWidget(self.keywords)
 
@@ -120,7 +120,7 @@ class ReaderPane(QWidget):
         tl.setContentsMargins(0, 0, 0, 0)
         self.abstract = SafeTextBrowser(top)
         self.abstract.setObjectName("readerView")
-        self.abstract.setAccessibleName("Abstract")
+        self.abstract.setAccessibleName(self.tr("Abstract"))
         self._abstract_css()
         theme.follow(self.abstract, self._theme_changed)
         self.abstract.setFrameShape(QFrame.Shape.NoFrame)
@@ -133,7 +133,7 @@ class ReaderPane(QWidget):
         self.hl_bar.setObjectName("highlightBar")
         hb = QHBoxLayout(self.hl_bar)
         hb.setContentsMargins(0, 0, 0, 0)
-        hb.addWidget(QLabel("Highlight:", self.hl_bar))
+        hb.addWidget(QLabel(self.tr("Highlight:"), self.hl_bar))
         # one style sheet for the colour buttons, parsed once (not one per button)
         self.hl_bar.setStyleSheet("".join(
             f"QToolButton#highlight_{color} {{ background: {HIGHLIGHT_BG[color]}; border: 1px solid palette(mid);"
@@ -141,12 +141,12 @@ class ReaderPane(QWidget):
         for n, color in enumerate(COLORS, 1):
             b = QToolButton(self.hl_bar)
             b.setObjectName(f"highlight_{color}")
-            b.setToolTip(f"Highlight the selection in {color} (h, or Shift+{n})")
-            b.setAccessibleName(f"Highlight {color}")
+            b.setToolTip(self.tr("Highlight the selection in {0} (h, or Shift+{1})").format(i18n.color_label(color), n))
+            b.setAccessibleName(self.tr("Highlight {0}").format(i18n.color_label(color)))
             b.clicked.connect(lambda _=False, c=color: self.highlight_selection(c))
             hb.addWidget(b)
         comment = QToolButton(self.hl_bar)
-        comment.setText("With comment…")
+        comment.setText(self.tr("With comment…"))
         comment.setObjectName("highlightWithComment")
         comment.clicked.connect(lambda: self.highlight_selection("yellow", ask_comment=True))
         hb.addWidget(comment)
@@ -185,7 +185,7 @@ class ReaderPane(QWidget):
         if terms is not None:
             self.terms = terms
         if list_note and list_note[1]:
-            self.list_note.setText(f"Note in “{list_note[0]}”: {list_note[1]}")
+            self.list_note.setText(self.tr("Note in “{0}”: {1}").format(list_note[0], list_note[1]))
             self.list_note.show()
         else:
             self.list_note.hide()
@@ -199,7 +199,7 @@ class ReaderPane(QWidget):
         self.abstract.setEnabled(enabled)  # read-only: still selectable and copyable
         if paper is None:
             self.title_edit.setText("")
-            self.meta.setText("Select a paper to read it.")
+            self.meta.setText(self.tr("Select a paper to read it."))
             self.keywords.hide()
             self.abstract.setHtml("")
             self.tags.set_tags([])
@@ -209,7 +209,7 @@ class ReaderPane(QWidget):
         if not self.title_edit.hasFocus():
             self.title_edit.setText(paper.title)
             self.title_edit.setCursorPosition(0)
-        self.title_edit.setToolTip("Derived from the abstract; edit to replace" if paper.title_source == "derived" else "")
+        self.title_edit.setToolTip(self.tr("Derived from the abstract; edit to replace") if paper.title_source == "derived" else "")
         self.meta.setText(self._meta_text(paper))
         self.keywords.setText(self._keyword_text(paper))
         self.keywords.setVisible(bool(paper.keywords))
@@ -251,16 +251,18 @@ class ReaderPane(QWidget):
         if p.extra.get("pmid"):
             parts.append(f"PMID:{p.extra['pmid']}")
         if p.title_source == "derived":
-            parts.append("title derived from the abstract")
+            parts.append(QCoreApplication.translate("ReaderPane", "title derived from the abstract"))
         if p.lists:
-            parts.append("in " + ", ".join(p.lists))
+            parts.append(QCoreApplication.translate("ReaderPane", "in {0}").format(", ".join(p.lists)))
         return "  ·  ".join(parts)
 
     @staticmethod
     def _keyword_text(p: PaperView, shown: int = 25) -> str:
         words = "; ".join(p.keywords[:shown])
         more = len(p.keywords) - shown
-        return f"Keywords: {words}" + (f" … and {more} more" if more > 0 else "")
+        if more > 0:
+            return QCoreApplication.translate("ReaderPane", "Keywords: {0} … and {1} more").format(words, more)
+        return QCoreApplication.translate("ReaderPane", "Keywords: {0}").format(words)
 
     def _render_abstract(self, keep_scroll: bool = False) -> None:
         from desktop_app.core.text import Mark, to_html
@@ -285,10 +287,10 @@ class ReaderPane(QWidget):
         for h in self.paper.highlights:
             label = f"“{h.quote}”" + (f" — {h.comment}" if h.comment else "")
             if h.orphaned:
-                label = "⚠ orphaned: " + label
+                label = self.tr("⚠ orphaned: {0}").format(label)
             item = self.hl_list.add_highlight(label, HIGHLIGHT_BG.get(h.color, HIGHLIGHT_BG["yellow"]))
             item.setData(Qt.ItemDataRole.UserRole, h.id)
-            item.setToolTip("This passage is no longer in the abstract" if h.orphaned else "Click to show it")
+            item.setToolTip(self.tr("This passage is no longer in the abstract") if h.orphaned else self.tr("Click to show it"))
         self.hl_list.setVisible(bool(self.paper.highlights))
         self.hl_list.fit_height()
 
@@ -347,7 +349,7 @@ class ReaderPane(QWidget):
             return
         comment = ""
         if ask_comment:
-            comment, ok = QInputDialog.getText(self, "Highlight", "Comment:")
+            comment, ok = QInputDialog.getText(self, self.tr("Highlight"), self.tr("Comment:"))
             if not ok:
                 return
         self.highlightRequested.emit(self.paper.id, span[0], span[1], color, comment)
@@ -369,15 +371,15 @@ class ReaderPane(QWidget):
             return
         hid = item.data(Qt.ItemDataRole.UserRole)
         menu = QMenu(self)
-        menu.addAction("Edit comment…", lambda: self._edit_comment(hid))
-        menu.addAction("Delete highlight", lambda: self.highlightDeleteRequested.emit(hid))
+        menu.addAction(self.tr("Edit comment…"), lambda: self._edit_comment(hid))
+        menu.addAction(self.tr("Delete highlight"), lambda: self.highlightDeleteRequested.emit(hid))
         menu.exec(self.hl_list.mapToGlobal(pos))
 
     def _edit_comment(self, hid: int) -> None:
         h = next((h for h in (self.paper.highlights if self.paper else []) if h.id == hid), None)
         if h is None:
             return
-        text, ok = QInputDialog.getText(self, "Highlight comment", "Comment:", text=h.comment)
+        text, ok = QInputDialog.getText(self, self.tr("Highlight comment"), self.tr("Comment:"), text=h.comment)
         if ok:
             self.highlightCommentRequested.emit(hid, text)
 
@@ -386,6 +388,6 @@ class ReaderPane(QWidget):
         if self.selection_span() is not None:
             menu.addSeparator()
             for color in COLORS:
-                menu.addAction(f"Highlight {color}", lambda c=color: self.highlight_selection(c))
-            menu.addAction("Highlight with comment…", lambda: self.highlight_selection("yellow", True))
+                menu.addAction(self.tr("Highlight {0}").format(i18n.color_label(color)), lambda c=color: self.highlight_selection(c))
+            menu.addAction(self.tr("Highlight with comment…"), lambda: self.highlight_selection("yellow", True))
         menu.exec(self.abstract.mapToGlobal(pos))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QDialog,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.values import Change
+from desktop_app.gui import i18n
 from desktop_app.gui.editing import EditController
 from desktop_app.gui.jobs import start_job
 from desktop_app.gui.undo import perform
@@ -51,17 +52,16 @@ class RetitleDialog(QDialog):
     def __init__(self, changes: list[Retitle], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("retitleDialog")
-        self.setWindowTitle("Re-derive titles")
+        self.setWindowTitle(self.tr("Re-derive titles"))
         self.resize(900, 480)
         layout = QVBoxLayout(self)
         intro = QLabel(
-            f"{len(changes):,} titles derived from their abstracts would read differently now. "
-            "Titles you edited or that came with the paper are never changed.", self)
+            i18n.number_in(self.tr("%n title(s) derived from their abstracts would read differently now. Titles you edited or that came with the paper are never changed.", "", len(changes)), len(changes)), self)
         intro.setWordWrap(True)
         layout.addWidget(intro)
         self.tree = QTreeWidget(self)
         self.tree.setObjectName("retitleList")
-        self.tree.setHeaderLabels(["New title", "Current title"])
+        self.tree.setHeaderLabels([self.tr("New title"), self.tr("Current title")])
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(True)
         for pid, old, new in changes:  # item text is plain text: titles are never HTML here
@@ -74,14 +74,14 @@ class RetitleDialog(QDialog):
         self.tree.setColumnWidth(0, 440)
         layout.addWidget(self.tree, 1)
         row = QHBoxLayout()
-        for text, state in (("Check all", Qt.CheckState.Checked), ("Check none", Qt.CheckState.Unchecked)):
+        for text, state in ((self.tr("Check all"), Qt.CheckState.Checked), (self.tr("Check none"), Qt.CheckState.Unchecked)):
             b = QPushButton(text, self)
             b.clicked.connect(lambda _=False, s=state: self._check_all(s))
             row.addWidget(b)
         row.addStretch(1)
         layout.addLayout(row)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, parent=self)
-        self.apply_button = self.buttons.addButton("Re-derive", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.apply_button = self.buttons.addButton(self.tr("Re-derive"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.apply_button.setObjectName("retitleApply")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -98,7 +98,7 @@ class RetitleDialog(QDialog):
 
     def _count(self) -> None:
         n = len(self.chosen())
-        self.apply_button.setText(f"Re-derive {n:,} title{'s' if n != 1 else ''}")
+        self.apply_button.setText(i18n.number_in(self.tr("Re-derive %n title(s)", "", n), n))
         self.apply_button.setEnabled(n > 0)
 
     def chosen(self) -> dict[int, str]:
@@ -113,12 +113,12 @@ def apply_titles(window: MainWindow, titles: dict[int, str]) -> Change | None:
     """Write ``titles`` as one undoable command ("Re-derive titles"); Undo puts the old back."""
     lib = window.library
     try:
-        return perform(window.undo_stack, "Re-derive titles",
+        return perform(window.undo_stack, QCoreApplication.translate("RetitleDialog", "Re-derive titles"),
                        lambda: lib.set_derived_titles(titles),
                        lambda ch: lib.set_derived_titles(ch.detail["old"]),
                        window.edits.changed.emit)
     except LibraryError as exc:
-        QMessageBox.warning(window, "Marginalia", str(exc))
+        QMessageBox.warning(window, QCoreApplication.translate("RetitleDialog", "Marginalia"), str(exc))
         return None
 
 
@@ -128,7 +128,7 @@ def show_retitle_dialog(window: MainWindow) -> None:
 
     def done(changes: object) -> None:
         if not changes:
-            window.status_message("Every derived title is already what the current rules derive")
+            window.status_message(QCoreApplication.translate("RetitleDialog", "Every derived title is already what the current rules derive"))
             return
         dialog = RetitleDialog(list(changes), window)  # type: ignore[arg-type]
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -136,14 +136,15 @@ def show_retitle_dialog(window: MainWindow) -> None:
         def accepted() -> None:
             change = apply_titles(window, dialog.chosen())
             if change is not None:
-                window.status_message(f"{len(change.paper_ids):,} titles re-derived (Edit → Undo restores them)")
+                n = len(change.paper_ids)
+                window.status_message(i18n.number_in(i18n.plurals().titles_rederived(n), n))
 
         dialog.accepted.connect(accepted)
         dialog.open()  # window-modal, without a nested event loop
 
-    start_job(window, "Comparing derived titles…",
+    start_job(window, QCoreApplication.translate("RetitleDialog", "Comparing derived titles…"),
               lambda progress, cancelled: lib.rederive_titles(True, progress, cancelled),
-              done, lambda message: QMessageBox.warning(window, "Marginalia", message))
+              done, lambda message: QMessageBox.warning(window, QCoreApplication.translate("RetitleDialog", "Marginalia"), message))
 
 
 def screenshot_view(window: MainWindow) -> QWidget:

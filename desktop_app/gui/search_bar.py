@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.gui import i18n
 from desktop_app.gui.flow_layout import FlowLayout
 
 DEBOUNCE_MS = 180
@@ -77,14 +78,14 @@ class SearchBar(QWidget):
         row = QHBoxLayout()
         self.box = QLineEdit(self)
         self.box.setObjectName("searchBox")
-        self.box.setAccessibleName("Search")
-        self.box.setPlaceholderText('Search — e.g.  tag:rl/* AND NOT status:read   "in-context learning"   year:>=2025')
+        self.box.setAccessibleName(self.tr("Search"))
+        self.box.setPlaceholderText(self.tr('Search — e.g.  tag:rl/* AND NOT status:read   "in-context learning"   year:>=2025'))
         self.box.setClearButtonEnabled(True)
         self.count = QLabel("", self)
         self.count.setObjectName("resultCount")
         self.count.setMinimumWidth(110)
         self.count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.save = QPushButton("Save search…", self)
+        self.save = QPushButton(self.tr("Save search…"), self)
         self.save.setObjectName("saveSearch")
         self.save.clicked.connect(self.saveRequested)
         row.addWidget(self.box, 1)
@@ -119,7 +120,7 @@ class SearchBar(QWidget):
         self.error.setVisible(bool(message))
 
     def show_count(self, shown: int, total_library: int) -> None:
-        self.count.setText(f"{shown:,} of {total_library:,}" if shown != total_library else f"{total_library:,} papers")
+        self.count.setText(self.tr("{0} of {1}").format(i18n.number(shown), i18n.number(total_library)) if shown != total_library else i18n.papers(total_library))
 
     def set_chips(self, chips: list[tuple[str, str]]) -> None:
         while self.chip_layout.count():
@@ -131,8 +132,8 @@ class SearchBar(QWidget):
             b = QToolButton(self.chip_box)
             b.setText(f"{label}  ✕")
             b.setObjectName("filterChip")
-            b.setToolTip("Remove this filter")
-            b.setAccessibleName(f"Filter {label}; press to remove")
+            b.setToolTip(self.tr("Remove this filter"))
+            b.setAccessibleName(self.tr("Filter {0}; press to remove").format(label))
             # its colours: the application's style sheet (desktop_app.gui.theme)
             b.clicked.connect(lambda _=False, k=key: self.chipRemoved.emit(k))
             self.chip_layout.addWidget(b)

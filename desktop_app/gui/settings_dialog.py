@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -33,11 +33,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.gui import i18n
 from desktop_app.gui import preferences as prefs
 from desktop_app.gui.appearance import MAX_FONT_SIZE, MIN_FONT_SIZE
+from desktop_app.gui.i18n import language_combo
 
 CSL_NS = "{http://purl.org/net/xbiblio/csl}"
-THEME_LABELS = (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark"))
+THEME_LABELS = (("system", QT_TRANSLATE_NOOP("SettingsDialog", "Follow the system")), ("light", QT_TRANSLATE_NOOP("SettingsDialog", "Light")),
+                ("dark", QT_TRANSLATE_NOOP("SettingsDialog", "Dark")))
 MAX_KEEP = 200  # backups
 
 
@@ -65,11 +68,11 @@ def style_title(path: Path) -> str:
     try:
         root = parse(str(path)).getroot()
     except (ParseError, DefusedXmlException) as exc:
-        raise ValueError(f"it is not well-formed XML ({exc})") from exc
+        raise ValueError(QCoreApplication.translate("SettingsDialog", "it is not well-formed XML ({0})").format(exc)) from exc
     except OSError as exc:
-        raise ValueError(f"it cannot be read ({exc.strerror})") from exc
+        raise ValueError(QCoreApplication.translate("SettingsDialog", "it cannot be read ({0})").format(exc.strerror)) from exc
     if root.tag not in (f"{CSL_NS}style", "style"):
-        raise ValueError(f"its root element is <{root.tag.rpartition('}')[2]}>, not a CSL <style>")
+        raise ValueError(QCoreApplication.translate("SettingsDialog", "its root element is <{0}>, not a CSL <style>").format(root.tag.rpartition('}')[2]))
     title = root.find(f"{CSL_NS}info/{CSL_NS}title")
     if title is None:
         title = root.find("info/title")
@@ -100,7 +103,7 @@ def add_style_file(source: Path) -> tuple[str, str]:
     """Copy a .csl file into the user's styles folder: its (id, title). ValueError (the reason)
     when it is not a CSL style; nothing is copied then."""
     if source.suffix.lower() != ".csl":
-        raise ValueError("its name does not end in .csl")
+        raise ValueError(QCoreApplication.translate("SettingsDialog", "its name does not end in .csl"))
     title = style_title(source)
     target_dir = user_styles_dir()
     target_dir.mkdir(parents=True, exist_ok=True)
@@ -125,18 +128,18 @@ class SettingsDialog(QDialog):
         self.settings = win.settings
         self.new_window: QMainWindow | None = None  # after a switch of library
         self.setObjectName("settingsDialog")
-        self.setWindowTitle("Settings")
+        self.setWindowTitle(self.tr("Settings"))
         lay = QVBoxLayout(self)
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("settingsTabs")
         lay.addWidget(self.tabs)
-        for title, build in (("Appearance", self._appearance), ("Library", self._library),
-                             ("Backups", self._backups), ("Import", self._import),
-                             ("Citations", self._citations), ("Attachments", self._attachments)):
+        for title, build, shown in (("Appearance", self._appearance, self.tr("Appearance")), ("Library", self._library, self.tr("Library")),
+                                    ("Backups", self._backups, self.tr("Backups")), ("Import", self._import, self.tr("Import")),
+                                    ("Citations", self._citations, self.tr("Citations")), ("Attachments", self._attachments, self.tr("Attachments"))):
             page = QWidget(self.tabs)
             page.setObjectName(f"settingsPage{title}")
             build(page)
-            self.tabs.addTab(page, title)
+            self.tabs.addTab(page, shown)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
                                         | QDialogButtonBox.StandardButton.Apply, self)
         self.buttons.accepted.connect(self.accept)
@@ -152,21 +155,24 @@ class SettingsDialog(QDialog):
         self.theme = QComboBox(page)
         self.theme.setObjectName("themeCombo")
         for key, label in THEME_LABELS:
-            self.theme.addItem(label, key)
+            self.theme.addItem(self.tr(label), key)
         self.font_size = QSpinBox(page)
         self.font_size.setObjectName("fontSizeSpin")
         self.font_size.setRange(MIN_FONT_SIZE - 1, MAX_FONT_SIZE)
-        self.font_size.setSpecialValueText("System size")  # shown for the minimum, saved as 0
-        self.font_size.setSuffix(" pt")
-        form.addRow("Theme:", self.theme)
-        form.addRow("Text size of the list and the reader:", self.font_size)
+        self.font_size.setSpecialValueText(self.tr("System size"))  # shown for the minimum, saved as 0
+        self.font_size.setSuffix(self.tr(" pt"))
+        form.addRow(self.tr("Theme:"), self.theme)
+        form.addRow(self.tr("Text size of the list and the reader:"), self.font_size)
+        self.language = language_combo(page)  # gui/i18n.py; applies at the next start
+        form.addRow(self.tr("Language:"), self.language)
+        form.addRow(QLabel(self.tr("A new language applies when Marginalia starts again."), page))
         self.triage_advance = QCheckBox(self.tr("In triage, go to the next paper after a status or a rating"), page)
         self.triage_advance.setObjectName("triageAdvanceCheck")
         form.addRow(self.triage_advance)
 
     def _library(self, page: QWidget) -> None:
         lay = QVBoxLayout(page)
-        lay.addWidget(QLabel("The library open in this window:", page))
+        lay.addWidget(QLabel(self.tr("The library open in this window:"), page))
         self.folder_label = QLabel(str(self.win.library.folder), page)
         self.folder_label.setObjectName("libraryFolder")
         self.folder_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -174,36 +180,36 @@ class SettingsDialog(QDialog):
         self.folder_label.setWordWrap(True)
         lay.addWidget(self.folder_label)
         row = QHBoxLayout()
-        self.switch_button = QPushButton("Switch library…", page)
-        self.switch_button.setToolTip("Open another library, or an empty folder as a new library, in this window")
+        self.switch_button = QPushButton(self.tr("Switch library…"), page)
+        self.switch_button.setToolTip(self.tr("Open another library, or an empty folder as a new library, in this window"))
         self.switch_button.clicked.connect(lambda: self._choose_library(new=False))
-        self.new_button = QPushButton("New library…", page)
+        self.new_button = QPushButton(self.tr("New library…"), page)
         self.new_button.clicked.connect(lambda: self._choose_library(new=True))
         row.addWidget(self.switch_button)
         row.addWidget(self.new_button)
         row.addStretch(1)
         lay.addLayout(row)
-        hint = QLabel("Recent libraries are in File → Open Recent.", page)
+        hint = QLabel(self.tr("Recent libraries are in File → Open Recent."), page)
         hint.setWordWrap(True)
         lay.addWidget(hint)
         lay.addStretch(1)
 
     def _backups(self, page: QWidget) -> None:
         form = _form(page)
-        self.backups_enabled = QCheckBox("Back up the library automatically (once a day, when it opens)", page)
+        self.backups_enabled = QCheckBox(self.tr("Back up the library automatically (once a day, when it opens)"), page)
         self.backups_enabled.setObjectName("backupsEnabled")
         self.backups_keep = QSpinBox(page)
         self.backups_keep.setObjectName("backupsKeep")
         self.backups_keep.setRange(1, MAX_KEEP)
-        self.backups_keep.setToolTip("Of the daily, weekly and monthly backups, at most this many are kept "
-                                     "(the backups made before an upgrade are kept apart)")
+        self.backups_keep.setToolTip(self.tr("Of the daily, weekly and monthly backups, at most this many are kept "
+                                     "(the backups made before an upgrade are kept apart)"))
         form.addRow(self.backups_enabled)
-        form.addRow("Backups to keep:", self.backups_keep)
+        form.addRow(self.tr("Backups to keep:"), self.backups_keep)
         row = QHBoxLayout()
-        self.backup_now_button = QPushButton("Back up now", page)
+        self.backup_now_button = QPushButton(self.tr("Back up now"), page)
         self.backup_now_button.setObjectName("backupNow")
         self.backup_now_button.clicked.connect(self.backup_now)
-        self.open_backups_button = QPushButton("Open backups folder", page)
+        self.open_backups_button = QPushButton(self.tr("Open backups folder"), page)
         self.open_backups_button.clicked.connect(self.open_backups_folder)
         row.addWidget(self.backup_now_button)
         row.addWidget(self.open_backups_button)
@@ -217,12 +223,12 @@ class SettingsDialog(QDialog):
 
     def _import(self, page: QWidget) -> None:
         lay = QVBoxLayout(page)
-        lay.addWidget(QLabel("What an import does unless you choose otherwise in its preview:", page))
-        self.keywords_as_tags = QCheckBox("Add the files' keywords as tags (under keywords/)", page)
+        lay.addWidget(QLabel(self.tr("What an import does unless you choose otherwise in its preview:"), page))
+        self.keywords_as_tags = QCheckBox(self.tr("Add the files' keywords as tags (under keywords/)"), page)
         self.keywords_as_tags.setObjectName("importKeywordsAsTags")
-        self.categories_as_tags = QCheckBox("Add arXiv categories as tags (under arxiv/)", page)
+        self.categories_as_tags = QCheckBox(self.tr("Add arXiv categories as tags (under arxiv/)"), page)
         self.categories_as_tags.setObjectName("importCategoriesAsTags")
-        self.skip_duplicates = QCheckBox("Skip papers already in the library (else fill in what the library lacks)",
+        self.skip_duplicates = QCheckBox(self.tr("Skip papers already in the library (else fill in what the library lacks)"),
                                          page)
         self.skip_duplicates.setObjectName("importSkipDuplicates")
         for box in (self.keywords_as_tags, self.categories_as_tags, self.skip_duplicates):
@@ -234,20 +240,20 @@ class SettingsDialog(QDialog):
         self.citation_style = QComboBox(page)
         self.citation_style.setObjectName("citationStyle")
         self._fill_styles()
-        add = QPushButton("Add style file…", page)
+        add = QPushButton(self.tr("Add style file…"), page)
         add.setObjectName("addStyleButton")
-        add.setToolTip("Add a citation style from a .csl file (for instance one from the Zotero style repository)")
+        add.setToolTip(self.tr("Add a citation style from a .csl file (for instance one from the Zotero style repository)"))
         add.clicked.connect(self._choose_style_file)
-        form.addRow("Copy citation and bibliographies in:", self.citation_style)
+        form.addRow(self.tr("Copy citation and bibliographies in:"), self.citation_style)
         form.addRow("", add)
 
     def _attachments(self, page: QWidget) -> None:
         lay = QVBoxLayout(page)
-        lay.addWidget(QLabel("A file dropped on a paper is:", page))
-        self.attach_copy = QRadioButton("Copied into the library's files folder (backed up and exported with it)",
+        lay.addWidget(QLabel(self.tr("A file dropped on a paper is:"), page))
+        self.attach_copy = QRadioButton(self.tr("Copied into the library's files folder (backed up and exported with it)"),
                                         page)
         self.attach_copy.setObjectName("attachCopy")
-        self.attach_link = QRadioButton("Linked where it is (the library only remembers its path)", page)
+        self.attach_link = QRadioButton(self.tr("Linked where it is (the library only remembers its path)"), page)
         self.attach_link.setObjectName("attachLink")
         group = QButtonGroup(page)
         group.addButton(self.attach_copy)
@@ -261,6 +267,7 @@ class SettingsDialog(QDialog):
         """Show the stored preferences."""
         s = self.settings
         self.theme.setCurrentIndex(max(0, self.theme.findData(prefs.theme(s))))
+        self.language.setCurrentIndex(max(0, self.language.findData(prefs.get_str(s, prefs.LANGUAGE))))
         size = prefs.get_int(s, prefs.FONT_SIZE)
         self.font_size.setValue(size if size >= MIN_FONT_SIZE else self.font_size.minimum())
         self.backups_enabled.setChecked(prefs.get_bool(s, prefs.BACKUPS_ENABLED))
@@ -281,6 +288,7 @@ class SettingsDialog(QDialog):
         """Store what the dialog shows and apply it to the window."""
         s = self.settings
         prefs.put(s, prefs.THEME, self.theme.currentData())
+        prefs.put(s, prefs.LANGUAGE, self.language.currentData())
         prefs.put(s, prefs.FONT_SIZE, self.chosen_font_size())
         prefs.put(s, prefs.BACKUPS_ENABLED, self.backups_enabled.isChecked())
         prefs.put(s, prefs.BACKUPS_KEEP, self.backups_keep.value())
@@ -320,10 +328,7 @@ class SettingsDialog(QDialog):
 
     # ---- backups -----------------------------------------------------------------------------
     def _backup_age(self) -> str:
-        from desktop_app.core.store.backups import describe_age
-
-        age = self.win.library.newest_backup_age()
-        return "No backup yet." if age is None else describe_age(age).capitalize() + "."
+        return i18n.plurals().backup_age(self.win.library.newest_backup_age())
 
     def backup_now(self) -> None:
         """A manual backup in a worker; the state line says where it went."""
@@ -334,13 +339,13 @@ class SettingsDialog(QDialog):
 
         def done(path: object) -> None:
             self.backup_now_button.setEnabled(True)
-            self.backup_state.setText(f"Backed up to {path}.")
+            self.backup_state.setText(self.tr("Backed up to {0}.").format(path))
 
         def failed(message: str) -> None:
             self.backup_now_button.setEnabled(True)
-            self.backup_state.setText(f"The backup failed: {message}")
+            self.backup_state.setText(self.tr("The backup failed: {0}").format(message))
 
-        start_job(self, "Backing up…", lambda p, c: lib.backup("manual", keep_at_most=keep), done, failed)
+        start_job(self, self.tr("Backing up…"), lambda p, c: lib.backup("manual", keep_at_most=keep), done, failed)
 
     def backups_folder(self) -> Path:
         from desktop_app.core.store.backups import BACKUPS_DIR
@@ -364,13 +369,13 @@ class SettingsDialog(QDialog):
     def _select_style(self, style_id: str) -> None:
         index = self.citation_style.findData(style_id)
         if index < 0 and style_id:  # not there (yet): kept as it is rather than lost
-            self.citation_style.addItem(f"{style_id} (not found)", style_id)
+            self.citation_style.addItem(self.tr("{0} (not found)").format(style_id), style_id)
             index = self.citation_style.count() - 1
         self.citation_style.setCurrentIndex(index)
 
     def _choose_style_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Add a citation style", str(Path.home()),
-                                              "CSL styles (*.csl);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Add a citation style"), str(Path.home()),
+                                              self.tr("CSL styles (*.csl);;All files (*)"))
         if path:
             self.add_style(Path(path))
 
@@ -380,8 +385,8 @@ class SettingsDialog(QDialog):
         try:
             style_id, _title = add_style_file(path)
         except (ValueError, OSError) as exc:
-            box = QMessageBox(QMessageBox.Icon.Warning, "Add style file",
-                              f"{path.name} cannot be used as a citation style: {exc}.", parent=self)
+            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Add style file"),
+                              self.tr("{0} cannot be used as a citation style: {1}.").format(path.name, exc), parent=self)
             box.setObjectName("styleRefused")
             box.open()
             return None

@@ -1,36 +1,43 @@
 """The keyboard shortcuts, listed once for Help → Keyboard shortcuts and the README."""
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
 SHORTCUTS: list[tuple[str, str]] = [
-    ("↑ / ↓ or j / k", "previous / next paper"),
-    ("Tab / Shift+Tab", "next / previous part: sidebar, search, papers, title, status, rating, tags, abstract, "
-                        "highlights, note"),
-    ("Enter or Space", "read: focus the abstract"),
-    ("t", "add a tag (Enter creates it; a/b makes a child tag)"),
-    ("n", "write in the note (it saves itself)"),
-    ("Ctrl+Shift+P", "switch the note between editing and its rendered preview"),
-    ("0 – 5", "set the rating"),
-    ("u / s / r", "mark unread / skimmed / read"),
-    ("h, Shift+1…5", "highlight the selected words (yellow, or a color)"),
-    ("Ctrl+Enter", "open the paper: its attached file, else its arXiv page, DOI or web address"),
-    ("Ctrl+F", "search"),
-    ("Esc", "clear the search"),
-    ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo"),
-    ("Delete", "delete the selected papers (asks; undoable)"),
-    ("Ctrl+I", "edit the paper's metadata (authors, venue, year, DOI, …)"),
-    ("Ctrl+L", "add the selection to a reading list"),
-    ("Alt+↑ / Alt+↓", "move a paper within the reading list shown"),
-    ("Ctrl+Shift+L", "new reading list"),
-    ("Ctrl+Shift+S", "save the search"),
-    ("Ctrl+O", "import files"),
-    ("Ctrl+E", "export"),
-    ("Ctrl+P", "print the selected papers"),
-    ("Ctrl+Shift+C", "copy the selected papers' references in the citation style"),
-    ("Ctrl+1 / Ctrl+2", "all papers / unread"),
-    ("Ctrl+,", "settings (Preferences on macOS)"),
-    ("F1", "this list"),
-    ("Alt+Shift+1…5", "add the reader's suggested tag 1…5"),
-    ("Ctrl+Shift+T", "triage: one paper at a time (u/s/r, 0–5, t, n, Alt+1…9 quick tags, Space or → next, ← back, Esc)"),
+    ("↑ / ↓ or j / k", QT_TRANSLATE_NOOP("Shortcuts", "previous / next paper")),
+    ("Tab / Shift+Tab", QT_TRANSLATE_NOOP("Shortcuts", "next / previous part: sidebar, search, papers, title, status, rating, tags, abstract, highlights, note")),
+    ("Enter or Space", QT_TRANSLATE_NOOP("Shortcuts", "read: focus the abstract")),
+    ("t", QT_TRANSLATE_NOOP("Shortcuts", "add a tag (Enter creates it; a/b makes a child tag)")),
+    ("n", QT_TRANSLATE_NOOP("Shortcuts", "write in the note (it saves itself)")),
+    ("Ctrl+Shift+P", QT_TRANSLATE_NOOP("Shortcuts", "switch the note between editing and its rendered preview")),
+    ("0 – 5", QT_TRANSLATE_NOOP("Shortcuts", "set the rating")),
+    ("u / s / r", QT_TRANSLATE_NOOP("Shortcuts", "mark unread / skimmed / read")),
+    ("h, Shift+1…5", QT_TRANSLATE_NOOP("Shortcuts", "highlight the selected words (yellow, or a color)")),
+    ("Ctrl+Enter", QT_TRANSLATE_NOOP("Shortcuts", "open the paper: its attached file, else its arXiv page, DOI or web address")),
+    ("Ctrl+F", QT_TRANSLATE_NOOP("Shortcuts", "search")),
+    ("Esc", QT_TRANSLATE_NOOP("Shortcuts", "clear the search")),
+    ("Ctrl+Z / Ctrl+Shift+Z", QT_TRANSLATE_NOOP("Shortcuts", "undo / redo")),
+    ("Delete", QT_TRANSLATE_NOOP("Shortcuts", "delete the selected papers (asks; undoable)")),
+    ("Ctrl+I", QT_TRANSLATE_NOOP("Shortcuts", "edit the paper's metadata (authors, venue, year, DOI, …)")),
+    ("Ctrl+L", QT_TRANSLATE_NOOP("Shortcuts", "add the selection to a reading list")),
+    ("Alt+↑ / Alt+↓", QT_TRANSLATE_NOOP("Shortcuts", "move a paper within the reading list shown")),
+    ("Ctrl+Shift+L", QT_TRANSLATE_NOOP("Shortcuts", "new reading list")),
+    ("Ctrl+Shift+S", QT_TRANSLATE_NOOP("Shortcuts", "save the search")),
+    ("Ctrl+O", QT_TRANSLATE_NOOP("Shortcuts", "import files")),
+    ("Ctrl+E", QT_TRANSLATE_NOOP("Shortcuts", "export")),
+    ("Ctrl+P", QT_TRANSLATE_NOOP("Shortcuts", "print the selected papers")),
+    ("Ctrl+Shift+C", QT_TRANSLATE_NOOP("Shortcuts", "copy the selected papers' references in the citation style")),
+    ("Ctrl+1 / Ctrl+2", QT_TRANSLATE_NOOP("Shortcuts", "all papers / unread")),
+    ("Ctrl+,", QT_TRANSLATE_NOOP("Shortcuts", "settings (Preferences on macOS)")),
+    ("F1", QT_TRANSLATE_NOOP("Shortcuts", "this list")),
+    ("Alt+Shift+1…5", QT_TRANSLATE_NOOP("Shortcuts", "add the reader’s suggested tag 1…5")),
+    ("Ctrl+Shift+T", QT_TRANSLATE_NOOP("Shortcuts", "triage: one paper at a time (u/s/r, 0–5, t, n, Alt+1…9 quick tags, Space or → next, ← back, Esc)")),
 ]
+
+
+def translated_shortcuts() -> list[tuple[str, str]]:
+    """SHORTCUTS with the descriptions in the window's language (the keys as written)."""
+    return [(k, QCoreApplication.translate("Shortcuts", v)) for k, v in SHORTCUTS]
+
 
 # How the list writes keys -> Qt's portable names. The list is checked against the keys the
 # window registers (tests/gui/test_shortcuts.py), so it cannot promise a key that does nothing.

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.values import ListInfo, TagInfo
-from desktop_app.gui import theme
+from desktop_app.gui import collation, i18n, theme
 
 if TYPE_CHECKING:
     from desktop_app.gui.search_bar import FilterState
@@ -53,7 +53,7 @@ class Sidebar(QTreeWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("sidebar")
-        self.setAccessibleName("Sidebar")
+        self.setAccessibleName(self.tr("Sidebar"))
         self.setHeaderHidden(True)
         self.setColumnCount(1)
         self.setIndentation(14)
@@ -66,8 +66,8 @@ class Sidebar(QTreeWidget):
         self._sections: dict[str, QTreeWidgetItem] = {}
         self._tag_filter = ""
         self.filter_box: QLineEdit | None = None  # set by SidebarPane: typing in the tree goes there
-        for key, label in (("library", "Library"), ("tags", "Tags"), ("lists", "Reading lists"),
-                           ("searches", "Saved searches")):
+        for key, label in (("library", self.tr("Library")), ("tags", self.tr("Tags")), ("lists", self.tr("Reading lists")),
+                           ("searches", self.tr("Saved searches"))):
             it = QTreeWidgetItem(self, [label])
             it.setFlags(Qt.ItemFlag.ItemIsEnabled)
             f = it.font(0)
@@ -93,23 +93,23 @@ class Sidebar(QTreeWidget):
         for sec in self._sections.values():
             sec.takeChildren()
         lib = self._sections["library"]
-        self._add(lib, f"All papers  ({total})", "all", "")
+        self._add(lib, self.tr("All papers  ({0})").format(i18n.number(total)), "all", "")
         for status in ("unread", "skimmed", "read"):
-            self._add(lib, f"{status.capitalize()}  ({counts.get(status, 0)})", "status", status)
+            self._add(lib, f"{i18n.status_label(status)}  ({i18n.number(counts.get(status, 0))})", "status", status)
         self._fill_tags(tags, expanded)
         for info in lists:
-            it = self._add(self._sections["lists"], f"{info.name}  ({info.count})", "list", info.name)
+            it = self._add(self._sections["lists"], f"{info.name}  ({i18n.number(info.count)})", "list", info.name)
             if info.description:
                 it.setToolTip(0, info.description)
         if not lists:
-            hint = QTreeWidgetItem(self._sections["lists"], ["No lists yet (Ctrl+Shift+L)"])
+            hint = QTreeWidgetItem(self._sections["lists"], [self.tr("No lists yet (Ctrl+Shift+L)")])
             hint.setFlags(Qt.ItemFlag.NoItemFlags)
         for name, query in searches:
             it = self._add(self._sections["searches"], name, "search", name)
             it.setToolTip(0, query)
             it.setData(0, QUERY, query)
         if not tags:
-            hint = QTreeWidgetItem(self._sections["tags"], ["No tags yet (press t)"])
+            hint = QTreeWidgetItem(self._sections["tags"], [self.tr("No tags yet (press t)")])
             hint.setFlags(Qt.ItemFlag.NoItemFlags)
         self.filter_tags(self._tag_filter)
         self.setUpdatesEnabled(True)
@@ -126,7 +126,7 @@ class Sidebar(QTreeWidget):
             for n in range(1, len(parts) + 1):
                 path = "/".join(parts[:n])
                 totals[path] = totals.get(path, 0) + t.count
-        for t in sorted(tags, key=lambda t: t.name.lower()):
+        for t in sorted(tags, key=lambda t: collation.key(t.name)):
             parts = t.name.split("/")
             parent = root
             for n in range(1, len(parts) + 1):
@@ -134,9 +134,9 @@ class Sidebar(QTreeWidget):
                 node = nodes.get(path.lower())
                 if node is None:
                     known = info.get(path)
-                    node = self._add(parent, f"{parts[n - 1]}  ({totals.get(path, 0)})", "tag", path)
+                    node = self._add(parent, f"{parts[n - 1]}  ({i18n.number(totals.get(path, 0))})", "tag", path)
                     node.setIcon(0, color_icon(known.color if known else ""))
-                    node.setToolTip(0, f"tag:{path} — includes its children")
+                    node.setToolTip(0, self.tr("tag:{0} — includes its children").format(path))
                     nodes[path.lower()] = node
                     if path in expanded:
                         node.setExpanded(True)
@@ -267,23 +267,23 @@ class Sidebar(QTreeWidget):
         value = item.data(0, VALUE) if item else ""
         menu = QMenu(self)
         if kind == "tag":
-            menu.addAction("Show papers with this tag", lambda: self.tagMenuAction.emit("include", value))
-            menu.addAction("Hide papers with this tag", lambda: self.tagMenuAction.emit("exclude", value))
+            menu.addAction(self.tr("Show papers with this tag"), lambda: self.tagMenuAction.emit("include", value))
+            menu.addAction(self.tr("Hide papers with this tag"), lambda: self.tagMenuAction.emit("exclude", value))
             menu.addSeparator()
-            menu.addAction("Rename…", lambda: self.tagMenuAction.emit("rename", value))
-            menu.addAction("Set color…", lambda: self.tagMenuAction.emit("color", value))
-            menu.addAction("Merge into…", lambda: self.tagMenuAction.emit("merge", value))
-            menu.addAction("Delete tag", lambda: self.tagMenuAction.emit("delete", value))
+            menu.addAction(self.tr("Rename…"), lambda: self.tagMenuAction.emit("rename", value))
+            menu.addAction(self.tr("Set color…"), lambda: self.tagMenuAction.emit("color", value))
+            menu.addAction(self.tr("Merge into…"), lambda: self.tagMenuAction.emit("merge", value))
+            menu.addAction(self.tr("Delete tag"), lambda: self.tagMenuAction.emit("delete", value))
         elif kind == "list":
-            menu.addAction("Export…", lambda: self.listMenuAction.emit("export", value))
-            menu.addAction("Rename…", lambda: self.listMenuAction.emit("rename", value))
-            menu.addAction("Edit description…", lambda: self.listMenuAction.emit("describe", value))
-            menu.addAction("Delete list", lambda: self.listMenuAction.emit("delete", value))
+            menu.addAction(self.tr("Export…"), lambda: self.listMenuAction.emit("export", value))
+            menu.addAction(self.tr("Rename…"), lambda: self.listMenuAction.emit("rename", value))
+            menu.addAction(self.tr("Edit description…"), lambda: self.listMenuAction.emit("describe", value))
+            menu.addAction(self.tr("Delete list"), lambda: self.listMenuAction.emit("delete", value))
         elif kind == "search":
-            menu.addAction("Save as reading list (snapshot)", lambda: self.searchMenuAction.emit("snapshot", value))
-            menu.addAction("Delete saved search", lambda: self.searchMenuAction.emit("delete", value))
+            menu.addAction(self.tr("Save as reading list (snapshot)"), lambda: self.searchMenuAction.emit("snapshot", value))
+            menu.addAction(self.tr("Delete saved search"), lambda: self.searchMenuAction.emit("delete", value))
         elif item is self._sections["lists"]:
-            menu.addAction("New reading list…", lambda: self.listMenuAction.emit("new", ""))
+            menu.addAction(self.tr("New reading list…"), lambda: self.listMenuAction.emit("new", ""))
         else:
             return
         menu.exec(self.viewport().mapToGlobal(pos))

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QToolButton, QWidget
 
 from desktop_app.core.models import STATUSES
+from desktop_app.gui import i18n
 
 KEYS = {"unread": "U", "skimmed": "S", "read": "R"}
 
@@ -16,7 +17,7 @@ class StatusControl(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("statusControl")
-        self.setAccessibleName("Reading status")
+        self.setAccessibleName(self.tr("Reading status"))
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
@@ -25,10 +26,10 @@ class StatusControl(QWidget):
         self.buttons: dict[str, QToolButton] = {}
         for status in STATUSES:
             b = QToolButton(self)
-            b.setText(status.capitalize())
+            b.setText(i18n.status_label(status))
             b.setCheckable(True)
             b.setObjectName(f"status_{status}")
-            b.setToolTip(f"Mark as {status} (key {KEYS[status].lower()})")
+            b.setToolTip(self.tr("Mark as {0} (key {1})").format(i18n.status_label(status), KEYS[status].lower()))
             b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
             b.clicked.connect(lambda _=False, s=status: self.statusChosen.emit(s))
             self.group.addButton(b)

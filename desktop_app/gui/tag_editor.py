@@ -25,8 +25,8 @@ class TagEditor(QWidget):
         theme.follow(self, lambda: self.set_tags(self._tags))  # a neutral chip's colours are the theme's
         self.line = QLineEdit(self)
         self.line.setObjectName("tagEditor")
-        self.line.setAccessibleName("Add tag")
-        self.line.setPlaceholderText("Add tag…  (Enter; a/b for a child tag)")
+        self.line.setAccessibleName(self.tr("Add tag"))
+        self.line.setPlaceholderText(self.tr("Add tag…  (Enter; a/b for a child tag)"))
         self.line.setMinimumWidth(200)
         self.line.setClearButtonEnabled(True)
         self._model = QStringListModel(self)
@@ -60,8 +60,8 @@ class TagEditor(QWidget):
             chip = QToolButton(self)
             chip.setText(f"{name}  ✕")
             chip.setObjectName("tagChip")
-            chip.setAccessibleName(f"Tag {name}; press to remove")
-            chip.setToolTip(f"Remove tag “{name}”")
+            chip.setAccessibleName(self.tr("Tag {0}; press to remove").format(name))
+            chip.setToolTip(self.tr("Remove tag “{0}”").format(name))
             bg, fg = chip_colors(self._colors.get(name, ""))
             chip.setStyleSheet(
                 f"QToolButton#tagChip {{ background: {bg}; color: {fg}; border-radius: 10px;"

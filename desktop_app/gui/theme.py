@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
 from desktop_app.gui import preferences
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 THEMES = preferences.THEMES  # "system", "light", "dark"
-LABELS = {"system": "System", "light": "Light", "dark": "Dark"}
+LABELS = {"system": QT_TRANSLATE_NOOP("Theme", "System"), "light": QT_TRANSLATE_NOOP("Theme", "Light"),
+          "dark": QT_TRANSLATE_NOOP("Theme", "Dark")}
 AA = 4.5  # WCAG AA for normal text
 
 Rgb = tuple[int, int, int]
@@ -439,14 +440,14 @@ def add_theme_menu(menu: QMenu, settings: QSettings) -> QMenu:
     """View → Theme: System, Light, Dark; applied at once and saved."""
     from PySide6.QtGui import QAction, QActionGroup
 
-    sub = menu.addMenu("&Theme")
+    sub = menu.addMenu(QCoreApplication.translate("Theme", "&Theme"))
     sub.setObjectName("themeMenu")
     group = QActionGroup(sub)
     group.setExclusive(True)
     m = manager()
     actions: dict[str, QAction] = {}
     for name in THEMES:
-        a = QAction(LABELS[name], sub)
+        a = QAction(QCoreApplication.translate("Theme", LABELS[name]), sub)
         a.setObjectName(f"theme_{name}")
         a.setCheckable(True)
         a.setData(name)

@@ -13,7 +13,7 @@ class TitleEdit(QPlainTextEdit):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("titleEdit")
-        self.setAccessibleName("Title")
+        self.setAccessibleName(self.tr("Title"))
         f = QFont(self.font())
         f.setPointSizeF(f.pointSizeF() * 1.3)
         f.setBold(True)

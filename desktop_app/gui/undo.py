@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from desktop_app.core.errors import LibraryError
@@ -77,7 +78,7 @@ class NoteCommand(QUndoCommand):
     ID = 1001
 
     def __init__(self, paper_id: int, old: str, new: str, apply, notify: Notify) -> None:  # noqa: ANN001
-        super().__init__("Edit note")
+        super().__init__(QCoreApplication.translate("EditController", "Edit note"))
         self.paper_id, self.old, self.new = paper_id, old, new
         self._apply = apply  # (paper_id, text) -> Change
         self._notify = notify

@@ -22,9 +22,9 @@ class UndoToast(QWidget):
         self.label = QLabel(self)
         self.label.setObjectName("undoToastText")
         self.label.setTextFormat(Qt.TextFormat.PlainText)  # tag and list names are the user's text
-        self.button = QPushButton("Undo", self)
+        self.button = QPushButton(self.tr("Undo"), self)
         self.button.setObjectName("undoToastButton")
-        self.button.setAccessibleName("Undo the last bulk edit")
+        self.button.setAccessibleName(self.tr("Undo the last bulk edit"))
         self.button.clicked.connect(self.undo)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)

@@ -15,23 +15,23 @@ class WelcomePanel(QWidget):
         self.setObjectName("welcomePanel")
         lay = QVBoxLayout(self)
         lay.addStretch(2)
-        title = QLabel("Welcome to Marginalia", self)
+        title = QLabel(self.tr("Welcome to Marginalia"), self)
         title.setObjectName("welcomeTitle")
         title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         title.setStyleSheet("font-size: 26px; font-weight: 600;")
         text = QLabel(
-            "Your library is empty. Bring in a conference's abstracts, a BibTeX file,\n"
+            self.tr("Your library is empty. Bring in a conference's abstracts, a BibTeX file,\n"
             "an RIS, PubMed, CSL-JSON, arXiv or CSV export — or start with the sample.\n"
-            "You can also drop files on this window.",
+            "You can also drop files on this window."),
             self,
         )
         text.setAlignment(Qt.AlignmentFlag.AlignCenter)
         text.setObjectName("welcomeText")  # coloured by the theme's style sheet
-        imp = QPushButton("Import files…", self)
+        imp = QPushButton(self.tr("Import files…"), self)
         imp.setObjectName("welcomeImport")
         imp.setDefault(True)
         imp.clicked.connect(self.importRequested)
-        sample = QPushButton(f"Open the NeurIPS 2026 sample ({sample_count} abstracts)", self)
+        sample = QPushButton(self.tr("Open the NeurIPS 2026 sample ({0} abstracts)").format(sample_count), self)
         sample.setObjectName("welcomeSample")
         sample.clicked.connect(self.sampleRequested)
         for w in (imp, sample):

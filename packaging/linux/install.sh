@@ -163,6 +163,11 @@ if command -v gtk-update-icon-cache >/dev/null 2>&1 && [ -f "$datadir/icons/hico
     gtk-update-icon-cache -q -t "$datadir/icons/hicolor" 2>/dev/null || true
 fi
 
+# Chinese, Japanese and Korean titles and abstracts need a CJK font, else they are drawn as boxes
+if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh family 2>/dev/null | head -n 1)" ]; then
+    echo "(No Chinese font found: CJK titles and abstracts would show as boxes. Install one:"
+    echo " fonts-noto-cjk on Debian/Ubuntu, google-noto-sans-cjk-fonts on Fedora, noto-fonts-cjk on Arch.)"
+fi
 echo "Installed. Start it from the applications menu or with: $bindir/$APP"
 case ":$PATH:" in *":$bindir:"*) ;; *) echo "(Add $bindir to PATH to type just '$APP'.)" ;; esac
 echo "Uninstall with: $appdir/uninstall.sh"

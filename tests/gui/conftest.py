@@ -8,6 +8,15 @@ import pytest
 from PySide6.QtCore import QSettings
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _english_window(qapp):  # noqa: ANN001, ANN202
+    """The window in English whatever this machine's locale, with the English catalogue's plural
+    forms ("1 paper", "2 papers"), as application() gives a normal start (gui/i18n.py)."""
+    from desktop_app.gui import i18n
+
+    i18n.install(qapp, "en")
+
+
 @pytest.fixture(autouse=True)
 def _system_theme_after():  # noqa: ANN202
     """The theme belongs to the application: a test that chose light or dark gives the system

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDialog, QLabel, QRadioButton
 from desktop_app.core.library import Library
 from desktop_app.core.values import FileReport, ImportReport, MatchNote
 from desktop_app.gui import import_export
-from desktop_app.gui.import_preview import KEEP_COLUMN, ImportPreview, plural
+from desktop_app.gui.import_preview import KEEP_COLUMN, ImportPreview
 
 FIRST = """@article{smith2020,
   title = {Learning to Rank with Partial Labels},
@@ -169,6 +169,8 @@ def test_the_headline_says_paper_or_papers(qtbot, added: int, expected: str) -> 
     assert dialog.findChild(QLabel, "importHeadline").text().startswith(expected)
 
 
-def test_plural() -> None:
-    assert [plural(n, "keyword") for n in (0, 1, 2)] == ["0 keywords", "1 keyword", "2 keywords"]
-    assert plural(1, "record", "records") == "1 record"
+def test_plural(qtbot) -> None:  # noqa: ANN001 - the English catalogue's %n forms
+    dialog = ImportPreview(_report(1, 0))
+    qtbot.addWidget(dialog)
+    assert [dialog.tr("%n keyword(s)", "", n) for n in (0, 1, 2)] == ["0 keywords", "1 keyword", "2 keywords"]
+    assert dialog.tr("%n record(s)", "", 1) == "1 record"
