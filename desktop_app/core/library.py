@@ -18,6 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from desktop_app.core.changes import is_server_url, log_mutations
 from desktop_app.core.errors import LibraryDamaged, LibraryError, LibraryReadOnly
 from desktop_app.core.finder import Finder
 from desktop_app.core.index_sync import IndexSync
@@ -62,6 +63,8 @@ class Library:
         self.lists = ReadingLists(store)
         self.searches = SavedSearches(store)
         self.finder = Finder(store, index)
+        for name in ("papers", "tags", "notes", "lists", "searches"):  # change_log kinds (core/changes.py)
+            log_mutations(getattr(self, name), name)
 
     # Managers whose modules load the file formats, the anchoring's diff-match-patch or the
     # identity rules: built at first use, so `marginalia search/list/show` does not import them.
@@ -69,31 +72,31 @@ class Library:
     def highlights(self) -> Highlights:
         from desktop_app.core.highlights import Highlights
 
-        return Highlights(self.store, self.papers)
+        return log_mutations(Highlights(self.store, self.papers), "highlights")
 
     @cached_property
     def imports(self) -> Imports:
         from desktop_app.core.imports import Imports
 
-        return Imports(self.store, self.folder)
+        return log_mutations(Imports(self.store, self.folder), "imports")
 
     @cached_property
     def exports(self) -> Exports:
         from desktop_app.core.exports import Exports
 
-        return Exports(self.store, self.papers, self.lists)
+        return log_mutations(Exports(self.store, self.papers, self.lists), "exports")
 
     @cached_property
     def duplicates(self) -> Duplicates:
         from desktop_app.core.duplicates import Duplicates
 
-        return Duplicates(self.store, self.papers)
+        return log_mutations(Duplicates(self.store, self.papers), "duplicates")
 
     @cached_property
     def attachments(self) -> Attachments:
         from desktop_app.core.attachments import Attachments
 
-        return Attachments(self.store, self.folder)
+        return log_mutations(Attachments(self.store, self.folder), "attachments")
 
     # ---- open / close ----------------------------------------------------------------------
     @classmethod
@@ -108,6 +111,11 @@ class Library:
         ``lib.read_only`` is True, reads work, every write raises LibraryReadOnly, the index is
         used as it is and never rebuilt). True opens read-only on purpose (``--read-only``).
         """
+        if is_server_url(folder):  # postgresql://…: core/shared_library.py
+            from desktop_app.core.shared_library import SharedLibrary
+
+            return SharedLibrary.open_url(str(folder), background_index=background_index,
+                                          ensure_index=ensure_index, read_only=read_only)
         folder = Path(folder).expanduser().absolute()
         db_path = folder / "library.sqlite"
         if read_only is None:

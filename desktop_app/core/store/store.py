@@ -46,12 +46,15 @@ class Tx:
         # rolled back is deleted); each runs once, its OSErrors ignored
         self.after_commit: list[Callable[[], None]] = []
         self.after_rollback: list[Callable[[], None]] = []
+        # the papers this write touched, written to change_log before the commit (core/changes.py)
+        self.touched: set[int] = set()
 
     def queue_index(self, ids: Iterable[int]) -> None:
         """Queue papers for the index in this transaction (re-queued ones get a new time)."""
         ids = [int(i) for i in ids]
         if not ids:
             return
+        self.touched.update(ids)
         rows = self.d.id_values(ids).add_columns(literal(self.now, t.index_queue.c.queued_at.type)).where(true())
         # "WHERE true": SQLite cannot tell an upsert's ON from a join's after a bare SELECT
         ins = self.d.insert(t.index_queue).from_select(["paper_id", "queued_at"], rows)
@@ -69,6 +72,7 @@ class Tx:
         missing = [i for i in ids if i not in found]
         if missing:
             raise LibraryError(f"no paper with id {', '.join(map(str, missing[:5]))}")
+        self.touched.update(ids)
         return ids
 
 
@@ -95,6 +99,7 @@ class Store:
         self.read_only = read_only
         self.commits_file = commits_file
         self._database: str | None = None  # the SQLite file's path, for data_stamp
+        self.actor = ""  # who writes, recorded in change_log (core/changes.py sets it at open)
 
     @contextmanager
     def write(self) -> Iterator[Tx]:
@@ -109,6 +114,9 @@ class Store:
             tx = Tx(conn, self.dialect, self._live_ids)
             try:
                 yield tx
+                from desktop_app.core.changes import log_write
+
+                log_write(tx, self.actor)
                 count = self.dialect.bump_commit_count(conn)
                 conn.commit()
             except BaseException:

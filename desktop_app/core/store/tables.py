@@ -10,6 +10,7 @@ from sqlalchemy import Table
 
 from desktop_app.core.models import (
     Attachment,
+    ChangeLog,
     DistinctPair,
     Highlight,
     ImportBatch,
@@ -46,3 +47,4 @@ index_queue = _t(IndexQueue)
 paper_merge = _t(PaperMerge)
 distinct_pair = _t(DistinctPair)
 attachment = _t(Attachment)
+change_log = _t(ChangeLog)

@@ -1,0 +1,326 @@
+"""A library shared on a PostgreSQL server: ``marginalia --library postgresql://user@host/db``.
+
+The URL goes to libpq as it is: passwords come from libpq's own places (``~/.pgpass``,
+``PGPASSFILE``, a service file: ``postgresql:///?service=lab``; TLS from ``sslmode``), never from
+Marginalia's settings. A URL that carries a password is used but never remembered: see
+:func:`redact`.
+
+What lives where (one desk = one user on one machine):
+
+* the papers, tags, notes, lists, the change log: the server (the same Alembic migrations as a
+  folder's SQLite file, run by the first desk that opens the database with a newer Marginalia,
+  under an advisory lock);
+* the desk's Whoosh index: the user's cache folder, ``shared/<key>/index``, where ``<key>`` is
+  a hash of the server (host, port) and the database as libpq resolved them; it is derived
+  data, rebuilt when missing and fed from the change log (:class:`SharedIndexSync`), and
+  ``shared/<key>/change_seq`` holds the last change it has seen;
+* the library's "folder" (``lib.folder``): ``shared/<key>`` in the user's data folder: files
+  attached by copy (``files/``: this desk only) and JSON backups (``backups/``). A server's
+  own backups are the server's business (pg_dump); ``marginalia backup`` writes a JSON export.
+
+psycopg (libpq) is an optional dependency, ``pip install marginalia[postgresql]``: the bundle
+stays without it (~14 MB) and opening a server library without it says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from sqlalchemy import Engine, create_engine, func, select, text
+
+from desktop_app.core.changes import ChangeFeed, ChangeRow, Listener, default_actor, is_server_url
+from desktop_app.core.errors import DatabaseTooNew, LibraryError, LibraryReadOnly
+from desktop_app.core.index_sync import IndexSync, _doc, _doc_select
+from desktop_app.core.library import Library
+from desktop_app.core.store import Store
+from desktop_app.core.store import tables as t
+
+if TYPE_CHECKING:
+    from datetime import timedelta
+
+log = logging.getLogger(__name__)
+__all__ = ["SharedLibrary", "has_password", "is_server_url", "redact"]
+
+INSTALL_HINT = ("opening a library on a PostgreSQL server needs psycopg: "
+                "pip install 'marginalia[postgresql]'")
+MIGRATION_LOCK = 0x6D696772  # "migr": one desk migrates a server at a time
+SEQ_FILE = "change_seq"
+
+
+def has_password(url: str) -> bool:
+    parts = urlsplit(url)
+    return bool(parts.password) or any(k == "password" for k, _ in parse_qsl(parts.query))
+
+
+def redact(url: str) -> str:
+    """The URL without its password (user info or ``password=``): what may be shown or saved."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, _, hostport = netloc.rpartition("@")
+        netloc = f"{userinfo.partition(':')[0]}@{hostport}"
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "password"])
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def require_psycopg() -> Any:  # noqa: ANN401 - the module
+    try:
+        import psycopg
+    except ImportError as exc:
+        raise LibraryError(INSTALL_HINT) from exc
+    return psycopg
+
+
+def connect(url: str) -> Any:  # noqa: ANN401 - a psycopg connection
+    """A psycopg connection; libpq's errors (no server, bad password) as one-line LibraryErrors."""
+    psycopg = require_psycopg()
+    try:
+        return psycopg.connect(url, connect_timeout=10)
+    except psycopg.Error as exc:
+        raise LibraryError(f"cannot connect to {redact(url)}: {str(exc).strip().splitlines()[0]}") from exc
+
+
+def check_connection(url: str) -> str:
+    """Connect once and say to what (File → Connect to a shared library…'s "Test")."""
+    with connect(url) as conn:
+        role = conn.execute("SELECT current_user").fetchone()[0]
+        info = conn.info
+        return f"connected as {role} to {info.dbname} on {info.host or 'localhost'}:{info.port}"
+
+
+def desk_key(host: str, port: int | str, dbname: str) -> str:
+    """The desk folders' name for one database on one server."""
+    return hashlib.sha256(f"{host}\0{port}\0{dbname}".encode()).hexdigest()[:16]
+
+
+def desk_dirs(key: str) -> tuple[Path, Path]:
+    """(the library's "folder" in the user data folder, the index folder in the user cache)."""
+    from platformdirs import user_cache_dir, user_data_dir
+
+    data = Path(user_data_dir("Marginalia", appauthor=False)) / "shared" / key
+    cache = Path(user_cache_dir("Marginalia", appauthor=False)) / "shared" / key
+    return data, cache / "index"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine whose connections libpq makes from the URL as given (never re-parsed)."""
+    psycopg = require_psycopg()
+    return create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(url, connect_timeout=10),
+                         pool_pre_ping=True)
+
+
+def migrate_server(engine: Engine, *, read_only: bool) -> None:
+    """Bring the server's schema to the head revision (the same Alembic revisions as SQLite),
+    one desk at a time. A schema written by a newer Marginalia is refused untouched."""
+    from desktop_app.core.store.migrate import SCHEMA_HEAD, alembic_config
+
+    with engine.connect() as conn:
+        current = None
+        if conn.execute(select(func.to_regclass("alembic_version"))).scalar() is not None:
+            current = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        conn.rollback()
+        if current == SCHEMA_HEAD:
+            return
+        from alembic import command
+        from alembic.script import ScriptDirectory
+
+        script = ScriptDirectory.from_config(alembic_config())
+        if current is not None and current not in {r.revision for r in script.walk_revisions()}:
+            raise DatabaseTooNew(f"the shared library was written by a newer version of Marginalia "
+                                 f"(schema {current}); install the newer version to open it")
+        if read_only:
+            raise LibraryReadOnly("the shared library's schema is older than this Marginalia and your "
+                                  "role may not change it: ask its owner to open it once")
+        with conn.begin():
+            conn.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK)))
+            cfg = alembic_config()
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+
+def may_write(engine: Engine) -> bool:
+    """Whether the role may write the library (INSERT and UPDATE on its tables)."""
+    with engine.connect() as conn:
+        if conn.execute(select(func.to_regclass("paper"))).scalar() is None:
+            return bool(conn.execute(text("SELECT has_database_privilege(current_database(), 'CREATE')")).scalar())
+        return bool(conn.execute(text(
+            "SELECT has_table_privilege('paper', 'INSERT,UPDATE') AND has_table_privilege('note', 'INSERT,UPDATE')"
+            " AND has_table_privilege('change_log', 'INSERT')")).scalar())
+
+
+class SharedIndexSync(IndexSync):
+    """This desk's index of a shared library, fed from the change log instead of the shared
+    ``index_queue`` (which any desk could drain for all). Each drain pulls the changes after the
+    last seq seen, re-indexes the papers they name and tells ``listeners_of_changes``."""
+
+    def __init__(self, folder: Path, store: Store, feed: ChangeFeed, *, background: bool) -> None:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        super().__init__(folder, store, background="thread" if background else False)
+        self.feed = feed
+        self.seq_file = folder.parent / SEQ_FILE
+        try:
+            feed.last_seq = int(self.seq_file.read_text(encoding="ascii").strip() or 0)
+        except (OSError, ValueError):
+            feed.last_seq = 0
+        self.change_listeners: list[Callable[[list[ChangeRow]], None]] = []
+
+    def _save_seq(self) -> None:
+        tmp = self.seq_file.with_name(SEQ_FILE + ".tmp")
+        try:
+            tmp.write_text(str(self.feed.last_seq), encoding="ascii")
+            tmp.replace(self.seq_file)
+        except OSError:
+            pass  # derived: the next open pulls a little more
+
+    def drain(self, progress: Callable[[int, int], None] | None = None,
+              stop: Callable[[], bool] | None = None) -> int:
+        handled = 0
+        with self._drain_lock:
+            while True:
+                rows = self.feed.pull()
+                if not rows:
+                    break
+                if self.is_open:
+                    everything = any(r.paper_id is None and not r.kind.startswith(("lists.", "searches."))
+                                     for r in rows)
+                    ids = sorted({r.paper_id for r in rows if r.paper_id is not None})
+                    self._reindex(None if everything else ids)
+                    self._save_seq()
+                handled += len(rows)
+                for call in list(self.change_listeners):
+                    try:
+                        call(rows)
+                    except Exception:  # noqa: BLE001
+                        log.exception("change listener failed")
+        return handled
+
+    def _reindex(self, ids: list[int] | None) -> None:
+        """Re-read these papers (None: all) into the index; those gone are removed."""
+        if ids is None:
+            with self.store.read() as conn:
+                ids = list(conn.execute(select(t.paper.c.id)).scalars())
+        for start in range(0, len(ids), 2000):
+            chunk = ids[start:start + 2000]
+            with self.store.read() as conn:
+                rows = conn.execute(_doc_select(self.store).where(self.store.dialect.in_ids(t.paper.c.id, chunk))).all()
+            docs = [_doc(r) for r in rows]
+            live = {d.pid for d in docs}
+            self.index.update(docs, [i for i in chunk if i not in live])
+
+    def pending(self) -> int:
+        with self.store.read() as conn:
+            return int(conn.execute(select(func.count()).select_from(t.change_log)
+                                    .where(t.change_log.c.seq > self.feed.last_seq)).scalar_one())
+
+    def rebuild(self, progress: Callable[[int, int], None] | None = None,
+                cancelled: Callable[[], bool] | None = None) -> bool:
+        with self._drain_lock:
+            head = self.feed.head()  # changes after this are pulled again: re-indexing is idempotent
+            with self.store.read() as conn:
+                total = conn.execute(select(func.count()).select_from(t.paper)
+                                     .where(t.paper.c.deleted_at.is_(None))).scalar_one()
+            ok = self.index.rebuild(self._all_docs(), total, progress, cancelled)
+            self.is_open = ok or self.is_open
+            if ok:
+                self.feed.last_seq = head
+                self._save_seq()
+            return ok
+
+
+class SharedLibrary(Library):
+    """A :class:`Library` whose store is a PostgreSQL server (see the module doc)."""
+
+    url: str  # as given (may hold a password: never shown, never saved)
+    location: str  # the URL without its password
+
+    @classmethod
+    def open_url(cls, url: str, *, background_index: bool = False, ensure_index: bool = True,
+                 read_only: bool | None = None, actor: str = "") -> SharedLibrary:
+        with connect(url) as probe:
+            info = probe.info
+            role = probe.execute("SELECT current_user").fetchone()[0]
+            key = desk_key(info.host or "", info.port, info.dbname)
+        folder, index_dir = desk_dirs(key)
+        engine = make_engine(url)
+        try:
+            if read_only is None:
+                read_only = not may_write(engine)
+            migrate_server(engine, read_only=read_only)
+            store = Store(engine, location=redact(url), read_only=read_only)
+            store.actor = default_actor(actor) if (actor or _configured_actor()) else role
+            feed = ChangeFeed(store)
+            if not read_only:
+                folder.mkdir(parents=True, exist_ok=True)
+            index = SharedIndexSync(index_dir, store, feed, background=background_index)
+        except BaseException:
+            engine.dispose()
+            raise
+        lib = cls(folder, store, index)
+        lib.url, lib.location, lib.feed = url, redact(url), feed
+        lib._listener = None
+        lib._follow_lock = threading.Lock()
+        if ensure_index:
+            lib.ensure_index()
+        return lib
+
+    feed: ChangeFeed
+    _listener: Listener | None
+
+    def follow(self, on_changes: Callable[[list[ChangeRow]], None] | None = None) -> Listener:
+        """Start listening for other desks' changes: each wake-up pulls the change log into
+        the index and then calls ``on_changes(rows)`` (from the listener's thread)."""
+        if on_changes is not None:
+            self.index.change_listeners.append(on_changes)
+        with self._follow_lock:
+            if self._listener is None:
+                self._listener = Listener(self.url, self._wake).start()
+            return self._listener
+
+    def _wake(self) -> None:
+        if self.index.is_open or not self.index.change_listeners:
+            self.index.drain()
+        else:  # the index is being built: still tell the window
+            self.index.drain()
+
+    def close(self) -> None:
+        if self._listener is not None:
+            self._listener.stop()
+            self._listener = None
+        super().close()
+
+    @property
+    def db_path(self) -> Path:
+        return self.folder / "server"  # no file: what a folder's messages would name
+
+    # backups: a server keeps its own (pg_dump); `marginalia export --format json` copies it out
+    def backup(self, reason: str = "manual", *, keep_at_most: int | None = None) -> Path:
+        raise LibraryError(f"a shared library is backed up on its server (pg_dump); `marginalia export "
+                           f"--format json` writes a copy of everything ({self.location})")
+
+    def backup_if_due(self, every_hours: float | None = None, *, keep_at_most: int | None = None) -> Path | None:
+        return None
+
+    def check_then_backup(self, *, enabled: bool = True, keep_at_most: int | None = None) -> tuple[str, object]:
+        return "backup", None
+
+    def newest_backup_age(self) -> timedelta | None:
+        return None
+
+    def integrity_check(self) -> list[str]:
+        from desktop_app.core.integrity import integrity_problems
+
+        return integrity_problems(self.store, self.index)
+
+
+def _configured_actor() -> str:
+    import os
+
+    from desktop_app.core.changes import ACTOR_ENV
+
+    return os.environ.get(ACTOR_ENV, "").strip()
