@@ -87,6 +87,10 @@ class Dialect:
         note's previous text kept as a revision) cannot interleave with another writer."""
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
+    def lock_paper(self, conn: Connection, paper_id: int) -> None:
+        """Serialize writers of one paper's note until the commit (SQLite's write lock does)."""
+        return None
+
     def order_change_log(self, conn: Connection) -> None:
         """Make change_log's seq order the commit order (see PostgresDialect); SQLite's one
         writer at a time already does."""
@@ -122,6 +126,7 @@ class Dialect:
 
 CHANGES_CHANNEL = "marginalia_changes"  # LISTEN/NOTIFY channel of a shared library
 CHANGE_LOG_LOCK = 0x6D617267  # "marg": the advisory lock key of change_log writers
+PAPER_LOCK_CLASS = 0x6E6F7465  # "note": (class, paper id) advisory locks of note writers
 
 
 def _int_array():  # noqa: ANN202 - postgresql.ARRAY(Integer)
@@ -171,6 +176,12 @@ class PostgresDialect(Dialect):
 
     def begin_write(self, conn: Connection) -> None:
         return None  # row locks and the note version do the work there
+
+    def lock_paper(self, conn: Connection, paper_id: int) -> None:
+        """A transaction-level advisory lock on the paper: SELECT … FOR UPDATE locks nothing
+        when the note has no row yet, and two first notes written at once would both read ""
+        and the second upsert would replace the first's text without keeping it."""
+        conn.execute(select(func.pg_advisory_xact_lock(PAPER_LOCK_CLASS, int(paper_id))))
 
     def order_change_log(self, conn: Connection) -> None:
         """A sequence hands out seq before the commit, so a reader could see seq 11 committed

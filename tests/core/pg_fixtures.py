@@ -1,0 +1,39 @@
+"""Fixtures for shared (PostgreSQL) libraries: one throwaway server per test session, a new
+database per test. Import the fixtures in a test module: ``from tests.core.pg_fixtures import *``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import pytest
+
+from tests.core.postgres_server import postgres_server
+
+_numbers = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """A libpq URL of a throwaway server (Unix socket in a temporary folder); skips with the
+    reason without PostgreSQL's programs (fails with CI set)."""
+    pytest.importorskip("psycopg", reason="psycopg is needed: pip install -e '.[test]'")
+    with postgres_server() as url:
+        yield url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+def new_database(server_url: str) -> str:
+    """CREATE DATABASE a fresh one; its URL."""
+    import psycopg
+
+    name = f"lib{next(_numbers)}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return server_url.replace("@/postgres?", f"@/{name}?", 1)
+
+
+@pytest.fixture
+def pg_url(pg_server: str) -> str:
+    """A new, empty database on the session's server."""
+    return new_database(pg_server)
