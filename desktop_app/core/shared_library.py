@@ -254,6 +254,7 @@ class SharedLibrary(Library):
                 read_only = not may_write(engine)
             migrate_server(engine, read_only=read_only)
             store = Store(engine, location=redact(url), read_only=read_only)
+            store.index_queue = False  # each desk's index follows change_log instead
             store.actor = default_actor(actor) if (actor or _configured_actor()) else role
             feed = ChangeFeed(store)
             if not read_only:

@@ -5,7 +5,7 @@ database per test. Import the fixtures in a test module: ``from tests.core.pg_fi
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -37,3 +37,26 @@ def new_database(server_url: str) -> str:
 def pg_url(pg_server: str) -> str:
     """A new, empty database on the session's server."""
     return new_database(pg_server)
+
+
+_templates: dict[tuple[str, str], str] = {}
+
+
+def library_from_template(server_url: str, name: str, build: Callable[[str], None]) -> str:
+    """A new database copied from the template ``name`` (made once per server by ``build(url)``,
+    which must close every connection to it): each test gets its own library, imported once."""
+    import psycopg
+
+    key = (server_url, name)
+    if key not in _templates:
+        url = new_database(server_url)
+        build(url)
+        _templates[key] = url.split("@/", 1)[1].split("?", 1)[0]
+    copy = f"lib{next(_numbers)}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {copy} TEMPLATE {_templates[key]}")
+    return server_url.replace("@/postgres?", f"@/{copy}?", 1)
+
+
+# the core tests that run on both stores take this parameter (a fixture's params=BACKENDS)
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]

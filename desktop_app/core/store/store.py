@@ -35,8 +35,10 @@ def live_ids_statement(d: Dialect) -> Select:
 class Tx:
     """One write transaction: its connection, its dialect, and the index queue."""
 
-    def __init__(self, conn: Connection, dialect: Dialect, live_ids: Select | None = None) -> None:
+    def __init__(self, conn: Connection, dialect: Dialect, live_ids: Select | None = None,
+                 index_queue: bool = True) -> None:
         self.conn = conn
+        self.index_queue = index_queue  # False: a shared library's desks index from change_log
         self.d = dialect
         self._live_ids = live_ids if live_ids is not None else live_ids_statement(dialect)
         self.now: datetime = utcnow()
@@ -55,6 +57,9 @@ class Tx:
         if not ids:
             return
         self.touched.update(ids)
+        self.text_changed = True
+        if not self.index_queue:
+            return
         rows = self.d.id_values(ids).add_columns(literal(self.now, t.index_queue.c.queued_at.type)).where(true())
         # "WHERE true": SQLite cannot tell an upsert's ON from a join's after a bare SELECT
         ins = self.d.insert(t.index_queue).from_select(["paper_id", "queued_at"], rows)
@@ -63,7 +68,6 @@ class Tx:
                 index_elements=["paper_id"], set_={"queued_at": ins.excluded.queued_at}
             )
         )
-        self.text_changed = True
 
     def require_papers(self, ids: Sequence[int]) -> list[int]:
         """The ids, deduplicated in order; LibraryError when one is not a live paper."""
@@ -100,6 +104,7 @@ class Store:
         self.commits_file = commits_file
         self._database: str | None = None  # the SQLite file's path, for data_stamp
         self.actor = ""  # who writes, recorded in change_log (core/changes.py sets it at open)
+        self.index_queue = True  # False: no index_queue rows (a shared library, core/shared_library.py)
 
     @contextmanager
     def write(self) -> Iterator[Tx]:
@@ -111,7 +116,7 @@ class Store:
             raise LibraryReadOnly(f"{READ_ONLY} ({self.location})")
         with self.write_lock, storage_errors(self.location), self.engine.connect() as conn:
             self.dialect.begin_write(conn)
-            tx = Tx(conn, self.dialect, self._live_ids)
+            tx = Tx(conn, self.dialect, self._live_ids, self.index_queue)
             try:
                 yield tx
                 from desktop_app.core.changes import log_write
