@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,3 +62,38 @@ def library_from_template(server_url: str, name: str, build: Callable[[str], Non
 
 # the core tests that run on both stores take this parameter (a fixture's params=BACKENDS)
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
+
+
+def _import_seeds(location: str) -> None:
+    from desktop_app.core.library import Library
+    from tests.conftest import SEEDS
+
+    with Library.open(location) as lib:
+        assert lib.imports.from_files(SEEDS).added == 76
+
+
+def seed_library_on(request: pytest.FixtureRequest, library_dir: Path, seed_paths: list[Path]) -> Iterator[Any]:
+    """conftest's seed_library on ``request.param`` ("sqlite": a folder; "postgresql": a server
+    database copied from a template imported once). A module opts in with
+    ``@pytest.fixture(params=BACKENDS) def seed_library(...): yield from seed_library_on(...)``."""
+    from desktop_app.core.library import Library
+
+    if request.param == "postgresql":
+        lib = Library.open(library_from_template(request.getfixturevalue("pg_server"), "seeds", _import_seeds))
+    else:
+        lib = Library.open(library_dir)
+        assert lib.imports.from_files(seed_paths).added == 76
+    yield lib
+    lib.close()
+
+
+def empty_library_on(request: pytest.FixtureRequest, library_dir: Path) -> Iterator[Any]:
+    """conftest's empty_library on ``request.param`` (see :func:`seed_library_on`)."""
+    from desktop_app.core.library import Library
+
+    if request.param == "postgresql":
+        lib = Library.open(new_database(request.getfixturevalue("pg_server")))
+    else:
+        lib = Library.open(library_dir)
+    yield lib
+    lib.close()

@@ -17,7 +17,7 @@ from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.search.index import SearchIndex
 from desktop_app.core.search.query import QuerySyntaxError
 from tests.conftest import find_paper
-from tests.core.pg_fixtures import BACKENDS, library_from_template
+from tests.core.pg_fixtures import BACKENDS, _import_seeds, library_from_template
 
 RACES_TITLE = "RACES: Recursive Automated Composition for Environment Scaling"
 RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
@@ -58,13 +58,6 @@ def seed_library(request: pytest.FixtureRequest, _seed_template: Path, library_d
     assert lib.papers.count() == 76
     yield lib
     lib.close()
-
-
-def _import_seeds(location: str) -> None:
-    from tests.conftest import SEEDS
-
-    with Library.open(location) as lib:
-        assert lib.imports.from_files(SEEDS).added == 76
 
 
 def _queue_len(lib: Library) -> int:
