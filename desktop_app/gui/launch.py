@@ -12,6 +12,7 @@ from PySide6.QtCore import QEvent, QLockFile, QObject, QSettings, QThread, QTime
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from sqlalchemy.exc import DatabaseError
 
+from desktop_app.core.changes import is_server_url
 from desktop_app.core.errors import LibraryDamaged, LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.store import backups
@@ -225,7 +226,11 @@ def _fail(message: str, *, headless: bool, warning: bool = False) -> int:
     return 1
 
 
-def run_gui(folder: Path, args: argparse.Namespace) -> int:
+def run_gui(folder: Path | str, args: argparse.Namespace) -> int:
+    if is_server_url(folder):  # postgresql://…: a shared library (gui/shared_desk.py)
+        from desktop_app.gui.shared_desk import run_shared
+
+        return run_shared(str(folder), args)
     app = application()
     folder = Path(folder).expanduser()
     if getattr(args, "gui_smoke", False):
