@@ -30,7 +30,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from sqlalchemy import Engine, create_engine, func, select, text
 
@@ -65,7 +65,8 @@ def redact(url: str) -> str:
     if "@" in netloc:
         userinfo, _, hostport = netloc.rpartition("@")
         netloc = f"{userinfo.partition(':')[0]}@{hostport}"
-    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "password"])
+    # the query's own spelling is kept (host=/run/postgresql stays readable); only password= goes
+    query = "&".join(p for p in parts.query.split("&") if p and p.split("=", 1)[0] != "password")
     return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "") + (
         f"#{parts.fragment}" if parts.fragment else "")
 
