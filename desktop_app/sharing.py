@@ -23,7 +23,7 @@ def share(source: Library, url: str, *, merge: bool = False) -> tuple[ImportRepo
 
     A server library that has papers already is refused unless ``merge`` (then papers that are
     the same are merged, as an import of a backup would)."""
-    from desktop_app.core.shared_library import SharedLibrary, is_server_url, redact
+    from desktop_app.core.shared_library import is_server_url, redact
     from desktop_app.exporting import export_to_file
 
     if not is_server_url(url):
@@ -31,7 +31,7 @@ def share(source: Library, url: str, *, merge: bool = False) -> tuple[ImportRepo
     with tempfile.TemporaryDirectory(prefix="marginalia-share-") as tmp:
         doc = Path(tmp) / "library.json"
         export_to_file(source, "json", doc)
-        target = SharedLibrary.open_url(url, ensure_index=False)
+        target = Library.open(url, ensure_index=False)
         try:
             if target.read_only:
                 raise LibraryError(f"your role may not write {redact(url)}")

@@ -17,10 +17,8 @@ wakes on the NOTIFY and calls back.
 
 from __future__ import annotations
 
-import contextvars
 import functools
 import getpass
-import json
 import logging
 import os
 import threading
@@ -29,24 +27,23 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, select
 
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.change_log import MANY, OPERATION, log_write
 
 if TYPE_CHECKING:
     from desktop_app.core.store import Store
-    from desktop_app.core.store.store import Tx
+
+__all__ = ["MANY", "ChangeFeed", "ChangeRow", "Listener", "log_write", "logged"]
 
 log = logging.getLogger(__name__)
 M = TypeVar("M")
 
-MANY = 5000  # more papers than this in one write: one library-wide row instead of one per paper
 ACTOR_ENV = "MARGINALIA_ACTOR"  # a display name for change_log.actor (else the role / the user)
 POLL_SECONDS = 5.0  # the listener also pulls this often: a NOTIFY lost with a broken connection
 
-# (operation name, [logged yet]) of the facade call running in this context
-_operation: contextvars.ContextVar[tuple[str, list[bool]] | None] = contextvars.ContextVar(
-    "marginalia_operation", default=None)
+_operation = OPERATION
 
 
 def default_actor(configured: str = "") -> str:
@@ -96,26 +93,6 @@ def log_mutations(manager: M, prefix: str) -> M:
             continue
         setattr(manager, attr, logged(f"{prefix}.{attr}", bound))
     return manager
-
-
-def log_write(tx: Tx, actor: str) -> None:
-    """Write this transaction's change rows (called by Store.write before the commit)."""
-    op = _operation.get()
-    ids = sorted(tx.touched)
-    if not ids and (op is None or op[1][0]):
-        return  # nothing a desk must re-read (the index queue's own bookkeeping, a no-op)
-    kind = op[0] if op is not None else "write"
-    if op is not None:
-        op[1][0] = True
-    if len(ids) > MANY:
-        rows = [{"paper_id": None, "detail": json.dumps({"count": len(ids)})}]
-    else:
-        rows = [{"paper_id": pid, "detail": "{}"} for pid in ids] or [{"paper_id": None, "detail": "{}"}]
-    for row in rows:
-        row.update(at=tx.now, actor=actor, kind=kind)
-    tx.d.order_change_log(tx.conn)
-    tx.conn.execute(insert(t.change_log), rows)
-    tx.d.notify_changes(tx.conn)
 
 
 @dataclass(frozen=True)

@@ -36,11 +36,13 @@ from desktop_app.core.tags import Tags
 
 if TYPE_CHECKING:
     from desktop_app.core.attachments import Attachments
+    from desktop_app.core.changes import ChangeRow
     from desktop_app.core.duplicates import Duplicates
     from desktop_app.core.exports import Exports
     from desktop_app.core.highlights import Highlights
     from desktop_app.core.imports import Imports
     from desktop_app.core.search.query import CompiledQuery
+    from desktop_app.core.shared_library import Server
     from desktop_app.core.values import Change, QueryResult
 
 Progress = Callable[[int, int], None]
@@ -56,6 +58,7 @@ class Library:
         self.index = index
         store.on_text_changed = index.changed
         self.migration_backup: str | None = None
+        self.server: Server | None = None  # a shared library's server part (core/shared_library.py)
         self.read_only = store.read_only
         self.papers = Papers(store)
         self.tags = Tags(store)
@@ -111,11 +114,16 @@ class Library:
         ``lib.read_only`` is True, reads work, every write raises LibraryReadOnly, the index is
         used as it is and never rebuilt). True opens read-only on purpose (``--read-only``).
         """
-        if is_server_url(folder):  # postgresql://…: core/shared_library.py
-            from desktop_app.core.shared_library import SharedLibrary
+        if is_server_url(folder):  # postgresql://…: a shared library (core/shared_library.py)
+            from desktop_app.core.shared_library import open_server
 
-            return SharedLibrary.open_url(str(folder), background_index=background_index,
-                                          ensure_index=ensure_index, read_only=read_only)
+            desk, store, index, server = open_server(str(folder), background_index=background_index,
+                                                     read_only=read_only)
+            lib = cls(desk, store, index)
+            lib.server = server
+            if ensure_index:
+                lib.ensure_index()
+            return lib
         folder = Path(folder).expanduser().absolute()
         db_path = folder / "library.sqlite"
         if read_only is None:
@@ -163,7 +171,15 @@ class Library:
         """Wait until every queued index update is written."""
         self.index.drain()
 
+    def follow(self, on_changes: Callable[[list[ChangeRow]], None] | None = None) -> object:
+        """A shared library: follow the other desks' changes (core/shared_library.py)."""
+        if self.server is None:
+            raise LibraryError("only a shared library has other desks to follow")
+        return self.server.follow(on_changes)
+
     def close(self) -> None:
+        if self.server is not None:
+            self.server.stop()
         self.index.close()
         self.store.engine.dispose()
 
@@ -229,6 +245,8 @@ class Library:
         """A verified copy of the database in ``backups/``; old ones rotate (at most ``keep_at_most``
         kept, see backups.to_keep). LibraryDamaged when the copy fails its integrity check (nothing
         is kept then)."""
+        if self.server is not None:
+            raise self.server.backup_refused()
         if self.read_only:
             raise LibraryReadOnly(f"the library is read-only, so no backup can be written into {self.folder}")
         made = backups.make_backup(self.db_path, self.folder / backups.BACKUPS_DIR, reason, keep_at_most=keep_at_most)
@@ -239,8 +257,8 @@ class Library:
         """An automatic backup when the newest one is older than ``every_hours`` (by default
         ``MARGINALIA_BACKUP_EVERY_HOURS``, else 24). The GUI calls it in a worker after the first
         paint; the command line only backs up on ``marginalia backup``."""
-        if self.read_only:
-            return None  # nothing can be written; the window says the library is read-only
+        if self.read_only or self.server is not None:
+            return None  # nothing can be written (the window says so), or the server keeps backups
         made = backups.backup_if_due(self.db_path, self.folder / backups.BACKUPS_DIR, every_hours=every_hours,
                                      keep_at_most=keep_at_most)
         if made is not None:
@@ -260,12 +278,16 @@ class Library:
         """What the window runs in a worker after its first paint: ``("damaged", problem)`` when
         ``PRAGMA quick_check`` of the database fails, else ``("backup", path or None)`` (no
         backup when the user turned them off: ``enabled`` False)."""
+        if self.server is not None:
+            return "backup", None  # the server checks and backs up its own database
         problem = backups.quick_problem(self.db_path)
         if problem is not None:
             return "damaged", problem
         return "backup", self.backup_if_due(keep_at_most=keep_at_most) if enabled else None
 
     def newest_backup_age(self) -> timedelta | None:
+        if self.server is not None:
+            return None
         return backups.newest_backup_age(self.folder / backups.BACKUPS_DIR)
 
     def damaged(self, detail: str) -> LibraryDamaged:

@@ -29,7 +29,7 @@ import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from sqlalchemy import Engine, create_engine, func, select, text
@@ -37,15 +37,11 @@ from sqlalchemy import Engine, create_engine, func, select, text
 from desktop_app.core.changes import ChangeFeed, ChangeRow, Listener, default_actor, is_server_url
 from desktop_app.core.errors import DatabaseTooNew, LibraryError, LibraryReadOnly
 from desktop_app.core.index_sync import IndexSync, _doc, _doc_select
-from desktop_app.core.library import Library
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
 
-if TYPE_CHECKING:
-    from datetime import timedelta
-
 log = logging.getLogger(__name__)
-__all__ = ["SharedLibrary", "has_password", "is_server_url", "redact"]
+__all__ = ["Server", "has_password", "is_server_url", "open_server", "redact"]
 
 INSTALL_HINT = ("opening a library on a PostgreSQL server needs psycopg: "
                 "pip install 'marginalia[postgresql]'")
@@ -235,90 +231,65 @@ class SharedIndexSync(IndexSync):
             return ok
 
 
-class SharedLibrary(Library):
-    """A :class:`Library` whose store is a PostgreSQL server (see the module doc)."""
+class Server:
+    """What a :class:`~desktop_app.core.library.Library` on a server has beyond a folder's:
+    ``lib.server`` (None for a folder). Its URL (never shown: it may hold a password), the URL
+    without the password (``location``), the change feed, and the listener of other desks."""
 
-    url: str  # as given (may hold a password: never shown, never saved)
-    location: str  # the URL without its password
-
-    @classmethod
-    def open_url(cls, url: str, *, background_index: bool = False, ensure_index: bool = True,
-                 read_only: bool | None = None, actor: str = "") -> SharedLibrary:
-        with connect(url) as probe:
-            info = probe.info
-            role = probe.execute("SELECT current_user").fetchone()[0]
-            key = desk_key(info.host or "", info.port, info.dbname)
-        folder, index_dir = desk_dirs(key)
-        engine = make_engine(url)
-        try:
-            if read_only is None:
-                read_only = not may_write(engine)
-            migrate_server(engine, read_only=read_only)
-            store = Store(engine, location=redact(url), read_only=read_only)
-            store.index_queue = False  # each desk's index follows change_log instead
-            store.actor = default_actor(actor) if (actor or _configured_actor()) else role
-            feed = ChangeFeed(store)
-            if not read_only:
-                folder.mkdir(parents=True, exist_ok=True)
-            index = SharedIndexSync(index_dir, store, feed, background=background_index)
-        except BaseException:
-            engine.dispose()
-            raise
-        lib = cls(folder, store, index)
-        lib.url, lib.location, lib.feed = url, redact(url), feed
-        lib._listener = None
-        lib._follow_lock = threading.Lock()
-        if ensure_index:
-            lib.ensure_index()
-        return lib
-
-    feed: ChangeFeed
-    _listener: Listener | None
+    def __init__(self, url: str, feed: ChangeFeed, index: SharedIndexSync) -> None:
+        self.url = url
+        self.location = redact(url)
+        self.feed = feed
+        self.index = index
+        self._listener: Listener | None = None
+        self._lock = threading.Lock()
 
     def follow(self, on_changes: Callable[[list[ChangeRow]], None] | None = None) -> Listener:
-        """Start listening for other desks' changes: each wake-up pulls the change log into
-        the index and then calls ``on_changes(rows)`` (from the listener's thread)."""
+        """Start listening for other desks' changes: each wake-up pulls the change log into the
+        index and then calls ``on_changes(rows)`` (from the listener's thread)."""
         if on_changes is not None:
             self.index.change_listeners.append(on_changes)
-        with self._follow_lock:
+        with self._lock:
             if self._listener is None:
-                self._listener = Listener(self.url, self._wake).start()
+                self._listener = Listener(self.url, self.index.drain).start()
             return self._listener
 
-    def _wake(self) -> None:
-        if self.index.is_open or not self.index.change_listeners:
-            self.index.drain()
-        else:  # the index is being built: still tell the window
-            self.index.drain()
+    def stop(self) -> None:
+        with self._lock:
+            if self._listener is not None:
+                self._listener.stop()
+                self._listener = None
 
-    def close(self) -> None:
-        if self._listener is not None:
-            self._listener.stop()
-            self._listener = None
-        super().close()
+    def backup_refused(self) -> LibraryError:
+        return LibraryError(f"a shared library is backed up on its server (pg_dump); `marginalia export "
+                            f"--format json` writes a copy of everything ({self.location})")
 
-    @property
-    def db_path(self) -> Path:
-        return self.folder / "server"  # no file: what a folder's messages would name
 
-    # backups: a server keeps its own (pg_dump); `marginalia export --format json` copies it out
-    def backup(self, reason: str = "manual", *, keep_at_most: int | None = None) -> Path:
-        raise LibraryError(f"a shared library is backed up on its server (pg_dump); `marginalia export "
-                           f"--format json` writes a copy of everything ({self.location})")
-
-    def backup_if_due(self, every_hours: float | None = None, *, keep_at_most: int | None = None) -> Path | None:
-        return None
-
-    def check_then_backup(self, *, enabled: bool = True, keep_at_most: int | None = None) -> tuple[str, object]:
-        return "backup", None
-
-    def newest_backup_age(self) -> timedelta | None:
-        return None
-
-    def integrity_check(self) -> list[str]:
-        from desktop_app.core.integrity import integrity_problems
-
-        return integrity_problems(self.store, self.index)
+def open_server(url: str, *, background_index: bool = False, read_only: bool | None = None,
+                actor: str = "") -> tuple[Path, Store, SharedIndexSync, Server]:
+    """Connect, migrate, and make the desk's parts: (the desk folder, the store, the index, the
+    server's own part). ``Library.open`` builds the Library from them."""
+    with connect(url) as probe:
+        info = probe.info
+        role = probe.execute("SELECT current_user").fetchone()[0]
+        key = desk_key(info.host or "", info.port, info.dbname)
+    folder, index_dir = desk_dirs(key)
+    engine = make_engine(url)
+    try:
+        if read_only is None:
+            read_only = not may_write(engine)
+        migrate_server(engine, read_only=read_only)
+        store = Store(engine, location=redact(url), read_only=read_only)
+        store.index_queue = False  # each desk's index follows change_log instead
+        store.actor = default_actor(actor) if (actor or _configured_actor()) else role
+        feed = ChangeFeed(store)
+        if not read_only:
+            folder.mkdir(parents=True, exist_ok=True)
+        index = SharedIndexSync(index_dir, store, feed, background=background_index)
+    except BaseException:
+        engine.dispose()
+        raise
+    return folder, store, index, Server(url, feed, index)
 
 
 def _configured_actor() -> str:

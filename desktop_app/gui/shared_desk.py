@@ -12,10 +12,9 @@ dialog has no password field; libpq finds it in ~/.pgpass, PGPASSFILE or a servi
 
 from __future__ import annotations
 
-import argparse
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QCoreApplication, QObject, QSettings, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -46,9 +45,10 @@ class RemoteChanges(QObject):
 
 def last_change_text(lib: object, paper_id: int, now: datetime | None = None) -> str:
     """ "tagged by lin, 5 min ago" for the reader ("" when the log has nothing on the paper)."""
-    feed = getattr(lib, "feed", None)
-    if feed is None:
+    server = getattr(lib, "server", None)
+    if server is None:
         return ""
+    feed = server.feed
     try:
         row = feed.last_change(paper_id)
     except Exception:  # noqa: BLE001 - a lost server: the line is left out, the window goes on
@@ -98,76 +98,15 @@ def apply_rows(win: QWidget, rows: list[ChangeRow]) -> None:
 def attach(win: QWidget) -> RemoteChanges | None:
     """Follow the other desks in this window (a shared library only)."""
     lib = win.library
-    if not is_server_url(getattr(lib, "url", None)):
+    if lib.server is None:
         return None
+    win.setWindowTitle(f"Marginalia — {lib.server.location}" + (_tr(" (read-only)") if lib.read_only else ""))
     win.reader.last_change_provider = lambda pid: last_change_text(lib, pid)
     relay = RemoteChanges(win)
     relay.arrived.connect(lambda rows: apply_rows(win, rows), Qt.ConnectionType.QueuedConnection)
     win.remote_changes = relay
     lib.follow(relay.arrived.emit)
     return relay
-
-
-# ---- opening -----------------------------------------------------------------------------------
-def open_shared_window(url: str, settings: QSettings | None = None) -> QWidget:
-    """The shown window on the shared library at ``url`` (no folder lock: every desk may open it)."""
-    from desktop_app.core.library import Library
-    from desktop_app.gui import index_status, libraries
-    from desktop_app.gui.app import application
-    from desktop_app.gui.launch import switch_library
-    from desktop_app.gui.main_window import MainWindow
-
-    application()
-    lib = Library.open(url, background_index=True, ensure_index=False)
-    try:
-        win = MainWindow(lib, settings)
-    except BaseException:
-        lib.close()
-        raise
-    win.setWindowTitle(f"Marginalia — {lib.location}" + (_tr(" (read-only)") if lib.read_only else ""))
-    index_status.attach(win)
-    libraries.remember_library(win.settings, url)  # without its password
-    win.library_opener = lambda other, new=False: switch_library(win, other, new=new)
-    attach(win)
-    win.show()
-    win.destroyed.connect(lambda *_: lib.close())
-    return win
-
-
-def switch_to_shared(win: QWidget, url: str) -> QWidget:
-    """File → Connect / Open Recent on a server: a new window on it; ``win`` closes."""
-    from desktop_app.gui import libraries
-    from desktop_app.gui.launch import close_window
-
-    win.reader.notes.flush()
-    try:
-        new_win = open_shared_window(url, win.settings)
-    except Exception as exc:  # noqa: BLE001 - said; the old window stays
-        raise libraries.SwitchRefused(_tr("Cannot open the shared library:\n{0}").format(exc)) from exc
-    win.replaced_by = new_win
-    close_window(win)
-    libraries.release(win)
-    return new_win
-
-
-def run_shared(url: str, args: argparse.Namespace) -> int:
-    """``marginalia --library postgresql://…``: the window on a shared library."""
-    from desktop_app.gui.app import application
-    from desktop_app.gui.launch import _fail, _screenshot, close_window, current_window
-
-    app = application()
-    screenshot = getattr(args, "screenshot", None)
-    try:
-        win = open_shared_window(url, QSettings())
-    except (LibraryError, OSError) as exc:
-        return _fail(str(exc), headless=bool(screenshot))
-    if screenshot:
-        from pathlib import Path
-
-        return _screenshot(app, win, Path(screenshot), args)
-    code = app.exec()
-    close_window(current_window(win))
-    return code
 
 
 # ---- File → Connect to a shared library… -------------------------------------------------------
@@ -242,15 +181,17 @@ class ConnectDialog(QDialog):
 
 
 def connect_and_switch(win: QWidget) -> QWidget | None:
-    """File → Connect to a shared library…: ask, then open it in place of this window."""
-    from desktop_app.gui import libraries
-
+    """File → Connect to a shared library…: ask, then open it in place of this window (through
+    ``win.library_opener``: launch.switch_library, which opens a URL with launch.switch_to_shared)."""
     dialog = ConnectDialog(win)
     if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.url():
         return None
+    opener = getattr(win, "library_opener", None)
     try:
-        return switch_to_shared(win, dialog.url())
-    except libraries.SwitchRefused as exc:
+        if opener is None:
+            raise LibraryError(dialog.tr("This window cannot open another library."))
+        return opener(dialog.url(), False)
+    except Exception as exc:  # noqa: BLE001 - libraries.SwitchRefused or a failed connection: said
         QMessageBox.warning(win, dialog.windowTitle(), str(exc))
         return None
 

@@ -429,7 +429,7 @@ def test_notes_keep_revisions_are_searchable_and_persist(seed_library: Library, 
         lib.notes.set(99999, "x")
     lib.close()
 
-    with Library.open(getattr(lib, "url", library_dir)) as again:  # a folder or a server's URL
+    with Library.open(lib.server.url if lib.server else library_dir) as again:  # a folder or a server's URL
         assert again.papers.get(races).note == "Third: wombat again."
         assert len(again.notes.revisions(races)) == 2
         assert again.query("note:wombat").ids == [races]

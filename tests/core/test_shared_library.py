@@ -41,11 +41,10 @@ def _cli(url: str, *args: str, env: dict[str, str] | None = None) -> subprocess.
 
 
 def test_open_by_url_runs_the_migrations_and_the_library_api(pg_url: str) -> None:
-    from desktop_app.core.shared_library import SharedLibrary
     from desktop_app.core.store.migrate import SCHEMA_HEAD, revision_of
 
     with Library.open(pg_url) as lib:
-        assert isinstance(lib, SharedLibrary) and lib.store.dialect.name == "postgresql"
+        assert lib.server is not None and lib.store.dialect.name == "postgresql"
         assert revision_of(lib.store.engine) == SCHEMA_HEAD  # the same Alembic revisions as SQLite
         a, b = _seed(lib)
         lib.tags.add([a], ["rl"])
@@ -63,7 +62,7 @@ def test_open_by_url_runs_the_migrations_and_the_library_api(pg_url: str) -> Non
 def test_every_facade_write_is_logged_with_who_and_what(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     with Library.open(pg_url) as lib:
         a, b = _seed(lib)
-        feed = ChangeFeed(lib.store, lib.feed.head())  # lib.feed is the index's: drained at each write
+        feed = ChangeFeed(lib.store, lib.server.feed.head())  # lib.server.feed is the index's: drained at each write
         lib.tags.add([a, b], ["rl"])
         lib.papers.set_rating([b], 4)
         lib.notes.append(a, "x")
@@ -74,23 +73,23 @@ def test_every_facade_write_is_logged_with_who_and_what(pg_url: str, monkeypatch
             ("tags.rename", None)]
         assert {r.actor for r in rows} == {"postgres"}  # the database role
         assert [r.seq for r in rows] == sorted(r.seq for r in rows)
-        last = lib.feed.last_change(a)
+        last = lib.server.feed.last_change(a)
         assert last is not None and last.kind == "notes.append"
         assert describe(last).startswith("note edited by postgres, just now")
     monkeypatch.setenv("MARGINALIA_ACTOR", "Lin")  # a configured display name wins over the role
     with Library.open(pg_url) as lib:
         lib.papers.set_status([a], "read")
-        assert lib.feed.last_change(a).actor == "Lin"
+        assert lib.server.feed.last_change(a).actor == "Lin"
 
 
 def test_the_log_is_written_in_the_write_transaction(pg_url: str) -> None:
     with Library.open(pg_url) as lib:
         a, _ = _seed(lib)
-        head = lib.feed.head()
+        head = lib.server.feed.head()
         with pytest.raises(LibraryError), lib.store.write() as tx:
             tx.require_papers([a])
             raise LibraryError("rolled back")
-        assert lib.feed.head() == head  # no row for a write that did not happen
+        assert lib.server.feed.head() == head  # no row for a write that did not happen
 
 
 def test_seq_order_is_commit_order(pg_url: str) -> None:
@@ -98,13 +97,13 @@ def test_seq_order_is_commit_order(pg_url: str) -> None:
     "after the last seq seen" never skips a change that commits late."""
     with Library.open(pg_url, ensure_index=False) as lib:
         a, b = _seed(lib)
-        feed = ChangeFeed(lib.store, lib.feed.head())
+        feed = ChangeFeed(lib.store, lib.server.feed.head())
         writing = lib.store.write()
         first = writing.__enter__()  # holds its log rows uncommitted
         first.require_papers([a])
         from desktop_app.core.changes import log_write
 
-        log_write(first, "one")  # what the commit would write; then nothing more to log
+        log_write(first.conn, first.d, first.touched, first.now, "one")  # what the commit would write
         first.touched.clear()
         done = threading.Event()
 

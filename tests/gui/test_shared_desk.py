@@ -28,8 +28,7 @@ def other_desk(url: str, *args: str, actor: str = "lin") -> None:
 
 @pytest.fixture
 def shared_window(qtbot, settings: QSettings, pg_url: str):  # noqa: ANN001, ANN201
-    from desktop_app.gui.launch import close_window
-    from desktop_app.gui.shared_desk import open_shared_window
+    from desktop_app.gui.launch import close_window, open_shared_window
 
     with Library.open(pg_url) as lib:
         lib.imports.from_records([("t.bib", ParseResult("bibtex", [
@@ -80,8 +79,7 @@ def test_a_read_only_role_gets_the_banner(qtbot, settings: QSettings, pg_url: st
     import psycopg
     from PySide6.QtWidgets import QLabel
 
-    from desktop_app.gui.launch import close_window
-    from desktop_app.gui.shared_desk import open_shared_window
+    from desktop_app.gui.launch import close_window, open_shared_window
 
     with Library.open(pg_url) as lib:
         lib.imports.from_records([("t.bib", ParseResult("bibtex", [Record(title="A", abstract="An abstract.")]))])

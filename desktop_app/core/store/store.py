@@ -21,6 +21,7 @@ from sqlalchemy import Connection, Engine, Select, literal, select, true
 from desktop_app.core.errors import LibraryError, LibraryReadOnly
 from desktop_app.core.models import utcnow
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.change_log import log_write
 from desktop_app.core.store.dialect import Dialect, dialect_for
 from desktop_app.core.store.failures import READ_ONLY, storage_errors
 
@@ -119,9 +120,7 @@ class Store:
             tx = Tx(conn, self.dialect, self._live_ids, self.index_queue)
             try:
                 yield tx
-                from desktop_app.core.changes import log_write
-
-                log_write(tx, self.actor)
+                log_write(conn, self.dialect, tx.touched, tx.now, self.actor)
                 count = self.dialect.bump_commit_count(conn)
                 conn.commit()
             except BaseException:
