@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_index.py --size 10000
 	$(PY) benchmarks/bench_writes.py 5000
 	$(PY) benchmarks/bench_gui.py
+	$(PY) benchmarks/bench_postgres.py --size $${PG_BENCH_SIZE:-100000}
 
 # the long fault-injection variants (the suite runs short ones)
 soak: $(STAMP)

@@ -69,30 +69,75 @@ def p95(label: str, fn: Callable[[], object], runs: int = 20) -> float:
     return percentile(walls, 95)
 
 
+def copy_from_sqlite(db: Path, url: str) -> int:
+    """Copy every table of a (cached) SQLite library into the migrated server database with
+    COPY: set-up, not a measured path (``share`` goes through the JSON restore, one paper at a
+    time: ~15 ms a paper on this machine, half an hour for 100,000). Returns the papers copied."""
+    import sqlite3
+
+    import psycopg
+    from sqlmodel import SQLModel
+
+    import desktop_app.core.models  # noqa: F401 - the tables
+
+    src = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    skip = {"alembic_version", "change_log", "index_queue"}
+    with psycopg.connect(url) as conn:
+        for table in SQLModel.metadata.sorted_tables:
+            if table.name in skip:
+                continue
+            have = {r[1] for r in src.execute(f"PRAGMA table_info({table.name})")}
+            cols = [c.name for c in table.columns if c.name in have]
+            bools = {c.name for c in table.columns if c.type.python_type is bool} if cols else set()
+            quoted = ", ".join(f'"{c}"' for c in cols)
+            with conn.cursor().copy(f"COPY {table.name} ({quoted}) FROM STDIN") as copy:
+                for row in src.execute(f"SELECT {quoted} FROM {table.name}"):
+                    copy.write_row([bool(v) if c in bools and v is not None else v for c, v in zip(cols, row, strict=True)])
+            for c in table.primary_key.columns:
+                if c.autoincrement is True or (c.autoincrement == "auto" and len(table.primary_key.columns) == 1
+                                               and c.type.python_type is int):
+                    conn.execute(f"SELECT setval(pg_get_serial_sequence('{table.name}', '{c.name}'), "
+                                 f"GREATEST((SELECT max({c.name}) FROM {table.name}), 1))")
+        conn.commit()
+        return int(conn.execute("SELECT count(*) FROM paper").fetchone()[0])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, default=100_000)
     ap.add_argument("--edits", type=int, default=20, help="edits timed from desk A to desk B")
+    ap.add_argument("--import-path", action="store_true",
+                    help="load through the importer instead of COPY (slow: ~15 ms a paper)")
     args = ap.parse_args(argv)
     from tests.core.postgres_server import postgres_server
 
     print(f"bench_postgres: {args.size:,} papers, two desks ({environment()})")
     with tempfile.TemporaryDirectory(prefix="marginalia-bench-") as home, postgres_server() as sa_url:
-        os.environ["HOME"] = home  # the desks' index and data folders: thrown away after
+        os.environ["HOME"] = str(Path(home) / "desk-a")  # the desks' index and data folders: thrown away after
         os.environ.pop("XDG_CACHE_HOME", None)
         os.environ.pop("XDG_DATA_HOME", None)
         url = sa_url.replace("postgresql+psycopg://", "postgresql://", 1)
-        lib = Library.open(url, ensure_index=False)
-        records = corpus.make_corpus(args.size)
-
-        def load() -> None:
-            for start in range(0, len(records), 10_000):
-                lib.imports.from_records([("c.bib", ParseResult("bibtex", records[start:start + 10_000]))])
-
+        lib = Library.open(url, ensure_index=False)  # creates the schema (the migrations)
         print("desk A")
-        timed(f"import {args.size:,} papers", load)
+        if args.import_path:
+            records = corpus.make_corpus(args.size)
+
+            def load() -> None:
+                for start in range(0, len(records), 10_000):
+                    lib.imports.from_records([("c.bib", ParseResult("bibtex", records[start:start + 10_000]))])
+
+            timed(f"import {args.size:,} papers (one transaction per 10,000)", load)
+        else:
+            from benchmarks.common import cached_library
+
+            folder = cached_library(args.size)
+            copied = timed("COPY the cached SQLite library in (set-up)",
+                           lambda: copy_from_sqlite(folder / "library.sqlite", url))
+            print(f"  copied {copied:,} papers")
         timed("build desk A's index", lib.ensure_index)
-        env = {**os.environ, "PYTHONPATH": str(Path.cwd())}
+        desk_b_home = Path(home) / "desk-b"  # another desk: its own cache (index) and data folders
+        desk_b_home.mkdir()
+        env = {**os.environ, "PYTHONPATH": str(Path.cwd()), "HOME": str(desk_b_home)}
         desk_b = subprocess.Popen([sys.executable, "-c", DESK_B, url], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True, env=env)
         lines: list[dict] = []
