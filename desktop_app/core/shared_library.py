@@ -155,12 +155,16 @@ def may_write(engine: Engine) -> bool:
 class SharedIndexSync(IndexSync):
     """This desk's index of a shared library, fed from the change log instead of the shared
     ``index_queue`` (which any desk could drain for all). Each drain pulls the changes after the
-    last seq seen, re-indexes the papers they name and tells ``listeners_of_changes``."""
+    last seq the index has seen (``self.feed``, kept in ``change_seq``), re-indexes the papers
+    they name, then pulls ``news`` (the changes since the library was opened, or since the last
+    call) and tells ``change_listeners`` (the window). Two cursors: changes that arrive while
+    the index is closed (being built) still reach the window, and stay due for the index."""
 
     def __init__(self, folder: Path, store: Store, feed: ChangeFeed, *, background: bool) -> None:
         folder.parent.mkdir(parents=True, exist_ok=True)
         super().__init__(folder, store, background="thread" if background else False)
         self.feed = feed
+        self.news = ChangeFeed(store, feed.head())
         self.seq_file = folder.parent / SEQ_FILE
         try:
             feed.last_seq = int(self.seq_file.read_text(encoding="ascii").strip() or 0)
@@ -180,17 +184,20 @@ class SharedIndexSync(IndexSync):
               stop: Callable[[], bool] | None = None) -> int:
         handled = 0
         with self._drain_lock:
-            while True:
+            while self.is_open:
                 rows = self.feed.pull()
                 if not rows:
                     break
-                if self.is_open:
-                    everything = any(r.paper_id is None and not r.kind.startswith(("lists.", "searches."))
-                                     for r in rows)
-                    ids = sorted({r.paper_id for r in rows if r.paper_id is not None})
-                    self._reindex(None if everything else ids)
-                    self._save_seq()
+                everything = any(r.paper_id is None and not r.kind.startswith(("lists.", "searches."))
+                                 for r in rows)
+                ids = sorted({r.paper_id for r in rows if r.paper_id is not None})
+                self._reindex(None if everything else ids)
+                self._save_seq()
                 handled += len(rows)
+            while self.change_listeners:
+                rows = self.news.pull()
+                if not rows:
+                    break
                 for call in list(self.change_listeners):
                     try:
                         call(rows)
@@ -282,14 +289,14 @@ def open_server(url: str, *, background_index: bool = False, read_only: bool | N
         store = Store(engine, location=redact(url), read_only=read_only)
         store.index_queue = False  # each desk's index follows change_log instead
         store.actor = default_actor(actor) if (actor or _configured_actor()) else role
-        feed = ChangeFeed(store)
+        feed = ChangeFeed(store)  # the index's cursor: SharedIndexSync reads it from change_seq
         if not read_only:
             folder.mkdir(parents=True, exist_ok=True)
         index = SharedIndexSync(index_dir, store, feed, background=background_index)
     except BaseException:
         engine.dispose()
         raise
-    return folder, store, index, Server(url, feed, index)
+    return folder, store, index, Server(url, index.news, index)
 
 
 def _configured_actor() -> str:

@@ -253,6 +253,8 @@ def test_cli_share_and_list_by_url(pg_url: str, tmp_path: Path) -> None:
     assert done.stdout.startswith("copied 2 papers to postgresql://postgres@/")
     listed = _cli(pg_url, "list")
     assert "Scaling RL" in listed.stdout and "Diffusion" in listed.stdout
+    _cli(pg_url, "tag", "1", "--add", "rl", env={"MARGINALIA_ACTOR": "lin"})
+    assert "last change: tagged by lin, just now" in _cli(pg_url, "show", "1").stdout
 
 
 def test_passwords_are_never_kept() -> None:
