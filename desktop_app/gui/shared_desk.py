@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -56,17 +56,26 @@ def last_change_text(lib: object, paper_id: int, now: datetime | None = None) ->
     return "" if row is None else describe_row(row, now)
 
 
-VERBS = {
-    "tags": "tagged", "notes": "note edited", "highlights": "highlighted", "lists": "added to a list",
-    "attachments": "attachment changed", "imports": "imported", "duplicates": "merged",
-    "papers.set_status": "status set", "papers.set_rating": "rated", "papers.delete": "moved to the trash",
-    "papers.restore": "restored",
+_N = "SharedDesk"
+VERBS = {  # whole sentences ({0}: who, {1}: when); QT_TRANSLATE_NOOP lets lupdate find them
+    "tags": QT_TRANSLATE_NOOP(_N, "tagged by {0}, {1}"),
+    "notes": QT_TRANSLATE_NOOP(_N, "note edited by {0}, {1}"),
+    "highlights": QT_TRANSLATE_NOOP(_N, "highlighted by {0}, {1}"),
+    "lists": QT_TRANSLATE_NOOP(_N, "added to a list by {0}, {1}"),
+    "attachments": QT_TRANSLATE_NOOP(_N, "attachment changed by {0}, {1}"),
+    "imports": QT_TRANSLATE_NOOP(_N, "imported by {0}, {1}"),
+    "duplicates": QT_TRANSLATE_NOOP(_N, "merged by {0}, {1}"),
+    "papers.set_status": QT_TRANSLATE_NOOP(_N, "status set by {0}, {1}"),
+    "papers.set_rating": QT_TRANSLATE_NOOP(_N, "rated by {0}, {1}"),
+    "papers.delete": QT_TRANSLATE_NOOP(_N, "moved to the trash by {0}, {1}"),
+    "papers.restore": QT_TRANSLATE_NOOP(_N, "restored by {0}, {1}"),
+    "": QT_TRANSLATE_NOOP(_N, "edited by {0}, {1}"),
 }
 
 
 def describe_row(row: ChangeRow, now: datetime | None = None) -> str:
     area = row.kind.partition(".")[0]
-    verb = _tr(VERBS.get(row.kind) or VERBS.get(area) or "edited")
+    sentence = _tr(VERBS.get(row.kind) or VERBS.get(area) or VERBS[""])
     minutes = max(0, int(((now or datetime.now(UTC)) - row.at).total_seconds() // 60))
     if minutes < 1:
         when = _tr("just now")
@@ -76,9 +85,7 @@ def describe_row(row: ChangeRow, now: datetime | None = None) -> str:
         when = _tr("%n h ago", minutes // 60).replace("%n", str(minutes // 60))
     else:
         when = _tr("%n days ago", minutes // 1440).replace("%n", str(minutes // 1440))
-    if row.actor:
-        return _tr("{0} by {1}, {2}").format(verb, row.actor, when)
-    return _tr("{0}, {1}").format(verb, when)
+    return sentence.format(row.actor or _tr("someone"), when)
 
 
 def apply_rows(win: QWidget, rows: list[ChangeRow]) -> None:

@@ -121,3 +121,18 @@ def test_connect_dialog_tests_the_connection(qtbot, pg_url: str) -> None:  # noq
     assert "cannot connect" in dialog.result.text() and "nosuchdb" in dialog.result.text()
     assert url_of("lab") == "postgresql:///?service=lab"
     assert dialog.findChildren(type(dialog.address))[0].echoMode() == dialog.address.EchoMode.Normal
+
+
+def test_the_reader_line_says_who_what_and_when() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from desktop_app.core.changes import ChangeRow
+    from desktop_app.gui.shared_desk import describe_row
+
+    now = datetime.now(UTC)
+    assert describe_row(ChangeRow(1, now - timedelta(minutes=5), "lin", "tags.add", 1), now) == "tagged by lin, 5 min ago"
+    assert describe_row(ChangeRow(2, now - timedelta(hours=3), "", "papers.set_status", 1), now) == \
+        "status set by someone, 3 h ago"
+    assert describe_row(ChangeRow(3, now - timedelta(days=2), "ana", "notes.set", 1), now) == \
+        "note edited by ana, 2 days ago"
+    assert describe_row(ChangeRow(4, now, "ana", "retitle.x", 1), now) == "edited by ana, just now"
