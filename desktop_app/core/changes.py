@@ -80,13 +80,17 @@ def is_server_url(location: object) -> bool:
     return isinstance(location, str) and location.lower().startswith(("postgresql:", "postgres:"))
 
 
+WRITES = ("Change", "ImportReport")  # the return annotations of the managers' writing methods
+
+
 def log_mutations(manager: M, prefix: str) -> M:
-    """Wrap each public method of ``manager`` annotated ``-> Change`` with :func:`logged`."""
+    """Wrap each public method of ``manager`` annotated ``-> Change`` (or ``-> ImportReport``:
+    imports) with :func:`logged`."""
     for attr in dir(type(manager)):
         if attr.startswith("_"):
             continue
         fn = getattr(type(manager), attr, None)
-        if not callable(fn) or getattr(fn, "__annotations__", {}).get("return") not in ("Change", "'Change'"):
+        if not callable(fn) or getattr(fn, "__annotations__", {}).get("return") not in WRITES:
             continue
         bound = getattr(manager, attr)
         if getattr(bound, "__marginalia_logged__", False):

@@ -18,7 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from desktop_app.core.changes import is_server_url, log_mutations
+from desktop_app.core.changes import default_actor, is_server_url, log_mutations
 from desktop_app.core.errors import LibraryDamaged, LibraryError, LibraryReadOnly
 from desktop_app.core.finder import Finder
 from desktop_app.core.index_sync import IndexSync
@@ -148,6 +148,7 @@ class Library:
         engine = make_engine(db_path, read_only=read_only, immutable=bool(immutable))
         store = Store(engine, location=str(folder), read_only=read_only,
                       commits_file=folder / COMMITS_FILE)
+        store.actor = default_actor()  # change_log's "who" (core/changes.py)
         index = IndexSync(folder / "index", store, background=background_index, read_only=read_only)
         lib = cls(folder, store, index)
         lib.migration_backup = backup
