@@ -27,7 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="marginalia", description="Read, tag, note and export paper abstracts.")
     p.add_argument("--version", action="version", version=f"marginalia {__version__}")
     p.add_argument("--library", metavar="DIR", default=None,
-                   help="library folder (default: $MARGINALIA_LIBRARY, else 'library' in the user data folder)")
+                   help="library folder, or a shared library's postgresql://user@host/db URL (default: "
+                        "$MARGINALIA_LIBRARY, else 'library' in the user data folder)")
     p.add_argument("--read-only", action="store_true",
                    help="open the library read-only (also automatic when it may not be written)")
     p.add_argument("--smoke-test", action="store_true",
@@ -183,6 +184,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("restore", help="list the backups; with one named, put it in place of the database")
     s.add_argument("backup", nargs="?", metavar="BACKUP",
                    help="a number from the list (1 = newest), a file name in backups/, or a path")
+    s = sub.add_parser("share", help="copy this library to a PostgreSQL server (postgresql://user@host/db)")
+    s.add_argument("--to", required=True, metavar="URL",
+                   help="libpq URL or service (postgresql:///?service=lab); passwords from ~/.pgpass")
+    s.add_argument("--merge", action="store_true", help="copy into a server library that has papers already")
     sub.add_parser("imports", help="list past imports")
     s = sub.add_parser("undo-import", help="remove the papers one import added")
     s.add_argument("batch", type=int)
@@ -215,9 +220,19 @@ def _discard_stdout() -> None:
             os.close(null)
 
 
+def _library_location(given: str | None) -> Path | str:
+    """The folder, or a ``postgresql://`` URL kept as it is (a Path would fold its "//")."""
+    from desktop_app.core.changes import is_server_url
+
+    given = given or os.environ.get("MARGINALIA_LIBRARY") or None
+    if is_server_url(given):
+        return str(given)
+    return Path(given).expanduser() if given else default_library_dir()
+
+
 def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
-    library = Path(args.library).expanduser() if args.library else default_library_dir()
+    library = _library_location(args.library)
     if args.smoke_test:
         from desktop_app.gui.launch import smoke_test
 

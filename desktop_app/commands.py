@@ -48,7 +48,7 @@ def _run_on_library(folder: Path, args: argparse.Namespace) -> int:
 
 
 SEARCHING = ("search", "list", "export")
-NO_INDEX = ("show", "attach", "attachments", "stats")  # reads the database only: the index is neither checked nor loaded (Whoosh)
+NO_INDEX = ("show", "attach", "attachments", "stats", "share")  # reads the database only: the index is neither checked nor loaded (Whoosh)
 
 
 def _repair_silently_wrong_index(lib: Library) -> None:
@@ -160,6 +160,12 @@ def cmd_show(lib: Library, args: argparse.Namespace) -> int:
         print(f"doi: {p.doi}")
     if p.arxiv_id:
         print(f"arXiv: {p.arxiv_id}")
+    if lib.server is not None:  # a shared library: who changed it last ("tagged by lin, 5 min ago")
+        from desktop_app.core.changes import describe
+
+        last = lib.server.feed.last_change(p.id)
+        if last is not None:
+            print(f"last change: {describe(last)}")
     print()
     print(p.abstract_text)
     if p.highlights:
@@ -429,12 +435,20 @@ def cmd_attachments(lib: Library, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_share(lib: Library, args: argparse.Namespace) -> int:
+    from desktop_app.sharing import share
+
+    report, where = share(lib, args.to, merge=args.merge)
+    print(f"copied {report.added} papers to {where}")
+    return 0
+
+
 HANDLERS = {
     "import": cmd_import, "list": cmd_list, "search": cmd_search, "show": cmd_show, "tag": cmd_tag,
     "retitle": cmd_retitle, "status": cmd_status, "rate": cmd_rate, "title": cmd_title, "note": cmd_note,
     "highlight": cmd_highlight, "abstract": cmd_abstract, "export": cmd_export,
     "reading-list": cmd_reading_list, "reindex": cmd_reindex, "check": cmd_check,
     "backup": cmd_backup, "imports": cmd_imports, "undo-import": cmd_undo_import,
-    "related": cmd_related, "stats": cmd_stats,
+    "related": cmd_related, "stats": cmd_stats, "share": cmd_share,
     "attach": cmd_attach, "attachments": cmd_attachments,
 }

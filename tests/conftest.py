@@ -38,6 +38,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason=SHARED_MISSING))
 
 
+pytest_plugins = ["tests.core.pg_fixtures"]  # pg_server, pg_url: shared (PostgreSQL) libraries
+
+
 @pytest.fixture(autouse=True)
 def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Point HOME, XDG folders and MARGINALIA_LIBRARY at temporary folders."""

@@ -18,6 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from desktop_app.core.changes import default_actor, is_server_url, log_mutations
 from desktop_app.core.errors import LibraryDamaged, LibraryError, LibraryReadOnly
 from desktop_app.core.finder import Finder
 from desktop_app.core.index_sync import IndexSync
@@ -35,11 +36,13 @@ from desktop_app.core.tags import Tags
 
 if TYPE_CHECKING:
     from desktop_app.core.attachments import Attachments
+    from desktop_app.core.changes import ChangeRow
     from desktop_app.core.duplicates import Duplicates
     from desktop_app.core.exports import Exports
     from desktop_app.core.highlights import Highlights
     from desktop_app.core.imports import Imports
     from desktop_app.core.search.query import CompiledQuery
+    from desktop_app.core.shared_library import Server
     from desktop_app.core.statistics import LibraryStatistics
     from desktop_app.core.values import Change, QueryResult
 
@@ -56,6 +59,7 @@ class Library:
         self.index = index
         store.on_text_changed = index.changed
         self.migration_backup: str | None = None
+        self.server: Server | None = None  # a shared library's server part (core/shared_library.py)
         self.read_only = store.read_only
         self.papers = Papers(store)
         self.tags = Tags(store)
@@ -63,6 +67,8 @@ class Library:
         self.lists = ReadingLists(store)
         self.searches = SavedSearches(store)
         self.finder = Finder(store, index)
+        for name in ("papers", "tags", "notes", "lists", "searches"):  # change_log kinds (core/changes.py)
+            log_mutations(getattr(self, name), name)
 
     # Managers whose modules load the file formats, the anchoring's diff-match-patch or the
     # identity rules: built at first use, so `marginalia search/list/show` does not import them.
@@ -70,31 +76,31 @@ class Library:
     def highlights(self) -> Highlights:
         from desktop_app.core.highlights import Highlights
 
-        return Highlights(self.store, self.papers)
+        return log_mutations(Highlights(self.store, self.papers), "highlights")
 
     @cached_property
     def imports(self) -> Imports:
         from desktop_app.core.imports import Imports
 
-        return Imports(self.store, self.folder)
+        return log_mutations(Imports(self.store, self.folder), "imports")
 
     @cached_property
     def exports(self) -> Exports:
         from desktop_app.core.exports import Exports
 
-        return Exports(self.store, self.papers, self.lists)
+        return log_mutations(Exports(self.store, self.papers, self.lists), "exports")
 
     @cached_property
     def duplicates(self) -> Duplicates:
         from desktop_app.core.duplicates import Duplicates
 
-        return Duplicates(self.store, self.papers)
+        return log_mutations(Duplicates(self.store, self.papers), "duplicates")
 
     @cached_property
     def attachments(self) -> Attachments:
         from desktop_app.core.attachments import Attachments
 
-        return Attachments(self.store, self.folder)
+        return log_mutations(Attachments(self.store, self.folder), "attachments")
 
     # ---- open / close ----------------------------------------------------------------------
     @classmethod
@@ -109,6 +115,16 @@ class Library:
         ``lib.read_only`` is True, reads work, every write raises LibraryReadOnly, the index is
         used as it is and never rebuilt). True opens read-only on purpose (``--read-only``).
         """
+        if is_server_url(folder):  # postgresql://…: a shared library (core/shared_library.py)
+            from desktop_app.core.shared_library import open_server
+
+            desk, store, index, server = open_server(str(folder), background_index=background_index,
+                                                     read_only=read_only)
+            lib = cls(desk, store, index)
+            lib.server = server
+            if ensure_index:
+                lib.ensure_index()
+            return lib
         folder = Path(folder).expanduser().absolute()
         db_path = folder / "library.sqlite"
         if read_only is None:
@@ -133,6 +149,7 @@ class Library:
         engine = make_engine(db_path, read_only=read_only, immutable=bool(immutable))
         store = Store(engine, location=str(folder), read_only=read_only,
                       commits_file=folder / COMMITS_FILE)
+        store.actor = default_actor()  # change_log's "who" (core/changes.py)
         index = IndexSync(folder / "index", store, background=background_index, read_only=read_only)
         lib = cls(folder, store, index)
         lib.migration_backup = backup
@@ -156,7 +173,15 @@ class Library:
         """Wait until every queued index update is written."""
         self.index.drain()
 
+    def follow(self, on_changes: Callable[[list[ChangeRow]], None] | None = None) -> object:
+        """A shared library: follow the other desks' changes (core/shared_library.py)."""
+        if self.server is None:
+            raise LibraryError("only a shared library has other desks to follow")
+        return self.server.follow(on_changes)
+
     def close(self) -> None:
+        if self.server is not None:
+            self.server.stop()
         self.index.close()
         self.store.engine.dispose()
 
@@ -228,6 +253,8 @@ class Library:
         """A verified copy of the database in ``backups/``; old ones rotate (at most ``keep_at_most``
         kept, see backups.to_keep). LibraryDamaged when the copy fails its integrity check (nothing
         is kept then)."""
+        if self.server is not None:
+            raise self.server.backup_refused()
         if self.read_only:
             raise LibraryReadOnly(f"the library is read-only, so no backup can be written into {self.folder}")
         made = backups.make_backup(self.db_path, self.folder / backups.BACKUPS_DIR, reason, keep_at_most=keep_at_most)
@@ -238,8 +265,8 @@ class Library:
         """An automatic backup when the newest one is older than ``every_hours`` (by default
         ``MARGINALIA_BACKUP_EVERY_HOURS``, else 24). The GUI calls it in a worker after the first
         paint; the command line only backs up on ``marginalia backup``."""
-        if self.read_only:
-            return None  # nothing can be written; the window says the library is read-only
+        if self.read_only or self.server is not None:
+            return None  # nothing can be written (the window says so), or the server keeps backups
         made = backups.backup_if_due(self.db_path, self.folder / backups.BACKUPS_DIR, every_hours=every_hours,
                                      keep_at_most=keep_at_most)
         if made is not None:
@@ -259,12 +286,16 @@ class Library:
         """What the window runs in a worker after its first paint: ``("damaged", problem)`` when
         ``PRAGMA quick_check`` of the database fails, else ``("backup", path or None)`` (no
         backup when the user turned them off: ``enabled`` False)."""
+        if self.server is not None:
+            return "backup", None  # the server checks and backs up its own database
         problem = backups.quick_problem(self.db_path)
         if problem is not None:
             return "damaged", problem
         return "backup", self.backup_if_due(keep_at_most=keep_at_most) if enabled else None
 
     def newest_backup_age(self) -> timedelta | None:
+        if self.server is not None:
+            return None
         return backups.newest_backup_age(self.folder / backups.BACKUPS_DIR)
 
     def damaged(self, detail: str) -> LibraryDamaged:

@@ -70,6 +70,7 @@ class Notes:
         """One transaction: read the note under the write lock, keep it as a revision, write."""
         with self.store.write() as tx:
             tx.require_papers([paper_id])
+            tx.d.lock_paper(tx.conn, paper_id)
             # FOR UPDATE: PostgreSQL locks the row read here; SQLite's write lock is already held
             old = tx.conn.execute(
                 select(t.note.c.text).where(t.note.c.paper_id == paper_id).with_for_update()

@@ -12,6 +12,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QLockFile, QObject, QSettin
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from sqlalchemy.exc import DatabaseError
 
+from desktop_app.core.changes import is_server_url
 from desktop_app.core.errors import LibraryDamaged, LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.store import backups
@@ -225,7 +226,9 @@ def _fail(message: str, *, headless: bool, warning: bool = False) -> int:
     return 1
 
 
-def run_gui(folder: Path, args: argparse.Namespace) -> int:
+def run_gui(folder: Path | str, args: argparse.Namespace) -> int:
+    if is_server_url(folder):  # postgresql://…: a shared library
+        return run_shared(str(folder), args)
     app = application()
     folder = Path(folder).expanduser()
     if getattr(args, "gui_smoke", False):
@@ -284,6 +287,57 @@ def run_gui(folder: Path, args: argparse.Namespace) -> int:
     close_window(current_window(win))
     libraries.release(current_window(win))  # the lock of the library switched to, if the user switched
     lock.unlock()
+    return code
+
+
+# ---- a shared library (postgresql://…): core/shared_library.py, gui/shared_desk.py ----------------
+def open_shared_window(url: str, settings: QSettings | None = None) -> MainWindow:
+    """The shown window on the shared library at ``url``: no folder lock nor second-start socket
+    (every desk, and every window, may open it); it follows the other desks (shared_desk.attach)."""
+    from desktop_app.gui import shared_desk
+
+    application()
+    lib = Library.open(url, background_index=True, ensure_index=False)
+    try:
+        win = MainWindow(lib, settings)
+    except BaseException:
+        lib.close()
+        raise
+    index_status.attach(win)
+    libraries.remember_library(win.settings, url)  # without its password
+    win.library_opener = lambda other, new=False: switch_library(win, other, new=new)
+    shared_desk.attach(win)
+    win.show()
+    win.destroyed.connect(lambda *_: lib.close())
+    return win
+
+
+def switch_to_shared(win: MainWindow, url: str) -> MainWindow:
+    """File → Connect / Open Recent on a server: a new window on it, and ``win`` closes."""
+    win.reader.notes.flush()
+    try:
+        new_win = open_shared_window(url, win.settings)
+    except Exception as exc:  # noqa: BLE001 - said; the old window stays
+        raise libraries.SwitchRefused(f"Cannot open the shared library:\n{exc}") from exc
+    win.replaced_by = new_win
+    close_window(win)
+    libraries.release(win)
+    return new_win
+
+
+def run_shared(url: str, args: argparse.Namespace) -> int:
+    """``marginalia --library postgresql://…``: the window on a shared library."""
+    app = application()
+    screenshot = getattr(args, "screenshot", None)
+    try:
+        win = open_shared_window(url, QSettings() if not screenshot else _scratch_settings())
+    except (LibraryError, OSError) as exc:
+        return _fail(str(exc), headless=bool(screenshot))
+    if screenshot:
+        return _screenshot(app, win, Path(screenshot), args)
+    code = app.exec()
+    close_window(current_window(win))
+    libraries.release(current_window(win))
     return code
 
 

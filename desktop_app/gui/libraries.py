@@ -16,6 +16,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLockFile, QObje
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QWidget
 
+from desktop_app.core.changes import is_server_url
 from desktop_app.gui import preferences as prefs
 
 LOCK_NAME = ".marginalia.lock"
@@ -34,8 +35,13 @@ def recent_libraries(settings: QSettings) -> list[str]:
 
 
 def remember_library(settings: QSettings, folder: str | Path) -> None:
-    """Put ``folder`` first in the recent list (once)."""
-    path = str(Path(folder).expanduser().absolute())
+    """Put ``folder`` first in the recent list (once); a server's URL without its password."""
+    if is_server_url(folder):
+        from desktop_app.core.shared_library import redact
+
+        path = redact(str(folder))
+    else:
+        path = str(Path(folder).expanduser().absolute())
     rest = [f for f in recent_libraries(settings) if f != path]
     prefs.put(settings, prefs.RECENT_LIBRARIES, [path, *rest][:prefs.RECENT_LIBRARIES_MAX])
 
@@ -127,21 +133,31 @@ def add_library_menu(win: QMainWindow, menu: QMenu) -> QMenu:
         action.setObjectName(name)
         action.triggered.connect(lambda _=False, n=new: choose_and_switch(win, new=n))
         menu.addAction(action)
+    connect = QAction(QCoreApplication.translate("SharedDesk", "Connect to a shared library…"), win)
+    connect.setObjectName("connectSharedAction")
+    connect.triggered.connect(lambda _=False: _connect_shared(win))
+    menu.addAction(connect)
     recent = menu.addMenu(QCoreApplication.translate("Libraries", "Open &Recent"))
     recent.setObjectName("recentMenu")
     recent.aboutToShow.connect(lambda: fill_recent_menu(win, recent))  # filled when opened, not at start-up
     return recent
 
 
+def _connect_shared(win: QMainWindow) -> None:
+    from desktop_app.gui.shared_desk import connect_and_switch
+
+    connect_and_switch(win)
+
+
 def fill_recent_menu(win: QMainWindow, menu: QMenu) -> None:
     """The recent libraries, most recent first; a folder gone since is shown greyed (and is
     dropped from the list); the current library is checked."""
     menu.clear()
-    current = str(Path(win.library.folder).absolute())
+    current = getattr(win.library, "location", None) or str(Path(win.library.folder).absolute())
     folders = recent_libraries(win.settings)
     for folder in folders:
         action = menu.addAction(folder)
-        if not (Path(folder) / DB_NAME).is_file():
+        if not is_server_url(folder) and not (Path(folder) / DB_NAME).is_file():
             action.setEnabled(False)
             action.setToolTip(QCoreApplication.translate("Libraries", "This library is not there any more"))
             forget_library(win.settings, folder)

@@ -4,6 +4,8 @@ which turns it into an undoable command."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
 from PySide6.QtWidgets import (
@@ -95,6 +97,14 @@ class ReaderPane(QWidget):
         # its colours: the application's style sheet (desktop_app.gui.theme)
         self.list_note.hide()
         outer.addWidget(self.list_note)
+        # who changed the shown paper last, in a shared library ("tagged by lin, 5 min ago");
+        # gui/shared_desk.py sets the provider (paper id -> text, "" for none)
+        self.last_change = QLabel(self)
+        self.last_change.setObjectName("lastChange")
+        self.last_change.setTextFormat(Qt.TextFormat.PlainText)
+        self.last_change.hide()
+        self.last_change_provider: Callable[[int], str] | None = None
+        outer.addWidget(self.last_change)
 
         row = QHBoxLayout()
         self.status = StatusControl(self)
@@ -211,6 +221,9 @@ class ReaderPane(QWidget):
             self.title_edit.setCursorPosition(0)
         self.title_edit.setToolTip(self.tr("Derived from the abstract; edit to replace") if paper.title_source == "derived" else "")
         self.meta.setText(self._meta_text(paper))
+        last = self.last_change_provider(paper.id) if self.last_change_provider is not None else ""
+        self.last_change.setText(last)
+        self.last_change.setVisible(bool(last))
         self.keywords.setText(self._keyword_text(paper))
         self.keywords.setVisible(bool(paper.keywords))
         self.status.set_status(paper.status)

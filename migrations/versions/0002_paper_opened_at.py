@@ -18,11 +18,17 @@ branch_labels = None
 depends_on = None
 
 
+def _recreate() -> str:
+    """SQLite copies the table (as it always did); PostgreSQL alters it in place (a copy would
+    have to drop the primary key other tables' foreign keys depend on)."""
+    return "always" if op.get_bind().dialect.name == "sqlite" else "auto"
+
+
 def upgrade() -> None:
-    with op.batch_alter_table("paper", recreate="always") as batch:
+    with op.batch_alter_table("paper", recreate=_recreate()) as batch:
         batch.add_column(sa.Column("opened_at", sa.DateTime(), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("paper", recreate="always") as batch:
+    with op.batch_alter_table("paper", recreate=_recreate()) as batch:
         batch.drop_column("opened_at")

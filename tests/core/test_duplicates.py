@@ -13,6 +13,13 @@ from desktop_app.core.formats import read_path
 from desktop_app.core.library import Library
 from desktop_app.core.store import tables as t
 from tests.conftest import CORPUS
+from tests.core.pg_fixtures import BACKENDS, empty_library_on
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_library(request: pytest.FixtureRequest, library_dir: Path):  # noqa: ANN201
+    """An empty library, on SQLite and on PostgreSQL (tests/core/pg_fixtures.py)."""
+    yield from empty_library_on(request, library_dir)
 
 ABSTRACT = "We study cats with deep networks and find that they are cute."
 REVISED = "We study cats with deep neural networks and find that they are very cute indeed."

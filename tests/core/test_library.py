@@ -17,6 +17,7 @@ from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.search.index import SearchIndex
 from desktop_app.core.search.query import QuerySyntaxError
 from tests.conftest import find_paper
+from tests.core.pg_fixtures import BACKENDS, _import_seeds, library_from_template
 
 RACES_TITLE = "RACES: Recursive Automated Composition for Environment Scaling"
 RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
@@ -44,12 +45,16 @@ def _seed_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.fixture
-def seed_library(_seed_template: Path, library_dir: Path):  # noqa: ANN201
+@pytest.fixture(params=BACKENDS)
+def seed_library(request: pytest.FixtureRequest, _seed_template: Path, library_dir: Path):  # noqa: ANN201
     """conftest's seed_library (the 76 seeds in this test's own folder), made by copying a
-    library imported once per module instead of importing again for every test."""
-    shutil.copytree(_seed_template, library_dir)
-    lib = Library.open(library_dir)
+    library imported once per module instead of importing again for every test; the same
+    on a PostgreSQL server (a database copied from a template imported once)."""
+    if request.param == "postgresql":
+        lib = Library.open(library_from_template(request.getfixturevalue("pg_server"), "seeds", _import_seeds))
+    else:
+        shutil.copytree(_seed_template, library_dir)
+        lib = Library.open(library_dir)
     assert lib.papers.count() == 76
     yield lib
     lib.close()
@@ -424,7 +429,7 @@ def test_notes_keep_revisions_are_searchable_and_persist(seed_library: Library, 
         lib.notes.set(99999, "x")
     lib.close()
 
-    with Library.open(library_dir) as again:
+    with Library.open(lib.server.url if lib.server else library_dir) as again:  # a folder or a server's URL
         assert again.papers.get(races).note == "Third: wombat again."
         assert len(again.notes.revisions(races)) == 2
         assert again.query("note:wombat").ids == [races]

@@ -3,6 +3,8 @@ the index re-queued, updated_at bumped."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from sqlalchemy import select
 
@@ -11,6 +13,13 @@ from desktop_app.core.library import Library
 from desktop_app.core.metadata import ENTRY_TYPES, parse_author, short_authors
 from desktop_app.core.store import tables as t
 from tests.conftest import find_paper
+from tests.core.pg_fixtures import BACKENDS, seed_library_on
+
+
+@pytest.fixture(params=BACKENDS)
+def seed_library(request: pytest.FixtureRequest, library_dir: Path, seed_paths: list[Path]):  # noqa: ANN201
+    """The 76 seeds, on SQLite and on PostgreSQL (tests/core/pg_fixtures.py)."""
+    yield from seed_library_on(request, library_dir, seed_paths)
 
 
 def _updated_at(lib: Library, pid: int) -> object:

@@ -87,6 +87,19 @@ class Dialect:
         note's previous text kept as a revision) cannot interleave with another writer."""
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
+    def lock_paper(self, conn: Connection, paper_id: int) -> None:
+        """Serialize writers of one paper's note until the commit (SQLite's write lock does)."""
+        return None
+
+    def order_change_log(self, conn: Connection) -> None:
+        """Make change_log's seq order the commit order (see PostgresDialect); SQLite's one
+        writer at a time already does."""
+        return None
+
+    def notify_changes(self, conn: Connection) -> None:
+        """Wake the other desks when this transaction commits (PostgreSQL's NOTIFY)."""
+        return None
+
     def bump_commit_count(self, conn: Connection) -> int | None:
         """Count this write in the database itself (SQLite's user_version header field, free in
         this schema: Alembic keeps its own table). Compared with the count the store writes beside
@@ -109,6 +122,11 @@ class Dialect:
         if fk:
             problems.append(f"{len(fk)} broken references (first: {tuple(fk[0])})")
         return problems
+
+
+CHANGES_CHANNEL = "marginalia_changes"  # LISTEN/NOTIFY channel of a shared library
+CHANGE_LOG_LOCK = 0x6D617267  # "marg": the advisory lock key of change_log writers
+PAPER_LOCK_CLASS = 0x6E6F7465  # "note": (class, paper id) advisory locks of note writers
 
 
 def _int_array():  # noqa: ANN202 - postgresql.ARRAY(Integer)
@@ -158,6 +176,24 @@ class PostgresDialect(Dialect):
 
     def begin_write(self, conn: Connection) -> None:
         return None  # row locks and the note version do the work there
+
+    def lock_paper(self, conn: Connection, paper_id: int) -> None:
+        """A transaction-level advisory lock on the paper: SELECT … FOR UPDATE locks nothing
+        when the note has no row yet, and two first notes written at once would both read ""
+        and the second upsert would replace the first's text without keeping it."""
+        conn.execute(select(func.pg_advisory_xact_lock(PAPER_LOCK_CLASS, int(paper_id))))
+
+    def order_change_log(self, conn: Connection) -> None:
+        """A sequence hands out seq before the commit, so a reader could see seq 11 committed
+        while seq 10 is not yet, pull past 10 and never see it. Writers take this transaction-level
+        advisory lock just before inserting their change rows, so no other writer takes a seq until
+        this one commits (or rolls back): seq order is commit order, and "seq > last seen" is
+        exact. The lock is held only from the log insert to the commit."""
+        conn.execute(select(func.pg_advisory_xact_lock(CHANGE_LOG_LOCK)))
+
+    def notify_changes(self, conn: Connection) -> None:
+        """NOTIFY inside the transaction: PostgreSQL delivers it only if and when it commits."""
+        conn.execute(select(func.pg_notify(CHANGES_CHANNEL, "")))
 
     def bump_commit_count(self, conn: Connection) -> int | None:
         return None  # a server's writes cannot lose their log behind its back

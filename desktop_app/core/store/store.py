@@ -21,6 +21,7 @@ from sqlalchemy import Connection, Engine, Select, literal, select, true
 from desktop_app.core.errors import LibraryError, LibraryReadOnly
 from desktop_app.core.models import utcnow
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.change_log import log_write
 from desktop_app.core.store.dialect import Dialect, dialect_for
 from desktop_app.core.store.failures import READ_ONLY, storage_errors
 
@@ -35,8 +36,10 @@ def live_ids_statement(d: Dialect) -> Select:
 class Tx:
     """One write transaction: its connection, its dialect, and the index queue."""
 
-    def __init__(self, conn: Connection, dialect: Dialect, live_ids: Select | None = None) -> None:
+    def __init__(self, conn: Connection, dialect: Dialect, live_ids: Select | None = None,
+                 index_queue: bool = True) -> None:
         self.conn = conn
+        self.index_queue = index_queue  # False: a shared library's desks index from change_log
         self.d = dialect
         self._live_ids = live_ids if live_ids is not None else live_ids_statement(dialect)
         self.now: datetime = utcnow()
@@ -46,11 +49,17 @@ class Tx:
         # rolled back is deleted); each runs once, its OSErrors ignored
         self.after_commit: list[Callable[[], None]] = []
         self.after_rollback: list[Callable[[], None]] = []
+        # the papers this write touched, written to change_log before the commit (core/changes.py)
+        self.touched: set[int] = set()
 
     def queue_index(self, ids: Iterable[int]) -> None:
         """Queue papers for the index in this transaction (re-queued ones get a new time)."""
         ids = [int(i) for i in ids]
         if not ids:
+            return
+        self.touched.update(ids)
+        self.text_changed = True
+        if not self.index_queue:
             return
         rows = self.d.id_values(ids).add_columns(literal(self.now, t.index_queue.c.queued_at.type)).where(true())
         # "WHERE true": SQLite cannot tell an upsert's ON from a join's after a bare SELECT
@@ -60,7 +69,6 @@ class Tx:
                 index_elements=["paper_id"], set_={"queued_at": ins.excluded.queued_at}
             )
         )
-        self.text_changed = True
 
     def require_papers(self, ids: Sequence[int]) -> list[int]:
         """The ids, deduplicated in order; LibraryError when one is not a live paper."""
@@ -69,6 +77,7 @@ class Tx:
         missing = [i for i in ids if i not in found]
         if missing:
             raise LibraryError(f"no paper with id {', '.join(map(str, missing[:5]))}")
+        self.touched.update(ids)
         return ids
 
 
@@ -95,6 +104,8 @@ class Store:
         self.read_only = read_only
         self.commits_file = commits_file
         self._database: str | None = None  # the SQLite file's path, for data_stamp
+        self.actor = ""  # who writes, recorded in change_log (core/changes.py sets it at open)
+        self.index_queue = True  # False: no index_queue rows (a shared library, core/shared_library.py)
 
     @contextmanager
     def write(self) -> Iterator[Tx]:
@@ -106,9 +117,10 @@ class Store:
             raise LibraryReadOnly(f"{READ_ONLY} ({self.location})")
         with self.write_lock, storage_errors(self.location), self.engine.connect() as conn:
             self.dialect.begin_write(conn)
-            tx = Tx(conn, self.dialect, self._live_ids)
+            tx = Tx(conn, self.dialect, self._live_ids, self.index_queue)
             try:
                 yield tx
+                log_write(conn, self.dialect, tx.touched, tx.now, self.actor)
                 count = self.dialect.bump_commit_count(conn)
                 conn.commit()
             except BaseException:

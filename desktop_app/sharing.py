@@ -1,0 +1,45 @@
+"""``marginalia share --to postgresql://…``: copy a library to a server, through the JSON restore.
+
+The source library is written as a Marginalia JSON document (the export every backup format
+round-trips: papers, identities, tags and their colours, statuses, ratings, notes with their
+text, highlights, reading lists in order, attachments) and restored into the server library
+with :meth:`Imports.restore_json <desktop_app.core.imports.Imports.restore_json>`, in one
+transaction: the copy is whole or not at all. ``marginalia --library postgresql://… export
+--format json`` brings it back.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from desktop_app.core.errors import LibraryError
+from desktop_app.core.library import Library
+from desktop_app.core.values import ImportReport
+
+
+def share(source: Library, url: str, *, merge: bool = False) -> tuple[ImportReport, str]:
+    """Copy ``source`` into the library at ``url``; (the restore's report, the URL without password).
+
+    A server library that has papers already is refused unless ``merge`` (then papers that are
+    the same are merged, as an import of a backup would)."""
+    from desktop_app.core.shared_library import is_server_url, redact
+    from desktop_app.exporting import export_to_file
+
+    if not is_server_url(url):
+        raise LibraryError(f"--to must be a postgresql:// URL or service, not {url!r}")
+    with tempfile.TemporaryDirectory(prefix="marginalia-share-") as tmp:
+        doc = Path(tmp) / "library.json"
+        export_to_file(source, "json", doc)
+        target = Library.open(url, ensure_index=False)
+        try:
+            if target.read_only:
+                raise LibraryError(f"your role may not write {redact(url)}")
+            if not merge and target.papers.count():
+                raise LibraryError(f"{redact(url)} holds {target.papers.count()} papers already; "
+                                   "add --merge to copy into it anyway")
+            report = target.imports.restore_json(doc)
+            target.ensure_index()
+        finally:
+            target.close()
+    return report, redact(url)
