@@ -59,6 +59,10 @@ def test_cancel_is_the_default_and_enter_removes_nothing(make_window, seeded_dir
         if not isinstance(w, QMessageBox):
             QTimer.singleShot(20, lambda: answer(click_remove))
             return
+        if QApplication.activeWindow() is not w:  # as on a desktop: the question has the keyboard
+            w.activateWindow()
+            QTimer.singleShot(20, lambda: answer(click_remove))
+            return
         seen.append(w.text())
         assert w.defaultButton() is w.button(QMessageBox.StandardButton.Cancel)
         if click_remove:
