@@ -51,7 +51,7 @@ class EditController(QObject):
     def _do(self, text: str, do: Do, undo: Undo) -> Change | None:
         try:
             return perform(self.undo_stack, text, do, undo, self.changed.emit,
-                           lambda why: QMessageBox.warning(self._dialog_parent, "Marginalia", why))
+                           lambda why: QMessageBox.warning(self._dialog_parent, self.tr("Marginalia"), why))
         except LibraryError as exc:
             QMessageBox.warning(self._dialog_parent, self.tr("Marginalia"), str(exc))
             return None

@@ -318,7 +318,7 @@ def switch_to_shared(win: MainWindow, url: str) -> MainWindow:
     try:
         new_win = open_shared_window(url, win.settings)
     except Exception as exc:  # noqa: BLE001 - said; the old window stays
-        raise libraries.SwitchRefused(f"Cannot open the shared library:\n{exc}") from exc
+        raise libraries.SwitchRefused(QCoreApplication.translate("Launch", "Cannot open the shared library:\n{0}").format(exc)) from exc
     win.replaced_by = new_win
     close_window(win)
     libraries.release(win)

@@ -107,7 +107,7 @@ def attach(win: QWidget) -> RemoteChanges | None:
     lib = win.library
     if lib.server is None:
         return None
-    win.setWindowTitle(f"Marginalia — {lib.server.location}" + (_tr(" (read-only)") if lib.read_only else ""))
+    win.setWindowTitle((_tr("{0} — {1} (read-only)") if lib.read_only else "{0} — {1}").format("Marginalia", lib.server.location))
     win.reader.last_change_provider = lambda pid: last_change_text(lib, pid)
     relay = RemoteChanges(win)
     relay.arrived.connect(lambda rows: apply_rows(win, rows), Qt.ConnectionType.QueuedConnection)
@@ -196,7 +196,7 @@ def connect_and_switch(win: QWidget) -> QWidget | None:
     opener = getattr(win, "library_opener", None)
     try:
         if opener is None:
-            raise LibraryError(dialog.tr("This window cannot open another library."))
+            raise LibraryError(QCoreApplication.translate("ConnectDialog", "This window cannot open another library."))
         return opener(dialog.url(), False)
     except Exception as exc:  # noqa: BLE001 - libraries.SwitchRefused or a failed connection: said
         QMessageBox.warning(win, dialog.windowTitle(), str(exc))
@@ -207,6 +207,6 @@ def screenshot_view(window: QWidget) -> QWidget:
     """File → Connect to a shared library…, filled in (for the docs)."""
     dialog = ConnectDialog(window)
     dialog.address.setText("postgresql://lin@db.lab.example/papers?sslmode=require")
-    dialog.result.setText(dialog.tr("connected as lin to papers on db.lab.example:5432"))
+    dialog.result.setText(QCoreApplication.translate("ConnectDialog", "connected as lin to papers on db.lab.example:5432"))
     dialog.show()
     return dialog

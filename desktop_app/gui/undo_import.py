@@ -5,7 +5,10 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from pathlib import PurePath
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
+
+from desktop_app.gui import i18n
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
@@ -52,10 +55,10 @@ def undo_import_text(batch: dict, cost: dict[str, int], today: date | None = Non
 
 def undo_import_box(parent: QWidget, batch: dict, cost: dict[str, int]) -> QMessageBox:
     """The question box: Remove papers / Cancel, Cancel the default (Enter does not remove)."""
-    box = QMessageBox(QMessageBox.Icon.Warning, "Undo import", undo_import_text(batch, cost),
+    box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("UndoImport", "Undo import"), undo_import_text(batch, cost),
                       QMessageBox.StandardButton.Cancel, parent)
     box.setObjectName("undoImportBox")
-    remove = box.addButton(f"Remove {_plural(cost['papers'], 'paper')}", QMessageBox.ButtonRole.DestructiveRole)
+    remove = box.addButton(i18n.number_in(i18n.plurals().remove_papers(cost["papers"]), cost["papers"]), QMessageBox.ButtonRole.DestructiveRole)
     remove.setObjectName("undoImportRemove")
     cancel = box.button(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(cancel)

@@ -243,6 +243,13 @@ You can undo this with Ctrl+Z.</numerusform>
             <numerusform>The newest backup is %n minutes old.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Remove %n paper(s)</source>
+        <translation>
+            <numerusform>Remove %n paper</numerusform>
+            <numerusform>Remove %n papers</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>RatingControl</name>

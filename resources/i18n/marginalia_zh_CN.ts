@@ -375,6 +375,45 @@
     </message>
 </context>
 <context>
+    <name>ConnectDialog</name>
+    <message>
+        <source>Connect to a shared library</source>
+        <translation>连接共享文库</translation>
+    </message>
+    <message>
+        <source>A library on a PostgreSQL server, shared by a lab. Enter its address (postgresql://user@host/database) or a service name from your pg_service.conf. Passwords are never stored here: put yours in ~/.pgpass.</source>
+        <translation>位于 PostgreSQL 服务器上、由实验室共享的文库。请输入其地址（postgresql://user@host/database）或 pg_service.conf 中的服务名。此处从不保存密码：请将密码写入 ~/.pgpass。</translation>
+    </message>
+    <message>
+        <source>Address or service:</source>
+        <translation>地址或服务名：</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Enter an address or a service name.</source>
+        <translation>请输入地址或服务名。</translation>
+    </message>
+    <message>
+        <source>The password in the address is used now and never saved; put it in ~/.pgpass to connect next time.</source>
+        <translation>地址中的密码仅用于本次连接，不会保存；如需下次连接，请将其写入 ~/.pgpass。</translation>
+    </message>
+    <message>
+        <source>This window cannot open another library.</source>
+        <translation>此窗口无法打开其他文库。</translation>
+    </message>
+    <message>
+        <source>connected as lin to papers on db.lab.example:5432</source>
+        <translation>已以 lin 身份连接到 db.lab.example:5432 上的 papers</translation>
+    </message>
+</context>
+<context>
     <name>DidYouMeanLine</name>
     <message>
         <source>Did you mean:</source>
@@ -716,18 +755,6 @@ You can undo this with Ctrl+Z.</source>
         <translation>将“{0}”（连同其子标签）重命名为：</translation>
     </message>
     <message>
-        <source>Merge tag</source>
-        <translation>合并标签</translation>
-    </message>
-    <message>
-        <source>Merge “{0}” into:</source>
-        <translation>将“{0}”合并到：</translation>
-    </message>
-    <message>
-        <source>Merge tags</source>
-        <translation>合并标签</translation>
-    </message>
-    <message>
         <source>Color of “{0}”</source>
         <translation>“{0}”的颜色</translation>
     </message>
@@ -768,6 +795,10 @@ You can undo this with Ctrl+Z.</source>
     <message>
         <source>Edit note</source>
         <translation>编辑笔记</translation>
+    </message>
+    <message>
+        <source>Merge tag {0} into {1}</source>
+        <translation>将标签 {0} 合并到 {1}</translation>
     </message>
 </context>
 <context>
@@ -942,14 +973,6 @@ You can undo this with Ctrl+Z.</source>
     <message>
         <source>There is no import to undo.</source>
         <translation>没有可撤销的导入。</translation>
-    </message>
-    <message>
-        <source>Remove the {0} papers imported on {1} from
-{2}?
-Tags and notes you added to them go too.</source>
-        <translation>移除 {1} 从以下来源导入的 {0} 篇论文？
-{2}
-你为它们添加的标签和笔记也会一并移除。</translation>
     </message>
     <message>
         <source>Papers</source>
@@ -1182,6 +1205,12 @@ Import them with File → Import… in that window.</source>
 {1}</source>
         <translation>无法创建文库文件夹 {0}：
 {1}</translation>
+    </message>
+    <message>
+        <source>Cannot open the shared library:
+{0}</source>
+        <translation>无法打开共享文库：
+{0}</translation>
     </message>
 </context>
 <context>
@@ -1422,6 +1451,45 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Search index update failed ({0}); it will be retried</source>
         <translation>搜索索引更新失败（{0}）；稍后将重试</translation>
+    </message>
+    <message>
+        <source>Statistics…</source>
+        <translation>统计…</translation>
+    </message>
+    <message>
+        <source>&amp;Triage</source>
+        <translation>分拣(&amp;T)</translation>
+    </message>
+</context>
+<context>
+    <name>MergeTagsDialog</name>
+    <message>
+        <source>Merge tags</source>
+        <translation>合并标签</translation>
+    </message>
+    <message>
+        <source>Merge the tag “{0}” into:</source>
+        <translation>将标签“{0}”合并到：</translation>
+    </message>
+    <message>
+        <source>Filter tags…</source>
+        <translation>筛选标签…</translation>
+    </message>
+    <message>
+        <source>Filter tags</source>
+        <translation>筛选标签</translation>
+    </message>
+    <message>
+        <source>Tag to merge into</source>
+        <translation>合并到的标签</translation>
+    </message>
+    <message>
+        <source>Choose the tag to merge into; nothing changes until you press Merge.</source>
+        <translation>请选择要合并到的标签；按下“合并”之前不会有任何更改。</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>合并</translation>
     </message>
 </context>
 <context>
@@ -1711,10 +1779,6 @@ Import them with File → Import… in that window.</source>
         <translation>打开论文</translation>
     </message>
     <message>
-        <source>Open {0} papers</source>
-        <translation>打开 {0} 篇论文</translation>
-    </message>
-    <message>
         <source>Copy {0} citations</source>
         <translation>复制 {0} 条引用</translation>
     </message>
@@ -1781,6 +1845,10 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Mark {0}</source>
         <translation>标记为{0}</translation>
+    </message>
+    <message>
+        <source>Open the current paper</source>
+        <translation>打开当前论文</translation>
     </message>
 </context>
 <context>
@@ -1946,6 +2014,12 @@ Import them with File → Import… in that window.</source>
         <source>The newest backup is less than a minute old.</source>
         <translation>最新备份是不到一分钟前的。</translation>
     </message>
+    <message numerus="yes">
+        <source>Remove %n paper(s)</source>
+        <translation>
+            <numerusform>移除 %n 篇论文</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>RatingControl</name>
@@ -2057,6 +2131,29 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Highlight with comment…</source>
         <translation>高亮并批注…</translation>
+    </message>
+</context>
+<context>
+    <name>RelatedPanel</name>
+    <message>
+        <source>Related papers</source>
+        <translation>相关论文</translation>
+    </message>
+    <message>
+        <source>Show the related papers</source>
+        <translation>显示相关论文</translation>
+    </message>
+    <message>
+        <source>Hide the related papers</source>
+        <translation>隐藏相关论文</translation>
+    </message>
+    <message>
+        <source>Looking for related papers…</source>
+        <translation>正在查找相关论文…</translation>
+    </message>
+    <message>
+        <source>No related papers in this library</source>
+        <translation>此文库中没有相关论文</translation>
     </message>
 </context>
 <context>
@@ -2331,6 +2428,17 @@ Import them with File → Import… in that window.</source>
         <source>its name does not end in .csl</source>
         <translation>文件名不以 .csl 结尾</translation>
     </message>
+    <message>
+        <source>In triage, go to the next paper after a status or a rating</source>
+        <translation>分拣时，设置状态或评分后转到下一篇论文</translation>
+    </message>
+</context>
+<context>
+    <name>SharedDesk</name>
+    <message>
+        <source>Connect to a shared library…</source>
+        <translation>连接共享文库…</translation>
+    </message>
 </context>
 <context>
     <name>Shortcuts</name>
@@ -2434,6 +2542,18 @@ Import them with File → Import… in that window.</source>
         <source>this list</source>
         <translation>本列表</translation>
     </message>
+    <message>
+        <source>next / previous part: sidebar, search, papers, title, status, rating, tags, abstract, highlights, note</source>
+        <translation>下一个 / 上一个区域：侧栏、搜索、论文、标题、状态、评分、标签、摘要、高亮、笔记</translation>
+    </message>
+    <message>
+        <source>add the reader’s suggested tag 1…5</source>
+        <translation>添加阅读器建议的第 1…5 个标签</translation>
+    </message>
+    <message>
+        <source>triage: one paper at a time (u/s/r, 0–5, t, n, Alt+1…9 quick tags, Space or → next, ← back, Esc)</source>
+        <translation>分拣：逐篇处理论文（u/s/r、0–5、t、n、Alt+1…9 快捷标签、空格或 → 下一篇、← 返回、Esc）</translation>
+    </message>
 </context>
 <context>
     <name>Sidebar</name>
@@ -2523,6 +2643,95 @@ Import them with File → Import… in that window.</source>
     </message>
 </context>
 <context>
+    <name>SidebarPane</name>
+    <message>
+        <source>Filter tags</source>
+        <translation>筛选标签</translation>
+    </message>
+    <message>
+        <source>Filter tags…</source>
+        <translation>筛选标签…</translation>
+    </message>
+    <message>
+        <source>Show only the tags containing this text (type in the sidebar to start)</source>
+        <translation>仅显示包含此文本的标签（在侧栏中直接输入即可开始）</translation>
+    </message>
+</context>
+<context>
+    <name>SimilarWork</name>
+    <message>
+        <source>Related papers are not available: {0}</source>
+        <translation>无法获取相关论文：{0}</translation>
+    </message>
+    <message>
+        <source>Showing all papers: the related paper was not in the view you had</source>
+        <translation>正在显示全部论文：该相关论文不在之前的视图中</translation>
+    </message>
+</context>
+<context>
+    <name>StatisticsDialog</name>
+    <message>
+        <source>Statistics</source>
+        <translation>统计</translation>
+    </message>
+    <message>
+        <source>Papers by tag (top 20)</source>
+        <translation>按标签统计论文（前 20）</translation>
+    </message>
+    <message>
+        <source>Papers by venue (top 20)</source>
+        <translation>按发表处统计论文（前 20）</translation>
+    </message>
+    <message>
+        <source>Papers by year</source>
+        <translation>按年份统计论文</translation>
+    </message>
+    <message>
+        <source>Ratings</source>
+        <translation>评分</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Save as PNG…</source>
+        <translation>另存为 PNG…</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Counting…</source>
+        <translation>正在统计…</translation>
+    </message>
+    <message>
+        <source>The statistics could not be counted: {0}</source>
+        <translation>无法完成统计：{0}</translation>
+    </message>
+    <message>
+        <source>{0} papers: {1} read, {2} skimmed, {3} unread. {4} rated, {5} tagged, {6} with notes, {7} highlights.</source>
+        <translation>共 {0} 篇论文：已读 {1}，略读 {2}，未读 {3}。已评分 {4}，有标签 {5}，有笔记 {6}，高亮 {7} 处。</translation>
+    </message>
+    <message>
+        <source>unrated</source>
+        <translation>未评分</translation>
+    </message>
+    <message>
+        <source>Save statistics as PNG</source>
+        <translation>将统计另存为 PNG</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Could not write {0}</source>
+        <translation>无法写入 {0}</translation>
+    </message>
+</context>
+<context>
     <name>StatusControl</name>
     <message>
         <source>Reading status</source>
@@ -2531,6 +2740,33 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Mark as {0} (key {1})</source>
         <translation>标记为{0}（按键 {1}）</translation>
+    </message>
+</context>
+<context>
+    <name>SuggestionChips</name>
+    <message>
+        <source>Suggested:</source>
+        <translation>建议：</translation>
+    </message>
+    <message>
+        <source>Add suggested tag {0}</source>
+        <translation>添加建议标签 {0}</translation>
+    </message>
+    <message>
+        <source>Add the tag “{0}” (suggested from {1})</source>
+        <translation>添加标签“{0}”（根据{1}建议）</translation>
+    </message>
+    <message>
+        <source>similar papers</source>
+        <translation>相似论文</translation>
+    </message>
+    <message>
+        <source>its key terms</source>
+        <translation>其关键词</translation>
+    </message>
+    <message>
+        <source>similar papers and its key terms</source>
+        <translation>相似论文及其关键词</translation>
     </message>
 </context>
 <context>
@@ -2576,6 +2812,84 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Title</source>
         <translation>标题</translation>
+    </message>
+</context>
+<context>
+    <name>TriageView</name>
+    <message>
+        <source>Leave triage (Esc)</source>
+        <translation>退出分拣（Esc）</translation>
+    </message>
+    <message>
+        <source>Quick tags…</source>
+        <translation>快捷标签…</translation>
+    </message>
+    <message>
+        <source>Add tag…  (t; Enter adds it, Esc goes back)</source>
+        <translation>添加标签…（t；回车添加，Esc 返回）</translation>
+    </message>
+    <message>
+        <source>Abstract</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>No papers to triage here: choose a filter with papers first</source>
+        <translation>这里没有可分拣的论文：请先选择包含论文的筛选条件</translation>
+    </message>
+    <message>
+        <source>Nothing left to triage in this list</source>
+        <translation>此列表中已没有待分拣的论文</translation>
+    </message>
+    <message>
+        <source>Paper {0} of {1}</source>
+        <translation>第 {0} 篇，共 {1} 篇</translation>
+    </message>
+    <message>
+        <source>This is the last paper of the list</source>
+        <translation>这是列表中的最后一篇论文</translation>
+    </message>
+    <message>
+        <source>{0} of {1} triaged; {2} today</source>
+        <translation>已分拣 {0} / {1}；今天 {2} 篇</translation>
+    </message>
+    <message>
+        <source>Already tagged “{0}”</source>
+        <translation>已有标签“{0}”</translation>
+    </message>
+    <message>
+        <source>Quick tag</source>
+        <translation>快捷标签</translation>
+    </message>
+    <message>
+        <source>Tag for Alt+{0}:</source>
+        <translation>Alt+{0} 的标签：</translation>
+    </message>
+    <message>
+        <source>Alt+{0}: {1}</source>
+        <translation>Alt+{0}：{1}</translation>
+    </message>
+    <message>
+        <source>Alt+{0}: (free)</source>
+        <translation>Alt+{0}：（空闲）</translation>
+    </message>
+    <message>
+        <source>u unread · s skimmed · r read · 0–5 rate · t tag · n note · Space or → next · ← previous · Esc leave</source>
+        <translation>u 未读 · s 略读 · r 已读 · 0–5 评分 · t 标签 · n 笔记 · 空格或 → 下一篇 · ← 上一篇 · Esc 退出</translation>
+    </message>
+    <message>
+        <source>Alt+{0} {1}</source>
+        <translation>Alt+{0} {1}</translation>
+    </message>
+    <message>
+        <source>Quick tags: {0}</source>
+        <translation>快捷标签：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>UndoImport</name>
+    <message>
+        <source>Undo import</source>
+        <translation>撤销导入</translation>
     </message>
 </context>
 <context>
