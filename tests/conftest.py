@@ -107,3 +107,25 @@ def papers_in(db: Path) -> int:
         return con.execute("SELECT count(*) FROM paper WHERE deleted_at IS NULL").fetchone()[0]
     finally:
         con.close()
+
+
+_exit_status: list[int] = []
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    _exit_status.append(int(exitstatus))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Leave with pytest's own exit status once everything is reported. Since issue 15's merge
+    the interpreter's shutdown after the GUI tests sometimes crashes (SIGSEGV, exit 139) while
+    Qt and Python tear down their objects, after every test passed; the cause is not found yet,
+    so the run ends here, past all reporting, instead of failing on a crash no test made.
+    MARGINALIA_NORMAL_EXIT=1 keeps the usual shutdown (to hunt the crash)."""
+    import sys
+
+    if _exit_status and not os.environ.get("MARGINALIA_NORMAL_EXIT"):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(_exit_status[-1])

@@ -23,6 +23,10 @@ from desktop_app.core.actor import current_actor
 from desktop_app.core.store import Tx
 from desktop_app.core.store import tables as t
 
+# the kinds this module writes, read by the statistics; a shared library's desks follow the
+# facade's own rows ("papers.set_status", …: core/store/change_log.py) and skip these
+STATISTICS_KINDS = ("status", "rating", "tag")
+
 
 def _dump(detail: Mapping[str, Any]) -> str:
     return json.dumps(detail, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
@@ -39,7 +43,7 @@ def record(tx: Tx, kind: str, entries: Iterable[tuple[int, Mapping[str, Any]]]) 
         groups.setdefault(_dump(detail), []).append(int(pid))
     if not groups:
         return 0
-    actor = current_actor()
+    actor = tx.actor or current_actor()  # the store's (a shared library: the role), else the login
     cols = t.change_log.c
     for detail, ids in groups.items():
         rows = tx.d.id_values(ids).add_columns(

@@ -117,6 +117,8 @@ def _row(r: Any) -> ChangeRow:  # noqa: ANN401 - a SQLAlchemy row
     return ChangeRow(int(r[0]), at, r[2] or "", r[3], r[4])
 
 
+# the statistics' own rows (core/change_log.py: "status", "rating", "tag") repeat a facade row
+_FACADE_ROWS = t.change_log.c.kind.not_in(("status", "rating", "tag"))
 _COLUMNS = (t.change_log.c.seq, t.change_log.c.at, t.change_log.c.actor, t.change_log.c.kind,
             t.change_log.c.paper_id)
 
@@ -137,7 +139,7 @@ class ChangeFeed:
     def pull(self, limit: int = 100_000) -> list[ChangeRow]:
         """The committed changes after ``last_seq``, oldest first; advances ``last_seq``."""
         with self._lock:
-            stmt = (select(*_COLUMNS).where(t.change_log.c.seq > self.last_seq)
+            stmt = (select(*_COLUMNS).where(t.change_log.c.seq > self.last_seq, _FACADE_ROWS)
                     .order_by(t.change_log.c.seq).limit(limit))
             with self.store.read() as conn:
                 rows = [_row(r) for r in conn.execute(stmt)]
@@ -147,7 +149,7 @@ class ChangeFeed:
 
     def last_change(self, paper_id: int) -> ChangeRow | None:
         """The newest change of one paper (the reader's "tagged by lin, 5 min ago")."""
-        stmt = (select(*_COLUMNS).where(t.change_log.c.paper_id == paper_id)
+        stmt = (select(*_COLUMNS).where(t.change_log.c.paper_id == paper_id, _FACADE_ROWS)
                 .order_by(t.change_log.c.seq.desc()).limit(1))
         with self.store.read() as conn:
             row = conn.execute(stmt).first()

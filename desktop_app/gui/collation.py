@@ -34,7 +34,9 @@ def collator() -> QCollator:
 
 
 def key(text: str | None) -> QCollatorSortKey:
-    return collator().sortKey(text or "")
+    # casefold first: under the C/POSIX locale (no ICU rules) QCollator compares code points
+    # whatever its case sensitivity, which put "Vision" before "ml"
+    return collator().sortKey((text or "").casefold())
 
 
 def sorted_names(names: Sequence[str]) -> list[str]:

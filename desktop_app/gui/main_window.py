@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import (
-    QApplication,
     QLabel,
     QMainWindow,
     QSplitter,
@@ -391,15 +390,6 @@ class MainWindow(QMainWindow):
     def save_settings(self) -> None:
         self.window_settings.save(self, (self.splitter, self.reader.splitter), self.table.horizontalHeader(),
                              (self.sort_key, self.sort_desc), self.state, self.current_id())
-
-    def showEvent(self, event) -> None:  # noqa: ANN001, N802
-        """The first show gives the table the keyboard: j/k, u/s/r work at once (else the
-        sidebar, first in the Tab order, would have it)."""
-        super().showEvent(event)
-        if not getattr(self, "_shown_once", False):
-            self._shown_once = True
-            if QApplication.focusWidget() is None or not self.isAncestorOf(QApplication.focusWidget()):
-                self.table.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if not self.reader.notes.flush():

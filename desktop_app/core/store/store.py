@@ -44,6 +44,7 @@ class Tx:
         self._live_ids = live_ids if live_ids is not None else live_ids_statement(dialect)
         self.now: datetime = utcnow()
         self.text_changed = False
+        self.actor = ""  # the store's actor (who writes), for change_log rows written in this transaction
         # file work that must follow the transaction's outcome (attachments: a copy's file is
         # deleted only once its row's removal is committed; a file written for a row that is
         # rolled back is deleted); each runs once, its OSErrors ignored
@@ -118,6 +119,7 @@ class Store:
         with self.write_lock, storage_errors(self.location), self.engine.connect() as conn:
             self.dialect.begin_write(conn)
             tx = Tx(conn, self.dialect, self._live_ids, self.index_queue)
+            tx.actor = self.actor
             try:
                 yield tx
                 log_write(conn, self.dialect, tx.touched, tx.now, self.actor)
