@@ -308,8 +308,9 @@ def test_bundle_contents(build: Build):
     assert not (internal / "pytest").exists() and not (internal / "PyInstaller").exists()
     size = du_mb(build.bundle)
     # 122 MB before numpy; numpy (11 MB) and the OpenBLAS its core links (28 MB, unstripped:
-    # see build_linux.sh) came with the search executor (issue 14)
-    assert size < 170, f"bundle grew to {size:.0f} MB"
+    # see build_linux.sh) came with the search executor (issue 14); 174 MB with issue 15-17:
+    # citeproc-py, lxml.etree and citeproc's locales (~7.5 MB), the CSL styles, the catalogues
+    assert size < 180, f"bundle grew to {size:.0f} MB"
     for unused in ("random", "fft", "polynomial", "ma", "f2py", "testing"):
         assert not (internal / "numpy" / unused).exists(), f"numpy.{unused} is bundled"
 
