@@ -28,9 +28,8 @@ from desktop_app.gui.attachments_view import AttachmentStrip
 from desktop_app.gui.highlight_list import HighlightList
 from desktop_app.gui.note_editor import NoteEditor
 from desktop_app.gui.paper_links import PaperLinks
-from desktop_app.gui.rating_control import RatingControl
 from desktop_app.gui.safe_browser import SafeTextBrowser
-from desktop_app.gui.status_control import StatusControl
+from desktop_app.gui.status_control import decision_row
 from desktop_app.gui.tag_editor import TagEditor
 from desktop_app.gui.title_edit import TitleEdit
 
@@ -106,15 +105,7 @@ class ReaderPane(QWidget):
         self.last_change_provider: Callable[[int], str] | None = None
         outer.addWidget(self.last_change)
 
-        row = QHBoxLayout()
-        self.status = StatusControl(self)
-        self.status.statusChosen.connect(self.statusChosen)
-        self.rating = RatingControl(self)
-        self.rating.ratingChosen.connect(self.ratingChosen)
-        row.addWidget(self.status)
-        row.addSpacing(16)
-        row.addWidget(self.rating)
-        row.addStretch(1)
+        row, self.status, self.rating = decision_row(self, self.statusChosen, self.ratingChosen)
         outer.addLayout(row)
 
         self.tags = TagEditor(self)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QToolButton, QWidget
 
 from desktop_app.core.models import STATUSES
 from desktop_app.gui import i18n
+
+if TYPE_CHECKING:
+    from desktop_app.gui.rating_control import RatingControl
 
 KEYS = {"unread": "U", "skimmed": "S", "read": "R"}
 
@@ -46,3 +52,20 @@ class StatusControl(QWidget):
         """Show a status without emitting ``statusChosen``."""
         if status in self.buttons:
             self.buttons[status].setChecked(True)
+
+
+def decision_row(parent: QWidget, on_status: Callable[[str], object],
+                 on_rating: Callable[[int], object]) -> tuple[QHBoxLayout, StatusControl, RatingControl]:
+    """The status buttons and the stars side by side (the reader and triage): the row, and both."""
+    from desktop_app.gui.rating_control import RatingControl
+
+    row = QHBoxLayout()
+    status = StatusControl(parent)
+    status.statusChosen.connect(on_status)
+    rating = RatingControl(parent)
+    rating.ratingChosen.connect(on_rating)
+    row.addWidget(status)
+    row.addSpacing(16)
+    row.addWidget(rating)
+    row.addStretch(1)
+    return row, status, rating

@@ -44,9 +44,8 @@ from desktop_app.core.errors import LibraryError
 from desktop_app.core.values import Change, PaperView
 from desktop_app.gui import preferences, theme
 from desktop_app.gui.note_editor import NoteEditor
-from desktop_app.gui.rating_control import RatingControl
 from desktop_app.gui.safe_browser import SafeTextBrowser
-from desktop_app.gui.status_control import StatusControl
+from desktop_app.gui.status_control import decision_row
 from desktop_app.gui.tag_editor import TagEditor
 
 TRIAGE_SHORTCUT = "Ctrl+Shift+T"
@@ -133,15 +132,7 @@ class TriageView(QWidget):
         self.meta.setWordWrap(True)
         outer.addWidget(self.meta)
 
-        row = QHBoxLayout()
-        self.status = StatusControl(self)
-        self.status.statusChosen.connect(self.decide_status)
-        self.rating = RatingControl(self)
-        self.rating.ratingChosen.connect(self.decide_rating)
-        row.addWidget(self.status)
-        row.addSpacing(16)
-        row.addWidget(self.rating)
-        row.addStretch(1)
+        row, self.status, self.rating = decision_row(self, self.decide_status, self.decide_rating)
         outer.addLayout(row)
 
         self.tags = TagEditor(self)
