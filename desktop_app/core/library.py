@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from desktop_app.core.exports import Exports
     from desktop_app.core.highlights import Highlights
     from desktop_app.core.imports import Imports
+    from desktop_app.core.insights.triage_queue import TriageQueue
     from desktop_app.core.search.query import CompiledQuery
     from desktop_app.core.shared_library import Server
     from desktop_app.core.statistics import LibraryStatistics
@@ -95,6 +96,14 @@ class Library:
         from desktop_app.core.duplicates import Duplicates
 
         return log_mutations(Duplicates(self.store, self.papers), "duplicates")
+
+    @cached_property
+    def triage(self) -> TriageQueue:
+        """Decisions and the learned queue (core/insights/triage_queue.py); writes go through
+        ``lib.papers.set_decision``, so they are logged as that."""
+        from desktop_app.core.insights.triage_queue import TriageQueue
+
+        return TriageQueue(self.store, self.folder, self.finder, self.papers)
 
     @cached_property
     def attachments(self) -> Attachments:
