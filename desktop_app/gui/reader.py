@@ -25,11 +25,11 @@ from desktop_app.core.highlights import COLORS
 from desktop_app.core.values import PaperView
 from desktop_app.gui import i18n, theme
 from desktop_app.gui.attachments_view import AttachmentStrip
+from desktop_app.gui.decision_control import DecisionControl
 from desktop_app.gui.highlight_list import HighlightList
 from desktop_app.gui.note_editor import NoteEditor
 from desktop_app.gui.paper_links import PaperLinks
 from desktop_app.gui.safe_browser import SafeTextBrowser
-from desktop_app.gui.decision_control import DecisionControl
 from desktop_app.gui.status_control import decision_row
 from desktop_app.gui.tag_editor import TagEditor
 from desktop_app.gui.title_edit import TitleEdit

@@ -224,7 +224,7 @@ class TriageView(QWidget):
         self._prefetch_timer.timeout.connect(self._prefetch)
         window.edits.changed.connect(self.on_change)
         window.files.changed.connect(self.on_change)
-        self.ranker = LearnedOrder(self.library, self)
+        self.ranker = LearnedOrder(self.library, self, owner=window)
         self.ranker.ranked.connect(self._ranked)
 
     # ---- entering and leaving ---------------------------------------------------------------
