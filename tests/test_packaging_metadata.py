@@ -3,7 +3,10 @@ the app reads at run time (migrations, catalogues, styles, icons, the sample).""
 
 from __future__ import annotations
 
+import json
+import re
 import runpy
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -74,3 +77,26 @@ def test_a_new_subpackage_is_picked_up_without_a_list(tmp_path: Path) -> None:
     names = wheel_names(build_wheel(src, tmp_path / "dist"))
     assert {"desktop_app/core/insights_probe/__init__.py", "desktop_app/core/insights_probe/model.py",
             "desktop_app/gui/pages_probe/page.py"} <= names
+
+
+def test_the_flatpak_installs_the_postgresql_driver_and_every_dependency() -> None:
+    """The Flatpak's wheel list (packaging/flatpak/python3-dependencies.json, read as JSON, so
+    this runs without flatpak-builder): every pinned dependency and psycopg with psycopg-binary
+    (its libpq), as the PyInstaller bundles carry them."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    module = json.loads((ROOT / "packaging/flatpak/python3-dependencies.json").read_text(encoding="utf-8"))
+    installed = " ".join(module["build-commands"]).split()
+    wheels = {}
+    for name in (a for a in installed if a.endswith(".whl")):
+        dist, version = name.split("-")[:2]
+        wheels[re.sub(r"[-_.]+", "-", dist).lower()] = version
+    pins = [*project["dependencies"], *project["optional-dependencies"]["postgresql"]]
+    assert any(p.startswith("psycopg[binary]==") for p in pins)
+    for pin in pins:
+        name, extras, version = re.match(r"([A-Za-z0-9_.-]+)(\[[^\]]*\])?==([^;\s]+)", pin).groups()
+        wanted = [name] + (["psycopg-binary"] if name == "psycopg" and extras == "[binary]" else [])
+        for dist in wanted:
+            key = re.sub(r"[-_.]+", "-", dist).lower()
+            assert wheels.get(key) == version, f"{dist} {version}: the Flatpak has {wheels.get(key)}"
+    sources = {s["url"].rsplit("/", 1)[1] for s in module["sources"]}
+    assert sources == {a for a in installed if a.endswith(".whl")}
