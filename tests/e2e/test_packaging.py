@@ -349,19 +349,23 @@ def test_bundle_contents(build: Build):
     # 122 MB before numpy; numpy (11 MB) and the OpenBLAS its core links (28 MB, unstripped:
     # see build_linux.sh) came with the search executor (issue 14); 174 MB with issue 15-17:
     # citeproc-py, lxml.etree and citeproc's locales (~7.5 MB), the CSL styles, the catalogues;
-    # then psycopg with libpq (issue 24) and scikit-learn with scipy (the learned queue)
+    # 298 MB with psycopg, libpq and Python's ssl (issue 24: 16 MB) and scikit-learn with scipy
+    # (the learned queue: 92 MB, and numpy's subpackages scipy touches: 3.6 MB)
     assert size < BUNDLE_LIMIT_MB, f"bundle grew to {size:.0f} MB"
-    assert parts["psycopg + libpq"] < 16, parts
+    assert parts["psycopg + libpq + Python's ssl"] < 18, parts
 
 
 # what the report breaks the bundle's size into (globs under _internal)
 PARTS = {
-    "psycopg + libpq": ("psycopg", "psycopg_binary", "psycopg_binary.libs"),
+    # psycopg's Python modules are in the archive (base_library.zip / PYZ), not counted here;
+    # psycopg's wrapper imports Python's ssl, whose _ssl brings the build system's OpenSSL
+    "psycopg + libpq + Python's ssl": ("psycopg_binary", "psycopg_binary.libs", "libssl.so*",
+                                       "libcrypto.so*", "python3*/lib-dynload/_ssl.*"),
     "scikit-learn + scipy (+ joblib, threadpoolctl)": (
         "sklearn", "scikit_learn.libs", "scipy", "scipy.libs", "joblib", "threadpoolctl*"),
     "numpy": ("numpy", "numpy.libs"),
 }
-BUNDLE_LIMIT_MB = 180
+BUNDLE_LIMIT_MB = 310
 # imported by the app only when a user reaches them (a server library; the learned queue)
 LAZY_IMPORTS = ("psycopg", "psycopg_binary.pq", "sqlalchemy.dialects.postgresql.psycopg",
                 "sklearn.linear_model", "sklearn.feature_extraction.text", "sklearn.cluster",
@@ -408,7 +412,7 @@ def bundle_hygiene_problems(bundle: Path) -> list[str]:
         name = p.name.lower()
         if name.startswith(("psycopg2", "psycopg_c", "psycopg_pool", "mysqldb", "pymysql")):
             problems.append(f"unused database driver {rel}")
-        if name.startswith("libpq") and p.parent.name != "psycopg_binary.libs":
+        if name.startswith("libpq") and p.resolve().parent.name != "psycopg_binary.libs":
             problems.append(f"a libpq beside psycopg-binary's own: {rel}")
     own = [p.name for p in internal.iterdir()
            if p.suffix in (".dist-info", ".egg-info")
