@@ -2,7 +2,10 @@
 large, every decision on one key.
 
 Keys (on the view; the tag field and the note editor give them back with Esc):
-u/s/r status, 0–5 rating (both move on when ``preferences.TRIAGE_ADVANCE``), t tag (inline field
+y/m/x keep, maybe, skip (``preferences.TRIAGE_DECISION_KEYS``, remappable in Settings; the
+buttons sit in the row under the progress line, so they never move), o the learned order on or
+off, d the same decision for the near-duplicates offered after one, e the contribution sentence
+in bold, u/s/r status, 0–5 rating (both move on when ``preferences.TRIAGE_ADVANCE``), t tag (inline field
 with completion), Alt+1…9 quick tags (assigned by the user; ``preferences.TRIAGE_QUICK_TAGS``), n
 note (inline editor saving through the window's note path, with drafts), Space or → next,
 ← previous, PageUp/PageDown scroll the abstract, Esc leaves.
@@ -11,6 +14,12 @@ Every edit goes through the window's ``EditController`` (one undo step each; Ctr
 and brings the undone paper back on screen). The list is the window's shown list when triage
 starts. The paper on screen is remembered per library (``WindowSettings.key``), and whether
 triage was open: the next launch resumes there.
+
+The learned order (``gui/learned_order.py`` → ``lib.triage.order``): computed in a worker when
+triage opens and after every decision; when a ranking arrives, the papers after the one on
+screen take its order (undecided most-likely-keep first, then the decided), what was already
+shown stays, so a key never waits for the model. Include and exclude words are coloured and the
+contribution sentence made bold on the shown document (``gui/word_marks.py``).
 
 Speed: a key shows the next paper from a prefetched (PaperView, HTML) pair when there is one;
 the pair after it is read one event-loop turn after the paint (``_prefetch``).
