@@ -6,14 +6,16 @@ is kept open and refreshed after each commit, not reopened per query.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import shutil
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # Whoosh (and numpy) are imported when an index is first opened (start-up time)
     import numpy as np
@@ -29,6 +31,35 @@ from desktop_app.core.search.schema import SCHEMA_VERSION, build_schema
 
 STAMP = "marginalia-index.json"
 log = logging.getLogger(__name__)
+GENERATION_RETRIES = 5  # reads that found their generation's files gone, retried on the newest
+
+R = TypeVar("R")
+
+
+def follows_generation(method: Callable[..., R]) -> Callable[..., R]:
+    """A read that another process's commit raced: Whoosh deletes the files of the generations
+    no longer current (``_MAIN_1261.toc``, a segment) when it commits, so a searcher still on an
+    old generation can find a file gone. The read is then retried on the newest generation
+    instead of failing (a few times, a little later each time, while the writer finishes)."""
+
+    @functools.wraps(method)
+    def wrapper(self: SearchIndex, *args: object, **kwargs: object) -> R:
+        for attempt in range(GENERATION_RETRIES):
+            try:
+                return method(self, *args, **kwargs)
+            except FileNotFoundError as exc:
+                if attempt == GENERATION_RETRIES - 1:
+                    raise
+                log.info("index generation changed under a read (%s); retrying on the newest", exc)
+                time.sleep(0.01 * (attempt + 1))
+                with self._lock:
+                    try:
+                        self._refresh()
+                    except FileNotFoundError:
+                        pass  # the newest TOC is being written: the next attempt opens it
+        raise AssertionError("unreachable")
+
+    return wrapper
 
 
 @dataclass
@@ -205,6 +236,7 @@ class SearchIndex:
         except OSError:
             pass  # the TOC is being replaced; the next query looks again
 
+    @follows_generation
     def doc_count(self) -> int:
         with self._lock:
             return self.searcher.doc_count()
@@ -229,6 +261,7 @@ class SearchIndex:
     def all_pids(self) -> set[int]:
         return set(self.all_pid_array().tolist())
 
+    @follows_generation
     def all_pid_array(self) -> np.ndarray:
         """The paper ids of every live document, in docnum order."""
         import numpy as np
@@ -242,6 +275,7 @@ class SearchIndex:
         """Every paper the query matches, unscored (fast)."""
         return set(self.matching_pid_array(q).tolist())
 
+    @follows_generation
     def matching_pid_array(self, q: Query) -> np.ndarray:
         """Paper ids of every document the query matches, as an array (not sorted)."""
         import numpy as np
@@ -261,6 +295,7 @@ class SearchIndex:
                 docs = np.fromiter(self.searcher.docs_for_query(q), dtype=np.int64)
             return view.pids_of(docs)
 
+    @follows_generation
     def ranked_pids(self, q: Query, limit: int, within: Iterable[int] | None = None) -> list[tuple[int, float]]:
         """The best ``limit`` papers by score, optionally only among ``within`` papers."""
         import numpy as np
@@ -288,6 +323,7 @@ class SearchIndex:
             pids = view.pids
             return [(int(pids[d]), score) for d, score in ranked]
 
+    @follows_generation
     def doc_frequencies(self, field: str, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
         """(live documents, how many of them hold each term in ``field``): for tf-idf weights."""
         with self._lock:
