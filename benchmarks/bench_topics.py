@@ -1,0 +1,111 @@
+"""Topics benchmark: do topics recover known groups, and how long do they take.
+
+    .venv/bin/python benchmarks/bench_topics.py [--sizes 5000 20000] [--skip-quality]
+
+Quality: a library of the included papers of the shared screening sets (each set one label) plus
+the shared seed files; its topics (count chosen by the app) against the truth, as normalized
+mutual information (sklearn's ``normalized_mutual_info_score``). The seeds are one venue
+(NeurIPS 2026) in four files: scored with the venue as the label (primary) and with each file as
+a label. Target NMI ≥ 0.6.
+
+Time: topics of the whole library of the synthetic corpus (``benchmarks/corpus.py``) at each size,
+fitting the semantic space included (cold) and with it cached (warm). Targets: 5,000 ≤ 5 s,
+100,000 ≤ 60 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from labelled_sets import SCREENING, SEEDS, import_records, screening_records, seed_records, truth  # noqa: E402
+
+from desktop_app.core.library import Library  # noqa: E402
+
+TARGET_NMI = 0.6
+TARGET_SECONDS = {5_000: 5.0, 100_000: 60.0}
+
+
+def quality() -> float:
+    from sklearn.metrics import normalized_mutual_info_score
+
+    from desktop_app.core.insights.topics import find_topics
+
+    records = []
+    for path in SCREENING:
+        records += screening_records(path, included_only=True, label=path.stem)
+    for n, path in enumerate(SEEDS):
+        records += seed_records(path, f"seeds-{n}")
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = Library.open(Path(tmp) / "lib")
+        try:
+            import_records(lib, records)
+            labels = truth(lib)
+            t0 = time.perf_counter()
+            topics = find_topics(lib.store)
+            seconds = time.perf_counter() - t0
+        finally:
+            lib.close()
+    found = {pid: t.number for t in topics.topics for pid in t.ids}
+    ids = sorted(labels)
+    by_file = [labels[i] for i in ids]
+    by_venue = ["seeds" if x.startswith("seeds-") else x for x in by_file]
+    predicted = [found.get(i, 0) for i in ids]
+    nmi = normalized_mutual_info_score(by_venue, predicted)
+    nmi_files = normalized_mutual_info_score(by_file, predicted)
+    groups = {g: by_venue.count(g) for g in sorted(set(by_venue))}
+    print(f"quality: {len(ids)} papers {groups}; {len(topics.topics)} topics chosen in {seconds:.2f} s")
+    for t in topics.topics:
+        mix = {g: sum(1 for i in t.ids if labels.get(i, "").startswith(g)) for g in groups}
+        print(f"  {t.number:>2}. {t.name:<40} {t.size:>4}  {mix}")
+    print(f"NMI (reviews and the seeds' venue): {nmi:.3f} (target ≥ {TARGET_NMI}: "
+          f"{'ok' if nmi >= TARGET_NMI else 'MISSED'}); with each seed file a label: {nmi_files:.3f}")
+    return nmi
+
+
+def timing(size: int) -> None:
+    from common import cached_library
+
+    from desktop_app.core.insights import semantic
+    from desktop_app.core.insights.topics import find_topics
+
+    folder = cached_library(size)
+    lib = Library.open(folder, read_only=True)
+    try:
+        t0 = time.perf_counter()
+        space = semantic.library_space(lib.store)
+        fit = time.perf_counter() - t0
+        topics = find_topics(lib.store)
+        cold = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        find_topics(lib.store)
+        warm = time.perf_counter() - t1
+    finally:
+        lib.close()
+    target = TARGET_SECONDS.get(size)
+    verdict = "" if target is None else f" (target ≤ {target:.0f} s: {'ok' if cold <= target else 'MISSED'})"
+    print(f"time at {size:,} papers: {cold:.1f} s cold{verdict} (space {fit:.1f} s, "
+          f"{space.vectors.shape[1]} dimensions, {space.weights.shape[1]:,} words), {warm:.1f} s with the "
+          f"space cached; {len(topics.topics)} topics")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", type=int, nargs="*", default=[5_000, 20_000])
+    ap.add_argument("--skip-quality", action="store_true")
+    args = ap.parse_args(argv)
+    if not args.skip_quality:
+        quality()
+    for size in args.sizes:
+        timing(size)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

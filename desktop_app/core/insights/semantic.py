@@ -1,0 +1,160 @@
+"""A representation of the papers fitted to the library's own texts (latent semantic analysis).
+
+Each paper's title and abstract (the plain text the reader sees; the title counts twice) become a
+sublinear tf-idf vector over the library's vocabulary, then a point in a low-rank space found by
+truncated SVD, L2-normalised: two papers that use related words (not only the same words) end up
+close, and the cosine of two points is their dot product. Chinese text is split into single
+characters, other scripts into words of two letters or more.
+
+:func:`library_space` fits the whole library once per library state (the count of live papers,
+their largest id and their latest ``updated_at``) and keeps the result in memory; every later
+call on the same state answers at once. Nothing is downloaded: scikit-learn fits it from the
+library's texts.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
+
+    from desktop_app.core.store import Store
+
+# a Chinese (CJK ideograph) character alone, or a run of two or more letters of any other script
+TOKEN_PATTERN = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W\d_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}"
+MAX_DIMENSIONS = 150  # rank of the projection: topics and related papers gain nothing beyond it
+MAX_FEATURES = 60_000  # vocabulary cap: keeps 100,000 abstracts fast to fit
+MIN_DOCS_FOR_MIN_DF = 50  # below this a word seen in one paper is kept (a tiny library has few repeats)
+
+
+@dataclass(frozen=True)
+class SemanticSpace:
+    """The fitted representation of some papers: ``vectors[i]`` is paper ``ids[i]``."""
+
+    ids: np.ndarray  # int64, ascending
+    vectors: np.ndarray  # float32, (papers, dimensions), rows of norm 1 (0 for a paper without words)
+    weights: csr_matrix  # the tf-idf rows the projection was fitted to (papers, words)
+    words: np.ndarray  # the vocabulary, in the column order of ``weights``
+
+    def rows(self, paper_ids: Sequence[int]) -> np.ndarray:
+        """Row numbers of ``paper_ids`` (papers not in the space are left out)."""
+        wanted = np.asarray(list(paper_ids), dtype=np.int64)
+        pos = np.searchsorted(self.ids, wanted)
+        pos = np.clip(pos, 0, max(len(self.ids) - 1, 0))
+        if len(self.ids) == 0:
+            return np.empty(0, dtype=np.int64)
+        return pos[self.ids[pos] == wanted]
+
+    def has_words(self) -> np.ndarray:
+        """True for each paper whose text shares at least one word with the vocabulary."""
+        return np.asarray(self.weights.getnnz(axis=1) > 0)
+
+    def similar(self, paper_id: int, n: int = 10) -> list[tuple[int, float]]:
+        """The ``n`` papers nearest ``paper_id`` by cosine, (id, cosine) best first, itself left out."""
+        rows = self.rows([paper_id])
+        if len(rows) == 0 or n <= 0:
+            return []
+        row = int(rows[0])
+        if not self.vectors[row].any():
+            return []
+        sims = self.vectors @ self.vectors[row]
+        sims[row] = -np.inf
+        n = min(n, len(sims) - 1)
+        if n <= 0:
+            return []
+        top = np.argpartition(-sims, n - 1)[:n]
+        top = top[np.lexsort((self.ids[top], -sims[top]))]
+        return [(int(self.ids[i]), float(sims[i])) for i in top if sims[i] > 0]
+
+
+def paper_texts(store: Store, paper_ids: Sequence[int] | None = None) -> tuple[np.ndarray, list[str]]:
+    """(ids ascending, "title. title. abstract" for each) of the live papers, or of those of ``paper_ids``."""
+    from sqlalchemy import select
+
+    from desktop_app.core.store import tables as t
+
+    p = t.paper.c
+    stmt = select(p.id, p.title, p.abstract_text).where(p.deleted_at.is_(None)).order_by(p.id)
+    if paper_ids is not None:
+        stmt = stmt.where(store.dialect.in_ids(p.id, paper_ids))
+    with store.read() as conn:
+        rows = conn.execute(stmt).all()
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    return ids, [f"{r[1] or ''}. {r[1] or ''}. {r[2] or ''}" for r in rows]
+
+
+def fit_space(ids: np.ndarray, texts: Sequence[str], dimensions: int = MAX_DIMENSIONS) -> SemanticSpace:
+    """Fit tf-idf and its truncated SVD to ``texts`` (one per id); deterministic for the same input."""
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.preprocessing import normalize
+
+    n = len(texts)
+    vectorizer = TfidfVectorizer(
+        token_pattern=TOKEN_PATTERN, lowercase=True, stop_words="english", sublinear_tf=True,
+        min_df=2 if n >= MIN_DOCS_FOR_MIN_DF else 1, max_df=0.5 if n >= MIN_DOCS_FOR_MIN_DF else 1.0,
+        max_features=MAX_FEATURES, dtype=np.float32,
+    )
+    try:
+        weights = vectorizer.fit_transform(texts)
+        words = vectorizer.get_feature_names_out()
+    except ValueError:  # no words at all (empty texts, only stop words)
+        from scipy.sparse import csr_matrix
+
+        return SemanticSpace(ids, np.zeros((n, 0), np.float32), csr_matrix((n, 0), dtype=np.float32),
+                             np.empty(0, dtype=object))
+    rank = min(dimensions, n - 1, weights.shape[1] - 1)
+    if rank < 1:  # one paper, or one word: the tf-idf rows are the space
+        vectors = weights.toarray()
+    else:
+        svd = TruncatedSVD(n_components=rank, algorithm="randomized", n_iter=4, random_state=0)
+        vectors = svd.fit_transform(weights)
+    vectors = normalize(np.asarray(vectors, dtype=np.float32))
+    return SemanticSpace(ids, vectors.astype(np.float32, copy=False), weights.tocsr(), words)
+
+
+def library_state(store: Store) -> tuple:
+    """What changes whenever a paper's text may have changed: (count, largest id, latest update)."""
+    from sqlalchemy import func, select
+
+    from desktop_app.core.store import tables as t
+
+    p = t.paper.c
+    with store.read() as conn:
+        row = conn.execute(select(func.count(), func.max(p.id), func.max(p.updated_at))
+                           .where(p.deleted_at.is_(None))).one()
+    return tuple(row)
+
+
+_cache: dict[int, tuple[tuple, SemanticSpace]] = {}
+_cache_lock = threading.Lock()
+
+
+def library_space(store: Store) -> SemanticSpace:
+    """The space of all live papers, fitted once per library state (kept for the last state of
+    each store)."""
+    state = library_state(store)
+    key = id(store)
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None and hit[0] == state:
+            return hit[1]
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):  # BLAS threads spinning on a busy machine cost more than they give
+        space = fit_space(*paper_texts(store))
+    with _cache_lock:
+        _cache[key] = (state, space)
+    return space
+
+
+def forget(store: Store) -> None:
+    """Drop the space kept for ``store`` (its library closed)."""
+    with _cache_lock:
+        _cache.pop(id(store), None)

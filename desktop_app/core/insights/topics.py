@@ -1,0 +1,267 @@
+"""Topics: the papers of a list (or of the whole library) grouped by what they are about.
+
+The papers' points in the library's semantic space (``semantic.library_space``) are clustered by
+k-means. Unless the caller says how many topics it wants, the count is the one with the best
+silhouette among the candidates from 2 to about the square root of half the list (at most
+:data:`MAX_TOPICS`), measured on a sample, then fitted to every paper. Each topic is named by the
+words frequent in it and rare in the others (class-based tf-idf over the papers' tf-idf rows),
+and counts its papers decided keep / maybe / skip. Papers whose text shares no word with the
+rest form a topic of their own, last.
+
+:class:`Topics` (``lib.topics``) is the facade's part: it computes, saves a topic as the tag
+``topics/<name>`` and decides every undecided paper of a topic in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from desktop_app.core.errors import LibraryError
+from desktop_app.core.insights.semantic import SemanticSpace, library_space
+
+if TYPE_CHECKING:
+    from desktop_app.core.store import Store
+    from desktop_app.core.tags import Tags
+    from desktop_app.core.values import Change
+
+MAX_TOPICS = 40
+NAME_WORDS = 3  # words in a topic's name
+SHOWN_WORDS = 8  # words listed for a topic
+SAMPLE = 2_000  # papers the silhouette of each candidate count is measured on
+DECISIONS = ("keep", "maybe", "skip")
+NO_WORDS_NAME = "no shared words"
+
+
+@dataclass
+class Topic:
+    number: int  # 1, 2, ... by size, largest first
+    name: str
+    words: list[str]
+    ids: list[int]
+    decisions: dict[str, int] = field(default_factory=dict)  # keep / maybe / skip / undecided
+
+    @property
+    def size(self) -> int:
+        return len(self.ids)
+
+    def as_json(self) -> dict:
+        return {"number": self.number, "name": self.name, "words": self.words, "size": self.size,
+                "decisions": self.decisions, "ids": self.ids}
+
+
+@dataclass
+class TopicSet:
+    topics: list[Topic]
+    papers: int
+    chosen: bool  # the count was chosen by the app (not asked for)
+    message: str = ""  # why there are no or few topics, for the user
+
+    def find(self, which: str | int) -> Topic:
+        """A topic by number (1-based) or by name (case-insensitive); LibraryError otherwise."""
+        text = str(which).strip()
+        for t in self.topics:
+            if text.isdigit() and t.number == int(text) or t.name.casefold() == text.casefold():
+                return t
+        raise LibraryError(f"no topic '{text}' (topics are numbered 1 to {len(self.topics)}, or named)")
+
+    def as_json(self) -> dict:
+        return {"papers": self.papers, "chosen": self.chosen, "message": self.message,
+                "topics": [t.as_json() for t in self.topics]}
+
+
+def _decisions_column():  # noqa: ANN202 - a column, or None before the library has decisions
+    from desktop_app.core.store import tables as t
+
+    return t.paper.c.get("decision")
+
+
+def decision_counts(store: Store, ids: Sequence[int]) -> dict[str, int]:
+    """How many of ``ids`` are decided keep, maybe, skip, and how many are undecided."""
+    counts = dict.fromkeys((*DECISIONS, "undecided"), 0)
+    col = _decisions_column()
+    if col is None:
+        counts["undecided"] = len(ids)
+        return counts
+    for value, n in _decision_rows(store, ids):
+        counts[value if value in DECISIONS else "undecided"] += n
+    return counts
+
+
+def _decision_rows(store: Store, ids: Sequence[int]) -> list[tuple[str | None, int]]:
+    from sqlalchemy import func, select
+
+    from desktop_app.core.store import tables as t
+
+    col = _decisions_column()
+    p = t.paper.c
+    with store.read() as conn:
+        return [tuple(r) for r in conn.execute(
+            select(col, func.count()).where(store.dialect.in_ids(p.id, ids)).group_by(col))]
+
+
+def undecided(store: Store, ids: Sequence[int]) -> list[int]:
+    """The papers of ``ids`` without a decision, ascending."""
+    col = _decisions_column()
+    if col is None:
+        return sorted(ids)
+    from sqlalchemy import select
+
+    from desktop_app.core.store import tables as t
+
+    p = t.paper.c
+    with store.read() as conn:
+        return list(conn.execute(select(p.id).where(store.dialect.in_ids(p.id, ids), col.is_(None))
+                                 .order_by(p.id)).scalars())
+
+
+def candidate_counts(n: int) -> list[int]:
+    """The topic counts the app tries for ``n`` papers."""
+    top = min(MAX_TOPICS, max(2, int(np.sqrt(n / 2))), n - 1)
+    return list(range(2, top + 1))
+
+
+def choose_count(points: np.ndarray, seed: int = 0) -> int:
+    """The candidate count with the best silhouette (cosine) on a sample of ``points``."""
+    from sklearn.cluster import KMeans
+    from sklearn.metrics import silhouette_score
+
+    n = len(points)
+    rng = np.random.default_rng(seed)
+    sample = points if n <= SAMPLE else points[rng.choice(n, SAMPLE, replace=False)]
+    distinct = len(np.unique(sample.round(5), axis=0))
+    best, best_score = 1, -1.0
+    for k in candidate_counts(len(sample)):
+        if k >= distinct:
+            break
+        labels = KMeans(n_clusters=k, n_init=3, random_state=seed).fit_predict(sample)
+        if len(set(labels)) < 2:
+            continue
+        score = silhouette_score(sample, labels, metric="cosine")
+        if score > best_score:
+            best, best_score = k, score
+    return best
+
+
+def cluster(points: np.ndarray, k: int, seed: int = 0) -> np.ndarray:
+    """A topic label (0 .. k-1) for each point: k-means on all, mini-batches above 20,000 points."""
+    if k <= 1 or len(points) <= 1:
+        return np.zeros(len(points), dtype=np.int64)
+    from sklearn.cluster import KMeans, MiniBatchKMeans
+
+    if len(points) > 20_000:
+        model = MiniBatchKMeans(n_clusters=k, n_init=3, batch_size=4096, random_state=seed)
+    else:
+        model = KMeans(n_clusters=k, n_init=4, random_state=seed)
+    return model.fit_predict(points).astype(np.int64)
+
+
+def distinctive_words(space: SemanticSpace, rows: np.ndarray, labels: np.ndarray, k: int,
+                      n: int = SHOWN_WORDS) -> list[list[str]]:
+    """For each label, the ``n`` words most frequent in its papers against all (class-based tf-idf)."""
+    from scipy.sparse import csr_matrix
+
+    if space.weights.shape[1] == 0 or len(rows) == 0:
+        return [[] for _ in range(k)]
+    member = csr_matrix((np.ones(len(rows), np.float32), (labels, np.arange(len(rows)))), shape=(k, len(rows)))
+    per_class = np.asarray((member @ space.weights[rows]).todense())  # (k, words)
+    totals = per_class.sum(axis=1, keepdims=True)
+    tf = per_class / np.maximum(totals, 1e-12)
+    idf = np.log(1 + totals.mean() / np.maximum(per_class.sum(axis=0), 1e-12))
+    score = tf * idf
+    out = []
+    for c in range(k):
+        top = np.argsort(-score[c], kind="stable")[:n]
+        out.append([str(space.words[i]) for i in top if score[c, i] > 0])
+    return out
+
+
+def find_topics(store: Store, paper_ids: Sequence[int] | None = None, k: int | None = None,
+                space: SemanticSpace | None = None) -> TopicSet:
+    """The topics of ``paper_ids`` (all live papers when None); ``k`` topics when given."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):  # OpenMP's threads spin on a busy machine: one is 10-20x faster here
+        return _find_topics(store, paper_ids, k, space)
+
+
+def _find_topics(store: Store, paper_ids: Sequence[int] | None, k: int | None,
+                 space: SemanticSpace | None) -> TopicSet:
+    if k is not None and k < 1:
+        raise LibraryError(f"the number of topics is at least 1, not {k}")
+    space = space if space is not None else library_space(store)
+    rows = space.rows(sorted(set(paper_ids))) if paper_ids is not None else np.arange(len(space.ids))
+    n = len(rows)
+    if n == 0:
+        return TopicSet([], 0, k is None, "No papers to group into topics.")
+    with_words = space.has_words()[rows]
+    worded, wordless = rows[with_words], rows[~with_words]
+    points = space.vectors[worded]
+    message = ""
+    if len(worded) < 3 and k is None:
+        count = 1
+        message = "Too few papers to tell topics apart: they are shown as one."
+    else:
+        distinct = len(np.unique(points.round(5), axis=0)) if len(points) else 0
+        count = min(k, distinct) if k is not None else choose_count(points)
+        count = max(count, 1 if len(worded) else 0)
+        if k is not None and count < k:
+            message = f"Only {count} different texts: {count} topics instead of {k}."
+    labels = cluster(points, count) if len(worded) else np.empty(0, np.int64)
+    present = sorted(set(labels.tolist()), key=lambda c: (-int((labels == c).sum()), c))
+    relabel = {c: i for i, c in enumerate(present)}
+    labels = np.array([relabel[c] for c in labels.tolist()], dtype=np.int64)
+    words = distinctive_words(space, worded, labels, len(present))
+    topics = []
+    taken: set[str] = set()
+    for c in range(len(present)):
+        members = space.ids[worded[labels == c]]
+        name = _unique(" ".join(words[c][:NAME_WORDS]) or f"topic {c + 1}", taken)
+        topics.append(Topic(c + 1, name, words[c], [int(i) for i in members]))
+    if len(wordless):
+        topics.append(Topic(len(topics) + 1, _unique(NO_WORDS_NAME, taken), [],
+                            [int(i) for i in space.ids[wordless]]))
+        if not len(worded):
+            message = "These papers share no words (no abstracts, or each in words of its own)."
+    for t in topics:
+        t.decisions = decision_counts(store, t.ids)
+    return TopicSet(topics, n, k is None, message)
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    out, n = name, 2
+    while out.casefold() in taken:
+        out, n = f"{name} ({n})", n + 1
+    taken.add(out.casefold())
+    return out
+
+
+class Topics:
+    """``lib.topics``: topics of a list, saved as tags or decided as a whole."""
+
+    def __init__(self, store: Store, tags: Tags, set_decision: object | None = None) -> None:
+        self._store = store
+        self._tags = tags
+        self._set_decision = set_decision
+
+    def of(self, paper_ids: Sequence[int] | None = None, k: int | None = None) -> TopicSet:
+        return find_topics(self._store, paper_ids, k)
+
+    def save_as_tag(self, topic: Topic, name: str | None = None) -> Change:
+        """Tag every paper of ``topic`` ``topics/<name>`` (the topic's name unless one is given)."""
+        label = " ".join((name if name is not None else topic.name).replace("/", " ").split())
+        if not label:
+            raise LibraryError("a topic's tag needs a name")
+        return self._tags.add(topic.ids, [f"topics/{label}"])
+
+    def decide(self, topic: Topic, value: str) -> Change:
+        """Set ``value`` (keep / maybe / skip) on every undecided paper of ``topic``, in one
+        transaction; ``Change.paper_ids`` are the papers it decided (what an undo clears)."""
+        if value not in DECISIONS:
+            raise LibraryError(f"a decision is one of {', '.join(DECISIONS)}, not '{value}'")
+        if self._set_decision is None:
+            raise LibraryError("this library has no decisions yet")
+        return self._set_decision(undecided(self._store, topic.ids), value)
