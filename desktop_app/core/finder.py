@@ -74,7 +74,8 @@ class Finder:
         )
 
     def _related(self, paper_id: int) -> tuple[list[int], object]:
-        """``related:ID``: the papers related to one (core/related.py) and what ranks them."""
+        """``related:ID`` and ``like:ID``: the papers related to one (core/related.py) and what
+        ranks them."""
         from desktop_app.core.related import RELATED_SHOWN, related_to
 
         if not self._index.is_open:
@@ -186,6 +187,9 @@ class Finder:
                 top = [pid for pid, _ in ranked]
                 seen = set(top)
                 ids = top + [i for i in ids if i not in seen]
+            elif sort == "relevance" and cq is not None and cq.rank_scores and ids:
+                scores = {pid: cq.rank_scores.get(pid, 0.0) for pid in ids}
+                ids = sorted(ids, key=lambda pid: -scores[pid])  # stable: ties keep the list order
         total = len(ids)
         if limit is not None:
             ids = ids[offset : offset + limit]

@@ -121,7 +121,11 @@ def undecided(store: Store, ids: Sequence[int]) -> list[int]:
 def candidate_counts(n: int) -> list[int]:
     """The topic counts the app tries for ``n`` papers."""
     top = min(MAX_TOPICS, max(2, int(np.sqrt(n / 2))), n - 1)
-    return list(range(2, top + 1))
+    out, k = [], 2
+    while k <= top:  # every count up to 6, then steps of about a fifth
+        out.append(k)
+        k = k + 1 if k < 6 else max(k + 1, round(k * 1.2))
+    return out
 
 
 def choose_count(points: np.ndarray, seed: int = 0) -> int:
