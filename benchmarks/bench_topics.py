@@ -24,9 +24,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from labelled_sets import SCREENING, SEEDS, import_records, screening_records, seed_records, truth  # noqa: E402
-
 from desktop_app.core.library import Library  # noqa: E402
+from tests.core.labelled_sets import (  # noqa: E402
+    SCREENING,
+    SEEDS,
+    import_records,
+    screening_records,
+    seed_records,
+    truth,
+)
 
 TARGET_NMI = 0.6
 TARGET_SECONDS = {5_000: 5.0, 100_000: 60.0}

@@ -16,6 +16,7 @@ library's texts.
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -143,7 +144,9 @@ def fit_space(ids: np.ndarray, texts: Sequence[str], dimensions: int = MAX_DIMEN
         vectors = weights.toarray()
     else:
         svd = TruncatedSVD(n_components=rank, algorithm="randomized", n_iter=4, random_state=0)
-        vectors = svd.fit_transform(weights)
+        with warnings.catch_warnings():  # identical texts: no variance to explain (0 / 0), harmless
+            warnings.simplefilter("ignore", RuntimeWarning)
+            vectors = svd.fit_transform(weights)
     vectors = normalize(np.asarray(vectors, dtype=np.float32))
     return SemanticSpace(ids, vectors.astype(np.float32, copy=False), weights.tocsr(), words)
 

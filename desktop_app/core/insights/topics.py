@@ -178,8 +178,21 @@ def distinctive_words(space: SemanticSpace, rows: np.ndarray, labels: np.ndarray
     score = tf * idf
     out = []
     for c in range(k):
-        top = np.argsort(-score[c], kind="stable")[:n]
-        out.append([str(space.words[i]) for i in top if score[c, i] > 0])
+        top = np.argsort(-score[c], kind="stable")[: n * 3]
+        out.append(_one_form_each([str(space.words[i]) for i in top if score[c, i] > 0])[:n])
+    return out
+
+
+def _one_form_each(words: list[str]) -> list[str]:
+    """The words without a later plural of an earlier one, or the other way ("model", "models")."""
+    seen: set[str] = set()
+    out = []
+    for w in words:
+        base = w[:-2] if w.endswith("es") and len(w) > 4 else w[:-1] if w.endswith("s") and len(w) > 3 else w
+        if base in seen or w in seen:
+            continue
+        seen.update((w, base))
+        out.append(w)
     return out
 
 

@@ -10,16 +10,13 @@ and ``truth(lib)`` reads the labels back: {paper id: label}.
 from __future__ import annotations
 
 import csv
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from desktop_app.core.library import Library
+from desktop_app.core.records import ParseResult, Record
 
-from desktop_app.core.library import Library  # noqa: E402
-from desktop_app.core.records import ParseResult, Record  # noqa: E402
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+SHARED = Path(__file__).resolve().parents[3] / "shared"
 SCREENING = sorted((SHARED / "screening").glob("*.csv"))
 SEEDS = sorted((SHARED / "seeds").glob("*.txt"))
 
