@@ -13,7 +13,14 @@ from desktop_app.core.insights import semantic
 from desktop_app.core.insights.topics import NO_WORDS_NAME, find_topics
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
-from tests.core.labelled_sets import SCREENING, SEEDS, import_records, screening_records, seed_records, truth
+from tests.core.labelled_sets import (
+    SCREENING,
+    SEEDS,
+    import_records,
+    screening_records,
+    seed_records,
+    truth,
+)
 from tests.core.pg_fixtures import BACKENDS, new_database
 
 ADHD = next((p for p in SCREENING if p.stem == "ADHD"), None)
