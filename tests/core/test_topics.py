@@ -185,3 +185,21 @@ def test_cli_topics(mix_location: str, capsys: pytest.CaptureFixture[str]) -> No
     assert cli.main(["--library", mix_location, "topics", "--k", "0"]) == 1
     assert cli.main(["--library", mix_location, "topics", "nosuchwordanywhere"]) == 0
     assert "No papers" in capsys.readouterr().err
+
+
+def test_like_and_related_rank_by_the_semantic_space(mix: Library) -> None:
+    from desktop_app.core.search.errors import QuerySyntaxError
+
+    labels = truth(mix)
+    adhd = sorted(pid for pid, label in labels.items() if label == "adhd")
+    ranked = mix.related(adhd[0], 10)
+    assert [pid for pid, _ in ranked] == [pid for pid, _ in semantic.library_space(mix.store).related(adhd[0], 10)]
+    assert sum(labels[pid] == "adhd" for pid, _ in ranked) >= 8
+    like = mix.query(f"like:{adhd[0]}", sort="relevance")
+    assert like.ids[:10] == [pid for pid, _ in ranked] and adhd[0] not in like.ids
+    assert like.scores[like.ids[0]] == pytest.approx(ranked[0][1])
+    assert mix.query(f"related:{adhd[0]}", sort="relevance").ids == like.ids
+    unread = mix.query(f"like:{adhd[0]} status:unread", sort="relevance")
+    assert unread.ids == like.ids
+    with pytest.raises(QuerySyntaxError, match="like: needs a paper id"):
+        mix.query("like:abc")
