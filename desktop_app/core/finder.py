@@ -81,7 +81,7 @@ class Finder:
         if not self._index.is_open:
             raise QuerySyntaxError(self._index.unavailable or "the search index is being rebuilt; try again in a moment")
         try:
-            ranked, rank = related_to(self._store, self._index.index, paper_id, RELATED_SHOWN)
+            ranked, rank = related_to(self._store, self._index.index, paper_id, RELATED_SHOWN, wait=False)
         except LibraryError as exc:  # no such paper: the search box says so
             raise QuerySyntaxError(f"related: {exc}") from exc
         return [pid for pid, _ in ranked], rank

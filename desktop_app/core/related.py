@@ -127,17 +127,21 @@ def blend(bm25: list[tuple[int, float]], semantic: list[tuple[int, float]], weig
     return sorted(score.items(), key=lambda ps: (-ps[1], ps[0]))
 
 
-def related_to(store: Store, index: SearchIndex, paper_id: int, n: int = 10,
+def related_to(store: Store, index: SearchIndex, paper_id: int, n: int = 10, *, wait: bool = True,
                ) -> tuple[list[tuple[int, float]], Query | dict[int, float] | None]:
     """(the ``n`` papers most related to ``paper_id`` as (paper id, score), best first, the
     paper itself left out; what ranks them: their scores, or the BM25 query that scored them
-    for a paper outside the semantic space, None when it has no key terms either)."""
-    from desktop_app.core.insights.semantic import library_space
+    for a paper outside the semantic space, None when it has no key terms either).
+
+    ``wait``: fit the semantic space if it is not current; without it a large library's space
+    is fitted in a thread and BM25 answers (or the last space, for the papers it holds) meanwhile."""
+    from desktop_app.core.insights.semantic import library_space, ready_space
 
     title, abstract = paper_text(store, paper_id)  # LibraryError for a paper that is not there
     if n <= 0:
         return [], None
-    ranked = library_space(store).related(paper_id, n)
+    space = library_space(store) if wait else ready_space(store)
+    ranked = _live(store, space.related(paper_id, n + 5))[:n] if space is not None else []
     if ranked:
         return ranked, dict(ranked)
     q = related_query(key_terms(index, title, abstract))
@@ -145,3 +149,18 @@ def related_to(store: Store, index: SearchIndex, paper_id: int, n: int = 10,
         return [], q
     ranked = index.ranked_pids(q, n + 1)  # deleted papers are not in the index
     return [(pid, score) for pid, score in ranked if pid != paper_id][:n], q
+
+
+def _live(store: Store, ranked: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """``ranked`` without the papers deleted since the space was fitted."""
+    if not ranked:
+        return ranked
+    from sqlalchemy import select
+
+    from desktop_app.core.store import tables as t
+
+    p = t.paper.c
+    with store.read() as conn:
+        live = set(conn.execute(select(p.id).where(store.dialect.in_ids(p.id, [pid for pid, _ in ranked]),
+                                                   p.deleted_at.is_(None))).scalars())
+    return [(pid, score) for pid, score in ranked if pid in live]

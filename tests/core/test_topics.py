@@ -203,3 +203,24 @@ def test_like_and_related_rank_by_the_semantic_space(mix: Library) -> None:
     assert unread.ids == like.ids
     with pytest.raises(QuerySyntaxError, match="like: needs a paper id"):
         mix.query("like:abc")
+
+
+def test_a_large_librarys_search_does_not_wait_for_the_fit(mix: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from desktop_app.core.related import related_to
+
+    monkeypatch.setattr(semantic, "WAIT_PAPERS", 0)  # every library counts as large
+    adhd = sorted(pid for pid, label in truth(mix).items() if label == "adhd")
+    assert semantic.ready_space(mix.store) is None  # nothing fitted yet: a thread starts the fit
+    ranked, rank = related_to(mix.store, mix.index.index, adhd[0], 10, wait=False)
+    assert len(ranked) == 10 and not isinstance(rank, dict)  # BM25 answered meanwhile
+    deadline = time.monotonic() + 120
+    while semantic.ready_space(mix.store) is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    fitted = semantic.ready_space(mix.store)
+    assert fitted is semantic.library_space(mix.store)
+    gone = mix.related(adhd[0], 1)[0][0]
+    mix.papers.delete([gone])
+    stale, _ = related_to(mix.store, mix.index.index, adhd[0], 10, wait=False)  # the last space, refitting
+    assert gone not in [pid for pid, _ in stale] and len(stale) == 10

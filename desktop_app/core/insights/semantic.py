@@ -9,12 +9,14 @@ characters, other scripts into words of two letters or more.
 :func:`library_space` fits the whole library once per state of its texts (the count of live
 papers, their largest id and the total length of their titles and abstracts: a note, a tag or a
 decision leaves it as it is) and keeps the result in memory; every later
-call on the same state answers at once. Nothing is downloaded: scikit-learn fits it from the
+call on the same state answers at once. :func:`ready_space` answers without waiting for a large
+library's fit (it starts one in a thread and gives the last space meanwhile). Nothing is downloaded: scikit-learn fits it from the
 library's texts.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import warnings
 from collections.abc import Sequence
@@ -30,6 +32,8 @@ if TYPE_CHECKING:
 
 # a Chinese (CJK ideograph) character alone, or a run of two or more letters of any other script
 TOKEN_PATTERN = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W\d_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}"
+log = logging.getLogger(__name__)
+WAIT_PAPERS = 3_000  # up to this many papers a fit takes about a second: a search may wait for it
 MAX_DIMENSIONS = 100  # rank of the projection: on the labelled sets 50-150 measure alike, 100 best overall
 MAX_FEATURES = 60_000  # vocabulary cap: keeps 100,000 abstracts fast to fit
 EXPANSION = 10  # a related-papers query adds the mean of its paper's nearest neighbours in the space
@@ -166,29 +170,75 @@ def library_state(store: Store) -> tuple:
     return tuple(int(v or 0) for v in row)
 
 
-_cache: dict[int, tuple[tuple, SemanticSpace]] = {}
-_cache_lock = threading.Lock()
+@dataclass
+class _Kept:
+    state: tuple = ()
+    space: SemanticSpace | None = None
+    fitting: threading.Thread | None = None
+
+
+_kept: dict[int, _Kept] = {}
+_lock = threading.Lock()
 
 
 def library_space(store: Store) -> SemanticSpace:
-    """The space of all live papers, fitted once per library state (kept for the last state of
-    each store)."""
+    """The space of all live papers, fitted once per state of their texts (the last one is kept
+    for each store); waits for a fit that :func:`ready_space` started."""
     state = library_state(store)
-    key = id(store)
-    with _cache_lock:
-        hit = _cache.get(key)
-        if hit is not None and hit[0] == state:
-            return hit[1]
+    with _lock:
+        kept = _kept.setdefault(id(store), _Kept())
+        if kept.space is not None and kept.state == state:
+            return kept.space
+        fitting = kept.fitting
+    if fitting is not None:
+        fitting.join()
+        with _lock:
+            if kept.space is not None and kept.state == state:
+                return kept.space
+    return _fit_and_keep(store, state, kept)
+
+
+def ready_space(store: Store) -> SemanticSpace | None:
+    """The space kept for ``store`` without waiting long: the current one (fitted here when the
+    library has at most :data:`WAIT_PAPERS` papers), or else the last one while a thread fits
+    the current (None before the first fit is done). A paper added since is not in the last
+    one, a paper deleted since still is: callers check."""
+    state = library_state(store)
+    if state[0] <= WAIT_PAPERS:
+        return library_space(store)
+    with _lock:
+        kept = _kept.setdefault(id(store), _Kept())
+        if kept.state == state or kept.fitting is not None:
+            return kept.space
+        kept.fitting = threading.Thread(target=_fit_in_background, args=(store, state, kept),
+                                        name="semantic-space", daemon=True)
+        kept.fitting.start()
+        return kept.space
+
+
+def _fit_and_keep(store: Store, state: tuple, kept: _Kept) -> SemanticSpace:
     from threadpoolctl import threadpool_limits
 
-    with threadpool_limits(1):  # BLAS threads spinning on a busy machine cost more than they give
-        space = fit_space(*paper_texts(store))
-    with _cache_lock:
-        _cache[key] = (state, space)
-    return space
+    try:
+        with threadpool_limits(1):  # BLAS threads spinning on a busy machine cost more than they give
+            space = fit_space(*paper_texts(store))
+        with _lock:
+            kept.state, kept.space = state, space
+        return space
+    finally:
+        with _lock:
+            if kept.fitting is threading.current_thread():
+                kept.fitting = None
+
+
+def _fit_in_background(store: Store, state: tuple, kept: _Kept) -> None:
+    try:
+        _fit_and_keep(store, state, kept)
+    except Exception:  # the library closed meanwhile, or its database went away: nothing to keep
+        log.debug("fitting the semantic space failed", exc_info=True)
 
 
 def forget(store: Store) -> None:
     """Drop the space kept for ``store`` (its library closed)."""
-    with _cache_lock:
-        _cache.pop(id(store), None)
+    with _lock:
+        _kept.pop(id(store), None)
