@@ -137,6 +137,8 @@ def choose_count(points: np.ndarray, seed: int = 0) -> int:
     rng = np.random.default_rng(seed)
     sample = points if n <= SAMPLE else points[rng.choice(n, SAMPLE, replace=False)]
     distinct = len(np.unique(sample.round(5), axis=0))
+    distances = np.clip(1.0 - sample @ sample.T, 0.0, 2.0)  # cosine: the rows have norm 1
+    np.fill_diagonal(distances, 0.0)
     best, best_score = 1, -1.0
     for k in candidate_counts(len(sample)):
         if k >= distinct:
@@ -144,7 +146,7 @@ def choose_count(points: np.ndarray, seed: int = 0) -> int:
         labels = KMeans(n_clusters=k, n_init=3, random_state=seed).fit_predict(sample)
         if len(set(labels)) < 2:
             continue
-        score = silhouette_score(sample, labels, metric="cosine")
+        score = silhouette_score(distances, labels, metric="precomputed")
         if score > best_score:
             best, best_score = k, score
     return best
