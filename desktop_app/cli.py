@@ -68,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--status", choices=("unread", "skimmed", "read"))
     s.add_argument("--list", dest="list_name")
     s.add_argument("--sort", default="added",
-                   choices=("added", "title", "year", "venue", "rating", "status", "updated", "id", "relevance", "position"))
+                   choices=("added", "title", "year", "venue", "rating", "status", "decision", "updated", "id",
+                            "relevance", "position"))
     s.add_argument("--descending", action="store_true")
     s.add_argument("--limit", type=int)
     s.add_argument("--json", action="store_true")
@@ -143,6 +144,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--query", default=None, help="the search whose topics are meant (with decide and tag)")
     s.add_argument("--k", type=int, default=None, metavar="N", help="this many topics (default: the app chooses)")
     s.add_argument("--json", action="store_true")
+
+    triage = sub.add_parser("triage", help="the learned triage queue and decisions (keep, maybe, skip)")
+    ts = triage.add_subparsers(dest="triage_command", metavar="ACTION", required=True)
+    x = ts.add_parser("queue", help="the undecided papers matching QUERY, most likely keeps first")
+    x.add_argument("query", nargs="?", default="")
+    x.add_argument("--limit", type=int, default=20)
+    x.add_argument("--list-order", action="store_true", help="the list's order, not the learned one")
+    x.add_argument("--json", action="store_true")
+    x = ts.add_parser("decide", help="record decisions: triage decide keep|maybe|skip|none ID...")
+    x.add_argument("decision", choices=("keep", "maybe", "skip", "none"))
+    x.add_argument("ids", nargs="+", type=int, metavar="ID")
 
     s = sub.add_parser("stats", help="statistics: reading progress, papers by tag, venue, year and rating")
     s.add_argument("--json", action="store_true")

@@ -323,6 +323,28 @@ def _print_topics(found: TopicSet, as_json: bool) -> int:
     return 0
 
 
+def cmd_triage(lib: Library, args: argparse.Namespace) -> int:
+    if args.triage_command == "decide":
+        lib.triage.decide(args.ids, None if args.decision == "none" else args.decision)
+        return 0
+    if args.limit is not None and args.limit < 0:
+        raise UserError("--limit is a number of papers, 0 or more")
+    q = lib.triage.queue(args.query, learned=not args.list_order, limit=args.limit)
+    s = q.summary
+    if args.json:
+        rows = lib.papers.rows([e.id for e in q.entries])
+        print_json({"query": args.query, "summary": s.as_json(), "papers": [
+            {"id": e.id, "title": rows[e.id].title, "score": e.score, "why": e.why} for e in q.entries]})
+        return 0
+    rows = lib.papers.rows([e.id for e in q.entries])
+    for e in q.entries:
+        score = f"{e.score:.3f}" if e.score is not None else "  -  "
+        why = f"  ({', '.join(e.why)})" if e.why else ""
+        print(f"{e.id:>6}  {score}  {rows[e.id].title}{why}")
+    print(s.line() + (f" · {s.message}" if s.message else ""), file=sys.stderr)
+    return 0
+
+
 def cmd_stats(lib: Library, args: argparse.Namespace) -> int:
     st = lib.statistics()
     if args.json:
@@ -499,7 +521,7 @@ HANDLERS = {
     "highlight": cmd_highlight, "abstract": cmd_abstract, "export": cmd_export,
     "reading-list": cmd_reading_list, "reindex": cmd_reindex, "check": cmd_check,
     "backup": cmd_backup, "imports": cmd_imports, "undo-import": cmd_undo_import,
-    "related": cmd_related, "stats": cmd_stats, "share": cmd_share,
+    "related": cmd_related, "stats": cmd_stats, "triage": cmd_triage, "share": cmd_share,
     "attach": cmd_attach, "attachments": cmd_attachments,
 }
 HANDLERS["topics"] = cmd_topics

@@ -6,7 +6,8 @@ the change itself: a rolled-back change leaves no row. Kinds written here:
 - ``"status"``: ``{"old": "unread", "new": "read"}`` (and ``"via": "import"|"merge"`` when the
   status came from a library file or a merge rather than from the reader's decision);
 - ``"rating"``: ``{"old": 0, "new": 4}`` (``via`` likewise);
-- ``"tag"``: ``{"added": "rl/rlvr"}`` or ``{"removed": "rl/rlvr"}``.
+- ``"tag"``: ``{"added": "rl/rlvr"}`` or ``{"removed": "rl/rlvr"}``;
+- ``"decision"``: ``{"old": null, "new": "keep"}`` (a triage decision; null is undecided).
 
 Undo is an ordinary change: undoing a status change logs the reverse change.
 """
@@ -25,7 +26,7 @@ from desktop_app.core.store import tables as t
 
 # the kinds this module writes, read by the statistics; a shared library's desks follow the
 # facade's own rows ("papers.set_status", …: core/store/change_log.py) and skip these
-STATISTICS_KINDS = ("status", "rating", "tag")
+STATISTICS_KINDS = ("status", "rating", "tag", "decision")
 
 
 def _dump(detail: Mapping[str, Any]) -> str:
@@ -57,7 +58,7 @@ def record_fields(tx: Tx, old: Mapping[int, Mapping[str, Any]], new: Mapping[int
                   via: str | None = None) -> None:
     """Log the status and rating changes between ``old`` and ``new`` column values per paper
     (only the values that really differ)."""
-    for column in ("status", "rating"):
+    for column in ("status", "rating", "decision"):
         entries = []
         for pid, values in new.items():
             if column not in values or column not in old.get(pid, {}):

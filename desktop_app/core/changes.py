@@ -160,7 +160,7 @@ VERBS = {  # the operation's verb for "tagged by lin" (English: the CLI; the GUI
     "tags": "tagged", "notes": "note edited", "highlights": "highlighted", "lists": "listed",
     "attachments": "attachment changed", "imports": "imported", "duplicates": "merged",
 }
-PAPER_VERBS = {"set_status": "status set", "set_rating": "rated", "delete": "deleted",
+PAPER_VERBS = {"set_status": "status set", "set_rating": "rated", "set_decision": "decided", "delete": "deleted",
                "restore": "restored"}
 
 

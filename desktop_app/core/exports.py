@@ -55,7 +55,7 @@ class Exports:
                                 for h in v.highlights],
                     added_at=v.added_at, item_note=item_notes.get(pid) or None,
                     extra={k: str(val) for k, val in v.extra.items()}, keywords=list(v.keywords),
-                    attachments=attached,
+                    attachments=attached, decision=v.decision,
                 ))
         return out
 

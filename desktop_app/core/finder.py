@@ -11,7 +11,7 @@ from sqlalchemy import ColumnElement, Select, and_, select
 
 from desktop_app.core.errors import IndexDamaged, LibraryError
 from desktop_app.core.models import STATUSES
-from desktop_app.core.rules import status_order
+from desktop_app.core.rules import decision_order, status_order
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
@@ -43,6 +43,7 @@ def _order_by(sort: str, descending: bool, d: Dialect) -> list[ColumnElement]:
         "venue": [way(d.nocase(p.venue)), title],
         "rating": [way(p.rating), title],
         "status": [way(status_order(p.status)), p.id],
+        "decision": [way(decision_order(p.decision)), title],
         "updated": [way(p.updated_at), way(p.id)],
         # the first author's family name: the stored JSON list starts with it ('["Vaswani, A…')
         "authors": [way(d.nocase(p.authors_json)), title],

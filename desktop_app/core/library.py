@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from desktop_app.core.highlights import Highlights
     from desktop_app.core.imports import Imports
     from desktop_app.core.insights.topics import Topics
+    from desktop_app.core.insights.triage_queue import TriageQueue
     from desktop_app.core.search.query import CompiledQuery
     from desktop_app.core.shared_library import Server
     from desktop_app.core.statistics import LibraryStatistics
@@ -99,6 +100,14 @@ class Library:
         return log_mutations(Duplicates(self.store, self.papers), "duplicates")
 
     @cached_property
+    def triage(self) -> TriageQueue:
+        """Decisions and the learned queue (core/insights/triage_queue.py); writes go through
+        ``lib.papers.set_decision``, so they are logged as that."""
+        from desktop_app.core.insights.triage_queue import TriageQueue
+
+        return TriageQueue(self.store, self.folder, self.finder, self.papers)
+
+    @cached_property
     def attachments(self) -> Attachments:
         from desktop_app.core.attachments import Attachments
 
@@ -109,7 +118,7 @@ class Library:
         """Topics of a list; saved as tags or decided through the tags and papers managers."""
         from desktop_app.core.insights.topics import Topics
 
-        return Topics(self.store, self.tags, getattr(self.papers, "set_decision", None))
+        return Topics(self.store, self.tags, self.papers)
 
     # ---- open / close ----------------------------------------------------------------------
     @classmethod

@@ -21,6 +21,7 @@ from sqlalchemy import exists, func, insert, select, update
 from desktop_app.core import change_log
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.import_writer import ImportWriter, finish_batch, start_batch
+from desktop_app.core.models import DECISIONS
 from desktop_app.core.records import ExportPaper, Record
 from desktop_app.core.store import Tx
 from desktop_app.core.store import tables as t
@@ -128,7 +129,8 @@ def _user_data(tx: Tx, writer: ImportWriter, pid: int, p: ExportPaper, new: bool
     """Title, status, rating, date, tags, note and its revisions, highlights of one paper."""
     conn, pt = tx.conn, t.paper
     row = conn.execute(
-        select(pt.c.title_source, pt.c.status, pt.c.rating, pt.c.abstract_text).where(pt.c.id == pid)
+        select(pt.c.title_source, pt.c.status, pt.c.rating, pt.c.decision, pt.c.abstract_text)
+        .where(pt.c.id == pid)
     ).one()
     sets: dict[str, object] = {}
     if p.title_source == "edited" and (new or row.title_source != "edited"):
@@ -137,6 +139,8 @@ def _user_data(tx: Tx, writer: ImportWriter, pid: int, p: ExportPaper, new: bool
         sets["status"] = p.status
     if p.rating and (new or not row.rating):
         sets["rating"] = int(p.rating)
+    if p.decision in DECISIONS and (new or row.decision is None):
+        sets["decision"] = p.decision
     added_at = _when(p.added_at, tx) if p.added_at and new else None
     if added_at is not None:
         sets["added_at"] = added_at
@@ -144,7 +148,9 @@ def _user_data(tx: Tx, writer: ImportWriter, pid: int, p: ExportPaper, new: bool
         conn.execute(update(pt).where(pt.c.id == pid).values(**sets))
         # logged "via import": the library's read count changes now, but nobody read it here now
         change_log.record_fields(tx, {pid: {"status": "unread" if new else row.status,
-                                            "rating": 0 if new else row.rating}}, {pid: sets}, via="import")
+                                            "rating": 0 if new else row.rating,
+                                            "decision": None if new else row.decision}},
+                                 {pid: sets}, via="import")
     writer.link_tags(pid, list(p.tags), skip_bad=False)
     _note(tx, pid, p)
     _highlights(tx, pid, p, row.abstract_text)

@@ -8,6 +8,9 @@ from sqlalchemy import Column, ForeignKey, Index, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 STATUSES = ("unread", "skimmed", "read")
+# a triage decision, apart from reading status and rating (a paper can be "skimmed" and "keep");
+# NULL in the table is "none", not decided yet
+DECISIONS = ("keep", "maybe", "skip")
 TITLE_SOURCES = ("given", "derived", "edited")
 
 
@@ -60,6 +63,7 @@ class Paper(SQLModel, table=True):
     content_hash: str = Field(default="", index=True)
     status: str = Field(default="unread", index=True)
     rating: int = Field(default=0, index=True)
+    decision: str | None = Field(default=None, index=True)
     added_at: datetime = Field(default_factory=utcnow, index=True)
     updated_at: datetime = Field(default_factory=utcnow)
     deleted_at: datetime | None = Field(default=None, index=True)

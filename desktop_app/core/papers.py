@@ -15,7 +15,7 @@ from desktop_app.core import change_log
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.metadata import short_authors
 from desktop_app.core.models import STATUSES
-from desktop_app.core.rules import check_rating, check_status
+from desktop_app.core.rules import check_decision, check_rating, check_status
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.dialect import Dialect
@@ -39,7 +39,7 @@ def _rows_statement(d: Dialect) -> Select:
     has_note = exists().where(t.note.c.paper_id == p.id, t.note.c.text != "")
     # added_at as stored text: the table shows its first 16 characters, no datetime needed
     return select(
-        p.id, p.title, p.venue, p.year, p.status, p.rating, type_coerce(p.added_at, String).label("added_at"),
+        p.id, p.title, p.venue, p.year, p.status, p.rating, p.decision, type_coerce(p.added_at, String).label("added_at"),
         type_coerce(p.updated_at, String).label("updated_at"), p.authors_json, tags.label("tags"), highlights.label("hl"), has_note.label("has_note"),
     ).where(d.in_ids_named(p.id, "ids"))
 
@@ -105,6 +105,7 @@ class Papers:
             entry_type=row["entry_type"], status=row["status"], rating=row["rating"], tags=tags,
             note=note or "", added_at=str(row["added_at"])[:19], extra=json.loads(row["extra_json"] or "{}"),
             highlights=hls, lists=lists, keywords=json.loads(row["keywords_json"] or "[]"),
+            decision=row["decision"],
         )
 
     def rows(self, paper_ids: Sequence[int]) -> dict[int, PaperRow]:
@@ -125,6 +126,7 @@ class Papers:
                     highlights=r.hl, has_note=bool(r.has_note),
                     authors="; ".join(authors[:3]) + (" …" if len(authors) > 3 else ""),
                     authors_short=short_authors(authors), updated_at=str(r.updated_at or "")[:19],
+                    decision=r.decision,
                 )
         return out
 
@@ -188,30 +190,48 @@ class Papers:
     def set_rating(self, paper_ids: Sequence[int], rating: int) -> Change:
         return self._set_column(paper_ids, "rating", check_rating(rating))
 
+    def set_decision(self, paper_ids: Sequence[int], decision: str | None) -> Change:
+        """keep / maybe / skip (or None: undecided) for many papers, one transaction."""
+        return self._set_column(paper_ids, "decision", check_decision(decision))
+
+    def decision_counts(self) -> dict[str, int]:
+        """Live papers per decision, "none" for the undecided."""
+        p = t.paper.c
+        with self._store.read() as conn:
+            rows = conn.execute(
+                select(p.decision, func.count()).where(p.deleted_at.is_(None)).group_by(p.decision)
+            ).all()
+        counts = {"keep": 0, "maybe": 0, "skip": 0, "none": 0}
+        for value, n in rows:
+            counts[value or "none"] += n
+        return counts
+
     def _set_column(self, paper_ids: Sequence[int], column: str, value: object) -> Change:
-        """Status or rating of many papers; each real change is logged (core/change_log.py)."""
+        """Status, rating or decision of many papers; each real change is logged (core/change_log.py)."""
         col = t.paper.c[column]
         with self._store.write() as tx:
             ids = tx.require_papers(paper_ids)
             where = tx.d.in_ids(t.paper.c.id, ids)
-            before = tx.conn.execute(select(t.paper.c.id, col).where(where, col != value)).all()
+            differs = col.is_distinct_from(value)
+            before = tx.conn.execute(select(t.paper.c.id, col).where(where, differs)).all()
             tx.conn.execute(update(t.paper).where(where).values({column: value, "updated_at": tx.now}))
             change_log.record(tx, column, [(pid, {"old": old, "new": value}) for pid, old in before])
         return Change("papers", tuple(ids), detail={column: value})
 
     def set_fields(self, values: dict[int, dict[str, object]]) -> Change:
-        """Restore status/rating per paper (undo of a bulk edit): {id: {"status": .., "rating": ..}}."""
-        checks = {"status": check_status, "rating": check_rating}
+        """Restore status/rating/decision per paper (undo of a bulk edit): {id: {"status": .., "rating": ..}}."""
+        checks = {"status": check_status, "rating": check_rating, "decision": check_decision}
         p = t.paper.c
         with self._store.write() as tx:
             tx.require_papers(list(values))
-            old = {r.id: {"status": r.status, "rating": r.rating} for r in tx.conn.execute(
-                select(p.id, p.status, p.rating).where(tx.d.in_ids(p.id, list(values))))}
+            old = {r.id: {"status": r.status, "rating": r.rating, "decision": r.decision}
+                   for r in tx.conn.execute(
+                       select(p.id, p.status, p.rating, p.decision).where(tx.d.in_ids(p.id, list(values))))}
             for pid, fields in values.items():
                 for column, value in fields.items():
                     if column not in checks:
                         raise LibraryError(f"cannot set {column} this way")
-                    checks[column](value)
+                    value = checks[column](value)
                     tx.conn.execute(
                         update(t.paper).where(t.paper.c.id == pid)
                         .values({column: value, "updated_at": tx.now})

@@ -96,3 +96,4 @@ class ExportPaper:
     # attached files (metadata only: {"kind", "path", "name", "size", "sha256", "added_at"}); the
     # copies themselves are in the library's files/ folder and kept by its backups
     attachments: list[dict] = field(default_factory=list)
+    decision: str | None = None  # the triage decision (keep / maybe / skip), None when undecided

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import ColumnElement, case
 
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.models import STATUSES
+from desktop_app.core.models import DECISIONS, STATUSES
 
 
 def normalize_tag(name: str) -> str:
@@ -25,6 +25,15 @@ def check_status(status: object) -> str:
     return str(status)
 
 
+def check_decision(decision: object) -> str | None:
+    """keep / maybe / skip, or None (also spelt "none" or "") for "not decided"."""
+    if decision is None or decision in ("", "none"):
+        return None
+    if decision not in DECISIONS:
+        raise LibraryError(f"a decision is one of {', '.join(DECISIONS)} or none, not '{decision}'")
+    return str(decision)
+
+
 def check_rating(rating: object) -> int:
     if not isinstance(rating, int) or not 0 <= rating <= 5:
         raise LibraryError(f"a rating is a whole number from 0 to 5, not '{rating}'")
@@ -34,3 +43,8 @@ def check_rating(rating: object) -> int:
 def status_order(column: ColumnElement) -> ColumnElement:
     """unread < skimmed < read, for sorting."""
     return case({s: n for n, s in enumerate(STATUSES)}, value=column, else_=len(STATUSES))
+
+
+def decision_order(column: ColumnElement) -> ColumnElement:
+    """keep < maybe < skip < undecided, for sorting."""
+    return case({s: n for n, s in enumerate(DECISIONS)}, value=column, else_=len(DECISIONS))

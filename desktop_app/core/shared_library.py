@@ -51,6 +51,7 @@ SEQ_FILE = "change_seq"
 # keywords, venue, year, note, highlights): their rows need no re-indexing (a bulk tag of 1,000
 # papers would re-index 1,000 documents at every other desk)
 NO_TEXT = ("tags.", "lists.", "searches.", "attachments.", "papers.set_status", "papers.set_rating",
+           "papers.set_decision",
            "duplicates.dismiss", "duplicates.undismiss", "duplicates.refresh_keys")
 
 

@@ -163,6 +163,7 @@ class PaperView:
     highlights: list[HighlightView] = field(default_factory=list)
     lists: list[str] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)  # the source file's keywords (not tags)
+    decision: str | None = None  # keep / maybe / skip; None: not decided
 
     def as_json(self) -> dict:
         return {
@@ -184,6 +185,7 @@ class PaperView:
             "keywords": self.keywords,
             "status": self.status,
             "rating": self.rating,
+            "decision": self.decision,
             "note": self.note,
             "added_at": self.added_at,
             "lists": self.lists,
@@ -215,6 +217,7 @@ class PaperRow:
     rating: int
     added_at: str
     highlights: int = 0
+    decision: str | None = None
     has_note: bool = False
     authors: str = ""
     authors_short: str = ""  # "Vaswani, Shazeer et al." (metadata.short_authors)

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.core.models import STATUSES
+from desktop_app.core.models import DECISIONS, STATUSES
 from desktop_app.gui import collation, i18n
 from desktop_app.gui.undo_toast import UndoToast
 
@@ -70,6 +70,16 @@ class BulkPanel(QWidget):
             self.status_buttons[status] = b
             status_row.addWidget(b)
         status_row.addStretch(1)
+
+        self.decision_buttons: dict[str, QPushButton] = {}
+        decision_row = QHBoxLayout()
+        for decision in (*DECISIONS, None):
+            b = QPushButton(i18n.decision_label(decision), self)
+            b.setObjectName(f"bulkDecision_{decision or 'none'}")
+            b.clicked.connect(lambda _=False, d=decision: self.set_decision(d))
+            self.decision_buttons[decision or "none"] = b
+            decision_row.addWidget(b)
+        decision_row.addStretch(1)
 
         self.rating_buttons: list[QToolButton] = []
         rating_row = QHBoxLayout()
@@ -127,6 +137,7 @@ class BulkPanel(QWidget):
         form = QFormLayout()
         form.addRow(self.tr("Status:"), status_row)
         form.addRow(self.tr("Rating:"), rating_row)
+        form.addRow(self.tr("Decision:"), decision_row)
         form.addRow(self.tr("Add a tag:"), add_row)
         form.addRow(self.tr("Remove a tag:"), remove_row)
         form.addRow(self.tr("Reading list:"), list_row)
@@ -203,6 +214,12 @@ class BulkPanel(QWidget):
         ids, before = self._targets(), self.window_.undo_stack.index()
         self.window_.edits.set_status(status)
         self._edited(before, self.tr("Marked {0} {1}").format(_papers(len(ids)), i18n.status_word(status)))
+
+    def set_decision(self, decision: str | None) -> None:
+        ids, before = self._targets(), self.window_.undo_stack.index()
+        self.window_.edits.set_decision(decision)
+        self._edited(before, self.tr("Decided {0} {1}").format(_papers(len(ids)), i18n.decision_word(decision))
+                     if decision else self.tr("Cleared the decision of {0}").format(_papers(len(ids))))
 
     def set_rating(self, rating: int) -> None:
         ids, before = self._targets(), self.window_.undo_stack.index()

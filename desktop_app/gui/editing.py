@@ -80,13 +80,20 @@ class EditController(QObject):
             return
         lib = self.library
         before = {pid: {column: getattr(row, column)} for pid, row in lib.papers.rows(ids).items()}
-        setter = lib.papers.set_status if column == "status" else lib.papers.set_rating
+        setter = {"status": lib.papers.set_status, "rating": lib.papers.set_rating,
+                  "decision": lib.papers.set_decision}[column]
         self._do(label + (self.tr(" (%n papers)", "", len(ids)) if len(ids) > 1 else ""),
                  lambda: setter(ids, value), lambda _ch: lib.papers.set_fields(before))
 
     def set_status(self, status: str, ids: list[int] | None = None) -> None:
         """Of ``ids`` (triage: the paper on screen), else of the selected papers."""
         self._bulk("status", status, self.tr("Mark {0}").format(i18n.status_word(status)), ids)
+
+    def set_decision(self, decision: str | None, ids: list[int] | None = None) -> None:
+        """keep / maybe / skip, or None (undecided), of ``ids`` or of the selected papers."""
+        label = self.tr("Clear decision") if decision is None else self.tr("Decide {0}").format(
+            i18n.decision_word(decision))
+        self._bulk("decision", decision, label, ids)
 
     def set_rating(self, rating: int, ids: list[int] | None = None) -> None:
         self._bulk("rating", rating, self.tr("Rate {0}").format(rating), ids)

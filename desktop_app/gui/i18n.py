@@ -104,6 +104,12 @@ STATUS_LABELS = {
     "skimmed": QT_TRANSLATE_NOOP("Common", "Skimmed"),
     "read": QT_TRANSLATE_NOOP("Common", "Read"),
 }
+DECISION_LABELS = {
+    "keep": QT_TRANSLATE_NOOP("Common", "Keep"),
+    "maybe": QT_TRANSLATE_NOOP("Common", "Maybe"),
+    "skip": QT_TRANSLATE_NOOP("Common", "Skip"),
+    "none": QT_TRANSLATE_NOOP("Common", "Undecided"),
+}
 
 
 COLOR_LABELS = {
@@ -196,6 +202,18 @@ def plurals() -> Plurals:
     if _plurals is None:
         _plurals = Plurals()
     return _plurals
+
+
+def decision_label(decision: str | None) -> str:
+    """"Keep", "Maybe", "Skip", "Undecided" (translated) for a stored decision (None: undecided)."""
+    key = decision or "none"
+    return tr(DECISION_LABELS[key]) if key in DECISION_LABELS else key
+
+
+def decision_word(decision: str | None) -> str:
+    """The decision inside a sentence: "Decide keep"."""
+    label = decision_label(decision)
+    return label.lower() if current() == "en" else label
 
 
 def status_word(status: str) -> str:

@@ -185,6 +185,7 @@ class MainWindow(QMainWindow):
         rd.tagRemoved.connect(lambda pid, name: ed.remove_tag(self.table.edit_targets(pid), name))
         rd.statusChosen.connect(ed.set_status)
         rd.ratingChosen.connect(ed.set_rating)
+        rd.decisionChosen.connect(lambda d: ed.set_decision(d or None))
         rd.highlightRequested.connect(ed.add_highlight)
         rd.highlightDeleteRequested.connect(ed.delete_highlight)
         rd.highlightCommentRequested.connect(ed.edit_highlight_comment)
@@ -535,7 +536,9 @@ class MainWindow(QMainWindow):
             self.table.viewport().update()
         self.reader.tags.set_known_tags([t.name for t in tags], colors)
         self._library_count = self.library.papers.count()
-        self.sidebar.populate(self._library_count, self.library.papers.status_counts(), tags,
+        counts: dict[str, int] = dict(self.library.papers.status_counts())
+        counts.update({f"decision:{k}": n for k, n in self.library.papers.decision_counts().items()})
+        self.sidebar.populate(self._library_count, counts, tags,
                               self.library.lists.all(), self.library.searches.all())
         self._select_sidebar_for_state()
 
@@ -674,6 +677,10 @@ class MainWindow(QMainWindow):
         elif kind == "list":
             self.state = FilterState(query=st.query, list_name=value)
             self._set_sort("position", False)
+        elif kind == "decision":  # a query, so that it combines with what is typed after it
+            query = f"decision:{value}"
+            self.state = FilterState(query=query)
+            self.search.set_text(query)
         elif kind == "search":
             query = dict(self.library.searches.all()).get(value, "")
             self.state = FilterState(query=query)

@@ -15,7 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QInputDialog, QMainWindow, QMenu, QMessageBox, QWidget
 
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.models import STATUSES
+from desktop_app.core.models import DECISIONS, STATUSES
 from desktop_app.gui import collation, i18n, preferences
 
 # The functions take the app's MainWindow (typed as QMainWindow: main_window.py imports this
@@ -189,6 +189,14 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
         act = add(QCoreApplication.translate("PaperMenu", "Mark {0}").format(i18n.status_word(value)), lambda v=value: ed.set_status(v), status)
         act.setCheckable(True)
         act.setChecked(current == {value})
+
+    decision = menu.addMenu(QCoreApplication.translate("PaperMenu", "Decision") + _suffix(n))
+    decision.setEnabled(writable)
+    decided = {row.decision for row in lib.papers.rows(ids).values()}
+    for value in (*DECISIONS, None):
+        act = add(i18n.decision_label(value), lambda v=value: ed.set_decision(v), decision)
+        act.setCheckable(True)
+        act.setChecked(decided == {value})
 
     rating = menu.addMenu(QCoreApplication.translate("PaperMenu", "Rating") + _suffix(n))
     rating.setEnabled(writable)

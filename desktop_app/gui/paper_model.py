@@ -41,9 +41,10 @@ COLUMNS = [
     (QT_TRANSLATE_NOOP("PaperModel", "Authors"), "authors", 120),
     (QT_TRANSLATE_NOOP("PaperModel", "Modified"), "updated", 86),
     (QT_TRANSLATE_NOOP("PaperModel", "Relevance"), "relevance", 88),  # the search's score: shown while a text search is active
+    (QT_TRANSLATE_NOOP("PaperModel", "Decision"), "decision", 74),  # keep / maybe / skip; shown after Status
 ]
 (COL_TITLE, COL_VENUE, COL_YEAR, COL_TAGS, COL_STATUS, COL_RATING, COL_MARKS, COL_ADDED, COL_AUTHORS, COL_MODIFIED,
- COL_RELEVANCE) = range(len(COLUMNS))
+ COL_RELEVANCE, COL_DECISION) = range(len(COLUMNS))
 STATUS_LABEL = {"unread": "Unread", "skimmed": "Skimmed", "read": "Read"}
 PaperIdRole = Qt.ItemDataRole.UserRole + 1
 TagsRole = Qt.ItemDataRole.UserRole + 2
@@ -286,6 +287,8 @@ class PaperTableModel(QAbstractTableModel):
             return ", ".join(r.tags)
         if col == COL_STATUS:
             return i18n.status_label(r.status)
+        if col == COL_DECISION:
+            return i18n.decision_label(r.decision) if r.decision else ""
         if col == COL_RATING:
             return "★" * r.rating + "☆" * (5 - r.rating) if r.rating else ""
         if col == COL_MARKS:

@@ -9,9 +9,11 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView,
 from desktop_app.gui.paper_model import (
     COL_ADDED,
     COL_AUTHORS,
+    COL_DECISION,
     COL_MARKS,
     COL_MODIFIED,
     COL_RELEVANCE,
+    COL_STATUS,
     COL_TAGS,
     COL_TITLE,
     COLUMNS,
@@ -23,7 +25,8 @@ from desktop_app.gui.tag_delegate import TagChipDelegate
 
 SORT_KEYS = [c[1] for c in COLUMNS]
 TITLE_MIN = 200  # below this the Title stops stretching and the table scrolls sideways instead
-HEADER_STATE_VERSION = 2  # 1: Qt's own state of the eight columns before Authors, Modified, Relevance
+# 1: Qt's own state of the eight columns before Authors, Modified, Relevance; 2: before Decision
+HEADER_STATE_VERSION = 3
 _HEADER_MAGIC = b"MargHdr"
 
 
@@ -133,6 +136,7 @@ class PaperTable(QTableView):
         header.setMinimumSectionSize(30)
         header.moveSection(header.visualIndex(COL_AUTHORS), 1)  # Title, Authors, Venue, …
         header.moveSection(header.visualIndex(COL_RELEVANCE), 1)  # while searching: Title, Relevance, …
+        header.moveSection(header.visualIndex(COL_DECISION), header.visualIndex(COL_STATUS) + 1)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._header_menu)
         header.hideSection(COL_ADDED)  # shown again from the header's menu

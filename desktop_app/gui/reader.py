@@ -25,6 +25,7 @@ from desktop_app.core.highlights import COLORS
 from desktop_app.core.values import PaperView
 from desktop_app.gui import i18n, theme
 from desktop_app.gui.attachments_view import AttachmentStrip
+from desktop_app.gui.decision_control import DecisionControl
 from desktop_app.gui.highlight_list import HighlightList
 from desktop_app.gui.note_editor import NoteEditor
 from desktop_app.gui.paper_links import PaperLinks
@@ -48,6 +49,7 @@ class ReaderPane(QWidget):
     tagRemoved = Signal(int, str)  # noqa: N815
     statusChosen = Signal(str)  # noqa: N815
     ratingChosen = Signal(int)  # noqa: N815
+    decisionChosen = Signal(str)  # noqa: N815 - keep / maybe / skip, "" clears
     highlightRequested = Signal(int, int, int, str, str)  # noqa: N815  paper, start, end, color, comment
     highlightDeleteRequested = Signal(int)  # noqa: N815
     highlightCommentRequested = Signal(int, str)  # noqa: N815
@@ -106,6 +108,10 @@ class ReaderPane(QWidget):
         outer.addWidget(self.last_change)
 
         row, self.status, self.rating = decision_row(self, self.statusChosen, self.ratingChosen)
+        self.decision = DecisionControl(self)
+        self.decision.decisionChosen.connect(self.decisionChosen)
+        row.insertSpacing(row.count() - 1, 16)
+        row.insertWidget(row.count() - 1, self.decision)
         outer.addLayout(row)
 
         self.tags = TagEditor(self)
@@ -195,7 +201,7 @@ class ReaderPane(QWidget):
         self.links.set_paper(paper)
         self.attachments.show_paper(paper)
         enabled = paper is not None
-        for w in (self.title_edit, self.status, self.rating, self.tags):
+        for w in (self.title_edit, self.status, self.rating, self.decision, self.tags):
             w.setEnabled(enabled and not self.read_only)
         self.abstract.setEnabled(enabled)  # read-only: still selectable and copyable
         if paper is None:
@@ -219,6 +225,7 @@ class ReaderPane(QWidget):
         self.keywords.setVisible(bool(paper.keywords))
         self.status.set_status(paper.status)
         self.rating.set_rating(paper.rating)
+        self.decision.set_decision(paper.decision)
         self.tags.set_tags(paper.tags)
         self._render_abstract(keep_scroll=same)
         self._fill_highlights()
@@ -233,7 +240,7 @@ class ReaderPane(QWidget):
 
     def show_paper_state(self) -> None:
         enabled = self.paper is not None and not self.read_only
-        for w in (self.title_edit, self.status, self.rating, self.tags):
+        for w in (self.title_edit, self.status, self.rating, self.decision, self.tags):
             w.setEnabled(enabled)
         self.hl_bar.setEnabled(enabled and self.selection_span() is not None)
 

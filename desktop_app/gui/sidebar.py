@@ -28,7 +28,7 @@ KIND = Qt.ItemDataRole.UserRole + 10
 VALUE = Qt.ItemDataRole.UserRole + 11
 QUERY = Qt.ItemDataRole.UserRole + 12  # a saved search's query
 MIME_IDS = "application/x-marginalia-paper-ids"
-_SECTION = {"all": "library", "status": "library", "tag": "tags", "list": "lists", "search": "searches"}
+_SECTION = {"all": "library", "status": "library", "decision": "library", "tag": "tags", "list": "lists", "search": "searches"}
 
 
 def color_icon(color: str) -> QIcon:
@@ -96,6 +96,10 @@ class Sidebar(QTreeWidget):
         self._add(lib, self.tr("All papers  ({0})").format(i18n.number(total)), "all", "")
         for status in ("unread", "skimmed", "read"):
             self._add(lib, f"{i18n.status_label(status)}  ({i18n.number(counts.get(status, 0))})", "status", status)
+        for decision in ("keep", "maybe", "skip", "none"):
+            n = counts.get(f"decision:{decision}", 0)
+            it = self._add(lib, f"{i18n.decision_label(decision)}  ({i18n.number(n)})", "decision", decision)
+            it.setToolTip(0, f"decision:{decision}")
         self._fill_tags(tags, expanded)
         for info in lists:
             it = self._add(self._sections["lists"], f"{info.name}  ({i18n.number(info.count)})", "list", info.name)

@@ -43,6 +43,8 @@ from desktop_app.core import triage as core_triage
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.values import Change, PaperView
 from desktop_app.gui import preferences, theme
+from desktop_app.gui.decision_control import DecisionControl
+from desktop_app.gui.learned_order import LearnedOrder
 from desktop_app.gui.note_editor import NoteEditor
 from desktop_app.gui.safe_browser import SafeTextBrowser
 from desktop_app.gui.status_control import decision_row
@@ -52,6 +54,7 @@ TRIAGE_SHORTCUT = "Ctrl+Shift+T"
 QUICK_TAG_SLOTS = 9  # Alt+1 … Alt+9
 PREFETCH_AHEAD = 2
 STATUS_KEYS = {Qt.Key.Key_U: "unread", Qt.Key.Key_S: "skimmed", Qt.Key.Key_R: "read"}
+RESERVED_KEYS = set("usrtnodjk")  # triage's own letters: a decision key may not take one
 COLUMN_WIDTH = 980  # px: about 90 characters a line at the abstract's size
 ABSTRACT_SCALE = 1.4  # the abstract's font against the window's
 LINE_HEIGHT = 150  # percent
@@ -83,6 +86,8 @@ class TriageView(QWidget):
         self._triaged: set[int] = set()
         self._session: set[int] = set()  # papers decided in this session
         self.active = False
+        self._why: dict[int, list[str]] = {}  # why each paper is where the learned order put it
+        self._offer: tuple[list[int], str] | None = None  # near-duplicates offered the same decision
 
         frame = QHBoxLayout(self)  # a column of readable width, centred
         frame.setContentsMargins(24, 16, 24, 12)
@@ -117,6 +122,38 @@ class TriageView(QWidget):
         top.addWidget(leave)
         outer.addLayout(top)
 
+        # keep / maybe / skip sit in this row under the progress line: the same place for every
+        # paper, whatever the length of its title and abstract
+        second = QHBoxLayout()
+        self.decision = DecisionControl(self)
+        self.decision.decisionChosen.connect(lambda d: self.decide(d or None))
+        second.addWidget(self.decision)
+        second.addSpacing(12)
+        self.learned = QToolButton(self)
+        self.learned.setObjectName("triageLearnedOrder")
+        self.learned.setCheckable(True)
+        self.learned.setText(self.tr("Most likely keeps first (o)"))
+        self.learned.setToolTip(self.tr("Order the undecided papers by what your keeps and skips "
+                                        "taught; off: the list's own order"))
+        self.learned.setChecked(preferences.get_bool(window.settings, preferences.TRIAGE_LEARNED_ORDER))
+        self.learned.toggled.connect(self._learned_toggled)
+        second.addWidget(self.learned)
+        self.confirm = QLabel(self)
+        self.confirm.setObjectName("triageConfirm")
+        self.confirm.setTextFormat(Qt.TextFormat.PlainText)
+        second.addSpacing(12)
+        second.addWidget(self.confirm)
+        second.addStretch(1)
+        outer.addLayout(second)
+        self.queue_line = QLabel(self)
+        self.queue_line.setObjectName("hintText")
+        self.queue_line.setTextFormat(Qt.TextFormat.PlainText)
+        outer.addWidget(self.queue_line)
+        self._confirm_timer = QTimer(self)
+        self._confirm_timer.setSingleShot(True)
+        self._confirm_timer.setInterval(1200)
+        self._confirm_timer.timeout.connect(self.confirm.clear)
+
         self.title = QLabel(self)
         self.title.setObjectName("triageTitle")
         self.title.setTextFormat(Qt.TextFormat.PlainText)
@@ -131,6 +168,11 @@ class TriageView(QWidget):
         self.meta.setTextFormat(Qt.TextFormat.PlainText)
         self.meta.setWordWrap(True)
         outer.addWidget(self.meta)
+        self.why = QLabel(self)
+        self.why.setObjectName("hintText")
+        self.why.setTextFormat(Qt.TextFormat.PlainText)
+        self.why.setWordWrap(True)
+        outer.addWidget(self.why)
 
         row, self.status, self.rating = decision_row(self, self.decide_status, self.decide_rating)
         outer.addLayout(row)
@@ -162,6 +204,13 @@ class TriageView(QWidget):
         self.notes.hide()
         outer.addWidget(self.notes, 1)
 
+        self.offer = QLabel(self)
+        self.offer.setObjectName("triageOffer")
+        self.offer.setTextFormat(Qt.TextFormat.PlainText)
+        self.offer.setWordWrap(True)
+        self.offer.hide()
+        outer.addWidget(self.offer)
+
         self.keys = QLabel(self)
         self.keys.setObjectName("hintText")
         self.keys.setWordWrap(True)
@@ -175,6 +224,8 @@ class TriageView(QWidget):
         self._prefetch_timer.timeout.connect(self._prefetch)
         window.edits.changed.connect(self.on_change)
         window.files.changed.connect(self.on_change)
+        self.ranker = LearnedOrder(self.library, self)
+        self.ranker.ranked.connect(self._ranked)
 
     # ---- entering and leaving ---------------------------------------------------------------
     def enter(self) -> bool:
@@ -195,7 +246,7 @@ class TriageView(QWidget):
         self._triaged = core_triage.triaged_ids(self.library.store)
         self._known_tags()
         writable = not self.library.read_only
-        for widget in (self.status, self.rating, self.tags):
+        for widget in (self.status, self.rating, self.tags, self.decision):
             widget.setEnabled(writable)
         self.notes.set_read_only(not writable)
         self.active = True
@@ -204,8 +255,12 @@ class TriageView(QWidget):
             w.stack.addWidget(self)
         w.stack.setCurrentWidget(self)
         self._show_keys()
+        self._why.clear()
+        self._set_offer(None)
         self.show_current()
         self._update_progress()
+        self.queue_line.setText("")
+        self.ranker.rank(self.ids, self.learned.isChecked())
         self.setFocus(Qt.FocusReason.ShortcutFocusReason)
         return True
 
@@ -268,6 +323,9 @@ class TriageView(QWidget):
         self.meta.setText(self.window_.reader._meta_text(paper))
         self.status.set_status(paper.status)
         self.rating.set_rating(paper.rating)
+        self.decision.set_decision(paper.decision)
+        why = self._why.get(paper.id)
+        self.why.setText(self.tr("Here because of: {0}").format(", ".join(why)) if why else "")
         if self.tags.tags() != paper.tags:
             self.tags.set_tags(paper.tags)
         self.abstract.setHtml(html)
@@ -353,6 +411,103 @@ class TriageView(QWidget):
                 self.show_current()
         self._update_progress()
 
+    # ---- the learned order ------------------------------------------------------------------
+    def _learned_toggled(self, on: bool) -> None:
+        preferences.put(self.window_.settings, preferences.TRIAGE_LEARNED_ORDER, on)
+        if self.active:
+            self.ranker.rank(self.ids, on)
+
+    def _ranked(self, result: object) -> None:
+        """A ranking arrived: the papers after the one on screen take its order (what was already
+        shown stays where it is, so ← goes back through exactly what the user saw)."""
+        if not self.active or not isinstance(result, dict):
+            return
+        queue = result["queue"]
+        summary = queue.summary
+        self._why = {e.id: e.why for e in queue.entries if e.why}
+        self.queue_line.setText(self._summary_text(summary))
+        if not summary.learned:  # the list's own order stays as it is
+            return
+        seen = self.ids[: self.pos + 1]
+        seen_set = set(seen)
+        rest = [pid for pid in queue.order if pid in self._ids_set and pid not in seen_set]
+        known = set(rest) | seen_set
+        rest += [pid for pid in self.ids[self.pos + 1:] if pid not in known]  # added meanwhile
+        if rest != self.ids[self.pos + 1:]:
+            self.ids = seen + rest
+            self._prefetch_timer.start()
+        self.queue_line.setText(self._summary_text(summary))
+        offer = result.get("near")
+        if offer and offer[0] and self.paper is not None:
+            self._set_offer(offer)
+        cur = self.current_id()
+        if cur is not None and cur in self._why and not self.why.text():
+            self.why.setText(self.tr("Here because of: {0}").format(", ".join(self._why[cur])))
+        self.position.setText(self.tr("Paper {0} of {1}").format(f"{self.pos + 1:,}", f"{len(self.ids):,}"))
+
+    def _summary_text(self, s: object) -> str:
+        from desktop_app.gui import i18n
+
+        parts = [self.tr("{0} of {1} decided").format(i18n.number(s.decided), i18n.number(s.shown))]
+        if s.seconds_left is not None and s.undecided:
+            minutes = round(s.seconds_left / 60)
+            left = (self.tr("about {0} h {1} min left at your pace of the last {2}").format(
+                minutes // 60, minutes % 60, 50) if minutes >= 60 else
+                self.tr("about {0} min left at your pace of the last {1}").format(max(minutes, 1), 50))
+            parts.append(left)
+        if s.likely_keeps is not None and s.undecided:
+            parts.append(self.tr("about {0} likely keeps remain").format(i18n.number(round(s.likely_keeps))))
+        if not s.learned and s.message:
+            parts.append(self.tr("list order until there is at least one keep and one skip")
+                         if "one keep" in s.message else self.tr("list order"))
+        return " · ".join(parts)
+
+    def _set_offer(self, offer: tuple[list[int], str] | None) -> None:
+        from desktop_app.gui import i18n
+
+        self._offer = offer
+        if not offer:
+            self.offer.hide()
+            return
+        ids, decision = offer
+        self.offer.setText(self.tr("{0} near-duplicate(s) of the paper you just decided: press d to "
+                                   "decide them {1} too").format(len(ids), i18n.decision_word(decision)))
+        self.offer.show()
+
+    def apply_offer(self) -> None:
+        """d: the offered near-duplicates get the same decision (one undo step)."""
+        if self._offer is None or self.library.read_only:
+            return
+        ids, decision = self._offer
+        self._set_offer(None)
+        self.window_.edits.set_decision(decision, ids)
+        self._session.update(ids)
+
+    def decision_keys(self) -> dict[str, str]:
+        """{"keep": "y", "maybe": "m", "skip": "x"} from Settings (single lower-case letters)."""
+        keys = preferences.get_list(self.window_.settings, preferences.TRIAGE_DECISION_KEYS)
+        default = list(preferences.TRIAGE_DECISION_KEYS.default)  # type: ignore[call-overload]
+        keys = [(k or "").strip().lower()[:1] for k in keys] if len(keys) == 3 else default
+        if len(set(keys)) < 3 or any(not k or not k.isalpha() or k in RESERVED_KEYS for k in keys):
+            keys = default
+        return dict(zip(("keep", "maybe", "skip"), keys, strict=True))
+
+    def decide(self, decision: str | None) -> None:
+        """keep / maybe / skip (None clears) for the paper on screen, then the next one at once;
+        the ranking is redone in the background."""
+        from desktop_app.gui import i18n
+
+        pid = self.current_id()
+        if pid is None or self.library.read_only:
+            return
+        self._session.add(pid)
+        self._set_offer(None)
+        self.window_.edits.set_decision(decision, [pid])
+        self.confirm.setText(self.tr("✓ {0}").format(i18n.decision_label(decision)))
+        self._confirm_timer.start()
+        self.ranker.rank(self.ids, self.learned.isChecked(), decided=(pid, decision))
+        self._after_decision()
+
     # ---- decisions --------------------------------------------------------------------------
     def _after_decision(self) -> None:
         if preferences.get_bool(self.window_.settings, preferences.TRIAGE_ADVANCE):
@@ -428,8 +583,11 @@ class TriageView(QWidget):
 
     # ---- keys -------------------------------------------------------------------------------
     def _show_keys(self) -> None:
-        text = self.tr("u unread · s skimmed · r read · 0–5 rate · t tag · n note · "
-                       "Space or → next · ← previous · Esc leave")
+        keys = self.decision_keys()
+        self.decision.set_keys(keys)
+        text = self.tr("{0} keep · {1} maybe · {2} skip · o learned order · u unread · s skimmed · r read · "
+                       "0–5 rate · t tag · n note · Space or → next · ← previous · Esc leave").format(
+            keys["keep"], keys["maybe"], keys["skip"])
         quick = [self.tr("Alt+{0} {1}").format(n, name)
                  for n, name in enumerate(quick_tags(self.window_.settings), 1) if name]
         if quick:
@@ -448,6 +606,12 @@ class TriageView(QWidget):
             self.go(1)
         elif key == Qt.Key.Key_Left:
             self.go(-1)
+        elif event.text().lower() in (keys := {v: k for k, v in self.decision_keys().items()}):
+            self.decide(keys[event.text().lower()])
+        elif key == Qt.Key.Key_O:
+            self.learned.toggle()
+        elif key == Qt.Key.Key_D and self._offer is not None:
+            self.apply_offer()
         elif key in STATUS_KEYS:
             self.decide_status(STATUS_KEYS[key])
         elif Qt.Key.Key_0 <= key <= Qt.Key.Key_5:

@@ -224,3 +224,44 @@ def test_a_large_librarys_search_does_not_wait_for_the_fit(mix: Library, monkeyp
     mix.papers.delete([gone])
     stale, _ = related_to(mix.store, mix.index.index, adhd[0], 10, wait=False)  # the last space, refitting
     assert gone not in [pid for pid, _ in stale] and len(stale) == 10
+
+
+def test_deciding_a_topic_applies_to_exactly_its_undecided_members_and_undoes_in_one_step(mix: Library) -> None:
+    found = mix.topics.of()
+    topic, other = found.topics[0], found.topics[1]
+    before_decided = topic.ids[:3]
+    mix.papers.set_decision(before_decided[:2], "skip")
+    mix.papers.set_decision(before_decided[2:], "maybe")
+    mix.papers.set_decision(other.ids[:1], "skip")
+    assert len(mix.topics.undecided(topic)) == topic.size - 3  # the count shown before it applies
+    change = mix.topics.decide(topic, "keep")
+    assert sorted(change.paper_ids) == sorted(set(topic.ids) - set(before_decided))
+    kept = set(mix.query("decision:keep", limit=None).ids)
+    assert kept == set(topic.ids) - set(before_decided)
+    assert set(mix.query("decision:skip", limit=None).ids) == {*before_decided[:2], other.ids[0]}
+    assert set(mix.query("decision:maybe", limit=None).ids) == {before_decided[2]}
+    counts = mix.topics.of().find(topic.name).decisions
+    assert counts == {"keep": topic.size - 3, "maybe": 1, "skip": 2, "undecided": 0}
+    mix.topics.undo_decide(change)
+    assert mix.query("decision:keep", limit=None).ids == []
+    assert set(mix.query("decision:skip", limit=None).ids) == {*before_decided[:2], other.ids[0]}
+    assert mix.topics.decide(mix.topics.of().find(topic.name), "maybe").paper_ids == change.paper_ids
+    assert mix.topics.decide(mix.topics.of().find(topic.name), "skip").paper_ids == ()  # none undecided left
+    with pytest.raises(LibraryError, match="a decision is one of"):
+        mix.topics.decide(topic, "later")
+
+
+def test_cli_topics_decide(mix_location: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--library", mix_location, "topics", "--json"]) == 0
+    topics = json.loads(capsys.readouterr().out)["topics"]
+    first = topics[0]
+    assert cli.main(["--library", mix_location, "topics", "decide", first["name"], "skip"]) == 0
+    assert capsys.readouterr().out.startswith(f"skip: {first['size']} papers of topic 1 ")
+    assert cli.main(["--library", mix_location, "list", "--query", "decision:skip", "--json"]) == 0
+    assert sorted(p["id"] for p in json.loads(capsys.readouterr().out)["papers"]) == sorted(first["ids"])
+    assert cli.main(["--library", mix_location, "topics", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)["topics"][0]
+    assert again["decisions"]["skip"] == first["size"] and again["decisions"]["undecided"] == 0
+    assert cli.main(["--library", mix_location, "topics", "decide", "1", "later"]) == 1
+    assert "a decision is one of" in capsys.readouterr().err
+    assert cli.main(["--library", mix_location, "topics", "decide", "1"]) == 1

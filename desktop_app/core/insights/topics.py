@@ -22,18 +22,19 @@ import numpy as np
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.insights.semantic import SemanticSpace, library_space
+from desktop_app.core.models import DECISIONS
+from desktop_app.core.values import Change
 
 if TYPE_CHECKING:
+    from desktop_app.core.papers import Papers
     from desktop_app.core.store import Store
     from desktop_app.core.tags import Tags
-    from desktop_app.core.values import Change
 
 MAX_TOPICS = 40
 NAME_WORDS = 3  # words in a topic's name
 SHOWN_WORDS = 8  # words listed for a topic
 SAMPLE = 2_000
 SILHOUETTE_DIMENSIONS = 20  # papers the silhouette of each candidate count is measured on
-DECISIONS = ("keep", "maybe", "skip")
 NO_WORDS_NAME = "no shared words"
 
 
@@ -74,49 +75,32 @@ class TopicSet:
                 "topics": [t.as_json() for t in self.topics]}
 
 
-def _decisions_column():  # noqa: ANN202 - a column, or None before the library has decisions
-    from desktop_app.core.store import tables as t
-
-    return t.paper.c.get("decision")
-
-
 def decision_counts(store: Store, ids: Sequence[int]) -> dict[str, int]:
     """How many of ``ids`` are decided keep, maybe, skip, and how many are undecided."""
-    counts = dict.fromkeys((*DECISIONS, "undecided"), 0)
-    col = _decisions_column()
-    if col is None:
-        counts["undecided"] = len(ids)
-        return counts
-    for value, n in _decision_rows(store, ids):
-        counts[value if value in DECISIONS else "undecided"] += n
-    return counts
-
-
-def _decision_rows(store: Store, ids: Sequence[int]) -> list[tuple[str | None, int]]:
     from sqlalchemy import func, select
 
     from desktop_app.core.store import tables as t
 
-    col = _decisions_column()
+    counts = dict.fromkeys((*DECISIONS, "undecided"), 0)
     p = t.paper.c
     with store.read() as conn:
-        return [tuple(r) for r in conn.execute(
-            select(col, func.count()).where(store.dialect.in_ids(p.id, ids)).group_by(col))]
+        rows = conn.execute(select(p.decision, func.count()).where(store.dialect.in_ids(p.id, ids))
+                            .group_by(p.decision)).all()
+    for value, n in rows:
+        counts[value if value in DECISIONS else "undecided"] += n
+    return counts
 
 
 def undecided(store: Store, ids: Sequence[int]) -> list[int]:
-    """The papers of ``ids`` without a decision, ascending."""
-    col = _decisions_column()
-    if col is None:
-        return sorted(ids)
+    """The live papers of ``ids`` without a decision, ascending."""
     from sqlalchemy import select
 
     from desktop_app.core.store import tables as t
 
     p = t.paper.c
     with store.read() as conn:
-        return list(conn.execute(select(p.id).where(store.dialect.in_ids(p.id, ids), col.is_(None))
-                                 .order_by(p.id)).scalars())
+        return list(conn.execute(select(p.id).where(store.dialect.in_ids(p.id, ids), p.decision.is_(None),
+                                                    p.deleted_at.is_(None)).order_by(p.id)).scalars())
 
 
 def candidate_counts(n: int) -> list[int]:
@@ -267,10 +251,10 @@ def _unique(name: str, taken: set[str]) -> str:
 class Topics:
     """``lib.topics``: topics of a list, saved as tags or decided as a whole."""
 
-    def __init__(self, store: Store, tags: Tags, set_decision: object | None = None) -> None:
+    def __init__(self, store: Store, tags: Tags, papers: Papers) -> None:
         self._store = store
         self._tags = tags
-        self._set_decision = set_decision
+        self._papers = papers
 
     def of(self, paper_ids: Sequence[int] | None = None, k: int | None = None) -> TopicSet:
         return find_topics(self._store, paper_ids, k)
@@ -282,11 +266,23 @@ class Topics:
             raise LibraryError("a topic's tag needs a name")
         return self._tags.add(topic.ids, [f"topics/{label}"])
 
+    def undecided(self, topic: Topic) -> list[int]:
+        """The papers :meth:`decide` would decide now (the count shown before it applies)."""
+        return undecided(self._store, topic.ids)
+
     def decide(self, topic: Topic, value: str) -> Change:
-        """Set ``value`` (keep / maybe / skip) on every undecided paper of ``topic``, in one
-        transaction; ``Change.paper_ids`` are the papers it decided (what an undo clears)."""
+        """Set ``value`` (keep / maybe / skip) on every undecided paper of ``topic`` in one
+        transaction; the papers decided before keep their decision. ``Change.paper_ids`` are
+        the papers it decided: :meth:`undo_decide` makes them undecided again."""
         if value not in DECISIONS:
             raise LibraryError(f"a decision is one of {', '.join(DECISIONS)}, not '{value}'")
-        if self._set_decision is None:
-            raise LibraryError("this library has no decisions yet")
-        return self._set_decision(undecided(self._store, topic.ids), value)
+        ids = self.undecided(topic)
+        if not ids:
+            return Change("papers", (), detail={"decision": value})
+        return self._papers.set_decision(ids, value)
+
+    def undo_decide(self, change: Change) -> Change:
+        """Undo :meth:`decide`: its papers undecided again, in one transaction."""
+        if not change.paper_ids:
+            return Change("papers", (), detail={"decision": None})
+        return self._papers.set_decision(list(change.paper_ids), None)

@@ -24,13 +24,13 @@ from whoosh.fields import ID, NUMERIC, Schema
 from whoosh.qparser import syntax
 from whoosh.qparser.plugins import TaggingPlugin
 
-from desktop_app.core.models import STATUSES
+from desktop_app.core.models import DECISIONS, STATUSES
 from desktop_app.core.search.index import SearchIndex
 from desktop_app.core.search.schema import DEFAULT_FIELDS, TEXT_FIELDS, build_schema
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.dialect import Dialect, like_escape
 
-SQL_FIELDS = ("tag", "status", "rating", "year", "list", "related", "like")
+SQL_FIELDS = ("tag", "status", "decision", "rating", "year", "list", "related", "like")
 # related:ID and like:ID ("more like this") -> (the ids of the papers related to paper ID, what
 # ranks them: a query for the index, or each paper's score); given by the Finder (core/related.py),
 # which can read the paper's text
@@ -77,6 +77,7 @@ def _parse_schema() -> Schema:
     schema = build_schema()
     schema.add("tag", ID())
     schema.add("status", ID())
+    schema.add("decision", ID())
     schema.add("list", ID())
     schema.add("rating", NUMERIC(int))
     schema.add("related", ID())
@@ -232,6 +233,8 @@ class _Compiler:
             if value not in STATUSES:
                 raise QuerySyntaxError(f"status is one of {', '.join(STATUSES)}, not '{text}'")
             return p.status == value
+        if name == "decision":
+            return self.decision_leaf(text)
         if name == "list":
             item, lst = t.reading_list_item.c, t.reading_list.c
             return p.id.in_(
@@ -249,6 +252,18 @@ class _Compiler:
         return p.id.in_(
             select(t.paper_tag.c.paper_id).where(t.paper_tag.c.tag_id.in_(select(t.tag.c.id).where(cond)))
         )
+
+    def decision_leaf(self, text: str) -> ColumnElement:
+        """decision:keep|maybe|skip, decision:none (undecided), decision:any (decided)."""
+        value, p = text.lower(), t.paper.c
+        if value == "none":
+            return p.decision.is_(None)
+        if value == "any":
+            return p.decision.is_not(None)
+        if value not in DECISIONS:
+            raise QuerySyntaxError(
+                f"decision is one of {', '.join(DECISIONS)}, none or any, not '{text}'")
+        return p.decision == value
 
     def related_leaf(self, text: str, name: str = "related") -> ColumnElement:
         if not text.strip().isdigit():

@@ -1,0 +1,176 @@
+"""``lib.triage``: the learned triage queue, decisions, and what is left.
+
+The filter decides which papers are in the queue; the model (``queue_model.py``) only their
+order: the undecided papers most-likely-keep first, then the decided ones in the list's order,
+so nothing the filter shows is hidden. ``learned=False`` gives the list's own order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from sqlalchemy import select
+
+from desktop_app.core.insights import pace as pace_mod
+from desktop_app.core.insights import queue_model
+from desktop_app.core.rules import check_decision
+from desktop_app.core.store import tables as t
+
+if TYPE_CHECKING:
+    from desktop_app.core.finder import Finder
+    from desktop_app.core.papers import Papers
+    from desktop_app.core.store import Store
+    from desktop_app.core.values import Change
+
+# two abstracts whose tf-idf vectors have at least this cosine are offered for the same decision
+# (other versions of one abstract: an arXiv v2, a workshop and a conference version); measured on
+# the seeds, rewritten versions of one abstract score 0.75-0.95 and different papers on one topic
+# stay under 0.5
+NEAR_DUPLICATE = 0.8
+
+
+@dataclass
+class QueueEntry:
+    id: int
+    score: float | None  # 0..1, the rank of its likelihood among the library (None: not learned)
+    why: list[str] = field(default_factory=list)  # terms that pushed it up
+
+
+@dataclass
+class QueueSummary:
+    shown: int  # papers the filter shows
+    decided: int
+    seconds_per_paper: float | None
+    likely_keeps: float | None  # estimated keeps among the undecided (pace.keeps_left)
+    learned: bool
+    message: str = ""  # why the order is the list's own, when it is
+
+    @property
+    def undecided(self) -> int:
+        return self.shown - self.decided
+
+    @property
+    def seconds_left(self) -> float | None:
+        return None if self.seconds_per_paper is None else self.undecided * self.seconds_per_paper
+
+    def line(self) -> str:
+        """ "1,214 of 5,000 decided · about 1 h 50 min left at your pace of the last 50 · about
+        31 likely keeps remain" (English: the CLI's; the window builds its own translated one)."""
+        parts = [f"{self.decided:,} of {self.shown:,} decided"]
+        if self.seconds_left is not None and self.undecided:
+            parts.append(f"{pace_mod.format_duration(self.seconds_left)} left at your pace of the "
+                         f"last {pace_mod.PACE_WINDOW}")
+        if self.likely_keeps is not None and self.undecided:
+            parts.append(f"about {round(self.likely_keeps):,} likely keeps remain")
+        return " · ".join(parts)
+
+    def as_json(self) -> dict:
+        out = asdict(self)
+        out.update(undecided=self.undecided, seconds_left=self.seconds_left, line=self.line())
+        return out
+
+
+@dataclass
+class Queue:
+    entries: list[QueueEntry]  # the undecided papers, in the order triage shows them
+    decided: list[int]  # the filter's decided papers, in list order (triage shows them after)
+    summary: QueueSummary
+
+    @property
+    def order(self) -> list[int]:
+        return [e.id for e in self.entries] + self.decided
+
+
+class TriageQueue:
+    """Decisions and the learned order. Receives the store, the library folder (its feature
+    cache), the Finder and the (logged) Papers manager, whose ``set_decision`` writes."""
+
+    def __init__(self, store: Store, folder: Path | None, finder: Finder, papers: Papers) -> None:
+        self._store = store
+        self._folder = folder
+        self._finder = finder
+        self._papers = papers
+
+    def decide(self, paper_ids: Sequence[int], decision: str | None) -> Change:
+        """keep / maybe / skip / None for papers: one transaction, logged, undoable."""
+        return self._papers.set_decision(list(paper_ids), check_decision(decision))
+
+    def labels(self) -> tuple[dict[int, str | None], dict[int, int]]:
+        """Decisions and ratings of the live papers that have one."""
+        p = t.paper.c
+        with self._store.read() as conn:
+            rows = conn.execute(select(p.id, p.decision, p.rating).where(
+                p.deleted_at.is_(None), (p.decision.is_not(None)) | (p.rating > 0))).all()
+        return ({r[0]: r[1] for r in rows if r[1] is not None}, {r[0]: r[2] for r in rows if r[2]})
+
+    def queue(self, query_text: str = "", *, learned: bool = True, limit: int | None = None,
+              why: int = 5, **filters: object) -> Queue:
+        """The filter's papers in triage order. ``limit`` caps the entries explained and returned."""
+        result = self._finder.query(query_text, **filters)  # type: ignore[arg-type]
+        return self.order(result.ids, learned=learned, limit=limit, why=why)
+
+    def order(self, shown: Sequence[int], *, learned: bool = True, limit: int | None = None,
+              why: int = 5) -> Queue:
+        """The papers ``shown`` (a list in its own order: the window's) in triage order."""
+        decisions, ratings = self.labels()
+        shown = list(shown)
+        decided = [pid for pid in shown if pid in decisions]
+        undecided = [pid for pid in shown if pid not in decisions]
+        timing = pace_mod.pace(self._store)
+        labels = queue_model.training_labels(decisions, ratings)
+        message = ""
+        fitted = None
+        if not learned:
+            message = "list order (learning turned off)"
+        elif not shown:
+            message = "the filter shows no papers"
+        elif not queue_model.can_learn(labels):
+            message = "list order until there is at least one keep and one skip"
+        else:
+            from desktop_app.core.insights.text_features import features
+
+            feats = features(self._store, self._folder)
+            fitted = queue_model.fit(feats, labels)
+            if fitted is None:
+                message = "list order: the decided papers have no words to learn from"
+        if fitted is None:
+            entries = [QueueEntry(pid, None) for pid in undecided[:limit]]
+            summary = QueueSummary(len(shown), len(decided), timing.seconds_per_paper, None, False, message)
+            return Queue(entries, decided, summary)
+        rows = feats.rows(undecided)
+        inside = rows >= 0
+        scores = np.where(inside, fitted.scores[np.maximum(rows, 0)], -np.inf)
+        shown_score = np.where(inside, fitted.percentile(np.maximum(rows, 0)), 0.0)
+        # stable: equal scores keep the list's order
+        order = np.argsort(-scores, kind="stable")
+        likely = pace_mod.keeps_left(pace_mod.decision_sequence(self._store), len(undecided))
+        entries: list[QueueEntry] = []
+        for rank, i in enumerate(order[: len(order) if limit is None else limit]):
+            pid, row = undecided[i], int(rows[i])
+            terms = queue_model.why_terms(feats, fitted, row, why) if row >= 0 and rank < 200 else []
+            entries.append(QueueEntry(pid, round(float(shown_score[i]), 4) if row >= 0 else None, terms))
+        summary = QueueSummary(len(shown), len(decided), timing.seconds_per_paper, likely, True)
+        return Queue(entries, decided, summary)
+
+    def near_duplicates(self, paper_id: int, threshold: float = NEAR_DUPLICATE,
+                        limit: int = 20) -> list[tuple[int, float]]:
+        """Undecided live papers whose abstract is nearly ``paper_id``'s, (id, cosine) best first."""
+        from desktop_app.core.insights.text_features import features
+
+        feats = features(self._store, self._folder)
+        row = int(feats.rows([paper_id])[0])
+        if row < 0 or feats.matrix.shape[1] == 0:
+            return []
+        sims = np.asarray((feats.matrix @ feats.matrix[row].T).todense()).ravel()
+        sims[row] = 0.0
+        hits = np.flatnonzero(sims >= threshold)
+        if not len(hits):
+            return []
+        decisions, _ = self.labels()
+        out = [(int(feats.ids[i]), float(sims[i])) for i in hits if int(feats.ids[i]) not in decisions]
+        out.sort(key=lambda x: -x[1])
+        return out[:limit]
