@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 # a Chinese (CJK ideograph) character alone, or a run of two or more letters of any other script
 TOKEN_PATTERN = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W\d_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}"
 log = logging.getLogger(__name__)
+_lock = threading.Lock()
+_stamps: dict[int, tuple[tuple, tuple]] = {}  # store -> (its data stamp, the library state read then)
 WAIT_PAPERS = 3_000  # up to this many papers a fit takes about a second: a search may wait for it
 MAX_DIMENSIONS = 100  # rank of the projection: on the labelled sets 50-150 measure alike, 100 best overall
 MAX_FEATURES = 60_000  # vocabulary cap: keeps 100,000 abstracts fast to fit
@@ -157,7 +159,13 @@ def fit_space(ids: np.ndarray, texts: Sequence[str], dimensions: int = MAX_DIMEN
 
 def library_state(store: Store) -> tuple:
     """What changes when the live papers' texts change: (count, largest id, total title length,
-    total abstract length). An edit that keeps a text's length is missed until the next one."""
+    total abstract length). An edit that keeps a text's length is missed until the next one.
+    Read again only after a write (the store's ``data_stamp``; always on a server)."""
+    stamp = store.data_stamp()
+    with _lock:
+        seen = _stamps.get(id(store))
+    if stamp is not None and seen is not None and seen[0] == stamp:
+        return seen[1]
     from sqlalchemy import func, select
 
     from desktop_app.core.store import tables as t
@@ -167,7 +175,11 @@ def library_state(store: Store) -> tuple:
         row = conn.execute(select(func.count(), func.max(p.id), func.sum(func.length(p.title)),
                                   func.sum(func.length(p.abstract_text)))
                            .where(p.deleted_at.is_(None))).one()
-    return tuple(int(v or 0) for v in row)
+    state = tuple(int(v or 0) for v in row)
+    if stamp is not None:
+        with _lock:
+            _stamps[id(store)] = (stamp, state)
+    return state
 
 
 @dataclass
@@ -178,7 +190,6 @@ class _Kept:
 
 
 _kept: dict[int, _Kept] = {}
-_lock = threading.Lock()
 
 
 def library_space(store: Store) -> SemanticSpace:
@@ -242,3 +253,4 @@ def forget(store: Store) -> None:
     """Drop the space kept for ``store`` (its library closed)."""
     with _lock:
         _kept.pop(id(store), None)
+        _stamps.pop(id(store), None)
