@@ -36,6 +36,9 @@ SHOWN_WORDS = 8  # words listed for a topic
 SAMPLE = 2_000
 SILHOUETTE_DIMENSIONS = 20  # papers the silhouette of each candidate count is measured on
 NO_WORDS_NAME = "no shared words"
+# words of any abstract's frame ("antidepressant-like", "we propose a method"): never a topic's name
+FRAME_WORDS = frozenset({"like", "using", "based", "propose", "proposed", "paper", "study", "studies",
+                         "results", "result", "show", "shows", "method", "methods", "approach", "new"})
 
 
 @dataclass
@@ -171,7 +174,8 @@ def distinctive_words(space: SemanticSpace, rows: np.ndarray, labels: np.ndarray
     out = []
     for c in range(k):
         top = np.argsort(-score[c], kind="stable")[: n * 3]
-        out.append(_one_form_each([str(space.words[i]) for i in top if score[c, i] > 0])[:n])
+        words = [str(space.words[i]) for i in top if score[c, i] > 0]
+        out.append(_one_form_each([w for w in words if w not in FRAME_WORDS])[:n])
     return out
 
 
