@@ -252,9 +252,22 @@ def _library_location(given: str | None) -> Path | str:
     return Path(given).expanduser() if given else default_library_dir()
 
 
+def _nobody_watches(args: argparse.Namespace) -> bool:
+    """The smoke tests and screenshots: they draw offscreen when there is no screen."""
+    return bool(args.smoke_test or getattr(args, "gui_smoke", False) or getattr(args, "screenshot", None))
+
+
 def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     library = _library_location(args.library)
+    if args.smoke_test or args.command in (None, "gui"):
+        from desktop_app.platform_check import NO_SESSION, no_graphical_session
+
+        if no_graphical_session():
+            if not _nobody_watches(args):
+                print(NO_SESSION, file=sys.stderr)  # before Qt, which would abort
+                return 1
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a smoke test or screenshot needs no screen
     if args.smoke_test:
         from desktop_app.gui.launch import smoke_test
 

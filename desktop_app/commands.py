@@ -352,6 +352,9 @@ def cmd_stats(lib: Library, args: argparse.Namespace) -> int:
         return 0
     status = ", ".join(f"{n:,} {s}" for s, n in st.by_status.items())
     print(f"{st.papers:,} papers: {status}")
+    if any(st.by_decision.get(k) for k in ("keep", "maybe", "skip")):
+        print("decisions: " + ", ".join(f"{n:,} {k if k != 'none' else 'undecided'}"
+                                        for k, n in st.by_decision.items()))
     print(f"{st.rated:,} rated, {st.tagged:,} tagged ({st.tags:,} tags), {st.with_notes:,} with notes, "
           f"{st.highlights:,} highlights")
     recent = [d for d in st.progress if d.skimmed or d.read][-7:]

@@ -166,3 +166,23 @@ def platform_problem(env: dict[str, str] | None = None, ldd: Callable[[Path], st
     else:
         lines.append("Install the packages that provide them with your distribution's package manager.")
     return "\n".join(lines)
+
+
+# Qt platforms that need a display server (X11 or Wayland); any other asked for in
+# QT_QPA_PLATFORM (offscreen, minimal, vnc, eglfs, linuxfb, ...) draws without one
+DISPLAY_SERVER_PLATFORMS = ("xcb", "wayland")
+NO_SESSION = ("marginalia: no graphical session here (neither DISPLAY nor WAYLAND_DISPLAY is set), "
+              "so the window cannot open; the command line works without one: marginalia --help")
+
+
+def no_graphical_session(env: dict[str, str] | None = None, platform: str = sys.platform) -> bool:
+    """True when the window has nowhere to go: not Windows or macOS, no X11 or Wayland display
+    in the environment, and QT_QPA_PLATFORM names only display-server platforms (or nothing)."""
+    env = dict(os.environ) if env is None else env
+    if platform.startswith(("win32", "cygwin", "darwin")):
+        return False
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("WAYLAND_SOCKET"):
+        return False
+    # "wayland;xcb" lists fallbacks; "xcb:option=value" passes options to the plugin
+    asked = [p.split(":")[0].strip() for p in env.get("QT_QPA_PLATFORM", "").split(";") if p.strip()]
+    return all(name.startswith(DISPLAY_SERVER_PLATFORMS) for name in asked)

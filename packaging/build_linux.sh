@@ -52,6 +52,11 @@ ICONS="$BUILD_DIR/icons"
 LINUX_RES="$ROOT/resources/linux"
 TIMINGS="$BUILD_DIR/package-timings.txt"
 ICON_SIZES="16 24 32 48 64 128 256 512"
+# packages whose wheels auditwheel repaired with patchelf: left unstripped (see step_bundle)
+AUDITWHEEL_REPAIRED="numpy scipy sklearn psycopg_binary"
+# imported by the smoke step (packaging/launcher.py --check-bundle-imports)
+BUNDLE_IMPORTS="psycopg psycopg_binary.pq sqlalchemy.dialects.postgresql.psycopg sklearn.linear_model
+    sklearn.feature_extraction.text sklearn.cluster sklearn.decomposition"
 # a fixed timestamp (last commit) for reproducible archives and the changelog date
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 export SOURCE_DATE_EPOCH
@@ -72,11 +77,15 @@ step_bundle() {
     rm -rf "$BUNDLE"
     "$PYTHON" -m PyInstaller --noconfirm --log-level WARN \
         --distpath "$DIST_DIR" --workpath "$BUILD_DIR/pyinstaller" packaging/marginalia.spec
-    # strip the libraries (symbols, .comment and .note: lintian), except numpy's: auditwheel
-    # rewrote them with patchelf and an older strip (Debian 11's) breaks them ("ELF load command
-    # address/offset not page-aligned"); lintian-overrides says so
-    find "$BUNDLE/_internal" -type f -name '*.so*' \
-        -not -path "$BUNDLE/_internal/numpy/*" -not -path "$BUNDLE/_internal/numpy.libs/*" -print0 \
+    # strip the libraries (symbols, .comment and .note: lintian), except those of the wheels
+    # auditwheel repaired (numpy, scipy, scikit-learn, psycopg-binary, and the libraries they
+    # carry in <name>.libs): it rewrote them with patchelf and an older strip (Debian 11's) breaks
+    # them ("ELF load command address/offset not page-aligned"); lintian-overrides says so
+    local repaired=() name
+    for name in $AUDITWHEEL_REPAIRED; do
+        repaired+=(-not -path "$BUNDLE/_internal/$name/*")
+    done
+    find "$BUNDLE/_internal" -type f -name '*.so*' "${repaired[@]}" -not -path "$BUNDLE/_internal/*.libs/*" -print0 \
         | xargs -0 -P "$(nproc)" -n 16 strip --remove-section=.comment --remove-section=.note
     # PyInstaller copies libraries with their exec bits; only the program itself needs one
     find "$BUNDLE" -type d -exec chmod 755 {} +
@@ -107,6 +116,10 @@ step_smoke() {
         || die "'$APP --smoke-test' failed in the bundle:"$'\n'"$out"
     grep -qx "OK" <<<"$out" || die "'$APP --smoke-test' did not print OK:"$'\n'"$out"
     echo "--smoke-test: OK"
+    # what the app imports lazily: the PostgreSQL driver with its libpq, scikit-learn on scipy
+    out=$(run_app "$BUNDLE/$APP" --check-bundle-imports $BUNDLE_IMPORTS 2>&1) \
+        || die "the bundle cannot import what the app needs:"$'\n'"$out"
+    echo "imports: $BUNDLE_IMPORTS"
 }
 
 # release notes must name this version (software centres show them)

@@ -22,7 +22,7 @@ from functools import cache
 
 from sqlalchemy import ColumnElement, Connection, Select, String, func, select, type_coerce
 
-from desktop_app.core.models import STATUSES
+from desktop_app.core.models import DECISIONS, STATUSES
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.dialect import Dialect
@@ -45,6 +45,7 @@ class DayProgress:
 class LibraryStatistics:
     papers: int = 0
     by_status: dict[str, int] = field(default_factory=dict)  # every status, 0 included
+    by_decision: dict[str, int] = field(default_factory=dict)  # keep, maybe, skip, none (undecided)
     rated: int = 0
     tagged: int = 0  # papers with at least one tag
     tags: int = 0  # tags carried by at least one paper
@@ -98,6 +99,8 @@ def library_statistics(store: Store, today: date | None = None) -> LibraryStatis
         status = live_counts(p.status)
         s.by_status = {st: status.get(st, 0) for st in STATUSES}
         s.papers = sum(status.values())
+        decision = live_counts(p.decision)
+        s.by_decision = {k: decision.get(k, 0) for k in DECISIONS} | {"none": decision.get(None, 0)}
         rating = live_counts(p.rating)
         s.ratings = {r: rating.get(r, 0) for r in range(6)}
         s.rated = s.papers - s.ratings[0]

@@ -227,12 +227,12 @@ def _fail(message: str, *, headless: bool, warning: bool = False) -> int:
 
 
 def run_gui(folder: Path | str, args: argparse.Namespace) -> int:
+    if getattr(args, "gui_smoke", False):
+        return smoke_test(folder if is_server_url(folder) else Path(folder).expanduser())
     if is_server_url(folder):  # postgresql://…: a shared library
         return run_shared(str(folder), args)
     app = application()
     folder = Path(folder).expanduser()
-    if getattr(args, "gui_smoke", False):
-        return smoke_test(folder)
     screenshot = getattr(args, "screenshot", None)
     headless = bool(screenshot)
     if getattr(args, "lang", None):  # for this run only (screenshots): the saved preference stays
@@ -417,16 +417,19 @@ def _search_after_indexing(app: QApplication, win: MainWindow, timeout: float = 
     return None
 
 
-def smoke_test(folder: Path | None) -> int:
-    """Build the window on a library (a temporary one by default), process events, check that
-    the table shows the library's papers, print OK."""
+def smoke_test(folder: Path | str | None) -> int:
+    """Build the window on a library (a temporary one by default; a folder or a server URL),
+    process events, check that the table shows the library's papers, print OK."""
     app = application()
     tmp = None
     if folder is None:
         tmp = tempfile.TemporaryDirectory(prefix="marginalia-smoke-")
         folder = Path(tmp.name)
     try:
-        win = open_main_window(folder, _scratch_settings())
+        if isinstance(folder, str) and is_server_url(folder):
+            win = open_shared_window(folder, _scratch_settings())
+        else:
+            win = open_main_window(Path(folder), _scratch_settings())
     except (LibraryError, OSError) as exc:
         if tmp is not None:
             tmp.cleanup()
@@ -446,7 +449,9 @@ def smoke_test(folder: Path | None) -> int:
     shown = win.model.rowCount()
     ok = expected > 0 and shown == expected and win.table.isVisible()
     search_problem = _search_after_indexing(app, win) if ok else None
-    close_window(win)
+    close_window(current_window(win))
+    if isinstance(folder, str):
+        libraries.release(current_window(win))
     if tmp is not None:
         tmp.cleanup()
     if not ok:

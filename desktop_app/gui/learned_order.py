@@ -34,9 +34,10 @@ class LearnedOrder(QObject):
     ranked = Signal(object)
     failed = Signal(str)
 
-    def __init__(self, library: Library, parent: QObject) -> None:
+    def __init__(self, library: Library, parent: QObject, owner: QObject | None = None) -> None:
         super().__init__(parent)
         self.library = library
+        self._owner = owner or parent  # holds the running job (the window waits for it on close)
         self._job: Job | None = None
         self._pending: tuple[list[int], bool, tuple[int, str | None] | None] | None = None
         self.runs = 0  # rankings finished (tests wait on it)
@@ -56,10 +57,10 @@ class LearnedOrder(QObject):
     def _start(self, request: tuple[list[int], bool, tuple[int, str | None] | None]) -> None:
         ids, learned, decided = request
         library = self.library
-        job = Job(lambda _progress, cancelled: _work(library, ids, learned, decided, cancelled), self.parent())
+        job = Job(lambda _progress, cancelled: _work(library, ids, learned, decided, cancelled), self._owner)
         job.succeeded.connect(self._done)
         job.failed.connect(self._failed)
-        keep_while_running(self.parent(), job)
+        keep_while_running(self._owner, job)
         self._job = job
         job.start()
 

@@ -37,6 +37,7 @@ ATTACH_MODE = Key("attachments/mode", "copy")  # "copy" into the library's files
 TRIAGE_ADVANCE = Key("triage/advanceAfterDecision", True)
 # the keys of keep, maybe and skip in triage (single letters; Settings → Triage)
 TRIAGE_DECISION_KEYS = Key("triage/decisionKeys", ["y", "m", "x"])
+TRIAGE_EMPHASIS = Key("triage/emphasiseContribution", True)  # the contribution sentence in bold
 TRIAGE_LEARNED_ORDER = Key("triage/learnedOrder", True)  # most likely keeps first (else list order)
 TRIAGE_QUICK_TAGS = Key("triage/quickTags", [])  # the tag on Alt+1…9 in triage, "" for a free key
 RELATED_COLLAPSED = Key("reader/relatedCollapsed", False)  # the reader's Related papers section

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QMainWindow,
     QMessageBox,
     QPushButton,
@@ -33,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.gui import i18n
+from desktop_app.gui import i18n, word_marks
 from desktop_app.gui import preferences as prefs
 from desktop_app.gui.appearance import MAX_FONT_SIZE, MIN_FONT_SIZE
 from desktop_app.gui.i18n import language_combo
@@ -169,6 +170,29 @@ class SettingsDialog(QDialog):
         self.triage_advance = QCheckBox(self.tr("In triage, go to the next paper after a status or a rating"), page)
         self.triage_advance.setObjectName("triageAdvanceCheck")
         form.addRow(self.triage_advance)
+        self.decision_keys: dict[str, QLineEdit] = {}
+        keys_row = QHBoxLayout()
+        for decision, label in (("keep", self.tr("Keep:")), ("maybe", self.tr("Maybe:")), ("skip", self.tr("Skip:"))):
+            box = QLineEdit(page)
+            box.setObjectName(f"decisionKey_{decision}")
+            box.setMaxLength(1)
+            box.setFixedWidth(36)
+            keys_row.addWidget(QLabel(label, page))
+            keys_row.addWidget(box)
+            self.decision_keys[decision] = box
+        keys_row.addStretch(1)
+        form.addRow(self.tr("Triage keys:"), keys_row)
+        self.emphasis = QCheckBox(self.tr("In triage, show the sentence stating the contribution in bold"), page)
+        self.emphasis.setObjectName("triageEmphasisCheck")
+        form.addRow(self.emphasis)
+        self.include_words = QLineEdit(page)
+        self.include_words.setObjectName("includeWords")
+        self.include_words.setPlaceholderText(self.tr("words, separated by commas"))
+        self.exclude_words = QLineEdit(page)
+        self.exclude_words.setObjectName("excludeWords")
+        self.exclude_words.setPlaceholderText(self.tr("words, separated by commas"))
+        form.addRow(self.tr("Include words (this library):"), self.include_words)
+        form.addRow(self.tr("Exclude words (this library):"), self.exclude_words)
 
     def _library(self, page: QWidget) -> None:
         lay = QVBoxLayout(page)
@@ -276,6 +300,14 @@ class SettingsDialog(QDialog):
         self.categories_as_tags.setChecked(prefs.get_bool(s, prefs.IMPORT_ARXIV_CATEGORIES_AS_TAGS))
         self.skip_duplicates.setChecked(prefs.get_bool(s, prefs.IMPORT_SKIP_DUPLICATES))
         self.triage_advance.setChecked(prefs.get_bool(s, prefs.TRIAGE_ADVANCE))
+        keys = prefs.get_list(s, prefs.TRIAGE_DECISION_KEYS)
+        default = list(prefs.TRIAGE_DECISION_KEYS.default)  # type: ignore[call-overload]
+        for n, decision in enumerate(("keep", "maybe", "skip")):
+            self.decision_keys[decision].setText((keys + default)[n] if len(keys) == 3 else default[n])
+        self.emphasis.setChecked(prefs.get_bool(s, prefs.TRIAGE_EMPHASIS))
+        key = self.win.window_settings.key
+        self.include_words.setText(str(s.value(key(word_marks.INCLUDE_KEY), "") or ""))
+        self.exclude_words.setText(str(s.value(key(word_marks.EXCLUDE_KEY), "") or ""))
         self._select_style(prefs.get_str(s, prefs.CITATION_STYLE))
         link = prefs.get_str(s, prefs.ATTACH_MODE) == "link"
         (self.attach_link if link else self.attach_copy).setChecked(True)
@@ -296,13 +328,38 @@ class SettingsDialog(QDialog):
         prefs.put(s, prefs.IMPORT_ARXIV_CATEGORIES_AS_TAGS, self.categories_as_tags.isChecked())
         prefs.put(s, prefs.IMPORT_SKIP_DUPLICATES, self.skip_duplicates.isChecked())
         prefs.put(s, prefs.TRIAGE_ADVANCE, self.triage_advance.isChecked())
+        keys = [self.decision_keys[d].text().strip().lower() for d in ("keep", "maybe", "skip")]
+        from desktop_app.gui.triage import RESERVED_KEYS
+
+        if len(set(keys)) == 3 and all(k.isalpha() and k not in RESERVED_KEYS for k in keys):
+            prefs.put(s, prefs.TRIAGE_DECISION_KEYS, keys)  # else: accept() said why; they stay
+        prefs.put(s, prefs.TRIAGE_EMPHASIS, self.emphasis.isChecked())
+        key = self.win.window_settings.key
+        s.setValue(key(word_marks.INCLUDE_KEY), ", ".join(word_marks.parse_words(self.include_words.text())))
+        s.setValue(key(word_marks.EXCLUDE_KEY), ", ".join(word_marks.parse_words(self.exclude_words.text())))
         if self.citation_style.currentData():
             prefs.put(s, prefs.CITATION_STYLE, self.citation_style.currentData())
         prefs.put(s, prefs.ATTACH_MODE, "link" if self.attach_link.isChecked() else "copy")
         s.sync()
         self.win.apply_preferences()
 
+    def keys_problem(self) -> str:
+        """Why the triage keys cannot be taken, or ""."""
+        from desktop_app.gui.triage import RESERVED_KEYS
+
+        keys = [self.decision_keys[d].text().strip().lower() for d in ("keep", "maybe", "skip")]
+        if len(set(keys)) < 3 or not all(len(k) == 1 and k.isalpha() for k in keys):
+            return self.tr("Keep, maybe and skip each need a letter of their own.")
+        taken = [k for k in keys if k in RESERVED_KEYS]
+        if taken:
+            return self.tr("Triage already uses the key {0}; choose another letter.").format(taken[0])
+        return ""
+
     def accept(self) -> None:
+        problem = self.keys_problem()
+        if problem:
+            QMessageBox.warning(self, self.tr("Triage keys"), problem)
+            return
         self.apply()
         super().accept()
 

@@ -174,6 +174,8 @@ class Colors:
     indicator_border: str  # check boxes and radio buttons: 3:1 on the base (Fusion's are ~1:1 in the dark)
     star: str
     star_filled: str
+    include_word: str  # triage's word lists: the background of an include word (text stays AA)
+    exclude_word: str
 
 
 def derive(palette: QPalette) -> Colors:
@@ -208,6 +210,8 @@ def derive(palette: QPalette) -> Colors:
         indicator_border=readable(mix(text, base, 0.55), base, 3.0),
         star=readable(mix(text, base, 0.45), base, 3.0),  # a control, not text: 3:1
         star_filled=readable("#fbbc04" if dark else "#c98a00", window, 3.0),
+        include_word=mix(base, "#34a853", 0.42 if dark else 0.3),
+        exclude_word=mix(base, "#ea4335", 0.42 if dark else 0.28),
     )
 
 

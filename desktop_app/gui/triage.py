@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 from desktop_app.core import triage as core_triage
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.values import Change, PaperView
-from desktop_app.gui import preferences, theme
+from desktop_app.gui import preferences, theme, word_marks
 from desktop_app.gui.decision_control import DecisionControl
 from desktop_app.gui.learned_order import LearnedOrder
 from desktop_app.gui.note_editor import NoteEditor
@@ -54,7 +54,7 @@ TRIAGE_SHORTCUT = "Ctrl+Shift+T"
 QUICK_TAG_SLOTS = 9  # Alt+1 … Alt+9
 PREFETCH_AHEAD = 2
 STATUS_KEYS = {Qt.Key.Key_U: "unread", Qt.Key.Key_S: "skimmed", Qt.Key.Key_R: "read"}
-RESERVED_KEYS = set("usrtnodjk")  # triage's own letters: a decision key may not take one
+RESERVED_KEYS = set("usrtnodjke")  # triage's own letters: a decision key may not take one
 COLUMN_WIDTH = 980  # px: about 90 characters a line at the abstract's size
 ABSTRACT_SCALE = 1.4  # the abstract's font against the window's
 LINE_HEIGHT = 150  # percent
@@ -195,6 +195,9 @@ class TriageView(QWidget):
         self.abstract.setFont(big)
         self._css()
         theme.follow(self.abstract, self._theme_changed)
+        self.marked: dict[str, int] = {}
+        self.abstract.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.abstract.customContextMenuRequested.connect(self._abstract_menu)
         outer.addWidget(self.abstract, 3)
 
         self.notes = NoteEditor(lambda pid, text, base: window.edits.save_note(pid, text, base), self,
@@ -224,7 +227,7 @@ class TriageView(QWidget):
         self._prefetch_timer.timeout.connect(self._prefetch)
         window.edits.changed.connect(self.on_change)
         window.files.changed.connect(self.on_change)
-        self.ranker = LearnedOrder(self.library, self)
+        self.ranker = LearnedOrder(self.library, self, owner=window)
         self.ranker.ranked.connect(self._ranked)
 
     # ---- entering and leaving ---------------------------------------------------------------
@@ -330,12 +333,56 @@ class TriageView(QWidget):
             self.tags.set_tags(paper.tags)
         self.abstract.setHtml(html)
         self._spacious()
+        self._mark_abstract(paper)
         if self.notes.paper_id() != paper.id:
             self.notes.load(paper.id, paper.note)
             self.notes.setVisible(bool(paper.note))
         self.position.setText(self.tr("Paper {0} of {1}").format(f"{self.pos + 1:,}", f"{len(self.ids):,}"))
         self._put("paper", str(paper.id))
         self._prefetch_timer.start()
+
+    # ---- the two-second view: word lists and the contribution sentence ---------------------
+    def word_lists(self) -> tuple[list[str], list[str]]:
+        """This library's include and exclude words (Settings → Triage, or the abstract's menu)."""
+        s, key = self.window_.settings, self.window_.window_settings.key
+        return (word_marks.parse_words(str(s.value(key(word_marks.INCLUDE_KEY), "") or "")),
+                word_marks.parse_words(str(s.value(key(word_marks.EXCLUDE_KEY), "") or "")))
+
+    def add_word(self, word: str, include: bool) -> None:
+        s, key = self.window_.settings, self.window_.window_settings.key
+        name = key(word_marks.INCLUDE_KEY if include else word_marks.EXCLUDE_KEY)
+        words = word_marks.parse_words(str(s.value(name, "") or ""))
+        word = " ".join(word.split()).lower()
+        if word and word not in words:
+            s.setValue(name, ", ".join([*words, word]))
+        self._cache.clear()
+        if self.active:
+            self.show_current()
+
+    def _mark_abstract(self, paper: PaperView) -> None:
+        include, exclude = self.word_lists()
+        doc = self.abstract.document()
+        self.marked = word_marks.mark_words(doc, include, exclude)
+        if preferences.get_bool(self.window_.settings, preferences.TRIAGE_EMPHASIS):
+            from desktop_app.core.text.titles import contribution_sentence
+
+            word_marks.emphasise_sentence(doc, contribution_sentence(paper.abstract_text))
+
+    def _abstract_menu(self, pos: object) -> None:
+        cursor = self.abstract.textCursor()
+        word = cursor.selectedText().strip() if cursor.hasSelection() else ""
+        if not word:
+            at = self.abstract.cursorForPosition(pos)  # type: ignore[arg-type]
+            at.select(QTextCursor.SelectionType.WordUnderCursor)
+            word = at.selectedText().strip()
+        menu = self.abstract.createStandardContextMenu()
+        if word and not self.library.read_only:
+            menu.addSeparator()
+            menu.addAction(self.tr("Colour “{0}” as an include word").format(word),
+                           lambda: self.add_word(word, True))
+            menu.addAction(self.tr("Colour “{0}” as an exclude word").format(word),
+                           lambda: self.add_word(word, False))
+        menu.exec(self.abstract.mapToGlobal(pos))  # type: ignore[arg-type]
 
     def _spacious(self) -> None:
         """Lines 150% apart, for reading (a document style sheet's line-height reaches only <p>)."""
@@ -426,6 +473,9 @@ class TriageView(QWidget):
         summary = queue.summary
         self._why = {e.id: e.why for e in queue.entries if e.why}
         self.queue_line.setText(self._summary_text(summary))
+        offer = result.get("near")
+        if offer and offer[0] and self.paper is not None:
+            self._set_offer(offer)
         if not summary.learned:  # the list's own order stays as it is
             return
         seen = self.ids[: self.pos + 1]
@@ -436,10 +486,6 @@ class TriageView(QWidget):
         if rest != self.ids[self.pos + 1:]:
             self.ids = seen + rest
             self._prefetch_timer.start()
-        self.queue_line.setText(self._summary_text(summary))
-        offer = result.get("near")
-        if offer and offer[0] and self.paper is not None:
-            self._set_offer(offer)
         cur = self.current_id()
         if cur is not None and cur in self._why and not self.why.text():
             self.why.setText(self.tr("Here because of: {0}").format(", ".join(self._why[cur])))
@@ -585,7 +631,7 @@ class TriageView(QWidget):
     def _show_keys(self) -> None:
         keys = self.decision_keys()
         self.decision.set_keys(keys)
-        text = self.tr("{0} keep · {1} maybe · {2} skip · o learned order · u unread · s skimmed · r read · "
+        text = self.tr("{0} keep · {1} maybe · {2} skip · o learned order · e emphasis · u unread · s skimmed · r read · "
                        "0–5 rate · t tag · n note · Space or → next · ← previous · Esc leave").format(
             keys["keep"], keys["maybe"], keys["skip"])
         quick = [self.tr("Alt+{0} {1}").format(n, name)
@@ -610,6 +656,11 @@ class TriageView(QWidget):
             self.decide(keys[event.text().lower()])
         elif key == Qt.Key.Key_O:
             self.learned.toggle()
+        elif key == Qt.Key.Key_E:
+            on = not preferences.get_bool(self.window_.settings, preferences.TRIAGE_EMPHASIS)
+            preferences.put(self.window_.settings, preferences.TRIAGE_EMPHASIS, on)
+            self._cache.clear()
+            self.show_current()
         elif key == Qt.Key.Key_D and self._offer is not None:
             self.apply_offer()
         elif key in STATUS_KEYS:

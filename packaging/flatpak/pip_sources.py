@@ -24,6 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = Path(__file__).with_name("python3-dependencies.json")
+INSTALLER_EXTRA = "postgresql"  # psycopg[binary]: psycopg with the libpq of psycopg-binary
 BUILD_TOOLS = ["setuptools==80.9.0", "wheel==0.45.1"]  # pyproject's build-system, offline
 PLATFORMS = ["manylinux_2_34_x86_64", "manylinux_2_28_x86_64", "manylinux_2_17_x86_64",
              "manylinux2014_x86_64", "any"]
@@ -75,7 +76,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--python-version", default="3.13")
     args = ap.parse_args()
-    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    # the installers carry the PostgreSQL driver (a lab's shared library) as every bundle does
+    deps = project["dependencies"] + project["optional-dependencies"][INSTALLER_EXTRA]
     with tempfile.TemporaryDirectory() as tmp:
         runtime = download(deps, Path(tmp) / "runtime", args.python_version, deps=True)
         tools = download(BUILD_TOOLS, Path(tmp) / "tools", args.python_version, deps=False)

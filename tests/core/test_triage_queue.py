@@ -176,3 +176,72 @@ def test_learned_order_beats_list_order_on_a_labelled_review(library_dir: Path, 
         assert learned >= 12 and learned >= 2 * listed, (learned, listed)
         summary = lib.triage.queue("").summary
         assert summary.decided == len(decided) and summary.likely_keeps is not None
+
+
+def test_statistics_count_decisions(seed_library: Library) -> None:
+    ids = seed_library.query("").ids
+    seed_library.triage.decide(ids[:3], "keep")
+    seed_library.triage.decide(ids[3:4], "maybe")
+    st = seed_library.statistics()
+    assert st.by_decision == {"keep": 3, "maybe": 1, "skip": 0, "none": 72}
+    assert st.as_dict()["by_decision"]["keep"] == 3
+
+
+@pytest.mark.postgresql
+def test_decisions_and_queue_on_a_server(pg_url: str) -> None:
+    """The same on a PostgreSQL library: the migration adds the column, decisions persist, the
+    queue learns, and the CLI's two commands work."""
+    import subprocess
+    import sys
+
+    from tests.conftest import SEEDS
+
+    with Library.open(pg_url) as lib:
+        lib.imports.from_files(SEEDS[:2])
+        ids = lib.query("").ids
+        lib.triage.decide([ids[0]], "keep")
+        lib.triage.decide([ids[1]], "skip")
+        q = lib.triage.queue("")
+        assert q.summary.learned and len(q.entries) == len(ids) - 2
+        assert lib.query("decision:keep").ids == [ids[0]]
+    run = [sys.executable, "-m", "desktop_app", "--library", pg_url, "triage"]
+    out = subprocess.run([*run, "decide", "maybe", str(ids[2])], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    out = subprocess.run([*run, "queue", "--limit", "3", "--json"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["summary"]["decided"] == 3 and len(doc["papers"]) == 3
+    assert all(p["id"] not in ids[:3] for p in doc["papers"])
+
+
+def test_decisions_survive_json_export_and_restore_and_show_in_csv(seed_library: Library, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    ids = seed_library.query("").ids
+    seed_library.triage.decide(ids[:2], "keep")
+    seed_library.triage.decide(ids[2:3], "skip")
+    seed_library.triage.decide(ids[3:4], "maybe")
+    folder = seed_library.folder
+    seed_library.close()
+    run = [sys.executable, "-m", "desktop_app", "--library"]
+    doc, table = tmp_path / "lib.json", tmp_path / "lib.csv"
+    for fmt, out in (("json", doc), ("csv", table)):
+        done = subprocess.run([*run, str(folder), "export", "--format", fmt, "-o", str(out)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+    with table.open(encoding="utf-8-sig", newline="") as fh:
+        cells = {int(r["id"]): r["decision"] for r in csv.DictReader(fh)}
+    assert [cells[i] for i in ids[:5]] == ["keep", "keep", "skip", "maybe", ""]
+    fresh = tmp_path / "fresh"
+    done = subprocess.run([*run, str(fresh), "import", str(doc)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    with Library.open(fresh) as lib:
+        assert lib.papers.decision_counts() == {"keep": 2, "maybe": 1, "skip": 1, "none": 72}
+        done = subprocess.run([*run, str(fresh), "triage", "queue", "--limit", "2"],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert len(done.stdout.splitlines()) == 2 and "4 of 76 decided" in done.stderr
+        bad = subprocess.run([*run, str(fresh), "triage", "decide", "keep", "99999"],
+                             capture_output=True, text=True, timeout=120)
+        assert bad.returncode == 1 and "99999" in bad.stderr and "Traceback" not in bad.stderr

@@ -12,6 +12,7 @@ building afresh (quick iteration on the checks themselves).
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import re
 import shlex
@@ -227,17 +228,51 @@ def test_bundle_cli_does_not_load_qt(build: Build, tmp_path):
            f"{(c1.children_user + c1.children_system - c0.children_user - c0.children_system) / 5 * 1000:.0f} ms CPU (mean of 5)")
 
 
-def test_bundle_imports_and_searches(build: Build, tmp_path):
-    """The bundle's command line imports a RIS file and finds its papers through the index
-    (Whoosh's postings scored by the numpy executor: a bundle missing numpy or a Whoosh module
-    fails here, not at a user's first search)."""
-    ris = tmp_path / "two.ris"
+def two_papers(folder: Path) -> Path:
+    """A RIS file of two papers with words of their own (phason; reward shaping)."""
+    ris = folder / "two.ris"
     ris.write_text(
         "TY  - JOUR\nTI  - Quasicrystal growth under strain\nAU  - Lindqvist, Maja\nPY  - 2026\n"
         "AB  - We grow quasicrystals under uniaxial strain and measure their phason modes.\nER  - \n\n"
         "TY  - JOUR\nTI  - Reward shaping for sparse tasks\nAU  - Okafor, Ben\nPY  - 2025\n"
         "AB  - Potential-based reward shaping speeds up reinforcement learning.\nER  - \n",
         encoding="utf-8")
+    return ris
+
+
+def check_server_library(exe: Path, url: str, tmp: Path) -> float:
+    """`exe` on a library on a PostgreSQL server: import, search, tag, and the window drawn on it
+    (a screenshot: the shared window, offscreen). Returns the seconds it took."""
+    env = isolated_env(tmp)
+    t0 = time.monotonic()
+    out = run([exe, "--library", url, "import", "--json", two_papers(tmp)], env=env, timeout=180)
+    assert json.loads(out.stdout)["added"] == 2, out.stdout
+    out = run([exe, "--library", url, "search", "--json", "phason"], env=env, timeout=120)
+    found = json.loads(out.stdout)["papers"]
+    assert [p["title"] for p in found] == ["Quasicrystal growth under strain"], out.stdout
+    run([exe, "--library", url, "tag", str(found[0]["id"]), "--add", "lab/shared"], env=env, timeout=120)
+    out = run([exe, "--library", url, "list", "--json", "--tag", "lab/shared"], env=env, timeout=120)
+    assert [p["id"] for p in json.loads(out.stdout)["papers"]] == [found[0]["id"]], out.stdout
+    shot = tmp / "server-library.png"
+    run([exe, "--library", url, "gui", "--screenshot", shot, "--size", "1000x700"], env=env, timeout=180)
+    assert png_size(shot) == (1000, 700)
+    return time.monotonic() - t0
+
+
+def test_bundle_opens_a_server_library(build: Build, pg_server: str, tmp_path):
+    """psycopg and libpq in the bundle: its command line works on a throwaway PostgreSQL
+    server's library (Unix socket, tests/core/pg_fixtures.py), and its window opens on it."""
+    from tests.core.pg_fixtures import new_database
+
+    elapsed = check_server_library(build.bundle / APP, new_database(pg_server), tmp_path)
+    report(f"bundle on a PostgreSQL server library (import, search, tag, window): {elapsed:.1f} s")
+
+
+def test_bundle_imports_and_searches(build: Build, tmp_path):
+    """The bundle's command line imports a RIS file and finds its papers through the index
+    (Whoosh's postings scored by the numpy executor: a bundle missing numpy or a Whoosh module
+    fails here, not at a user's first search)."""
+    ris = two_papers(tmp_path)
     env = isolated_env(tmp_path)
     lib = tmp_path / "library"
     run([build.bundle / APP, "--library", lib, "import", ris], env=env, timeout=180)
@@ -307,12 +342,43 @@ def test_bundle_contents(build: Build):
     assert "not stripped" not in out
     assert not (internal / "pytest").exists() and not (internal / "PyInstaller").exists()
     size = du_mb(build.bundle)
+    parts = {name: sum(du_mb(p) if p.is_dir() else p.stat().st_size / 1e6
+                       for pattern in patterns for p in internal.glob(pattern))
+             for name, patterns in PARTS.items()}
+    report(f"bundle {size:.0f} MB; of it " + ", ".join(f"{n} {mb:.1f} MB" for n, mb in parts.items()))
     # 122 MB before numpy; numpy (11 MB) and the OpenBLAS its core links (28 MB, unstripped:
     # see build_linux.sh) came with the search executor (issue 14); 174 MB with issue 15-17:
-    # citeproc-py, lxml.etree and citeproc's locales (~7.5 MB), the CSL styles, the catalogues
-    assert size < 180, f"bundle grew to {size:.0f} MB"
-    for unused in ("random", "fft", "polynomial", "ma", "f2py", "testing"):
-        assert not (internal / "numpy" / unused).exists(), f"numpy.{unused} is bundled"
+    # citeproc-py, lxml.etree and citeproc's locales (~7.5 MB), the CSL styles, the catalogues;
+    # 298 MB with psycopg, libpq and Python's ssl (issue 24: 16 MB) and scikit-learn with scipy
+    # (the learned queue: 92 MB, and numpy's subpackages scipy touches: 3.6 MB)
+    assert size < BUNDLE_LIMIT_MB, f"bundle grew to {size:.0f} MB"
+    assert parts["psycopg + libpq + Python's ssl"] < 18, parts
+
+
+# what the report breaks the bundle's size into (globs under _internal)
+PARTS = {
+    # psycopg's Python modules are in the archive (base_library.zip / PYZ), not counted here;
+    # psycopg's wrapper imports Python's ssl, whose _ssl brings the build system's OpenSSL
+    "psycopg + libpq + Python's ssl": ("psycopg_binary", "psycopg_binary.libs", "libssl.so*",
+                                       "libcrypto.so*", "python3*/lib-dynload/_ssl.*"),
+    "scikit-learn + scipy (+ joblib, threadpoolctl)": (
+        "sklearn", "scikit_learn.libs", "scipy", "scipy.libs", "joblib", "threadpoolctl*"),
+    "numpy": ("numpy", "numpy.libs"),
+}
+BUNDLE_LIMIT_MB = 310
+# imported by the app only when a user reaches them (a server library; the learned queue)
+LAZY_IMPORTS = ("psycopg", "psycopg_binary.pq", "sqlalchemy.dialects.postgresql.psycopg",
+                "sklearn.linear_model", "sklearn.feature_extraction.text", "sklearn.cluster",
+                "sklearn.decomposition")
+
+
+def test_bundle_imports_what_the_app_loads_lazily(build: Build, tmp_path):
+    """The PostgreSQL driver with its libpq and scikit-learn with scipy import inside the bundle
+    (packaging/launcher.py --check-bundle-imports)."""
+    out = run([build.bundle / APP, "--check-bundle-imports", *LAZY_IMPORTS], env=isolated_env(tmp_path),
+              timeout=180, check=False)
+    assert out.returncode == 0 and out.stdout.split("\n")[:-1] == [f"ok {m}" for m in LAZY_IMPORTS], (
+        out.stdout + out.stderr[-3000:])
 
 
 HYGIENE_CHECKS = (
@@ -321,7 +387,8 @@ HYGIENE_CHECKS = (
     "editable install's marginalia.egg-info)",
     "no installer bookkeeping in *.dist-info (RECORD, INSTALLER, REQUESTED, direct_url.json)",
     "no type stubs (*.pyi), byte-code caches (__pycache__, *.pyc files on disk) or tests folders",
-    "no database driver the app does not use (psycopg, libpq, MySQLdb, ...)",
+    "no database driver the app does not use (psycopg2, psycopg_c, MySQLdb, ...), and libpq only "
+    "as psycopg-binary carries it (psycopg_binary.libs)",
     "no QtDBus Python binding, no Wayland server-buffer or non-desktop shell plugins",
 )
 
@@ -342,8 +409,11 @@ def bundle_hygiene_problems(bundle: Path) -> list[str]:
             problems.append(f"stray package file {rel}")
         if p.is_dir() and p.name in ("tests", "testing"):
             problems.append(f"tests folder {rel}")
-        if p.name.lower().startswith(("psycopg", "libpq", "mysqldb", "pymysql")):
+        name = p.name.lower()
+        if name.startswith(("psycopg2", "psycopg_c", "psycopg_pool", "mysqldb", "pymysql")):
             problems.append(f"unused database driver {rel}")
+        if name.startswith("libpq") and p.resolve().parent.name != "psycopg_binary.libs":
+            problems.append(f"a libpq beside psycopg-binary's own: {rel}")
     own = [p.name for p in internal.iterdir()
            if p.suffix in (".dist-info", ".egg-info")
            and re.split(r"[-.]", p.name, maxsplit=1)[0].lower() == APP]

@@ -365,6 +365,25 @@ def _contribution(sents: list[str], macros: frozenset[str] = frozenset()) -> str
     return ""
 
 
+def contribution_sentence(plain: str) -> str:
+    """The sentence of a plain abstract that states its contribution, as the derived-title rule
+    finds it ("We propose …", "This paper introduces …", "We show that …"), or ""."""
+    sents = sentences(plain)
+    searches = (
+        (_STUDY_RE, sents[:1]), (_INTRO, sents), (_COORD_RE, sents), (_STUDY_RE, sents[:3]),
+        (_RESULT_RE, sents[:3]),
+    )
+    for pattern, pool in searches:
+        for sentence in pool:
+            m = pattern.search(sentence)
+            if m and _usable_object(m.group("obj")):
+                return sentence
+    for sentence in sents:
+        if _CLAIM_RE.search(sentence):
+            return sentence
+    return ""
+
+
 def _undefined_macros(raw: str, plain: str) -> frozenset[str]:
     """Names of macros the renderer does not know and shows as their name (``\\projectname``):
     a placeholder, never a method's name."""
