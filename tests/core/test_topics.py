@@ -265,3 +265,13 @@ def test_cli_topics_decide(mix_location: str, capsys: pytest.CaptureFixture[str]
     assert cli.main(["--library", mix_location, "topics", "decide", "1", "later"]) == 1
     assert "a decision is one of" in capsys.readouterr().err
     assert cli.main(["--library", mix_location, "topics", "decide", "1"]) == 1
+
+
+def test_more_topics_asked_for_than_papers(empty_library: Library) -> None:
+    ids = _add(empty_library, [Record(title=t, abstract=a) for t, a in (
+        ("Clonidine for pain", "Oral clonidine against fentanyl after tonsillectomy in children."),
+        ("Graph networks", "Message passing networks predict molecular properties of graphs."),
+        ("Optimal transport", "Wasserstein barycenters of measures computed by entropic transport."))])
+    found = empty_library.topics.of(k=50)
+    assert sorted(sorted(t.ids) for t in found.topics) == [[i] for i in ids]
+    assert found.message == "Only 3 papers to group: 3 topics instead of 50."

@@ -222,7 +222,8 @@ def _find_topics(store: Store, paper_ids: Sequence[int] | None, k: int | None,
         count = min(k, distinct) if k is not None else choose_count(points)
         count = max(count, 1 if len(worded) else 0)
         if k is not None and count < k:
-            message = f"Only {count} different texts: {count} topics instead of {k}."
+            what = "papers to group" if distinct == len(points) else "different texts"
+            message = f"Only {count} {what}: {count} topics instead of {k}."
     labels = cluster(points, count) if len(worded) else np.empty(0, np.int64)
     present = sorted(set(labels.tolist()), key=lambda c: (-int((labels == c).sum()), c))
     relabel = {c: i for i, c in enumerate(present)}
