@@ -31,6 +31,8 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_gui.py
 	$(PY) benchmarks/bench_triage.py
 	$(PY) benchmarks/bench_tag_suggest.py
+	$(PY) benchmarks/bench_screening.py
+	$(PY) benchmarks/bench_queue.py --sizes 2000 5000 100000
 	$(PY) benchmarks/bench_postgres.py --size $${PG_BENCH_SIZE:-100000}
 
 # the long fault-injection variants (the suite runs short ones)

@@ -80,7 +80,7 @@ def library_statistics(store: Store, today: date | None = None) -> LibraryStatis
         # The trash is small and found from the deleted_at index; live counts are all counts
         # (from each column's index) minus the trashed papers'. Filtering on deleted_at in the
         # GROUP BYs themselves reads every row of the table: 0.8 s at 100,000 papers.
-        trashed = conn.execute(select(p.id, p.status, p.rating, p.year, p.venue)
+        trashed = conn.execute(select(p.id, p.status, p.rating, p.decision, p.year, p.venue)
                                .where(p.deleted_at.is_not(None))).all()
         trashed_ids = [r.id for r in trashed]
 

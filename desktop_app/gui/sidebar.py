@@ -98,8 +98,7 @@ class Sidebar(QTreeWidget):
             self._add(lib, f"{i18n.status_label(status)}  ({i18n.number(counts.get(status, 0))})", "status", status)
         for decision in ("keep", "maybe", "skip", "none"):
             n = counts.get(f"decision:{decision}", 0)
-            it = self._add(lib, f"{i18n.decision_label(decision)}  ({i18n.number(n)})", "decision", decision)
-            it.setToolTip(0, f"decision:{decision}")
+            self._add(lib, f"{i18n.decision_label(decision)}  ({i18n.number(n)})", "decision", decision)
         self._fill_tags(tags, expanded)
         for info in lists:
             it = self._add(self._sections["lists"], f"{info.name}  ({i18n.number(info.count)})", "list", info.name)

@@ -280,6 +280,18 @@
         <source>Deleted {0}</source>
         <translation>已删除{0}</translation>
     </message>
+    <message>
+        <source>Decision:</source>
+        <translation>决定：</translation>
+    </message>
+    <message>
+        <source>Decided {0} {1}</source>
+        <translation>已将{0}决定为“{1}”</translation>
+    </message>
+    <message>
+        <source>Cleared the decision of {0}</source>
+        <translation>已清除{0}的决定</translation>
+    </message>
 </context>
 <context>
     <name>CjkFontNotice</name>
@@ -346,6 +358,22 @@
         <source>the same record</source>
         <translation>同一条记录</translation>
     </message>
+    <message>
+        <source>Keep</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>Maybe</source>
+        <translation>待定</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <source>Undecided</source>
+        <translation>未决定</translation>
+    </message>
 </context>
 <context>
     <name>ConflictBanner</name>
@@ -411,6 +439,21 @@
     <message>
         <source>connected as lin to papers on db.lab.example:5432</source>
         <translation>已以 lin 身份连接到 db.lab.example:5432 上的 papers</translation>
+    </message>
+</context>
+<context>
+    <name>DecisionControl</name>
+    <message>
+        <source>Decision</source>
+        <translation>决定</translation>
+    </message>
+    <message>
+        <source>{0} ({1})</source>
+        <translation>{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>Decide {0}; press again to clear</source>
+        <translation>决定为“{0}”；再按一次可清除</translation>
     </message>
 </context>
 <context>
@@ -799,6 +842,14 @@ You can undo this with Ctrl+Z.</source>
     <message>
         <source>Merge tag {0} into {1}</source>
         <translation>将标签 {0} 合并到 {1}</translation>
+    </message>
+    <message>
+        <source>Clear decision</source>
+        <translation>清除决定</translation>
+    </message>
+    <message>
+        <source>Decide {0}</source>
+        <translation>决定为“{0}”</translation>
     </message>
 </context>
 <context>
@@ -1850,6 +1901,10 @@ Import them with File → Import… in that window.</source>
         <source>Open the current paper</source>
         <translation>打开当前论文</translation>
     </message>
+    <message>
+        <source>Decision</source>
+        <translation>决定</translation>
+    </message>
 </context>
 <context>
     <name>PaperModel</name>
@@ -1892,6 +1947,10 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Relevance</source>
         <translation>相关度</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>决定</translation>
     </message>
 </context>
 <context>
@@ -2432,6 +2491,50 @@ Import them with File → Import… in that window.</source>
         <source>In triage, go to the next paper after a status or a rating</source>
         <translation>分拣时，设置状态或评分后转到下一篇论文</translation>
     </message>
+    <message>
+        <source>Keep:</source>
+        <translation>保留：</translation>
+    </message>
+    <message>
+        <source>Maybe:</source>
+        <translation>待定：</translation>
+    </message>
+    <message>
+        <source>Skip:</source>
+        <translation>跳过：</translation>
+    </message>
+    <message>
+        <source>Triage keys:</source>
+        <translation>分拣按键：</translation>
+    </message>
+    <message>
+        <source>In triage, show the sentence stating the contribution in bold</source>
+        <translation>分拣时以粗体显示陈述贡献的句子</translation>
+    </message>
+    <message>
+        <source>words, separated by commas</source>
+        <translation>词语，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>Include words (this library):</source>
+        <translation>纳入词（本文库）：</translation>
+    </message>
+    <message>
+        <source>Exclude words (this library):</source>
+        <translation>排除词（本文库）：</translation>
+    </message>
+    <message>
+        <source>Keep, maybe and skip each need a letter of their own.</source>
+        <translation>保留、待定和跳过各需要一个不同的字母。</translation>
+    </message>
+    <message>
+        <source>Triage already uses the key {0}; choose another letter.</source>
+        <translation>分拣已使用按键 {0}；请选择其他字母。</translation>
+    </message>
+    <message>
+        <source>Triage keys</source>
+        <translation>分拣按键</translation>
+    </message>
 </context>
 <context>
     <name>SharedDesk</name>
@@ -2873,16 +2976,68 @@ Import them with File → Import… in that window.</source>
         <translation>Alt+{0}：（空闲）</translation>
     </message>
     <message>
-        <source>u unread · s skimmed · r read · 0–5 rate · t tag · n note · Space or → next · ← previous · Esc leave</source>
-        <translation>u 未读 · s 略读 · r 已读 · 0–5 评分 · t 标签 · n 笔记 · 空格或 → 下一篇 · ← 上一篇 · Esc 退出</translation>
-    </message>
-    <message>
         <source>Alt+{0} {1}</source>
         <translation>Alt+{0} {1}</translation>
     </message>
     <message>
         <source>Quick tags: {0}</source>
         <translation>快捷标签：{0}</translation>
+    </message>
+    <message>
+        <source>Most likely keeps first (o)</source>
+        <translation>最可能保留的在前（o）</translation>
+    </message>
+    <message>
+        <source>Order the undecided papers by what your keeps and skips taught; off: the list&apos;s own order</source>
+        <translation>按你的保留和跳过所学到的内容排列未决定的论文；关闭时按列表自身顺序</translation>
+    </message>
+    <message>
+        <source>Here because of: {0}</source>
+        <translation>排在这里是因为：{0}</translation>
+    </message>
+    <message>
+        <source>Colour “{0}” as an include word</source>
+        <translation>将“{0}”标为纳入词</translation>
+    </message>
+    <message>
+        <source>Colour “{0}” as an exclude word</source>
+        <translation>将“{0}”标为排除词</translation>
+    </message>
+    <message>
+        <source>{0} of {1} decided</source>
+        <translation>已决定 {0} / {1}</translation>
+    </message>
+    <message>
+        <source>about {0} h {1} min left at your pace of the last {2}</source>
+        <translation>按最近 {2} 篇的速度，约剩 {0} 小时 {1} 分钟</translation>
+    </message>
+    <message>
+        <source>about {0} min left at your pace of the last {1}</source>
+        <translation>按最近 {1} 篇的速度，约剩 {0} 分钟</translation>
+    </message>
+    <message>
+        <source>about {0} likely keeps remain</source>
+        <translation>约剩 {0} 篇可能保留的论文</translation>
+    </message>
+    <message>
+        <source>list order until there is at least one keep and one skip</source>
+        <translation>至少有一篇保留和一篇跳过之前按列表顺序</translation>
+    </message>
+    <message>
+        <source>list order</source>
+        <translation>列表顺序</translation>
+    </message>
+    <message>
+        <source>{0} near-duplicate(s) of the paper you just decided: press d to decide them {1} too</source>
+        <translation>刚决定的论文有 {0} 篇近似重复：按 d 将它们也决定为“{1}”</translation>
+    </message>
+    <message>
+        <source>✓ {0}</source>
+        <translation>✓ {0}</translation>
+    </message>
+    <message>
+        <source>{0} keep · {1} maybe · {2} skip · o learned order · e emphasis · u unread · s skimmed · r read · 0–5 rate · t tag · n note · Space or → next · ← previous · Esc leave</source>
+        <translation>{0} 保留 · {1} 待定 · {2} 跳过 · o 学习顺序 · e 强调 · u 未读 · s 略读 · r 已读 · 0–5 评分 · t 标签 · n 笔记 · 空格或 → 下一篇 · ← 上一篇 · Esc 退出</translation>
     </message>
 </context>
 <context>

@@ -245,3 +245,42 @@ def test_decisions_survive_json_export_and_restore_and_show_in_csv(seed_library:
         bad = subprocess.run([*run, str(fresh), "triage", "decide", "keep", "99999"],
                              capture_output=True, text=True, timeout=120)
         assert bad.returncode == 1 and "99999" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_naive_bayes_weights_equal_scikit_learns(seed_library: Library) -> None:
+    """The queue's numpy naive Bayes is scikit-learn's MultinomialNB, term for term."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+    from sklearn.naive_bayes import MultinomialNB
+
+    from desktop_app.core.insights import queue_model
+    from desktop_app.core.insights.text_features import features
+
+    feats = features(seed_library.store, seed_library.folder)
+    m = feats.matrix
+    x = csr_matrix((m.data, m.indices, m.indptr), shape=m.shape)
+    rows = np.array([0, 3, 5, 8, 13, 21, 34])
+    y = np.array([1, 0, 0, 1, 0, 0, 0])
+    weight = np.where(y == 1, 2.5, 1.0)
+    nb = MultinomialNB(alpha=queue_model.NB_ALPHA).fit(x[rows], y, sample_weight=weight)
+    ours = queue_model.naive_bayes_weights(m, rows, y, weight)
+    assert np.allclose(ours, nb.feature_log_prob_[1] - nb.feature_log_prob_[0], atol=1e-6)
+    assert np.allclose(m.dot(ours), x @ ours, atol=1e-6)
+
+
+def test_a_queue_process_needs_neither_scikit_learn_nor_scipy(seed_library: Library) -> None:
+    import subprocess
+    import sys
+
+    ids = seed_library.query("").ids
+    seed_library.triage.decide(ids[:1], "keep")
+    seed_library.triage.decide(ids[1:2], "skip")
+    seed_library.triage.queue("")  # builds and caches the features
+    code = ("import sys; from desktop_app.core.library import Library; "
+            f"lib = Library.open({str(seed_library.folder)!r}); q = lib.triage.queue('', limit=3); "
+            "assert q.summary.learned and len(q.entries) == 3; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'scipy')))")
+    seed_library.close()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -165,7 +165,10 @@ class TriageQueue:
         row = int(feats.rows([paper_id])[0])
         if row < 0 or feats.matrix.shape[1] == 0:
             return []
-        sims = np.asarray((feats.matrix @ feats.matrix[row].T).todense()).ravel()
+        cols, vals = feats.matrix.row(row)
+        probe = np.zeros(feats.matrix.shape[1])
+        probe[cols] = vals
+        sims = feats.matrix.dot(probe)
         sims[row] = 0.0
         hits = np.flatnonzero(sims >= threshold)
         if not len(hits):
