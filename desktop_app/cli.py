@@ -135,6 +135,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--limit", type=int, default=10)
     s.add_argument("--json", action="store_true")
 
+    s = sub.add_parser("topics", help="group papers into topics (all, or a search's); "
+                       "`topics decide TOPIC keep|maybe|skip`; `topics tag TOPIC [NAME]`")
+    s.add_argument("words", nargs="*", metavar="QUERY",
+                   help="a search whose papers are grouped (default: all papers); or decide TOPIC "
+                        "keep|maybe|skip (every undecided paper of the topic), or tag TOPIC [NAME] "
+                        "(tag its papers topics/NAME); TOPIC is a number or a name")
+    s.add_argument("--query", default=None, help="the search whose topics are meant (with decide and tag)")
+    s.add_argument("--k", type=int, default=None, metavar="N", help="this many topics (default: the app chooses)")
+    s.add_argument("--json", action="store_true")
+
     triage = sub.add_parser("triage", help="the learned triage queue and decisions (keep, maybe, skip)")
     ts = triage.add_subparsers(dest="triage_command", metavar="ACTION", required=True)
     x = ts.add_parser("queue", help="the undecided papers matching QUERY, most likely keeps first")

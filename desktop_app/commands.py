@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from desktop_app.cli_support import UserError, print_json, write_out
 from desktop_app.core.library import Library
 from desktop_app.core.models import STATUSES
+
+if TYPE_CHECKING:
+    from desktop_app.core.insights.topics import TopicSet
 
 
 def run(folder: Path, args: argparse.Namespace) -> int:
@@ -273,6 +277,52 @@ def cmd_related(lib: Library, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_topics(lib: Library, args: argparse.Namespace) -> int:
+    """``topics [QUERY]``: the topics of the papers QUERY finds (all papers without one);
+    ``topics decide TOPIC keep|maybe|skip``; ``topics tag TOPIC [NAME]``."""
+    words = list(args.words)
+    action = words.pop(0) if words and words[0] in ("decide", "tag") else None
+    query = args.query if args.query is not None else ("" if action else " ".join(words))
+    if args.k is not None and args.k < 1:
+        raise UserError(f"--k is the number of topics, at least 1, not {args.k}")
+    ids = lib.query(query, limit=None).ids if query.strip() else None
+    found = lib.topics.of(ids, args.k)
+    if action is None:
+        return _print_topics(found, args.json)
+    if not words:
+        raise UserError(f"say which topic: topics {action} TOPIC (a number from `marginalia topics`, or a name)")
+    topic = found.find(words[0])
+    if action == "tag":
+        change = lib.topics.save_as_tag(topic, " ".join(words[1:]) or None)
+        print(f"tagged {len(change.paper_ids)} papers {change.tag_names[0]}")
+        return 0
+    if len(words) != 2:
+        raise UserError("topics decide TOPIC keep|maybe|skip")
+    change = lib.topics.decide(topic, words[1])
+    left = topic.size - len(change.paper_ids)
+    print(f"{words[1]}: {len(change.paper_ids)} papers of topic {topic.number} ({topic.name})"
+          + (f"; {left} decided before, left as they were" if left else ""))
+    return 0
+
+
+def _print_topics(found: TopicSet, as_json: bool) -> int:
+    if as_json:
+        print_json(found.as_json())
+        return 0
+    for t in found.topics:
+        d = t.decisions
+        counts = " · ".join(f"{name} {d.get(name, 0)}" for name in ("keep", "maybe", "skip", "undecided"))
+        print(f"{t.number:>3}. {t.name}  ({t.size} papers: {counts})")
+        if t.words:
+            print(f"     {', '.join(t.words)}")
+    sys.stdout.flush()
+    how = "chosen; --k N asks for another count" if found.chosen else "asked for"
+    print(f"{len(found.topics)} topics of {found.papers} papers ({how})", file=sys.stderr)
+    if found.message:
+        print(found.message, file=sys.stderr)
+    return 0
+
+
 def cmd_triage(lib: Library, args: argparse.Namespace) -> int:
     if args.triage_command == "decide":
         lib.triage.decide(args.ids, None if args.decision == "none" else args.decision)
@@ -477,3 +527,4 @@ HANDLERS = {
     "related": cmd_related, "stats": cmd_stats, "triage": cmd_triage, "share": cmd_share,
     "attach": cmd_attach, "attachments": cmd_attachments,
 }
+HANDLERS["topics"] = cmd_topics

@@ -75,13 +75,14 @@ class Finder:
         )
 
     def _related(self, paper_id: int) -> tuple[list[int], object]:
-        """``related:ID``: the papers related to one (core/related.py) and what ranks them."""
+        """``related:ID`` and ``like:ID``: the papers related to one (core/related.py) and what
+        ranks them."""
         from desktop_app.core.related import RELATED_SHOWN, related_to
 
         if not self._index.is_open:
             raise QuerySyntaxError(self._index.unavailable or "the search index is being rebuilt; try again in a moment")
         try:
-            ranked, rank = related_to(self._store, self._index.index, paper_id, RELATED_SHOWN)
+            ranked, rank = related_to(self._store, self._index.index, paper_id, RELATED_SHOWN, wait=False)
         except LibraryError as exc:  # no such paper: the search box says so
             raise QuerySyntaxError(f"related: {exc}") from exc
         return [pid for pid, _ in ranked], rank
@@ -187,6 +188,9 @@ class Finder:
                 top = [pid for pid, _ in ranked]
                 seen = set(top)
                 ids = top + [i for i in ids if i not in seen]
+            elif sort == "relevance" and cq is not None and cq.rank_scores and ids:
+                scores = {pid: cq.rank_scores.get(pid, 0.0) for pid in ids}
+                ids = sorted(ids, key=lambda pid: -scores[pid])  # stable: ties keep the list order
         total = len(ids)
         if limit is not None:
             ids = ids[offset : offset + limit]

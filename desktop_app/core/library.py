@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 from collections.abc import Callable
 from datetime import timedelta
 from functools import cached_property
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from desktop_app.core.exports import Exports
     from desktop_app.core.highlights import Highlights
     from desktop_app.core.imports import Imports
+    from desktop_app.core.insights.topics import Topics
     from desktop_app.core.insights.triage_queue import TriageQueue
     from desktop_app.core.search.query import CompiledQuery
     from desktop_app.core.shared_library import Server
@@ -110,6 +112,13 @@ class Library:
         from desktop_app.core.attachments import Attachments
 
         return log_mutations(Attachments(self.store, self.folder), "attachments")
+
+    @cached_property
+    def topics(self) -> Topics:
+        """Topics of a list; saved as tags or decided through the tags and papers managers."""
+        from desktop_app.core.insights.topics import Topics
+
+        return Topics(self.store, self.tags, self.papers)
 
     # ---- open / close ----------------------------------------------------------------------
     @classmethod
@@ -192,6 +201,9 @@ class Library:
         if self.server is not None:
             self.server.stop()
         self.index.close()
+        semantic = sys.modules.get("desktop_app.core.insights.semantic")  # loaded: it may keep a space
+        if semantic is not None:
+            semantic.forget(self.store)
         self.store.engine.dispose()
 
     def __enter__(self) -> Library:

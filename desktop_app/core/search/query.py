@@ -30,10 +30,11 @@ from desktop_app.core.search.schema import DEFAULT_FIELDS, TEXT_FIELDS, build_sc
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.dialect import Dialect, like_escape
 
-SQL_FIELDS = ("tag", "status", "decision", "rating", "year", "list", "related")
-# related:ID -> (the ids of the papers related to paper ID, the query that ranks them); given by
-# the Finder (core/related.py), which can read the paper's text
-RelatedResolver = Callable[[int], "tuple[list[int], query.Query | None]"]
+SQL_FIELDS = ("tag", "status", "decision", "rating", "year", "list", "related", "like")
+# related:ID and like:ID ("more like this") -> (the ids of the papers related to paper ID, what
+# ranks them: a query for the index, or each paper's score); given by the Finder (core/related.py),
+# which can read the paper's text
+RelatedResolver = Callable[[int], "tuple[list[int], query.Query | dict[int, float] | None]"]
 KNOWN_FIELDS = set(TEXT_FIELDS) | set(SQL_FIELDS)
 PREFIX_EXPANSION_LIMIT = 512
 _FIELD_RE = re.compile(r'(?:^|[\s(])([A-Za-z_]+):(?!//)')
@@ -80,6 +81,7 @@ def _parse_schema() -> Schema:
     schema.add("list", ID())
     schema.add("rating", NUMERIC(int))
     schema.add("related", ID())
+    schema.add("like", ID())
     schema.remove("year")
     schema.add("year", NUMERIC(int))
     return schema
@@ -120,6 +122,8 @@ class CompiledQuery:
     # (``sql_key`` names it) and the caller filters by the index's matches itself
     index_query: query.Query | None = None
     sql_key: str = ""
+    # related:ID / like:ID without text to rank: each related paper's score, best ranks first
+    rank_scores: dict[int, float] = field(default_factory=dict)
 
 
 def _preprocess(text: str) -> str:
@@ -185,6 +189,7 @@ class _Compiler:
         self.uses_index = False
         self.related = related
         self.rank_queries: list[query.Query] = []  # what ranks a related: filter
+        self.rank_scores: dict[int, float] = {}  # or the scores that rank it
 
     def compile(self, q: query.Query) -> ColumnElement:
         if isinstance(q, query.Every):
@@ -221,8 +226,8 @@ class _Compiler:
             return self.numeric(q, name)
         text = _leaf_text(q)
         p = t.paper.c
-        if name == "related":
-            return self.related_leaf(text)
+        if name in ("related", "like"):
+            return self.related_leaf(text, name)
         if name == "status":
             value = text.lower()
             if value not in STATUSES:
@@ -260,13 +265,16 @@ class _Compiler:
                 f"decision is one of {', '.join(DECISIONS)}, none or any, not '{text}'")
         return p.decision == value
 
-    def related_leaf(self, text: str) -> ColumnElement:
+    def related_leaf(self, text: str, name: str = "related") -> ColumnElement:
         if not text.strip().isdigit():
-            raise QuerySyntaxError(f"related: needs a paper id (a number), not '{text}'")
+            raise QuerySyntaxError(f"{name}: needs a paper id (a number), not '{text}'")
         if self.related is None:
-            raise QuerySyntaxError("related: needs the search index")
+            raise QuerySyntaxError(f"{name}: needs the search index")
         ids, rank = self.related(int(text))
-        if rank is not None:
+        if isinstance(rank, dict):
+            for pid, score in rank.items():
+                self.rank_scores[pid] = max(score, self.rank_scores.get(pid, score))
+        elif rank is not None:
             self.rank_queries.append(rank)
         return self.d.in_ids(t.paper.c.id, sorted(ids))
 
@@ -385,4 +393,5 @@ def compile_query(text: str, index: SearchIndex | None, dialect: Dialect | None 
         text_query=text_query,
         terms=_terms(q),
         uses_index=comp.uses_index,
+        rank_scores=comp.rank_scores if text_query is None else {},
     )

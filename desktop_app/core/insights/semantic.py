@@ -1,0 +1,256 @@
+"""A representation of the papers fitted to the library's own texts (latent semantic analysis).
+
+Each paper's title and abstract (the plain text the reader sees; the title counts twice) become a
+sublinear tf-idf vector over the library's vocabulary, then a point in a low-rank space found by
+truncated SVD, L2-normalised: two papers that use related words (not only the same words) end up
+close, and the cosine of two points is their dot product. Chinese text is split into single
+characters, other scripts into words of two letters or more.
+
+:func:`library_space` fits the whole library once per state of its texts (the count of live
+papers, their largest id and the total length of their titles and abstracts: a note, a tag or a
+decision leaves it as it is) and keeps the result in memory; every later
+call on the same state answers at once. :func:`ready_space` answers without waiting for a large
+library's fit (it starts one in a thread and gives the last space meanwhile). Nothing is downloaded: scikit-learn fits it from the
+library's texts.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
+
+    from desktop_app.core.store import Store
+
+# a Chinese (CJK ideograph) character alone, or a run of two or more letters of any other script
+TOKEN_PATTERN = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W\d_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}"
+log = logging.getLogger(__name__)
+_lock = threading.Lock()
+_stamps: dict[int, tuple[tuple, tuple]] = {}  # store -> (its data stamp, the library state read then)
+WAIT_PAPERS = 3_000  # up to this many papers a fit takes about a second: a search may wait for it
+MAX_DIMENSIONS = 100  # rank of the projection: on the labelled sets 50-150 measure alike, 100 best overall
+MAX_FEATURES = 60_000  # vocabulary cap: keeps 100,000 abstracts fast to fit
+EXPANSION = 10  # a related-papers query adds the mean of its paper's nearest neighbours in the space
+SPACE_SHARE = 0.6  # related papers: the expanded space cosine's share; the rest is the tf-idf cosine
+MIN_DOCS_FOR_MIN_DF = 50  # below this a word seen in one paper is kept (a tiny library has few repeats)
+
+
+@dataclass(frozen=True)
+class SemanticSpace:
+    """The fitted representation of some papers: ``vectors[i]`` is paper ``ids[i]``."""
+
+    ids: np.ndarray  # int64, ascending
+    vectors: np.ndarray  # float32, (papers, dimensions), rows of norm 1 (0 for a paper without words)
+    weights: csr_matrix  # the tf-idf rows the projection was fitted to (papers, words)
+    words: np.ndarray  # the vocabulary, in the column order of ``weights``
+
+    def rows(self, paper_ids: Sequence[int]) -> np.ndarray:
+        """Row numbers of ``paper_ids`` (papers not in the space are left out)."""
+        wanted = np.asarray(list(paper_ids), dtype=np.int64)
+        pos = np.searchsorted(self.ids, wanted)
+        pos = np.clip(pos, 0, max(len(self.ids) - 1, 0))
+        if len(self.ids) == 0:
+            return np.empty(0, dtype=np.int64)
+        return pos[self.ids[pos] == wanted]
+
+    def has_words(self) -> np.ndarray:
+        """True for each paper whose text shares at least one word with the vocabulary."""
+        return np.asarray(self.weights.getnnz(axis=1) > 0)
+
+    def similar(self, paper_id: int, n: int = 10) -> list[tuple[int, float]]:
+        """The ``n`` papers nearest ``paper_id`` by cosine in the space, (id, cosine) best first,
+        itself left out."""
+        row = self._row(paper_id)
+        if row is None:
+            return []
+        return self._best(self.vectors @ self.vectors[row], row, n)
+
+    def related(self, paper_id: int, n: int = 10) -> list[tuple[int, float]]:
+        """The ``n`` papers most related to ``paper_id``, (id, score) best first, itself left out:
+        :data:`SPACE_SHARE` × the cosine to the paper's point moved towards the mean of its
+        :data:`EXPANSION` nearest (pseudo-relevance feedback), plus the rest × the tf-idf cosine
+        (the exact words). Measured on the shared screening sets (benchmarks/bench_related_quality.py)."""
+        row = self._row(paper_id)
+        if row is None:
+            return []
+        sims = self.vectors @ self.vectors[row]
+        sims[row] = -np.inf
+        m = min(EXPANSION, len(sims) - 1)
+        if m > 0:
+            near = np.argpartition(-sims, m - 1)[:m]
+            query = self.vectors[row] + self.vectors[near].mean(axis=0)
+            query /= max(float(np.linalg.norm(query)), 1e-12)
+            sims = self.vectors @ query
+        exact = np.asarray((self.weights @ self.weights[row].T).todense()).ravel()
+        return self._best(SPACE_SHARE * sims + (1 - SPACE_SHARE) * exact, row, n)
+
+    def _row(self, paper_id: int) -> int | None:
+        rows = self.rows([paper_id])
+        if len(rows) == 0 or not self.vectors[int(rows[0])].any():
+            return None
+        return int(rows[0])
+
+    def _best(self, scores: np.ndarray, row: int, n: int) -> list[tuple[int, float]]:
+        scores = np.asarray(scores, dtype=np.float64)
+        scores[row] = -np.inf
+        n = min(n, len(scores) - 1)
+        if n <= 0:
+            return []
+        top = np.argpartition(-scores, n - 1)[:n]
+        top = top[np.lexsort((self.ids[top], -scores[top]))]
+        return [(int(self.ids[i]), float(scores[i])) for i in top if scores[i] > 0]
+
+
+def paper_texts(store: Store, paper_ids: Sequence[int] | None = None) -> tuple[np.ndarray, list[str]]:
+    """(ids ascending, "title. title. abstract" for each) of the live papers, or of those of ``paper_ids``."""
+    from sqlalchemy import select
+
+    from desktop_app.core.store import tables as t
+
+    p = t.paper.c
+    stmt = select(p.id, p.title, p.abstract_text).where(p.deleted_at.is_(None)).order_by(p.id)
+    if paper_ids is not None:
+        stmt = stmt.where(store.dialect.in_ids(p.id, paper_ids))
+    with store.read() as conn:
+        rows = conn.execute(stmt).all()
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    return ids, [f"{r[1] or ''}. {r[1] or ''}. {r[2] or ''}" for r in rows]
+
+
+def fit_space(ids: np.ndarray, texts: Sequence[str], dimensions: int = MAX_DIMENSIONS) -> SemanticSpace:
+    """Fit tf-idf and its truncated SVD to ``texts`` (one per id); deterministic for the same input."""
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.preprocessing import normalize
+
+    n = len(texts)
+    vectorizer = TfidfVectorizer(
+        token_pattern=TOKEN_PATTERN, lowercase=True, stop_words="english", sublinear_tf=True,
+        min_df=2 if n >= MIN_DOCS_FOR_MIN_DF else 1, max_df=0.5 if n >= MIN_DOCS_FOR_MIN_DF else 1.0,
+        max_features=MAX_FEATURES, dtype=np.float32,
+    )
+    try:
+        weights = vectorizer.fit_transform(texts)
+        words = vectorizer.get_feature_names_out()
+    except ValueError:  # no words at all (empty texts, only stop words)
+        from scipy.sparse import csr_matrix
+
+        return SemanticSpace(ids, np.zeros((n, 0), np.float32), csr_matrix((n, 0), dtype=np.float32),
+                             np.empty(0, dtype=object))
+    rank = min(dimensions, n - 1, weights.shape[1] - 1)
+    if rank < 1:  # one paper, or one word: the tf-idf rows are the space
+        vectors = weights.toarray()
+    else:
+        svd = TruncatedSVD(n_components=rank, algorithm="randomized", n_iter=4, random_state=0)
+        with warnings.catch_warnings():  # identical texts: no variance to explain (0 / 0), harmless
+            warnings.simplefilter("ignore", RuntimeWarning)
+            vectors = svd.fit_transform(weights)
+    vectors = normalize(np.asarray(vectors, dtype=np.float32))
+    return SemanticSpace(ids, vectors.astype(np.float32, copy=False), weights.tocsr(), words)
+
+
+def library_state(store: Store) -> tuple:
+    """What changes when the live papers' texts change: (count, largest id, total title length,
+    total abstract length). An edit that keeps a text's length is missed until the next one.
+    Read again only after a write (the store's ``data_stamp``; always on a server)."""
+    stamp = store.data_stamp()
+    with _lock:
+        seen = _stamps.get(id(store))
+    if stamp is not None and seen is not None and seen[0] == stamp:
+        return seen[1]
+    from sqlalchemy import func, select
+
+    from desktop_app.core.store import tables as t
+
+    p = t.paper.c
+    with store.read() as conn:
+        row = conn.execute(select(func.count(), func.max(p.id), func.sum(func.length(p.title)),
+                                  func.sum(func.length(p.abstract_text)))
+                           .where(p.deleted_at.is_(None))).one()
+    state = tuple(int(v or 0) for v in row)
+    if stamp is not None:
+        with _lock:
+            _stamps[id(store)] = (stamp, state)
+    return state
+
+
+@dataclass
+class _Kept:
+    state: tuple = ()
+    space: SemanticSpace | None = None
+    fitting: threading.Thread | None = None
+
+
+_kept: dict[int, _Kept] = {}
+
+
+def library_space(store: Store) -> SemanticSpace:
+    """The space of all live papers, fitted once per state of their texts (the last one is kept
+    for each store); waits for a fit that :func:`ready_space` started."""
+    state = library_state(store)
+    with _lock:
+        kept = _kept.setdefault(id(store), _Kept())
+        if kept.space is not None and kept.state == state:
+            return kept.space
+        fitting = kept.fitting
+    if fitting is not None:
+        fitting.join()
+        with _lock:
+            if kept.space is not None and kept.state == state:
+                return kept.space
+    return _fit_and_keep(store, state, kept)
+
+
+def ready_space(store: Store) -> SemanticSpace | None:
+    """The space kept for ``store`` without waiting long: the current one (fitted here when the
+    library has at most :data:`WAIT_PAPERS` papers), or else the last one while a thread fits
+    the current (None before the first fit is done). A paper added since is not in the last
+    one, a paper deleted since still is: callers check."""
+    state = library_state(store)
+    if state[0] <= WAIT_PAPERS:
+        return library_space(store)
+    with _lock:
+        kept = _kept.setdefault(id(store), _Kept())
+        if kept.state == state or kept.fitting is not None:
+            return kept.space
+        kept.fitting = threading.Thread(target=_fit_in_background, args=(store, state, kept),
+                                        name="semantic-space", daemon=True)
+        kept.fitting.start()
+        return kept.space
+
+
+def _fit_and_keep(store: Store, state: tuple, kept: _Kept) -> SemanticSpace:
+    from threadpoolctl import threadpool_limits
+
+    try:
+        with threadpool_limits(1):  # BLAS threads spinning on a busy machine cost more than they give
+            space = fit_space(*paper_texts(store))
+        with _lock:
+            kept.state, kept.space = state, space
+        return space
+    finally:
+        with _lock:
+            if kept.fitting is threading.current_thread():
+                kept.fitting = None
+
+
+def _fit_in_background(store: Store, state: tuple, kept: _Kept) -> None:
+    try:
+        _fit_and_keep(store, state, kept)
+    except Exception:  # the library closed meanwhile, or its database went away: nothing to keep
+        log.debug("fitting the semantic space failed", exc_info=True)
+
+
+def forget(store: Store) -> None:
+    """Drop the space kept for ``store`` (its library closed)."""
+    with _lock:
+        _kept.pop(id(store), None)
+        _stamps.pop(id(store), None)
