@@ -43,6 +43,7 @@ from desktop_app.gui.relevance_sort import RelevanceSort
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.sidebar import Sidebar, SidebarPane
 from desktop_app.gui.theme import add_theme_menu, apply_preference
+from desktop_app.gui.window_keys import FieldKeys
 from desktop_app.gui.window_settings import WindowSettings
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_shortcuts()
         self.tab_chain = TabChain(self)  # focus_order: the Tab order of the window's parts
+        self.field_keys = FieldKeys(self)  # window_keys: Esc out of the reader's fields
         self._restore_settings()
         self.apply_preferences()
         self._recover_drafts()
@@ -491,6 +493,7 @@ class MainWindow(QMainWindow):
         else:
             self.follow.later("reader")
         self._update_stack(empty=not ids if st.status is None else None)
+        self.keys_to_table()  # no current row yet: once the whole list is there (_load_whole_list)
 
     def _finish_start(self) -> None:
         """After the first paint: the reader (the turn after), the index check (in a worker),
@@ -521,6 +524,8 @@ class MainWindow(QMainWindow):
             row = 0
         if row >= 0:
             self.select_row(row)
+        if self.focusWidget() in (None, self.sidebar):  # the keys were nowhere, or Qt's first stop
+            self.keys_to_table()
 
     def _index_ready(self) -> None:
         if self.state.query:
@@ -567,6 +572,8 @@ class MainWindow(QMainWindow):
             self.refresh_sidebar()
             self.refresh_query()
             self._update_stack()
+            if kind == "import":
+                self.keys_to_table()  # the papers just brought in, under j/k at once
             return
         if kind in ("papers", "tags", "note", "highlights"):
             if change.paper_ids:
@@ -618,6 +625,12 @@ class MainWindow(QMainWindow):
         self.similar.shown(pid)  # its related papers and tag suggestions follow from a worker
 
     # ---- focus -----------------------------------------------------------------------------
+    def keys_to_table(self) -> None:
+        """The table takes the keys when it is shown with a current row (after the window opens
+        and after an import): the first j moves in it, not into whatever Qt focused first."""
+        if self.stack.currentWidget() is self.splitter and self.table.currentIndex().isValid():
+            self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def focus_reader(self) -> None:
         self.follow.flush()  # the reader shows the current paper before it takes the keys
         self.reader.abstract.setFocus(Qt.FocusReason.ShortcutFocusReason)

@@ -2,10 +2,11 @@
 large, every decision on one key.
 
 Keys (on the view; the tag field and the note editor give them back with Esc):
-u/s/r status, 0–5 rating (both move on when ``preferences.TRIAGE_ADVANCE``), t tag (inline field
-with completion), Alt+1…9 quick tags (assigned by the user; ``preferences.TRIAGE_QUICK_TAGS``), n
-note (inline editor saving through the window's note path, with drafts), Space or → next,
-← previous, PageUp/PageDown scroll the abstract, Esc leaves.
+u/s/r status, 0–5 rating (both move on when ``preferences.TRIAGE_ADVANCE``; each flashes a short
+confirmation), t tag (inline field with completion; Enter or Esc gives the keys back), Alt+1…9
+quick tags (assigned by the user; ``preferences.TRIAGE_QUICK_TAGS``), n note (inline editor saving
+through the window's note path, with drafts), Space, j or → next, k or ← previous,
+PageUp/PageDown scroll the abstract, Esc leaves.
 
 Every edit goes through the window's ``EditController`` (one undo step each; Ctrl+Z works here
 and brings the undone paper back on screen). The list is the window's shown list when triage
@@ -42,7 +43,8 @@ from PySide6.QtWidgets import (
 from desktop_app.core import triage as core_triage
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.values import Change, PaperView
-from desktop_app.gui import preferences, theme
+from desktop_app.gui import i18n, preferences, theme
+from desktop_app.gui.flash_label import FlashLabel
 from desktop_app.gui.note_editor import NoteEditor
 from desktop_app.gui.safe_browser import SafeTextBrowser
 from desktop_app.gui.status_control import decision_row
@@ -108,7 +110,8 @@ class TriageView(QWidget):
         quick.setObjectName("triageQuickTags")
         quick.clicked.connect(self._quick_tag_menu)
         self.quick_button = quick
-        for w in (self.progress,):
+        self.flash = FlashLabel(self)  # "Marked read", "Rated 4": the decision was taken
+        for w in (self.progress, self.flash):
             top.addWidget(w)
         top.addStretch(1)
         top.addWidget(self.position)
@@ -140,7 +143,8 @@ class TriageView(QWidget):
         self.tags.line.setMinimumWidth(320)
         self.tags.tagsAdded.connect(self._tags_added)
         self.tags.tagRemoved.connect(self._tag_removed)
-        self.tags.line.installEventFilter(self)  # Esc: back to the keys (before TagEditor's own filter)
+        self.tags.leaveRequested.connect(self._keys_back)  # Esc: typed text first, then back to the keys
+        self.tags.line.returnPressed.connect(self._keys_back)  # after a tag, even one it already had
         outer.addWidget(self.tags)
 
         self.abstract = SafeTextBrowser(self)
@@ -365,6 +369,7 @@ class TriageView(QWidget):
         if status != "unread":
             self._session.add(pid)
         self.window_.edits.set_status(status, [pid])
+        self.flash.flash(self.tr("Marked {0}").format(i18n.status_word(status)))
         self._after_decision()
 
     def decide_rating(self, rating: int) -> None:
@@ -372,12 +377,16 @@ class TriageView(QWidget):
         if pid is None or self.library.read_only:
             return
         self.window_.edits.set_rating(rating, [pid])
+        self.flash.flash(self.tr("Rated {0}").format(rating))
         self._after_decision()
 
     def _tags_added(self, names: list[str]) -> None:
         pid = self.current_id()
         if pid is not None:
             self.window_.edits.add_tags([pid], names)
+        self._keys_back()
+
+    def _keys_back(self) -> None:
         self.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _tag_removed(self, name: str) -> None:
@@ -429,7 +438,7 @@ class TriageView(QWidget):
     # ---- keys -------------------------------------------------------------------------------
     def _show_keys(self) -> None:
         text = self.tr("u unread · s skimmed · r read · 0–5 rate · t tag · n note · "
-                       "Space or → next · ← previous · Esc leave")
+                       "Space, j or → next · k or ← previous · Esc leave")
         quick = [self.tr("Alt+{0} {1}").format(n, name)
                  for n, name in enumerate(quick_tags(self.window_.settings), 1) if name]
         if quick:
@@ -444,15 +453,16 @@ class TriageView(QWidget):
             self.quick_tag(key - Qt.Key.Key_0)
         elif not plain:
             super().keyPressEvent(event)
-        elif key in (Qt.Key.Key_Space, Qt.Key.Key_Right):
+        elif key in (Qt.Key.Key_Space, Qt.Key.Key_Right, Qt.Key.Key_J):
             self.go(1)
-        elif key == Qt.Key.Key_Left:
+        elif key in (Qt.Key.Key_Left, Qt.Key.Key_K):
             self.go(-1)
         elif key in STATUS_KEYS:
             self.decide_status(STATUS_KEYS[key])
         elif Qt.Key.Key_0 <= key <= Qt.Key.Key_5:
             self.decide_rating(key - Qt.Key.Key_0)
         elif key == Qt.Key.Key_T:
+            self.tags.line.clear()  # a new tag starts from an empty field
             self.tags.line.setFocus(Qt.FocusReason.ShortcutFocusReason)
         elif key == Qt.Key.Key_N:
             self.notes.show()
@@ -468,10 +478,6 @@ class TriageView(QWidget):
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
         if event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Escape:  # type: ignore[attr-defined]
-            if obj is self.tags.line:
-                self.tags.line.clear()
-                self.setFocus(Qt.FocusReason.OtherFocusReason)
-                return True
             if obj is self.notes.edit:
                 self.notes.flush()
                 self.notes.setVisible(bool(self.notes.edit.toPlainText().strip()))
