@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from desktop_app.appinfo import APP_NAME
 from desktop_app.core.errors import IndexDamaged
 from desktop_app.core.library import Library
+from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import Change
 from desktop_app.gui import collation, did_you_mean, i18n, start_up_done
@@ -145,6 +146,7 @@ class MainWindow(QMainWindow):
             "reader": lambda: self._show_current(reload_note=True),
             "count": self._show_count,
             "chips": lambda: self.search.set_chips(self.state.chips()),
+            "status counts": self._show_status_counts,  # the sidebar's Unread/Skimmed/Read: one query
         }, self)
 
     def _build_controllers(self) -> None:
@@ -165,6 +167,7 @@ class MainWindow(QMainWindow):
         self.files.changed.connect(self.on_change)
         self.files.message.connect(self.status_message)
         self.files.indexReady.connect(self._index_ready)
+        self.files.imported.connect(self.keys_to_table)  # the papers just brought in, under j/k at once
         # another program (the CLI, a second window) may write the note on screen: look every
         # few seconds (one small query) so that its text is shown, or the conflict banner
         self.elsewhere_timer = QTimer(self)
@@ -180,7 +183,7 @@ class MainWindow(QMainWindow):
         self.sidebar.listMenuAction.connect(ed.on_list_menu)
         self.sidebar.searchMenuAction.connect(ed.on_search_menu)
         self.sidebar.papersDropped.connect(ed.on_papers_dropped)
-        self.search.saveRequested.connect(ed.save_search_dialog)
+        self.search.saveRequested.connect(self.save_search)
         self.model.reorderRequested.connect(ed.reorder_in_list)
         rd.titleEdited.connect(ed.edit_title)
         rd.tagsAdded.connect(lambda pid, names: ed.add_tags(self.table.edit_targets(pid), names))
@@ -259,7 +262,7 @@ class MainWindow(QMainWindow):
         self._action(v, self.tr("All papers"), lambda: self.on_sidebar_filter("all", ""), "Ctrl+1")
         self._action(v, self.tr("Unread"), lambda: self.on_sidebar_filter("status", "unread"), "Ctrl+2")
         self._action(v, self.tr("New reading list…"), ed.new_list_dialog, "Ctrl+Shift+L")
-        self._action(v, self.tr("Save search…"), ed.save_search_dialog, "Ctrl+Shift+S")
+        self._action(v, self.tr("Save search…"), self.save_search, "Ctrl+Shift+S")
         self._action(v, self.tr("Statistics…"), self._show_statistics, None, "statisticsAction")
         from desktop_app.gui.triage import install as install_triage
 
@@ -544,8 +547,11 @@ class MainWindow(QMainWindow):
                               self.library.lists.all(), self.library.searches.all())
         self._select_sidebar_for_state()
 
+    def _show_status_counts(self) -> None:
+        self.sidebar.show_status_counts(self.library.papers.status_counts())
+
     def _select_sidebar_for_state(self) -> None:
-        self.sidebar.show_filter(self.state)  # the entry standing for the filter, or none
+        self.sidebar.show_filter(self.state, (self.sort_key, self.sort_desc))  # the entry standing for the filter, or none
 
     def _update_stack(self, empty: bool | None = None) -> None:
         """The welcome panel for an empty library, else the table. ``empty`` when known."""
@@ -572,15 +578,15 @@ class MainWindow(QMainWindow):
             self.refresh_sidebar()
             self.refresh_query()
             self._update_stack()
-            if kind == "import":
-                self.keys_to_table()  # the papers just brought in, under j/k at once
             return
         if kind in ("papers", "tags", "note", "highlights"):
             if change.paper_ids:
                 self.model.refresh_papers(change.paper_ids)
             else:
                 self.model.refresh_all()
-        if kind in ("tags", "lists", "searches") or "status" in change.detail:
+        if kind == "papers":  # a status may have changed: an edit, its undo or its redo
+            self.follow.later("status counts")
+        if kind in ("tags", "lists", "searches"):
             self.refresh_sidebar()
         if kind == "lists" and self.state.list_name:
             self.refresh_query()
@@ -688,13 +694,28 @@ class MainWindow(QMainWindow):
             self.state = FilterState(query=st.query, list_name=value)
             self._set_sort("position", False)
         elif kind == "search":
-            query = dict(self.library.searches.all()).get(value, "")
-            self.state = FilterState(query=query)
-            self.search.set_text(query)
-        if kind != "list" and self.sort_key == "position":
+            self._open_saved_search(value)
+        if not self.state.list_name and self.sort_key == "position":
             self._set_sort("added", False)
         self._select_sidebar_for_state()
         self.refresh_query()
+
+    def save_search(self) -> None:
+        """View → Save search…: the whole filter shown and its sort."""
+        self.edits.save_search_dialog((self.sort_key, self.sort_desc))
+
+    def _open_saved_search(self, name: str) -> None:
+        """The saved search's whole filter: its query, sidebar status, tags, list, and its sort."""
+        saved = SavedFilter.from_text(dict(self.library.searches.all()).get(name, ""))
+        self.state = FilterState.from_saved(saved)
+        if self.state.list_name and self.state.list_name not in {i.name for i in self.library.lists.all()}:
+            self.state.list_name = None  # deleted since: the rest of the filter still applies
+            self.status_message(self.tr("The reading list of this search no longer exists"))
+        self.search.set_text(saved.query)
+        if saved.sort is not None:
+            if saved.query.strip() and not self.relevance.searching:
+                self.relevance.restored(self)  # its sort stands, not the relevance a new search takes
+            self._set_sort(saved.sort, saved.descending)
 
     def exclude_tag(self, name: str) -> None:
         """Hide the papers with this tag (the sidebar's “exclude”)."""

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.gui import i18n
 from desktop_app.gui.flow_layout import FlowLayout
 
@@ -57,6 +58,20 @@ class FilterState:
     def as_dict(self) -> dict:
         return {"query": self.query, "status": self.status, "tags": self.tags, "not_tags": self.not_tags,
                 "list_name": self.list_name}
+
+    def saved(self, sort: str | None, descending: bool) -> SavedFilter:
+        """The whole filter and the table's sort, as a saved search keeps them (a search sorted
+        by relevance, as every text search starts, keeps no sort: a query alone stays its text)."""
+        if sort == "relevance" and self.query.strip():
+            sort, descending = None, False
+        return SavedFilter(query=self.query.strip(), status=self.status, tags=tuple(self.tags),
+                           not_tags=tuple(self.not_tags), list_name=self.list_name, sort=sort,
+                           descending=descending)
+
+    @classmethod
+    def from_saved(cls, saved: SavedFilter) -> FilterState:
+        return cls(query=saved.query, status=saved.status, tags=list(saved.tags), not_tags=list(saved.not_tags),
+                   list_name=saved.list_name)
 
     @classmethod
     def from_dict(cls, d: dict) -> FilterState:

@@ -1,0 +1,155 @@
+"""The sidebar's counts follow every edit, undo and redo; a saved search keeps and brings back
+the whole filter (query, sidebar status, tag and list, sort)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QInputDialog
+
+from desktop_app.core.library import Library
+from desktop_app.core.saved_filter import SavedFilter
+from tests.gui.keyboard import press, type_keys
+
+
+def _shown(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
+    win = make_window(folder)
+    win.show()
+    qtbot.waitExposed(win)
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=3000)
+    qtbot.waitUntil(lambda: win.start_stage.done and not win.model.partial, timeout=5000)
+    win.table.setFocus()
+    return win
+
+
+def _counts(win) -> dict[str, str]:  # noqa: ANN001
+    lib = win.sidebar.topLevelItem(0)
+    return {lib.child(i).text(0).split("  (")[0]: lib.child(i).text(0).split("  (")[1].rstrip(")")
+            for i in range(lib.childCount())}
+
+
+def _settled(win, qtbot, **want: str) -> None:  # noqa: ANN001
+    qtbot.waitUntil(lambda: all(_counts(win)[k.capitalize()] == v for k, v in want.items()), timeout=3000)
+    assert not win.follow_pending()
+
+
+def test_status_counts_follow_edits_undo_and_redo(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    win = _shown(make_window, seeded_dir, qtbot)
+    _settled(win, qtbot, unread="76", skimmed="0", read="0")
+    type_keys(win, "r")
+    _settled(win, qtbot, unread="75", read="1")
+    undo, redo = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    press(win, Qt.Key.Key_Z, undo)
+    _settled(win, qtbot, unread="76", read="0")
+    press(win, Qt.Key.Key_Z, redo)
+    _settled(win, qtbot, unread="75", read="1")
+
+    press(win, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)  # every paper, then skimmed
+    type_keys(win, "s")
+    _settled(win, qtbot, unread="0", skimmed="76", read="0")
+    press(win, Qt.Key.Key_Z, undo)
+    _settled(win, qtbot, unread="75", skimmed="0", read="1")
+    assert win.library.papers.status_counts() == {"unread": 75, "skimmed": 0, "read": 1}
+
+
+def test_counts_are_one_deferred_query_per_turn(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+    win = _shown(make_window, seeded_dir, qtbot)
+    qtbot.waitUntil(lambda: not win.follow_pending(), timeout=3000)
+    calls: list[int] = []
+    real = win.library.papers.status_counts
+    monkeypatch.setattr(win.library.papers, "status_counts", lambda: calls.append(1) or real())
+    for row in range(3):
+        win.select_row(row)
+        win.edits.set_status("read")
+    assert calls == []  # not while the edits run
+    qtbot.waitUntil(lambda: _counts(win)["Read"] == "3", timeout=3000)
+    assert calls == [1]
+
+
+def _save(win, qtbot, monkeypatch, name: str) -> None:  # noqa: ANN001
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: (name, True))
+    press(win, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+
+
+def test_a_saved_search_brings_back_the_whole_filter(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+    with Library.open(seeded_dir) as lib:
+        ids = lib.query("").ids
+        lib.tags.add(ids[:20], ["rl"])
+        lib.papers.set_status(ids[:3], "read")
+        lib.lists.create("Group meeting", "")
+        lib.lists.add("Group meeting", ids[:10])
+    win = _shown(make_window, seeded_dir, qtbot)
+    lib = win.library
+
+    # a query, a sidebar tag and a status, sorted by title descending
+    win.search.set_text("learning")
+    win.on_query_typed("learning")
+    win.on_sidebar_filter("tag", "rl")
+    win.state.status = "unread"
+    win.refresh_query()
+    win.table.horizontalHeader().setSortIndicator(win.table.horizontalHeader().sortIndicatorSection(),
+                                                  Qt.SortOrder.AscendingOrder)
+    win.on_sort_changed(0, Qt.SortOrder.DescendingOrder)  # the Title column
+    shown = list(win.model.ids)
+    expected = lib.query("learning", tags=["rl"], status="unread", sort="title", descending=True).ids
+    assert shown == expected and 0 < len(shown) < 17
+    _save(win, qtbot, monkeypatch, "RL to read")
+    saved = SavedFilter.from_text(dict(lib.searches.all())["RL to read"])
+    assert (saved.query, saved.tags, saved.status, saved.sort, saved.descending) == (
+        "learning", ("rl",), "unread", "title", True)
+    assert win.sidebar.current_filter() == ("search", "RL to read")
+
+    win.on_sidebar_filter("all", "")  # elsewhere, then back through the sidebar
+    win.search.set_text("")
+    win.on_query_typed("")
+    assert win.model.rowCount() == 76
+    win.on_sidebar_filter("search", "RL to read")
+    assert list(win.model.ids) == shown
+    assert (win.state.query, win.state.tags, win.state.status) == ("learning", ["rl"], "unread")
+    assert (win.sort_key, win.sort_desc) == ("title", True)
+    assert win.search.box.text() == "learning"
+    assert win.sidebar.current_filter() == ("search", "RL to read")
+    assert {label for _k, label in win.state.chips()} == {"tag: rl", "status: unread"}
+
+    # a reading list alone, in its own order
+    win.search.set_text("")
+    win.on_query_typed("")
+    win.on_sidebar_filter("list", "Group meeting")
+    in_list = list(win.model.ids)
+    assert len(in_list) == 10
+    _save(win, qtbot, monkeypatch, "Meeting")
+    win.on_sidebar_filter("status", "read")
+    assert win.model.rowCount() == 3
+    win.on_sidebar_filter("search", "Meeting")
+    assert list(win.model.ids) == in_list and win.state.list_name == "Group meeting"
+    assert win.sort_key == "position"
+
+    # a query alone is stored as before: the plain query text
+    win.on_sidebar_filter("all", "")
+    win.search.set_text("reward")
+    win.on_query_typed("reward")
+    win.on_sort_changed(0, Qt.SortOrder.DescendingOrder)
+    _save(win, qtbot, monkeypatch, "Reward")
+    assert SavedFilter.from_text(dict(lib.searches.all())["Reward"]).sort == "title"
+
+
+def test_an_old_saved_search_is_its_query(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    with Library.open(seeded_dir) as lib:
+        lib.searches.save("Transformers", "transformer")
+        want = lib.query("transformer", sort="relevance", descending=True).ids
+    win = _shown(make_window, seeded_dir, qtbot)
+    win.on_sidebar_filter("search", "Transformers")
+    assert (win.state.query, win.state.tags, win.state.status) == ("transformer", [], None)
+    assert sorted(win.model.ids) == sorted(want) and win.model.ids
+    assert win.sidebar.current_filter() == ("search", "Transformers")
+
+
+def test_saved_filter_text_round_trip() -> None:
+    whole = SavedFilter(query="rl", status="read", tags=("a/b",), not_tags=("x",), list_name="L", sort="year",
+                        descending=True)
+    assert SavedFilter.from_text(whole.to_text()) == whole
+    assert SavedFilter(query="tag:rl").to_text() == "tag:rl"
+    assert SavedFilter.from_text('{"a": 1}') == SavedFilter(query='{"a": 1}')  # not ours: a query
+    assert SavedFilter.from_text("year:{2020 TO 2024}").query == "year:{2020 TO 2024}"
