@@ -344,7 +344,10 @@ class EditController(QObject):
     def save_search_dialog(self, sort: tuple[str, bool] | None = None) -> None:
         """Save the shown filter: the search box's text, the sidebar's status, tags and list,
         and ``sort`` (the table's sort key and order)."""
-        state = replace(self._filters(), query=self._search.box.text().strip())
+        typed = self._search.box.text().strip()
+        if typed != self._filters().query.strip():
+            sort = None  # typed but not run yet: the search will be sorted as every new one is
+        state = replace(self._filters(), query=typed)
         saved = state.saved(*(sort or (None, False)))
         if not (saved.query or saved.status or saved.tags or saved.not_tags or saved.list_name):
             self._say(self.tr("Type a search first, then save it"))

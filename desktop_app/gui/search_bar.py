@@ -60,9 +60,10 @@ class FilterState:
                 "list_name": self.list_name}
 
     def saved(self, sort: str | None, descending: bool) -> SavedFilter:
-        """The whole filter and the table's sort, as a saved search keeps them (a search sorted
-        by relevance, as every text search starts, keeps no sort: a query alone stays its text)."""
-        if sort == "relevance" and self.query.strip():
+        """The whole filter and the table's sort, as a saved search keeps them. The sort every
+        such filter starts with (relevance for a text search, date added otherwise) is kept as
+        none: a query alone stays its text, as saved searches always were."""
+        if (sort, descending) == (("relevance", True) if self.query.strip() else ("added", False)):
             sort, descending = None, False
         return SavedFilter(query=self.query.strip(), status=self.status, tags=tuple(self.tags),
                            not_tags=tuple(self.not_tags), list_name=self.list_name, sort=sort,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QPushButton
 
 from tests.gui.keyboard import focus_name, press, type_keys
 
@@ -219,3 +219,29 @@ def test_triage_j_and_k_move_and_a_decision_flashes(make_window, seeded_dir: Pat
     assert view.flash.text() == "Rated 4"
     qtbot.waitUntil(lambda: view.flash.text() == "", timeout=3000)  # gone by itself
     assert view.current_id() == ids[start + 3]
+
+
+# ---- back from a related paper -------------------------------------------------------------
+def test_alt_left_returns_to_the_paper_you_came_from(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    win = _shown(make_window, seeded_dir, qtbot)
+    _ready(win, qtbot)
+    start = win.current_id()
+    qtbot.waitUntil(lambda: len(win.similar.panel.findChildren(QPushButton, "relatedPaper")) > 0, timeout=20000)
+    qtbot.mouseClick(win.similar.panel.findChildren(QPushButton, "relatedPaper")[0], Qt.MouseButton.LeftButton)
+    second = win.current_id()
+    assert second != start
+    third = next(p for p in win.model.ids if p not in (start, second))
+    win.similar.choose(third)
+    assert win.current_id() == third
+    win.table.setFocus()
+    press(win, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
+    assert win.current_id() == second
+    # the paper to go back to is outside the filter now: all papers are shown again
+    win.edits.add_tags([second], ["only-this"])
+    win.on_sidebar_filter("tag", "only-this")
+    assert list(win.model.ids) == [second]
+    press(win, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
+    assert win.current_id() == start and win.model.rowCount() == 76
+    press(win, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)  # nothing further back
+    assert win.current_id() == start
+    assert win.statusBar().currentMessage() == "No paper to go back to"
