@@ -980,6 +980,13 @@ You can undo this with Ctrl+Z.</source>
     </message>
 </context>
 <context>
+    <name>FlashLabel</name>
+    <message>
+        <source>Last decision</source>
+        <translation>上一个决定</translation>
+    </message>
+</context>
+<context>
     <name>HelpDialogs</name>
     <message>
         <source>Keyboard shortcuts</source>
@@ -1459,6 +1466,18 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>&amp;Triage</source>
         <translation>分拣(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Back to the previous paper</source>
+        <translation>返回上一篇论文</translation>
+    </message>
+    <message>
+        <source>No paper to go back to</source>
+        <translation>没有可返回的论文</translation>
+    </message>
+    <message>
+        <source>The reading list of this search no longer exists</source>
+        <translation>此搜索的阅读列表已不存在</translation>
     </message>
 </context>
 <context>
@@ -2554,6 +2573,14 @@ Import them with File → Import… in that window.</source>
         <source>triage: one paper at a time (u/s/r, 0–5, t, n, Alt+1…9 quick tags, Space or → next, ← back, Esc)</source>
         <translation>分拣：逐篇处理论文（u/s/r、0–5、t、n、Alt+1…9 快捷标签、空格或 → 下一篇、← 返回、Esc）</translation>
     </message>
+    <message>
+        <source>first / last paper</source>
+        <translation>第一篇 / 最后一篇论文</translation>
+    </message>
+    <message>
+        <source>back to the paper you left for a related paper</source>
+        <translation>返回打开相关论文前所在的论文</translation>
+    </message>
 </context>
 <context>
     <name>Sidebar</name>
@@ -2873,16 +2900,24 @@ Import them with File → Import… in that window.</source>
         <translation>Alt+{0}：（空闲）</translation>
     </message>
     <message>
-        <source>u unread · s skimmed · r read · 0–5 rate · t tag · n note · Space or → next · ← previous · Esc leave</source>
-        <translation>u 未读 · s 略读 · r 已读 · 0–5 评分 · t 标签 · n 笔记 · 空格或 → 下一篇 · ← 上一篇 · Esc 退出</translation>
-    </message>
-    <message>
         <source>Alt+{0} {1}</source>
         <translation>Alt+{0} {1}</translation>
     </message>
     <message>
         <source>Quick tags: {0}</source>
         <translation>快捷标签：{0}</translation>
+    </message>
+    <message>
+        <source>Marked {0}</source>
+        <translation>已标记为{0}</translation>
+    </message>
+    <message>
+        <source>Rated {0}</source>
+        <translation>已评为 {0} 分</translation>
+    </message>
+    <message>
+        <source>u unread · s skimmed · r read · 0–5 rate · t tag · n note · Space, j or → next · k or ← previous · Esc leave</source>
+        <translation>u 未读 · s 略读 · r 已读 · 0–5 评分 · t 标签 · n 笔记 · 空格、j 或 → 下一篇 · k 或 ← 上一篇 · Esc 退出</translation>
     </message>
 </context>
 <context>
