@@ -92,6 +92,7 @@ class MainWindow(QMainWindow):
     def _build(self) -> None:
         self.sidebar = Sidebar(self)
         self.sidebar.filterChosen.connect(self.on_sidebar_filter)
+        self.sidebar.filterAdded.connect(self.add_sidebar_filter)
 
         self.search = SearchBar(self)
         self.search.queryChanged.connect(self.on_query_typed)
@@ -703,6 +704,21 @@ class MainWindow(QMainWindow):
     def save_search(self) -> None:
         """View → Save search…: the whole filter shown and its sort."""
         self.edits.save_search_dialog((self.sort_key, self.sort_desc))
+
+    def add_sidebar_filter(self, kind: str, value: str) -> None:
+        """Ctrl+click in the sidebar: this status, tag or list as well as the filter shown (a
+        paper has one status and is shown from one list: those replace the one there)."""
+        st = self.state
+        if kind == "tag":
+            if value.lower() not in {t.lower() for t in st.tags}:
+                st.tags.append(value)
+            st.not_tags = [t for t in st.not_tags if t.lower() != value.lower()]
+        elif kind == "status":
+            st.status = value
+        elif kind == "list":
+            st.list_name = value
+            self._set_sort("position", False)
+        self.refresh_query()
 
     def _open_saved_search(self, name: str) -> None:
         """The saved search's whole filter: its query, sidebar status, tags, list, and its sort."""

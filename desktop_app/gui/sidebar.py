@@ -1,6 +1,6 @@
 """The sidebar: library views, the tag tree (by "/", with counts and colors), reading lists
-and saved searches. Clicking an entry filters the table; dropping papers on a list or a tag
-adds them."""
+and saved searches. Clicking an entry filters the table; Ctrl+click adds a status, a tag or a
+list to the filter shown (all of them must hold); dropping papers on a list or a tag adds them."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QIcon, QKeyEvent, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QLineEdit,
     QMenu,
     QTreeWidget,
@@ -42,6 +43,7 @@ def color_icon(color: str) -> QIcon:
 
 class Sidebar(QTreeWidget):
     filterChosen = Signal(str, str)  # noqa: N815  kind, value
+    filterAdded = Signal(str, str)  # noqa: N815  kind, value: Ctrl+click, on top of the filter shown
     tagMenuAction = Signal(str, str)  # noqa: N815  action, tag
     listMenuAction = Signal(str, str)  # noqa: N815  action, list
     searchMenuAction = Signal(str, str)  # noqa: N815  action, name
@@ -59,7 +61,7 @@ class Sidebar(QTreeWidget):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._menu)
         self.itemClicked.connect(self._clicked)
-        self.itemActivated.connect(self._clicked)
+        self.itemActivated.connect(self._activated)
         self._sections: dict[str, QTreeWidgetItem] = {}
         self._tag_filter = ""
         self.filter_box: QLineEdit | None = None  # set by SidebarPane: typing in the tree goes there
@@ -268,6 +270,16 @@ class Sidebar(QTreeWidget):
             stack.extend(it.child(i) for i in range(it.childCount()))
 
     def _clicked(self, item: QTreeWidgetItem) -> None:
+        kind = item.data(0, KIND)
+        if not kind:
+            return
+        ctrl = QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier
+        if ctrl and kind in ("status", "tag", "list"):
+            self.filterAdded.emit(kind, item.data(0, VALUE))
+        else:
+            self.filterChosen.emit(kind, item.data(0, VALUE))
+
+    def _activated(self, item: QTreeWidgetItem) -> None:
         kind = item.data(0, KIND)
         if kind:
             self.filterChosen.emit(kind, item.data(0, VALUE))

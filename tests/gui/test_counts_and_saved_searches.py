@@ -153,3 +153,40 @@ def test_saved_filter_text_round_trip() -> None:
     assert SavedFilter(query="tag:rl").to_text() == "tag:rl"
     assert SavedFilter.from_text('{"a": 1}') == SavedFilter(query='{"a": 1}')  # not ours: a query
     assert SavedFilter.from_text("year:{2020 TO 2024}").query == "year:{2020 TO 2024}"
+
+
+def _entry(win, kind: str, value: str):  # noqa: ANN001, ANN202
+    from desktop_app.gui.sidebar import KIND, VALUE
+
+    return next(it for it in win.sidebar._iter() if it.data(0, KIND) == kind and it.data(0, VALUE) == value)
+
+
+def _click(win, qtbot, kind: str, value: str, ctrl: bool = False) -> None:  # noqa: ANN001
+    item = _entry(win, kind, value)
+    win.sidebar.scrollToItem(item)
+    mods = Qt.KeyboardModifier.ControlModifier if ctrl else Qt.KeyboardModifier.NoModifier
+    qtbot.mouseClick(win.sidebar.viewport(), Qt.MouseButton.LeftButton, mods, win.sidebar.visualItemRect(item).center())
+
+
+def test_ctrl_click_combines_sidebar_filters(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    with Library.open(seeded_dir) as lib:
+        ids = lib.query("").ids
+        lib.tags.add(ids[:30], ["rl"])
+        lib.tags.add(ids[20:40], ["vision"])
+        lib.papers.set_status(ids[25:35], "read")
+    win = _shown(make_window, seeded_dir, qtbot)
+    lib = win.library
+    _click(win, qtbot, "tag", "rl")
+    assert win.model.rowCount() == 30 and win.state.tags == ["rl"]
+    _click(win, qtbot, "tag", "vision", ctrl=True)  # and vision: papers 20-29
+    assert win.state.tags == ["rl", "vision"]
+    assert sorted(win.model.ids) == sorted(ids[20:30])
+    _click(win, qtbot, "status", "read", ctrl=True)  # and read: 25-29
+    assert sorted(win.model.ids) == sorted(ids[25:30])
+    assert {label for _k, label in win.state.chips()} == {"tag: rl", "tag: vision", "status: read"}
+    assert win.sidebar.current_filter() is None  # no one entry stands for all three
+    win.on_chip_removed("tag:rl")  # a chip taken away leaves the others
+    assert sorted(win.model.ids) == sorted(ids[25:35])
+    _click(win, qtbot, "tag", "rl")  # a plain click starts again from that entry alone
+    assert win.state.tags == ["rl"] and win.state.status is None and win.model.rowCount() == 30
+    assert lib.query("", tags=["rl", "vision"], status="read").total == 5
