@@ -51,6 +51,29 @@ def test_after_the_sample_is_opened_the_first_j_moves_in_the_table(make_window, 
     assert win.library.papers.get(win.model.paper_id(1)).status == "skimmed"
 
 
+def test_after_a_switch_of_library_the_table_has_the_keys(make_window, seeded_dir: Path, seed_paths: list[Path],
+                                                           tmp_path: Path, qtbot) -> None:  # noqa: ANN001
+    from desktop_app.core.library import Library
+    from desktop_app.gui.launch import close_window, switch_library
+
+    other = tmp_path / "other"
+    with Library.open(other) as lib:
+        lib.imports.from_files(seed_paths[:1])
+    win = _shown(make_window, seeded_dir, qtbot)
+    win.sidebar.setFocus()  # the keys elsewhere in the old window
+    new = switch_library(win, other)
+    try:
+        new.activateWindow()
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is new, timeout=3000)
+        qtbot.waitUntil(lambda: new.start_stage.done and not new.model.partial, timeout=5000)
+        assert QApplication.focusWidget() is new.table, focus_name(new)
+        assert new.current_id() == new.model.paper_id(0)
+        type_keys(new, "j")
+        assert new.current_id() == new.model.paper_id(1)
+    finally:
+        close_window(new)
+
+
 def test_esc_in_the_title_takes_back_the_typing_then_leaves(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
     win = _shown(make_window, seeded_dir, qtbot)
     _ready(win, qtbot)
