@@ -732,6 +732,8 @@ class MainWindow(QMainWindow):
             if saved.query.strip() and not self.relevance.searching:
                 self.relevance.restored(self)  # its sort stands, not the relevance a new search takes
             self._set_sort(saved.sort, saved.descending)
+        elif self.state.list_name and not saved.query.strip():
+            self._set_sort(*self.state.first_sort())  # the list's own order
 
     def exclude_tag(self, name: str) -> None:
         """Hide the papers with this tag (the sidebar's “exclude”)."""

@@ -61,13 +61,20 @@ class FilterState:
 
     def saved(self, sort: str | None, descending: bool) -> SavedFilter:
         """The whole filter and the table's sort, as a saved search keeps them. The sort every
-        such filter starts with (relevance for a text search, date added otherwise) is kept as
-        none: a query alone stays its text, as saved searches always were."""
-        if (sort, descending) == (("relevance", True) if self.query.strip() else ("added", False)):
+        such filter starts with (:meth:`first_sort`) is kept as none: a query alone stays its
+        text, as saved searches always were."""
+        if (sort, descending) == self.first_sort():
             sort, descending = None, False
         return SavedFilter(query=self.query.strip(), status=self.status, tags=tuple(self.tags),
                            not_tags=tuple(self.not_tags), list_name=self.list_name, sort=sort,
                            descending=descending)
+
+    def first_sort(self) -> tuple[str, bool]:
+        """The sort the window gives this filter when it is chosen: relevance for a text
+        search, the list's order for a reading list, else the date added."""
+        if self.query.strip():
+            return ("relevance", True)
+        return ("position", False) if self.list_name else ("added", False)
 
     @classmethod
     def from_saved(cls, saved: SavedFilter) -> FilterState:
