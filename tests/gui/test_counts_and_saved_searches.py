@@ -190,3 +190,21 @@ def test_ctrl_click_combines_sidebar_filters(make_window, seeded_dir: Path, qtbo
     _click(win, qtbot, "tag", "rl")  # a plain click starts again from that entry alone
     assert win.state.tags == ["rl"] and win.state.status is None and win.model.rowCount() == 30
     assert lib.query("", tags=["rl", "vision"], status="read").total == 5
+
+
+def test_tag_counts_follow_undo_and_redo(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    win = _shown(make_window, seeded_dir, qtbot)
+    press(win, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    win.edits.add_tags(win.table.selected_ids()[:5], ["probe"])
+
+    def label() -> str | None:
+        from desktop_app.gui.sidebar import KIND, VALUE
+
+        return next((it.text(0) for it in win.sidebar._iter() if it.data(0, KIND) == "tag"
+                     and it.data(0, VALUE) == "probe"), None)
+
+    qtbot.waitUntil(lambda: label() == "probe  (5)", timeout=3000)
+    press(win, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: label() in (None, "probe  (0)"), timeout=3000)
+    press(win, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: label() == "probe  (5)", timeout=3000)
