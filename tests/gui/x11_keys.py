@@ -19,6 +19,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+SETTLE = 5  # seconds the window may take to handle keys already sent
 KEYSYMS = {"\n": "Return", "\x1b": "Escape", "-": "minus"}
 MODIFIERS = {"ctrl": "Control_L", "shift": "Shift_L", "alt": "Alt_L"}
 
@@ -91,13 +92,16 @@ def main(library: Path, settings_path: Path) -> dict:
 
     out["focus_at_open"] = focus()
     keys.type("j")
+    wait_for(lambda: win.table.currentIndex().row() == 1, SETTLE)  # a loaded machine is slower
     out["row_after_j"] = win.table.currentIndex().row()
     out["tag_filter_after_j"] = win.sidebar_pane.filter_box.text()
 
     pid = win.current_id()
     keys.type("trl\x1b")  # the first Esc takes back "rl"
+    wait_for(lambda: win.reader.tags.line.text() == "" and focus() == "tagEditor", SETTLE)
     out["tag_field_after_esc"] = (win.reader.tags.line.text(), focus())
     keys.type("\x1b2")  # the second leaves; 2 rates the paper
+    wait_for(lambda: lib.papers.get(pid).rating == 2, SETTLE)
     out["after_second_esc"] = focus()
     paper = lib.papers.get(pid)
     out["tags_and_rating"] = [paper.tags, paper.rating]
@@ -108,12 +112,15 @@ def main(library: Path, settings_path: Path) -> dict:
     view = win.triage.view
     tpid = view.current_id()
     keys.type("ticl\nttheory\n")
+    wait_for(lambda: len(lib.papers.get(tpid).tags) >= 2, SETTLE)
     out["triage_tags"] = lib.papers.get(tpid).tags
     start = view.pos
     keys.type("jjk")
+    wait_for(lambda: view.pos - start == 1, SETTLE)
     out["triage_moved"] = view.pos - start
     decided = view.current_id()
     keys.type("r")
+    wait_for(lambda: lib.papers.get(decided).status == "read", SETTLE)
     out["triage_status"] = lib.papers.get(decided).status
     out["triage_flash"] = view.flash.text()
     close_window(win)
