@@ -97,8 +97,10 @@ def main(library: Path, settings_path: Path) -> dict:
     out["tag_filter_after_j"] = win.sidebar_pane.filter_box.text()
 
     pid = win.current_id()
-    keys.type("trl\x1b")  # the first Esc takes back "rl"
-    wait_for(lambda: win.reader.tags.line.text() == "" and focus() == "tagEditor", SETTLE)
+    keys.type("trl")
+    wait_for(lambda: win.reader.tags.line.text() == "rl", SETTLE)
+    keys.type("\x1b")  # the first Esc takes back "rl"
+    wait_for(lambda: win.reader.tags.line.text() == "", SETTLE)
     out["tag_field_after_esc"] = (win.reader.tags.line.text(), focus())
     keys.type("\x1b2")  # the second leaves; 2 rates the paper
     wait_for(lambda: lib.papers.get(pid).rating == 2, SETTLE)
@@ -112,10 +114,12 @@ def main(library: Path, settings_path: Path) -> dict:
     view = win.triage.view
     tpid = view.current_id()
     keys.type("ticl\nttheory\n")
-    wait_for(lambda: len(lib.papers.get(tpid).tags) >= 2, SETTLE)
+    wait_for(lambda: len(lib.papers.get(tpid).tags) >= 2 and view.hasFocus(), SETTLE)
     out["triage_tags"] = lib.papers.get(tpid).tags
     start = view.pos
-    keys.type("jjk")
+    keys.type("jj")
+    wait_for(lambda: view.pos - start == 2, SETTLE)
+    keys.type("k")
     wait_for(lambda: view.pos - start == 1, SETTLE)
     out["triage_moved"] = view.pos - start
     decided = view.current_id()
