@@ -93,6 +93,9 @@ class MainWindow(QMainWindow):
         self.sidebar = Sidebar(self)
         self.sidebar.filterChosen.connect(self.on_sidebar_filter)
         self.sidebar.filterAdded.connect(self.add_sidebar_filter)
+        # a filter chosen with the mouse: its papers take the keys (a j typed next would go to
+        # the sidebar's tag filter box, which nobody clicked)
+        self.sidebar.itemClicked.connect(lambda _item: self.keys_to_table())
 
         self.search = SearchBar(self)
         self.search.queryChanged.connect(self.on_query_typed)

@@ -268,3 +268,16 @@ def test_alt_left_returns_to_the_paper_you_came_from(make_window, seeded_dir: Pa
     press(win, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)  # nothing further back
     assert win.current_id() == start
     assert win.statusBar().currentMessage() == "No paper to go back to"
+
+
+def test_after_a_click_in_the_sidebar_j_moves_in_the_table(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    from desktop_app.gui.sidebar import KIND, VALUE
+
+    win = _shown(make_window, seeded_dir, qtbot)
+    item = next(it for it in win.sidebar._iter() if it.data(0, KIND) == "status" and it.data(0, VALUE) == "unread")
+    qtbot.mouseClick(win.sidebar.viewport(), Qt.MouseButton.LeftButton, pos=win.sidebar.visualItemRect(item).center())
+    assert win.state.status == "unread"
+    assert QApplication.focusWidget() is win.table, focus_name(win)
+    type_keys(win, "j")
+    assert win.sidebar_pane.filter_box.text() == ""
+    assert win.table.currentIndex().row() == 1
