@@ -281,3 +281,24 @@ def test_after_a_click_in_the_sidebar_j_moves_in_the_table(make_window, seeded_d
     type_keys(win, "j")
     assert win.sidebar_pane.filter_box.text() == ""
     assert win.table.currentIndex().row() == 1
+
+
+def test_a_remembered_paper_past_the_first_page_is_current_with_the_keys(make_window, library_dir: Path, settings,
+                                                                         qtbot) -> None:  # noqa: ANN001
+    from benchmarks import corpus
+    from desktop_app.core.library import Library
+    from desktop_app.core.records import ParseResult
+    from desktop_app.gui.paper_model import PAGE
+    from desktop_app.gui.window_settings import WindowSettings
+
+    with Library.open(library_dir) as lib:
+        lib.imports.from_records([("corpus", ParseResult("bibtex", corpus.make_corpus(PAGE + 40)))])
+        ids = lib.query("").ids
+    far = ids[PAGE + 20]  # not among the rows painted first
+    ws = WindowSettings(settings, library_dir.expanduser().absolute())
+    settings.setValue(ws.key("selected"), str(far))
+    win = _shown(make_window, library_dir, qtbot)
+    assert win.current_id() == far  # not row 0, which a focus-in would make current
+    assert QApplication.focusWidget() is win.table, focus_name(win)
+    type_keys(win, "k")
+    assert win.current_id() == ids[PAGE + 19]
