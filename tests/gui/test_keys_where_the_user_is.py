@@ -284,16 +284,17 @@ def test_after_a_click_in_the_sidebar_j_moves_in_the_table(make_window, seeded_d
 
 
 def test_a_remembered_paper_past_the_first_page_is_current_with_the_keys(make_window, library_dir: Path, settings,
-                                                                         qtbot) -> None:  # noqa: ANN001
-    from benchmarks import corpus
+                                                                         seed_paths: list[Path], qtbot) -> None:  # noqa: ANN001
     from desktop_app.core.library import Library
-    from desktop_app.core.records import ParseResult
     from desktop_app.gui.paper_model import PAGE
     from desktop_app.gui.window_settings import WindowSettings
+    from tests.conftest import CORPUS
 
+    bib = [CORPUS / "bibtex" / name for name in ("jabref__jabref-authors.bib", "jabref__testjabref.bib")]
     with Library.open(library_dir) as lib:
-        lib.imports.from_records([("corpus", ParseResult("bibtex", corpus.make_corpus(PAGE + 40)))])
+        lib.imports.from_files([*seed_paths, *bib])
         ids = lib.query("").ids
+    assert len(ids) > PAGE + 21, len(ids)
     far = ids[PAGE + 20]  # not among the rows painted first
     ws = WindowSettings(settings, library_dir.expanduser().absolute())
     settings.setValue(ws.key("selected"), str(far))
