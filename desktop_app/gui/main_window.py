@@ -102,6 +102,7 @@ class MainWindow(QMainWindow):
         self.search.box.textEdited.connect(self._warm_search)
         self._search_warmed = False
         self.search.chipRemoved.connect(self.on_chip_removed)
+        self.search.chipNegated.connect(self.on_chip_negated)
 
         self.model = PaperTableModel(self.library, self)
         self.table = PaperTable(self.model, self)
@@ -761,6 +762,18 @@ class MainWindow(QMainWindow):
             st.tags = [t for t in st.tags if t != key[4:]]
         elif key.startswith("not:"):
             st.not_tags = [t for t in st.not_tags if t != key[4:]]
+        self._select_sidebar_for_state()
+        self.refresh_query()
+
+    def on_chip_negated(self, key: str) -> None:
+        """Alt+click on a tag chip: papers with the tag become papers without it, and back."""
+        st, name = self.state, key[4:]
+        if key.startswith("tag:"):
+            st.tags = [t for t in st.tags if t != name]
+            st.not_tags.append(name)
+        else:
+            st.not_tags = [t for t in st.not_tags if t != name]
+            st.tags.append(name)
         self._select_sidebar_for_state()
         self.refresh_query()
 

@@ -2252,6 +2252,10 @@ Import them with File → Import… in that window.</source>
         <source>Filter {0}; press to remove</source>
         <translation>筛选条件 {0}；点击移除</translation>
     </message>
+    <message>
+        <source>Remove this filter (Alt+click: the opposite tag filter)</source>
+        <translation>移除此筛选（Alt+单击：改为相反的标签筛选）</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>

@@ -200,3 +200,32 @@ def test_tag_counts_follow_undo_and_redo(make_window, seeded_dir: Path, qtbot) -
     qtbot.waitUntil(lambda: label() in (None, "probe  (0)"), timeout=3000)
     press(win, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     qtbot.waitUntil(lambda: label() == "probe  (5)", timeout=3000)
+
+
+def test_alt_click_on_a_tag_chip_negates_it(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    from PySide6.QtWidgets import QToolButton
+
+    with Library.open(seeded_dir) as lib:
+        ids = lib.query("").ids
+        lib.tags.add(ids[:30], ["rl"])
+        lib.tags.add(ids[20:40], ["vision"])
+    win = _shown(make_window, seeded_dir, qtbot)
+
+    def chip(label: str) -> QToolButton:
+        def shown() -> list[QToolButton]:
+            return [b for b in win.search.chip_box.findChildren(QToolButton, "filterChip")
+                    if b.isVisible() and b.text().startswith(label + "  ")]
+
+        qtbot.waitUntil(lambda: bool(shown()), timeout=3000)  # new chips show one turn after
+        return shown()[0]
+
+    _click(win, qtbot, "tag", "rl")
+    _click(win, qtbot, "tag", "vision", ctrl=True)
+    assert sorted(win.model.ids) == sorted(ids[20:30])
+    qtbot.mouseClick(chip("tag: vision"), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.AltModifier)
+    assert (win.state.tags, win.state.not_tags) == (["rl"], ["vision"])
+    assert sorted(win.model.ids) == sorted(ids[:20])  # rl and not vision
+    qtbot.mouseClick(chip("not tag: vision"), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.AltModifier)
+    assert sorted(win.model.ids) == sorted(ids[20:30])
+    qtbot.mouseClick(chip("tag: vision"), Qt.MouseButton.LeftButton)  # a plain click removes it
+    assert win.state.tags == ["rl"] and win.model.rowCount() == 30
