@@ -1,10 +1,12 @@
-"""Saved searches: named query texts, checked when saved."""
+"""Saved searches: named query texts, or whole filters (``saved_filter.SavedFilter``), checked
+when saved."""
 
 from __future__ import annotations
 
 from sqlalchemy import delete, select
 
 from desktop_app.core.errors import LibraryError
+from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
 from desktop_app.core.values import Change
@@ -38,8 +40,9 @@ class SavedSearches:
         name = " ".join(name.split())
         if not name:
             raise LibraryError("a saved search needs a name")
-        # compile, not just parse: "status:bogus" or "year:rl" parse but fail when run
-        compile_query(query, _NoIndex())  # type: ignore[arg-type]
+        # compile, not just parse: "status:bogus" or "year:rl" parse but fail when run; a whole
+        # filter (saved_filter.py) keeps its query text inside
+        compile_query(SavedFilter.from_text(query).query, _NoIndex())  # type: ignore[arg-type]
         s = t.saved_search
         with self.store.write() as tx:
             old = tx.conn.execute(select(s.c.query).where(s.c.name == name)).scalar()

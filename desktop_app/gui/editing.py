@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -10,6 +11,7 @@ from PySide6.QtWidgets import QColorDialog, QInputDialog, QMessageBox, QWidget
 
 from desktop_app.core.errors import LibraryBusy, LibraryError
 from desktop_app.core.library import Library
+from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.values import Change
 from desktop_app.gui import i18n
 from desktop_app.gui.note_editor import NoteEditor
@@ -346,12 +348,21 @@ class EditController(QObject):
             self._do(self.tr("Delete tag {0}").format(name), lambda: lib.tags.delete(name), undo)
 
     # ---- saved searches --------------------------------------------------------------------
-    def save_search_dialog(self) -> None:
-        query = self._search.box.text().strip()
-        if not query:
+    def save_search_dialog(self, sort: tuple[str, bool] | None = None) -> None:
+        """Save the shown filter: the search box's text, the sidebar's status, tags and list,
+        and ``sort`` (the table's sort key and order)."""
+        typed = self._search.box.text().strip()
+        if typed != self._filters().query.strip():
+            sort = None  # typed but not run yet: the search will be sorted as every new one is
+        state = replace(self._filters(), query=typed)
+        saved = state.saved(*(sort or (None, False)))
+        if not (saved.query or saved.status or saved.tags or saved.not_tags or saved.list_name):
             self._say(self.tr("Type a search first, then save it"))
             return
-        name, ok = QInputDialog.getText(self._dialog_parent, self.tr("Save search"), self.tr("Name:"), text=query[:40])
+        query = saved.to_text()
+        suggested = saved.query or ", ".join(label for _key, label in state.chips())
+        name, ok = QInputDialog.getText(self._dialog_parent, self.tr("Save search"), self.tr("Name:"),
+                                        text=suggested[:40])
         if ok and name.strip():
             lib = self.library
 
@@ -368,8 +379,9 @@ class EditController(QObject):
             self._do(self.tr("Delete saved search"), lambda: lib.searches.delete(name),
                      lambda ch: lib.searches.save(name, ch.detail["old"]))
         elif action == "snapshot":
-            query = dict(lib.searches.all()).get(name, "")
-            ids = lib.query(query, sort="relevance").ids
+            saved = SavedFilter.from_text(dict(lib.searches.all()).get(name, ""))
+            query = saved.query
+            ids = lib.query(query, sort="relevance", **saved.query_filters()).ids
             list_name = name
             n = 2
             existing = {i.name.lower() for i in lib.lists.all()}

@@ -91,6 +91,7 @@ class FileController(QObject):
     message = Signal(str, int)  # status-bar text, milliseconds
     indexReady = Signal()  # noqa: N815  the search index was prepared (ensure_index_async)
     damaged = Signal(str)  # the database failed its check (backup_if_due_async): what is wrong
+    imported = Signal()  # an import finished and its papers are shown (the table takes the keys)
 
     def __init__(self, library: Library, table: PaperTable, status_label: QLabel,
                  filters: Callable[[], FilterState], parent: QWidget) -> None:
@@ -169,6 +170,7 @@ class FileController(QObject):
         state = self._filters()
         if report.paper_ids and state.query == "" and not state.list_name:
             self._table.select_paper(report.paper_ids[0])
+        self.imported.emit()
         lines = [f"{report.summary()}."]
         for fr in report.files:
             for e in fr.errors[:20]:

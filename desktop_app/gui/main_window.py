@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from desktop_app.appinfo import APP_NAME
 from desktop_app.core.errors import IndexDamaged
 from desktop_app.core.library import Library
+from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.values import Change
 from desktop_app.gui import collation, did_you_mean, i18n, start_up_done
@@ -43,6 +44,7 @@ from desktop_app.gui.relevance_sort import RelevanceSort
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.sidebar import Sidebar, SidebarPane
 from desktop_app.gui.theme import add_theme_menu, apply_preference
+from desktop_app.gui.window_keys import FieldKeys
 from desktop_app.gui.window_settings import WindowSettings
 
 if TYPE_CHECKING:
@@ -76,6 +78,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_shortcuts()
         self.tab_chain = TabChain(self)  # focus_order: the Tab order of the window's parts
+        self.field_keys = FieldKeys(self)  # window_keys: Esc out of the reader's fields
         self._restore_settings()
         self.apply_preferences()
         self._recover_drafts()
@@ -89,12 +92,17 @@ class MainWindow(QMainWindow):
     def _build(self) -> None:
         self.sidebar = Sidebar(self)
         self.sidebar.filterChosen.connect(self.on_sidebar_filter)
+        self.sidebar.filterAdded.connect(self.add_sidebar_filter)
+        # a filter chosen with the mouse: its papers take the keys (a j typed next would go to
+        # the sidebar's tag filter box, which nobody clicked)
+        self.sidebar.itemClicked.connect(lambda _item: self.keys_to_table())
 
         self.search = SearchBar(self)
         self.search.queryChanged.connect(self.on_query_typed)
         self.search.box.textEdited.connect(self._warm_search)
         self._search_warmed = False
         self.search.chipRemoved.connect(self.on_chip_removed)
+        self.search.chipNegated.connect(self.on_chip_negated)
 
         self.model = PaperTableModel(self.library, self)
         self.table = PaperTable(self.model, self)
@@ -143,6 +151,7 @@ class MainWindow(QMainWindow):
             "reader": lambda: self._show_current(reload_note=True),
             "count": self._show_count,
             "chips": lambda: self.search.set_chips(self.state.chips()),
+            "status counts": self._show_status_counts,  # the sidebar's Unread/Skimmed/Read: one query
         }, self)
 
     def _build_controllers(self) -> None:
@@ -163,6 +172,7 @@ class MainWindow(QMainWindow):
         self.files.changed.connect(self.on_change)
         self.files.message.connect(self.status_message)
         self.files.indexReady.connect(self._index_ready)
+        self.files.imported.connect(self.keys_to_table)  # the papers just brought in, under j/k at once
         # another program (the CLI, a second window) may write the note on screen: look every
         # few seconds (one small query) so that its text is shown, or the conflict banner
         self.elsewhere_timer = QTimer(self)
@@ -178,7 +188,7 @@ class MainWindow(QMainWindow):
         self.sidebar.listMenuAction.connect(ed.on_list_menu)
         self.sidebar.searchMenuAction.connect(ed.on_search_menu)
         self.sidebar.papersDropped.connect(ed.on_papers_dropped)
-        self.search.saveRequested.connect(ed.save_search_dialog)
+        self.search.saveRequested.connect(self.save_search)
         self.model.reorderRequested.connect(ed.reorder_in_list)
         rd.titleEdited.connect(ed.edit_title)
         rd.tagsAdded.connect(lambda pid, names: ed.add_tags(self.table.edit_targets(pid), names))
@@ -258,7 +268,7 @@ class MainWindow(QMainWindow):
         self._action(v, self.tr("All papers"), lambda: self.on_sidebar_filter("all", ""), "Ctrl+1")
         self._action(v, self.tr("Unread"), lambda: self.on_sidebar_filter("status", "unread"), "Ctrl+2")
         self._action(v, self.tr("New reading list…"), ed.new_list_dialog, "Ctrl+Shift+L")
-        self._action(v, self.tr("Save search…"), ed.save_search_dialog, "Ctrl+Shift+S")
+        self._action(v, self.tr("Save search…"), self.save_search, "Ctrl+Shift+S")
         self._action(v, self.tr("Statistics…"), self._show_statistics, None, "statisticsAction")
         from desktop_app.gui.triage import install as install_triage
 
@@ -492,6 +502,7 @@ class MainWindow(QMainWindow):
         else:
             self.follow.later("reader")
         self._update_stack(empty=not ids if st.status is None else None)
+        self.keys_to_table()  # no current row yet: once the whole list is there (_load_whole_list)
 
     def _finish_start(self) -> None:
         """After the first paint: the reader (the turn after), the index check (in a worker),
@@ -522,6 +533,8 @@ class MainWindow(QMainWindow):
             row = 0
         if row >= 0:
             self.select_row(row)
+        if self.focusWidget() in (None, self.sidebar):  # the keys were nowhere, or Qt's first stop
+            self.keys_to_table()
 
     def _index_ready(self) -> None:
         if self.state.query:
@@ -536,14 +549,21 @@ class MainWindow(QMainWindow):
             self.table.viewport().update()
         self.reader.tags.set_known_tags([t.name for t in tags], colors)
         self._library_count = self.library.papers.count()
-        counts: dict[str, int] = dict(self.library.papers.status_counts())
-        counts.update({f"decision:{k}": n for k, n in self.library.papers.decision_counts().items()})
-        self.sidebar.populate(self._library_count, counts, tags,
+        self.sidebar.populate(self._library_count, self._sidebar_counts(), tags,
                               self.library.lists.all(), self.library.searches.all())
         self._select_sidebar_for_state()
 
+    def _show_status_counts(self) -> None:
+        self.sidebar.show_status_counts(self._sidebar_counts())
+
+    def _sidebar_counts(self) -> dict[str, int]:
+        """Papers per status and, as "decision:keep" …, per decision (two grouped queries)."""
+        counts: dict[str, int] = dict(self.library.papers.status_counts())
+        counts.update({f"decision:{k}": n for k, n in self.library.papers.decision_counts().items()})
+        return counts
+
     def _select_sidebar_for_state(self) -> None:
-        self.sidebar.show_filter(self.state)  # the entry standing for the filter, or none
+        self.sidebar.show_filter(self.state, (self.sort_key, self.sort_desc))  # the entry standing for the filter, or none
 
     def _update_stack(self, empty: bool | None = None) -> None:
         """The welcome panel for an empty library, else the table. ``empty`` when known."""
@@ -576,7 +596,9 @@ class MainWindow(QMainWindow):
                 self.model.refresh_papers(change.paper_ids)
             else:
                 self.model.refresh_all()
-        if kind in ("tags", "lists", "searches") or "status" in change.detail:
+        if kind == "papers":  # a status may have changed: an edit, its undo or its redo
+            self.follow.later("status counts")
+        if kind in ("tags", "lists", "searches"):
             self.refresh_sidebar()
         if kind == "lists" and self.state.list_name:
             self.refresh_query()
@@ -621,6 +643,12 @@ class MainWindow(QMainWindow):
         self.similar.shown(pid)  # its related papers and tag suggestions follow from a worker
 
     # ---- focus -----------------------------------------------------------------------------
+    def keys_to_table(self) -> None:
+        """The table takes the keys when it is shown with a current row (after the window opens
+        and after an import): the first j moves in it, not into whatever Qt focused first."""
+        if self.stack.currentWidget() is self.splitter and self.table.currentIndex().isValid():
+            self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def focus_reader(self) -> None:
         self.follow.flush()  # the reader shows the current paper before it takes the keys
         self.reader.abstract.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -682,13 +710,45 @@ class MainWindow(QMainWindow):
             self.state = FilterState(query=query)
             self.search.set_text(query)
         elif kind == "search":
-            query = dict(self.library.searches.all()).get(value, "")
-            self.state = FilterState(query=query)
-            self.search.set_text(query)
-        if kind != "list" and self.sort_key == "position":
+            self._open_saved_search(value)
+        if not self.state.list_name and self.sort_key == "position":
             self._set_sort("added", False)
         self._select_sidebar_for_state()
         self.refresh_query()
+
+    def save_search(self) -> None:
+        """View → Save search…: the whole filter shown and its sort."""
+        self.edits.save_search_dialog((self.sort_key, self.sort_desc))
+
+    def add_sidebar_filter(self, kind: str, value: str) -> None:
+        """Ctrl+click in the sidebar: this status, tag or list as well as the filter shown (a
+        paper has one status and is shown from one list: those replace the one there)."""
+        st = self.state
+        if kind == "tag":
+            if value.lower() not in {t.lower() for t in st.tags}:
+                st.tags.append(value)
+            st.not_tags = [t for t in st.not_tags if t.lower() != value.lower()]
+        elif kind == "status":
+            st.status = value
+        elif kind == "list":
+            st.list_name = value
+            self._set_sort("position", False)
+        self.refresh_query()
+
+    def _open_saved_search(self, name: str) -> None:
+        """The saved search's whole filter: its query, sidebar status, tags, list, and its sort."""
+        saved = SavedFilter.from_text(dict(self.library.searches.all()).get(name, ""))
+        self.state = FilterState.from_saved(saved)
+        if self.state.list_name and self.state.list_name not in {i.name for i in self.library.lists.all()}:
+            self.state.list_name = None  # deleted since: the rest of the filter still applies
+            self.status_message(self.tr("The reading list of this search no longer exists"))
+        self.search.set_text(saved.query)
+        if saved.sort is not None:
+            if saved.query.strip() and not self.relevance.searching:
+                self.relevance.restored(self)  # its sort stands, not the relevance a new search takes
+            self._set_sort(saved.sort, saved.descending)
+        elif self.state.list_name and not saved.query.strip():
+            self._set_sort(*self.state.first_sort())  # the list's own order
 
     def exclude_tag(self, name: str) -> None:
         """Hide the papers with this tag (the sidebar's “exclude”)."""
@@ -713,6 +773,18 @@ class MainWindow(QMainWindow):
             st.tags = [t for t in st.tags if t != key[4:]]
         elif key.startswith("not:"):
             st.not_tags = [t for t in st.not_tags if t != key[4:]]
+        self._select_sidebar_for_state()
+        self.refresh_query()
+
+    def on_chip_negated(self, key: str) -> None:
+        """Alt+click on a tag chip: papers with the tag become papers without it, and back."""
+        st, name = self.state, key[4:]
+        if key.startswith("tag:"):
+            st.tags = [t for t in st.tags if t != name]
+            st.not_tags.append(name)
+        else:
+            st.not_tags = [t for t in st.not_tags if t != name]
+            st.tags.append(name)
         self._select_sidebar_for_state()
         self.refresh_query()
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QItemSelectionModel, QPoint, Qt, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
 
 from desktop_app.gui.paper_model import (
@@ -223,6 +223,25 @@ class PaperTable(QTableView):
         row = self.currentIndex().row()
         if row > 0:
             self.select_row(row - 1)
+
+    def first_paper(self) -> None:
+        if self.paper_model.rowCount():
+            self.select_row(0)
+
+    def last_paper(self) -> None:
+        if self.paper_model.rowCount():
+            self.select_row(self.paper_model.rowCount() - 1)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        """Home and End go to the first and last paper (a table's own go to the row's first and
+        last cell); with Shift or Ctrl they keep the view's usual meaning."""
+        plain = not (event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier)
+        if plain and event.key() == Qt.Key.Key_Home:
+            self.first_paper()
+        elif plain and event.key() == Qt.Key.Key_End:
+            self.last_paper()
+        else:
+            super().keyPressEvent(event)
 
     def select_paper(self, pid: int) -> bool:
         row = self.paper_model.row_of(pid)

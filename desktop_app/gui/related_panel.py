@@ -178,6 +178,9 @@ class SimilarWork(QObject):
         self._timer.timeout.connect(self._start)
         window.edits.changed.connect(self._library_changed)
         window.files.changed.connect(self._library_changed)
+        from desktop_app.gui.back_history import BackHistory
+
+        self.history = BackHistory(window)
 
     def shown(self, pid: int | None) -> None:
         """The reader shows ``pid`` (None: nothing); called after it is painted-ready."""
@@ -242,6 +245,8 @@ class SimilarWork(QObject):
     def choose(self, pid: int) -> None:
         """Select ``pid`` in the table; outside the current filter: All papers first."""
         w = self.window_
+        if pid != w.current_id():
+            self.history.left(w.current_id())  # Alt+← comes back here
         if w.select_paper(pid):
             return
         w.state.query = ""

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.gui import i18n
 from desktop_app.gui.flow_layout import FlowLayout
 
@@ -58,6 +60,28 @@ class FilterState:
         return {"query": self.query, "status": self.status, "tags": self.tags, "not_tags": self.not_tags,
                 "list_name": self.list_name}
 
+    def saved(self, sort: str | None, descending: bool) -> SavedFilter:
+        """The whole filter and the table's sort, as a saved search keeps them. The sort every
+        such filter starts with (:meth:`first_sort`) is kept as none: a query alone stays its
+        text, as saved searches always were."""
+        if (sort, descending) == self.first_sort():
+            sort, descending = None, False
+        return SavedFilter(query=self.query.strip(), status=self.status, tags=tuple(self.tags),
+                           not_tags=tuple(self.not_tags), list_name=self.list_name, sort=sort,
+                           descending=descending)
+
+    def first_sort(self) -> tuple[str, bool]:
+        """The sort the window gives this filter when it is chosen: relevance for a text
+        search, the list's order for a reading list, else the date added."""
+        if self.query.strip():
+            return ("relevance", True)
+        return ("position", False) if self.list_name else ("added", False)
+
+    @classmethod
+    def from_saved(cls, saved: SavedFilter) -> FilterState:
+        return cls(query=saved.query, status=saved.status, tags=list(saved.tags), not_tags=list(saved.not_tags),
+                   list_name=saved.list_name)
+
     @classmethod
     def from_dict(cls, d: dict) -> FilterState:
         return cls(query=str(d.get("query") or ""), status=d.get("status") or None,
@@ -68,6 +92,7 @@ class FilterState:
 class SearchBar(QWidget):
     queryChanged = Signal(str)  # noqa: N815  (debounced)
     chipRemoved = Signal(str)  # noqa: N815
+    chipNegated = Signal(str)  # noqa: N815  Alt+click on a tag chip: "tag: x" <-> "not tag: x"
     saveRequested = Signal()  # noqa: N815
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -122,6 +147,13 @@ class SearchBar(QWidget):
     def show_count(self, shown: int, total_library: int) -> None:
         self.count.setText(self.tr("{0} of {1}").format(i18n.number(shown), i18n.number(total_library)) if shown != total_library else i18n.papers(total_library))
 
+    def _chip_clicked(self, key: str) -> None:
+        alt = QApplication.keyboardModifiers() & Qt.KeyboardModifier.AltModifier
+        if alt and key.startswith(("tag:", "not:")):
+            self.chipNegated.emit(key)
+        else:
+            self.chipRemoved.emit(key)
+
     def set_chips(self, chips: list[tuple[str, str]]) -> None:
         while self.chip_layout.count():
             item = self.chip_layout.takeAt(0)
@@ -132,9 +164,11 @@ class SearchBar(QWidget):
             b = QToolButton(self.chip_box)
             b.setText(f"{label}  ✕")
             b.setObjectName("filterChip")
-            b.setToolTip(self.tr("Remove this filter"))
+            tag = key.startswith(("tag:", "not:"))
+            b.setToolTip(self.tr("Remove this filter (Alt+click: the opposite tag filter)") if tag
+                         else self.tr("Remove this filter"))
             b.setAccessibleName(self.tr("Filter {0}; press to remove").format(label))
             # its colours: the application's style sheet (desktop_app.gui.theme)
-            b.clicked.connect(lambda _=False, k=key: self.chipRemoved.emit(k))
+            b.clicked.connect(lambda _=False, k=key: self._chip_clicked(k))
             self.chip_layout.addWidget(b)
         self.chip_box.setVisible(bool(chips))

@@ -4,6 +4,8 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 SHORTCUTS: list[tuple[str, str]] = [
     ("↑ / ↓ or j / k", QT_TRANSLATE_NOOP("Shortcuts", "previous / next paper")),
+    ("Home / End", QT_TRANSLATE_NOOP("Shortcuts", "first / last paper")),
+    ("Alt+←", QT_TRANSLATE_NOOP("Shortcuts", "back to the paper you left for a related paper")),
     ("Tab / Shift+Tab", QT_TRANSLATE_NOOP("Shortcuts", "next / previous part: sidebar, search, papers, title, status, rating, tags, abstract, highlights, note")),
     ("Enter or Space", QT_TRANSLATE_NOOP("Shortcuts", "read: focus the abstract")),
     ("t", QT_TRANSLATE_NOOP("Shortcuts", "add a tag (Enter creates it; a/b makes a child tag)")),
@@ -43,7 +45,7 @@ def translated_shortcuts() -> list[tuple[str, str]]:
 # window registers (tests/gui/test_shortcuts.py), so it cannot promise a key that does nothing.
 _NAMES = {"↑": "Up", "↓": "Down", "←": "Left", "→": "Right", "enter": "Return", "esc": "Escape",
           "space": "Space", "del": "Delete"}
-NATIVE_KEYS = {"Up", "Down", "Tab", "Shift+Tab"}  # Qt's own keys (the table's, focus_order's), no shortcut
+NATIVE_KEYS = {"Up", "Down", "Tab", "Shift+Tab", "Home", "End"}  # the table's own keys, focus_order's: no shortcut
 
 
 def listed_keys(shown: str) -> list[str]:

@@ -1,15 +1,14 @@
 """The sidebar: library views, the tag tree (by "/", with counts and colors), reading lists
-and saved searches. Clicking an entry filters the table; dropping papers on a list or a tag
-adds them."""
+and saved searches. Clicking an entry filters the table; Ctrl+click adds a status, a tag or a
+list to the filter shown (all of them must hold); dropping papers on a list or a tag adds them."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QIcon, QKeyEvent, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QLineEdit,
     QMenu,
     QTreeWidget,
@@ -18,11 +17,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.values import ListInfo, TagInfo
 from desktop_app.gui import collation, i18n, theme
-
-if TYPE_CHECKING:
-    from desktop_app.gui.search_bar import FilterState
+from desktop_app.gui.search_bar import FilterState
 
 KIND = Qt.ItemDataRole.UserRole + 10
 VALUE = Qt.ItemDataRole.UserRole + 11
@@ -45,6 +43,7 @@ def color_icon(color: str) -> QIcon:
 
 class Sidebar(QTreeWidget):
     filterChosen = Signal(str, str)  # noqa: N815  kind, value
+    filterAdded = Signal(str, str)  # noqa: N815  kind, value: Ctrl+click, on top of the filter shown
     tagMenuAction = Signal(str, str)  # noqa: N815  action, tag
     listMenuAction = Signal(str, str)  # noqa: N815  action, list
     searchMenuAction = Signal(str, str)  # noqa: N815  action, name
@@ -62,7 +61,7 @@ class Sidebar(QTreeWidget):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._menu)
         self.itemClicked.connect(self._clicked)
-        self.itemActivated.connect(self._clicked)
+        self.itemActivated.connect(self._activated)
         self._sections: dict[str, QTreeWidgetItem] = {}
         self._tag_filter = ""
         self.filter_box: QLineEdit | None = None  # set by SidebarPane: typing in the tree goes there
@@ -95,10 +94,9 @@ class Sidebar(QTreeWidget):
         lib = self._sections["library"]
         self._add(lib, self.tr("All papers  ({0})").format(i18n.number(total)), "all", "")
         for status in ("unread", "skimmed", "read"):
-            self._add(lib, f"{i18n.status_label(status)}  ({i18n.number(counts.get(status, 0))})", "status", status)
+            self._add(lib, self._status_text(status, counts), "status", status)
         for decision in ("keep", "maybe", "skip", "none"):
-            n = counts.get(f"decision:{decision}", 0)
-            self._add(lib, f"{i18n.decision_label(decision)}  ({i18n.number(n)})", "decision", decision)
+            self._add(lib, self._status_text(f"decision:{decision}", counts), "decision", decision)
         self._fill_tags(tags, expanded)
         for info in lists:
             it = self._add(self._sections["lists"], f"{info.name}  ({i18n.number(info.count)})", "list", info.name)
@@ -107,10 +105,12 @@ class Sidebar(QTreeWidget):
         if not lists:
             hint = QTreeWidgetItem(self._sections["lists"], [self.tr("No lists yet (Ctrl+Shift+L)")])
             hint.setFlags(Qt.ItemFlag.NoItemFlags)
-        for name, query in searches:
+        for name, text in searches:
             it = self._add(self._sections["searches"], name, "search", name)
-            it.setToolTip(0, query)
-            it.setData(0, QUERY, query)
+            saved = SavedFilter.from_text(text)
+            chips = [label for _key, label in FilterState.from_saved(saved).chips()]
+            it.setToolTip(0, "  ·  ".join(p for p in (saved.query, *chips) if p))
+            it.setData(0, QUERY, text)
         if not tags:
             hint = QTreeWidgetItem(self._sections["tags"], [self.tr("No tags yet (press t)")])
             hint.setFlags(Qt.ItemFlag.NoItemFlags)
@@ -118,6 +118,25 @@ class Sidebar(QTreeWidget):
         self.setUpdatesEnabled(True)
         if current:
             self.select_filter(*current)
+
+    @staticmethod
+    def _status_text(status: str, counts: dict[str, int]) -> str:
+        """ "Unread  (9,995)", "Keep  (12)" (a decision entry's key is "decision:keep")."""
+        if status.startswith("decision:"):
+            label = i18n.decision_label(status.partition(":")[2])
+        else:
+            label = i18n.status_label(status)
+        return f"{label}  ({i18n.number(counts.get(status, 0))})"
+
+    def show_status_counts(self, counts: dict[str, int]) -> None:
+        """The Unread/Skimmed/Read entries with these counts (the rest of the tree stays)."""
+        lib = self._sections["library"]
+        for i in range(lib.childCount()):
+            item = lib.child(i)
+            if item.data(0, KIND) == "status":
+                item.setText(0, self._status_text(item.data(0, VALUE), counts))
+            elif item.data(0, KIND) == "decision":
+                item.setText(0, self._status_text(f"decision:{item.data(0, VALUE)}", counts))
 
     def _fill_tags(self, tags: list[TagInfo], expanded: set[str]) -> None:
         root = self._sections["tags"]
@@ -190,14 +209,15 @@ class Sidebar(QTreeWidget):
             self.clearSelection()
         self.blockSignals(False)
 
-    def show_filter(self, state: FilterState) -> None:
+    def show_filter(self, state: FilterState, sort: tuple[str, bool] | None = None) -> None:
         """Highlight the entry that stands for the window's filter, and none when none does (a
         status and a tag together, an excluded tag): the sidebar never shows a filter that is
-        not the one applied. A query alone that is a saved search's shows that search."""
+        not the one applied. A filter that is a saved search's (its query, sidebar filters and
+        sort) shows that search."""
         entry = state.sidebar_entry()
-        if entry == ("all", "") and state.query.strip():
+        if state.query.strip() or entry is None:
             saved = next((it for it in self._iter(self._sections["searches"]) if it.data(0, KIND) == "search"
-                          and (it.data(0, QUERY) or "").strip() == state.query.strip()), None)
+                          and _same_filter(SavedFilter.from_text(it.data(0, QUERY) or ""), state, sort)), None)
             if saved is not None:
                 entry = ("search", saved.data(0, VALUE))
         if entry is None:
@@ -260,6 +280,16 @@ class Sidebar(QTreeWidget):
 
     def _clicked(self, item: QTreeWidgetItem) -> None:
         kind = item.data(0, KIND)
+        if not kind:
+            return
+        ctrl = QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier
+        if ctrl and kind in ("status", "tag", "list"):
+            self.filterAdded.emit(kind, item.data(0, VALUE))
+        else:
+            self.filterChosen.emit(kind, item.data(0, VALUE))
+
+    def _activated(self, item: QTreeWidgetItem) -> None:
+        kind = item.data(0, KIND)
         if kind:
             self.filterChosen.emit(kind, item.data(0, VALUE))
 
@@ -314,6 +344,15 @@ class Sidebar(QTreeWidget):
         ids = [int(x) for x in raw.split(",") if x]
         event.acceptProposedAction()
         self.papersDropped.emit(item.data(0, KIND), item.data(0, VALUE), ids)
+
+
+def _same_filter(saved: SavedFilter, state: FilterState, sort: tuple[str, bool] | None) -> bool:
+    same = (saved.query.strip() == state.query.strip() and saved.status == state.status
+            and list(saved.tags) == state.tags and list(saved.not_tags) == state.not_tags
+            and saved.list_name == state.list_name)
+    if not same or saved.is_empty():
+        return False
+    return saved.sort is None or sort is None or (saved.sort, saved.descending) == sort
 
 
 class SidebarPane(QWidget):

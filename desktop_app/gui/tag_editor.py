@@ -1,8 +1,11 @@
-"""Tag chips with an entry line: autocomplete from existing tags, create on Enter."""
+"""Tag chips with an entry line: autocomplete from existing tags, create on Enter.
+
+Esc in the line first takes back what was typed; Esc in an empty line asks to leave it
+(``leaveRequested``: the window gives the keys back to the table, triage to its view)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtCore import QStringListModel, Qt, QTimer, Signal
 from PySide6.QtWidgets import QCompleter, QLineEdit, QToolButton, QWidget
 
 from desktop_app.gui import theme
@@ -14,6 +17,7 @@ class TagEditor(QWidget):
     tagsAdded = Signal(list)  # noqa: N815
     tagRemoved = Signal(str)  # noqa: N815
     tagClicked = Signal(str)  # noqa: N815
+    leaveRequested = Signal()  # noqa: N815  Esc in the empty line
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -35,9 +39,11 @@ class TagEditor(QWidget):
         comp.setFilterMode(Qt.MatchFlag.MatchContains)
         self.line.setCompleter(comp)
         # a chosen suggestion is the tag: add it and empty the box (the completer writes the
-        # suggestion into the box after this signal, so the box is emptied once more, next turn)
+        # suggestion into the box after this signal: _choose empties it once more at once)
         comp.activated[str].connect(self._choose)
         self.line.returnPressed.connect(self._commit)
+        self._written_back: str | None = None  # a chosen suggestion, until the line edit writes it
+        self.line.textChanged.connect(self._take_back)
         self.line.installEventFilter(self)
         self._layout.addWidget(self.line)
 
@@ -74,12 +80,22 @@ class TagEditor(QWidget):
         self.updateGeometry()
 
     def _choose(self, name: str) -> None:
-        from PySide6.QtCore import QTimer
-
         self.line.completer().popup().hide()
         self.line.setText(name)
         self._commit()
-        QTimer.singleShot(0, self.line.clear)
+        # the line edit writes the suggestion into the box right after this signal: that text
+        # is taken back as it comes (a clear a turn later ate what was typed meanwhile, such as
+        # the next tag's first letter)
+        self._written_back = name
+        QTimer.singleShot(0, self._forget_write_back)
+
+    def _take_back(self, text: str) -> None:
+        if self._written_back is not None and text == self._written_back:
+            self._written_back = None
+            self.line.clear()
+
+    def _forget_write_back(self) -> None:
+        self._written_back = None
 
     def _commit(self) -> None:
         popup = self.line.completer().popup()
@@ -90,6 +106,7 @@ class TagEditor(QWidget):
             return
         names = [t.strip() for t in text.split(",") if t.strip()]
         self.line.clear()
+        popup.hide()  # an open list would keep taking the keys after the focus moves on
         new = [n for n in names if n.lower() not in {t.lower() for t in self._tags}]
         if new:
             self.tagsAdded.emit(new)
@@ -102,7 +119,9 @@ class TagEditor(QWidget):
                 self.tagRemoved.emit(self._tags[-1])
                 return True
             if event.key() == Qt.Key.Key_Escape:
-                self.line.clear()
-                self.window().findChild(QWidget, "paperTable").setFocus()
+                if self.line.text():
+                    self.line.clear()  # first Esc: what was typed goes; the second leaves
+                else:
+                    self.leaveRequested.emit()
                 return True
         return super().eventFilter(obj, event)

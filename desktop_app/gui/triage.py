@@ -5,10 +5,11 @@ Keys (on the view; the tag field and the note editor give them back with Esc):
 y/m/x keep, maybe, skip (``preferences.TRIAGE_DECISION_KEYS``, remappable in Settings; the
 buttons sit in the row under the progress line, so they never move), o the learned order on or
 off, d the same decision for the near-duplicates offered after one, e the contribution sentence
-in bold, u/s/r status, 0–5 rating (both move on when ``preferences.TRIAGE_ADVANCE``), t tag (inline field
-with completion), Alt+1…9 quick tags (assigned by the user; ``preferences.TRIAGE_QUICK_TAGS``), n
-note (inline editor saving through the window's note path, with drafts), Space or → next,
-← previous, PageUp/PageDown scroll the abstract, Esc leaves.
+in bold, u/s/r status, 0–5 rating (both move on when ``preferences.TRIAGE_ADVANCE``; each
+flashes a short confirmation), t tag (inline field with completion; Enter or Esc gives the keys
+back), Alt+1…9 quick tags (assigned by the user; ``preferences.TRIAGE_QUICK_TAGS``), n note
+(inline editor saving through the window's note path, with drafts), Space, j or → next, k or ←
+previous, PageUp/PageDown scroll the abstract, Esc leaves.
 
 Every edit goes through the window's ``EditController`` (one undo step each; Ctrl+Z works here
 and brings the undone paper back on screen). The list is the window's shown list when triage
@@ -51,8 +52,9 @@ from PySide6.QtWidgets import (
 from desktop_app.core import triage as core_triage
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.values import Change, PaperView
-from desktop_app.gui import preferences, theme, word_marks
+from desktop_app.gui import i18n, preferences, theme, word_marks
 from desktop_app.gui.decision_control import DecisionControl
+from desktop_app.gui.flash_label import FlashLabel
 from desktop_app.gui.learned_order import LearnedOrder
 from desktop_app.gui.note_editor import NoteEditor
 from desktop_app.gui.safe_browser import SafeTextBrowser
@@ -122,7 +124,8 @@ class TriageView(QWidget):
         quick.setObjectName("triageQuickTags")
         quick.clicked.connect(self._quick_tag_menu)
         self.quick_button = quick
-        for w in (self.progress,):
+        self.flash = FlashLabel(self)  # "Marked read", "Rated 4": the decision was taken
+        for w in (self.progress, self.flash):
             top.addWidget(w)
         top.addStretch(1)
         top.addWidget(self.position)
@@ -147,21 +150,12 @@ class TriageView(QWidget):
         self.learned.setChecked(preferences.get_bool(window.settings, preferences.TRIAGE_LEARNED_ORDER))
         self.learned.toggled.connect(self._learned_toggled)
         second.addWidget(self.learned)
-        self.confirm = QLabel(self)
-        self.confirm.setObjectName("triageConfirm")
-        self.confirm.setTextFormat(Qt.TextFormat.PlainText)
-        second.addSpacing(12)
-        second.addWidget(self.confirm)
         second.addStretch(1)
         outer.addLayout(second)
         self.queue_line = QLabel(self)
         self.queue_line.setObjectName("hintText")
         self.queue_line.setTextFormat(Qt.TextFormat.PlainText)
         outer.addWidget(self.queue_line)
-        self._confirm_timer = QTimer(self)
-        self._confirm_timer.setSingleShot(True)
-        self._confirm_timer.setInterval(1200)
-        self._confirm_timer.timeout.connect(self.confirm.clear)
 
         self.title = QLabel(self)
         self.title.setObjectName("triageTitle")
@@ -191,7 +185,8 @@ class TriageView(QWidget):
         self.tags.line.setMinimumWidth(320)
         self.tags.tagsAdded.connect(self._tags_added)
         self.tags.tagRemoved.connect(self._tag_removed)
-        self.tags.line.installEventFilter(self)  # Esc: back to the keys (before TagEditor's own filter)
+        self.tags.leaveRequested.connect(self._keys_back)  # Esc: typed text first, then back to the keys
+        self.tags.line.returnPressed.connect(self._keys_back)  # after a tag, even one it already had
         outer.addWidget(self.tags)
 
         self.abstract = SafeTextBrowser(self)
@@ -501,7 +496,6 @@ class TriageView(QWidget):
         self.position.setText(self.tr("Paper {0} of {1}").format(f"{self.pos + 1:,}", f"{len(self.ids):,}"))
 
     def _summary_text(self, s: object) -> str:
-        from desktop_app.gui import i18n
 
         parts = [self.tr("{0} of {1} decided").format(i18n.number(s.decided), i18n.number(s.shown))]
         if s.seconds_left is not None and s.undecided:
@@ -518,7 +512,6 @@ class TriageView(QWidget):
         return " · ".join(parts)
 
     def _set_offer(self, offer: tuple[list[int], str] | None) -> None:
-        from desktop_app.gui import i18n
 
         self._offer = offer
         if not offer:
@@ -550,7 +543,6 @@ class TriageView(QWidget):
     def decide(self, decision: str | None) -> None:
         """keep / maybe / skip (None clears) for the paper on screen, then the next one at once;
         the ranking is redone in the background."""
-        from desktop_app.gui import i18n
 
         pid = self.current_id()
         if pid is None or self.library.read_only:
@@ -558,8 +550,7 @@ class TriageView(QWidget):
         self._session.add(pid)
         self._set_offer(None)
         self.window_.edits.set_decision(decision, [pid])
-        self.confirm.setText(self.tr("✓ {0}").format(i18n.decision_label(decision)))
-        self._confirm_timer.start()
+        self.flash.flash(self.tr("✓ {0}").format(i18n.decision_label(decision)))
         self.ranker.rank(self.ids, self.learned.isChecked(), decided=(pid, decision))
         self._after_decision()
 
@@ -575,6 +566,7 @@ class TriageView(QWidget):
         if status != "unread":
             self._session.add(pid)
         self.window_.edits.set_status(status, [pid])
+        self.flash.flash(self.tr("Marked {0}").format(i18n.status_word(status)))
         self._after_decision()
 
     def decide_rating(self, rating: int) -> None:
@@ -582,12 +574,16 @@ class TriageView(QWidget):
         if pid is None or self.library.read_only:
             return
         self.window_.edits.set_rating(rating, [pid])
+        self.flash.flash(self.tr("Rated {0}").format(rating))
         self._after_decision()
 
     def _tags_added(self, names: list[str]) -> None:
         pid = self.current_id()
         if pid is not None:
             self.window_.edits.add_tags([pid], names)
+        self._keys_back()
+
+    def _keys_back(self) -> None:
         self.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _tag_removed(self, name: str) -> None:
@@ -641,7 +637,7 @@ class TriageView(QWidget):
         keys = self.decision_keys()
         self.decision.set_keys(keys)
         text = self.tr("{0} keep · {1} maybe · {2} skip · o learned order · e emphasis · u unread · s skimmed · r read · "
-                       "0–5 rate · t tag · n note · Space or → next · ← previous · Esc leave").format(
+                       "0–5 rate · t tag · n note · Space, j or → next · k or ← previous · Esc leave").format(
             keys["keep"], keys["maybe"], keys["skip"])
         quick = [self.tr("Alt+{0} {1}").format(n, name)
                  for n, name in enumerate(quick_tags(self.window_.settings), 1) if name]
@@ -657,9 +653,9 @@ class TriageView(QWidget):
             self.quick_tag(key - Qt.Key.Key_0)
         elif not plain:
             super().keyPressEvent(event)
-        elif key in (Qt.Key.Key_Space, Qt.Key.Key_Right):
+        elif key in (Qt.Key.Key_Space, Qt.Key.Key_Right, Qt.Key.Key_J):
             self.go(1)
-        elif key == Qt.Key.Key_Left:
+        elif key in (Qt.Key.Key_Left, Qt.Key.Key_K):
             self.go(-1)
         elif event.text().lower() in (keys := {v: k for k, v in self.decision_keys().items()}):
             self.decide(keys[event.text().lower()])
@@ -677,6 +673,7 @@ class TriageView(QWidget):
         elif Qt.Key.Key_0 <= key <= Qt.Key.Key_5:
             self.decide_rating(key - Qt.Key.Key_0)
         elif key == Qt.Key.Key_T:
+            self.tags.line.clear()  # a new tag starts from an empty field
             self.tags.line.setFocus(Qt.FocusReason.ShortcutFocusReason)
         elif key == Qt.Key.Key_N:
             self.notes.show()
@@ -692,10 +689,6 @@ class TriageView(QWidget):
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
         if event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Escape:  # type: ignore[attr-defined]
-            if obj is self.tags.line:
-                self.tags.line.clear()
-                self.setFocus(Qt.FocusReason.OtherFocusReason)
-                return True
             if obj is self.notes.edit:
                 self.notes.flush()
                 self.notes.setVisible(bool(self.notes.edit.toPlainText().strip()))

@@ -1031,6 +1031,13 @@ You can undo this with Ctrl+Z.</source>
     </message>
 </context>
 <context>
+    <name>FlashLabel</name>
+    <message>
+        <source>Last decision</source>
+        <translation>上一个决定</translation>
+    </message>
+</context>
+<context>
     <name>HelpDialogs</name>
     <message>
         <source>Keyboard shortcuts</source>
@@ -1510,6 +1517,18 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>&amp;Triage</source>
         <translation>分拣(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Back to the previous paper</source>
+        <translation>返回上一篇论文</translation>
+    </message>
+    <message>
+        <source>No paper to go back to</source>
+        <translation>没有可返回的论文</translation>
+    </message>
+    <message>
+        <source>The reading list of this search no longer exists</source>
+        <translation>此搜索的阅读列表已不存在</translation>
     </message>
 </context>
 <context>
@@ -2292,6 +2311,10 @@ Import them with File → Import… in that window.</source>
         <source>Filter {0}; press to remove</source>
         <translation>筛选条件 {0}；点击移除</translation>
     </message>
+    <message>
+        <source>Remove this filter (Alt+click: the opposite tag filter)</source>
+        <translation>移除此筛选（Alt+单击：改为相反的标签筛选）</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
@@ -2656,6 +2679,14 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>triage: one paper at a time (u/s/r, 0–5, t, n, Alt+1…9 quick tags, Space or → next, ← back, Esc)</source>
         <translation>分拣：逐篇处理论文（u/s/r、0–5、t、n、Alt+1…9 快捷标签、空格或 → 下一篇、← 返回、Esc）</translation>
+    </message>
+    <message>
+        <source>first / last paper</source>
+        <translation>第一篇 / 最后一篇论文</translation>
+    </message>
+    <message>
+        <source>back to the paper you left for a related paper</source>
+        <translation>返回打开相关论文前所在的论文</translation>
     </message>
 </context>
 <context>
@@ -3036,8 +3067,16 @@ Import them with File → Import… in that window.</source>
         <translation>✓ {0}</translation>
     </message>
     <message>
-        <source>{0} keep · {1} maybe · {2} skip · o learned order · e emphasis · u unread · s skimmed · r read · 0–5 rate · t tag · n note · Space or → next · ← previous · Esc leave</source>
-        <translation>{0} 保留 · {1} 待定 · {2} 跳过 · o 学习顺序 · e 强调 · u 未读 · s 略读 · r 已读 · 0–5 评分 · t 标签 · n 笔记 · 空格或 → 下一篇 · ← 上一篇 · Esc 退出</translation>
+        <source>Marked {0}</source>
+        <translation>已标记为{0}</translation>
+    </message>
+    <message>
+        <source>Rated {0}</source>
+        <translation>已评为 {0} 分</translation>
+    </message>
+    <message>
+        <source>{0} keep · {1} maybe · {2} skip · o learned order · e emphasis · u unread · s skimmed · r read · 0–5 rate · t tag · n note · Space, j or → next · k or ← previous · Esc leave</source>
+        <translation>{0} 保留 · {1} 待定 · {2} 跳过 · o 学习顺序 · e 强调 · u 未读 · s 略读 · r 已读 · 0–5 评分 · t 标签 · n 笔记 · 空格、j 或 → 下一篇 · k 或 ← 上一篇 · Esc 退出</translation>
     </message>
 </context>
 <context>

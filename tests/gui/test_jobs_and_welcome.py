@@ -132,7 +132,8 @@ def test_status_and_rating_controls_by_mouse(make_window, seeded_dir: Path, qtbo
     assert win.library.papers.get(pid).status == "read"
     qtbot.mouseClick(win.reader.rating.buttons[2], Qt.MouseButton.LeftButton)
     assert win.library.papers.get(pid).rating == 3
-    assert "Read  (1)" in [win.sidebar.topLevelItem(0).child(i).text(0) for i in range(4)]
+    qtbot.waitUntil(lambda: "Read  (1)" in [win.sidebar.topLevelItem(0).child(i).text(0) for i in range(4)],
+                    timeout=3000)  # one event-loop turn later (the window's deferred refreshes)
 
 
 def test_job_keeps_gui_responsive(qtbot, empty_library: Library) -> None:  # noqa: ANN001

@@ -42,7 +42,7 @@ def test_decision_keys_learned_order_and_undo(make_window, seeded_dir: Path, qtb
     assert lib.papers.get(rlvr[0]).decision == "keep"
     assert lib.papers.get(rlvr[0]).status == "unread"  # a decision is not a status
     assert view.current_id() != rlvr[0]
-    assert "Keep" in view.confirm.text()
+    assert "Keep" in view.flash.text()
     skipped = view.current_id()
     qtbot.keyClick(view, Qt.Key.Key_X)
     assert lib.papers.get(skipped).decision == "skip"

@@ -115,6 +115,19 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
         press(qtbot, table, key)
         assert table.currentIndex().row() == row, key
         tested.add(key)
+    press(qtbot, table, "End")
+    assert table.currentIndex().row() == win.model.rowCount() - 1
+    press(qtbot, table, "Home")
+    assert table.currentIndex().row() == 0
+    tested |= {"Home", "End"}
+    on_table(3)
+    came_from = win.current_id()
+    win.similar.choose(win.model.paper_id(9))  # a related paper followed
+    assert table.currentIndex().row() == 9
+    press(qtbot, table, "Alt+Left")
+    assert win.current_id() == came_from
+    tested.add("Alt+Left")
+    on_table(3)
     press(qtbot, table, "Tab")
     assert QApplication.focusWidget() is reader.title_edit
     press(qtbot, reader.title_edit, "Shift+Tab")

@@ -78,6 +78,9 @@ def test_the_tag_filter_narrows_the_tree_and_keeps_parents(make_window, seeded_d
     qtbot.waitUntil(lambda: len(sb.visible_tags()) == 7, timeout=5000)
     assert sb.visible_tags() == ["ml", "nlp", "rl", "rl/ppo", "rl/rlvr", "Vision", "Vision/Detection"]
     box = win.sidebar_pane.filter_box
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=3000)
+    box.setFocus(Qt.FocusReason.MouseFocusReason)  # clicked: the keys are the box's, not the table's
     qtbot.keyClicks(box, "DETECT")  # any case; the parent stays
     assert sb.visible_tags() == ["Vision", "Vision/Detection"]
     box.clear()
