@@ -26,6 +26,7 @@ from desktop_app.core.values import PaperView
 from desktop_app.gui import i18n, theme
 from desktop_app.gui.attachments_view import AttachmentStrip
 from desktop_app.gui.decision_control import DecisionControl
+from desktop_app.gui.flow_layout import FlowLayout
 from desktop_app.gui.highlight_list import HighlightList
 from desktop_app.gui.note_editor import NoteEditor
 from desktop_app.gui.paper_links import PaperLinks
@@ -110,9 +111,13 @@ class ReaderPane(QWidget):
         row, self.status, self.rating = decision_row(self, self.statusChosen, self.ratingChosen)
         self.decision = DecisionControl(self)
         self.decision.decisionChosen.connect(self.decisionChosen)
-        row.insertSpacing(row.count() - 1, 16)
-        row.insertWidget(row.count() - 1, self.decision)
-        outer.addLayout(row)
+        # status, stars and decision wrap onto two lines in a narrow reader instead of widening
+        # the window (a 1000-pixel window stays 1000 pixels)
+        flow = FlowLayout(spacing=16)
+        for w in (self.status, self.rating, self.decision):
+            row.removeWidget(w)
+            flow.addWidget(w)
+        outer.addLayout(flow)
 
         self.tags = TagEditor(self)
         self.tags.tagsAdded.connect(lambda names: self.paper and self.tagsAdded.emit(self.paper.id, names))
