@@ -324,6 +324,11 @@ def _print_topics(found: TopicSet, as_json: bool) -> int:
 
 
 def cmd_triage(lib: Library, args: argparse.Namespace) -> int:
+    if args.triage_command == "features":  # the window builds them in this child process
+        from desktop_app.core.insights.text_features import features
+
+        features(lib.store, lib.folder)
+        return 0
     if args.triage_command == "decide":
         lib.triage.decide(args.ids, None if args.decision == "none" else args.decision)
         return 0

@@ -4,7 +4,9 @@
 ``ranked`` brings back ``{"queue": Queue, "near": (ids, decision) | None}``. One worker at a time:
 a request while one runs is remembered (only the newest) and started when it ends, so a burst
 of decisions costs one extra ranking, not one each. The triage view keeps showing the best of
-the last ranking meanwhile: a key never waits for the model.
+the last ranking meanwhile: a key never waits for the model. A large library's first ranking
+builds its tf-idf features in a child process (``text_features.build_in_child``), so the
+tokenising does not hold this process's interpreter lock.
 """
 
 from __future__ import annotations
@@ -18,9 +20,16 @@ from desktop_app.gui.jobs import Job, keep_while_running
 if TYPE_CHECKING:
     from desktop_app.core.library import Library
 
+CHILD_BUILD_PAPERS = 5_000  # from this size the tf-idf features are built in a child process
+
 
 def _work(library: Library, ids: list[int], learned: bool, decided: tuple[int, str | None] | None,
           cancelled: object) -> dict:
+    if learned and library.server is None and len(ids) >= CHILD_BUILD_PAPERS:
+        from desktop_app.core.insights import text_features
+
+        if not text_features.cached(library.store, library.folder):
+            text_features.build_in_child(library.folder)  # else: built in this thread below
     queue = library.triage.order(ids, learned=learned, limit=None, why=5)
     near = None
     if decided is not None and decided[1] is not None:

@@ -284,3 +284,17 @@ def test_a_queue_process_needs_neither_scikit_learn_nor_scipy(seed_library: Libr
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_features_built_in_a_child_process_are_found_here(seed_library: Library) -> None:
+    from desktop_app.core.insights import text_features
+
+    assert not text_features.cached(seed_library.store, seed_library.folder)
+    assert text_features.build_in_child(seed_library.folder)
+    assert text_features.cached(seed_library.store, seed_library.folder)
+    assert list((seed_library.folder / "cache").glob("features-*.npz"))
+    ids = seed_library.query("").ids
+    seed_library.triage.decide(ids[:1], "keep")  # a decision leaves the texts' fingerprint alone
+    assert text_features.cached(seed_library.store, seed_library.folder)
+    seed_library.papers.set_abstract(ids[0], "A new abstract about graph spectra and eigenvalues.")
+    assert not text_features.cached(seed_library.store, seed_library.folder)  # a new text: rebuilt

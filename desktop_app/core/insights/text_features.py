@@ -167,6 +167,35 @@ def features(store: Store, folder: Path | None) -> TextFeatures:
     return feats
 
 
+def cached(store: Store, folder: Path | None) -> bool:
+    """Whether the current features are at hand without building them (memory or disk)."""
+    fp = fingerprint(store)
+    with _lock:
+        if (str(folder), fp) in _memory:
+            return True
+    return folder is not None and all(p.exists() for p in _paths(folder, fp))
+
+
+def build_in_child(folder: Path, timeout: float = 1800.0) -> bool:
+    """Build and cache the features of the library in ``folder`` in a child process
+    (``marginalia triage features``): tokenising 100,000 abstracts is Python work that would
+    hold the window's interpreter lock for half a minute. True when the child succeeded."""
+    import subprocess
+
+    from desktop_app.core.index_worker import _child_env, worker_command
+
+    argv = worker_command(folder)[:-1] + ["triage", "features"]
+    try:
+        done = subprocess.run(argv, env=_child_env(), capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.info("features not built in a child: %s", exc)
+        return False
+    if done.returncode != 0:
+        log.info("features not built in a child (%s): %s", done.returncode, done.stderr.strip()[-500:])
+    return done.returncode == 0
+
+
 def _paths(folder: Path, fp: str) -> tuple[Path, Path]:
     base = folder / CACHE_DIR
     return base / f"features-{fp}.npz", base / f"features-{fp}.terms"
