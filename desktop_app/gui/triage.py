@@ -99,6 +99,7 @@ class TriageView(QWidget):
         self.active = False
         self._why: dict[int, list[str]] = {}  # why each paper is where the learned order put it
         self._offer: tuple[list[int], str] | None = None  # near-duplicates offered the same decision
+        self._leaving: int | None = None  # the paper a decision is being recorded on, left next
 
         frame = QHBoxLayout(self)  # a column of readable width, centred
         frame.setContentsMargins(24, 16, 24, 12)
@@ -451,7 +452,9 @@ class TriageView(QWidget):
         if change.kind == "tags":
             self._known_tags()
         cur = self.current_id()
-        if ids is not None and len(ids) == 1 and ids[0] != cur and ids[0] in self._ids_set:
+        if ids is not None and ids == [self._leaving] and ids[0] == cur:
+            pass  # our own decision on the paper we are about to leave: the next one is shown next
+        elif ids is not None and len(ids) == 1 and ids[0] != cur and ids[0] in self._ids_set:
             self.go_to(ids[0])  # an undo or redo of an earlier paper's decision: show that paper
         elif cur is not None and (ids is None or cur in ids):
             pair = self._load(cur)
@@ -549,7 +552,14 @@ class TriageView(QWidget):
             return
         self._session.add(pid)
         self._set_offer(None)
-        self.window_.edits.set_decision(decision, [pid])
+        advance = preferences.get_bool(self.window_.settings, preferences.TRIAGE_ADVANCE)
+        self._leaving = pid if advance else None  # on_change need not redraw it
+        try:
+            self.window_.edits.set_decision(decision, [pid])
+        finally:
+            self._leaving = None
+        if not advance:
+            self.decision.set_decision(decision)
         self.flash.flash(self.tr("✓ {0}").format(i18n.decision_label(decision)))
         self.ranker.rank(self.ids, self.learned.isChecked(), decided=(pid, decision))
         self._after_decision()
