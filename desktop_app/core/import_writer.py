@@ -8,15 +8,21 @@ paper of its own. Anything else becomes a new paper with its tags, keywords and 
 
 The statements of the per-record loop are built once per writer and only bound per record:
 an expression reused keeps its cache key, so the loop is not slower than the raw SQL it replaced.
+
+A look-up key shared by many papers (a thousand copies of one entry, a title such as
+"Editorial") yields at most :data:`CANDIDATES_PER_KEY` of them, the oldest first, in the
+library and in this import alike: each record costs the same whatever the file holds, so an
+import takes time linear in its size.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from dataclasses import replace
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Select, bindparam, insert, select, union_all, update
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.import_keys import UNTITLED, content_hash, plain_title
@@ -36,6 +42,8 @@ from desktop_app.core.values import FileReport, ImportReport, MatchNote
 
 MERGE_FIELDS = ("venue", "year", "doi", "arxiv_id", "url", "bibtex_key", "entry_type")
 KEYWORD_TAG_ROOT = "keywords"
+CANDIDATES_PER_KEY = 16
+"""The papers one look-up key yields at most (the oldest); the rest are not compared."""
 _ID_COLUMNS = ("id", "title", "title_source", "authors_json", "venue", "year", "doi", "arxiv_id", "bibtex_key",
                "extra_json")
 
@@ -73,6 +81,7 @@ class ImportWriter:
         self.keep_apart = keep_apart
         self.file_no = 0  # which file of this import the records come from
         self.seen: dict[str, list[int]] = {}  # candidate key -> papers added or matched, this import
+        # (at most CANDIDATES_PER_KEY each)
         self.made_by: dict[int, int] = {}  # paper added in this import -> its file number
         self.identities: dict[int, Identity] = {}  # papers looked at in this import
         self.titles: dict[int, str] = {}  # their titles, for the report
@@ -80,14 +89,13 @@ class ImportWriter:
         self.touched: set[int] = set()
         self._tag_ids: dict[str, int] = {}  # normalized name -> id, this transaction
         d, p, pi, tg = tx.d, t.paper, t.paper_identity, t.tag
-        # candidates and what the rules compare of them, in one statement (a key per row)
-        self._find = (select(pi.c.key, *(p.c[c] for c in _ID_COLUMNS)).join(p, p.c.id == pi.c.paper_id)
-                      .where(pi.c.key.in_(bindparam("keys", expanding=True))))
+        self._finds: dict[int, Select] = {}  # number of keys -> their look-up (find_statement)
         self._add_keys = d.insert(pi).on_conflict_do_nothing(index_elements=["key", "paper_id"])
         self._add_paper = insert(p)
         # a record with neither title nor abstract: the paper made from the very same record text
-        self._same_raw = (select(p.c.id, p.c.title).where(p.c.raw == bindparam("raw"), p.c.abstract_text == "",
-                                                           p.c.title_source != "given").order_by(p.c.id))
+        self._same_raw = (select(p.c.id, p.c.title).join(pi, pi.c.paper_id == p.c.id)
+                          .where(pi.c.key == bindparam("key"), p.c.raw == bindparam("raw"))
+                          .order_by(p.c.id).limit(CANDIDATES_PER_KEY))
         self._add_note = insert(t.note)
         self._deleted_at = select(p.c.deleted_at).where(p.c.id == bindparam("pid"))
         self._undelete = update(p).where(p.c.id == bindparam("pid")).values(deleted_at=None)
@@ -99,6 +107,21 @@ class ImportWriter:
         """The records that follow come from the next file of this import."""
         self.file_no += 1
 
+    def find_statement(self, count: int) -> Select:
+        """The candidates under ``count`` keys (bound as ``k0``, ``k1``, ...) and what the rules
+        compare of them, one row per key and paper: at most CANDIDATES_PER_KEY papers a key."""
+        stmt = self._finds.get(count)
+        if stmt is None:
+            pi, p = t.paper_identity, t.paper
+            parts = [select(pi.c.key, pi.c.paper_id).where(pi.c.key == bindparam(f"k{i}"))
+                     .order_by(pi.c.paper_id).limit(CANDIDATES_PER_KEY).subquery(f"k{i}")
+                     for i in range(count)]
+            per_key = [select(part.c.key, part.c.paper_id) for part in parts]
+            keyed = (union_all(*per_key) if count > 1 else per_key[0]).subquery("keyed")
+            stmt = select(keyed.c.key, *(p.c[c] for c in _ID_COLUMNS)).join(p, p.c.id == keyed.c.paper_id)
+            self._finds[count] = stmt
+        return stmt
+
     def match(self, ident: Identity, keys: list[str]) -> tuple[int, str] | None:
         """The paper ``ident`` is (this import's first, else the library's oldest) and why, or None."""
         found: dict[int, set[str]] = {}  # candidate -> the abstract digests it shares with ident
@@ -107,8 +130,9 @@ class ImportWriter:
                 found.setdefault(pid, set())
         if keys:
             # papers filed before 0004 carry "abp:" keys for their plain abstract (same digest)
-            lookup = keys + [f"abp:{d}" for d in ident.abstracts]
-            for row in self.conn.execute(self._find, {"keys": lookup}).mappings():
+            lookup = list(dict.fromkeys(keys + [f"abp:{d}" for d in ident.abstracts]))
+            bound = {f"k{i}": k for i, k in enumerate(lookup)}
+            for row in self.conn.execute(self.find_statement(len(lookup)), bound).mappings():
                 pid, key = row["id"], row["key"]
                 shared = found.setdefault(pid, set())
                 if key.startswith(("abs:", "abp:")):
@@ -141,8 +165,11 @@ class ImportWriter:
         ident = record_identity(rec, plain, title, given=given)
         keys = candidate_keys(ident)
         found = self.match(ident, keys)
-        if found is None and not given and not plain and rec.raw.strip():
-            found = self._same_record(rec.raw)
+        if not given and not plain and rec.raw.strip():
+            raw_key = "raw:" + hashlib.sha1(rec.raw.encode("utf-8")).hexdigest()
+            if found is None:
+                found = self._same_record(raw_key, rec.raw)
+            keys = [*keys, raw_key]
         if found is not None:
             pid, reason = found
             if (self.file_no, index) in self.keep_apart:
@@ -175,11 +202,12 @@ class ImportWriter:
         fr.added += 1
         return pid
 
-    def _same_record(self, raw: str) -> tuple[int, str] | None:
+    def _same_record(self, raw_key: str, raw: str) -> tuple[int, str] | None:
         """The paper an earlier import made from this record's very text, for a record without
         title or abstract: nothing else identifies it, and importing the file again must not add
-        it again. Papers this file made are not it (a file's entries are distinct papers)."""
-        for row in self.conn.execute(self._same_raw, {"raw": raw}):
+        it again. Papers this file made are not it (a file's entries are distinct papers).
+        Such papers are filed under ``raw_key`` (a digest of their text)."""
+        for row in self.conn.execute(self._same_raw, {"key": raw_key, "raw": raw}):
             if self.made_by.get(row.id) != self.file_no:
                 self.titles.setdefault(row.id, row.title)
                 return row.id, "same-record"
@@ -218,7 +246,7 @@ class ImportWriter:
     def _remember(self, keys: list[str], pid: int) -> None:
         for k in keys:
             bucket = self.seen.setdefault(k, [])
-            if pid not in bucket:
+            if len(bucket) < CANDIDATES_PER_KEY and pid not in bucket:
                 bucket.append(pid)
         if keys:
             self.conn.execute(self._add_keys, [{"key": k, "paper_id": pid} for k in keys])

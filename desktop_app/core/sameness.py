@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 from desktop_app.core.formats.identity import (
     family_key,
+    is_placeholder_abstract,
     normalize_abstract,
     normalize_arxiv_id,
     normalize_doi,
@@ -60,6 +61,9 @@ def reason_rank(reason: str) -> int:
     return order.index(reason) if reason in order else len(order)
 
 def _digest(text: str) -> str | None:
+    """The digest an abstract is known by; None for an empty or placeholder one."""
+    if is_placeholder_abstract(text):
+        return None
     normalized = normalize_abstract(text)
     return hashlib.sha1(normalized.encode("utf-8")).hexdigest() if normalized else None
 
