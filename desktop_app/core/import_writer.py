@@ -22,7 +22,7 @@ import json
 import uuid
 from dataclasses import replace
 
-from sqlalchemy import Select, bindparam, insert, select, union_all, update
+from sqlalchemy import Select, bindparam, func, insert, select, union_all, update
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.import_keys import UNTITLED, content_hash, plain_title
@@ -90,6 +90,8 @@ class ImportWriter:
         self._tag_ids: dict[str, int] = {}  # normalized name -> id, this transaction
         d, p, pi, tg = tx.d, t.paper, t.paper_identity, t.tag
         self._finds: dict[int, Select] = {}  # number of keys -> their look-up (find_statement)
+        # the library's papers before this import: the ones this import adds are found in `seen`
+        self.before = tx.conn.execute(select(func.max(p.c.id))).scalar() or 0
         self._add_keys = d.insert(pi).on_conflict_do_nothing(index_elements=["key", "paper_id"])
         self._add_paper = insert(p)
         # a record with neither title nor abstract: the paper made from the very same record text
@@ -108,12 +110,14 @@ class ImportWriter:
         self.file_no += 1
 
     def find_statement(self, count: int) -> Select:
-        """The candidates under ``count`` keys (bound as ``k0``, ``k1``, ...) and what the rules
-        compare of them, one row per key and paper: at most CANDIDATES_PER_KEY papers a key."""
+        """The candidates under ``count`` keys (bound as ``k0``, ``k1``, ...; ``before``: the
+        newest paper id to consider) and what the rules compare of them, one row per key and
+        paper: at most CANDIDATES_PER_KEY papers a key."""
         stmt = self._finds.get(count)
         if stmt is None:
             pi, p = t.paper_identity, t.paper
-            parts = [select(pi.c.key, pi.c.paper_id).where(pi.c.key == bindparam(f"k{i}"))
+            parts = [select(pi.c.key, pi.c.paper_id)
+                     .where(pi.c.key == bindparam(f"k{i}"), pi.c.paper_id <= bindparam("before"))
                      .order_by(pi.c.paper_id).limit(CANDIDATES_PER_KEY).subquery(f"k{i}")
                      for i in range(count)]
             per_key = [select(part.c.key, part.c.paper_id) for part in parts]
@@ -128,10 +132,11 @@ class ImportWriter:
         for k in keys:
             for pid in self.seen.get(k, ()):
                 found.setdefault(pid, set())
-        if keys:
+        if keys and self.before:  # (a new library has no papers to look up)
             # papers filed before 0004 carry "abp:" keys for their plain abstract (same digest)
             lookup = list(dict.fromkeys(keys + [f"abp:{d}" for d in ident.abstracts]))
-            bound = {f"k{i}": k for i, k in enumerate(lookup)}
+            bound: dict[str, object] = {f"k{i}": k for i, k in enumerate(lookup)}
+            bound["before"] = self.before
             for row in self.conn.execute(self.find_statement(len(lookup)), bound).mappings():
                 pid, key = row["id"], row["key"]
                 shared = found.setdefault(pid, set())

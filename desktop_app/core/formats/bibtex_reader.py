@@ -52,6 +52,12 @@ class _DropSplitterChatter(logging.Filter):
 logging.getLogger("bibtexparser.splitter").addFilter(_DropSplitterChatter())
 
 _CHUNK_CHARS = 1 << 20
+# "@article{,}", "@misc{key}": an entry without a single field, alone on its line
+_EMPTY_ENTRY = re.compile(
+    r"^[ \t]*@(?!string\b|comment\b|preamble\b)[A-Za-z]\w*[ \t]*\{[ \t]*[^\s,{}()=@\"#%]*[ \t]*,?[ \t]*\}[ \t]*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+_EMPTY_MESSAGE = "an entry without any field (no title, no abstract); it was not imported"
 _BLOCK_START = re.compile(r"\n(?=[ \t]*@\w*[ \t]*[{(])")
 # "@article" and, on a later line, "{": the splitter wants them together; the line breaks move
 # after the brace, so that every line keeps its number
@@ -429,6 +435,19 @@ def _split(text: str, deadline: Deadline) -> _Split:
             elif isinstance(block, model.ImplicitComment) and (span := _junk_span(block, line)):
                 found.outside.append(span)
     return found
+
+
+def _drop_empty_entries(text: str, result: ParseResult) -> str:
+    """``text`` without its entries that hold no field, each reported with its line (their
+    lines stay, blank, so that every other line keeps its number). Read by the splitter, a
+    file of nothing but ``@article{,}`` took a hundred times longer than its size warrants."""
+    line, position, dropped = 1, 0, 0
+    for m in _EMPTY_ENTRY.finditer(text):
+        line += text.count("\n", position, m.start())
+        position = m.start()
+        result.errors.append(Problem(_EMPTY_MESSAGE, line))
+        dropped += 1
+    return _EMPTY_ENTRY.sub("", text) if dropped else text
 
 
 def _junk_span(block: model.ImplicitComment, line: int) -> tuple[int, int] | None:
@@ -831,6 +850,7 @@ def read_bibtex(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
     result = ParseResult(format="bibtex")
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     text = _SPLIT_HEAD.sub(r"\1\3\2", text)
+    text = _drop_empty_entries(text, result)
     found = _split(text, deadline)
     result.errors.extend(found.errors)
     _report(result, found.repairs, "entries have a missing key, a key without its comma or an "

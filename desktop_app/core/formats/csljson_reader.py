@@ -15,8 +15,10 @@ from desktop_app.core.formats.identity import clean_doi, has_content, normalize_
 from desktop_app.core.formats.limits import (
     MAX_ABSTRACT_CHARS,
     MAX_FIELD_CHARS,
+    MAX_NAMES,
     NO_DEADLINE,
     Deadline,
+    cap_names,
     cut_message,
 )
 from desktop_app.core.formats.names import format_name, is_et_al
@@ -207,6 +209,9 @@ def item_to_record(item: dict, line: int | None = None, cut: list[str] | None = 
     """Map one CSL-JSON item to a :class:`Record` (an abstract too long to convert is cut
     first, and noted in ``cut``)."""
     extra: dict[str, str] = {}
+    for role in ("author", "editor"):
+        if isinstance(item.get(role), list) and len(item[role]) > MAX_NAMES:
+            item = {**item, role: cap_names(item[role], f"{role}s", cut if cut is not None else [])}
     authors = [a for a in (_person(p, extra) for p in item.get("author") or []) if a]
     if not authors and item.get("editor"):
         authors = [a for a in (_person(p, extra) for p in item.get("editor") or []) if a]
