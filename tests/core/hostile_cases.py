@@ -238,11 +238,11 @@ def _child(path: str, memory_limit: int, library: str = "") -> None:
     print(json.dumps({
         "peak_mb": _peak_mb(),
         "format": result.format,
-        "titles": [r.title for r in result.records[:1000]] + [r.title for r in result.records[-2:]],
+        "titles": [r.title for r in _ends(result.records)],
         "records": len(result.records),
         "imported": imported,
-        "keys": [r.bibtex_key for r in result.records[:1000]],
-        "abstract_lengths": [len(r.abstract) for r in result.records[:1000]],
+        "keys": [r.bibtex_key for r in _ends(result.records)],
+        "abstract_lengths": [len(r.abstract) for r in _ends(result.records)],
         "errors": [[p.line, p.message] for p in result.errors[:200]],
         "error_count": len(result.errors),
         "warnings": [[p.line, p.message] for p in result.warnings[:200]],
@@ -251,6 +251,11 @@ def _child(path: str, memory_limit: int, library: str = "") -> None:
         # kilobytes on Linux; note that Linux carries the parent's peak over fork + exec
         "maxrss_mb": usage.ru_maxrss / 1024,
     }))
+
+
+def _ends(records: list) -> list:
+    """All records, or the first thousand and the last two of a longer list."""
+    return records if len(records) <= 1002 else [*records[:1000], *records[-2:]]
 
 
 def _peak_mb() -> float | None:
