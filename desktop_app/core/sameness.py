@@ -3,7 +3,8 @@
 The rules (issue 12), in the order they are tried:
 
 1. **A shared strong identifier**: the same DOI, the same version-free arXiv id, or the same
-   PubMed id. This holds even between two entries of one file.
+   PubMed id. This holds between two entries of one file too, unless they give different
+   titles (a book and its chapter under the book's DOI: the file keeps both).
 2. Entries of **one file** are distinct papers unless rule 1 says otherwise.
 3. **A conflicting identifier** keeps two records apart: both carry a DOI (or an arXiv id, a
    PubMed id, an ISBN) and they differ.
@@ -180,6 +181,11 @@ def _same_record(a: Identity, b: Identity) -> bool:
 
 def same_paper(new: Identity, old: Identity, *, same_file: bool = False) -> str | None:
     """Why ``new`` and ``old`` are one paper (a key of :data:`REASON_LABELS`), or None."""
+    # two entries of one file that give different titles are two works even where they share
+    # an identifier (a book and its chapter under the book's DOI; a preprint and its published
+    # version; a library exported with its own duplicates): the file's author kept both
+    if same_file and new.title and old.title and new.title != old.title:
+        return None
     for reason, x, y in (("doi", new.doi, old.doi), ("arxiv", new.arxiv, old.arxiv), ("pmid", new.pmid, old.pmid)):
         if x and x == y:
             return reason
