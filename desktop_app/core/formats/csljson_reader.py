@@ -16,10 +16,12 @@ from desktop_app.core.formats.limits import (
     MAX_ABSTRACT_CHARS,
     MAX_FIELD_CHARS,
     MAX_NAMES,
+    MAX_RECORDS,
     NO_DEADLINE,
     Deadline,
     cap_names,
     cut_message,
+    too_many_records,
 )
 from desktop_app.core.formats.names import format_name, is_et_al
 from desktop_app.core.records import ParseResult, Problem, Record
@@ -331,6 +333,10 @@ def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
     if len(lines) != len(items):
         lines = [None] * len(items)
     for index, item in enumerate(items):
+        if len(result.records) == MAX_RECORDS:
+            result.errors.append(Problem(too_many_records(len(items) - index, lines[index]),
+                                         lines[index]))
+            break
         if index % 500 == 0 and deadline.expired():
             result.errors.append(Problem(deadline.message(lines[index]), lines[index]))
             break

@@ -119,6 +119,19 @@ def cut_message(name: str, length: int, limit: int) -> str:
     return f"{name} ({length:,} characters; kept the first {limit:,})"
 
 
+MAX_RECORDS = 100_000
+"""A file imports at most this many records (the rest are reported in one error: split the
+file); a bibliography this large is a database dump, and one import of it must still end in
+a few minutes."""
+
+
+def too_many_records(count: int, line: int | None = None) -> str:
+    """The error for the records beyond MAX_RECORDS."""
+    where = f" from line {line:,}" if line else ""
+    return (f"the file holds more than {MAX_RECORDS:,} records: the {count:,} after the first "
+            f"{MAX_RECORDS:,}{where} were not imported; split the file")
+
+
 MAX_NAMES = 5_000
 """A record keeps at most this many authors, and this many editors (a physics collaboration's
 paper lists up to a few thousand); the rest are reported, not

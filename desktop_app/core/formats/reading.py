@@ -19,12 +19,14 @@ from desktop_app.core.formats.csv_reader import read_csv
 from desktop_app.core.formats.encoding import DecodedText, decode_bytes
 from desktop_app.core.formats.identity import has_content
 from desktop_app.core.formats.limits import (
+    MAX_RECORDS,
     NO_DEADLINE,
     Deadline,
     ImportTooLarge,
     cap_record,
     holds_nul,
     too_large_message,
+    too_many_records,
 )
 from desktop_app.core.formats.medline_reader import read_medline
 from desktop_app.core.formats.regular_file import NotAFile, open_regular
@@ -111,6 +113,10 @@ def _screen_records(result: ParseResult) -> None:
     authors, venue or identifier) and cut over-long texts to the caps of :mod:`.limits`, each
     with its line in the report."""
     kept = []
+    if len(result.records) > MAX_RECORDS:
+        beyond = result.records[MAX_RECORDS:]
+        result.errors.append(Problem(too_many_records(len(beyond), beyond[0].line), beyond[0].line))
+        result.records = result.records[:MAX_RECORDS]
     for record in result.records:
         if not has_content(record):
             result.errors.append(Problem(_NOTHING, record.line))
