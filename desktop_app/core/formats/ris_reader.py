@@ -14,7 +14,7 @@ series editors) and for ``T2`` (a book's series, not its venue); see :data:`A2_E
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import rispy
@@ -146,7 +146,7 @@ def segment_records(
     start_tag: str,
     end_tag: str = "ER",
     ignore: frozenset[str] = frozenset(),
-    once: frozenset[str] = frozenset(),
+    once: Mapping[str, str] | None = None,
     deadline: Deadline = NO_DEADLINE,
 ) -> list[TaggedRecord]:
     """Cut tagged lines into records. A record starts at ``start_tag`` and ends at
@@ -155,12 +155,14 @@ def segment_records(
     neither tags nor inside a record (vendor junk) are dropped. Raises :class:`OutOfTime`
     when ``deadline`` expires (checked every 20,000 lines).
 
-    A tag of ``once`` (a record's title, its year) seen again in the same record after a blank
-    line, or anywhere in a record without its start tag, begins the next record: two records
-    whose TY and ER lines were lost are two papers, not one with two titles."""
+    ``once`` maps the tags a record holds once to their role ("TI" and "T1": "title"): a role
+    given again in the same record after a blank line, or a title given again in a record
+    without its start tag, begins the next record. Two records whose TY and ER lines were lost
+    are two papers, not one with two titles."""
+    once = once or {}
     records: list[TaggedRecord] = []
     current: TaggedRecord | None = None
-    held: set[str] = set()  # the `once` tags of the current record
+    held: set[str] = set()  # the roles of `once` the current record has given
     after_blank = False
     for number, line in enumerate(lines, start=1):
         if number % 20_000 == 0 and deadline.expired():
@@ -169,14 +171,15 @@ def segment_records(
         if tag in ignore:
             continue
         blank, after_blank = after_blank, not line.strip()
-        if (tag in once and current is not None and tag in held
-                and (blank or not current.has_start_tag)):
+        role = once.get(tag) if tag else None
+        if (role and current is not None and role in held
+                and (blank or (role == "title" and not current.has_start_tag))):
             records.append(current)
             current = TaggedRecord([line], number, has_start_tag=False)
-            held = {tag}
+            held = {role}
             continue
-        if tag in once:
-            held.add(tag)
+        if role:
+            held.add(role)
         if tag == start_tag:
             held = set()
             if current is not None:
@@ -195,7 +198,7 @@ def segment_records(
                 current.untagged += tag is None
         elif tag is not None:
             current = TaggedRecord([line], number, has_start_tag=False)
-            held = {tag} & once
+            held = {role} if role else set()
     if current is not None:
         records.append(current)
     return [r for r in records if r.has_start_tag or _has_text(r)]
@@ -450,7 +453,7 @@ def read_tagged(
     start_tag: str,
     start_line: str,
     ignore: frozenset[str],
-    once: frozenset[str] = frozenset(),
+    once: Mapping[str, str] | None = None,
     parser: type[rispy.RisParser],
     to_record: Callable[[dict, TaggedRecord], Record],
     deadline: Deadline,
@@ -517,7 +520,7 @@ def read_ris(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
         start_tag="TY",
         start_line="TY  - GEN",
         ignore=frozenset(),
-        once=frozenset({"TI", "T1", "PY", "Y1"}),
+        once={"TI": "title", "T1": "title", "PY": "year", "Y1": "year"},
         parser=RisLineParser,
         to_record=ris_item_to_record,
         deadline=deadline,
