@@ -44,6 +44,7 @@ MERGE_FIELDS = ("venue", "year", "doi", "arxiv_id", "url", "bibtex_key", "entry_
 KEYWORD_TAG_ROOT = "keywords"
 CANDIDATES_PER_KEY = 16
 """The papers one look-up key yields at most (the oldest); the rest are not compared."""
+_KEY_BATCH = 2_000  # paper_identity rows written at once
 _ID_COLUMNS = ("id", "title", "title_source", "authors_json", "venue", "year", "doi", "arxiv_id", "bibtex_key",
                "extra_json")
 
@@ -68,11 +69,13 @@ class ImportWriter:
 
     ``keep_apart`` holds ``(file number, record number)`` pairs (both from 0) that become papers
     of their own even where the rules find a match; ``keywords_as_tags`` also files each keyword
-    as a tag under ``keywords/``.
+    as a tag under ``keywords/``; with ``batch_keys`` the look-up keys are written in batches
+    and the caller calls :meth:`flush` before the transaction ends.
     """
 
     def __init__(self, tx: Tx, batch_id: int, *, merge: bool, tag_categories: bool,
-                 keywords_as_tags: bool = False, keep_apart: frozenset[tuple[int, int]] = frozenset()) -> None:
+                 keywords_as_tags: bool = False, keep_apart: frozenset[tuple[int, int]] = frozenset(),
+                 batch_keys: bool = False) -> None:
         self.conn, self.now = tx.conn, tx.now
         self.batch_id = batch_id
         self.merge = merge
@@ -90,6 +93,8 @@ class ImportWriter:
         self._tag_ids: dict[str, int] = {}  # normalized name -> id, this transaction
         d, p, pi, tg = tx.d, t.paper, t.paper_identity, t.tag
         self._finds: dict[int, Select] = {}  # number of keys -> their look-up (find_statement)
+        self._pending_keys: list[dict[str, object]] = []  # paper_identity rows not yet written
+        self._key_batch = _KEY_BATCH if batch_keys else 1  # with batch_keys the caller flush()es
         # the library's papers before this import: the ones this import adds are found in `seen`
         self.before = tx.conn.execute(select(func.max(p.c.id))).scalar() or 0
         self._add_keys = d.insert(pi).on_conflict_do_nothing(index_elements=["key", "paper_id"])
@@ -212,6 +217,7 @@ class ImportWriter:
         title or abstract: nothing else identifies it, and importing the file again must not add
         it again. Papers this file made are not it (a file's entries are distinct papers).
         Such papers are filed under ``raw_key`` (a digest of their text)."""
+        self.flush()
         for row in self.conn.execute(self._same_raw, {"key": raw_key, "raw": raw}):
             if self.made_by.get(row.id) != self.file_no:
                 self.titles.setdefault(row.id, row.title)
@@ -253,8 +259,16 @@ class ImportWriter:
             bucket = self.seen.setdefault(k, [])
             if len(bucket) < CANDIDATES_PER_KEY and pid not in bucket:
                 bucket.append(pid)
-        if keys:
-            self.conn.execute(self._add_keys, [{"key": k, "paper_id": pid} for k in keys])
+        self._pending_keys.extend({"key": k, "paper_id": pid} for k in keys)
+        if len(self._pending_keys) >= self._key_batch:
+            self.flush()
+
+    def flush(self) -> None:
+        """File the look-up keys of the papers written so far (they are written in batches:
+        this import finds its own papers through ``seen``); called before the transaction ends."""
+        if self._pending_keys:
+            self.conn.execute(self._add_keys, self._pending_keys)
+            self._pending_keys = []
 
     def _tags(self, pid: int, rec: Record) -> None:
         names = list(rec.tags)

@@ -111,7 +111,8 @@ class Imports:
                 batch = start_batch(tx, "; ".join(name for name, _ in parsed)[:2000],
                                     ",".join(sorted({pr.format for _, pr in parsed})))
                 writer = ImportWriter(tx, batch, merge=duplicates == "merge", tag_categories=tag_categories,
-                                      keywords_as_tags=keywords_as_tags, keep_apart=frozenset(keep_apart))
+                                      keywords_as_tags=keywords_as_tags, keep_apart=frozenset(keep_apart),
+                                      batch_keys=True)
                 for file_no, (name, pr) in enumerate(parsed):
                     if file_no:
                         writer.next_file()
@@ -127,6 +128,7 @@ class Imports:
                                 progress(done, total)
                             if cancelled and cancelled():
                                 raise _Cancelled
+                writer.flush()
                 finish_batch(tx, batch, report)
                 tx.queue_index(writer.new_ids + sorted(writer.touched))
                 report.batch_id = batch
