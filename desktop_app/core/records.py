@@ -34,7 +34,7 @@ class Record:
     extra: dict[str, str] = field(default_factory=dict)  # other fields worth keeping
 
 
-@dataclass
+@dataclass(slots=True)
 class Problem:
     """Something in a file that could not be imported, or imported with a caveat."""
 

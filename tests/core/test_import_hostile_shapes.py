@@ -125,10 +125,17 @@ def test_an_item_with_too_many_authors_keeps_the_first_ones_and_says_so() -> Non
         f"too long, cut: authors ({MAX_NAMES + 500:,}; kept the first {MAX_NAMES:,})"]
 
 
-def test_items_beyond_the_record_cap_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("item_by_item", [False, True])
+def test_items_beyond_the_record_cap_are_reported(monkeypatch: pytest.MonkeyPatch, item_by_item: bool) -> None:
     from desktop_app.core.formats import csljson_reader, limits
 
     assert MAX_RECORDS == 100_000
+    if item_by_item:  # as a list over 8 MB is read: its items decoded no further than the cap
+        monkeypatch.setattr(csljson_reader, "_STREAM_CHARS", 0)
+        leading = csljson_reader._leading_items
+        decoded: list[int] = []
+        monkeypatch.setattr(csljson_reader, "_leading_items",
+                            lambda text: decoded.append(len(items := leading(text))) or items)
     monkeypatch.setattr(csljson_reader, "MAX_RECORDS", 50)
     monkeypatch.setattr(limits, "MAX_RECORDS", 50)
     result = read_bytes(shapes.csljson_many_items(100), name="items.json")
@@ -136,6 +143,8 @@ def test_items_beyond_the_record_cap_are_reported(monkeypatch: pytest.MonkeyPatc
     assert [str(e) for e in result.errors] == [
         "line 51: the file holds more than 50 records: the 52 after the first 50 from line 51 "
         "were not imported; split the file"]
+    if item_by_item:
+        assert decoded == [51]
 
 
 def test_a_huge_csv_cell_is_cut_before_parsing() -> None:

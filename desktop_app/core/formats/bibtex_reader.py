@@ -414,6 +414,7 @@ def _repair_problem(repaired: Repaired, message: str, line: int) -> Problem:
 
 def _split(text: str, deadline: Deadline) -> _Split:
     found = _Split()
+    said: dict[str, str] = {}
     for offset, chunk in _chunks(text):
         if deadline.expired():
             found.errors.append(Problem(deadline.message(offset + 1), offset + 1))
@@ -431,7 +432,8 @@ def _split(text: str, deadline: Deadline) -> _Split:
             elif isinstance(block, model.Entry):
                 found.entries.append((block, line))
             elif isinstance(block, model.ParsingFailedBlock):
-                found.errors.append(Problem(_failure_message(block), line))
+                message = _failure_message(block)  # a thousand like lines share one text
+                found.errors.append(Problem(said.setdefault(message, message), line))
             elif isinstance(block, model.ImplicitComment) and (span := _junk_span(block, line)):
                 found.outside.append(span)
     return found

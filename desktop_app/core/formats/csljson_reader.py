@@ -307,22 +307,58 @@ def _int_or_text(digits: str) -> int | str:
     return int(digits) if len(digits) < 4000 else digits
 
 
-def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
-    """Read CSL-JSON text."""
-    result = ParseResult(format="csljson")
-    text = text.lstrip("\ufeff")
+_STREAM_CHARS = 8 * 1024 * 1024
+"""A list larger than this is decoded item by item, and no further than the record cap."""
+_SPACE = re.compile(r"\s*")
+
+
+def _leading_items(text: str) -> list[object] | None:
+    """The first MAX_RECORDS + 1 items of a large top-level JSON list, decoded one by one (the
+    rest of the list is never turned into objects); None when the text is not such a list, or
+    not valid JSON up to there (then the whole text is decoded, and its error reported)."""
+    start = _SPACE.match(text).end()
+    if len(text) <= _STREAM_CHARS or not text.startswith("[", start):
+        return None
+    decoder = json.JSONDecoder(parse_int=_int_or_text, strict=False)
+    items: list[object] = []
+    position = _SPACE.match(text, start + 1).end()
+    try:
+        while len(items) <= MAX_RECORDS and not text.startswith("]", position):
+            item, position = decoder.raw_decode(text, position)
+            items.append(item)
+            position = _SPACE.match(text, position).end()
+            if text.startswith(",", position):
+                position = _SPACE.match(text, position + 1).end()
+            elif not text.startswith("]", position):
+                return None
+    except (ValueError, RecursionError):
+        return None
+    return items
+
+
+def _decode(text: str, result: ParseResult) -> object:
+    """The whole JSON document; None, with the error in ``result``, when it is not valid."""
     try:
         # strict=False: a control character (a NUL byte) inside a string costs only the
         # item that holds it (see formats.read_text), not the whole file
-        document = json.loads(text, parse_int=_int_or_text, strict=False)
+        return json.loads(text, parse_int=_int_or_text, strict=False)
     except json.JSONDecodeError as exc:
         result.errors.append(
             Problem(f"not valid JSON: {exc.msg} (column {exc.colno}); nothing was imported",
                     exc.lineno)
         )
-        return result
     except (ValueError, RecursionError) as exc:  # absurd numbers or nesting
         result.errors.append(Problem(f"unreadable JSON ({exc}); nothing was imported"))
+    return None
+
+
+def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
+    """Read CSL-JSON text."""
+    result = ParseResult(format="csljson")
+    text = text.lstrip("\ufeff")
+    leading = _leading_items(text)
+    document = leading if leading is not None else _decode(text, result)
+    if result.errors:
         return result
     found = _items(document)
     if found is None:
@@ -330,11 +366,12 @@ def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
         return result
     items, depth = found
     lines: list[int | None] = list(_value_lines(text, depth))
-    if len(lines) != len(items):
-        lines = [None] * len(items)
+    total = len(lines) if leading is not None else len(items)  # the list's length, all of it
+    if len(lines) != total or len(lines) < len(items):
+        lines, total = [None] * len(items), len(items)
     for index, item in enumerate(items):
         if len(result.records) == MAX_RECORDS:
-            result.errors.append(Problem(too_many_records(len(items) - index, lines[index]),
+            result.errors.append(Problem(too_many_records(total - index, lines[index]),
                                          lines[index]))
             break
         if index % 500 == 0 and deadline.expired():
