@@ -282,24 +282,27 @@ def _items(value: object) -> tuple[list[object], int] | None:
     return [value], 0
 
 
-def _value_lines(text: str, depth: int) -> list[int]:
-    """Line of every JSON value that starts at nesting ``depth`` inside a list."""
+def _value_lines(text: str, depth: int, keep: int | None = None) -> tuple[list[int], int]:
+    """Line of every JSON value that starts at nesting ``depth`` inside a list (of the first
+    ``keep`` of them, when given), and how many there are."""
     lines: list[int] = []
-    level, line = 0, 1
+    count, level, line = 0, 0, 1
     for m in _JSON_MARKS.finditer(text):
         mark = m.group()
         if mark == "\n":
             line += 1
             continue
         if level == depth and mark not in "]}":
-            lines.append(line)
+            count += 1
+            if keep is None or count <= keep:
+                lines.append(line)
         if mark[0] == '"':
             line += mark.count("\n")
         elif mark in "[{":
             level += 1
         elif mark in "]}":
             level -= 1
-    return lines
+    return lines, count
 
 
 def _int_or_text(digits: str) -> int | str:
@@ -365,9 +368,10 @@ def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
         result.errors.append(Problem("JSON, but not CSL-JSON: expected a list of items"))
         return result
     items, depth = found
-    lines: list[int | None] = list(_value_lines(text, depth))
-    total = len(lines) if leading is not None else len(items)  # the list's length, all of it
-    if len(lines) != total or len(lines) < len(items):
+    found_lines, count = _value_lines(text, depth, keep=len(items))
+    lines: list[int | None] = list(found_lines)
+    total = count if leading is not None else len(items)  # the list's length, all of it
+    if count != total or len(lines) < len(items):
         lines, total = [None] * len(items), len(items)
     for index, item in enumerate(items):
         if len(result.records) == MAX_RECORDS:
