@@ -1,4 +1,4 @@
-"""Other tools' files, the last cases (issue 24): MEDLINE tags without the space after the dash,
+"""Other tools' files, the last cases: MEDLINE tags without the space after the dash,
 Web of Science / Inspec records of ``PT K`` or ``TY CONV``, RIS records that lost their TY
 and ER lines, and one file's entries that share an identifier but are two works."""
 
