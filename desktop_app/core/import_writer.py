@@ -153,13 +153,22 @@ class ImportWriter:
                     self.titles[pid] = row["title"]
         best: tuple[int, str] | None = None
         for pid, shared in found.items():
-            other = self.identities[pid]
+            other = self.identities.get(pid) or self._identity_of(pid)
             if pid not in self.made_by and shared:
                 other = replace(other, abstracts=frozenset(shared))
             reason = same_paper(ident, other, same_file=self.made_by.get(pid) == self.file_no)
             if reason and (best is None or reason_rank(reason) < reason_rank(best[1])):
                 best = (pid, reason)
         return best
+
+    def _identity_of(self, pid: int) -> Identity:
+        """The identity of a paper read from its row (one this import has not compared yet)."""
+        p = t.paper
+        row = self.conn.execute(select(*(p.c[c] for c in (*_ID_COLUMNS, "abstract", "abstract_text")))
+                                .where(p.c.id == pid)).mappings().one()
+        self.identities[pid] = ident = row_identity(row)
+        self.titles.setdefault(pid, row["title"])
+        return ident
 
     def add(self, rec: Record, fr: FileReport, index: int | None = None) -> int:
         """Add one record (or recognise it as a duplicate); count it in ``fr``; the paper's id.
@@ -304,10 +313,9 @@ class ImportWriter:
             extra.update(added_extra)
             sets["extra_json"] = json.dumps(extra, ensure_ascii=False)
         self._tags(pid, rec)
-        if sets:
-            self.identities.pop(pid, None)  # read again when next compared
         if not sets:
             return False
+        self.identities[pid] = row_identity({**row, **sets})  # as it now stands
         self.conn.execute(update(p).where(p.c.id == pid).values(**sets))
         return True
 

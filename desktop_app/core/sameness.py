@@ -154,6 +154,11 @@ def candidate_keys(ident: Identity) -> list[str]:
         keys.append(f"ay:{';'.join(ident.families)}|{ident.year or ''}")
     if ident.citation_key:
         keys.append(f"cite:{ident.citation_key}")
+    if ident.shown or ident.families:
+        # what the same-record rule compares, in one key: among many papers sharing a title
+        # ("Title", "Editorial") the look-up still reaches the one this record is
+        whole = json.dumps([ident.shown, ident.families, ident.year, ident.venue], ensure_ascii=False)
+        keys.append("rec:" + hashlib.sha1(whole.encode("utf-8")).hexdigest())
     return keys
 
 
