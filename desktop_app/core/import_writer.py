@@ -8,15 +8,21 @@ paper of its own. Anything else becomes a new paper with its tags, keywords and 
 
 The statements of the per-record loop are built once per writer and only bound per record:
 an expression reused keeps its cache key, so the loop is not slower than the raw SQL it replaced.
+
+A look-up key shared by many papers (a thousand copies of one entry, a title such as
+"Editorial") yields at most :data:`CANDIDATES_PER_KEY` of them, the oldest first, in the
+library and in this import alike: each record costs the same whatever the file holds, so an
+import takes time linear in its size.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from dataclasses import replace
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Select, bindparam, func, insert, select, union_all, update
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.import_keys import UNTITLED, content_hash, plain_title
@@ -36,6 +42,9 @@ from desktop_app.core.values import FileReport, ImportReport, MatchNote
 
 MERGE_FIELDS = ("venue", "year", "doi", "arxiv_id", "url", "bibtex_key", "entry_type")
 KEYWORD_TAG_ROOT = "keywords"
+CANDIDATES_PER_KEY = 16
+"""The papers one look-up key yields at most (the oldest); the rest are not compared."""
+_KEY_BATCH = 2_000  # paper_identity rows written at once
 _ID_COLUMNS = ("id", "title", "title_source", "authors_json", "venue", "year", "doi", "arxiv_id", "bibtex_key",
                "extra_json")
 
@@ -60,11 +69,13 @@ class ImportWriter:
 
     ``keep_apart`` holds ``(file number, record number)`` pairs (both from 0) that become papers
     of their own even where the rules find a match; ``keywords_as_tags`` also files each keyword
-    as a tag under ``keywords/``.
+    as a tag under ``keywords/``; with ``batch_keys`` the look-up keys are written in batches
+    and the caller calls :meth:`flush` before the transaction ends.
     """
 
     def __init__(self, tx: Tx, batch_id: int, *, merge: bool, tag_categories: bool,
-                 keywords_as_tags: bool = False, keep_apart: frozenset[tuple[int, int]] = frozenset()) -> None:
+                 keywords_as_tags: bool = False, keep_apart: frozenset[tuple[int, int]] = frozenset(),
+                 batch_keys: bool = False) -> None:
         self.conn, self.now = tx.conn, tx.now
         self.batch_id = batch_id
         self.merge = merge
@@ -73,6 +84,7 @@ class ImportWriter:
         self.keep_apart = keep_apart
         self.file_no = 0  # which file of this import the records come from
         self.seen: dict[str, list[int]] = {}  # candidate key -> papers added or matched, this import
+        # (at most CANDIDATES_PER_KEY each)
         self.made_by: dict[int, int] = {}  # paper added in this import -> its file number
         self.identities: dict[int, Identity] = {}  # papers looked at in this import
         self.titles: dict[int, str] = {}  # their titles, for the report
@@ -80,14 +92,17 @@ class ImportWriter:
         self.touched: set[int] = set()
         self._tag_ids: dict[str, int] = {}  # normalized name -> id, this transaction
         d, p, pi, tg = tx.d, t.paper, t.paper_identity, t.tag
-        # candidates and what the rules compare of them, in one statement (a key per row)
-        self._find = (select(pi.c.key, *(p.c[c] for c in _ID_COLUMNS)).join(p, p.c.id == pi.c.paper_id)
-                      .where(pi.c.key.in_(bindparam("keys", expanding=True))))
+        self._finds: dict[int, Select] = {}  # number of keys -> their look-up (find_statement)
+        self._pending_keys: list[dict[str, object]] = []  # paper_identity rows not yet written
+        self._key_batch = _KEY_BATCH if batch_keys else 1  # with batch_keys the caller flush()es
+        # the library's papers before this import: the ones this import adds are found in `seen`
+        self.before = tx.conn.execute(select(func.max(p.c.id))).scalar() or 0
         self._add_keys = d.insert(pi).on_conflict_do_nothing(index_elements=["key", "paper_id"])
         self._add_paper = insert(p)
         # a record with neither title nor abstract: the paper made from the very same record text
-        self._same_raw = (select(p.c.id, p.c.title).where(p.c.raw == bindparam("raw"), p.c.abstract_text == "",
-                                                           p.c.title_source != "given").order_by(p.c.id))
+        self._same_raw = (select(p.c.id, p.c.title).join(pi, pi.c.paper_id == p.c.id)
+                          .where(pi.c.key == bindparam("key"), p.c.raw == bindparam("raw"))
+                          .order_by(p.c.id).limit(CANDIDATES_PER_KEY))
         self._add_note = insert(t.note)
         self._deleted_at = select(p.c.deleted_at).where(p.c.id == bindparam("pid"))
         self._undelete = update(p).where(p.c.id == bindparam("pid")).values(deleted_at=None)
@@ -99,16 +114,35 @@ class ImportWriter:
         """The records that follow come from the next file of this import."""
         self.file_no += 1
 
+    def find_statement(self, count: int) -> Select:
+        """The candidates under ``count`` keys (bound as ``k0``, ``k1``, ...; ``before``: the
+        newest paper id to consider) and what the rules compare of them, one row per key and
+        paper: at most CANDIDATES_PER_KEY papers a key."""
+        stmt = self._finds.get(count)
+        if stmt is None:
+            pi, p = t.paper_identity, t.paper
+            parts = [select(pi.c.key, pi.c.paper_id)
+                     .where(pi.c.key == bindparam(f"k{i}"), pi.c.paper_id <= bindparam("before"))
+                     .order_by(pi.c.paper_id).limit(CANDIDATES_PER_KEY).subquery(f"k{i}")
+                     for i in range(count)]
+            per_key = [select(part.c.key, part.c.paper_id) for part in parts]
+            keyed = (union_all(*per_key) if count > 1 else per_key[0]).subquery("keyed")
+            stmt = select(keyed.c.key, *(p.c[c] for c in _ID_COLUMNS)).join(p, p.c.id == keyed.c.paper_id)
+            self._finds[count] = stmt
+        return stmt
+
     def match(self, ident: Identity, keys: list[str]) -> tuple[int, str] | None:
         """The paper ``ident`` is (this import's first, else the library's oldest) and why, or None."""
         found: dict[int, set[str]] = {}  # candidate -> the abstract digests it shares with ident
         for k in keys:
             for pid in self.seen.get(k, ()):
                 found.setdefault(pid, set())
-        if keys:
+        if keys and self.before:  # (a new library has no papers to look up)
             # papers filed before 0004 carry "abp:" keys for their plain abstract (same digest)
-            lookup = keys + [f"abp:{d}" for d in ident.abstracts]
-            for row in self.conn.execute(self._find, {"keys": lookup}).mappings():
+            lookup = list(dict.fromkeys(keys + [f"abp:{d}" for d in ident.abstracts]))
+            bound: dict[str, object] = {f"k{i}": k for i, k in enumerate(lookup)}
+            bound["before"] = self.before
+            for row in self.conn.execute(self.find_statement(len(lookup)), bound).mappings():
                 pid, key = row["id"], row["key"]
                 shared = found.setdefault(pid, set())
                 if key.startswith(("abs:", "abp:")):
@@ -119,13 +153,22 @@ class ImportWriter:
                     self.titles[pid] = row["title"]
         best: tuple[int, str] | None = None
         for pid, shared in found.items():
-            other = self.identities[pid]
+            other = self.identities.get(pid) or self._identity_of(pid)
             if pid not in self.made_by and shared:
                 other = replace(other, abstracts=frozenset(shared))
             reason = same_paper(ident, other, same_file=self.made_by.get(pid) == self.file_no)
             if reason and (best is None or reason_rank(reason) < reason_rank(best[1])):
                 best = (pid, reason)
         return best
+
+    def _identity_of(self, pid: int) -> Identity:
+        """The identity of a paper read from its row (one this import has not compared yet)."""
+        p = t.paper
+        row = self.conn.execute(select(*(p.c[c] for c in (*_ID_COLUMNS, "abstract", "abstract_text")))
+                                .where(p.c.id == pid)).mappings().one()
+        self.identities[pid] = ident = row_identity(row)
+        self.titles.setdefault(pid, row["title"])
+        return ident
 
     def add(self, rec: Record, fr: FileReport, index: int | None = None) -> int:
         """Add one record (or recognise it as a duplicate); count it in ``fr``; the paper's id.
@@ -141,8 +184,11 @@ class ImportWriter:
         ident = record_identity(rec, plain, title, given=given)
         keys = candidate_keys(ident)
         found = self.match(ident, keys)
-        if found is None and not given and not plain and rec.raw.strip():
-            found = self._same_record(rec.raw)
+        if not given and not plain and rec.raw.strip():
+            raw_key = "raw:" + hashlib.sha1(rec.raw.encode("utf-8")).hexdigest()
+            if found is None:
+                found = self._same_record(raw_key, rec.raw)
+            keys = [*keys, raw_key]
         if found is not None:
             pid, reason = found
             if (self.file_no, index) in self.keep_apart:
@@ -175,11 +221,13 @@ class ImportWriter:
         fr.added += 1
         return pid
 
-    def _same_record(self, raw: str) -> tuple[int, str] | None:
+    def _same_record(self, raw_key: str, raw: str) -> tuple[int, str] | None:
         """The paper an earlier import made from this record's very text, for a record without
         title or abstract: nothing else identifies it, and importing the file again must not add
-        it again. Papers this file made are not it (a file's entries are distinct papers)."""
-        for row in self.conn.execute(self._same_raw, {"raw": raw}):
+        it again. Papers this file made are not it (a file's entries are distinct papers).
+        Such papers are filed under ``raw_key`` (a digest of their text)."""
+        self.flush()
+        for row in self.conn.execute(self._same_raw, {"key": raw_key, "raw": raw}):
             if self.made_by.get(row.id) != self.file_no:
                 self.titles.setdefault(row.id, row.title)
                 return row.id, "same-record"
@@ -218,10 +266,18 @@ class ImportWriter:
     def _remember(self, keys: list[str], pid: int) -> None:
         for k in keys:
             bucket = self.seen.setdefault(k, [])
-            if pid not in bucket:
+            if len(bucket) < CANDIDATES_PER_KEY and pid not in bucket:
                 bucket.append(pid)
-        if keys:
-            self.conn.execute(self._add_keys, [{"key": k, "paper_id": pid} for k in keys])
+        self._pending_keys.extend({"key": k, "paper_id": pid} for k in keys)
+        if len(self._pending_keys) >= self._key_batch:
+            self.flush()
+
+    def flush(self) -> None:
+        """File the look-up keys of the papers written so far (they are written in batches:
+        this import finds its own papers through ``seen``); called before the transaction ends."""
+        if self._pending_keys:
+            self.conn.execute(self._add_keys, self._pending_keys)
+            self._pending_keys = []
 
     def _tags(self, pid: int, rec: Record) -> None:
         names = list(rec.tags)
@@ -257,10 +313,9 @@ class ImportWriter:
             extra.update(added_extra)
             sets["extra_json"] = json.dumps(extra, ensure_ascii=False)
         self._tags(pid, rec)
-        if sets:
-            self.identities.pop(pid, None)  # read again when next compared
         if not sets:
             return False
+        self.identities[pid] = row_identity({**row, **sets})  # as it now stands
         self.conn.execute(update(p).where(p.c.id == pid).values(**sets))
         return True
 

@@ -14,9 +14,10 @@ from pathlib import Path
 from sqlalchemy import delete, func, select, update
 
 from desktop_app.core.errors import LibraryError
+from desktop_app.core.formats.regular_file import not_a_file
 from desktop_app.core.import_writer import ImportWriter, finish_batch, start_batch
 from desktop_app.core.library_json import is_library_json_file, read_document, restore_document
-from desktop_app.core.records import ParseResult
+from desktop_app.core.records import ParseResult, summarised
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
 from desktop_app.core.values import Change, FileReport, ImportReport
@@ -64,7 +65,7 @@ class Imports:
     ) -> ImportReport:
         """Read and import files. Unreadable files are reported per file; the rest imports.
         Marginalia JSON documents (backups) are restored with everything the user wrote."""
-        backups = [p for p in paths if is_library_json_file(p)]
+        backups = [p for p in paths if not_a_file(p) is None and is_library_json_file(p)]
         if backups:
             reports = [self.restore_json(p, progress=progress, cancelled=cancelled) for p in backups]
             rest = [p for p in paths if p not in backups]
@@ -110,12 +111,14 @@ class Imports:
                 batch = start_batch(tx, "; ".join(name for name, _ in parsed)[:2000],
                                     ",".join(sorted({pr.format for _, pr in parsed})))
                 writer = ImportWriter(tx, batch, merge=duplicates == "merge", tag_categories=tag_categories,
-                                      keywords_as_tags=keywords_as_tags, keep_apart=frozenset(keep_apart))
+                                      keywords_as_tags=keywords_as_tags, keep_apart=frozenset(keep_apart),
+                                      batch_keys=True)
                 for file_no, (name, pr) in enumerate(parsed):
                     if file_no:
                         writer.next_file()
                     fr = FileReport(path=name, format=pr.format, failed=len(pr.errors),
-                                    errors=[str(e) for e in pr.errors], warnings=[str(w) for w in pr.warnings])
+                                    errors=[str(e) for e in summarised(pr.errors)],
+                                    warnings=[str(w) for w in summarised(pr.warnings)])
                     report.files.append(fr)
                     for index, rec in enumerate(pr.records):
                         writer.add(rec, fr, index)
@@ -125,6 +128,7 @@ class Imports:
                                 progress(done, total)
                             if cancelled and cancelled():
                                 raise _Cancelled
+                writer.flush()
                 finish_batch(tx, batch, report)
                 tx.queue_index(writer.new_ids + sorted(writer.touched))
                 report.batch_id = batch

@@ -34,7 +34,7 @@ class Record:
     extra: dict[str, str] = field(default_factory=dict)  # other fields worth keeping
 
 
-@dataclass
+@dataclass(slots=True)
 class Problem:
     """Something in a file that could not be imported, or imported with a caveat."""
 
@@ -43,6 +43,20 @@ class Problem:
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message}" if self.line else self.message
+
+
+MAX_LISTED_PROBLEMS = 100
+"""A report lists this many errors (or warnings) of a file one by one, then one line for the rest."""
+
+
+def summarised(problems: list[Problem], limit: int = MAX_LISTED_PROBLEMS) -> list[Problem]:
+    """The first ``limit`` problems, then one that counts the rest and names their lines."""
+    if len(problems) <= limit:
+        return list(problems)
+    rest = problems[limit:]
+    lines = [p.line for p in rest if p.line]
+    where = f" (lines {min(lines):,}-{max(lines):,})" if lines else ""
+    return [*problems[:limit], Problem(f"... and {len(rest):,} more{where}")]
 
 
 @dataclass

@@ -3,7 +3,8 @@
 The rules (issue 12), in the order they are tried:
 
 1. **A shared strong identifier**: the same DOI, the same version-free arXiv id, or the same
-   PubMed id. This holds even between two entries of one file.
+   PubMed id. This holds between two entries of one file too, unless they give different
+   titles (a book and its chapter under the book's DOI: the file keeps both).
 2. Entries of **one file** are distinct papers unless rule 1 says otherwise.
 3. **A conflicting identifier** keeps two records apart: both carry a DOI (or an arXiv id, a
    PubMed id, an ISBN) and they differ.
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 
 from desktop_app.core.formats.identity import (
     family_key,
+    is_placeholder_abstract,
     normalize_abstract,
     normalize_arxiv_id,
     normalize_doi,
@@ -60,6 +62,9 @@ def reason_rank(reason: str) -> int:
     return order.index(reason) if reason in order else len(order)
 
 def _digest(text: str) -> str | None:
+    """The digest an abstract is known by; None for an empty or placeholder one."""
+    if is_placeholder_abstract(text):
+        return None
     normalized = normalize_abstract(text)
     return hashlib.sha1(normalized.encode("utf-8")).hexdigest() if normalized else None
 
@@ -149,6 +154,11 @@ def candidate_keys(ident: Identity) -> list[str]:
         keys.append(f"ay:{';'.join(ident.families)}|{ident.year or ''}")
     if ident.citation_key:
         keys.append(f"cite:{ident.citation_key}")
+    if ident.shown or ident.families:
+        # what the same-record rule compares, in one key: among many papers sharing a title
+        # ("Title", "Editorial") the look-up still reaches the one this record is
+        whole = json.dumps([ident.shown, ident.families, ident.year, ident.venue], ensure_ascii=False)
+        keys.append("rec:" + hashlib.sha1(whole.encode("utf-8")).hexdigest())
     return keys
 
 
@@ -176,6 +186,11 @@ def _same_record(a: Identity, b: Identity) -> bool:
 
 def same_paper(new: Identity, old: Identity, *, same_file: bool = False) -> str | None:
     """Why ``new`` and ``old`` are one paper (a key of :data:`REASON_LABELS`), or None."""
+    # two entries of one file that give different titles are two works even where they share
+    # an identifier (a book and its chapter under the book's DOI; a preprint and its published
+    # version; a library exported with its own duplicates): the file's author kept both
+    if same_file and new.title and old.title and new.title != old.title:
+        return None
     for reason, x, y in (("doi", new.doi, old.doi), ("arxiv", new.arxiv, old.arxiv), ("pmid", new.pmid, old.pmid)):
         if x and x == y:
             return reason

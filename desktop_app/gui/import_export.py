@@ -117,9 +117,12 @@ class FileController(QObject):
     def import_paths(self, paths: list[str], preview: bool = True) -> None:
         lib = self.library
         win = self._window
+        from desktop_app.core.formats.regular_file import not_a_file
         from desktop_app.core.library_json import is_library_json_file
 
-        if any(is_library_json_file(p) for p in paths):  # backups restore everything; no preview needed
+        # only regular files are opened here (a FIFO would block this thread); the rest are
+        # reported by the reading job, in one line each
+        if any(not_a_file(p) is None and is_library_json_file(p) for p in paths):  # backups restore everything; no preview needed
             start_job(win, self.tr("Restoring…"), lambda progress, cancelled: lib.imports.from_files(
                 paths, progress=progress, cancelled=cancelled), self.import_done, self._job_failed)
             return

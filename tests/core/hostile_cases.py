@@ -123,6 +123,55 @@ def arxiv_huge_abstract(mb: int = 50) -> bytes:
             + entry(3, "Another good paper", "Fine.") + "</feed>\n").encode()
 
 
+def empty_entries(mb: float = 3.6) -> bytes:
+    """``@article{,}`` again and again (``mb`` megabytes), between two good entries."""
+    return (GOOD_BIB + "@article{,}\n" * int(mb * 1024 * 1024 / 12) + GOOD_BIB_2).encode()
+
+
+def identical_entries(count: int = 20_000) -> bytes:
+    """One entry ``count`` times over, with a placeholder abstract, and two good entries."""
+    same = ("@article{same, title = {The same paper}, author = {Roe, Ann}, year = 2019,\n"
+            "  abstract = {[No abstract available]}}\n")
+    return (GOOD_BIB + same * count + GOOD_BIB_2).encode()
+
+
+def csljson_many_authors(count: int = 1_000_000) -> bytes:
+    """Three CSL-JSON items, the second with ``count`` authors."""
+    authors = [{"family": f"Author{i}", "given": "A."} for i in range(count)]
+    items = [{"id": "a", "type": "article", "title": "A good paper"},
+             {"id": "m", "type": "article", "title": "Many authors", "author": authors},
+             {"id": "c", "type": "article", "title": "Another good paper"}]
+    return json.dumps(items).encode()
+
+
+def csljson_many_items(count: int = 1_000_000) -> bytes:
+    """``count`` small CSL-JSON items after two good ones."""
+    items = ['{"id": "a", "type": "article", "title": "A good paper"}',
+             '{"id": "c", "type": "article", "title": "Another good paper"}']
+    items += [f'{{"id": "i{i}", "type": "article", "title": "Item {i}"}}' for i in range(count)]
+    return ("[" + ",\n".join(items) + "]").encode()
+
+
+def csv_huge_cell(mb: int = 100) -> bytes:
+    """A CSV of three rows, the second with an abstract cell of ``mb`` megabytes."""
+    cell = "x" * (mb * 1024 * 1024)
+    return (f"title,year,abstract\nA good paper,2020,fine\nHuge,2020,{cell}\n"
+            "Another good paper,2021,fine\n").encode()
+
+
+def error_lines(mb: float = 3.0) -> bytes:
+    """``mb`` megabytes of lines that each make an error (a broken BibTeX entry), between two
+    good entries."""
+    return (GOOD_BIB + "@article{x\n" * int(mb * 1024 * 1024 / 11) + GOOD_BIB_2).encode()
+
+
+def crossref_cycle() -> bytes:
+    """An entry referring to itself and two referring to each other, beside two good ones."""
+    return (GOOD_BIB + "@inproceedings{self, title = {Self}, crossref = {self}}\n"
+            "@inproceedings{ping, title = {Ping}, crossref = {pong}}\n"
+            "@proceedings{pong, title = {Pong}, crossref = {ping}}\n" + GOOD_BIB_2).encode()
+
+
 @dataclass(frozen=True)
 class Case:
     """A hostile file: its generator, its name (the extension picks the format) and the
@@ -131,6 +180,7 @@ class Case:
     name: str
     make: Callable[[], bytes]
     good_titles: tuple[str, ...]
+    imports: bool = False  # measured through a whole import into a new library, not a read
 
 
 _BIB_GOOD = ("A good paper", "Another good paper")
@@ -147,38 +197,74 @@ CASES = (
     Case("huge_abstract.ris", ris_huge_abstract, _BIB_GOOD),
     Case("huge_abstract.json", csljson_huge_abstract, _BIB_GOOD),
     Case("huge_abstract.xml", arxiv_huge_abstract, _BIB_GOOD),
+    Case("empty_entries.bib", empty_entries, _BIB_GOOD, imports=True),
+    Case("identical_entries.bib", identical_entries, _BIB_GOOD, imports=True),
+    Case("many_authors.json", csljson_many_authors, _BIB_GOOD, imports=True),
+    Case("many_items.json", csljson_many_items, _BIB_GOOD, imports=True),
+    Case("huge_cell.csv", csv_huge_cell, _BIB_GOOD, imports=True),
+    Case("error_lines.bib", error_lines, _BIB_GOOD, imports=True),
+    Case("crossref_cycle.bib", crossref_cycle, _BIB_GOOD, imports=True),
 )
 CASE_BY_NAME = {case.name: case for case in CASES}
 
 MEMORY_LIMIT = 1024 * 1024 * 1024  # RLIMIT_AS of the child: 1 GB
 
 
-def _child(path: str, memory_limit: int) -> None:
-    """Run in the child: read ``path`` and print one JSON line about the result."""
+def _child(path: str, memory_limit: int, library: str = "") -> None:
+    """Run in the child: read ``path`` (and import it into a new library in the folder
+    ``library``, when given) and print one JSON line about the result."""
     import resource
 
     resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
     from desktop_app.core.formats import read_path
 
+    lib = None
+    if library:
+        from desktop_app.core.library import Library
+
+        # opened (made) before the clock starts; the index is written after the import's
+        # commit, by the window's index process (the CLI: inline) and is not timed here
+        lib = Library.open(Path(library), background_index="thread")
     before = resource.getrusage(resource.RUSAGE_SELF)
     start = time.perf_counter()
     result = read_path(path)
-    wall = time.perf_counter() - start
+    imported: list[str] | None = None
+    if lib is not None:
+        from desktop_app.core.records import summarised
+
+        report = lib.imports.from_records([(path, result)])
+        wall = time.perf_counter() - start
+        lib.index.close(drain=False)  # the queued papers stay queued, for the next open
+        imported = [lib.papers.get(pid).title for pid in report.paper_ids[:5]]
+        imported.append(f"{len(report.paper_ids)} papers")
+        result.errors = summarised(result.errors)
+        result.warnings = summarised(result.warnings)
+        lib.close()
+    else:
+        wall = time.perf_counter() - start
     usage = resource.getrusage(resource.RUSAGE_SELF)
     cpu = (usage.ru_utime - before.ru_utime) + (usage.ru_stime - before.ru_stime)
     print(json.dumps({
         "peak_mb": _peak_mb(),
         "format": result.format,
-        "titles": [r.title for r in result.records],
-        "keys": [r.bibtex_key for r in result.records],
-        "abstract_lengths": [len(r.abstract) for r in result.records],
-        "errors": [[p.line, p.message] for p in result.errors],
-        "warnings": [[p.line, p.message] for p in result.warnings],
+        "titles": [r.title for r in _ends(result.records)],
+        "records": len(result.records),
+        "imported": imported,
+        "keys": [r.bibtex_key for r in _ends(result.records)],
+        "abstract_lengths": [len(r.abstract) for r in _ends(result.records)],
+        "errors": [[p.line, p.message] for p in result.errors[:200]],
+        "error_count": len(result.errors),
+        "warnings": [[p.line, p.message] for p in result.warnings[:200]],
         "wall": wall,
         "cpu": cpu,
         # kilobytes on Linux; note that Linux carries the parent's peak over fork + exec
         "maxrss_mb": usage.ru_maxrss / 1024,
     }))
+
+
+def _ends(records: list) -> list:
+    """All records, or the first thousand and the last two of a longer list."""
+    return records if len(records) <= 1002 else [*records[:1000], *records[-2:]]
 
 
 def _peak_mb() -> float | None:
@@ -194,13 +280,16 @@ def _peak_mb() -> float | None:
     return None
 
 
-def measure(path: Path, *, timeout: float = 60.0, memory_limit: int = MEMORY_LIMIT) -> dict:
-    """Read ``path`` in a fresh interpreter; return the child's report plus ``returncode``,
-    ``stderr`` and ``elapsed`` (wall clock of the whole child, start-up included)."""
+def measure(path: Path, *, timeout: float = 60.0, memory_limit: int = MEMORY_LIMIT,
+            library: Path | None = None) -> dict:
+    """Read ``path`` in a fresh interpreter (and import it into a new library in ``library``,
+    when given); return the child's report plus ``returncode``, ``stderr`` and ``elapsed``
+    (wall clock of the whole child, start-up included)."""
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(root), *filter(None, [os.environ.get("PYTHONPATH")])]))
-    code = f"from tests.core.hostile_cases import _child; _child({str(path)!r}, {memory_limit})"
+    code = (f"from tests.core.hostile_cases import _child; "
+            f"_child({str(path)!r}, {memory_limit}, {str(library or '')!r})")
     start = time.perf_counter()
     try:
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

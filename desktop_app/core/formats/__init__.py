@@ -14,8 +14,10 @@ every stage of a reader; a BibTeX ``@string`` may grow a value to ``MAX_EXPANSIO
 (the entry that needs more is reported, not imported); a record holding a NUL byte is dropped
 with an error, the rest of the file imports; an abstract or note over ``MAX_ABSTRACT_CHARS``
 (100,000 characters), any other field over ``MAX_FIELD_CHARS`` (10,000), more than
-``MAX_TAGS`` tags or a source text over ``MAX_RAW_CHARS`` are cut with a warning (all in
-:mod:`.limits`).
+``MAX_TAGS`` tags or keywords, more than ``MAX_NAMES`` authors or editors, or a source text over
+``MAX_RAW_CHARS`` are cut with a warning; a file imports at most ``MAX_RECORDS`` records (all in
+:mod:`.limits`). A record with nothing in it (no title, abstract, authors, venue or identifier)
+is reported, not imported; only regular files are opened (:mod:`.regular_file`).
 """
 
 from __future__ import annotations

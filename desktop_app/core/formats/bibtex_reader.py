@@ -49,9 +49,19 @@ class _DropSplitterChatter(logging.Filter):
         return record.levelno >= logging.ERROR
 
 
-logging.getLogger("bibtexparser.splitter").addFilter(_DropSplitterChatter())
+_splitter_log = logging.getLogger("bibtexparser.splitter")
+_splitter_log.addFilter(_DropSplitterChatter())
+if _splitter_log.level == logging.NOTSET:
+    # below ERROR no record is even made (a file of broken entries: a fifth of the read time)
+    _splitter_log.setLevel(logging.ERROR)
 
-_CHUNK_CHARS = 1 << 20
+_CHUNK_CHARS = 1 << 18  # a broken block holds its exception and traceback: 1 MB of them took 300 MB
+# "@article{,}", "@misc{key}": an entry without a single field, alone on its line
+_EMPTY_ENTRY = re.compile(
+    r"^[ \t]*@(?!string\b|comment\b|preamble\b)[A-Za-z]\w*[ \t]*\{[ \t]*[^\s,{}()=@\"#%]*[ \t]*,?[ \t]*\}[ \t]*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+_EMPTY_MESSAGE = "an entry without any field (no title, no abstract); it was not imported"
 _BLOCK_START = re.compile(r"\n(?=[ \t]*@\w*[ \t]*[{(])")
 # "@article" and, on a later line, "{": the splitter wants them together; the line breaks move
 # after the brace, so that every line keeps its number
@@ -121,6 +131,7 @@ class _Split:
     entries: list[tuple[model.Entry, int]] = field(default_factory=list)
     errors: list[Problem] = field(default_factory=list)
     repairs: list[Problem] = field(default_factory=list)  # slips read past, with a warning
+    outside: list[tuple[int, int]] = field(default_factory=list)  # text outside entries: lines
 
 
 # ---------------------------------------------------------------- text helpers
@@ -407,6 +418,7 @@ def _repair_problem(repaired: Repaired, message: str, line: int) -> Problem:
 
 def _split(text: str, deadline: Deadline) -> _Split:
     found = _Split()
+    said: dict[str, str] = {}
     for offset, chunk in _chunks(text):
         if deadline.expired():
             found.errors.append(Problem(deadline.message(offset + 1), offset + 1))
@@ -424,8 +436,40 @@ def _split(text: str, deadline: Deadline) -> _Split:
             elif isinstance(block, model.Entry):
                 found.entries.append((block, line))
             elif isinstance(block, model.ParsingFailedBlock):
-                found.errors.append(Problem(_failure_message(block), line))
+                message = _failure_message(block)  # a thousand like lines share one text
+                found.errors.append(Problem(said.setdefault(message, message), line))
+            elif isinstance(block, model.ImplicitComment) and (span := _junk_span(block, line)):
+                found.outside.append(span)
     return found
+
+
+def _drop_empty_entries(text: str, result: ParseResult) -> str:
+    """``text`` without its entries that hold no field, each reported with its line (their
+    lines stay, blank, so that every other line keeps its number). Read by the splitter, a
+    file of nothing but ``@article{,}`` took a hundred times longer than its size warrants."""
+    line, position, dropped = 1, 0, 0
+    for m in _EMPTY_ENTRY.finditer(text):
+        line += text.count("\n", position, m.start())
+        position = m.start()
+        result.errors.append(Problem(_EMPTY_MESSAGE, line))
+        dropped += 1
+    return _EMPTY_ENTRY.sub("", text) if dropped else text
+
+
+def _junk_span(block: model.ImplicitComment, line: int) -> tuple[int, int] | None:
+    """The first and last line of the text outside entries that says something (not blank,
+    not a ``%`` comment), or None."""
+    lines = (block.raw or "").split("\n")
+    said = [n for n, text in enumerate(lines) if text.strip() and not text.lstrip().startswith("%")]
+    return (line + said[0], line + said[-1]) if said else None
+
+
+def _outside_warning(spans: list[tuple[int, int]]) -> Problem:
+    """One warning for the text outside entries that was skipped, with its lines."""
+    shown = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans[:10])
+    more = f" and {len(spans) - 10:,} more places" if len(spans) > 10 else ""
+    where = "line" if len(spans) == 1 and spans[0][0] == spans[0][1] else "lines"
+    return Problem(f"skipped text outside any entry ({where} {shown}{more})", spans[0][0])
 
 
 # ---------------------------------------------------------------- macros and inheritance
@@ -598,14 +642,12 @@ def _inherit(
     done: set[int] = set()
     problems: list[Problem] = []
 
-    def resolve(entry: _Entry, path: tuple[int, ...]) -> None:
+    def resolve(entry: _Entry, path: tuple[_Entry, ...]) -> bool:
+        """Fill ``entry`` from its parents; False when it stands in a cycle (or too deep)."""
         if id(entry) in done:
-            return
-        if id(entry) in path or len(path) > _MAX_CROSSREF_DEPTH:
-            problems.append(
-                Problem(f"crossref cycle (or chain too deep) at {entry.key}", entry.line)
-            )
-            return
+            return True
+        if any(e is entry for e in path) or len(path) > _MAX_CROSSREF_DEPTH:
+            return False
         for parent_key in _parent_keys(entry):
             parent = by_key.get(parent_key) or by_key.get(parent_key.lower())
             if parent is None:
@@ -614,10 +656,20 @@ def _inherit(
                             entry.line)
                 )
                 continue
-            resolve(parent, (*path, id(entry)))
+            if parent is entry:
+                problems.append(Problem(f"{entry.key} refers to itself (crossref); the "
+                                        "reference was ignored", entry.line))
+                continue
+            if not resolve(parent, (*path, entry)):
+                chain = " -> ".join(e.key for e in (*path, entry, parent))
+                problems.append(Problem(
+                    f"{entry.key}: crossref cycle or chain too deep ({chain[:200]}); the entry "
+                    "was imported without what it refers to", entry.line))
+                continue
             via_crossref = parent_key in _split_keys(entry.fields.get("crossref", ""))
             _copy_missing(parent.fields, entry.fields, map_titles=via_crossref)
         done.add(id(entry))
+        return True
 
     for index, entry in enumerate(entries):
         if index % 500 == 0 and _out_of_time(deadline, result, entry.line):
@@ -637,7 +689,7 @@ def _parent_keys(entry: _Entry) -> list[str]:
 
 
 def _copy_missing(parent: dict[str, str], child: dict[str, str], *, map_titles: bool) -> None:
-    for name, value in parent.items():
+    for name, value in list(parent.items()):
         if map_titles and name in _TITLE_TO_BOOK:
             child.setdefault(_TITLE_TO_BOOK[name], value)
         elif name not in _NOT_INHERITED:
@@ -804,6 +856,7 @@ def read_bibtex(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
     result = ParseResult(format="bibtex")
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     text = _SPLIT_HEAD.sub(r"\1\3\2", text)
+    text = _drop_empty_entries(text, result)
     found = _split(text, deadline)
     result.errors.extend(found.errors)
     _report(result, found.repairs, "entries have a missing key, a key without its comma or an "
@@ -830,5 +883,9 @@ def read_bibtex(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
         if cut:
             result.warnings.append(Problem(f"too long, cut: {'; '.join(cut)}", entry.line))
         result.records.append(record)
+    reported = {e.line for e in found.errors}  # a broken block's rest is in its error already
+    outside = [span for span in found.outside if span[0] not in reported]
+    if outside:
+        result.warnings.append(_outside_warning(outside))
     result.errors.sort(key=lambda p: p.line or 0)
     return result

@@ -15,9 +15,13 @@ from desktop_app.core.formats.identity import clean_doi, has_content, normalize_
 from desktop_app.core.formats.limits import (
     MAX_ABSTRACT_CHARS,
     MAX_FIELD_CHARS,
+    MAX_NAMES,
+    MAX_RECORDS,
     NO_DEADLINE,
     Deadline,
+    cap_names,
     cut_message,
+    too_many_records,
 )
 from desktop_app.core.formats.names import format_name, is_et_al
 from desktop_app.core.records import ParseResult, Problem, Record
@@ -207,6 +211,9 @@ def item_to_record(item: dict, line: int | None = None, cut: list[str] | None = 
     """Map one CSL-JSON item to a :class:`Record` (an abstract too long to convert is cut
     first, and noted in ``cut``)."""
     extra: dict[str, str] = {}
+    for role in ("author", "editor"):
+        if isinstance(item.get(role), list) and len(item[role]) > MAX_NAMES:
+            item = {**item, role: cap_names(item[role], f"{role}s", cut if cut is not None else [])}
     authors = [a for a in (_person(p, extra) for p in item.get("author") or []) if a]
     if not authors and item.get("editor"):
         authors = [a for a in (_person(p, extra) for p in item.get("editor") or []) if a]
@@ -275,24 +282,27 @@ def _items(value: object) -> tuple[list[object], int] | None:
     return [value], 0
 
 
-def _value_lines(text: str, depth: int) -> list[int]:
-    """Line of every JSON value that starts at nesting ``depth`` inside a list."""
+def _value_lines(text: str, depth: int, keep: int | None = None) -> tuple[list[int], int]:
+    """Line of every JSON value that starts at nesting ``depth`` inside a list (of the first
+    ``keep`` of them, when given), and how many there are."""
     lines: list[int] = []
-    level, line = 0, 1
+    count, level, line = 0, 0, 1
     for m in _JSON_MARKS.finditer(text):
         mark = m.group()
         if mark == "\n":
             line += 1
             continue
         if level == depth and mark not in "]}":
-            lines.append(line)
+            count += 1
+            if keep is None or count <= keep:
+                lines.append(line)
         if mark[0] == '"':
             line += mark.count("\n")
         elif mark in "[{":
             level += 1
         elif mark in "]}":
             level -= 1
-    return lines
+    return lines, count
 
 
 def _int_or_text(digits: str) -> int | str:
@@ -300,32 +310,74 @@ def _int_or_text(digits: str) -> int | str:
     return int(digits) if len(digits) < 4000 else digits
 
 
-def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
-    """Read CSL-JSON text."""
-    result = ParseResult(format="csljson")
-    text = text.lstrip("\ufeff")
+_STREAM_CHARS = 8 * 1024 * 1024
+"""A list larger than this is decoded item by item, and no further than the record cap."""
+_SPACE = re.compile(r"\s*")
+
+
+def _leading_items(text: str) -> list[object] | None:
+    """The first MAX_RECORDS + 1 items of a large top-level JSON list, decoded one by one (the
+    rest of the list is never turned into objects); None when the text is not such a list, or
+    not valid JSON up to there (then the whole text is decoded, and its error reported)."""
+    start = _SPACE.match(text).end()
+    if len(text) <= _STREAM_CHARS or not text.startswith("[", start):
+        return None
+    decoder = json.JSONDecoder(parse_int=_int_or_text, strict=False)
+    items: list[object] = []
+    position = _SPACE.match(text, start + 1).end()
+    try:
+        while len(items) <= MAX_RECORDS and not text.startswith("]", position):
+            item, position = decoder.raw_decode(text, position)
+            items.append(item)
+            position = _SPACE.match(text, position).end()
+            if text.startswith(",", position):
+                position = _SPACE.match(text, position + 1).end()
+            elif not text.startswith("]", position):
+                return None
+    except (ValueError, RecursionError):
+        return None
+    return items
+
+
+def _decode(text: str, result: ParseResult) -> object:
+    """The whole JSON document; None, with the error in ``result``, when it is not valid."""
     try:
         # strict=False: a control character (a NUL byte) inside a string costs only the
         # item that holds it (see formats.read_text), not the whole file
-        document = json.loads(text, parse_int=_int_or_text, strict=False)
+        return json.loads(text, parse_int=_int_or_text, strict=False)
     except json.JSONDecodeError as exc:
         result.errors.append(
             Problem(f"not valid JSON: {exc.msg} (column {exc.colno}); nothing was imported",
                     exc.lineno)
         )
-        return result
     except (ValueError, RecursionError) as exc:  # absurd numbers or nesting
         result.errors.append(Problem(f"unreadable JSON ({exc}); nothing was imported"))
+    return None
+
+
+def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
+    """Read CSL-JSON text."""
+    result = ParseResult(format="csljson")
+    text = text.lstrip("\ufeff")
+    leading = _leading_items(text)
+    document = leading if leading is not None else _decode(text, result)
+    if result.errors:
         return result
     found = _items(document)
     if found is None:
         result.errors.append(Problem("JSON, but not CSL-JSON: expected a list of items"))
         return result
     items, depth = found
-    lines: list[int | None] = list(_value_lines(text, depth))
-    if len(lines) != len(items):
-        lines = [None] * len(items)
+    found_lines, count = _value_lines(text, depth, keep=len(items))
+    lines: list[int | None] = list(found_lines)
+    total = count if leading is not None else len(items)  # the list's length, all of it
+    if count != total or len(lines) < len(items):
+        lines, total = [None] * len(items), len(items)
     for index, item in enumerate(items):
+        if len(result.records) == MAX_RECORDS:
+            result.errors.append(Problem(too_many_records(total - index, lines[index]),
+                                         lines[index]))
+            break
         if index % 500 == 0 and deadline.expired():
             result.errors.append(Problem(deadline.message(lines[index]), lines[index]))
             break

@@ -8,13 +8,13 @@ yield the most known columns. Rows that cannot be imported are reported with the
 from __future__ import annotations
 
 import csv
-import io
 import re
+from collections.abc import Iterator
 
 from desktop_app.core.formats.identity import clean_doi, has_content, normalize_arxiv_id
 from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
 from desktop_app.core.formats.names import split_name_list
-from desktop_app.core.records import ParseResult, Problem, Record
+from desktop_app.core.records import MAX_LISTED_PROBLEMS, ParseResult, Problem, Record
 
 EXPECTED_COLUMNS = ("title", "abstract", "authors", "year", "venue", "doi", "arxiv", "url",
                     "tags", "notes")
@@ -133,14 +133,42 @@ def _summarise(lines: list[int], what: str) -> str:
     return f"{len(lines)} {what} (line {shown}{more})"
 
 
+MAX_LINE_CHARS = 1_000_000
+"""A line longer than this (a cell of a hundred megabytes) is cut here before the CSV parser
+sees it, so that the file is not held twice over; its cells are cut further by the caps of
+:mod:`.limits`."""
+
+
+def _lines(text: str, seen: list[str], long_lines: list[tuple[int, int]]) -> Iterator[str]:
+    """The lines of ``text`` (each with its line break), appended to ``seen`` as they are
+    given out; a line over MAX_LINE_CHARS is cut (a quote added back where the cut left a
+    quoted cell open) and noted in ``long_lines`` as (line number, length)."""
+    position, number = 0, 0
+    while position < len(text):
+        number += 1
+        end = text.find("\n", position)
+        end = len(text) if end < 0 else end
+        if end - position > MAX_LINE_CHARS:
+            line = text[position:position + MAX_LINE_CHARS]
+            if text.count('"', position, end) % 2 != line.count('"') % 2:
+                line += '"'
+            long_lines.append((number, end - position))
+        else:
+            line = text[position:end]
+        seen.append(line)
+        yield line + "\n"
+        position = end + 1
+
+
 def read_csv(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
     """Read CSV/TSV text with a header row."""
     result = ParseResult(format="csv")
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    physical = text.split("\n")
-    header_line = physical[0] if physical else ""
+    physical: list[str] = []  # the lines as the reader got them (an over-long one cut)
+    header_line = text[:text.find("\n")] if "\n" in text[:MAX_LINE_CHARS] else text[:MAX_LINE_CHARS]
     delimiter = sniff_delimiter(header_line)
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    long_lines: list[tuple[int, int]] = []
+    reader = csv.reader(_lines(text, physical, long_lines), delimiter=delimiter)
     try:
         header = next(reader)
     except (StopIteration, csv.Error):
@@ -191,6 +219,10 @@ def read_csv(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
         if cells.get("year", "").strip() and record.year is None:
             bad_years.append(start)
         result.records.append(record)
+    for number, length in long_lines[:MAX_LISTED_PROBLEMS]:
+        result.warnings.append(Problem(
+            f"too long, cut: the line ({length:,} characters; kept the first {MAX_LINE_CHARS:,})",
+            number))
     if short_rows:
         result.warnings.append(Problem(
             _summarise(short_rows, "rows have fewer cells than the header; missing cells are "

@@ -56,11 +56,12 @@ _RIS_TY = re.compile(r"^TY {1,2}-", re.MULTILINE)
 # MEDLINE (PubMed .nbib): each record starts with "PMID- "; ERIC's have no PMID but an OWN
 # line; three- and four-letter tags with the dash in column 5 or 6 ("FAU - ", "STAT- ",
 # "ISSN - ") are MEDLINE's alone
-_MEDLINE_PMID = re.compile(r"^PMID- ", re.MULTILINE)
+_MEDLINE_PMID = re.compile(r"^PMID- ?\d", re.MULTILINE)  # "PMID- 1", "PMID-1"
 _MEDLINE_OWN = re.compile(r"^OWN - ", re.MULTILINE)
 _MEDLINE_LONG_TAG = re.compile(r"^(?:[A-Z]{3} |[A-Z]{4} ?)- ", re.MULTILINE)
-_WOS_TAG = re.compile(r"^(?:FN|VR|PT|AU|AF|TI|SO|PY|AB|DI|UT|ER|EF)(?: |$)", re.MULTILINE)
-_WOS_START = re.compile(r"^(?:FN |VR |PT [A-Z]\s*$)", re.MULTILINE)
+_WOS_TAG = re.compile(r"^(?:FN|VR|PT|TY|AU|AF|TI|SO|PY|AB|DI|UT|ER|EF)(?: |$)", re.MULTILINE)
+# "PT J", "PT Journal Paper" (Inspec), or Inspec's "TY CONV" where a record has no PT line
+_WOS_START = re.compile(r"^(?:FN |VR |PT [A-Z][\w ]*$|TY [A-Z]+[ \t]*$)", re.MULTILINE)
 _SNIFF_CHARS = 64 * 1024
 _FULL_JSON_CHECK = 8 * 1024 * 1024  # larger JSON is judged by its first characters
 

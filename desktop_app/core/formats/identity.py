@@ -74,6 +74,22 @@ def normalize_title(title: str | None) -> str:
     return _plain_words(without_commands.replace("{", "").replace("}", ""))
 
 
+_PLACEHOLDER_ABSTRACTS = frozenset({
+    "no abstract available", "no abstract", "abstract not available", "abstract unavailable",
+    "not available", "no abstract provided", "abstract missing", "missing abstract", "none",
+    "na", "n a", "abstract", "no summary available", "summary not available", "tbd", "tba",
+})
+"""Abstracts (in :func:`normalize_abstract` form) that databases write where they have none."""
+
+
+def is_placeholder_abstract(abstract: str | None) -> bool:
+    """True for an abstract that only says there is none ("[No abstract available]",
+    "Abstract not available.", "N/A"): it identifies nothing, so two records sharing it are
+    not alike for it."""
+    text = normalize_abstract(abstract)
+    return text in _PLACEHOLDER_ABSTRACTS or (text.startswith("no abstract") and len(text) < 40)
+
+
 def normalize_abstract(abstract: str | None) -> str:
     """An abstract in comparable form: lower case, whitespace collapsed, punctuation removed."""
     if not abstract:

@@ -95,7 +95,7 @@ def cap_record(record: Record) -> list[str]:
     for name in ("title", "venue", "url", "bibtex_key", "entry_type", "pmid", "isbn"):
         setattr(record, name, check(name, getattr(record, name), MAX_FIELD_CHARS))
     for name, one in (("authors", "an author's name"), ("editors", "an editor's name")):
-        names = getattr(record, name)
+        names = cap_names(getattr(record, name), name, cut)
         if any(len(a) > MAX_FIELD_CHARS for a in names):
             cut.append(f"{one} (kept the first {MAX_FIELD_CHARS:,} characters)")
             setattr(record, name, [_cut(a, MAX_FIELD_CHARS) for a in names])
@@ -117,6 +117,33 @@ def cap_record(record: Record) -> list[str]:
 def cut_message(name: str, length: int, limit: int) -> str:
     """ "abstract (52,428,800 characters; kept the first 100,000)"."""
     return f"{name} ({length:,} characters; kept the first {limit:,})"
+
+
+MAX_RECORDS = 100_000
+"""A file imports at most this many records (the rest are reported in one error: split the
+file); a bibliography this large is a database dump, and one import of it must still end in
+a few minutes."""
+
+
+def too_many_records(count: int, line: int | None = None) -> str:
+    """The error for the records beyond MAX_RECORDS."""
+    where = f" from line {line:,}" if line else ""
+    return (f"the file holds more than {MAX_RECORDS:,} records: the {count:,} after the first "
+            f"{MAX_RECORDS:,}{where} were not imported; split the file")
+
+
+MAX_NAMES = 5_000
+"""A record keeps at most this many authors, and this many editors (a physics collaboration's
+paper lists up to a few thousand); the rest are reported, not
+imported."""
+
+
+def cap_names(names: list, what: str, cut: list[str]) -> list:
+    """The first MAX_NAMES of ``names``; says in ``cut`` how many there were when more."""
+    if len(names) <= MAX_NAMES:
+        return names
+    cut.append(f"{what} ({len(names):,}; kept the first {MAX_NAMES:,})")
+    return names[:MAX_NAMES]
 
 
 MAX_TAGS = 1_000

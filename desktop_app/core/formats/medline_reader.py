@@ -32,6 +32,16 @@ from desktop_app.core.records import ParseResult, Problem, Record
 
 PUBMED_URL = "https://pubmed.ncbi.nlm.nih.gov/{}/"
 _TAG_LINE = re.compile(r"([A-Z][A-Z0-9 ]{3,4})-(?: |$)")  # the tag, padded to 4 or 5
+# "PMID-22664238": some tools write a known tag and its dash without the space after it
+_TIGHT_TAG_LINE = re.compile(r"([A-Z][A-Z0-9]{1,3}) *-(?=\S)")
+MEDLINE_TAGS = frozenset((
+    "AB AD AID AU AUID BTI CI CIN CN COI COIS CON CP CRDT CRF CRI CTDT CTI DA DCOM DEP DP DRDT "
+    "ECF ECI ED EDAT EFR EIN EN FAU FED FIR FPS GN GR GS IP IR IRAD IS ISBN JID JT LA LID LR MH "
+    "MHDA MID OAB OABL OCI OID ORI OT OTO OWN PB PG PHST PL PMC PMCR PMID PS PST PT PUBM RF RIN "
+    "RN ROF RPF RPI RRF RRI SB SFM SI SO SPIN STAT TA TI TT UIN UOF VI VTI"
+).split())
+"""PubMed's MEDLINE field tags (NLM's list), the ones a line may give without the space after
+its dash."""
 _AU_INITIALS = re.compile(
     r"^(?P<family>.+?)\s+(?P<initials>[A-Z]{1,6})(?:\s+(?P<suffix>Jr|Sr|2nd|3rd|4th|I{2,3}|IV))?$"
 )
@@ -93,10 +103,14 @@ class MedlineRecord:
 
 def tag_of(line: str) -> tuple[str, str] | None:
     """(tag, value) when ``line`` is a MEDLINE field line, else None. The dash stands in
-    column 5 (``TI  - x``, ``PMID- 1``), or 6 in ERIC's ``ISSN - x``; "CT - scan" at the
-    start of an unindented continuation line is no tag."""
+    column 5 (``TI  - x``, ``PMID- 1``), or 6 in ERIC's ``ISSN - x``; one of
+    :data:`MEDLINE_TAGS` may be followed by its dash and the value without a space
+    (``PMID-22664238``). "CT - scan" at the start of an unindented continuation line is no tag."""
     m = _TAG_LINE.match(line)
     if m is None:
+        tight = _TIGHT_TAG_LINE.match(line)
+        if tight is not None and tight.group(1) in MEDLINE_TAGS:
+            return tight.group(1), line[tight.end():]
         return None
     tag = m.group(1).rstrip()
     return None if len(tag) < 2 or " " in tag else (tag, line[m.end():])

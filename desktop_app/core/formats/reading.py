@@ -7,6 +7,7 @@ Kept out of the package's ``__init__`` so that importing a light submodule
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,15 +17,19 @@ from desktop_app.core.formats.bibtex_reader import read_bibtex
 from desktop_app.core.formats.csljson_reader import read_csljson
 from desktop_app.core.formats.csv_reader import read_csv
 from desktop_app.core.formats.encoding import DecodedText, decode_bytes
+from desktop_app.core.formats.identity import has_content
 from desktop_app.core.formats.limits import (
+    MAX_RECORDS,
     NO_DEADLINE,
     Deadline,
     ImportTooLarge,
     cap_record,
     holds_nul,
     too_large_message,
+    too_many_records,
 )
 from desktop_app.core.formats.medline_reader import read_medline
+from desktop_app.core.formats.regular_file import NotAFile, open_regular
 from desktop_app.core.formats.ris_reader import read_ris
 from desktop_app.core.formats.wos_reader import read_wos
 from desktop_app.core.records import ParseResult, Problem
@@ -99,11 +104,23 @@ def read_text(
     return result
 
 
+_NOTHING = ("a record with neither title nor abstract (nor authors, venue or identifier); "
+            "it was not imported")
+
+
 def _screen_records(result: ParseResult) -> None:
-    """Drop the records that hold a NUL character and cut over-long texts to the caps of
-    :mod:`.limits`, each with its line in the report."""
+    """Drop the records that hold a NUL character or nothing at all (no title, abstract,
+    authors, venue or identifier) and cut over-long texts to the caps of :mod:`.limits`, each
+    with its line in the report."""
     kept = []
+    if len(result.records) > MAX_RECORDS:
+        beyond = result.records[MAX_RECORDS:]
+        result.errors.append(Problem(too_many_records(len(beyond), beyond[0].line), beyond[0].line))
+        result.records = result.records[:MAX_RECORDS]
     for record in result.records:
+        if not has_content(record):
+            result.errors.append(Problem(_NOTHING, record.line))
+            continue
         cut = cap_record(record)
         if holds_nul(record):
             result.errors.append(Problem(
@@ -171,14 +188,14 @@ def read_path(
     deadline = Deadline(time_budget)
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise ImportTooLarge(too_large_message(path.name, size, max_bytes))
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > max_bytes:
+                raise ImportTooLarge(too_large_message(path.name, size, max_bytes))
             data = handle.read(max_bytes + 1)
         if len(data) > max_bytes:  # grew while we looked
             raise ImportTooLarge(too_large_message(path.name, len(data), max_bytes))
-    except ImportTooLarge as exc:
+    except (ImportTooLarge, NotAFile) as exc:
         return _unknown(str(exc))
     except IsADirectoryError:
         return _unknown(f"{path.name} is a folder, not a file")

@@ -14,7 +14,7 @@ series editors) and for ``T2`` (a book's series, not its venue); see :data:`A2_E
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import rispy
@@ -146,26 +146,47 @@ def segment_records(
     start_tag: str,
     end_tag: str = "ER",
     ignore: frozenset[str] = frozenset(),
+    once: Mapping[str, str] | None = None,
     deadline: Deadline = NO_DEADLINE,
 ) -> list[TaggedRecord]:
     """Cut tagged lines into records. A record starts at ``start_tag`` and ends at
     ``end_tag``; a new start tag also ends an unfinished record (left with ``end=None``);
     tag lines outside any record form a record with ``has_start_tag=False``. Lines that are
     neither tags nor inside a record (vendor junk) are dropped. Raises :class:`OutOfTime`
-    when ``deadline`` expires (checked every 20,000 lines)."""
+    when ``deadline`` expires (checked every 20,000 lines).
+
+    ``once`` maps the tags a record holds once to their role ("TI" and "T1": "title"): a role
+    given again in the same record after a blank line, or a title given again in a record
+    without its start tag, begins the next record. Two records whose TY and ER lines were lost
+    are two papers, not one with two titles."""
+    once = once or {}
     records: list[TaggedRecord] = []
     current: TaggedRecord | None = None
+    held: set[str] = set()  # the roles of `once` the current record has given
+    after_blank = False
     for number, line in enumerate(lines, start=1):
         if number % 20_000 == 0 and deadline.expired():
             raise OutOfTime(number)
         tag = tag_of(line)
         if tag in ignore:
             continue
+        blank, after_blank = after_blank, not line.strip()
+        role = once.get(tag) if tag else None
+        if (role and current is not None and role in held
+                and (blank or (role == "title" and not current.has_start_tag))):
+            records.append(current)
+            current = TaggedRecord([line], number, has_start_tag=False)
+            held = {role}
+            continue
+        if role:
+            held.add(role)
         if tag == start_tag:
+            held = set()
             if current is not None:
                 records.append(current)
             current = TaggedRecord([line], number)
         elif tag == end_tag:
+            held = set()
             if current is not None:
                 current.lines.append(line)
                 current.end = number
@@ -177,6 +198,7 @@ def segment_records(
                 current.untagged += tag is None
         elif tag is not None:
             current = TaggedRecord([line], number, has_start_tag=False)
+            held = {role} if role else set()
     if current is not None:
         records.append(current)
     return [r for r in records if r.has_start_tag or _has_text(r)]
@@ -431,6 +453,7 @@ def read_tagged(
     start_tag: str,
     start_line: str,
     ignore: frozenset[str],
+    once: Mapping[str, str] | None = None,
     parser: type[rispy.RisParser],
     to_record: Callable[[dict, TaggedRecord], Record],
     deadline: Deadline,
@@ -441,7 +464,7 @@ def read_tagged(
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     try:
         tagged_records = segment_records(lines, tag_of, start_tag=start_tag, ignore=ignore,
-                                         deadline=deadline)
+                                         once=once, deadline=deadline)
     except OutOfTime as exc:
         result.errors.append(Problem(deadline.message(exc.line), exc.line))
         return result
@@ -497,6 +520,7 @@ def read_ris(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
         start_tag="TY",
         start_line="TY  - GEN",
         ignore=frozenset(),
+        once={"TI": "title", "T1": "title", "PY": "year", "Y1": "year"},
         parser=RisLineParser,
         to_record=ris_item_to_record,
         deadline=deadline,

@@ -33,9 +33,16 @@ WOS_TAGS = frozenset(rispy.WokParser.DEFAULT_MAPPING) | {
     # other databases on the Web of Science platform (BIOSIS, CABI, FSTA, Derwent, Zoological
     # Record): patents, descriptors, page spans
     "AE", "BD", "CC", "CN", "DG", "MC", "MQ", "OR", "PC", "PL", "PS",
+    # Inspec's record type ("TY CONV"), in records that have a PT line too or instead of it
+    "TY",
 }
 """The field tags of Web of Science exports (and of the other databases it exports from)."""
 _WOS_TYPES = {"J": "article", "C": "inproceedings", "S": "inproceedings", "B": "book"}
+_INSPEC_TYPES = {"JOUR": "article", "CONF": "inproceedings", "CONV": "inproceedings",
+                 "CPAPER": "inproceedings", "BOOK": "book", "CHAP": "incollection",
+                 "THES": "phdthesis", "RPRT": "techreport", "REP": "techreport"}
+_START = re.compile(r"^PT ", re.MULTILINE)
+_TYPE_LINE = re.compile(r"^TY (?=[A-Z])", re.MULTILINE)
 _SMALL_WORDS = {"a", "an", "and", "at", "by", "de", "for", "from", "in", "of", "on", "the",
                 "to", "with"}
 _KEYWORD_FIELDS = ("author_keywords", "keywords_plus", "BD", "OR", "MC", "MQ")
@@ -50,7 +57,7 @@ class WosLineParser(rispy.WokParser):
     authors; the descriptor fields of the other databases kept."""
 
     DEFAULT_MAPPING = {**rispy.WokParser.DEFAULT_MAPPING,
-                       **{tag: tag for tag in ("BD", "OR", "MC", "MQ")}}
+                       **{tag: tag for tag in ("BD", "OR", "MC", "MQ", "TY")}}
     DEFAULT_LIST_TAGS = [*rispy.WokParser.DEFAULT_LIST_TAGS, "BE"]
 
     def parse_line(self, line: str) -> tuple[str, str] | tuple[None, str]:
@@ -120,9 +127,14 @@ def _venue(item: dict, title: str) -> str:
 
 
 def _entry_type(item: dict, kind: str) -> str:
+    """From the document type, Inspec's TY, else PT: a letter ("J") or words ("Journal Paper")."""
     if "proceedings paper" in _text(item, "document_type").lower():
         return "inproceedings"  # also in a book (PT B) or a book series (PT S)
-    return _WOS_TYPES.get(kind.upper(), "misc") if kind else "misc"
+    inspec = _INSPEC_TYPES.get(_text(item, "TY").upper())
+    if inspec:
+        return inspec
+    kind = kind.strip().upper()
+    return _INSPEC_TYPES.get(kind) or _WOS_TYPES.get(kind[:1] if " " in kind else kind, "misc")
 
 
 def wos_item_to_record(item: dict, tagged: TaggedRecord) -> Record:
@@ -161,7 +173,10 @@ def wos_item_to_record(item: dict, tagged: TaggedRecord) -> Record:
 
 
 def read_wos(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
-    """Read a Web of Science plain-text export."""
+    """Read a Web of Science plain-text export (Inspec's too, whose records may start with
+    ``TY CONV`` instead of a PT line: that line then stands for PT)."""
+    if not _START.search(text) and _TYPE_LINE.search(text):
+        text = _TYPE_LINE.sub("PT ", text)
     return read_tagged(
         text,
         fmt="wos",
