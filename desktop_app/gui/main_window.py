@@ -37,11 +37,11 @@ from desktop_app.gui.focus_order import TabChain
 from desktop_app.gui.import_export import FileController, sample_count
 from desktop_app.gui.jobs import Job, keep_while_running, running_jobs
 from desktop_app.gui.key_bindings import unique_keys
+from desktop_app.gui.likely_sort import SORT_KEY as LIKELY_SORT
+from desktop_app.gui.likely_sort import LikelySort
 from desktop_app.gui.paper_model import PAGE, PaperTableModel
 from desktop_app.gui.paper_table import SORT_KEYS, PaperTable
 from desktop_app.gui.reader import ReaderPane
-from desktop_app.gui.likely_sort import SORT_KEY as LIKELY_SORT
-from desktop_app.gui.likely_sort import LikelySort
 from desktop_app.gui.relevance_sort import RelevanceSort
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.sidebar import Sidebar, SidebarPane
