@@ -37,6 +37,8 @@ from desktop_app.gui.focus_order import TabChain
 from desktop_app.gui.import_export import FileController, sample_count
 from desktop_app.gui.jobs import Job, keep_while_running, running_jobs
 from desktop_app.gui.key_bindings import unique_keys
+from desktop_app.gui.likely_sort import SORT_KEY as LIKELY_SORT
+from desktop_app.gui.likely_sort import LikelySort
 from desktop_app.gui.paper_model import PAGE, PaperTableModel
 from desktop_app.gui.paper_table import SORT_KEYS, PaperTable
 from desktop_app.gui.reader import ReaderPane
@@ -68,6 +70,7 @@ class MainWindow(QMainWindow):
         self.sort_key, self.sort_desc = "added", False
         self.terms: list[str] = []
         self.relevance = RelevanceSort()  # sort by relevance while a text search is active
+        self.likely_sort = LikelySort(self.library, self)  # the table's "Likely keep" sort
         self.undo_stack = QUndoStack(self)
         self.setObjectName("mainWindow")
         self.setWindowTitle((self.tr("{0} — {1} (read-only)") if library.read_only else "{0} — {1}").format(APP_NAME, library.folder))
@@ -163,6 +166,8 @@ class MainWindow(QMainWindow):
         self.files = FileController(self.library, self.table, self.status_label, filters, self)
         ed, rd = self.edits, self.reader
         ed.changed.connect(self.on_change)
+        ed.changed.connect(self.likely_sort.changed)
+        self.likely_sort.ranked.connect(lambda: self.sort_key == LIKELY_SORT and self.refresh_query())
         ed.message.connect(self.status_message)
         ed.filterRequested.connect(self.on_sidebar_filter)
         ed.tagExcluded.connect(self.exclude_tag)
@@ -170,6 +175,7 @@ class MainWindow(QMainWindow):
         ed.listReordered.connect(lambda keep: self.refresh_query(keep=keep))
         ed.exportRequested.connect(lambda name: self.files.export_dialog(list_name=name))
         self.files.changed.connect(self.on_change)
+        self.files.changed.connect(self.likely_sort.changed)
         self.files.message.connect(self.status_message)
         self.files.indexReady.connect(self._index_ready)
         self.files.imported.connect(self.keys_to_table)  # the papers just brought in, under j/k at once
@@ -454,7 +460,12 @@ class MainWindow(QMainWindow):
         self.terms = res.terms
         self.reader.hit_query = self.state.query
         self.model.reorderable = bool(self.state.list_name) and self.sort_key == "position" and not self.state.query
-        self.model.set_ids(collation.order(self, res.ids), res.total, scores=res.scores)  # titles: QCollator
+        ids = collation.order(self, res.ids)  # titles: QCollator
+        if sort == LIKELY_SORT:  # the learned order, from a worker's last ranking (gui/likely_sort.py)
+            self.likely_sort.refresh(res.ids)
+            ids = self.likely_sort.order(ids, self.sort_desc)
+        self.model.likely = self.likely_sort.scores
+        self.model.set_ids(ids, res.total, scores=res.scores)
         self.did_you_mean.after_result(self.state.query, res.total)  # a worker, only for < 3 hits
         self.follow.later("count", "chips")
         row = self.model.row_of(keep) if keep is not None else -1

@@ -42,9 +42,10 @@ COLUMNS = [
     (QT_TRANSLATE_NOOP("PaperModel", "Modified"), "updated", 86),
     (QT_TRANSLATE_NOOP("PaperModel", "Relevance"), "relevance", 88),  # the search's score: shown while a text search is active
     (QT_TRANSLATE_NOOP("PaperModel", "Decision"), "decision", 74),  # keep / maybe / skip; shown after Status
+    (QT_TRANSLATE_NOOP("PaperModel", "Likely keep"), "likely", 84),  # the learned triage order (gui/likely_sort.py)
 ]
 (COL_TITLE, COL_VENUE, COL_YEAR, COL_TAGS, COL_STATUS, COL_RATING, COL_MARKS, COL_ADDED, COL_AUTHORS, COL_MODIFIED,
- COL_RELEVANCE, COL_DECISION) = range(len(COLUMNS))
+ COL_RELEVANCE, COL_DECISION, COL_LIKELY) = range(len(COLUMNS))
 STATUS_LABEL = {"unread": "Unread", "skimmed": "Skimmed", "read": "Read"}
 PaperIdRole = Qt.ItemDataRole.UserRole + 1
 TagsRole = Qt.ItemDataRole.UserRole + 2
@@ -87,6 +88,7 @@ class PaperTableModel(QAbstractTableModel):
         self._bold.setBold(True)
         self._grey = (-1, QColor())  # (theme generation, the theme's muted text colour)
         self.scores: dict[int, float] = {}  # the text search's scores (BM25F) of its best papers
+        self.likely: dict[int, float] = {}  # undecided papers' learned score (share of the library outranked)
         self._best = 0.0
         self._dates: dict[str, str] = {}  # stored UTC time -> the locale's short local date
 
@@ -261,9 +263,9 @@ class PaperTableModel(QAbstractTableModel):
         if role == _FONT:
             return self._bold if col == COL_TITLE and r.status == "unread" else None
         if role == _FOREGROUND:
-            return self._muted() if col in (COL_ADDED, COL_VENUE, COL_YEAR, COL_MODIFIED, COL_RELEVANCE) else None
+            return self._muted() if col in (COL_ADDED, COL_VENUE, COL_YEAR, COL_MODIFIED, COL_RELEVANCE, COL_LIKELY) else None
         if role == _ALIGNMENT:
-            return _CENTER if col in (COL_YEAR, COL_MARKS) else _RIGHT if col == COL_RELEVANCE else None
+            return _CENTER if col in (COL_YEAR, COL_MARKS) else _RIGHT if col in (COL_RELEVANCE, COL_LIKELY) else None
         if role == _TOOLTIP:
             if col == COL_TITLE:
                 return r.title + (f"\n{r.authors}" if r.authors else "")
@@ -274,6 +276,9 @@ class PaperTableModel(QAbstractTableModel):
                 return r.authors or None
             if col == COL_MODIFIED:
                 return r.updated_at + " UTC" if r.updated_at else None
+            if col == COL_LIKELY and r.id in self.likely:
+                return self.tr("Learned from your keeps and skips: more likely a keep than {0}% of the library").format(
+                    round(100 * self.likely[r.id]))
             if col == COL_RELEVANCE and r.id in self.scores:
                 return self.tr("Search score {0:.2f} (BM25F; the best here: {1:.2f})").format(self.scores[r.id], self._best)
             return None
@@ -289,6 +294,9 @@ class PaperTableModel(QAbstractTableModel):
             return i18n.status_label(r.status)
         if col == COL_DECISION:
             return i18n.decision_label(r.decision) if r.decision else ""
+        if col == COL_LIKELY:
+            score = self.likely.get(r.id)
+            return "" if score is None or r.decision else f"{round(100 * score)}%"
         if col == COL_RATING:
             return "★" * r.rating + "☆" * (5 - r.rating) if r.rating else ""
         if col == COL_MARKS:

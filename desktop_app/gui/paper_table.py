@@ -10,6 +10,7 @@ from desktop_app.gui.paper_model import (
     COL_ADDED,
     COL_AUTHORS,
     COL_DECISION,
+    COL_LIKELY,
     COL_MARKS,
     COL_MODIFIED,
     COL_RELEVANCE,
@@ -25,8 +26,9 @@ from desktop_app.gui.tag_delegate import TagChipDelegate
 
 SORT_KEYS = [c[1] for c in COLUMNS]
 TITLE_MIN = 200  # below this the Title stops stretching and the table scrolls sideways instead
-# 1: Qt's own state of the eight columns before Authors, Modified, Relevance; 2: before Decision
-HEADER_STATE_VERSION = 3
+# 1: Qt's own state of the eight columns before Authors, Modified, Relevance; 2: before Decision;
+# 3: before Likely keep
+HEADER_STATE_VERSION = 4
 _HEADER_MAGIC = b"MargHdr"
 
 
@@ -141,6 +143,7 @@ class PaperTable(QTableView):
         header.customContextMenuRequested.connect(self._header_menu)
         header.hideSection(COL_ADDED)  # shown again from the header's menu
         header.hideSection(COL_MODIFIED)
+        header.hideSection(COL_LIKELY)  # the learned order's score: from the header's menu
         header.sectionResized.connect(lambda n, _old, _new: n != COL_TITLE and header.fit_title())
         header.apply_relevance()
         header.setSortIndicator(SORT_KEYS.index("added"), Qt.SortOrder.AscendingOrder)

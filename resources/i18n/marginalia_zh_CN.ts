@@ -1971,6 +1971,10 @@ Import them with File → Import… in that window.</source>
         <source>Decision</source>
         <translation>决定</translation>
     </message>
+    <message>
+        <source>Likely keep</source>
+        <translation>可能保留</translation>
+    </message>
 </context>
 <context>
     <name>PaperTable</name>
@@ -2008,6 +2012,10 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Search score {0:.2f} (BM25F; the best here: {1:.2f})</source>
         <translation>搜索得分 {0:.2f}（BM25F；本次最高：{1:.2f}）</translation>
+    </message>
+    <message>
+        <source>Learned from your keeps and skips: more likely a keep than {0}% of the library</source>
+        <translation>从你的保留和跳过中学到：比文库中 {0}% 的论文更可能被保留</translation>
     </message>
 </context>
 <context>

@@ -195,3 +195,29 @@ def test_remapped_keys_and_near_duplicate_offer(make_window, library_dir: Path, 
     win.undo_stack.undo()
     assert win.library.papers.get(ids[2]).decision is None
     assert win.library.papers.get(first).decision == "keep"
+
+
+def test_the_table_sorts_by_likely_keep(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    from desktop_app.gui.paper_model import COL_LIKELY
+
+    win = make_window(seeded_dir)
+    win.show()
+    qtbot.waitExposed(win)
+    lib = win.library
+    listed = list(win.model.ids)
+    rlvr = lib.query("RLVR").ids
+    other = next(pid for pid in lib.query("benchmark").ids if pid not in rlvr)
+    win.edits.set_decision("keep", [rlvr[0]])
+    win.edits.set_decision("skip", [other])
+    assert win.table.isColumnHidden(COL_LIKELY)  # shown from the header's menu
+    win.on_sort_changed(COL_LIKELY, Qt.SortOrder.AscendingOrder)
+    qtbot.waitUntil(lambda: win.likely_sort.learned and list(win.model.ids) != listed, timeout=20000)
+    ids = list(win.model.ids)
+    assert sorted(ids) == sorted(listed)  # reordered, nothing hidden
+    assert set(ids[-2:]) == {rlvr[0], other}  # the decided papers after the undecided
+    assert ids.index(rlvr[1]) < 10
+    first = win.model.data(win.model.index(0, COL_LIKELY))
+    assert first.endswith("%") and int(first[:-1]) >= 90
+    assert win.model.data(win.model.index(len(ids) - 1, COL_LIKELY)) == ""  # decided: no score
+    win.on_sort_changed(COL_LIKELY, Qt.SortOrder.DescendingOrder)  # least likely first
+    qtbot.waitUntil(lambda: list(win.model.ids)[0] != ids[0], timeout=5000)
