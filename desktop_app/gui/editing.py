@@ -97,6 +97,13 @@ class EditController(QObject):
             i18n.decision_word(decision))
         self._bulk("decision", decision, label, ids)
 
+    def decide_topic(self, topic: object, decision: str) -> None:
+        """Every undecided paper of a topic (core/insights/topics.py) decided at once: one undo step."""
+        lib = self.library
+        self._do(self.tr("Decide topic {0} {1}").format(getattr(topic, "name", ""), i18n.decision_word(decision)),
+                 lambda: lib.topics.decide(topic, decision),  # type: ignore[arg-type]
+                 lambda ch: lib.topics.undo_decide(ch))
+
     def set_rating(self, rating: int, ids: list[int] | None = None) -> None:
         self._bulk("rating", rating, self.tr("Rate {0}").format(rating), ids)
 

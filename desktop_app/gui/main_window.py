@@ -276,6 +276,7 @@ class MainWindow(QMainWindow):
         self._action(v, self.tr("New reading list…"), ed.new_list_dialog, "Ctrl+Shift+L")
         self._action(v, self.tr("Save search…"), self.save_search, "Ctrl+Shift+S")
         self._action(v, self.tr("Statistics…"), self._show_statistics, None, "statisticsAction")
+        self._action(v, self.tr("Topics…"), self._show_topics, None, "topicsAction")
         from desktop_app.gui.triage import install as install_triage
 
         self.triage = install_triage(self, v)  # View → Triage (triage.py)
@@ -305,6 +306,11 @@ class MainWindow(QMainWindow):
         from desktop_app.gui.duplicates_view import show_duplicates
 
         show_duplicates(self)
+
+    def _show_topics(self) -> None:
+        from desktop_app.gui.topics_view import show_topics
+
+        show_topics(self)
 
     def _show_statistics(self) -> None:
         from desktop_app.gui.statistics_view import show_statistics

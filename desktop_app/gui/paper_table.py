@@ -204,6 +204,29 @@ class PaperTable(QTableView):
             ids = [cur]
         return ids
 
+    def select_ids(self, ids: list[int]) -> int:
+        """Select these papers (those the table shows), the first of them current; how many."""
+        from PySide6.QtCore import QItemSelection, QItemSelectionModel
+
+        rows = sorted(r for r in (self.paper_model.row_of(pid) for pid in ids) if r >= 0)
+        if not rows:
+            return 0
+        selection = QItemSelection()
+        last = self.paper_model.columnCount() - 1
+        start = prev = rows[0]
+        for r in [*rows[1:], None]:  # contiguous runs, one range each
+            if r is not None and r == prev + 1:
+                prev = r
+                continue
+            selection.select(self.paper_model.index(start, 0), self.paper_model.index(prev, last))
+            if r is not None:
+                start = prev = r
+        sm = self.selectionModel()
+        sm.setCurrentIndex(self.paper_model.index(rows[0], 0), QItemSelectionModel.SelectionFlag.NoUpdate)
+        sm.select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.scrollTo(self.paper_model.index(rows[0], 0))
+        return len(rows)
+
     def edit_targets(self, pid: int) -> list[int]:
         """The papers an edit in the reader applies to: the selection when it includes the
         shown paper, else just that paper."""

@@ -851,6 +851,10 @@ You can undo this with Ctrl+Z.</source>
         <source>Decide {0}</source>
         <translation>决定为“{0}”</translation>
     </message>
+    <message>
+        <source>Decide topic {0} {1}</source>
+        <translation>将主题 {0} 决定为“{1}”</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -1529,6 +1533,10 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>The reading list of this search no longer exists</source>
         <translation>此搜索的阅读列表已不存在</translation>
+    </message>
+    <message>
+        <source>Topics…</source>
+        <translation>主题…</translation>
     </message>
 </context>
 <context>
@@ -2954,6 +2962,101 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Title</source>
         <translation>标题</translation>
+    </message>
+</context>
+<context>
+    <name>TopicsDialog</name>
+    <message>
+        <source>Topics</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Topics:</source>
+        <translation>主题数：</translation>
+    </message>
+    <message>
+        <source>chosen by Marginalia</source>
+        <translation>由 Marginalia 选择</translation>
+    </message>
+    <message>
+        <source>Number of topics</source>
+        <translation>主题数量</translation>
+    </message>
+    <message>
+        <source>&amp;Recompute</source>
+        <translation>重新计算(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Distinctive words</source>
+        <translation>特征词</translation>
+    </message>
+    <message>
+        <source>Papers</source>
+        <translation>论文</translation>
+    </message>
+    <message>
+        <source>&amp;Keep its undecided…</source>
+        <translation>保留其中未决定的(&amp;K)…</translation>
+    </message>
+    <message>
+        <source>&amp;Maybe its undecided…</source>
+        <translation>将其中未决定的设为待定(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>&amp;Skip its undecided…</source>
+        <translation>跳过其中未决定的(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save as &amp;tag…</source>
+        <translation>存为标签(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Show its &amp;papers</source>
+        <translation>显示其论文(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Finding the topics of {0}…</source>
+        <translation>正在查找{0}的主题…</translation>
+    </message>
+    <message>
+        <source>No topics: {0}</source>
+        <translation>没有主题：{0}</translation>
+    </message>
+    <message>
+        <source>{0} topics in {1}</source>
+        <translation>{1}中有 {0} 个主题</translation>
+    </message>
+    <message>
+        <source> (the number chosen by Marginalia; set one on the right)</source>
+        <translation>（数量由 Marginalia 选择；可在右侧设定）</translation>
+    </message>
+    <message>
+        <source>No topics here</source>
+        <translation>这里没有主题</translation>
+    </message>
+    <message>
+        <source>Every paper of “{0}” is decided already</source>
+        <translation>“{0}”中的每篇论文都已决定</translation>
+    </message>
+    <message>
+        <source>Decide a topic</source>
+        <translation>决定一个主题</translation>
+    </message>
+    <message>
+        <source>Decide {0} of “{1}” {2}? Papers decided before keep their decision; Ctrl+Z undoes it.</source>
+        <translation>将“{1}”中的{0}决定为“{2}”？之前已决定的论文保持原决定；按 Ctrl+Z 可撤销。</translation>
+    </message>
+    <message>
+        <source>Save topic as tag</source>
+        <translation>将主题存为标签</translation>
+    </message>
+    <message>
+        <source>Tag (under topics/):</source>
+        <translation>标签（位于 topics/ 下）：</translation>
     </message>
 </context>
 <context>

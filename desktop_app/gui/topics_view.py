@@ -1,0 +1,221 @@
+"""View → Topics: the shown list grouped into topics (``lib.topics``), computed in a worker,
+each with its distinctive words, size and decisions; a topic's undecided papers can be kept,
+marked maybe or skipped at once (the count is asked first; one undo step), a topic saved as
+the tag ``topics/<name>``, or shown in the table.
+
+Names and words come from the papers' own texts and are shown as plain text.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+)
+
+from desktop_app.gui import i18n
+from desktop_app.gui.jobs import Job, keep_while_running
+
+if TYPE_CHECKING:
+    from desktop_app.core.insights.topics import Topic, TopicSet
+
+MAX_COUNT = 40
+
+
+class TopicsDialog(QDialog):
+    def __init__(self, window: QMainWindow) -> None:
+        super().__init__(window)
+        self.setObjectName("topicsDialog")
+        self.setWindowTitle(self.tr("Topics"))
+        self.window_ = window
+        self.resize(900, 560)
+        self.topics: TopicSet | None = None
+        self._job: Job | None = None
+        self._again = False
+        lay = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.summary = QLabel(self)
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        self.summary.setWordWrap(True)
+        top.addWidget(self.summary, 1)
+        top.addWidget(QLabel(self.tr("Topics:"), self))
+        self.count = QSpinBox(self)
+        self.count.setObjectName("topicCount")
+        self.count.setRange(0, MAX_COUNT)
+        self.count.setSpecialValueText(self.tr("chosen by Marginalia"))
+        self.count.setAccessibleName(self.tr("Number of topics"))
+        top.addWidget(self.count)
+        self.recompute = QPushButton(self.tr("&Recompute"), self)
+        self.recompute.clicked.connect(self.compute)
+        top.addWidget(self.recompute)
+        lay.addLayout(top)
+
+        self.tree = QTreeWidget(self)
+        self.tree.setObjectName("topicList")
+        self.tree.setRootIsDecorated(False)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setHeaderLabels([self.tr("Topic"), self.tr("Distinctive words"), self.tr("Papers"),
+                                   i18n.decision_label("keep"), i18n.decision_label("maybe"),
+                                   i18n.decision_label("skip"), i18n.decision_label(None)])
+        self.tree.setColumnWidth(0, 220)
+        self.tree.setColumnWidth(1, 360)
+        for col in range(2, 7):
+            self.tree.setColumnWidth(col, 64)
+        self.tree.itemSelectionChanged.connect(self._selection_changed)
+        self.tree.itemActivated.connect(lambda *_: self.show_papers())
+        lay.addWidget(self.tree, 1)
+
+        buttons = QHBoxLayout()
+        self.decide_buttons: dict[str, QPushButton] = {}
+        for value, label in (("keep", self.tr("&Keep its undecided…")), ("maybe", self.tr("&Maybe its undecided…")),
+                             ("skip", self.tr("&Skip its undecided…"))):
+            b = QPushButton(label, self)
+            b.setObjectName(f"topicDecide_{value}")
+            b.clicked.connect(lambda _=False, v=value: self.decide(v))
+            buttons.addWidget(b)
+            self.decide_buttons[value] = b
+        self.tag_button = QPushButton(self.tr("Save as &tag…"), self)
+        self.tag_button.clicked.connect(self.save_as_tag)
+        self.show_button = QPushButton(self.tr("Show its &papers"), self)
+        self.show_button.clicked.connect(self.show_papers)
+        buttons.addStretch(1)
+        buttons.addWidget(self.tag_button)
+        buttons.addWidget(self.show_button)
+        lay.addLayout(buttons)
+        self._selection_changed()
+        window.edits.changed.connect(self._library_changed)
+
+    # ---- computing ---------------------------------------------------------------------------
+    def compute(self) -> None:
+        """Topics of the window's shown list, in a worker (a second request waits for the first)."""
+        if self._job is not None:
+            self._again = True
+            return
+        ids = list(self.window_.model.ids)
+        k = self.count.value() or None
+        library = self.window_.library
+        self.summary.setText(self.tr("Finding the topics of {0}…").format(i18n.papers(len(ids))))
+        job = Job(lambda _p, _c: library.topics.of(ids, k), self.window_)
+        job.succeeded.connect(self._done)
+        job.failed.connect(self._failed)
+        keep_while_running(self.window_, job)
+        self._job = job
+        job.start()
+
+    def busy(self) -> bool:
+        return self._job is not None
+
+    def _finish(self) -> bool:
+        self._job = None
+        if self._again:
+            self._again = False
+            self.compute()
+            return False
+        return True
+
+    def _failed(self, message: str) -> None:
+        if self._finish():
+            self.summary.setText(self.tr("No topics: {0}").format(message.splitlines()[0]))
+
+    def _done(self, result: object) -> None:
+        if not self._finish():
+            return
+        self.topics = result  # type: ignore[assignment]
+        ts = self.topics
+        assert ts is not None
+        selected = self.selected()
+        self.tree.clear()
+        for t in ts.topics:
+            d = t.decisions
+            item = QTreeWidgetItem([t.name, ", ".join(t.words), i18n.number(t.size),
+                                    *(i18n.number(d.get(k, 0)) for k in ("keep", "maybe", "skip", "undecided"))])
+            item.setData(0, Qt.ItemDataRole.UserRole, t.number)
+            for col in range(2, 7):
+                item.setTextAlignment(col, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.tree.addTopLevelItem(item)
+            if selected is not None and t.name == selected.name:
+                self.tree.setCurrentItem(item)
+        if ts.topics and self.tree.currentItem() is None:
+            self.tree.setCurrentItem(self.tree.topLevelItem(0))
+        if ts.topics:
+            text = self.tr("{0} topics in {1}").format(len(ts.topics), i18n.papers(ts.papers))
+            if ts.chosen:
+                text += self.tr(" (the number chosen by Marginalia; set one on the right)")
+        else:
+            text = ts.message or self.tr("No topics here")
+        self.summary.setText(text)
+
+    def _library_changed(self, _change: object) -> None:
+        if self.isVisible() and self.topics is not None:
+            self.compute()  # decisions and tags change the counts
+
+    # ---- acting on a topic -------------------------------------------------------------------
+    def selected(self) -> Topic | None:
+        item = self.tree.currentItem()
+        if item is None or self.topics is None:
+            return None
+        number = item.data(0, Qt.ItemDataRole.UserRole)
+        return next((t for t in self.topics.topics if t.number == number), None)
+
+    def _selection_changed(self) -> None:
+        topic = self.selected()
+        writable = not self.window_.library.read_only
+        for b in (*self.decide_buttons.values(), self.tag_button):
+            b.setEnabled(topic is not None and writable)
+        self.show_button.setEnabled(topic is not None)
+
+    def decide(self, value: str) -> None:
+        topic = self.selected()
+        if topic is None:
+            return
+        n = len(self.window_.library.topics.undecided(topic))
+        if n == 0:
+            self.window_.status_message(self.tr("Every paper of “{0}” is decided already").format(topic.name))
+            return
+        answer = QMessageBox.question(
+            self, self.tr("Decide a topic"),
+            self.tr("Decide {0} of “{1}” {2}? Papers decided before keep their decision; Ctrl+Z undoes it.")
+            .format(i18n.papers(n), topic.name, i18n.decision_word(value)))
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        self.window_.edits.decide_topic(topic, value)
+
+    def save_as_tag(self) -> None:
+        topic = self.selected()
+        if topic is None:
+            return
+        name, ok = QInputDialog.getText(self, self.tr("Save topic as tag"),
+                                        self.tr("Tag (under topics/):"), text=topic.name)
+        if ok and name.strip():
+            self.window_.edits.add_tags(list(topic.ids), [f"topics/{' '.join(name.replace('/', ' ').split())}"])
+
+    def show_papers(self) -> None:
+        """Select the topic's papers in the table (the bulk panel then acts on them)."""
+        topic = self.selected()
+        if topic is not None:
+            self.window_.table.select_ids(list(topic.ids))
+
+
+def show_topics(window: QMainWindow) -> TopicsDialog:
+    """Open (or bring back) the topics of the shown list, computed anew."""
+    dialog = window.findChild(TopicsDialog)
+    if dialog is None:
+        dialog = TopicsDialog(window)
+    dialog.show()
+    dialog.raise_()
+    dialog.activateWindow()
+    dialog.compute()
+    return dialog

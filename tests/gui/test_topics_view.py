@@ -1,0 +1,56 @@
+"""View → Topics on a real window: the topics of the shown list, a topic's undecided papers
+decided at once (the count asked first, one undo step), saved as a tag, selected in the table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+
+def test_topics_decide_tag_and_select(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+    from desktop_app.gui.topics_view import TopicsDialog
+
+    win = make_window(seeded_dir)
+    win.show()
+    qtbot.waitExposed(win)
+    lib = win.library
+    win.findChild(QAction, "topicsAction").trigger()
+    dialog = win.findChild(TopicsDialog)
+    assert dialog is not None and dialog.isVisible()
+    qtbot.waitUntil(lambda: dialog.topics is not None and not dialog.busy(), timeout=60000)
+    topics = dialog.topics.topics
+    assert len(topics) >= 2 and dialog.tree.topLevelItemCount() == len(topics)
+    assert sum(t.size for t in topics) == 76
+    assert "topics in 76 papers" in dialog.summary.text()
+    first = topics[0]
+    assert dialog.tree.topLevelItem(0).text(0) == first.name and first.words
+
+    # one paper of the topic decided before keeps its decision
+    kept = first.ids[0]
+    lib.triage.decide([kept], "keep")
+    asked: list[str] = []
+
+    def answer(_parent, _title, text, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        asked.append(text)
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", answer)
+    dialog.tree.setCurrentItem(dialog.tree.topLevelItem(0))
+    dialog.decide_buttons["skip"].click()
+    assert asked and f"{first.size - 1} papers" in asked[0]
+    assert lib.papers.get(kept).decision == "keep"
+    assert all(lib.papers.get(pid).decision == "skip" for pid in first.ids[1:])
+    others = {pid for t in topics[1:] for pid in t.ids}
+    assert all(lib.papers.get(pid).decision is None for pid in others)
+    win.undo_stack.undo()  # one step brings all of them back
+    assert all(lib.papers.get(pid).decision is None for pid in first.ids[1:])
+    assert lib.papers.get(kept).decision == "keep"
+
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("rl things", True))
+    dialog.save_as_tag()
+    assert sorted(lib.query('tag:"topics/rl things"').ids) == sorted(first.ids)
+
+    dialog.show_papers()
+    assert sorted(win.table.selected_ids()) == sorted(first.ids)
