@@ -66,7 +66,7 @@ class TopicsDialog(QDialog):
         self.tree = QTreeWidget(self)
         self.tree.setObjectName("topicList")
         self.tree.setRootIsDecorated(False)
-        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.tree.setHeaderLabels([self.tr("Topic"), self.tr("Distinctive words"), self.tr("Papers"),
                                    i18n.decision_label("keep"), i18n.decision_label("maybe"),
                                    i18n.decision_label("skip"), i18n.decision_label(None)])
@@ -91,9 +91,15 @@ class TopicsDialog(QDialog):
         self.tag_button.clicked.connect(self.save_as_tag)
         self.show_button = QPushButton(self.tr("Show its &papers"), self)
         self.show_button.clicked.connect(self.show_papers)
+        self.triage_button = QPushButton(self.tr("T&riage the chosen topics"), self)
+        self.triage_button.setObjectName("topicTriage")
+        self.triage_button.setToolTip(self.tr("Walk only the papers of the selected topics (Ctrl+click "
+                                              "chooses several), most likely keeps first"))
+        self.triage_button.clicked.connect(self.triage_chosen)
         buttons.addStretch(1)
         buttons.addWidget(self.tag_button)
         buttons.addWidget(self.show_button)
+        buttons.addWidget(self.triage_button)
         lay.addLayout(buttons)
         self._selection_changed()
         window.edits.changed.connect(self._library_changed)
@@ -176,6 +182,7 @@ class TopicsDialog(QDialog):
         for b in (*self.decide_buttons.values(), self.tag_button):
             b.setEnabled(topic is not None and writable)
         self.show_button.setEnabled(topic is not None)
+        self.triage_button.setEnabled(topic is not None)
 
     def decide(self, value: str) -> None:
         topic = self.selected()
@@ -201,6 +208,25 @@ class TopicsDialog(QDialog):
                                         self.tr("Tag (under topics/):"), text=topic.name)
         if ok and name.strip():
             self.window_.edits.add_tags(list(topic.ids), [f"topics/{' '.join(name.replace('/', ' ').split())}"])
+
+    def chosen(self) -> list[Topic]:
+        """The selected topics (several with Ctrl+click)."""
+        if self.topics is None:
+            return []
+        numbers = {it.data(0, Qt.ItemDataRole.UserRole) for it in self.tree.selectedItems()}
+        return [t for t in self.topics.topics if t.number in numbers]
+
+    def triage_chosen(self) -> None:
+        """Triage only the papers of the chosen topics, in the list's order (the learned order
+        takes over once it has a keep and a skip)."""
+        topics = self.chosen() or ([self.selected()] if self.selected() is not None else [])
+        wanted = {pid for t in topics for pid in t.ids if t is not None}
+        if not wanted:
+            return
+        order = [pid for pid in self.window_.model.ids if pid in wanted]
+        order += sorted(wanted - set(order))
+        if self.window_.triage.enter(order):
+            self.hide()
 
     def show_papers(self) -> None:
         """Select the topic's papers in the table (the bulk panel then acts on them)."""

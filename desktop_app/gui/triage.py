@@ -236,12 +236,16 @@ class TriageView(QWidget):
         self.ranker.ranked.connect(self._ranked)
 
     # ---- entering and leaving ---------------------------------------------------------------
-    def enter(self) -> bool:
-        """Triage the window's shown list, from the paper last triaged in it (else the current)."""
+    def enter(self, only: list[int] | None = None) -> bool:
+        """Triage the window's shown list, from the paper last triaged in it (else the current);
+        ``only``: just these papers, in this order (the topics the user chose to walk)."""
         w = self.window_
-        if w.model.partial:
-            w._load_whole_list()  # the first page only so far (start-up): the whole list now
-        ids = list(w.model.ids)
+        if only is not None:
+            ids = list(dict.fromkeys(only))
+        else:
+            if w.model.partial:
+                w._load_whole_list()  # the first page only so far (start-up): the whole list now
+            ids = list(w.model.ids)
         if not ids:
             w.status_message(self.tr("No papers to triage here: choose a filter with papers first"))
             return False
@@ -250,7 +254,7 @@ class TriageView(QWidget):
         self._cache.clear()
         remembered = self._settings_value("paper")
         start = remembered if remembered in self._ids_set else w.current_id()
-        self.pos = w.model.row_of(start) if start is not None and start in self._ids_set else 0
+        self.pos = ids.index(start) if start is not None and start in self._ids_set else 0
         self._triaged = core_triage.triaged_ids(self.library.store)
         self._known_tags()
         writable = not self.library.read_only
@@ -733,10 +737,10 @@ class TriageController(QObject):
         self.window_ = window
         self.view: TriageView | None = None
 
-    def enter(self) -> bool:
+    def enter(self, only: list[int] | None = None) -> bool:
         if self.view is None:
             self.view = TriageView(self.window_)
-        return self.view.enter()
+        return self.view.enter(only)
 
     def toggle(self) -> None:
         if self.view is not None and self.view.active:

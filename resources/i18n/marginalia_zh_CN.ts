@@ -3058,6 +3058,14 @@ Import them with File → Import… in that window.</source>
         <source>Tag (under topics/):</source>
         <translation>标签（位于 topics/ 下）：</translation>
     </message>
+    <message>
+        <source>T&amp;riage the chosen topics</source>
+        <translation>分拣所选主题(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Walk only the papers of the selected topics (Ctrl+click chooses several), most likely keeps first</source>
+        <translation>只浏览所选主题中的论文（Ctrl+单击可多选），最可能保留的在前</translation>
+    </message>
 </context>
 <context>
     <name>TriageView</name>

@@ -54,3 +54,22 @@ def test_topics_decide_tag_and_select(make_window, seeded_dir: Path, qtbot, monk
 
     dialog.show_papers()
     assert sorted(win.table.selected_ids()) == sorted(first.ids)
+
+
+def test_triage_walks_only_the_chosen_topics(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    from desktop_app.gui.topics_view import TopicsDialog
+
+    win = make_window(seeded_dir)
+    win.show()
+    qtbot.waitExposed(win)
+    win.findChild(QAction, "topicsAction").trigger()
+    dialog = win.findChild(TopicsDialog)
+    qtbot.waitUntil(lambda: dialog.topics is not None and not dialog.busy(), timeout=60000)
+    last = dialog.topics.topics[-1]
+    item = dialog.tree.topLevelItem(len(dialog.topics.topics) - 1)
+    dialog.tree.setCurrentItem(item)
+    dialog.triage_button.click()
+    view = win.triage.view
+    assert view is not None and view.active and not dialog.isVisible()
+    assert sorted(view.ids) == sorted(last.ids)  # only that topic's papers
+    assert view.current_id() in last.ids
