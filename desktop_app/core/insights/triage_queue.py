@@ -27,9 +27,9 @@ if TYPE_CHECKING:
     from desktop_app.core.values import Change
 
 # two abstracts whose tf-idf vectors have at least this cosine are offered for the same decision
-# (other versions of one abstract: an arXiv v2, a workshop and a conference version); measured on
-# the seeds, rewritten versions of one abstract score 0.75-0.95 and different papers on one topic
-# stay under 0.5
+# (other versions of one abstract: an arXiv v2, a workshop and a conference version). Measured on
+# the 76 seeds: a version without its last sentence at least 0.88 (median 0.95), with 10 % of its
+# words replaced at least 0.88 (median 0.92); two different seed papers at most 0.26
 NEAR_DUPLICATE = 0.8
 
 
