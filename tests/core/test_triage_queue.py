@@ -298,3 +298,14 @@ def test_features_built_in_a_child_process_are_found_here(seed_library: Library)
     assert text_features.cached(seed_library.store, seed_library.folder)
     seed_library.papers.set_abstract(ids[0], "A new abstract about graph spectra and eigenvalues.")
     assert not text_features.cached(seed_library.store, seed_library.folder)  # a new text: rebuilt
+
+
+def test_label_columns_of_a_csv_are_nothing_special(library_dir: Path, tmp_path: Path) -> None:
+    src = tmp_path / "labelled.csv"
+    src.write_text("title,abstract,label_included,label_abstract_screening\n"
+                   "Graph spectra,Eigenvalues of random graphs.,1,1\n"
+                   "Bandits,Regret bounds for bandits.,0,0\n", encoding="utf-8")
+    with Library.open(library_dir) as lib:
+        assert lib.imports.from_files([src]).added == 2
+        assert lib.papers.decision_counts() == {"keep": 0, "maybe": 0, "skip": 0, "none": 2}
+        assert lib.query("decision:any").total == 0
