@@ -24,8 +24,10 @@ from dataclasses import replace
 
 from sqlalchemy import Select, bindparam, func, insert, select, union_all, update
 
+from desktop_app.core import change_log
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.import_keys import UNTITLED, content_hash, plain_title
+from desktop_app.core.models import DECISIONS
 from desktop_app.core.records import Record
 from desktop_app.core.rules import normalize_tag
 from desktop_app.core.sameness import (
@@ -77,6 +79,7 @@ class ImportWriter:
                  keywords_as_tags: bool = False, keep_apart: frozenset[tuple[int, int]] = frozenset(),
                  batch_keys: bool = False) -> None:
         self.conn, self.now = tx.conn, tx.now
+        self.tx = tx
         self.batch_id = batch_id
         self.merge = merge
         self.tag_categories = tag_categories
@@ -208,6 +211,7 @@ class ImportWriter:
             "bibtex_key": rec.bibtex_key, "entry_type": rec.entry_type,
             "extra_json": json.dumps(_extra(rec), ensure_ascii=False), "raw": rec.raw,
             "content_hash": content_hash(rec, plain), "status": "unread", "rating": 0,
+            "decision": rec.decision if rec.decision in DECISIONS else None,
             "added_at": self.now, "updated_at": self.now, "import_id": self.batch_id,
         }).inserted_primary_key[0]
         self.identities[pid] = ident
@@ -215,6 +219,8 @@ class ImportWriter:
         self.made_by[pid] = self.file_no
         self._remember(keys, pid)
         self._tags(pid, rec)
+        if rec.decision in DECISIONS:  # from Marginalia's own export; logged "via import"
+            change_log.record(self.tx, "decision", [(pid, {"old": None, "new": rec.decision, "via": "import"})])
         if rec.note:
             self.conn.execute(self._add_note, {"paper_id": pid, "text": rec.note, "updated_at": self.now})
         self.new_ids.append(pid)

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# Marginalia's own BibTeX field for the triage decision (other tools keep it or ignore it; a
+# file from another tool never has it, so its keywords stay keywords)
+DECISION_FIELD = "marginalia-decision"
 
 @dataclass
 class Record:
@@ -32,6 +35,7 @@ class Record:
     raw: str = ""  # the record's text as it stood in the file
     line: int | None = None  # 1-based line where the record starts
     extra: dict[str, str] = field(default_factory=dict)  # other fields worth keeping
+    decision: str | None = None  # keep / maybe / skip from Marginalia's own export (a new paper takes it)
 
 
 @dataclass(slots=True)

@@ -309,3 +309,30 @@ def test_label_columns_of_a_csv_are_nothing_special(library_dir: Path, tmp_path:
         assert lib.imports.from_files([src]).added == 2
         assert lib.papers.decision_counts() == {"keep": 0, "maybe": 0, "skip": 0, "none": 2}
         assert lib.query("decision:any").total == 0
+
+
+@pytest.mark.parametrize("fmt", ["bib", "csv"])
+def test_decisions_come_back_from_bibtex_and_csv(seed_library: Library, tmp_path: Path, fmt: str) -> None:
+    """Marginalia's own BibTeX (a `marginalia-decision` field) and CSV (a decision column) bring
+    the decisions back into a new library; a BibTeX file of another tool keeps none."""
+    import subprocess
+    import sys
+
+    ids = seed_library.query("").ids
+    seed_library.triage.decide(ids[:2], "keep")
+    seed_library.triage.decide(ids[2:3], "skip")
+    folder = seed_library.folder
+    seed_library.close()
+    out = tmp_path / f"lib.{fmt}"
+    run = [sys.executable, "-m", "desktop_app", "--library"]
+    done = subprocess.run([*run, str(folder), "export", "--format", fmt, "-o", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    if fmt == "bib":
+        assert out.read_text(encoding="utf-8").count("marginalia-decision") == 3
+    with Library.open(tmp_path / "fresh") as lib:
+        lib.imports.from_files([out])
+        assert lib.papers.decision_counts() == {"keep": 2, "maybe": 0, "skip": 1, "none": 73}
+        assert lib.triage.queue("").summary.decided == 3
+        from desktop_app.core.insights import pace
+        assert pace.decision_sequence(lib.store) == []  # imported decisions are not the user's pace

@@ -39,7 +39,8 @@ from desktop_app.core.formats.limits import (
     cut_message,
 )
 from desktop_app.core.formats.names import split_bibtex_names, split_outside_braces
-from desktop_app.core.records import ParseResult, Problem, Record
+from desktop_app.core.models import DECISIONS
+from desktop_app.core.records import DECISION_FIELD, ParseResult, Problem, Record
 
 
 class _DropSplitterChatter(logging.Filter):
@@ -784,6 +785,7 @@ def to_record(entry: _Entry) -> Record:
         if value := fields.get(name, "").strip():
             extra[name] = latex_to_text(value)
     venue = next((latex_to_text(fields[n]) for n in _VENUE_FIELDS if fields.get(n)), None)
+    decision = fields.get(DECISION_FIELD, "").strip().lower()
     year = _year(fields.get("year")) or _year(fields.get("date"))
     doi = clean_doi(fields.get("doi")) or clean_doi(fields.get("url"))
     return Record(
@@ -804,6 +806,7 @@ def to_record(entry: _Entry) -> Record:
         raw=entry.raw,
         line=entry.line,
         extra=extra,
+        decision=decision if decision in DECISIONS else None,
     )
 
 

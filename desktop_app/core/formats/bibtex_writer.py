@@ -24,7 +24,7 @@ from desktop_app.core.formats.writer_common import (
     family_name,
     keywords_and_tags,
 )
-from desktop_app.core.records import ExportPaper
+from desktop_app.core.records import DECISION_FIELD, ExportPaper
 
 # --- escaping ---------------------------------------------------------------------------------
 
@@ -269,6 +269,7 @@ def paper_entry(paper: ExportPaper, key: str, *, include_notes: bool = False) ->
         add("archiveprefix", "arXiv")
     add("abstract", balance_latex(paper.abstract.strip()))
     add("keywords", escape_latex(", ".join(keywords_and_tags(paper))))
+    add(DECISION_FIELD, paper.decision)  # Marginalia's own field: other tools keep it or ignore it
     if include_notes:
         add("note", escape_latex(paper.note.strip()))
     return Entry(kind, key, [Field(name, value) for name, value in fields])

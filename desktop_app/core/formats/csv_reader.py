@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from desktop_app.core.formats.identity import clean_doi, has_content, normalize_arxiv_id
 from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
 from desktop_app.core.formats.names import split_name_list
+from desktop_app.core.models import DECISIONS
 from desktop_app.core.records import MAX_LISTED_PROBLEMS, ParseResult, Problem, Record
 
 EXPECTED_COLUMNS = ("title", "abstract", "authors", "year", "venue", "doi", "arxiv", "url",
@@ -34,6 +35,7 @@ _SYNONYMS = {
     "notes": ("notes", "note", "comment", "comments"),
     "bibtex_key": ("key", "bibtex key", "citekey", "cite key", "citation key"),
     "entry_type": ("type", "entry type", "item type"),
+    "decision": ("decision",),  # Marginalia's CSV export: keep / maybe / skip
 }
 _COLUMN_OF = {name: field for field, names in _SYNONYMS.items() for name in names}
 _DELIMITERS = (",", "\t", ";", "|")
@@ -124,7 +126,13 @@ def row_to_record(cells: dict[str, str], raw: str, line: int) -> Record:
         raw=raw,
         line=line,
         extra=extra,
+        decision=_decision(cells.get("decision", "")),
     )
+
+
+def _decision(text: str) -> str | None:
+    value = text.strip().lower()
+    return value if value in DECISIONS else None
 
 
 def _summarise(lines: list[int], what: str) -> str:
