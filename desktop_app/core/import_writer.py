@@ -27,8 +27,7 @@ from sqlalchemy import Select, bindparam, func, insert, select, union_all, updat
 from desktop_app.core import change_log
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.import_keys import UNTITLED, content_hash, plain_title
-from desktop_app.core.models import DECISIONS
-from desktop_app.core.records import Record
+from desktop_app.core.records import DECISIONS, Record
 from desktop_app.core.rules import normalize_tag
 from desktop_app.core.sameness import (
     Identity,

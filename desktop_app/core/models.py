@@ -7,10 +7,12 @@ from datetime import UTC, datetime
 from sqlalchemy import Column, ForeignKey, Index, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from desktop_app.core.records import DECISIONS as RECORD_DECISIONS
+
 STATUSES = ("unread", "skimmed", "read")
 # a triage decision, apart from reading status and rating (a paper can be "skimmed" and "keep");
 # NULL in the table is "none", not decided yet
-DECISIONS = ("keep", "maybe", "skip")
+DECISIONS = RECORD_DECISIONS
 TITLE_SOURCES = ("given", "derived", "edited")
 
 

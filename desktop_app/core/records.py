@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 # Marginalia's own BibTeX field for the triage decision (other tools keep it or ignore it; a
 # file from another tool never has it, so its keywords stay keywords)
 DECISION_FIELD = "marginalia-decision"
+# the triage decisions (models.DECISIONS is this): here, so that the file readers need not load
+# the ORM's models (a reading child process stays small)
+DECISIONS = ("keep", "maybe", "skip")
 
 @dataclass
 class Record:

@@ -39,8 +39,7 @@ from desktop_app.core.formats.limits import (
     cut_message,
 )
 from desktop_app.core.formats.names import split_bibtex_names, split_outside_braces
-from desktop_app.core.models import DECISIONS
-from desktop_app.core.records import DECISION_FIELD, ParseResult, Problem, Record
+from desktop_app.core.records import DECISION_FIELD, DECISIONS, ParseResult, Problem, Record
 
 
 class _DropSplitterChatter(logging.Filter):

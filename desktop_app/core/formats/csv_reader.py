@@ -14,8 +14,7 @@ from collections.abc import Iterator
 from desktop_app.core.formats.identity import clean_doi, has_content, normalize_arxiv_id
 from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
 from desktop_app.core.formats.names import split_name_list
-from desktop_app.core.models import DECISIONS
-from desktop_app.core.records import MAX_LISTED_PROBLEMS, ParseResult, Problem, Record
+from desktop_app.core.records import DECISIONS, MAX_LISTED_PROBLEMS, ParseResult, Problem, Record
 
 EXPECTED_COLUMNS = ("title", "abstract", "authors", "year", "venue", "doi", "arxiv", "url",
                     "tags", "notes")
