@@ -20,6 +20,7 @@ The result is plain text, at most ``max_len`` characters, without trailing punct
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from desktop_app.core.text.render import to_plain
 from desktop_app.core.text.segments import Segment, segments
@@ -352,7 +353,8 @@ def _claim(sents: list[str]) -> str:
     return ""
 
 
-def _contribution(sents: list[str], macros: frozenset[str] = frozenset()) -> str:
+def _contributions(sents: list[str], macros: frozenset[str] = frozenset()) -> Iterator[tuple[str, str]]:
+    """(sentence, its contribution as a title) in the order the derived-title rule tries them."""
     searches = (
         (_STUDY_RE, sents[:1]), (_INTRO, sents), (_COORD_RE, sents), (_STUDY_RE, sents[:3]),
         (_RESULT_RE, sents[:3]),
@@ -361,23 +363,19 @@ def _contribution(sents: list[str], macros: frozenset[str] = frozenset()) -> str
         for sentence in pool:
             m = pattern.search(sentence)
             if m and (title := _usable_object(m.group("obj"), macros)):
-                return title
-    return ""
+                yield sentence, title
+
+
+def _contribution(sents: list[str], macros: frozenset[str] = frozenset()) -> str:
+    return next((title for _sentence, title in _contributions(sents, macros)), "")
 
 
 def contribution_sentence(plain: str) -> str:
     """The sentence of a plain abstract that states its contribution, as the derived-title rule
     finds it ("We propose …", "This paper introduces …", "We show that …"), or ""."""
     sents = sentences(plain)
-    searches = (
-        (_STUDY_RE, sents[:1]), (_INTRO, sents), (_COORD_RE, sents), (_STUDY_RE, sents[:3]),
-        (_RESULT_RE, sents[:3]),
-    )
-    for pattern, pool in searches:
-        for sentence in pool:
-            m = pattern.search(sentence)
-            if m and _usable_object(m.group("obj")):
-                return sentence
+    for sentence, _title in _contributions(sents):
+        return sentence
     for sentence in sents:
         if _CLAIM_RE.search(sentence):
             return sentence
