@@ -117,6 +117,7 @@ step_smoke() {
     grep -qx "OK" <<<"$out" || die "'$APP --smoke-test' did not print OK:"$'\n'"$out"
     echo "--smoke-test: OK"
     # what the app imports lazily: the PostgreSQL driver with its libpq, scikit-learn on scipy
+    # shellcheck disable=SC2086  # $BUNDLE_IMPORTS is a list of module names, split on purpose
     out=$(run_app "$BUNDLE/$APP" --check-bundle-imports $BUNDLE_IMPORTS 2>&1) \
         || die "the bundle cannot import what the app needs:"$'\n'"$out"
     echo "imports: $BUNDLE_IMPORTS"

@@ -28,6 +28,8 @@ SHELL_SCRIPTS = [
     ROOT / "packaging" / "linux" / "uninstall.sh",
     ROOT / "packaging" / "windows" / "check_nsis.sh",
     ROOT / ".ci" / "run",
+    ROOT / "packaging" / "linux" / "build_release.sh",
+    ROOT / "packaging" / "screenshots" / "make.sh",
 ]
 
 

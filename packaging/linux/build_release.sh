@@ -151,7 +151,7 @@ build_here() {
     stage=$(mktemp -d /tmp/marginalia-src.XXXXXX)
     (cd "$ROOT" && tar --exclude=./.git --exclude=./.venv --exclude=./build --exclude=./dist \
         --exclude='*.egg-info' -cf - .) | tar -xf - -C "$stage"
-    "$VENV/bin/python" -m pip install --quiet "$stage[package]"
+    "$VENV/bin/python" -m pip install --quiet "${stage}[package]"
     rm -rf "$stage"
     # the venv first on PATH: build_linux.sh's helper scripts run with `python3` (Debian 11 has
     # no Python installed here)
@@ -179,6 +179,7 @@ make_root() {
 # enter_root DIR DIST BUILD CMD...: CMD chrooted in DIR, in a private mount namespace (so the
 # mounts go away with it), with /proc, /dev, and DIST and BUILD at /out/dist and /out/build
 enter_root() {
+    # shellcheck disable=SC2016  # the script is expanded by the inner bash, from its arguments
     unshare --mount --propagation private -- bash -euo pipefail -c '
         dir=$1; shift; dist=$1; shift; build=$1; shift
         mount -t proc proc "$dir/proc"

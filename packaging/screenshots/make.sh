@@ -8,7 +8,7 @@ PY=${PY:-.venv/bin/python}
 SHARED=${SHARED:-../shared}
 LIB=$(mktemp -d)
 trap 'rm -rf "$LIB"' EXIT INT TERM
-export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
+export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 m() { "$PY" -m desktop_app --library "$LIB" "$@"; }
 m import "$SHARED"/seeds/* >/dev/null
 m import "$SHARED"/corpus/bibtex/jabref__testjabref.bib >/dev/null
