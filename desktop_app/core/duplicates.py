@@ -247,7 +247,15 @@ class Duplicates:
             moved: dict[str, Any] = {"other_title": other["title"]}
             if values.get("abstract_text", kept["abstract_text"]) != kept["abstract_text"]:
                 moved["anchors"] = _anchors(tx.conn, keep_id)
+            swap = values.get("bibtex_key") not in (None, kept["bibtex_key"])
+            if swap:  # the kept paper takes the other's citation key; the other (in the trash) its
+                # old one, so that each key still names one paper: a NULL first, for the unique index
+                moved["citation_key"] = other["bibtex_key"]
+                tx.conn.execute(update(t.paper).where(t.paper.c.id == other_id).values(bibtex_key=None))
             tx.conn.execute(update(t.paper).where(t.paper.c.id == keep_id).values(**values, updated_at=tx.now))
+            if swap:
+                tx.conn.execute(update(t.paper).where(t.paper.c.id == other_id)
+                                .values(bibtex_key=kept["bibtex_key"]))
             change_log.record_fields(tx, {keep_id: kept}, {keep_id: values}, via="merge")
             if "anchors" in moved:
                 reanchor_all(tx.conn, keep_id, values["abstract_text"], kept["abstract_text"])
@@ -280,8 +288,12 @@ class Duplicates:
             keep_id, other_id = row["kept_id"], row["merged_id"]
             before, moved = json.loads(row["before_json"]), json.loads(row["moved_json"])
             now = tx.conn.execute(select(p.c.status, p.c.rating).where(p.c.id == keep_id)).mappings().one()
+            if "citation_key" in moved:  # the keys swapped back (see merge)
+                tx.conn.execute(update(p).where(p.c.id == other_id).values(bibtex_key=None))
             tx.conn.execute(update(p).where(p.c.id == keep_id)
                             .values({c: _from_json(c, v) for c, v in before.items()}))
+            if "citation_key" in moved:
+                tx.conn.execute(update(p).where(p.c.id == other_id).values(bibtex_key=moved["citation_key"]))
             change_log.record_fields(tx, {keep_id: now}, {keep_id: before}, via="merge")
             h, item, pt, pi = t.highlight, t.reading_list_item, t.paper_tag, t.paper_identity
             if moved["highlight_ids"]:  # first: the kept paper's own are re-placed next

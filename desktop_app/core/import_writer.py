@@ -25,9 +25,10 @@ from dataclasses import replace
 from sqlalchemy import Select, bindparam, func, insert, select, union_all, update
 
 from desktop_app.core import change_log
+from desktop_app.core.citation_keys import is_valid_key, pattern_key, unique_key
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.import_keys import UNTITLED, content_hash, plain_title
-from desktop_app.core.records import DECISIONS, Record
+from desktop_app.core.records import DECISIONS, MAX_LISTED_PROBLEMS, Record
 from desktop_app.core.rules import normalize_tag
 from desktop_app.core.sameness import (
     Identity,
@@ -41,7 +42,8 @@ from desktop_app.core.store import Tx
 from desktop_app.core.store import tables as t
 from desktop_app.core.values import FileReport, ImportReport, MatchNote
 
-MERGE_FIELDS = ("venue", "year", "doi", "arxiv_id", "url", "bibtex_key", "entry_type")
+FILE_KEY = "file_key"  # extra field: the file's citation key, where the paper got another (sameness.py)
+MERGE_FIELDS = ("venue", "year", "doi", "arxiv_id", "url", "entry_type")  # (every paper has its citation key)
 KEYWORD_TAG_ROOT = "keywords"
 CANDIDATES_PER_KEY = 16
 """The papers one look-up key yields at most (the oldest); the rest are not compared."""
@@ -93,6 +95,7 @@ class ImportWriter:
         self.new_ids: list[int] = []
         self.touched: set[int] = set()
         self._tag_ids: dict[str, int] = {}  # normalized name -> id, this transaction
+        self._keys: set[str] | None = None  # the library's citation keys, lower-case (read at the first new paper)
         d, p, pi, tg = tx.d, t.paper, t.paper_identity, t.tag
         self._finds: dict[int, Select] = {}  # number of keys -> their look-up (find_statement)
         self._pending_keys: list[dict[str, object]] = []  # paper_identity rows not yet written
@@ -202,12 +205,15 @@ class ImportWriter:
                 self._remember(keys, pid)
                 return pid
         source = "given" if given else "derived"
+        key = self._citation_key(rec, title, fr)
+        if rec.bibtex_key and key != rec.bibtex_key:  # the file's key, kept for the duplicate rules
+            rec = replace(rec, extra={**rec.extra, FILE_KEY: rec.bibtex_key})
         pid = self.conn.execute(self._add_paper, {
             "uid": uuid.uuid4().hex, "title": title, "title_source": source, "abstract": rec.abstract,
             "abstract_text": plain, "authors_json": json.dumps(rec.authors, ensure_ascii=False),
             "keywords_json": json.dumps(rec.keywords, ensure_ascii=False),
             "venue": rec.venue, "year": rec.year, "doi": rec.doi, "arxiv_id": rec.arxiv_id, "url": rec.url,
-            "bibtex_key": rec.bibtex_key, "entry_type": rec.entry_type,
+            "bibtex_key": key, "entry_type": rec.entry_type,
             "extra_json": json.dumps(_extra(rec), ensure_ascii=False), "raw": rec.raw,
             "content_hash": content_hash(rec, plain), "status": "unread", "rating": 0,
             "decision": rec.decision if rec.decision in DECISIONS else None,
@@ -225,6 +231,23 @@ class ImportWriter:
         self.new_ids.append(pid)
         fr.added += 1
         return pid
+
+    def _citation_key(self, rec: Record, title: str, fr: FileReport) -> str:
+        """The new paper's citation key: the file's own when valid and free, else the pattern's
+        (core/citation_keys.py); a key of the file that could not be kept is reported."""
+        if self._keys is None:
+            self._keys = {k.lower() for k in self.conn.execute(select(t.paper.c.bibtex_key)).scalars() if k}
+        own = (rec.bibtex_key or "").strip()
+        if is_valid_key(own) and own.lower() not in self._keys:
+            key = own
+        else:
+            key = unique_key(pattern_key(rec.authors, rec.year, title), self._keys)
+            if own and len(fr.warnings) < MAX_LISTED_PROBLEMS:
+                where = f"line {rec.line}: " if rec.line else ""
+                why = "is another paper's already" if is_valid_key(own) else "is not a valid BibTeX key"
+                fr.warnings.append(f"{where}citation key {own!r} {why}; this paper's key is {key!r}")
+        self._keys.add(key.lower())
+        return key
 
     def _same_record(self, raw_key: str, raw: str) -> tuple[int, str] | None:
         """The paper an earlier import made from this record's very text, for a record without
@@ -313,7 +336,10 @@ class ImportWriter:
             if values[col] and not row[col]:
                 sets[col] = values[col]
         extra = json.loads(row["extra_json"] or "{}")
-        added_extra = {k: v for k, v in _extra(rec).items() if k not in extra}
+        found = _extra(rec)
+        if rec.bibtex_key and rec.bibtex_key != row["bibtex_key"]:
+            found[FILE_KEY] = rec.bibtex_key  # the paper keeps its key (a document may cite it)
+        added_extra = {k: v for k, v in found.items() if k not in extra}
         if added_extra:
             extra.update(added_extra)
             sets["extra_json"] = json.dumps(extra, ensure_ascii=False)

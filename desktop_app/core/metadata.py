@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from desktop_app.core.errors import LibraryError
 
-FIELDS = ("title", "authors", "venue", "year", "doi", "arxiv_id", "url", "entry_type", "abstract")
+FIELDS = ("title", "authors", "venue", "year", "doi", "arxiv_id", "url", "entry_type", "citation_key", "abstract")
 """The fields ``update_metadata`` takes (``title_source`` too, which undo passes back)."""
 
 ENTRY_TYPES: dict[str, str] = {
@@ -117,6 +117,20 @@ def check_entry_type(value: object) -> str | None:
     return text
 
 
+def check_citation_key(value: object) -> str:
+    """A citation key as typed: required, no spaces, BibTeX's characters (core/citation_keys.py).
+    Whether another paper has it already is checked in the edit's transaction."""
+    from desktop_app.core.citation_keys import MAX_KEY_LENGTH, is_valid_key
+
+    text = str(value or "").strip()
+    if not text:
+        raise LibraryError("the citation key cannot be empty (it is how a LaTeX document cites the paper)")
+    if not is_valid_key(text):
+        raise LibraryError(f"“{text}” is not a citation key: use letters, digits and _ : . - + / "
+                           f"without spaces, at most {MAX_KEY_LENGTH} characters")
+    return text
+
+
 def check_authors(value: object) -> list[str]:
     """A list of names as the user arranged them ("Family, Given" preferred), blanks dropped."""
     if isinstance(value, str) or not isinstance(value, list | tuple):
@@ -172,6 +186,8 @@ def check_changes(changes: dict[str, object]) -> dict[str, object]:
             out["url"] = check_url(value)
         elif key == "entry_type":
             out["entry_type"] = check_entry_type(value)
+        elif key == "citation_key":
+            out["bibtex_key"] = check_citation_key(value)
         elif key == "abstract":
             if not isinstance(value, str):
                 raise LibraryError("an abstract is text")

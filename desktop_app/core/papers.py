@@ -166,6 +166,8 @@ class Papers:
             new = {k: v for k, v in stored.items() if _edit_value(k, row[k]) != _edit_value(k, v)}
             if not new:
                 return Change("papers", (paper_id,), detail={"old": {}, "fields": []})
+            if "bibtex_key" in new:
+                _check_key_free(tx, paper_id, str(new["bibtex_key"]))
             if "abstract" in new:
                 from desktop_app.core.text import to_plain
 
@@ -283,7 +285,18 @@ class Papers:
         tx.queue_index(ids)
 
 
-_EDIT_NAME = {"authors_json": "authors"}  # stored column -> the field update_metadata takes
+_EDIT_NAME = {"authors_json": "authors", "bibtex_key": "citation_key"}  # stored column -> the field update_metadata takes
+
+
+def _check_key_free(tx: Tx, paper_id: int, key: str) -> None:
+    """LibraryError when another paper (one in the trash too) has the citation key ``key``."""
+    p = t.paper.c
+    other = tx.conn.execute(select(p.id, p.deleted_at).where(func.lower(p.bibtex_key) == key.lower(),
+                                                            p.id != paper_id)).first()
+    if other is not None:
+        where = " (in the trash)" if other.deleted_at is not None else ""
+        raise LibraryError(f"the citation key “{key}” is paper {other.id}'s already{where}; "
+                           "a key names one paper")
 
 
 def _edit_value(column: str, value: object) -> object:

@@ -132,7 +132,8 @@ def row_identity(row: Mapping, digests: frozenset[str] | None = None) -> Identit
         doi=row["doi"], arxiv=row["arxiv_id"], pmid=extra.get("pmid"), isbn=extra.get("isbn"), title=title,
         shown=row["title"], authors=json.loads(row["authors_json"] or "[]"), year=row["year"], venue=row["venue"],
         abstracts=_digests(row["abstract"], row["abstract_text"]) if digests is None else digests,
-        citation_key=row["bibtex_key"],
+        # the key its file gave it where that was another paper's (import_writer.FILE_KEY)
+        citation_key=extra.get("file_key") or row["bibtex_key"],
     )
 
 

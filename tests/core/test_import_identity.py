@@ -41,7 +41,9 @@ def test_bibtex_export_of_arxiv_papers_merges_without_touching_user_data(empty_l
     assert after.venue == "Physical Review B"  # filled in
     assert after.title == "My own title for this"  # the user's edit stays
     assert (after.tags, after.note, after.status) == (["to-cite"], "my note", "read")
-    assert after.bibtex_key == "delmaestro2020"
+    # the paper keeps the key it was given (a document may cite it); the file's is kept beside it
+    assert after.bibtex_key == p.bibtex_key != "delmaestro2020"
+    assert after.extra["file_key"] == "delmaestro2020"
 
 
 def test_bibtex_corpus_round_trip(empty_library: Library, tmp_path: Path) -> None:

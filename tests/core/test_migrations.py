@@ -128,6 +128,8 @@ def test_upgrade_keeps_every_row(library_dir: Path) -> None:
     path, roles = _db_0001(library_dir)
     cols = _columns(path, "paper")
     assert "opened_at" not in cols
+    own_keys = dict(_connect(path).execute("SELECT id, bibtex_key FROM paper").fetchall())
+    cols.remove("bibtex_key")  # 0008 fills in the citation keys (checked below)
     before = _snapshot(path, cols)
     counts = {t: len(rows) for t, rows in before.items()}
     assert all(counts[t] > 0 for t in TABLES if t != "index_queue"), counts
@@ -140,6 +142,9 @@ def test_upgrade_keeps_every_row(library_dir: Path) -> None:
             assert after[t] == before[t], f"rows of {t} changed"
         assert "opened_at" in _columns(path, "paper")
         con = sqlite3.connect(path)
+        keys = dict(con.execute("SELECT id, bibtex_key FROM paper").fetchall())
+        assert all(keys.values()) and len({k.lower() for k in keys.values()}) == len(keys)
+        assert all(keys[pid] == key for pid, key in own_keys.items() if key), "a paper's own key changed"
         assert con.execute("PRAGMA foreign_key_check").fetchall() == []
         assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         con.close()

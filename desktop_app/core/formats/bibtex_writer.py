@@ -9,7 +9,6 @@ fields for biblatex and are not escaped (stray braces are percent-encoded).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 
 import bibtexparser
@@ -17,11 +16,11 @@ from bibtexparser.library import Library
 from bibtexparser.model import Entry, Field
 from bibtexparser.writer import BibtexFormat
 
+from desktop_app.core.citation_keys import is_valid_key, pattern_key, unique_key
 from desktop_app.core.formats.writer_common import (
     ARTICLE_TYPES,
     CONFERENCE_TYPES,
     entry_type,
-    family_name,
     keywords_and_tags,
 )
 from desktop_app.core.records import DECISION_FIELD, ExportPaper
@@ -129,94 +128,32 @@ def _verbatim(value: str) -> str:
 
 # --- keys -------------------------------------------------------------------------------------
 
-_FOLD = str.maketrans(
-    {
-        "ß": "ss",
-        "æ": "ae",
-        "Æ": "AE",
-        "ø": "o",
-        "Ø": "O",
-        "œ": "oe",
-        "Œ": "OE",
-        "ł": "l",
-        "Ł": "L",
-        "đ": "d",
-        "Đ": "D",
-        "þ": "th",
-        "Þ": "Th",
-        "ð": "d",
-        "ı": "i",
-    }
-)
-_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?|\\.")
-_STOPWORDS = frozenset(
-    "a an the on of in for and or to with from by at as is are via towards toward into "
-    "when what why how do does can we our its this that".split()
-)
-_KEY_OK = re.compile(r"^[A-Za-z0-9_:.\-+/]+$")
-
-
-def ascii_fold(text: str) -> str:
-    """Lower-case ASCII letters and digits only: ``"Müller"`` -> ``"muller"``."""
-    text = unicodedata.normalize("NFKD", text.translate(_FOLD))
-    return "".join(c for c in text if c.isascii() and c.isalnum()).lower()
-
-
-def _first_word(title: str) -> str:
-    """First significant word of *title*, folded; LaTeX commands are dropped first."""
-    words = [ascii_fold(w) for w in re.split(r"[^\w]+", _LATEX_COMMAND.sub("", title))]
-    words = [w for w in words if w]
-    for word in words:
-        if word not in _STOPWORDS:
-            return word
-    return words[0] if words else ""
-
 
 def base_key(paper: ExportPaper) -> str:
-    """``familyYEARfirstword``, e.g. ``smith2026races``; ``anon`` and ``nd`` stand in."""
-    family = ascii_fold(family_name(paper.authors[0])) if paper.authors else ""
-    year = str(paper.year) if paper.year else "nd"
-    return f"{family or 'anon'}{year}{_first_word(paper.title)}"
-
-
-def _suffixes():
-    """``a``, ``b``, ..., ``z``, ``aa``, ``ab``, ..."""
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    width = 1
-    while True:
-        total = len(letters) ** width
-        for n in range(total):
-            out = ""
-            for _ in range(width):
-                n, r = divmod(n, len(letters))
-                out = letters[r] + out
-            yield out
-        width += 1
+    """``familyYEARfirstword``, e.g. ``smith2026races`` (:func:`citation_keys.pattern_key`)."""
+    return pattern_key(paper.authors, paper.year, paper.title)
 
 
 def assign_keys(papers: Sequence[ExportPaper]) -> list[str]:
     """Unique, deterministic citation keys, one per paper, in order.
 
-    A paper keeps its own ``bibtex_key`` when that is a valid key not taken by an earlier
-    paper; the others get :func:`base_key`, with ``a``, ``b``, ... appended on a clash.
-    Keys are compared case-insensitively, as BibTeX does.
+    A paper keeps its stored key (``bibtex_key``: every paper of a library has one, unique in
+    it, so an export never changes it) when that is a valid key not taken by an earlier paper;
+    the others (papers made outside a library) get :func:`base_key`, with ``a``, ``b``, ...
+    appended on a clash. Keys are compared case-insensitively, as BibTeX does.
     """
     keys: list[str | None] = [None] * len(papers)
     taken: set[str] = set()
     for index, paper in enumerate(papers):
         own = (paper.bibtex_key or "").strip()
-        if own and _KEY_OK.match(own) and own.lower() not in taken:
+        if is_valid_key(own) and own.lower() not in taken:
             keys[index] = own
             taken.add(own.lower())
     for index, paper in enumerate(papers):
-        if keys[index] is not None:
-            continue
-        base = base_key(paper)
-        key = base
-        if key.lower() in taken:
-            key = next(base + s for s in _suffixes() if (base + s).lower() not in taken)
-        keys[index] = key
-        taken.add(key.lower())
+        if keys[index] is None:
+            key = unique_key(base_key(paper), taken)
+            keys[index] = key
+            taken.add(key.lower())
     return [k for k in keys if k is not None]
 
 

@@ -1,7 +1,7 @@
 """The query language: Whoosh syntax, answered partly by the index and partly by SQL.
 
 Text fields (``title: abstract: author: note: highlight: venue: keyword:`` and bare words) go to the
-Whoosh index; ``tag: status: rating: year: list:`` are answered by SQL so that tags, status and
+Whoosh index; ``tag: status: rating: year: list: decision: key:`` are answered by SQL so that tags, status and
 ratings never wait on the index. The parsed tree is compiled into one SQL boolean expression in
 which each maximal index-only subtree becomes ``paper.id IN (ids)``. The condition is a SQLAlchemy
 expression on the ``paper`` table, built with the store's dialect, so it runs on SQLite and
@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sqlalchemy import ColumnElement, and_, not_, or_, select, true
+from sqlalchemy import ColumnElement, and_, func, not_, or_, select, true
 from whoosh import qparser, query
 from whoosh.fields import ID, NUMERIC, Schema
 from whoosh.qparser import syntax
@@ -30,7 +30,7 @@ from desktop_app.core.search.schema import DEFAULT_FIELDS, TEXT_FIELDS, build_sc
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.dialect import Dialect, like_escape
 
-SQL_FIELDS = ("tag", "status", "decision", "rating", "year", "list", "related", "like")
+SQL_FIELDS = ("tag", "status", "decision", "rating", "year", "list", "related", "like", "key")
 # related:ID and like:ID ("more like this") -> (the ids of the papers related to paper ID, what
 # ranks them: a query for the index, or each paper's score); given by the Finder (core/related.py),
 # which can read the paper's text
@@ -82,6 +82,8 @@ def _parse_schema() -> Schema:
     schema.add("rating", NUMERIC(int))
     schema.add("related", ID())
     schema.add("like", ID())
+    schema.remove("key")  # the index's own "key" (a paper's id as a term) is not the query's
+    schema.add("key", ID())  # the citation key (SQL)
     schema.remove("year")
     schema.add("year", NUMERIC(int))
     return schema
@@ -235,6 +237,10 @@ class _Compiler:
             return p.status == value
         if name == "decision":
             return self.decision_leaf(text)
+        if name == "key":  # the citation key, any case (the unique index on lower(bibtex_key) answers it)
+            if isinstance(q, query.Prefix) or text.endswith("*"):
+                return self.d.ci_like(p.bibtex_key, like_escape(text.rstrip("*")) + "%")
+            return func.lower(p.bibtex_key) == text.lower()
         if name == "list":
             item, lst = t.reading_list_item.c, t.reading_list.c
             return p.id.in_(

@@ -1,0 +1,96 @@
+"""Citation keys: each paper gets one when it enters the library, unique there, and keeps it.
+
+The pattern (:func:`pattern_key`) is ``familyYEARfirstword`` in lower-case ASCII, the way
+Google Scholar and Better BibTeX's default name papers: ``vaswani2017attention``; ``anon``
+stands in for a missing author, ``nd`` for a missing year. A file's own key is kept when it is
+valid (:func:`is_valid_key`) and free; a clash gets ``a``, ``b``, ... appended
+(:func:`unique_key`). Keys are compared case-insensitively, as BibTeX does. Used by the imports,
+the metadata editor, the exports (which never change a stored key) and migration 0008.
+Imports nothing but the author-name splitter (the file readers and migrations use it).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
+from collections.abc import Set as AbstractSet
+
+from desktop_app.core.formats.writer_common import family_name
+
+_FOLD = str.maketrans(
+    {
+        "ß": "ss",
+        "æ": "ae",
+        "Æ": "AE",
+        "ø": "o",
+        "Ø": "O",
+        "œ": "oe",
+        "Œ": "OE",
+        "ł": "l",
+        "Ł": "L",
+        "đ": "d",
+        "Đ": "D",
+        "þ": "th",
+        "Þ": "Th",
+        "ð": "d",
+        "ı": "i",
+    }
+)
+_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?|\\.")
+_STOPWORDS = frozenset(
+    "a an the on of in for and or to with from by at as is are via towards toward into "
+    "when what why how do does can we our its this that".split()
+)
+_KEY_OK = re.compile(r"^[A-Za-z0-9_:.\-+/]+$")
+MAX_KEY_LENGTH = 100
+
+
+def ascii_fold(text: str) -> str:
+    """Lower-case ASCII letters and digits only: ``"Müller"`` -> ``"muller"``."""
+    text = unicodedata.normalize("NFKD", text.translate(_FOLD))
+    return "".join(c for c in text if c.isascii() and c.isalnum()).lower()
+
+
+def _first_word(title: str) -> str:
+    """First significant word of *title*, folded; LaTeX commands are dropped first."""
+    words = [ascii_fold(w) for w in re.split(r"[^\w]+", _LATEX_COMMAND.sub("", title))]
+    words = [w for w in words if w]
+    for word in words:
+        if word not in _STOPWORDS:
+            return word
+    return words[0] if words else ""
+
+
+def _suffixes() -> Iterator[str]:
+    """``a``, ``b``, ..., ``z``, ``aa``, ``ab``, ..."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    width = 1
+    while True:
+        total = len(letters) ** width
+        for n in range(total):
+            out = ""
+            for _ in range(width):
+                n, r = divmod(n, len(letters))
+                out = letters[r] + out
+            yield out
+        width += 1
+
+
+def is_valid_key(key: str) -> bool:
+    """Whether ``key`` can stand as a BibTeX key: letters, digits and ``_:.-+/``, no spaces."""
+    return bool(key) and len(key) <= MAX_KEY_LENGTH and bool(_KEY_OK.match(key))
+
+
+def pattern_key(authors: Sequence[str], year: int | None, title: str) -> str:
+    """``familyYEARfirstword``, e.g. ``vaswani2017attention``; ``anon`` and ``nd`` stand in."""
+    family = ascii_fold(family_name(authors[0])) if authors else ""
+    # (a name or word of hundreds of letters is cut: a suffix must still fit MAX_KEY_LENGTH)
+    return f"{family or 'anon'}{year or 'nd'}{_first_word(title)}"[:MAX_KEY_LENGTH - 10]
+
+
+def unique_key(base: str, taken: AbstractSet[str]) -> str:
+    """``base``, or the first of ``base`` + ``a``, ``b``, ... not in ``taken`` (lower-case keys)."""
+    if base.lower() not in taken:
+        return base
+    return next(base + s for s in _suffixes() if (base + s).lower() not in taken)
