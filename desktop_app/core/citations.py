@@ -35,7 +35,7 @@ BUNDLED = ("apa", "chicago-author-date", "ieee", "nature", "association-for-comp
 DEFAULT_STYLE = "apa"
 _CSL_NS = "{http://purl.org/net/xbiblio/csl}"
 # what a bibliography entry never shows: the user's note, the abstract, keywords and tags
-_DROPPED = ("note", "abstract", "keyword", "citation-key")
+_DROPPED = ("note", "abstract", "keyword", "citation-key", "custom")
 # <, > and & in the items travel through citeproc as these private-use characters
 _SWAP = {"<": "\ue000", ">": "\ue001", "&": "\ue002"}
 _UNSWAP_HTML = {"\ue000": "&lt;", "\ue001": "&gt;", "\ue002": "&amp;"}

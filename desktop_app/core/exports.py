@@ -30,6 +30,7 @@ class Exports:
         if list_name:
             item_notes = {pid: note for pid, _, note in self._lists.items(list_name)}
         nr, at = t.note_revision, t.attachment
+        places = self._list_places(paper_ids)
         out = []
         with self._store.read() as conn:
             for pid in paper_ids:
@@ -55,8 +56,18 @@ class Exports:
                                 for h in v.highlights],
                     added_at=v.added_at, item_note=item_notes.get(pid) or None,
                     extra={k: str(val) for k, val in v.extra.items()}, keywords=list(v.keywords),
-                    attachments=attached, decision=v.decision,
+                    attachments=attached, decision=v.decision, lists=places.get(pid, {}),
                 ))
+        return out
+
+    def _list_places(self, paper_ids: Sequence[int]) -> dict[int, dict[str, int]]:
+        """paper -> {reading list: its position there (0-based, in the list's order)}."""
+        wanted = set(paper_ids)
+        out: dict[int, dict[str, int]] = {}
+        for info in self._lists.all():
+            for n, (pid, _, _) in enumerate(self._lists.items(info.name)):
+                if pid in wanted:
+                    out.setdefault(pid, {})[info.name] = n
         return out
 
     def reading_lists(self, paper_ids: Sequence[int] | None = None) -> list[dict]:

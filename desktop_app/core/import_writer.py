@@ -27,6 +27,7 @@ from sqlalchemy import Select, bindparam, func, insert, select, union_all, updat
 from desktop_app.core import change_log
 from desktop_app.core.citation_keys import is_valid_key, pattern_key, unique_key
 from desktop_app.core.errors import LibraryError
+from desktop_app.core.formats.own_fields import STATUSES
 from desktop_app.core.import_keys import UNTITLED, content_hash, plain_title
 from desktop_app.core.records import DECISIONS, MAX_LISTED_PROBLEMS, Record
 from desktop_app.core.rules import normalize_tag
@@ -42,6 +43,7 @@ from desktop_app.core.store import Tx
 from desktop_app.core.store import tables as t
 from desktop_app.core.values import FileReport, ImportReport, MatchNote
 
+RATINGS = range(6)
 FILE_KEY = "file_key"  # extra field: the file's citation key, where the paper got another (sameness.py)
 MERGE_FIELDS = ("venue", "year", "doi", "arxiv_id", "url", "entry_type")  # (every paper has its citation key)
 KEYWORD_TAG_ROOT = "keywords"
@@ -95,6 +97,8 @@ class ImportWriter:
         self.new_ids: list[int] = []
         self.touched: set[int] = set()
         self._tag_ids: dict[str, int] = {}  # normalized name -> id, this transaction
+        self.list_places: list[tuple[str, int, int]] = []  # (reading list, position, paper) of new papers
+        self._logged: dict[str, list[tuple[int, dict[str, object]]]] = {}  # change-log rows, written by finish()
         self._keys: set[str] | None = None  # the library's citation keys, lower-case (read at the first new paper)
         d, p, pi, tg = tx.d, t.paper, t.paper_identity, t.tag
         self._finds: dict[int, Select] = {}  # number of keys -> their look-up (find_statement)
@@ -215,7 +219,8 @@ class ImportWriter:
             "venue": rec.venue, "year": rec.year, "doi": rec.doi, "arxiv_id": rec.arxiv_id, "url": rec.url,
             "bibtex_key": key, "entry_type": rec.entry_type,
             "extra_json": json.dumps(_extra(rec), ensure_ascii=False), "raw": rec.raw,
-            "content_hash": content_hash(rec, plain), "status": "unread", "rating": 0,
+            "content_hash": content_hash(rec, plain), "status": rec.status if rec.status in STATUSES else "unread",
+            "rating": rec.rating if rec.rating in RATINGS else 0,
             "decision": rec.decision if rec.decision in DECISIONS else None,
             "added_at": self.now, "updated_at": self.now, "import_id": self.batch_id,
         }).inserted_primary_key[0]
@@ -224,8 +229,15 @@ class ImportWriter:
         self.made_by[pid] = self.file_no
         self._remember(keys, pid)
         self._tags(pid, rec)
-        if rec.decision in DECISIONS:  # from Marginalia's own export; logged "via import"
-            change_log.record(self.tx, "decision", [(pid, {"old": None, "new": rec.decision, "via": "import"})])
+        # from Marginalia's own export (formats/own_fields.py); logged "via import" (the
+        # statistics and the triage pace leave such rows out)
+        if rec.decision in DECISIONS:
+            self._logged.setdefault("decision", []).append((pid, {"old": None, "new": rec.decision, "via": "import"}))
+        if rec.status in STATUSES and rec.status != "unread":
+            self._logged.setdefault("status", []).append((pid, {"old": "unread", "new": rec.status, "via": "import"}))
+        if rec.rating in RATINGS and rec.rating:
+            self._logged.setdefault("rating", []).append((pid, {"old": 0, "new": rec.rating, "via": "import"}))
+        self.list_places.extend((name, pos, pid) for name, pos in rec.lists.items())
         if rec.note:
             self.conn.execute(self._add_note, {"paper_id": pid, "text": rec.note, "updated_at": self.now})
         self.new_ids.append(pid)
@@ -299,6 +311,20 @@ class ImportWriter:
         self._pending_keys.extend({"key": k, "paper_id": pid} for k in keys)
         if len(self._pending_keys) >= self._key_batch:
             self.flush()
+
+    def finish(self) -> None:
+        """The rest of the import, before the transaction ends: the look-up keys not yet filed,
+        the change-log rows of what the records brought (one statement per kind and value) and
+        the new papers' reading-list places."""
+        self.flush()
+        for kind, entries in self._logged.items():
+            change_log.record(self.tx, kind, entries)
+        self._logged = {}
+        if self.list_places:
+            from desktop_app.core.reading_lists import place_in_lists
+
+            place_in_lists(self.tx, self.list_places)
+            self.list_places = []
 
     def flush(self) -> None:
         """File the look-up keys of the papers written so far (they are written in batches:

@@ -128,7 +128,7 @@ class Imports:
                                 progress(done, total)
                             if cancelled and cancelled():
                                 raise _Cancelled
-                writer.flush()
+                writer.finish()
                 finish_batch(tx, batch, report)
                 tx.queue_index(writer.new_ids + sorted(writer.touched))
                 report.batch_id = batch

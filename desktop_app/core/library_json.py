@@ -112,6 +112,7 @@ def restore_document(
         tx.conn.execute(update(t.tag).where(t.tag.c.name == name, t.tag.c.color == "").values(color=color))
     for lst in doc.get("reading_lists", []) or []:
         _restore_list(tx, lst, by_uid)
+    writer.finish()
     finish_batch(tx, batch, fr)
     tx.queue_index(sorted(writer.touched))
     report.batch_id, report.paper_ids = batch, writer.new_ids

@@ -12,7 +12,7 @@ from desktop_app.core.store import tables as t
 from desktop_app.core.values import Change, ListInfo
 
 if TYPE_CHECKING:
-    from desktop_app.core.store import Store
+    from desktop_app.core.store import Store, Tx
     from desktop_app.core.store.dialect import Dialect
 
 RL, ITEM = t.reading_list, t.reading_list_item
@@ -67,6 +67,34 @@ def _clean_name(name: str) -> str:
     if not name:
         raise LibraryError("a reading list needs a name")
     return name
+
+
+def place_in_lists(tx: Tx, places: Sequence[tuple[str, int, int]]) -> list[int]:
+    """In the caller's transaction (an import): each ``(list name, position, paper id)`` puts the
+    paper in that list (made when missing), after the papers the list holds already, in the
+    order of the positions; a paper the list holds stays where it is. The lists' ids."""
+    by_list: dict[str, list[tuple[int, int]]] = {}
+    names: dict[str, str] = {}
+    for name, pos, pid in places:
+        clean = " ".join(name.split())
+        if clean:
+            names.setdefault(clean.casefold(), clean)
+            by_list.setdefault(clean.casefold(), []).append((pos, pid))
+    touched = []
+    for folded, pairs in by_list.items():
+        name = names[folded]
+        lid = _find(tx.conn, tx.d, name)
+        if lid is None:
+            lid = tx.conn.execute(insert(RL).values(name=name, description="", created_at=tx.now)
+                                  ).inserted_primary_key[0]
+        order = _order(tx.conn, lid)
+        held = set(order)
+        new = [pid for _, pid in sorted(pairs) if pid not in held]
+        new = list(dict.fromkeys(new))
+        _insert_items(tx.conn, lid, dict.fromkeys(new, ""))
+        _renumber(tx.conn, lid, order + new)
+        touched.append(lid)
+    return touched
 
 
 class ReadingLists:

@@ -39,6 +39,10 @@ class Record:
     line: int | None = None  # 1-based line where the record starts
     extra: dict[str, str] = field(default_factory=dict)  # other fields worth keeping
     decision: str | None = None  # keep / maybe / skip from Marginalia's own export (a new paper takes it)
+    # the rest of what a user made, from Marginalia's own fields (formats/own_fields.py); a new paper takes them
+    status: str | None = None
+    rating: int | None = None
+    lists: dict[str, int] = field(default_factory=dict)  # reading list -> the paper's position in it (0-based)
 
 
 @dataclass(slots=True)
@@ -118,3 +122,4 @@ class ExportPaper:
     # copies themselves are in the library's files/ folder and kept by its backups
     attachments: list[dict] = field(default_factory=list)
     decision: str | None = None  # the triage decision (keep / maybe / skip), None when undecided
+    lists: dict[str, int] = field(default_factory=dict)  # reading list -> the paper's position in it (0-based)

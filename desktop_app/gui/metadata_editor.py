@@ -195,6 +195,10 @@ class MetadataEditor(QDialog):
         self.url = QLineEdit(paper.url or "", self)
         self.url.setObjectName("metaUrl")
         self.url.setPlaceholderText(self.tr("e.g. https://example.org/paper"))
+        self.citation_key = QLineEdit(paper.bibtex_key or "", self)
+        self.citation_key.setObjectName("metaCitationKey")
+        self.citation_key.setToolTip(self.tr("How a LaTeX document cites the paper (\\cite{{{0}}}). Made once, "
+                                             "unique in the library; every export keeps it.").format(paper.bibtex_key or ""))
         self.entry_type = QComboBox(self)
         self.entry_type.setObjectName("metaEntryType")
         self.entry_type.addItem(self.tr("Automatic (from the venue)"), None)
@@ -214,7 +218,8 @@ class MetadataEditor(QDialog):
         self.abstract.setMinimumHeight(120)
 
         for w, name in ((self.title, self.tr("Title")), (self.venue, self.tr("Venue")), (self.year, self.tr("Year")), (self.doi, "DOI"),
-                        (self.arxiv, self.tr("arXiv id")), (self.url, "URL"), (self.entry_type, self.tr("Entry type")),
+                        (self.arxiv, self.tr("arXiv id")), (self.url, "URL"), (self.citation_key, self.tr("Citation key")),
+                        (self.entry_type, self.tr("Entry type")),
                         (self.abstract, self.tr("Abstract"))):
             w.setAccessibleName(name)
         form = QFormLayout()
@@ -225,6 +230,7 @@ class MetadataEditor(QDialog):
         form.addRow(self.tr("&DOI:"), self.doi)
         form.addRow(self.tr("ar&Xiv id:"), self.arxiv)
         form.addRow(self.tr("U&RL:"), self.url)
+        form.addRow(self.tr("Citation &key:"), self.citation_key)
         form.addRow(self.tr("&Entry type:"), self.entry_type)
         form.addRow(self.tr("A&bstract:"), self.abstract)
 
@@ -254,12 +260,12 @@ class MetadataEditor(QDialog):
             "title": self.title.text(), "authors": self.authors.authors(), "venue": self.venue.text(),
             "year": self.year.text(), "doi": self.doi.text(), "arxiv_id": self.arxiv.text(),
             "url": self.url.text(), "entry_type": self.entry_type.currentData(),
-            "abstract": self.abstract.toPlainText(),
+            "citation_key": self.citation_key.text(), "abstract": self.abstract.toPlainText(),
         }
         now: dict[str, object] = {
             "title": p.title, "authors": list(p.authors), "venue": p.venue or "", "year": str(p.year or ""),
             "doi": p.doi or "", "arxiv_id": p.arxiv_id or "", "url": p.url or "", "entry_type": p.entry_type,
-            "abstract": p.abstract,
+            "citation_key": p.bibtex_key or "", "abstract": p.abstract,
         }
         out = {}
         for key, value in typed.items():
@@ -298,7 +304,7 @@ FIELD_WORDS = (QT_TRANSLATE_NOOP("MetadataEditor", "title"), QT_TRANSLATE_NOOP("
                QT_TRANSLATE_NOOP("MetadataEditor", "venue"), QT_TRANSLATE_NOOP("MetadataEditor", "year"),
                QT_TRANSLATE_NOOP("MetadataEditor", "doi"), QT_TRANSLATE_NOOP("MetadataEditor", "arxiv"),
                QT_TRANSLATE_NOOP("MetadataEditor", "url"), QT_TRANSLATE_NOOP("MetadataEditor", "entry type"),
-               QT_TRANSLATE_NOOP("MetadataEditor", "abstract"))
+               QT_TRANSLATE_NOOP("MetadataEditor", "citation key"), QT_TRANSLATE_NOOP("MetadataEditor", "abstract"))
 
 
 def save_metadata(window: QMainWindow, paper_id: int, changes: dict[str, object]) -> Change:

@@ -47,8 +47,10 @@ def test_bibliographic_formats_reimport_without_duplicates(annotated: Library, t
         p = annotated.papers.get(pid)
         r = by_title[p.title]
         assert r.year == 2026 and r.venue == "NeurIPS"
-        # tags travel as keywords (what other reference managers read); CSV keeps both columns
-        assert set(r.tags if fmt == "csv" else r.keywords) >= set(p.tags)
+        # tags travel as keywords (what other reference managers read) and in Marginalia's own
+        # field, so that they come back as tags, not keywords; CSV keeps both columns
+        assert set(r.tags) >= set(p.tags) and not set(r.keywords) & set(p.tags)
+        assert all(tag in r.raw for tag in p.tags)
         tagged += bool(p.tags)
     assert tagged
     # re-importing the export into the same library adds nothing

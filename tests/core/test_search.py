@@ -86,7 +86,7 @@ def test_syntax_errors_are_one_line(seeded: Seeded, text: str) -> None:
 
 
 def test_unknown_field_message_names_the_fields(seeded: Seeded) -> None:
-    with pytest.raises(QuerySyntaxError, match="use one of abstract, author, decision, highlight, keyword, like, list, note"):
+    with pytest.raises(QuerySyntaxError, match="use one of abstract, author, decision, highlight, key, keyword, like, list, note"):
         seeded.lib.query("foo:bar")
     with pytest.raises(QuerySyntaxError, match="status is one of"):
         seeded.lib.query("", status="done")

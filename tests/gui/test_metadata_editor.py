@@ -175,3 +175,27 @@ def test_screenshot_view_returns_the_filled_dialog(make_window, seeded_dir: Path
     widget = screenshot_view(win)
     assert isinstance(widget, MetadataEditor) and widget.title.text() == win.library.papers.get(win.current_id()).title
     assert widget.grab().save(str(tmp_path / "metadata.png"))
+
+
+def test_the_citation_key_is_edited_refused_when_taken_and_undone(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    win = make_window(seeded_dir)
+    pid = win.current_id()
+    before = win.library.papers.get(pid).bibtex_key
+    other = next(i for i in win.library.query("").ids if i != pid)
+    taken = win.library.papers.get(other).bibtex_key
+    dialog = _open_editor(win, qtbot)
+    assert dialog.citation_key.text() == before
+    dialog.citation_key.clear()
+    qtbot.keyClicks(dialog.citation_key, taken)
+    _save(dialog, qtbot)
+    assert dialog.isVisible() and f"paper {other}'s already" in dialog.error.text()
+    assert win.library.papers.get(pid).bibtex_key == before and win.undo_stack.count() == 0
+    dialog.citation_key.clear()
+    qtbot.keyClicks(dialog.citation_key, "mine2026quokka")
+    _save(dialog, qtbot)
+    assert not dialog.isVisible()
+    assert win.library.papers.get(pid).bibtex_key == "mine2026quokka"
+    assert win.undo_stack.undoText() == "Edit citation key"
+    assert win.library.query("key:mine2026quokka").ids == [pid]
+    win.undo_stack.undo()
+    assert win.library.papers.get(pid).bibtex_key == before

@@ -39,6 +39,7 @@ from desktop_app.core.formats.limits import (
     cut_message,
 )
 from desktop_app.core.formats.names import split_bibtex_names, split_outside_braces
+from desktop_app.core.formats.own_fields import PREFIX, applied, is_marked
 from desktop_app.core.records import DECISION_FIELD, DECISIONS, ParseResult, Problem, Record
 
 
@@ -787,7 +788,7 @@ def to_record(entry: _Entry) -> Record:
     decision = fields.get(DECISION_FIELD, "").strip().lower()
     year = _year(fields.get("year")) or _year(fields.get("date"))
     doi = clean_doi(fields.get("doi")) or clean_doi(fields.get("url"))
-    return Record(
+    record = Record(
         abstract=_raw_abstract(fields.get("abstract", "")),
         title=_title(fields),
         authors=authors,
@@ -807,6 +808,12 @@ def to_record(entry: _Entry) -> Record:
         extra=extra,
         decision=decision if decision in DECISIONS else None,
     )
+    own = {name[len(PREFIX):]: value for name, value in fields.items() if name.startswith(PREFIX)}
+    if not is_marked(own):
+        return record
+    from desktop_app.core.formats.bibtex_writer import unescape_latex
+
+    return applied(record, own, note=unescape_latex(fields["note"]) if fields.get("note") else None)
 
 
 def _report(

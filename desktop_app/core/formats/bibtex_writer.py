@@ -17,13 +17,14 @@ from bibtexparser.model import Entry, Field
 from bibtexparser.writer import BibtexFormat
 
 from desktop_app.core.citation_keys import is_valid_key, pattern_key, unique_key
+from desktop_app.core.formats.own_fields import PREFIX, own_fields
 from desktop_app.core.formats.writer_common import (
     ARTICLE_TYPES,
     CONFERENCE_TYPES,
     entry_type,
     keywords_and_tags,
 )
-from desktop_app.core.records import DECISION_FIELD, ExportPaper
+from desktop_app.core.records import ExportPaper
 
 # --- escaping ---------------------------------------------------------------------------------
 
@@ -126,6 +127,22 @@ def _verbatim(value: str) -> str:
     return value.strip().replace("\\", "%5C").replace("{", "%7B").replace("}", "%7D")
 
 
+_UNESCAPE = {**{v: k for k, v in _SPECIALS.items()}, **{v: k for k, v in _BRACE_TEXT.items()},
+             r"\{": "{", r"\}": "}"}
+_UNESCAPE_RE = re.compile("|".join(re.escape(k) for k in sorted(_UNESCAPE, key=len, reverse=True))
+                          + r"|(?m:^([ \t]*)\{\}@)")
+
+
+def unescape_latex(text: str) -> str:
+    """:func:`escape_latex` undone exactly (for a value this writer wrote: a note read back)."""
+    def repl(match: re.Match[str]) -> str:
+        if match.group(1) is not None:
+            return match.group(1) + "@"
+        return _UNESCAPE[match.group(0)]
+
+    return _UNESCAPE_RE.sub(repl, text)
+
+
 # --- keys -------------------------------------------------------------------------------------
 
 
@@ -206,9 +223,11 @@ def paper_entry(paper: ExportPaper, key: str, *, include_notes: bool = False) ->
         add("archiveprefix", "arXiv")
     add("abstract", balance_latex(paper.abstract.strip()))
     add("keywords", escape_latex(", ".join(keywords_and_tags(paper))))
-    add(DECISION_FIELD, paper.decision)  # Marginalia's own field: other tools keep it or ignore it
     if include_notes:
         add("note", escape_latex(paper.note.strip()))
+    # Marginalia's own fields (formats/own_fields.py): other tools keep them or ignore them
+    for name, value in own_fields(paper).items():
+        add(PREFIX + name, value)
     return Entry(kind, key, [Field(name, value) for name, value in fields])
 
 

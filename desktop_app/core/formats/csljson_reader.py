@@ -24,6 +24,7 @@ from desktop_app.core.formats.limits import (
     too_many_records,
 )
 from desktop_app.core.formats.names import format_name, is_et_al
+from desktop_app.core.formats.own_fields import applied, is_marked
 from desktop_app.core.records import ParseResult, Problem, Record
 
 _BLOCK_TAGS = {
@@ -240,7 +241,7 @@ def item_to_record(item: dict, line: int | None = None, cut: list[str] | None = 
     )
     if institution := _institution(item):
         extra["institution"] = institution
-    return Record(
+    record = Record(
         abstract=markup_to_text(
             _bounded(_string(item.get("abstract")), MAX_ABSTRACT_CHARS, "abstract", cut)),
         title=_title(item),
@@ -259,6 +260,13 @@ def item_to_record(item: dict, line: int | None = None, cut: list[str] | None = 
         line=line,
         extra=extra,
     )
+    custom = item.get("custom")  # Marginalia's own fields, when Marginalia wrote the file
+    own = custom.get("marginalia") if isinstance(custom, dict) else None
+    if isinstance(own, dict) and is_marked(own := {str(k): str(v) for k, v in own.items()}):
+        note = item.get("note")
+        record.extra.pop("note", None)
+        return applied(record, own, note=_bounded(note, MAX_ABSTRACT_CHARS, "note", cut) if isinstance(note, str) else None)
+    return record
 
 
 def _items(value: object) -> tuple[list[object], int] | None:

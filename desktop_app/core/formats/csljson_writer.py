@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 
 from desktop_app.core.formats.bibtex_writer import assign_keys
+from desktop_app.core.formats.own_fields import own_fields
 from desktop_app.core.formats.writer_common import (
     ARTICLE_TYPES,
     CONFERENCE_TYPES,
@@ -65,6 +66,7 @@ def paper_item(paper: ExportPaper, citation_key: str | None = None) -> dict:
     put("URL", url)
     put("keyword", ", ".join(keywords_and_tags(paper)))
     put("note", paper.note)
+    item["custom"] = {"marginalia": own_fields(paper)}  # Marginalia's own fields (formats/own_fields.py)
     return item
 
 

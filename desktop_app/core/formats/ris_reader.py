@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import rispy
 
 from desktop_app.core.formats.identity import clean_doi, has_content, isbn_from, normalize_arxiv_id
 from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
 from desktop_app.core.formats.names import is_et_al, parse_display_name
+from desktop_app.core.formats.own_fields import applied, from_one_line, is_marked
 from desktop_app.core.records import ParseResult, Problem, Record
 
 MAX_LIST_ITEMS = 10_000
@@ -384,7 +385,7 @@ def ris_item_to_record(item: dict, tagged: TaggedRecord) -> Record:
         extra["pages"] = pages
     doi = clean_doi(_first(item, "doi")) or next(filter(None, map(clean_doi, urls)), None)
     arxiv = next((a for a in map(normalize_arxiv_id, urls) if a), None)
-    return Record(
+    record = Record(
         abstract=_first(item, "abstract", "notes_abstract"),
         title=_first(item, "title", "primary_title", "short_title") or None,
         authors=authors,
@@ -404,6 +405,13 @@ def ris_item_to_record(item: dict, tagged: TaggedRecord) -> Record:
         line=tagged.start,
         extra=extra,
     )
+    user = _first(item, "user1")  # Marginalia's own fields, when Marginalia wrote the file
+    if user.startswith("marginalia: ") and is_marked(own := from_one_line(user[len("marginalia: "):])):
+        record.extra.pop("note", None)
+        if own.get("key"):
+            record = replace(record, bibtex_key=own["key"])
+        return applied(record, own, note="\n".join(notes) or None)
+    return record
 
 
 def fold_continuations(

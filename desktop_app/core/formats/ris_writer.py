@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import rispy
 from rispy.writer import RisWriter
 
+from desktop_app.core.formats.own_fields import one_line as own_line
 from desktop_app.core.formats.writer_common import (
     ARTICLE_TYPES,
     CONFERENCE_TYPES,
@@ -27,7 +28,10 @@ _TAG_LIKE = re.compile(r"^[A-Z][A-Z0-9] {1,2}-")
 
 
 class _PlainRisWriter(RisWriter):
-    """rispy's writer without the ``1.``, ``2.`` counter line before each record."""
+    """rispy's writer without the ``1.``, ``2.`` counter line before each record; ``U1`` (user
+    field 1) holds Marginalia's own fields."""
+
+    DEFAULT_MAPPING = {**rispy.TAG_KEY_MAPPING, "U1": "user1"}
 
     def set_header(self, count: int) -> str:
         return ""
@@ -81,6 +85,7 @@ def paper_reference(paper: ExportPaper) -> dict:
     if paper.note.strip():
         ref["notes"] = [_note_value(paper.note)]
     put("id", paper.uid)
+    ref["user1"] = "marginalia: " + own_line(paper, paper.bibtex_key)  # Marginalia's own fields (formats/own_fields.py)
     return ref
 
 
