@@ -27,10 +27,6 @@ HINT_MS = 4000  # how long "select words first" stays
 CANCEL = "cancel"
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("HighlightKeys", text)
-
-
 class HighlightKeys(QObject):
     """An event filter on the reader's abstract: the colour key after ``h``."""
 
@@ -49,13 +45,14 @@ class HighlightKeys(QObject):
         if r.paper is None or r.read_only:
             return
         if r.selection_span() is None:
-            r.show_highlight_prompt(_tr("Select words first: Shift+arrows in the abstract, then h and 1–5"))
+            r.show_highlight_prompt(QCoreApplication.translate(
+                "HighlightKeys", "Select words first: Shift+arrows in the abstract, then h and 1–5"))
             self.pending = False
             self._timer.start(HINT_MS)
             return
         self.pending = True
         colours = " · ".join(f"{n} {i18n.color_label(c)}" for n, c in enumerate(COLORS, 1))
-        r.show_highlight_prompt(_tr("Highlight colour: {0} (Esc cancels)").format(colours))
+        r.show_highlight_prompt(QCoreApplication.translate("HighlightKeys", "Highlight color: {0} (Esc cancels)").format(colours))
         self._timer.start(CHOICE_MS)
 
     def disarm(self) -> None:
