@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from desktop_app.core.imports import Imports
     from desktop_app.core.insights.topics import Topics
     from desktop_app.core.insights.triage_queue import TriageQueue
+    from desktop_app.core.related import RelatedPaper
     from desktop_app.core.search.query import CompiledQuery
     from desktop_app.core.shared_library import Server
     from desktop_app.core.statistics import LibraryStatistics
@@ -233,6 +234,17 @@ class Library:
             raise LibraryError(self.index.unavailable or "related papers need the search index, which "
                                "is being rebuilt; try again in a moment")
         return related_to(self.store, self.index.index, paper_id, n)[0]
+
+    def related_shown(self, paper_id: int, n: int = 10, pool: int = 10,
+                      ) -> tuple[list[tuple[int, float]], list[RelatedPaper]]:
+        """(the ``pool`` most related papers as :meth:`related` gives them; the first ``n`` of
+        them strong enough for the reader to list, each with its word: core/related.py)."""
+        from desktop_app.core.related import shown_related
+
+        if not self.index.is_open:
+            raise LibraryError(self.index.unavailable or "related papers need the search index, which "
+                               "is being rebuilt; try again in a moment")
+        return shown_related(self.store, self.index.index, paper_id, n, pool)
 
     def did_you_mean(self, query_text: str, hits: int | None = None) -> str | None:
         """A spelling correction for a query with fewer than 3 hits, or None (search/suggest.py)."""

@@ -1,5 +1,7 @@
-"""The window's Tab order: sidebar → search → table → title → status → rating → tags →
-abstract → highlights → note, then the sidebar again (Shift+Tab backwards).
+"""The window's Tab order: sidebar → search → table → title → links → status → rating → tags →
+tag suggestions → abstract → highlights → related papers → note, then the sidebar again
+(Shift+Tab backwards). The links, the suggestions and the related papers are rows of buttons:
+one stop each, the arrows move within it and Enter presses (``arrow_keys``, issue 28).
 
 Qt's own focus chain follows the order widgets were made in and passes through every button
 (the Save search button, each filter chip and tag chip, the highlight colours), so Tab "jumped".
@@ -34,18 +36,27 @@ def _status_target(win: MainWindow) -> QWidget:
     return next((b for b in control.buttons.values() if b.isChecked()), control.buttons["unread"])
 
 
+def _first(buttons: list[QWidget], row: QWidget) -> QWidget:
+    """A row of buttons takes the focus on its first (the arrows move on: arrow_keys.py)."""
+    return buttons[0] if buttons else row
+
+
 def stops(win: MainWindow) -> list[Stop]:
     r = win.reader
+    similar = win.similar  # related papers and tag suggestions (related_panel.py)
     return [
         Stop("sidebar", lambda: win.sidebar_pane, lambda: win.sidebar),
         Stop("search", lambda: win.search, lambda: win.search.box),
         Stop("table", lambda: win.table, lambda: win.table),
         Stop("title", lambda: r.title_edit, lambda: r.title_edit),
+        Stop("links", lambda: r.links, lambda: _first(r.links.buttons, r.links)),
         Stop("status", lambda: r.status, lambda: _status_target(win)),
         Stop("rating", lambda: r.rating, lambda: r.rating),
         Stop("tags", lambda: r.tags, lambda: r.tags.line),
+        Stop("suggestions", lambda: similar.chips, lambda: _first(similar.chips.chips, similar.chips)),
         Stop("abstract", lambda: r.abstract, lambda: r.abstract),
         Stop("highlights", lambda: r.hl_list, lambda: r.hl_list),
+        Stop("related", lambda: similar.panel, lambda: similar.panel.focus_target()),
         Stop("note", lambda: r.notes, lambda: r.notes.stack.currentWidget()),
     ]
 

@@ -4,8 +4,9 @@ The values come from imported files, so nothing of them is trusted: each link's 
 here from a validated identifier (``https://doi.org/<DOI, percent-encoded>``,
 ``https://arxiv.org/abs/<id>``) or is the record's own URL only when it is a well-formed http(s)
 address. The links are flat buttons with plain text (no HTML is ever rendered from them), and a
-link is opened in the browser only when the user clicks it (:func:`open_external`, which refuses
-anything but http and https once more).
+link is opened in the browser only when the user clicks it or presses Enter on it (the row is one
+Tab stop, ←/→ move between its links: ``arrow_keys.ArrowGroup``) (:func:`open_external`, which
+refuses anything but http and https once more).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QWidget
 
 from desktop_app.core.values import PaperView
+from desktop_app.gui.arrow_keys import ArrowGroup
 
 _DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 _DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.I)
@@ -105,6 +107,7 @@ class PaperLinks(QWidget):
         self.row.addStretch(1)
         self.buttons: list[QToolButton] = []
         self.links: list[tuple[str, str, str]] = []
+        self.keys = ArrowGroup(self, lambda: list(self.buttons))
         self.hide()
 
     def set_paper(self, paper: PaperView | None) -> None:
@@ -112,14 +115,16 @@ class PaperLinks(QWidget):
         if links == self.links:
             return
         self.links = links
+        had_focus = any(b.hasFocus() for b in self.buttons)
         for b in self.buttons:
+            b.hide()
             b.deleteLater()
         self.buttons = []
         for n, (kind, text, address) in enumerate(links):
             b = QToolButton(self)
             b.setObjectName(f"link_{kind}")
             b.setAutoRaise(True)
-            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes title → status (issue 15); Ctrl+Enter opens
+            self.keys.watch(b)  # one Tab stop (focus_order); ←/→ between links, Enter opens (issue 28)
             b.setText(_shown(text))
             b.setToolTip(address)  # encoded: never read as rich text
             b.setAccessibleName(self.tr("Open {0} in the browser").format(text))
@@ -131,6 +136,8 @@ class PaperLinks(QWidget):
             self.row.insertWidget(n, b)
             self.buttons.append(b)
         self.setVisible(bool(links))
+        if had_focus and self.buttons:
+            self.buttons[0].setFocus(Qt.FocusReason.OtherFocusReason)
 
     def open(self, address: str) -> None:
         if open_external(address):

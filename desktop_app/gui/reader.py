@@ -27,6 +27,7 @@ from desktop_app.gui import i18n, theme
 from desktop_app.gui.attachments_view import AttachmentStrip
 from desktop_app.gui.decision_control import DecisionControl
 from desktop_app.gui.flow_layout import FlowLayout
+from desktop_app.gui.highlight_keys import HighlightKeys
 from desktop_app.gui.highlight_list import HighlightList
 from desktop_app.gui.note_editor import NoteEditor
 from desktop_app.gui.paper_links import PaperLinks
@@ -139,13 +140,19 @@ class ReaderPane(QWidget):
         self.abstract.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.abstract.customContextMenuRequested.connect(self._abstract_menu)
         self.abstract.selectionChanged.connect(self._selection_changed)
+        # a caret when focused: Shift+arrows select, then h and a colour digit (highlight_keys.py)
+        self.abstract.setTextInteractionFlags(self.abstract.textInteractionFlags()
+                                              | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         tl.addWidget(self.abstract, 1)
 
         self.hl_bar = QWidget(top)
         self.hl_bar.setObjectName("highlightBar")
         hb = QHBoxLayout(self.hl_bar)
         hb.setContentsMargins(0, 0, 0, 0)
-        hb.addWidget(QLabel(self.tr("Highlight:"), self.hl_bar))
+        self.hl_label = QLabel(self.tr("Highlight:"), self.hl_bar)
+        self.hl_label.setObjectName("highlightPrompt")
+        self.hl_label.setTextFormat(Qt.TextFormat.PlainText)
+        hb.addWidget(self.hl_label)
         # one style sheet for the colour buttons, parsed once (not one per button)
         self.hl_bar.setStyleSheet("".join(
             f"QToolButton#highlight_{color} {{ background: {HIGHLIGHT_BG[color]}; border: 1px solid palette(mid);"
@@ -153,7 +160,7 @@ class ReaderPane(QWidget):
         for n, color in enumerate(COLORS, 1):
             b = QToolButton(self.hl_bar)
             b.setObjectName(f"highlight_{color}")
-            b.setToolTip(self.tr("Highlight the selection in {0} (h, or Shift+{1})").format(i18n.color_label(color), n))
+            b.setToolTip(self.tr("Highlight the selection in {0} (h then {1}, or Shift+{1})").format(i18n.color_label(color), n))
             b.setAccessibleName(self.tr("Highlight {0}").format(i18n.color_label(color)))
             b.clicked.connect(lambda _=False, c=color: self.highlight_selection(c))
             hb.addWidget(b)
@@ -185,9 +192,10 @@ class ReaderPane(QWidget):
             sc = QShortcut(QKeySequence(f"Shift+{n}"), self.abstract)
             sc.setContext(Qt.ShortcutContext.WidgetShortcut)
             sc.activated.connect(lambda c=color: self.highlight_selection(c))
+        self.highlight_keys = HighlightKeys(self)  # h, then the colour's digit
         sc = QShortcut(QKeySequence("H"), self.abstract)
         sc.setContext(Qt.ShortcutContext.WidgetShortcut)
-        sc.activated.connect(lambda: self.highlight_selection("yellow"))
+        sc.activated.connect(self.highlight_keys.arm)
         self.show_paper(None)
 
     # ---- showing ---------------------------------------------------------------------------
@@ -288,7 +296,15 @@ class ReaderPane(QWidget):
         html = to_html(self.paper.abstract, marks=marks)
         bar = self.abstract.verticalScrollBar()
         pos = bar.value()
+        cur = self.abstract.textCursor()
+        caret = (cur.anchor(), cur.position(), self.abstract.document().characterCount())
         self.abstract.setHtml(html)
+        if keep_scroll and caret[2] == self.abstract.document().characterCount():
+            # the same paper drawn again (a highlight, a rating): the caret and selection stay
+            cur = QTextCursor(self.abstract.document())
+            cur.setPosition(caret[0])
+            cur.setPosition(caret[1], QTextCursor.MoveMode.KeepAnchor)
+            self.abstract.setTextCursor(cur)
         if self.hit_query:
             from desktop_app.core.text import to_plain
             from desktop_app.gui.search_hits import draw_hits
@@ -328,6 +344,10 @@ class ReaderPane(QWidget):
             self.titleEdited.emit(self.paper.id, text, self.paper.title)
         elif not text:
             self.title_edit.setText(self.paper.title)
+
+    def show_highlight_prompt(self, text: str | None) -> None:
+        """The highlight bar's label: ``text`` (plain), or its own "Highlight:" for None."""
+        self.hl_label.setText(self.tr("Highlight:") if text is None else text)
 
     def _selection_changed(self) -> None:
         self.hl_bar.setEnabled(self.selection_span() is not None and not self.read_only)

@@ -1,9 +1,11 @@
 """Related papers and tag suggestions in the reader, computed off the selection's hot path.
 
 :class:`RelatedPanel`: a collapsible section under the abstract and its highlights listing the
-ten papers most similar to the shown one (``Library.related``); a click selects that paper in the
-table. A paper outside the current filter is shown anyway: the window switches to All papers
-(the search text cleared) and says so in the status bar.
+papers most similar to the shown one, up to ten and only those strong enough
+(``Library.related_shown``, the rule in ``core/related.py``), each with a word for its strength
+("strong", "related", "weak"); a click or Enter selects that paper in the table. A paper outside
+the current filter is shown anyway: the window switches to All papers (the search text cleared)
+and says so in the status bar.
 
 :class:`SimilarWork` does the work for both the panel and the tag suggestion chips
 (``tag_suggestions.py``): :data:`DELAY_MS` after a paper is shown (so that j/k through the table
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QHBoxLayout,
     QLabel,
     QMainWindow,
     QPushButton,
@@ -30,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.gui import preferences, theme
+from desktop_app.gui.arrow_keys import ArrowGroup
 from desktop_app.gui.jobs import Job, keep_while_running
 
 if TYPE_CHECKING:
@@ -41,7 +45,12 @@ RELATED_COLLAPSED = preferences.RELATED_COLLAPSED
 
 
 class RelatedPanel(QWidget):
-    """A header button (collapses the list; the state is a preference) and up to ten titles."""
+    """A header button (collapses the list; the state is a preference) and up to ten titles,
+    each with the word for how related it is.
+
+    By keyboard (issue 28): the header and the rows take Tab (one stop of ``focus_order``), ↑/↓
+    move between them, Enter (or Space) opens a row. A row opened so keeps the keys here: the
+    next paper's rows take the focus when they arrive (the header holds it meanwhile)."""
 
     paperChosen = Signal(int)  # noqa: N815
 
@@ -58,6 +67,8 @@ class RelatedPanel(QWidget):
         self.header.setAutoRaise(True)
         self.header.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.header.clicked.connect(lambda: self.set_collapsed(not self.collapsed))
+        self.keys = ArrowGroup(self, lambda: [self.header, *([] if self.collapsed else self.buttons)])
+        self.keys.watch(self.header)
         lay.addWidget(self.header)
         self.body = QWidget(self)
         self.rows = QVBoxLayout(self.body)
@@ -68,17 +79,25 @@ class RelatedPanel(QWidget):
         self.state.setObjectName("hintText")
         self.rows.addWidget(self.state)
         self.buttons: list[TitleLink] = []
+        self._lines: list[QWidget] = []
+        self._refocus = False  # a row had the focus when the rows were replaced
         self.collapsed = False
         theme.follow(self, lambda: [b.restyle() for b in self.buttons])
         self.set_collapsed(preferences.get_bool(settings, RELATED_COLLAPSED), save=False)
 
     def set_collapsed(self, on: bool, save: bool = True) -> None:
         self.collapsed = on
+        if on and any(b.hasFocus() for b in self.buttons):
+            self.header.setFocus(Qt.FocusReason.OtherFocusReason)
         self.body.setVisible(not on)
         self.header.setArrowType(Qt.ArrowType.RightArrow if on else Qt.ArrowType.DownArrow)
         self.header.setToolTip(self.tr("Show the related papers") if on else self.tr("Hide the related papers"))
         if save:
             preferences.put(self._settings, RELATED_COLLAPSED, on)
+
+    def focus_target(self) -> QWidget:
+        """Where Tab puts the focus: the first row when the list shows rows, else the header."""
+        return self.buttons[0] if self.buttons and not self.collapsed else self.header
 
     def show_waiting(self) -> None:
         self._clear()
@@ -90,65 +109,89 @@ class RelatedPanel(QWidget):
         self.state.setText(text)
         self.state.show()
 
-    def show_related(self, items: list[tuple[int, str]]) -> None:
-        """(paper id, title) pairs, most similar first."""
+    def show_related(self, items: list[tuple[int, str, str, float]]) -> None:
+        """(paper id, title, strength word, score) for each, most related first."""
         self._clear()
         if not items:
             self.show_message(self.tr("No related papers in this library"))
             return
         self.state.hide()
-        for pid, title in items:
-            b = TitleLink(title, self.body)
+        for pid, title, strength, score in items:
+            line = QWidget(self.body)
+            row = QHBoxLayout(line)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.setSpacing(8)
+            word = self.strength_word(strength)
+            tip = self.tr("{0} — {1} (similarity {2})").format(title, word, f"{score:.2f}")
+            b = TitleLink(title, line, tip, self.tr("{0}, {1}").format(title, word))
             b.clicked.connect(lambda _=False, p=pid: self.paperChosen.emit(p))
-            self.rows.addWidget(b)
+            self.keys.watch(b)
+            label = QLabel(word, line)
+            label.setObjectName(f"relatedStrength_{strength}")
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            label.setToolTip(html.escape(tip))
+            row.addWidget(b, 1)
+            row.addWidget(label)
+            self.rows.addWidget(line)
             self.buttons.append(b)
+            self._lines.append(line)
+        if self._refocus and self.header.hasFocus():
+            self.buttons[0].setFocus(Qt.FocusReason.OtherFocusReason)
+        self._refocus = False
+
+    def strength_word(self, strength: str) -> str:
+        return {"strong": self.tr("strong"), "related": self.tr("related"), "weak": self.tr("weak")}.get(strength, strength)
 
     def _clear(self) -> None:
-        for b in self.buttons:
-            self.rows.removeWidget(b)
-            b.hide()
-            b.deleteLater()
+        if any(b.hasFocus() for b in self.buttons):
+            self._refocus = True  # the keys stay in the panel (a focused row hidden would pass them on)
+            self.header.setFocus(Qt.FocusReason.OtherFocusReason)
+        for line in self._lines:
+            self.rows.removeWidget(line)
+            line.hide()
+            line.deleteLater()
         self.buttons = []
+        self._lines = []
 
 
 class TitleLink(QPushButton):
     """A paper's title as a flat, left-aligned button, elided at the right to its width."""
 
-    def __init__(self, title: str, parent: QWidget) -> None:
+    def __init__(self, title: str, parent: QWidget, tip: str = "", accessible: str = "") -> None:
         super().__init__(parent)
         self.setObjectName("relatedPaper")
         self.title = title
         self.setFlat(True)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setToolTip(html.escape(title))  # a tooltip turns rich text if it looks like it: escaped
-        self.setAccessibleName(title)
+        self.setToolTip(html.escape(tip or title))  # a tooltip turns rich text if it looks like it: escaped
+        self.setAccessibleName(accessible or title)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.restyle()
         self._elide()
 
     def restyle(self) -> None:
         k = theme.colors()
-        self.setStyleSheet(f"QPushButton#relatedPaper {{ text-align: left; border: none; padding: 2px 0;"
-                           f" color: {k.text}; }} QPushButton#relatedPaper:hover {{ text-decoration: underline; }}")
+        self.setStyleSheet(f"QPushButton#relatedPaper {{ text-align: left; border: 2px solid transparent; padding: 0;"
+                           f" color: {k.text}; }} QPushButton#relatedPaper:hover {{ text-decoration: underline; }}"
+                           " QPushButton#relatedPaper:focus { border: 2px solid palette(highlight); }")
 
     def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
         super().resizeEvent(event)
         self._elide()
 
     def _elide(self) -> None:
-        text = self.fontMetrics().elidedText(self.title, Qt.TextElideMode.ElideRight, max(40, self.width() - 4))
+        text = self.fontMetrics().elidedText(self.title, Qt.TextElideMode.ElideRight, max(40, self.width() - 8))
         super().setText(text.replace("&", "&&"))  # no mnemonic from a title's "&"
 
 
 def _work(library: Library, pid: int, cancelled) -> dict:  # noqa: ANN001
     from desktop_app.core.tag_suggest import NEIGHBOURS, suggest_tags
 
-    related = library.related(pid, max(SHOWN, NEIGHBOURS))
+    related, shown = library.related_shown(pid, SHOWN, pool=max(SHOWN, NEIGHBOURS))
     if cancelled():
         return {"pid": pid, "cancelled": True}
-    top = related[:SHOWN]
-    rows = library.papers.rows([p for p, _ in top])
-    titles = [(p, rows[p].title) for p, _ in top if p in rows]
+    rows = library.papers.rows([r.paper_id for r in shown])
+    titles = [(r.paper_id, rows[r.paper_id].title, r.strength, r.score) for r in shown if r.paper_id in rows]
     suggestions = [] if library.read_only else suggest_tags(library, pid, related=related)
     return {"pid": pid, "related": titles, "suggestions": suggestions}
 
@@ -167,6 +210,7 @@ class SimilarWork(QObject):
         reader.hl_list.parentWidget().layout().addWidget(self.panel)  # under the abstract and highlights
         self.chips = SuggestionChips(reader)
         self.chips.accepted.connect(lambda pid, name: reader.tagsAdded.emit(pid, [name]))
+        self.chips.focusLost.connect(lambda: reader.tags.line.setFocus(Qt.FocusReason.OtherFocusReason))
         outer = reader.layout()
         outer.insertWidget(outer.indexOf(reader.tags) + 1, self.chips)  # next to (under) the tag editor
         self._pid: int | None = None

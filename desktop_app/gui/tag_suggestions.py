@@ -1,5 +1,6 @@
 """Tag suggestion chips under the reader's tag editor: "+ rl/ppo  Alt+Shift+1"; a click or the
-key adds the tag (through the reader's ``tagsAdded``: one undoable edit). Filled by
+key adds the tag (through the reader's ``tagsAdded``: one undoable edit). The chips are one Tab
+stop after the tag field (``focus_order``): ←/→ move between them, Enter adds. Filled by
 ``related_panel.SimilarWork`` from ``core.tag_suggest`` in a worker."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QToolButton, QWidget
 
 from desktop_app.core.tag_suggest import SHOWN, TagSuggestion
 from desktop_app.gui import theme
+from desktop_app.gui.arrow_keys import ArrowGroup
 from desktop_app.gui.flow_layout import FlowLayout
 
 KEY = "Alt+Shift+{0}"  # Alt+Shift+1 … 5: free in the window (Shift+1…5 highlight, Alt+1…9 quick tags in triage)
@@ -17,6 +19,7 @@ KEY = "Alt+Shift+{0}"  # Alt+Shift+1 … 5: free in the window (Shift+1…5 high
 
 class SuggestionChips(QWidget):
     accepted = Signal(int, str)  # paper id, tag name
+    focusLost = Signal()  # noqa: N815 - the focused chip went and no chip is left
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -27,6 +30,7 @@ class SuggestionChips(QWidget):
         self.label.setObjectName("hintText")
         self._layout.addWidget(self.label)
         self.chips: list[QToolButton] = []
+        self.keys = ArrowGroup(self, lambda: list(self.chips))  # one Tab stop; ←/→, Enter adds (issue 28)
         self._pid: int | None = None
         self._names: list[str] = []
         for n in range(1, SHOWN + 1):
@@ -37,6 +41,10 @@ class SuggestionChips(QWidget):
         self.hide()
 
     def show_suggestions(self, pid: int | None, suggestions: list[TagSuggestion]) -> None:
+        had_focus = any(c.hasFocus() for c in self.chips)
+        if had_focus:  # a focused chip hidden would pass the focus on along the window's chain
+            self.label.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            self.label.setFocus(Qt.FocusReason.OtherFocusReason)
         for chip in self.chips:
             self._layout.removeWidget(chip)
             chip.hide()
@@ -52,12 +60,19 @@ class SuggestionChips(QWidget):
             chip.setAccessibleName(self.tr("Add suggested tag {0}").format(s.name))
             chip.setToolTip(self.tr("Add the tag “{0}” (suggested from {1})").format(s.name, self._why(s.why)))
             chip.clicked.connect(lambda _=False, k=n: self.accept(k))
+            self.keys.watch(chip)
             self._layout.addWidget(chip)
             self.chips.append(chip)
         if self.chips:  # the label on the chips' middle line (the flow layout aligns tops)
             self.label.setFixedHeight(self.chips[0].sizeHint().height())
             self.label.setAlignment(Qt.AlignmentFlag.AlignVCenter)
         self._restyle()
+        if had_focus:  # the keys were on a chip: the first new chip takes them, else the tag field
+            if self.chips:
+                self.chips[0].setFocus(Qt.FocusReason.OtherFocusReason)
+            else:
+                self.focusLost.emit()
+            self.label.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setVisible(bool(self.chips))
 
     def _why(self, why: str) -> str:
@@ -76,4 +91,5 @@ class SuggestionChips(QWidget):
         self.setStyleSheet(
             f"QToolButton#tagSuggestion {{ background: transparent; color: {k.text}; border: 1px dashed {k.border};"
             " border-radius: 10px; padding: 2px 8px; }"
-            f"QToolButton#tagSuggestion:hover {{ background: {k.chip}; color: {k.chip_text}; }}")
+            f"QToolButton#tagSuggestion:hover {{ background: {k.chip}; color: {k.chip_text}; }}"
+            "QToolButton#tagSuggestion:focus { border: 2px solid palette(highlight); }")

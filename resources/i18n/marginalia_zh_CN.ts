@@ -1067,6 +1067,17 @@ Papers: {3}</source>
     </message>
 </context>
 <context>
+    <name>HighlightKeys</name>
+    <message>
+        <source>Select words first: Shift+arrows in the abstract, then h and 1–5</source>
+        <translation>请先选中文字：在摘要中用 Shift+方向键选择，然后按 h 和 1–5</translation>
+    </message>
+    <message>
+        <source>Highlight color: {0} (Esc cancels)</source>
+        <translation>高亮颜色：{0}（Esc 取消）</translation>
+    </message>
+</context>
+<context>
     <name>HighlightList</name>
     <message>
         <source>Highlights</source>
@@ -2151,10 +2162,6 @@ Import them with File → Import… in that window.</source>
         <translation>高亮：</translation>
     </message>
     <message>
-        <source>Highlight the selection in {0} (h, or Shift+{1})</source>
-        <translation>用{0}高亮所选文字（h 或 Shift+{1}）</translation>
-    </message>
-    <message>
         <source>Highlight {0}</source>
         <translation>{0}高亮</translation>
     </message>
@@ -2226,6 +2233,10 @@ Import them with File → Import… in that window.</source>
         <source>Highlight with comment…</source>
         <translation>高亮并批注…</translation>
     </message>
+    <message>
+        <source>Highlight the selection in {0} (h then {1}, or Shift+{1})</source>
+        <translation>用{0}高亮所选文字（先按 h 再按 {1}，或 Shift+{1}）</translation>
+    </message>
 </context>
 <context>
     <name>RelatedPanel</name>
@@ -2248,6 +2259,26 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>No related papers in this library</source>
         <translation>此文库中没有相关论文</translation>
+    </message>
+    <message>
+        <source>{0} — {1} (similarity {2})</source>
+        <translation>{0} — {1}（相似度 {2}）</translation>
+    </message>
+    <message>
+        <source>{0}, {1}</source>
+        <translation>{0}，{1}</translation>
+    </message>
+    <message>
+        <source>strong</source>
+        <translation>强</translation>
+    </message>
+    <message>
+        <source>related</source>
+        <translation>相关</translation>
+    </message>
+    <message>
+        <source>weak</source>
+        <translation>弱</translation>
     </message>
 </context>
 <context>
@@ -2613,10 +2644,6 @@ Import them with File → Import… in that window.</source>
         <translation>标记为未读 / 略读 / 已读</translation>
     </message>
     <message>
-        <source>highlight the selected words (yellow, or a color)</source>
-        <translation>高亮所选文字（黄色，或指定颜色）</translation>
-    </message>
-    <message>
         <source>open the paper: its attached file, else its arXiv page, DOI or web address</source>
         <translation>打开论文：优先打开附件，否则打开 arXiv 页面、DOI 或网址</translation>
     </message>
@@ -2685,10 +2712,6 @@ Import them with File → Import… in that window.</source>
         <translation>本列表</translation>
     </message>
     <message>
-        <source>next / previous part: sidebar, search, papers, title, status, rating, tags, abstract, highlights, note</source>
-        <translation>下一个 / 上一个区域：侧栏、搜索、论文、标题、状态、评分、标签、摘要、高亮、笔记</translation>
-    </message>
-    <message>
         <source>add the reader’s suggested tag 1…5</source>
         <translation>添加阅读器建议的第 1…5 个标签</translation>
     </message>
@@ -2703,6 +2726,18 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>back to the paper you left for a related paper</source>
         <translation>返回打开相关论文前所在的论文</translation>
+    </message>
+    <message>
+        <source>next / previous part: sidebar, search, papers, title, links, status, rating, tags, suggested tags, abstract, highlights, related papers, note</source>
+        <translation>下一个 / 上一个区域：侧栏、搜索、论文、标题、链接、状态、评分、标签、建议标签、摘要、高亮、相关论文、笔记</translation>
+    </message>
+    <message>
+        <source>in the links, suggested tags and related papers: move (← / → too), then open or add</source>
+        <translation>在链接、建议标签和相关论文中：移动（也可用 ← / →），然后打开或添加</translation>
+    </message>
+    <message>
+        <source>highlight the selected words (select with Shift+arrows in the abstract): h then 1–5 for the color (h h yellow), or Shift+1…5 at once</source>
+        <translation>高亮所选文字（在摘要中用 Shift+方向键选择）：先按 h 再按 1–5 选颜色（h h 为黄色），或直接按 Shift+1…5</translation>
     </message>
 </context>
 <context>

@@ -11,7 +11,10 @@ from PySide6.QtWidgets import QApplication, QWidget
 from desktop_app.core.library import Library
 from desktop_app.gui.focus_style import FOCUS
 
-ORDER = ["sidebar", "search", "table", "title", "status", "rating", "tags", "abstract", "highlights", "note"]
+# the links and the tag suggestions are passed over here: the seed papers have no DOI, arXiv id or
+# URL, and a library without tags suggests none (tests/gui/test_reader_keyboard.py has both)
+ORDER = ["sidebar", "search", "table", "title", "status", "rating", "tags", "abstract", "highlights", "related",
+         "note"]
 
 
 def _where(win, w: QWidget | None) -> str:  # noqa: ANN001
@@ -23,6 +26,8 @@ def _where(win, w: QWidget | None) -> str:  # noqa: ANN001
         return exact[w]
     if w is not None and w.parent() is r.status:
         return "status"
+    if w is not None and win.similar.panel.isAncestorOf(w):
+        return "related"
     return f"elsewhere: {type(w).__name__} {w.objectName() if w else ''}"
 
 
@@ -34,6 +39,7 @@ def _window_with_highlight(make_window, folder: Path, qtbot):  # noqa: ANN001, A
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=3000)
     win.select_row(0)
     qtbot.waitUntil(lambda: not win.follow_pending() and win.reader.hl_list.isVisible(), timeout=3000)
+    qtbot.waitUntil(lambda: win.current_id() in win.similar._cache, timeout=30000)  # the related papers
     return win
 
 
@@ -71,6 +77,8 @@ def test_tab_from_a_chip_or_a_hidden_part_goes_on(make_window, seeded_dir: Path,
     assert not win.reader.hl_list.isVisible()
     win.reader.abstract.setFocus()
     qtbot.keyClick(win.reader.abstract, Qt.Key.Key_Tab)
+    assert win.similar.panel.isAncestorOf(QApplication.focusWidget())  # the related papers
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
     assert QApplication.focusWidget() is win.reader.notes.edit
     # Tab from the search bar's Save button goes on to the table
     win.search.save.setFocus()
