@@ -9,7 +9,20 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from sqlalchemy import Select, String, exists, func, insert, select, type_coerce, update
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    String,
+    and_,
+    case,
+    exists,
+    func,
+    insert,
+    or_,
+    select,
+    type_coerce,
+    update,
+)
 
 from desktop_app.core import change_log
 from desktop_app.core.errors import LibraryError
@@ -22,6 +35,8 @@ from desktop_app.core.store.dialect import Dialect
 from desktop_app.core.values import Change, HighlightView, PaperRow, PaperView
 
 _TAG_SEPARATOR = "\x1f"
+# the table's optional fields, in the order filled_fields() computes them ("marks": highlights or a note)
+FILLABLE = ("authors", "venue", "year", "rating", "decision", "tags", "marks")
 
 
 def _rows_statement(d: Dialect) -> Select:
@@ -130,6 +145,29 @@ class Papers:
                 )
         return out
 
+    def filled_fields(self, paper_ids: Sequence[int]) -> frozenset[str]:
+        """Which of the table's optional fields (FILLABLE) any of these papers has: one
+        statement of aggregates over the ids (the table hides a column empty for all of them)."""
+        if not paper_ids:
+            return frozenset()
+        d = self._store.dialect
+        p = t.paper.c
+
+        def some(condition: ColumnElement) -> ColumnElement:
+            return func.coalesce(func.max(case((condition, 1), else_=0)), 0)
+
+        tagged = exists().where(d.in_ids_named(t.paper_tag.c.paper_id, "ids"))
+        marked = or_(exists().where(d.in_ids_named(t.highlight.c.paper_id, "ids")),
+                     exists().where(d.in_ids_named(t.note.c.paper_id, "ids"), t.note.c.text != ""))
+        stmt = select(
+            some(and_(p.authors_json.is_not(None), p.authors_json.not_in(("", "[]")))),
+            some(func.coalesce(p.venue, "") != ""), some(func.coalesce(p.year, 0) != 0),
+            some(p.rating > 0), some(p.decision.is_not(None)), tagged, marked,
+        ).where(d.in_ids_named(p.id, "ids"))
+        with self._store.read() as conn:
+            row = conn.execute(stmt, {"ids": d.ids_value(paper_ids)}).one()
+        return frozenset(name for name, on in zip(FILLABLE, row, strict=True) if on)
+
     # ---- writes --------------------------------------------------------------------------
     def set_title(self, paper_id: int, title: str, source: str = "edited") -> Change:
         """Set a title; ``source`` is "edited" for the user's edits (undo passes the old one)."""
@@ -218,7 +256,8 @@ class Papers:
             before = tx.conn.execute(select(t.paper.c.id, col).where(where, differs)).all()
             tx.conn.execute(update(t.paper).where(where).values({column: value, "updated_at": tx.now}))
             change_log.record(tx, column, [(pid, {"old": old, "new": value}) for pid, old in before])
-        return Change("papers", tuple(ids), detail={column: value})
+        # the values it replaced, for undo (set_fields): the papers that already had it keep it
+        return Change("papers", tuple(ids), detail={column: value, "old": {pid: {column: old} for pid, old in before}})
 
     def set_fields(self, values: dict[int, dict[str, object]]) -> Change:
         """Restore status/rating/decision per paper (undo of a bulk edit): {id: {"status": .., "rating": ..}}."""
@@ -229,15 +268,16 @@ class Papers:
             old = {r.id: {"status": r.status, "rating": r.rating, "decision": r.decision}
                    for r in tx.conn.execute(
                        select(p.id, p.status, p.rating, p.decision).where(tx.d.in_ids(p.id, list(values))))}
+            groups: dict[tuple[str, object], list[int]] = {}  # one UPDATE per column and value
             for pid, fields in values.items():
                 for column, value in fields.items():
                     if column not in checks:
                         raise LibraryError(f"cannot set {column} this way")
-                    value = checks[column](value)
-                    tx.conn.execute(
-                        update(t.paper).where(t.paper.c.id == pid)
-                        .values({column: value, "updated_at": tx.now})
-                    )
+                    groups.setdefault((column, checks[column](value)), []).append(pid)
+            for (column, value), ids in groups.items():
+                tx.conn.execute(
+                    update(t.paper).where(tx.d.in_ids(p.id, ids)).values({column: value, "updated_at": tx.now})
+                )
             change_log.record_fields(tx, old, values)
         return Change("papers", tuple(values))
 

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from desktop_app.core.models import DECISIONS, STATUSES
 from desktop_app.gui import collation, i18n
+from desktop_app.gui.flow_layout import FlowLayout
 from desktop_app.gui.undo_toast import UndoToast
 
 TAG_COUNT_LIMIT = 5000  # above this many selected papers, "Remove tag" offers every tag, uncounted
@@ -39,6 +40,12 @@ NEW_LIST = QT_TRANSLATE_NOOP("BulkPanel", "New list…")
 
 def _papers(n: int) -> str:
     return i18n.papers(n)
+
+
+def _shrinkable(combo: QComboBox) -> None:
+    """A combo box as narrow as the pane needs (its longest tag or list name would set its width)."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(8)
 
 
 class BulkPanel(QWidget):
@@ -62,27 +69,25 @@ class BulkPanel(QWidget):
         hint.setWordWrap(True)
 
         self.status_buttons: dict[str, QPushButton] = {}
-        status_row = QHBoxLayout()
+        status_row = FlowLayout(spacing=6)  # wraps in a narrow pane (1400×900, Chinese) instead of clipping
         for status in STATUSES:
             b = QPushButton(i18n.status_label(status), self)
             b.setObjectName(f"bulkStatus_{status}")
             b.clicked.connect(lambda _=False, s=status: self.set_status(s))
             self.status_buttons[status] = b
             status_row.addWidget(b)
-        status_row.addStretch(1)
 
         self.decision_buttons: dict[str, QPushButton] = {}
-        decision_row = QHBoxLayout()
+        decision_row = FlowLayout(spacing=6)  # wraps in a narrow pane (1400×900, Chinese) instead of clipping
         for decision in (*DECISIONS, None):
             b = QPushButton(i18n.decision_label(decision), self)
             b.setObjectName(f"bulkDecision_{decision or 'none'}")
             b.clicked.connect(lambda _=False, d=decision: self.set_decision(d))
             self.decision_buttons[decision or "none"] = b
             decision_row.addWidget(b)
-        decision_row.addStretch(1)
 
         self.rating_buttons: list[QToolButton] = []
-        rating_row = QHBoxLayout()
+        rating_row = FlowLayout(spacing=6)  # wraps in a narrow pane (1400×900, Chinese) instead of clipping
         for n in range(6):
             b = QToolButton(self)
             b.setText(self.tr("None") if n == 0 else f"{n}★")
@@ -91,7 +96,6 @@ class BulkPanel(QWidget):
             b.clicked.connect(lambda _=False, n=n: self.set_rating(n))
             self.rating_buttons.append(b)
             rating_row.addWidget(b)
-        rating_row.addStretch(1)
 
         self.tag_line = QLineEdit(self)
         self.tag_line.setObjectName("bulkTagLine")
@@ -111,6 +115,7 @@ class BulkPanel(QWidget):
         add_row.addWidget(self.add_tag_button)
 
         self.remove_combo = QComboBox(self)
+        _shrinkable(self.remove_combo)
         self.remove_combo.setObjectName("bulkRemoveTag")
         self.remove_combo.setAccessibleName(self.tr("Tag to remove"))
         self.remove_button = QPushButton(self.tr("Remove tag"), self)
@@ -121,6 +126,7 @@ class BulkPanel(QWidget):
         remove_row.addWidget(self.remove_button)
 
         self.list_combo = QComboBox(self)
+        _shrinkable(self.list_combo)
         self.list_combo.setObjectName("bulkList")
         self.list_combo.setAccessibleName(self.tr("Reading list"))
         self.list_button = QPushButton(self.tr("Add to list"), self)
@@ -135,6 +141,8 @@ class BulkPanel(QWidget):
         self.delete_button.clicked.connect(self.delete)
 
         form = QFormLayout()
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # labels above their fields when narrow
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.addRow(self.tr("Status:"), status_row)
         form.addRow(self.tr("Rating:"), rating_row)
         form.addRow(self.tr("Decision:"), decision_row)
@@ -320,7 +328,9 @@ class ReaderOrBulk:
                 self.panel.show_papers(ids)
                 self.stack.setCurrentWidget(self.scroll)
                 return
-        self.stack.setCurrentWidget(self.window.reader)
+        if self.bulk_shown():  # edits made meanwhile were not shown in the hidden reader
+            self.stack.setCurrentWidget(self.window.reader)
+            self.window.refresh_reader()
 
     def bulk_shown(self) -> bool:
         return self.stack.currentWidget() is self.scroll

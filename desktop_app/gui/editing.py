@@ -17,7 +17,8 @@ from desktop_app.gui import i18n
 from desktop_app.gui.note_editor import NoteEditor
 from desktop_app.gui.paper_table import PaperTable
 from desktop_app.gui.search_bar import FilterState, SearchBar
-from desktop_app.gui.undo import Do, NoteCommand, Undo, perform
+from desktop_app.gui.undo import Do, NoteCommand, Undo, perform, perform_in
+from desktop_app.gui.write_queue import LARGE, WriteQueue
 
 NOTE_SAVE_WAIT = 0.05  # seconds the GUI thread may wait for the write lock
 MESSAGE_MS = 5000
@@ -49,14 +50,34 @@ class EditController(QObject):
         self._search = search
         self._filters = filters
         self._dialog_parent = parent
+        self.writes = WriteQueue(parent)  # large edits, their undo and redo: in a worker, in order
+
+    def _warn(self, why: str) -> None:
+        QMessageBox.warning(self._dialog_parent, self.tr("Marginalia"), why)
+
+    def busy(self) -> bool:
+        """Whether a large edit (or an undo or redo waiting behind one) is being written."""
+        return self.writes.busy()
 
     def _do(self, text: str, do: Do, undo: Undo) -> Change | None:
-        try:
-            return perform(self.undo_stack, text, do, undo, self.changed.emit,
-                           lambda why: QMessageBox.warning(self._dialog_parent, self.tr("Marginalia"), why))
-        except LibraryError as exc:
-            QMessageBox.warning(self._dialog_parent, self.tr("Marginalia"), str(exc))
+        """Run an edit here and push it. While a large edit is being written it is refused (it
+        would wait for the write lock with the window frozen)."""
+        if self.writes.busy():
+            self._say(self.tr("Wait a moment: a large edit is still being written"))
             return None
+        try:
+            return perform(self.undo_stack, text, do, undo, self.changed.emit, self._warn, self.writes)
+        except LibraryError as exc:
+            self._warn(str(exc))
+            return None
+
+    def _do_many(self, n: int, text: str, do: Do, undo: Undo) -> None:
+        """An edit of ``n`` papers: in the worker when large (or behind a write there), else here.
+        Either way one undo step."""
+        if n > LARGE or self.writes.busy():
+            perform_in(self.writes, self.undo_stack, text, do, undo, self.changed.emit, self._warn)
+        else:
+            self._do(text, do, undo)
 
     def _say(self, text: str) -> None:
         self.message.emit(text, MESSAGE_MS)
@@ -67,13 +88,13 @@ class EditController(QObject):
             return
         lib = self.library
         label = (self.tr("Add tag {0} to %n paper(s)", "", len(ids)) if len(ids) > 1 else self.tr("Add tag {0}")).format(", ".join(names))
-        self._do(label, lambda: lib.tags.add(ids, names),
-                 lambda ch: lib.tags.set_links(ch.detail["links"], present=False))
+        self._do_many(len(ids), label, lambda: lib.tags.add(ids, names),
+                      lambda ch: lib.tags.set_links(ch.detail["links"], present=False))
 
     def remove_tag(self, ids: list[int], name: str) -> None:
         lib = self.library
-        self._do(self.tr("Remove tag {0}").format(name), lambda: lib.tags.remove(ids, [name]),
-                 lambda ch: lib.tags.set_links(ch.detail["links"], present=True))
+        self._do_many(len(ids), self.tr("Remove tag {0}").format(name), lambda: lib.tags.remove(ids, [name]),
+                      lambda ch: lib.tags.set_links(ch.detail["links"], present=True))
 
     # ---- status, rating, title ---------------------------------------------------------------
     def _bulk(self, column: str, value: object, label: str, ids: list[int] | None = None) -> None:
@@ -81,11 +102,14 @@ class EditController(QObject):
         if not ids:
             return
         lib = self.library
-        before = {pid: {column: getattr(row, column)} for pid, row in lib.papers.rows(ids).items()}
         setter = {"status": lib.papers.set_status, "rating": lib.papers.set_rating,
                   "decision": lib.papers.set_decision}[column]
-        self._do(label + (self.tr(" (%n papers)", "", len(ids)) if len(ids) > 1 else ""),
-                 lambda: setter(ids, value), lambda _ch: lib.papers.set_fields(before))
+
+        def undo(ch: Change) -> Change:  # the values the edit replaced (those it changed)
+            return lib.papers.set_fields(ch.detail["old"]) if ch.detail["old"] else Change("papers", ch.paper_ids)
+
+        self._do_many(len(ids), label + (self.tr(" (%n papers)", "", len(ids)) if len(ids) > 1 else ""),
+                      lambda: setter(ids, value), undo)
 
     def set_status(self, status: str, ids: list[int] | None = None) -> None:
         """Of ``ids`` (triage: the paper on screen), else of the selected papers."""
@@ -227,8 +251,8 @@ class EditController(QObject):
 
     def add_to_list(self, name: str, ids: list[int]) -> None:
         lib = self.library
-        self._do(self.tr("Add %n paper(s) to {0}", "", len(ids)).format(name), lambda: lib.lists.add(name, ids),
-                 lambda ch: lib.lists.remove(name, ch.detail["added"]))
+        self._do_many(len(ids), self.tr("Add %n paper(s) to {0}", "", len(ids)).format(name), lambda: lib.lists.add(name, ids),
+                      lambda ch: lib.lists.remove(name, ch.detail["added"]))
         self._say(self.tr("Added %n paper(s) to “{0}”", "", len(ids)).format(name))
 
     def add_to_list_dialog(self) -> None:

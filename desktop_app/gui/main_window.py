@@ -33,6 +33,7 @@ from desktop_app.gui import collation, did_you_mean, i18n, start_up_done
 from desktop_app.gui.bulk_panel import install_bulk_panel
 from desktop_app.gui.deferred import AfterFirstPaint, Coalescer
 from desktop_app.gui.editing import EditController
+from desktop_app.gui.filled_columns import FilledColumns
 from desktop_app.gui.focus_order import TabChain
 from desktop_app.gui.import_export import FileController, sample_count
 from desktop_app.gui.jobs import Job, keep_while_running, running_jobs
@@ -48,6 +49,7 @@ from desktop_app.gui.sidebar import Sidebar, SidebarPane
 from desktop_app.gui.theme import add_theme_menu, apply_preference
 from desktop_app.gui.window_keys import FieldKeys
 from desktop_app.gui.window_settings import WindowSettings
+from desktop_app.gui.write_queue import WriteProgress
 
 if TYPE_CHECKING:
     from desktop_app.gui.welcome import WelcomePanel
@@ -141,6 +143,9 @@ class MainWindow(QMainWindow):
             self.splitter.setStretchFactor(n, stretch)
         self.splitter.setSizes([200, 770, 440])
         self.splitter.setChildrenCollapsible(False)
+        # the abstract takes the reader's height, the note its smallest (issue 28: at 1400×900 at
+        # least 20 lines of the abstract); a layout the user set is restored over these
+        self.reader.splitter.setSizes([10_000, self.reader.notes.minimumSizeHint().height()])
 
         self.welcome: WelcomePanel | None = None  # built when the library is empty
         self.stack = QStackedWidget(self)
@@ -165,6 +170,8 @@ class MainWindow(QMainWindow):
                                     filters, self)
         self.files = FileController(self.library, self.table, self.status_label, filters, self)
         ed, rd = self.edits, self.reader
+        # "Applying “Mark read (10,000 papers)”…" while a large edit is written in the worker
+        self.statusBar().addPermanentWidget(WriteProgress(ed.writes, self))
         ed.changed.connect(self.on_change)
         ed.changed.connect(self.likely_sort.changed)
         self.likely_sort.ranked.connect(lambda: self.sort_key == LIKELY_SORT and self.refresh_query())
@@ -206,6 +213,8 @@ class MainWindow(QMainWindow):
         rd.highlightDeleteRequested.connect(ed.delete_highlight)
         rd.highlightCommentRequested.connect(ed.edit_highlight_comment)
         self.bulk = install_bulk_panel(self)  # several papers selected: their edits in the reader's place
+        # columns empty for every shown paper are hidden unless the user chose them (filled_columns.py)
+        self.filled_columns = FilledColumns(self.library, self.model, self.table.header, self)
         from desktop_app.gui.related_panel import install as install_related
 
         self.similar = install_related(self)  # related papers, tag suggestions: in a worker (related_panel.py)
@@ -420,6 +429,7 @@ class MainWindow(QMainWindow):
             pid, text = self.reader.notes.paper_id(), self.reader.notes.edit.toPlainText()
             if pid is not None:
                 self.library.notes.set(pid, text)
+        self.edits.writes.drain()  # a large edit being written, and an undo asked for behind it
         for job in running_jobs(self):
             job.cancel()
             job.wait(30000)
@@ -620,8 +630,15 @@ class MainWindow(QMainWindow):
         if kind == "lists" and self.state.list_name:
             self.refresh_query()
         cur = self.current_id()
+        if self.bulk.bulk_shown():
+            return  # the reader is hidden: shown afresh when it comes back (refresh_reader)
         if cur is not None and (not change.paper_ids or cur in change.paper_ids or kind == "tags"):
             self._show_current(reload_note=False)
+
+    def refresh_reader(self) -> None:
+        """The reader comes back after the bulk panel: the shown paper as it is now (the note
+        typed in it stays)."""
+        self._show_current(reload_note=False)
 
     # ---- selection -------------------------------------------------------------------------
     def current_id(self) -> int | None:

@@ -4,6 +4,7 @@ before the command is pushed, so a refused edit never lands on the stack."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand, QUndoStack
@@ -17,20 +18,46 @@ Notify = Callable[[Change], None]
 Failed = Callable[[str], None]  # told why an undo or redo could not be done
 
 
+class Runner(Protocol):
+    """Runs library writes in a worker, in order (gui/write_queue.py's WriteQueue)."""
+
+    def busy(self) -> bool: ...
+
+    def submit(self, text: str, work: Callable[[], Change], done: Callable[[Change], None],
+               failed: Callable[[str], None]) -> None: ...
+
+
 class LibraryCommand(QUndoCommand):
-    def __init__(self, text: str, do: Do, undo: Undo, notify: Notify, first: Change,
-                 failed: Failed | None = None) -> None:
+    """An edit as one undo step. With a ``runner``, its undo and redo run there (in a worker)
+    when the edit is ``large`` or the runner is still busy with writes before them, else here."""
+
+    def __init__(self, text: str, do: Do, undo: Undo, notify: Notify, first: Change | None,
+                 failed: Failed | None = None, runner: Runner | None = None, *, large: bool = False) -> None:
         super().__init__(text)
         self._do = do
         self._undo = undo
         self._notify = notify
-        self._change = first
+        self._change = first  # None while the first run is still in the runner
         self._skip_first_redo = True
         self._failed = failed
+        self._runner = runner
+        self._large = large
+        self._dead = False  # its first run failed in the runner: undo and redo do nothing
+
+    def _queued(self) -> Runner | None:
+        """The runner, when this undo or redo is to run there."""
+        runner = self._runner
+        return runner if runner is not None and (self._large or runner.busy()) else None
 
     def redo(self) -> None:
         if self._skip_first_redo:
             self._skip_first_redo = False
+            return
+        if self._dead:
+            return
+        runner = self._queued()
+        if runner is not None:
+            runner.submit(self.text(), self._do, self.applied, lambda why: self._report("Redo", why))
             return
         try:
             self._change = self._do()
@@ -40,30 +67,69 @@ class LibraryCommand(QUndoCommand):
         self._notify(self._change)
 
     def undo(self) -> None:
+        if self._dead:
+            return
+        runner = self._queued()
+        if runner is not None:
+            runner.submit(self.text(), self._undo_now, self._notify, lambda why: self._report("Undo", why))
+            return
         try:
-            change = self._undo(self._change)
+            change = self._undo_now()
         except LibraryError as exc:
             self._give_up("Undo", exc)
             return
         self._notify(change)
 
+    def _undo_now(self) -> Change:
+        """The undo of the last run (read when it runs: after that run, in the runner's order)."""
+        if self._change is None:
+            return Change("papers", ())
+        return self._undo(self._change)
+
+    def applied(self, change: Change) -> None:
+        """A run in the runner is done: keep its change for the undo, and tell the window."""
+        self._change = change
+        self._notify(change)
+
+    def first_run_failed(self, why: str) -> None:
+        """The first run, in the runner, was refused: this step does nothing any more (the
+        stack drops it at its next undo) and the user is told."""
+        self._dead = True
+        self.setObsolete(True)
+        self._report("Edit", why)
+
+    def _report(self, what: str, why: str) -> None:
+        if self._failed is not None:
+            self._failed(f"{what} “{self.text()}” is not possible: {why}")
+
     def _give_up(self, what: str, exc: LibraryError) -> None:
         """The library refused: say so, and take this step off the stack (Qt drops an obsolete
         command after its undo or redo), so that no "Redo …" is offered that did not happen."""
         self.setObsolete(True)
-        if self._failed is not None:
-            self._failed(f"{what} “{self.text()}” is not possible: {exc}")
+        self._report(what, str(exc))
 
 
 def perform(stack: QUndoStack, text: str, do: Do, undo: Undo, notify: Notify,
-            failed: Failed | None = None) -> Change:
+            failed: Failed | None = None, runner: Runner | None = None) -> Change:
     """Run ``do`` now; when it succeeds, push it so that Ctrl+Z runs ``undo``.
     Errors from ``do`` propagate and nothing is pushed. A later undo or redo that the library
-    refuses is reported to ``failed`` and the step leaves the stack."""
+    refuses is reported to ``failed`` and the step leaves the stack. With a ``runner`` (busy
+    with other writes by then), that undo or redo waits its turn there."""
     change = do()
     notify(change)
-    stack.push(LibraryCommand(text, do, undo, notify, change, failed))
+    stack.push(LibraryCommand(text, do, undo, notify, change, failed, runner))
     return change
+
+
+def perform_in(runner: Runner, stack: QUndoStack, text: str, do: Do, undo: Undo, notify: Notify,
+               failed: Failed) -> LibraryCommand:
+    """Push the step at once and run ``do`` in ``runner`` (a large edit): its undo or redo,
+    asked for meanwhile, runs after it there. A refused ``do`` is reported to ``failed`` and the
+    step then does nothing (the stack drops it at its next undo)."""
+    cmd = LibraryCommand(text, do, undo, notify, None, failed, runner, large=True)
+    stack.push(cmd)  # its first redo() is skipped: the runner does the first run
+    runner.submit(text, do, cmd.applied, cmd.first_run_failed)
+    return cmd
 
 
 class NoteCommand(QUndoCommand):

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QHeaderView, QSplitter, QWidget
 from desktop_app.gui.search_bar import FilterState
 
 SPLITTER_KEYS = ("window/splitter", "window/readerSplitter")
+DEFAULT_SIZE = (1400, 900)  # the window at its first start
 
 
 class WindowSettings:
@@ -33,7 +34,7 @@ class WindowSettings:
         if isinstance(geo, QByteArray | bytes):
             window.restoreGeometry(geo)
         else:
-            window.resize(1400, 880)
+            window.resize(*DEFAULT_SIZE)
         for key, splitter in zip(SPLITTER_KEYS, splitters, strict=True):
             val = s.value(key)
             if isinstance(val, QByteArray | bytes):

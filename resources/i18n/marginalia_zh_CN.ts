@@ -855,6 +855,10 @@ You can undo this with Ctrl+Z.</source>
         <source>Decide topic {0} {1}</source>
         <translation>将主题 {0} 决定为“{1}”</translation>
     </message>
+    <message>
+        <source>Wait a moment: a large edit is still being written</source>
+        <translation>请稍候：一项大批量编辑仍在写入</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -3272,6 +3276,13 @@ You can also drop files on this window.</source>
     <message>
         <source>Open the NeurIPS 2026 sample ({0} abstracts)</source>
         <translation>打开 NeurIPS 2026 示例（{0} 篇摘要）</translation>
+    </message>
+</context>
+<context>
+    <name>WriteProgress</name>
+    <message>
+        <source>Applying “{0}”…</source>
+        <translation>正在执行“{0}”…</translation>
     </message>
 </context>
 </TS>

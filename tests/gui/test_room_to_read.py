@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHeaderView
 
 from desktop_app.core.library import Library
@@ -31,7 +30,7 @@ def _shown(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
     win.resize(1400, 900)
     win.show()
     qtbot.waitExposed(win)
-    qtbot.waitUntil(lambda: not win.model.partial, timeout=5000)
+    qtbot.waitUntil(lambda: not win.model.partial and win.table.header.filled is not None, timeout=5000)
     return win
 
 
@@ -47,9 +46,8 @@ def test_the_title_takes_the_room_empty_columns_hide(make_window, seeded_dir: Pa
     width = header.viewport().width()
     qtbot.waitUntil(lambda: header.sectionSize(COL_TITLE) >= 0.6 * width, timeout=3000)
     assert header.sectionResizeMode(COL_TITLE) == QHeaderView.ResizeMode.Stretch
-    title = win.model.data(win.model.index(0, COL_TITLE))
-    fits = win.table.fontMetrics().horizontalAdvance(title[:60])
-    assert header.sectionSize(COL_TITLE) > fits  # 60 characters, not 25
+    sample = "A transductive generalization of in-context learning for tabular"  # 64 characters
+    assert header.sectionSize(COL_TITLE) > win.table.fontMetrics().horizontalAdvance(sample)
 
     # a tag on one paper: the Tags column comes; its undo: it goes again
     pid = win.current_id()
@@ -70,19 +68,20 @@ def test_relevance_takes_its_width_from_the_title(make_window, seeded_dir: Path,
     header = win.table.horizontalHeader()
     chosen = {COL_TITLE, COL_VENUE, COL_YEAR, COL_STATUS, COL_RATING, COL_TAGS, COL_DECISION, COL_MARKS}
     assert _visible(header) == chosen
+    qtbot.waitUntil(lambda: win.table.horizontalScrollBar().maximum() == 0, timeout=3000)
     before = header.sectionSize(COL_TITLE)
 
     win.search.box.setFocus()
     qtbot.keyClicks(win.search.box, "learning")
     win.search.apply_now()
     assert win.sort_key == "relevance" and not header.isSectionHidden(COL_RELEVANCE)
-    assert _visible(header) == chosen | {COL_RELEVANCE}  # it hides none of them
-    viewport = header.viewport().width()
+    qtbot.waitUntil(lambda: header.filled is not None and _visible(header) == chosen | {COL_RELEVANCE}, timeout=3000)
     qtbot.waitUntil(lambda: header.sectionSize(COL_TITLE) < before, timeout=3000)
+    viewport = header.viewport().width()
     assert win.table.horizontalScrollBar().maximum() == 0  # nothing pushed off screen
     for col in _visible(header):
         assert header.sectionViewportPosition(col) + header.sectionSize(col) <= viewport, col
-    assert before - header.sectionSize(COL_TITLE) == header.sectionSize(COL_RELEVANCE)
+    assert abs(before - header.sectionSize(COL_TITLE) - header.sectionSize(COL_RELEVANCE)) <= 2
 
 
 def _abstract_lines_shown(win) -> int:  # noqa: ANN001
@@ -139,5 +138,3 @@ def test_the_layout_the_user_sets_is_remembered(make_window, seeded_dir: Path, q
     assert again.reader.splitter.sizes() == split
     again.edits.add_tags([again.current_id()], ["to-cite"])
     qtbot.waitUntil(lambda: not header.isSectionHidden(COL_TAGS), timeout=3000)
-    assert header.visualIndex(COL_TITLE) == 0
-    assert Qt.Orientation.Horizontal == header.orientation()
