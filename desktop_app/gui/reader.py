@@ -274,6 +274,8 @@ class ReaderPane(QWidget):
             parts.append(f"arXiv:{p.arxiv_id}")
         if p.extra.get("pmid"):
             parts.append(f"PMID:{p.extra['pmid']}")
+        if p.bibtex_key:  # the stored citation key: what \cite{} takes, in every export
+            parts.append(f"@{p.bibtex_key}")
         if p.title_source == "derived":
             parts.append(QCoreApplication.translate("ReaderPane", "title derived from the abstract"))
         if p.lists:

@@ -1727,6 +1727,22 @@ Import them with File → Import… in that window.</source>
         <source>abstract</source>
         <translation>摘要</translation>
     </message>
+    <message>
+        <source>How a LaTeX document cites the paper (\cite{{{0}}}). Made once, unique in the library; every export keeps it.</source>
+        <translation>LaTeX 文档引用此论文的方式（\cite{{{0}}}）。只生成一次，在文献库中唯一；每次导出都保持不变。</translation>
+    </message>
+    <message>
+        <source>Citation key</source>
+        <translation>引用键</translation>
+    </message>
+    <message>
+        <source>Citation &amp;key:</source>
+        <translation>引用键(&amp;K):</translation>
+    </message>
+    <message>
+        <source>citation key</source>
+        <translation>引用键</translation>
+    </message>
 </context>
 <context>
     <name>NoteEditor</name>

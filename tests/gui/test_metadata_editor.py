@@ -199,3 +199,9 @@ def test_the_citation_key_is_edited_refused_when_taken_and_undone(make_window, s
     assert win.library.query("key:mine2026quokka").ids == [pid]
     win.undo_stack.undo()
     assert win.library.papers.get(pid).bibtex_key == before
+
+
+def test_the_reader_shows_the_citation_key(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    win = make_window(seeded_dir)
+    key = win.library.papers.get(win.current_id()).bibtex_key
+    qtbot.waitUntil(lambda: f"@{key}" in win.reader.meta.text(), timeout=3000)
