@@ -42,7 +42,9 @@ _STOPWORDS = frozenset(
     "a an the on of in for and or to with from by at as is are via towards toward into "
     "when what why how do does can we our its this that".split()
 )
-_KEY_OK = re.compile(r"^[A-Za-z0-9_:.\-+/]+$")
+# what BibTeX and biber take in a key: no spaces, none of , { } " # % ' ( ) = \ ~ (letters
+# beyond ASCII too, as biber and Better BibTeX write them)
+_KEY_OK = re.compile(r"^[^\s,{}\"#%'()=\\~]+$")
 MAX_KEY_LENGTH = 100
 
 
@@ -78,7 +80,7 @@ def _suffixes() -> Iterator[str]:
 
 
 def is_valid_key(key: str) -> bool:
-    """Whether ``key`` can stand as a BibTeX key: letters, digits and ``_:.-+/``, no spaces."""
+    """Whether ``key`` can stand as a BibTeX key: no spaces, none of ``,{}"#%'()=\\~``."""
     return bool(key) and len(key) <= MAX_KEY_LENGTH and bool(_KEY_OK.match(key))
 
 

@@ -126,8 +126,8 @@ def check_citation_key(value: object) -> str:
     if not text:
         raise LibraryError("the citation key cannot be empty (it is how a LaTeX document cites the paper)")
     if not is_valid_key(text):
-        raise LibraryError(f"“{text}” is not a citation key: use letters, digits and _ : . - + / "
-                           f"without spaces, at most {MAX_KEY_LENGTH} characters")
+        raise LibraryError(f"“{text}” is not a citation key: no spaces and none of , {{ }} \" # % ' ( ) = \\ ~ "
+                           f"(BibTeX cannot cite it), at most {MAX_KEY_LENGTH} characters")
     return text
 
 
