@@ -120,7 +120,7 @@ def csl_items(papers: Sequence[ExportPaper]) -> list[dict]:
     """The papers as CSL-JSON items for a bibliography: the CSL-JSON exporter's mapping, the
     title's LaTeX made plain, without the note, abstract and keywords."""
     from desktop_app.core.formats.csljson_writer import paper_item
-    from desktop_app.core.formats.writer_common import latex_to_plain
+    from desktop_app.core.formats.writer_common import DERIVED_NOTE, is_derived, latex_to_plain
 
     items = []
     for paper in papers:
@@ -129,6 +129,8 @@ def csl_items(papers: Sequence[ExportPaper]) -> list[dict]:
             item.pop(key, None)
         if item.get("title"):
             item["title"] = " ".join(latex_to_plain(item["title"]).split())
+            if is_derived(paper):  # a bibliography says where such a title came from
+                item["title"] += f" [{DERIVED_NOTE}]"
         items.append(item)
     return items
 

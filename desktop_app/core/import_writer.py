@@ -188,8 +188,11 @@ class ImportWriter:
         if rec.title and rec.title.strip().lower() == UNTITLED.lower() and not plain:
             rec = replace(rec, title=None)  # our own placeholder, read back from an export (the
             # caller's record stays as it was: a preview's records are imported again after it)
-        given = bool(rec.title and rec.title.strip())
-        title = plain_title(rec.title) if given else (derive_title(rec.abstract) if rec.abstract else UNTITLED)
+        given = bool(rec.title and rec.title.strip()) and not rec.title_derived
+        if rec.title_derived and rec.title and rec.title.strip():  # Marginalia's own export of a
+            title = plain_title(rec.title)  # derived title: kept as it was, still "derived"
+        else:
+            title = plain_title(rec.title) if given else (derive_title(rec.abstract) if rec.abstract else UNTITLED)
         ident = record_identity(rec, plain, title, given=given)
         keys = candidate_keys(ident)
         found = self.match(ident, keys)
@@ -346,7 +349,7 @@ class ImportWriter:
         p = t.paper
         row = self.conn.execute(select(p).where(p.c.id == pid)).mappings().one()
         sets: dict[str, object] = {}
-        if rec.title and row["title_source"] == "derived":
+        if rec.title and not rec.title_derived and row["title_source"] == "derived":
             sets["title"], sets["title_source"] = plain_title(rec.title), "given"
         if rec.abstract and not row["abstract"]:
             sets["abstract"], sets["abstract_text"] = rec.abstract, plain

@@ -43,6 +43,7 @@ class Record:
     status: str | None = None
     rating: int | None = None
     lists: dict[str, int] = field(default_factory=dict)  # reading list -> the paper's position in it (0-based)
+    title_derived: bool = False  # the title is one Marginalia derived from the abstract (its own export)
 
 
 @dataclass(slots=True)

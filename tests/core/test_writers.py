@@ -40,7 +40,7 @@ from desktop_app.core.formats.markdown_writer import (
     note_markdown,
 )
 from desktop_app.core.formats.seeds import read_seeds
-from desktop_app.core.formats.writer_common import plain_abstract
+from desktop_app.core.formats.writer_common import DERIVED_LINE, plain_abstract
 from desktop_app.core.formats.writers import (
     EXPORT_FORMATS,
     render_export,
@@ -330,7 +330,8 @@ def test_ris_rereads_with_all_fields(papers):
         assert record.get("doi") == paper.doi
         assert record["keywords"] == paper.tags
         note_lines = [line.strip() for line in paper.note.splitlines() if line.strip()]
-        assert record["notes"] == note_lines
+        # these titles are derived: a note line of their own says so (issue 28, item 7)
+        assert record["notes"] == [DERIVED_LINE, *note_lines]
         urls = record.get("urls", [])
         if paper.url:
             assert paper.url in urls
@@ -343,7 +344,7 @@ def test_ris_note_cannot_forge_tags_or_end_a_record(papers):
     records = rispy.loads(render_export("ris", [forged, papers[1]]))
     assert len(records) == 2
     assert records[0]["title"] == papers[0].title
-    assert records[0]["notes"] == ["fine", "ER  -", "TY  - JOUR", "TI  - forged"]
+    assert records[0]["notes"] == [DERIVED_LINE, "fine", "ER  -", "TY  - JOUR", "TI  - forged"]
 
 
 # --- CSL-JSON ---------------------------------------------------------------------------------
@@ -370,7 +371,7 @@ def test_csljson_round_trip(papers):
         assert item["abstract"] == plain_abstract(paper).strip()
         assert item.get("DOI") == paper.doi
         assert item["keyword"] == ", ".join(paper.tags)
-        assert item["note"] == paper.note.strip()
+        assert item["note"] == "\n\n".join(x for x in (DERIVED_LINE, paper.note.strip()) if x)
         if paper.url:
             assert item["URL"] == paper.url
         elif paper.arxiv_id:

@@ -21,7 +21,10 @@ from desktop_app.core.formats.own_fields import PREFIX, own_fields
 from desktop_app.core.formats.writer_common import (
     ARTICLE_TYPES,
     CONFERENCE_TYPES,
+    DERIVED_NOTE,
     entry_type,
+    export_title,
+    is_derived,
     keywords_and_tags,
 )
 from desktop_app.core.records import ExportPaper
@@ -199,7 +202,9 @@ def paper_entry(paper: ExportPaper, key: str, *, include_notes: bool = False) ->
             fields.append((name, "{" + value + "}"))
 
     add("author", _author_field(paper.authors))
-    add("title", escape_latex(" ".join(paper.title.split())))
+    add("title", escape_latex(export_title(paper)))
+    if is_derived(paper):
+        add("titleaddon", DERIVED_NOTE)  # biblatex prints it after the title
     if paper.venue and paper.venue.strip():
         venue_field = (
             "journal"

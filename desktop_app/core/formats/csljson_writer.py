@@ -10,7 +10,9 @@ from desktop_app.core.formats.own_fields import own_fields
 from desktop_app.core.formats.writer_common import (
     ARTICLE_TYPES,
     CONFERENCE_TYPES,
+    derived_line,
     entry_type,
+    export_title,
     keywords_and_tags,
     one_line,
     plain_abstract,
@@ -53,7 +55,7 @@ def paper_item(paper: ExportPaper, citation_key: str | None = None) -> dict:
         if value is not None and value.strip():
             item[key] = value.strip()
 
-    put("title", one_line(paper.title))
+    put("title", export_title(paper))
     authors = [csl_name(a) for a in paper.authors if a.strip()]
     if authors:
         item["author"] = authors
@@ -65,7 +67,8 @@ def paper_item(paper: ExportPaper, citation_key: str | None = None) -> dict:
     url = paper.url or (f"https://arxiv.org/abs/{paper.arxiv_id.strip()}" if paper.arxiv_id else "")
     put("URL", url)
     put("keyword", ", ".join(keywords_and_tags(paper)))
-    put("note", paper.note)
+    # a derived title says so in the note, on a line of its own (read back, the line is dropped)
+    put("note", "\n\n".join(x for x in (derived_line(paper), paper.note.strip()) if x))
     item["custom"] = {"marginalia": own_fields(paper)}  # Marginalia's own fields (formats/own_fields.py)
     return item
 

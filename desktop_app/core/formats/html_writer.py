@@ -15,9 +15,12 @@ from urllib.parse import quote
 from markdown_it import MarkdownIt
 
 from desktop_app.core.formats.writer_common import (
+    DERIVED_NOTE,
     display_author,
+    export_title,
     html_abstract,
     images_as_links,
+    is_derived,
     one_line,
     paper_links,
     rating_label,
@@ -170,8 +173,10 @@ def _links(paper: ExportPaper) -> list[str]:
     return paper_links(paper, link)
 
 
-def _title(paper: ExportPaper) -> str:
-    return escape(one_line(paper.title)) or "<em>Untitled</em>"
+def _title(paper: ExportPaper, *, marked: bool = True) -> str:
+    """The title as HTML; a derived one says so (``marked``; not in the table of contents)."""
+    title = escape(export_title(paper)) or "<em>Untitled</em>"
+    return title + (f' <span class="derived">({DERIVED_NOTE})</span>' if marked and is_derived(paper) else "")
 
 
 def paper_html(paper: ExportPaper, number: int) -> str:
@@ -220,7 +225,7 @@ def render_html(
     doc_title = escape(one_line(title)) or "Marginalia export"
     count = len(papers)
     toc = "\n".join(
-        f'<li><a href="#paper-{n}">{_title(p)}</a></li>' for n, p in enumerate(papers, start=1)
+        f'<li><a href="#paper-{n}">{_title(p, marked=False)}</a></li>' for n, p in enumerate(papers, start=1)
     )
     parts = [
         "<!DOCTYPE html>",

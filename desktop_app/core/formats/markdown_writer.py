@@ -16,8 +16,11 @@ from urllib.parse import quote
 from markdown_it import MarkdownIt
 
 from desktop_app.core.formats.writer_common import (
+    DERIVED_NOTE,
     display_author,
+    export_title,
     images_as_links,
+    is_derived,
     one_line,
     paper_links,
     plain_abstract,
@@ -225,7 +228,9 @@ def _links(paper: ExportPaper) -> list[str]:
 
 def paper_markdown(paper: ExportPaper, number: int) -> str:
     """One paper as a Markdown section headed ``## number. title``."""
-    title = md_escape(one_line(paper.title)) or "*Untitled*"
+    title = md_escape(export_title(paper)) or "*Untitled*"
+    if is_derived(paper):
+        title += f" *({DERIVED_NOTE})*"
     out = [f"## {number}. {title}"]
     meta = []
     venue = " ".join(p for p in (one_line(paper.venue or ""), str(paper.year or "")) if p)

@@ -21,10 +21,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from urllib.parse import unquote
 
+from desktop_app.core.formats.writer_common import DERIVED_LINE
 from desktop_app.core.records import DECISIONS, ExportPaper, Record
 
 PREFIX = "marginalia-"
-NAMES = ("status", "rating", "decision", "tags", "lists")
+NAMES = ("status", "rating", "decision", "tags", "lists", "title")
 """The fields, in the order they are written (BibTeX field ``marginalia-<name>``)."""
 STATUSES = ("unread", "skimmed", "read")  # models.STATUSES (the readers do not load the ORM)
 _ENCODED = re.compile(r"[%,;={}\\\r\n]")
@@ -45,6 +46,8 @@ def own_fields(paper: ExportPaper) -> dict[str, str]:
         out["tags"] = ", ".join(_encode(t) for t in paper.tags)
     if paper.lists:
         out["lists"] = "; ".join(f"{_encode(name)}={pos}" for name, pos in paper.lists.items())
+    if paper.title_source == "derived":  # read back, the title stays "derived" (not the file's own)
+        out["title"] = "derived"
     return out
 
 
@@ -90,8 +93,11 @@ def applied(rec: Record, fields: Mapping[str, str], *, note: str | None = None) 
     # the writers list the tags among the keywords too (where a comma in a tag splits it)
     folded = {t.casefold() for t in tags} | {p.strip().casefold() for t in tags for p in re.split(r"[,;]", t)}
     keywords = [k for k in rec.keywords if k.strip().casefold() not in folded]
+    derived = fields.get("title") == "derived"
+    if note and derived:  # the line the writers add for a derived title (writer_common.DERIVED_LINE)
+        note = "\n".join(line for line in note.split("\n") if line.strip() != DERIVED_LINE).strip()
     return replace(
-        rec, status=status if status in STATUSES else None, rating=rating,
+        rec, title_derived=derived, status=status if status in STATUSES else None, rating=rating,
         decision=decision if decision in DECISIONS else rec.decision,
         tags=list(dict.fromkeys([*rec.tags, *tags])), keywords=keywords, lists=lists,
         note=note if note and note.strip() else rec.note,

@@ -17,7 +17,9 @@ from desktop_app.core.formats.own_fields import one_line as own_line
 from desktop_app.core.formats.writer_common import (
     ARTICLE_TYPES,
     CONFERENCE_TYPES,
+    derived_line,
     entry_type,
+    export_title,
     keywords_and_tags,
     one_line,
     plain_abstract,
@@ -65,7 +67,7 @@ def paper_reference(paper: ExportPaper) -> dict:
         if value is not None and one_line(value):
             ref[key] = one_line(value)
 
-    put("title", paper.title)
+    put("title", export_title(paper))
     authors = [one_line(a) for a in paper.authors if one_line(a)]
     if authors:
         ref["authors"] = authors
@@ -82,8 +84,9 @@ def paper_reference(paper: ExportPaper) -> dict:
     words = [one_line(t) for t in keywords_and_tags(paper) if one_line(t)]
     if words:
         ref["keywords"] = words
-    if paper.note.strip():
-        ref["notes"] = [_note_value(paper.note)]
+    notes = [x for x in (derived_line(paper), paper.note.strip() and _note_value(paper.note)) if x]
+    if notes:  # a derived title says so in a note of its own (read back, it is dropped)
+        ref["notes"] = notes
     put("id", paper.uid)
     ref["user1"] = "marginalia: " + own_line(paper, paper.bibtex_key)  # Marginalia's own fields (formats/own_fields.py)
     return ref

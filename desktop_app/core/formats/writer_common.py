@@ -243,3 +243,28 @@ def images_as_links(markdown: str) -> str:
                 start = at + len(_IMAGE_AS_LINK)
                 break
     return markdown.replace(_IMAGE_START, "!\\[") if images else markdown
+
+
+DERIVED_NOTE = "title derived from the abstract"
+"""What an export says beside a title Marginalia derived from the abstract (issue 28, item 7)."""
+_DERIVED_END = re.compile(r"(?:\s*(?:…|\.\.\.)|[\s.;:,])+$")
+
+
+DERIVED_LINE = "Title derived from the abstract."
+"""The note line of a derived title (CSL-JSON, RIS); formats/own_fields.py drops it when read back."""
+
+
+def derived_line(paper: ExportPaper) -> str:
+    return DERIVED_LINE if is_derived(paper) else ""
+
+
+def is_derived(paper: ExportPaper) -> bool:
+    return paper.title_source == "derived"
+
+
+def export_title(paper: ExportPaper) -> str:
+    """The title as exports write it: a derived one without its "…" (where it was cut) or a
+    final full stop (a citation style adds its own), so it never reads "… ." or ".."."""
+    title = one_line(paper.title)
+    return _DERIVED_END.sub("", title) if is_derived(paper) else title
+
