@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "keywords either way)")
     s.add_argument("--show-matches", action="store_true",
                    help="list each record found to be a paper already there, with the reason")
+    s.add_argument("--accept-links", action="store_true",
+                   help="a Marginalia JSON backup's file links outside the library folder are linked too "
+                        "(without it they are listed, not linked: a backup from elsewhere can name any file)")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("list", help="list papers")

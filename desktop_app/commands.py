@@ -94,7 +94,7 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
             raise UserError(f"no such file: {f}")
     report = lib.imports.from_files(args.files, duplicates="skip" if args.skip_duplicates else "merge",
                                     tag_categories=args.arxiv_categories_as_tags,
-                                    keywords_as_tags=args.keywords_as_tags)
+                                    keywords_as_tags=args.keywords_as_tags, accept_links=args.accept_links)
     if args.json:
         print_json(report.as_dict())
     else:

@@ -38,7 +38,7 @@ def share(source: Library, url: str, *, merge: bool = False) -> tuple[ImportRepo
             if not merge and target.papers.count():
                 raise LibraryError(f"{redact(url)} holds {target.papers.count()} papers already; "
                                    "add --merge to copy into it anyway")
-            report = target.imports.restore_json(doc)
+            report = target.imports.restore_json(doc, accept_links=True)  # the user's own library
             target.ensure_index()
         finally:
             target.close()

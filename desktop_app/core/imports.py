@@ -62,12 +62,15 @@ class Imports:
         keywords_as_tags: bool = False,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
+        accept_links: bool = False,
     ) -> ImportReport:
         """Read and import files. Unreadable files are reported per file; the rest imports.
-        Marginalia JSON documents (backups) are restored with everything the user wrote."""
+        Marginalia JSON documents (backups) are restored with everything the user wrote (their
+        file links outside the library folder only with ``accept_links``)."""
         backups = [p for p in paths if not_a_file(p) is None and is_library_json_file(p)]
         if backups:
-            reports = [self.restore_json(p, progress=progress, cancelled=cancelled) for p in backups]
+            reports = [self.restore_json(p, progress=progress, cancelled=cancelled, accept_links=accept_links)
+                       for p in backups]
             rest = [p for p in paths if p not in backups]
             merged = self.from_files(rest, duplicates=duplicates, tag_categories=tag_categories,
                                      keywords_as_tags=keywords_as_tags, progress=progress,
@@ -194,10 +197,12 @@ class Imports:
         *,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
+        accept_links: bool = False,
     ) -> ImportReport:
-        """Import a Marginalia JSON document with everything the user wrote."""
+        """Import a Marginalia JSON document with everything the user wrote; its file links
+        outside the library folder only with ``accept_links`` (the document may come from anyone)."""
         path = Path(source)
         doc, papers = read_document(path)
         with self.store.write() as tx:
             return restore_document(tx, path, doc, papers, progress=progress, cancelled=cancelled,
-                                    library_folder=self.folder)
+                                    library_folder=self.folder, accept_links=accept_links)

@@ -82,6 +82,7 @@ def restore_document(
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     library_folder: Path | None = None,
+    accept_links: bool = False,
 ) -> ImportReport:
     """Write a library document's papers, user data and lists in ``tx``; what was done.
 
@@ -92,6 +93,7 @@ def restore_document(
     batch = start_batch(tx, str(path), "marginalia-json")
     writer = ImportWriter(tx, batch, merge=True, tag_categories=False)
     by_uid: dict[str, int] = {}
+    refused: list[str] = []  # file links outside the library folder, not restored (untrusted document)
     for n, p in enumerate(papers, 1):
         rec = _record(p)
         before = len(writer.new_ids)
@@ -101,7 +103,7 @@ def restore_document(
             _keep_uid(tx, pid, p.uid)
         _user_data(tx, writer, pid, p, new)
         if library_folder is not None and p.attachments:
-            _attachments(tx, library_folder, path.parent, pid, p.attachments)
+            _attachments(tx, library_folder, path.parent, pid, p.attachments, refused if not accept_links else None)
         by_uid[p.uid] = pid
         writer.touched.add(pid)
         if progress and n % 100 == 0:
@@ -113,6 +115,12 @@ def restore_document(
     for lst in doc.get("reading_lists", []) or []:
         _restore_list(tx, lst, by_uid)
     writer.finish()
+    if refused:
+        fr.warnings.append(
+            f"{len(refused):,} file link(s) point outside the library folder and were not restored (first: "
+            f"{refused[0]}); if you trust this backup, import it again accepting its links "
+            "(marginalia import --accept-links, or answer Yes in the window)")
+    fr.refused_links = len(refused)
     finish_batch(tx, batch, fr)
     tx.queue_index(sorted(writer.touched))
     report.batch_id, report.paper_ids = batch, writer.new_ids
@@ -218,10 +226,20 @@ def _restore_list(tx: Tx, lst: dict, by_uid: dict[str, int]) -> None:
         conn.execute(add.values(list_id=lid, paper_id=pid, position=start + n, note=entry.get("note", "")))
 
 
-def _attachments(tx: Tx, folder: Path, doc_folder: Path, pid: int, attached: list) -> None:
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):
+        return False
+
+
+def _attachments(tx: Tx, folder: Path, doc_folder: Path, pid: int, attached: list,
+                 refused: list[str] | None = None) -> None:
     """A paper's attachments from a document (untrusted), those it lacks (same kind and SHA-256).
 
-    A link is recorded as it was (``marginalia check`` says if its file is not there). A copy's
+    A link is recorded as it was (``marginalia check`` says if its file is not there); one
+    outside the library folder only when ``refused`` is None (the user accepted the document's
+    links), else its path goes into ``refused``. A copy's
     file is looked for in this library (the same path), beside the document (a library folder
     moved with its ``files/``) and in ``backups/files/``; found with the recorded SHA-256, it is
     copied into ``files/<paper id>/``. Not found, the row is kept all the same, so that ``check``
@@ -245,6 +263,9 @@ def _attachments(tx: Tx, folder: Path, doc_folder: Path, pid: int, attached: lis
             continue
         added = _when(entry.get("added_at"), tx) if entry.get("added_at") else None
         if kind == "link":
+            if refused is not None and Path(rel).is_absolute() and not _inside(Path(rel), folder):
+                refused.append(rel)  # a document can name any file: linked only when the user accepts
+                continue
             if Path(rel).is_absolute():
                 insert_row(tx, pid, "link", rel, name, size, sha, added)
                 have.add((kind, sha))

@@ -32,6 +32,7 @@ from desktop_app.core.rules import check_decision, check_rating, check_status
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.dialect import Dialect
+from desktop_app.core.text.display import display_text, neutral_bidi
 from desktop_app.core.values import Change, HighlightView, PaperRow, PaperView
 
 _TAG_SEPARATOR = "\x1f"
@@ -112,10 +113,11 @@ class Papers:
                 .where(t.reading_list_item.c.paper_id == paper_id)
                 .order_by(d.nocase(t.reading_list.c.name))
             ).scalars())
-        return PaperView(
-            id=row["id"], uid=row["uid"], title=row["title"], title_source=row["title_source"],
-            abstract=row["abstract"], abstract_text=row["abstract_text"],
-            authors=json.loads(row["authors_json"] or "[]"), venue=row["venue"], year=row["year"],
+        return PaperView(  # text made safe to show (core/text/display.py); an abstract keeps its length
+            id=row["id"], uid=row["uid"], title=display_text(row["title"]), title_source=row["title_source"],
+            abstract=neutral_bidi(row["abstract"]), abstract_text=neutral_bidi(row["abstract_text"]),
+            authors=[display_text(a) for a in json.loads(row["authors_json"] or "[]")],
+            venue=display_text(row["venue"]) if row["venue"] else row["venue"], year=row["year"],
             doi=row["doi"], arxiv_id=row["arxiv_id"], url=row["url"], bibtex_key=row["bibtex_key"],
             entry_type=row["entry_type"], status=row["status"], rating=row["rating"], tags=tags,
             note=note or "", added_at=str(row["added_at"])[:19], extra=json.loads(row["extra_json"] or "{}"),
@@ -133,9 +135,10 @@ class Papers:
         out: dict[int, PaperRow] = {}
         with self._store.read() as conn:
             for r in conn.execute(self._rows_stmt, {"ids": d.ids_value(paper_ids)}):
-                authors = json.loads(r.authors_json or "[]")
+                authors = [display_text(a) for a in json.loads(r.authors_json or "[]")]
                 out[r.id] = PaperRow(
-                    id=r.id, title=r.title, venue=r.venue, year=r.year,
+                    id=r.id, title=display_text(r.title), venue=display_text(r.venue) if r.venue else r.venue,
+                    year=r.year,
                     tags=sorted(r.tags.split(_TAG_SEPARATOR), key=str.lower) if r.tags else [],
                     status=r.status, rating=r.rating, added_at=str(r.added_at)[:16],
                     highlights=r.hl, has_note=bool(r.has_note),

@@ -45,6 +45,7 @@ class FileReport:
     warnings: list[str] = field(default_factory=list)
     matches: list[MatchNote] = field(default_factory=list)  # each duplicate, with its reason
     kept_apart: int = 0  # records the user kept as papers of their own despite a match
+    refused_links: int = 0  # a backup's file links outside the library folder, not restored
 
     def as_dict(self) -> dict:
         return {
@@ -58,6 +59,7 @@ class FileReport:
             "warnings": self.warnings,
             "matches": [m.as_dict() for m in self.matches],
             "kept_apart": self.kept_apart,
+            "refused_links": self.refused_links,
         }
 
 

@@ -114,6 +114,27 @@ class FileController(QObject):
     def import_sample(self) -> None:
         self.import_paths([str(p) for p in sample_files()], preview=False)
 
+    def _restored(self, report, paths: list[str]) -> None:  # noqa: ANN001
+        """A backup restored: its file links outside the library folder were left out (a backup
+        from elsewhere can name any file); the user may accept them, and the restore runs again
+        with them (papers and notes already there are recognised, not doubled)."""
+        self.import_done(report)
+        refused = sum(getattr(f, "refused_links", 0) for f in report.files)
+        if not refused:
+            return
+        from PySide6.QtWidgets import QMessageBox
+
+        answer = QMessageBox.question(
+            self._window, self.tr("Link files outside the library?"),
+            self.tr("The backup links %n file(s) outside this library's folder. They were not linked: a backup "
+                    "from elsewhere can name any file on this computer. Link them now? Only if you trust the "
+                    "backup.", "", refused),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        if answer == QMessageBox.StandardButton.Yes:
+            lib = self.library
+            start_job(self._window, self.tr("Restoring…"), lambda progress, cancelled: lib.imports.from_files(
+                paths, progress=progress, cancelled=cancelled, accept_links=True), self.import_done, self._job_failed)
+
     def import_paths(self, paths: list[str], preview: bool = True) -> None:
         lib = self.library
         win = self._window
@@ -124,7 +145,7 @@ class FileController(QObject):
         # reported by the reading job, in one line each
         if any(not_a_file(p) is None and is_library_json_file(p) for p in paths):  # backups restore everything; no preview needed
             start_job(win, self.tr("Restoring…"), lambda progress, cancelled: lib.imports.from_files(
-                paths, progress=progress, cancelled=cancelled), self.import_done, self._job_failed)
+                paths, progress=progress, cancelled=cancelled), lambda r: self._restored(r, paths), self._job_failed)
             return
 
         def parse(progress, cancelled):  # noqa: ANN001, ANN202

@@ -112,6 +112,13 @@ You can undo this with Ctrl+Z.</numerusform>
 </numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>The backup links %n file(s) outside this library&apos;s folder. They were not linked: a backup from elsewhere can name any file on this computer. Link them now? Only if you trust the backup.</source>
+        <translation>
+            <numerusform>The backup links %n file outside this library&apos;s folder. It was not linked: a backup from elsewhere can name any file on this computer. Link it now? Only if you trust the backup.</numerusform>
+            <numerusform>The backup links %n files outside this library&apos;s folder. They were not linked: a backup from elsewhere can name any file on this computer. Link them now? Only if you trust the backup.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ImportPreview</name>

@@ -1037,6 +1037,16 @@ You can undo this with Ctrl+Z.</source>
         <source>Papers</source>
         <translation>论文</translation>
     </message>
+    <message>
+        <source>Link files outside the library?</source>
+        <translation>链接文献库以外的文件？</translation>
+    </message>
+    <message numerus="yes">
+        <source>The backup links %n file(s) outside this library&apos;s folder. They were not linked: a backup from elsewhere can name any file on this computer. Link them now? Only if you trust the backup.</source>
+        <translation>
+            <numerusform>该备份链接了此文献库文件夹以外的 %n 个文件。它们尚未被链接：来自别处的备份可以指向这台电脑上的任何文件。现在链接它们吗？仅当你信任此备份时才这样做。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>FlashLabel</name>

@@ -9,6 +9,7 @@ become links (``![x](url)`` -> ``[image: x](url)``), so that viewing the export 
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 from urllib.parse import quote
@@ -192,12 +193,29 @@ def demote_headings(note: str, shift: int = 3) -> str:
     return "\n".join(line for i, line in enumerate(lines) if i not in drop)
 
 
+# a link's destination in markdown: inline ``](dest``, a reference ``[x]: dest``, an autolink ``<dest>``
+_DESTINATION = re.compile(r"(\]\(\s*<?|^[ ]{0,3}\[[^\]\n]+\]:[ \t]*<?|<)((?:[^\s()<>]|\([^\s()]*\))+)", re.M)
+_UNSAFE_SCHEMES = ("javascript:", "vbscript:", "data:", "file:")
+
+
+def neutralise_links(markdown: str) -> str:
+    """Link destinations with a scheme that runs code or reads local files (``javascript:``,
+    ``vbscript:``, ``data:``, ``file:``, also hidden behind entities or control characters)
+    replaced by ``#``: a Markdown viewer opening the export follows no such link."""
+    def repl(match: re.Match[str]) -> str:
+        dest = html.unescape(match.group(2))
+        folded = re.sub(r"[\x00-\x20\x7f]+", "", dest).lower()
+        return match.group(1) + "#" if folded.startswith(_UNSAFE_SCHEMES) else match.group(0)
+
+    return _DESTINATION.sub(repl, markdown)
+
+
 def note_markdown(note: str) -> str:
     """The user's markdown note, safe to embed in the export: no raw HTML (see
     :func:`neutralise_html`) and its images as links (see :func:`images_as_links`), so that
     viewing the export loads nothing from elsewhere."""
     note = note.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
-    out = demote_headings(images_as_links(neutralise_html(note)))
+    out = demote_headings(images_as_links(neutralise_links(neutralise_html(note))))
     if has_raw_html(out):  # cannot happen today; a guard should demotion ever change
         out = demote_headings(images_as_links(note.replace("<", "&lt;")))
     return out.strip()
