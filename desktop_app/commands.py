@@ -434,6 +434,8 @@ def cmd_check(lib: Library, args: argparse.Namespace) -> int:
     problems = lib.integrity_check()
     if any(p.startswith("database integrity:") for p in problems):
         raise lib.damaged(problems[0].partition(": ")[2])
+    for item in lib.removed_leftovers:  # removed when the library opened for this check
+        print(f"removed {item}")
     for p in problems:
         print(p)
     if problems and getattr(args, "repair", False):

@@ -63,6 +63,7 @@ class Library:
         self.index = index
         store.on_text_changed = index.changed
         self.migration_backup: str | None = None
+        self.removed_leftovers: list = []  # files a killed command left, removed at this open (core/leftovers.py)
         self.server: Server | None = None  # a shared library's server part (core/shared_library.py)
         self.read_only = store.read_only
         self.papers = Papers(store)
@@ -172,6 +173,10 @@ class Library:
         index = IndexSync(folder / "index", store, background=background_index, read_only=read_only)
         lib = cls(folder, store, index)
         lib.migration_backup = backup
+        if not read_only:  # what a killed command left (core/leftovers.py)
+            from desktop_app.core import leftovers
+
+            lib.removed_leftovers = leftovers.clean(folder)
         if ensure_index:
             lib.ensure_index()
         return lib
@@ -336,8 +341,13 @@ class Library:
         return backups.damaged_error(self.folder, detail)
 
     def integrity_check(self) -> list[str]:
-        """Problems found in the database and the index; empty when all is well."""
-        return integrity_problems(self.store, self.index) + self.attachments.problems()
+        """Problems found in the database and the index; empty when all is well. Files a killed
+        command left that could not be removed are listed too (core/leftovers.py)."""
+        from desktop_app.core import leftovers
+
+        left = leftovers.find(self.folder)
+        return (integrity_problems(self.store, self.index) + self.attachments.problems()
+                + [f"left behind: {item}" for item in left])
 
 
 def _not_writable(folder: Path, db_path: Path) -> bool:
