@@ -69,6 +69,7 @@ VERBS = {  # whole sentences ({0}: who, {1}: when); QT_TRANSLATE_NOOP lets lupda
     "papers.set_rating": QT_TRANSLATE_NOOP(_N, "rated by {0}, {1}"),
     "papers.delete": QT_TRANSLATE_NOOP(_N, "moved to the trash by {0}, {1}"),
     "papers.restore": QT_TRANSLATE_NOOP(_N, "restored by {0}, {1}"),
+    "trash.restore": QT_TRANSLATE_NOOP(_N, "restored by {0}, {1}"),
     "": QT_TRANSLATE_NOOP(_N, "edited by {0}, {1}"),
 }
 
