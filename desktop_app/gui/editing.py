@@ -38,6 +38,7 @@ class EditController(QObject):
     listRenamed = Signal(str, str)  # noqa: N815  old name, new name
     listReordered = Signal(object)  # noqa: N815  the shown list was reordered; keep this paper (or None) current
     exportRequested = Signal(str)  # noqa: N815  export this reading list
+    purgeRequested = Signal()  # noqa: N815  Delete in the Trash view: delete the selection for good (asks)
 
     def __init__(self, library: Library, undo_stack: QUndoStack, table: PaperTable, notes: NoteEditor,
                  search: SearchBar, filters: Callable[[], FilterState], parent: QWidget) -> None:
@@ -163,18 +164,22 @@ class EditController(QObject):
 
     # ---- delete ----------------------------------------------------------------------------
     def delete_selected(self) -> None:
+        """Move the selected papers to the trash: no question, one undo step (the Trash view
+        brings them back too). In the Trash view: delete them for good, which asks
+        (``purgeRequested``: gui/trash_view.py)."""
         ids = self._table.selected_ids()
         if not ids:
             return
-        answer = QMessageBox.question(
-            self._dialog_parent, self.tr("Delete papers"), self.tr("Delete this paper? Its tags, notes and highlights go with it.\nYou can undo this with Ctrl+Z.") if len(ids) == 1 else self.tr("Delete these %n papers? Their tags, notes and highlights go with them.\nYou can undo this with Ctrl+Z.", "", len(ids)), QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel)
-        if answer != QMessageBox.StandardButton.Yes:
+        if self._filters().trash:
+            self.purgeRequested.emit()
             return
         lib = self.library
+        n = len(ids)
         row = self._table.currentIndex().row()
-        self._do(self.tr("Delete %n papers", "", len(ids)) if len(ids) > 1 else self.tr("Delete paper"),
-                 lambda: lib.papers.delete(ids), lambda _ch: lib.papers.restore(ids))
+        if self._do(self.tr("Move %n paper(s) to the trash", "", n),
+                    lambda: lib.papers.delete(ids), lambda _ch: lib.papers.restore(ids)) is None:
+            return
+        self._say(self.tr("Moved %n paper(s) to the trash", "", n))
         rows = self._table.paper_model.rowCount()
         if rows:
             self._table.select_row(min(max(row, 0), rows - 1))
