@@ -226,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--yes", action="store_true",
                    help="do not ask (needed when not run from a terminal)")
     sub.add_parser("imports", help="list past imports")
-    s = sub.add_parser("undo-import", help="remove the papers one import added")
+    s = sub.add_parser("undo-import", help="move the papers one import added to the trash")
     s.add_argument("batch", type=int)
     sub.add_parser("index-worker")  # hidden: the window's search-index writer (core/index_worker_child.py)
     return p

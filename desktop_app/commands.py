@@ -492,7 +492,8 @@ def cmd_imports(lib: Library, args: argparse.Namespace) -> int:
 
 def cmd_undo_import(lib: Library, args: argparse.Namespace) -> int:
     change = lib.imports.undo(args.batch)
-    print(f"removed {len(change.paper_ids)} papers")
+    n = len(change.paper_ids)
+    print(f"moved {n} paper{'s' if n != 1 else ''} to the trash (`marginalia trash restore ID...` brings them back)")
     return 0
 
 

@@ -241,10 +241,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Remove %n paper(s)</source>
+        <source>Move %n paper(s) to the trash</source>
         <translation>
-            <numerusform>Remove %n paper</numerusform>
-            <numerusform>Remove %n papers</numerusform>
+            <numerusform>Move %n paper to the trash</numerusform>
+            <numerusform>Move %n papers to the trash</numerusform>
         </translation>
     </message>
 </context>

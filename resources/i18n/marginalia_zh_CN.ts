@@ -2104,9 +2104,9 @@ Import them with File → Import… in that window.</source>
         <translation>最新备份是不到一分钟前的。</translation>
     </message>
     <message numerus="yes">
-        <source>Remove %n paper(s)</source>
+        <source>Move %n paper(s) to the trash</source>
         <translation>
-            <numerusform>移除 %n 篇论文</numerusform>
+            <numerusform>将 %n 篇论文移到回收站</numerusform>
         </translation>
     </message>
 </context>
