@@ -62,9 +62,16 @@ class EditController(QObject):
     def _say(self, text: str) -> None:
         self.message.emit(text, MESSAGE_MS)
 
+    def _in_trash(self) -> bool:
+        """Whether the Trash is shown, whose papers are not edited (said in the status bar)."""
+        if not self._filters().trash:
+            return False
+        self._say(self.tr("Papers in the trash are not edited: restore them first (Ctrl+Shift+R)"))
+        return True
+
     # ---- tags ------------------------------------------------------------------------------
     def add_tags(self, ids: list[int], names: list[str]) -> None:
-        if not ids or not names:
+        if not ids or not names or self._in_trash():
             return
         lib = self.library
         label = (self.tr("Add tag {0} to %n paper(s)", "", len(ids)) if len(ids) > 1 else self.tr("Add tag {0}")).format(", ".join(names))
@@ -79,7 +86,7 @@ class EditController(QObject):
     # ---- status, rating, title ---------------------------------------------------------------
     def _bulk(self, column: str, value: object, label: str, ids: list[int] | None = None) -> None:
         ids = self._table.selected_ids() if ids is None else ids
-        if not ids:
+        if not ids or self._in_trash():
             return
         lib = self.library
         before = {pid: {column: getattr(row, column)} for pid, row in lib.papers.rows(ids).items()}
@@ -231,6 +238,8 @@ class EditController(QObject):
         return name
 
     def add_to_list(self, name: str, ids: list[int]) -> None:
+        if self._in_trash():
+            return
         lib = self.library
         self._do(self.tr("Add %n paper(s) to {0}", "", len(ids)).format(name), lambda: lib.lists.add(name, ids),
                  lambda ch: lib.lists.remove(name, ch.detail["added"]))
@@ -238,7 +247,7 @@ class EditController(QObject):
 
     def add_to_list_dialog(self) -> None:
         ids = self._table.selected_ids()
-        if not ids:
+        if not ids or self._in_trash():
             return
         names = [i.name for i in self.library.lists.all()]
         new = self.tr("New list…")

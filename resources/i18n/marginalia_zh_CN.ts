@@ -839,6 +839,10 @@
             <numerusform>已将 %n 篇论文移到回收站</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Papers in the trash are not edited: restore them first (Ctrl+Shift+R)</source>
+        <translation>回收站中的论文不能编辑：请先恢复（Ctrl+Shift+R）</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -3327,6 +3331,10 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>{0} keep · {1} maybe · {2} skip · o learned order · e emphasis · u unread · s skimmed · r read · 0–5 rate · t tag · n note · Space, j or → next · k or ← previous · Esc leave</source>
         <translation>{0} 保留 · {1} 待定 · {2} 跳过 · o 学习顺序 · e 强调 · u 未读 · s 略读 · r 已读 · 0–5 评分 · t 标签 · n 笔记 · 空格、j 或 → 下一篇 · k 或 ← 上一篇 · Esc 退出</translation>
+    </message>
+    <message>
+        <source>Papers in the trash are not triaged: restore them first (Ctrl+Shift+R)</source>
+        <translation>回收站中的论文不参与分拣：请先恢复（Ctrl+Shift+R）</translation>
     </message>
 </context>
 <context>

@@ -188,3 +188,12 @@ def test_check_reports_copies_left_behind_in_the_files_folder(seed_library: Libr
     problems = lib.integrity_check()
     assert len(problems) == 1 and problems[0].startswith("files/999/orphan.pdf is in the library's files/ folder")
     assert "no paper refers to it" in problems[0]
+
+
+def test_the_undo_of_a_delete_says_when_the_paper_was_deleted_for_good(seed_library: Library) -> None:
+    lib = seed_library
+    pid = lib.query("").ids[0]
+    lib.papers.delete([pid])
+    lib.trash.purge([pid])
+    with pytest.raises(LibraryError, match=rf"no paper with id {pid} \(deleted for good\)"):
+        lib.papers.restore([pid])

@@ -166,3 +166,32 @@ def test_the_trash_outlives_a_restart_and_empty_trash_asks(make_window, seeded_d
     empty.trigger()
     assert again.library.trash.count() == 0 and _trash_text(again) == "Trash  (0)"
     assert again.library.papers.count() == 73
+
+
+def test_trashed_papers_are_not_edited_and_an_old_undo_gives_up_after_a_purge(make_window, seeded_dir: Path,  # noqa: ANN001
+                                                                             qtbot, monkeypatch) -> None:
+    win = _open(make_window, seeded_dir, qtbot)
+    win.select_row(0)
+    win.table.setFocus()
+    ids = [win.current_id()]
+    qtbot.keyClick(win.table, Qt.Key.Key_Delete)
+    ids.append(win.current_id())
+    qtbot.keyClick(win.table, Qt.Key.Key_Delete)
+    win.on_sidebar_filter("trash", "")
+    win.table.setFocus()
+    win.table.selectAll()
+    qtbot.waitUntil(lambda: not win.follow_pending(), timeout=3000)
+    assert not win.bulk.bulk_shown()  # two selected, but no bulk edits for trashed papers
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _parent, _title, text: warned.append(text))
+    qtbot.keyClick(win.table, Qt.Key.Key_R)  # "mark read": not for papers in the trash
+    assert win.statusBar().currentMessage().startswith("Papers in the trash are not edited")
+    assert {r.status for r in win.library.papers.rows(ids).values()} == {"unread"} and warned == []
+
+    seen: list[str] = []
+    _answer(seen, confirm=True, qtbot=qtbot)
+    win.trash.purge_selected()
+    assert seen[0].startswith("Delete 2 papers for good?") and win.library.trash.count() == 0
+    win.undo_stack.undo()  # "Move to the trash" of a paper deleted for good: said, and dropped
+    assert len(warned) == 1 and "no paper with id" in warned[0] and "deleted for good" in warned[0]
+    assert win.library.papers.count() == 74
