@@ -5,13 +5,17 @@ and the attached copies only they had; ``check`` reports copies nobody refers to
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import func, or_, select
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
+from desktop_app.core.store import tables as t
 from tests.conftest import find_paper
+from tests.core.pg_fixtures import BACKENDS, seed_library_on
 
 RACES_WORDS = "Recursive Automated Composition"
 PDF = b"%PDF-1.4\n% trashed paper\n" + bytes(range(256)) * 8 + b"\n%%EOF\n"
@@ -24,17 +28,19 @@ DEPENDENT = {  # table -> the columns naming a paper
 }
 
 
-def _rows_naming(folder: Path, pid: int) -> dict[str, int]:
-    """How many rows of each dependent table (and ``paper`` itself) name ``pid``: plain sqlite3."""
-    con = sqlite3.connect(folder / "library.sqlite")
-    try:
-        out = {"paper": con.execute("SELECT count(*) FROM paper WHERE id = ?", (pid,)).fetchone()[0]}
-        for table, cols in DEPENDENT.items():
-            where = " OR ".join(f"{c} = ?" for c in cols)
-            out[table] = con.execute(f"SELECT count(*) FROM {table} WHERE {where}", (pid,) * len(cols)).fetchone()[0]  # noqa: S608
-        return out
-    finally:
-        con.close()
+def _rows_naming(lib: Library, pid: int) -> dict[str, int]:
+    """How many rows of each dependent table (and ``paper`` itself) name ``pid``."""
+    tables = {"paper": ("id",), **DEPENDENT}
+    with lib.store.read() as conn:
+        return {name: conn.execute(select(func.count()).select_from(getattr(t, name)).where(
+                    or_(*(getattr(t, name).c[c] == pid for c in cols)))).scalar_one()
+                for name, cols in tables.items()}
+
+
+@pytest.fixture(params=BACKENDS)
+def any_seed_library(request: pytest.FixtureRequest, library_dir: Path, seed_paths: list[Path]) -> Iterator[Library]:
+    """The seed library on SQLite, and on PostgreSQL."""
+    yield from seed_library_on(request, library_dir, seed_paths)
 
 
 def _everything_on(lib: Library, pid: int, other: int, tmp_path: Path) -> Path:
@@ -110,20 +116,20 @@ def test_restore_brings_a_paper_back_into_search(seed_library: Library) -> None:
 
 
 def test_purge_removes_the_paper_every_row_on_it_its_index_entry_and_its_file(
-        seed_library: Library, tmp_path: Path) -> None:
-    lib = seed_library
+        any_seed_library: Library, tmp_path: Path) -> None:
+    lib = any_seed_library
     races = find_paper(lib, RACES_WORDS)
     other = next(i for i in lib.query("").ids if i != races)
     copy = _everything_on(lib, races, other, tmp_path)
     assert copy.is_file()
-    before = _rows_naming(lib.folder, races)
+    before = _rows_naming(lib, races)
     assert all(before[k] for k in ("paper", "paper_tag", "note", "note_revision", "highlight",
                                    "reading_list_item", "paper_identity", "attachment", "distinct_pair"))
     lib.papers.delete([races])
     assert copy.is_file()  # in the trash the copy stays: a restore finds it
     change = lib.trash.purge([races])
     assert change.detail == {"purged": True, "files": 1}
-    assert set(_rows_naming(lib.folder, races).values()) == {0}
+    assert set(_rows_naming(lib, races).values()) == {0}
     assert not copy.exists() and not copy.parent.exists()
     assert lib.trash.count() == 0 and lib.papers.count() == 75
     assert [p for p, _, _ in lib.lists.items("To read")] == [other]
@@ -153,7 +159,7 @@ def test_a_merged_paper_goes_to_the_trash_and_can_be_deleted_for_good(seed_libra
     change = lib.duplicates.merge(keep, other)
     assert lib.trash.ids() == [other]
     lib.trash.purge([other])
-    assert _rows_naming(lib.folder, other)["paper_merge"] == 0
+    assert _rows_naming(lib, other)["paper_merge"] == 0
     with pytest.raises(LibraryError, match=f"no merge with id {change.detail['merge_id']}"):
         lib.duplicates.undo_merge(change.detail["merge_id"])
     assert lib.papers.count() == 75 and lib.integrity_check() == []
