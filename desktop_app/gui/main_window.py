@@ -800,8 +800,9 @@ class MainWindow(QMainWindow):
 
     def on_chip_removed(self, key: str) -> None:
         st = self.state
-        if key == "trash":
-            st.trash = False
+        if key == "trash":  # back to the library; the trash's words are not a query of it
+            st.trash, st.query = False, ""
+            self.search.set_text("")
         elif key == "status":
             st.status = None
         elif key == "list":

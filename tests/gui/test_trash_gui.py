@@ -195,3 +195,23 @@ def test_trashed_papers_are_not_edited_and_an_old_undo_gives_up_after_a_purge(ma
     win.undo_stack.undo()  # "Move to the trash" of a paper deleted for good: said, and dropped
     assert len(warned) == 1 and "no paper with id" in warned[0] and "deleted for good" in warned[0]
     assert win.library.papers.count() == 74
+
+
+def test_words_typed_in_the_trash_find_its_papers_and_its_chip_leads_back(make_window, seeded_dir: Path,  # noqa: ANN001
+                                                                         qtbot) -> None:
+    with Library.open(seeded_dir) as lib:
+        ids = lib.query("").ids
+        races = next(i for i in ids if "Recursive Automated Composition" in lib.papers.get(i).abstract_text)
+        lib.papers.delete([races, next(i for i in ids if i != races)])
+    win = _open(make_window, seeded_dir, qtbot)
+    win.on_sidebar_filter("trash", "")
+    assert win.model.rowCount() == 2
+    win.search.box.setFocus()
+    qtbot.keyClicks(win.search.box, "recursive automated")
+    qtbot.waitUntil(lambda: win.model.ids == [races], timeout=3000)
+    qtbot.waitUntil(lambda: not win.follow_pending(), timeout=3000)
+    chip = win.search.chip_layout.itemAt(0).widget()
+    qtbot.mouseClick(chip, Qt.MouseButton.LeftButton)
+    assert not win.state.trash and win.search.box.text() == ""
+    qtbot.waitUntil(lambda: win.model.rowCount() == 74, timeout=3000)
+    assert win.sidebar.current_filter() == ("all", "")
