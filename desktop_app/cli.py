@@ -1,7 +1,8 @@
 """``marginalia``: the command line. With no subcommand it opens the GUI.
 
 Every command takes ``--library DIR`` (default: the platform's user data folder, or
-``MARGINALIA_LIBRARY``). Exit 0 on success; 1 with a one-line message on stderr for a user error.
+``MARGINALIA_LIBRARY``). Exit 0 on success; 1 with a one-line message on stderr for a user error;
+2 for a command that must ask and cannot (``trash empty`` without ``--yes`` and no terminal).
 """
 
 from __future__ import annotations
@@ -214,8 +215,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--to", required=True, metavar="URL",
                    help="libpq URL or service (postgresql:///?service=lab); passwords from ~/.pgpass")
     s.add_argument("--merge", action="store_true", help="copy into a server library that has papers already")
+    s = sub.add_parser("trash", help="the deleted papers: list them, restore them, or delete them for good",
+                       description="Deleted papers (the window's Delete key, a merged duplicate) wait in the "
+                                   "trash, kept across restarts, until they are restored or deleted for good. "
+                                   "Deleting for good cannot be undone; the files attached to those papers "
+                                   "are removed from the library's files/ folder.")
+    tr = s.add_subparsers(dest="trash_command", metavar="ACTION", required=True)
+    x = tr.add_parser("list", help="the papers in the trash, the most recently deleted first")
+    x.add_argument("--json", action="store_true")
+    x = tr.add_parser("restore", help="take papers out of the trash")
+    x.add_argument("ids", nargs="+", type=int, metavar="ID")
+    x = tr.add_parser("empty", help="delete every paper in the trash for good (asks first)")
+    x.add_argument("--yes", action="store_true",
+                   help="do not ask (needed when not run from a terminal)")
     sub.add_parser("imports", help="list past imports")
-    s = sub.add_parser("undo-import", help="remove the papers one import added")
+    s = sub.add_parser("undo-import", help="move the papers one import added to the trash")
     s.add_argument("batch", type=int)
     sub.add_parser("index-worker")  # hidden: the window's search-index writer (core/index_worker_child.py)
     return p

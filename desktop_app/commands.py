@@ -494,7 +494,49 @@ def cmd_imports(lib: Library, args: argparse.Namespace) -> int:
 
 def cmd_undo_import(lib: Library, args: argparse.Namespace) -> int:
     change = lib.imports.undo(args.batch)
-    print(f"removed {len(change.paper_ids)} papers")
+    n = len(change.paper_ids)
+    print(f"moved {n} paper{'s' if n != 1 else ''} to the trash (`marginalia trash restore ID...` brings them back)")
+    return 0
+
+
+def cmd_trash(lib: Library, args: argparse.Namespace) -> int:
+    """``marginalia trash list|restore|empty``."""
+    if args.trash_command == "list":
+        items = lib.trash.items()
+        if args.json:
+            print_json({"total": len(items), "papers": [i.as_json() for i in items]})
+            return 0
+        for i in items:
+            print(f"{i.id:>6}  {i.deleted_at}  {i.year or '':<4}  {i.title}".rstrip())
+        sys.stdout.flush()
+        print(f"{len(items)} papers in the trash", file=sys.stderr)
+        return 0
+    if args.trash_command == "restore":
+        change = lib.trash.restore(args.ids)
+        n = len(change.paper_ids)
+        print(f"restored {n} paper{'s' if n != 1 else ''} from the trash")
+        return 0
+    count = lib.trash.count()
+    if not count:
+        print("the trash is empty")
+        return 0
+    if not args.yes:
+        what = f"{count} paper{'s' if count != 1 else ''}"
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            print(f"marginalia: emptying the trash deletes {what} for good and cannot be undone; "
+                  "run `marginalia trash empty --yes` to do it without being asked", file=sys.stderr)
+            return 2
+        try:
+            answer = input(f"Delete the {what} in the trash for good? This cannot be undone. [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("marginalia: nothing deleted", file=sys.stderr)
+            return 1
+    change = lib.trash.empty()
+    n, files = len(change.paper_ids), change.detail.get("files", 0)
+    print(f"deleted {n} paper{'s' if n != 1 else ''} for good"
+          + (f" and {files} attached file{'s' if files != 1 else ''}" if files else ""))
     return 0
 
 
@@ -532,6 +574,6 @@ HANDLERS = {
     "reading-list": cmd_reading_list, "reindex": cmd_reindex, "check": cmd_check,
     "backup": cmd_backup, "imports": cmd_imports, "undo-import": cmd_undo_import,
     "related": cmd_related, "stats": cmd_stats, "triage": cmd_triage, "share": cmd_share,
-    "attach": cmd_attach, "attachments": cmd_attachments,
+    "attach": cmd_attach, "attachments": cmd_attachments, "trash": cmd_trash,
 }
 HANDLERS["topics"] = cmd_topics

@@ -117,6 +117,21 @@ def place(temp: Path, folder: Path, name: str, taken: Iterable[str] = ()) -> Pat
     raise FileExistsError(f"no free name for {name} in {folder}")
 
 
+def copies_on_disk(folder: Path) -> list[str]:
+    """The copies in ``folder/files/<paper id>/`` as stored paths (``files/12/paper.pdf``), sorted;
+    copies being written (their temporary names) are not among them."""
+    root = folder / FILES_DIR
+    if not root.is_dir():
+        return []
+    found = []
+    for sub in root.iterdir():
+        if not (sub.is_dir() and sub.name.isdigit()):
+            continue
+        found += [f"{FILES_DIR}/{sub.name}/{f.name}" for f in sub.iterdir()
+                  if f.is_file() and not f.name.startswith(".attach-")]
+    return sorted(found)
+
+
 def remove_file(path: Path) -> None:
     """Delete a copy and its paper's folder when that is left empty."""
     path.unlink(missing_ok=True)

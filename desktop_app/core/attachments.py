@@ -5,7 +5,8 @@
 or, with ``mode="link"``, records where it is. Each mutation is one transaction. A removal is
 soft by default (``removed_at`` set, the file kept: :meth:`Attachments.restore` undoes it); a
 hard removal deletes the row and, for a copy, its file once the deletion is committed.
-:meth:`Attachments.problems` is what ``marginalia check`` reports: files missing or changed.
+:meth:`Attachments.problems` is what ``marginalia check`` reports: files missing or changed, and
+copies in ``files/`` that no attachment names (left behind).
 """
 
 from __future__ import annotations
@@ -162,7 +163,8 @@ class Attachments:
 
     # ---- checking --------------------------------------------------------------------------
     def problems(self) -> list[str]:
-        """Attached files of live papers that are missing or no longer what was attached."""
+        """Attached files of live papers that are missing or no longer what was attached, and
+        copies in the library's ``files/`` folder that no attachment (of any paper) names."""
         a, p = t.attachment, t.paper
         stmt = (select(a).join(p, p.c.id == a.c.paper_id)
                 .where(a.c.removed_at.is_(None), p.c.deleted_at.is_(None)).order_by(a.c.paper_id, a.c.id))
@@ -184,6 +186,10 @@ class Attachments:
                 continue
             if changed:
                 out.append(f"{what} has changed since it was attached")
+        with self.store.read() as conn:
+            named = set(conn.execute(select(a.c.path).where(a.c.kind == "copy")).scalars())
+        out += [f"{rel} is in the library's files/ folder but no paper refers to it (left behind; "
+                "delete it if it is not needed)" for rel in af.copies_on_disk(self.folder) if rel not in named]
         return out
 
 

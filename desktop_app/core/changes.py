@@ -160,6 +160,7 @@ VERBS = {  # the operation's verb for "tagged by lin" (English: the CLI; the GUI
     "tags": "tagged", "notes": "note edited", "highlights": "highlighted", "lists": "listed",
     "attachments": "attachment changed", "imports": "imported", "duplicates": "merged",
 }
+TRASH_VERBS = {"restore": "restored", "purge": "deleted for good", "empty": "deleted for good"}
 PAPER_VERBS = {"set_status": "status set", "set_rating": "rated", "set_decision": "decided", "delete": "deleted",
                "restore": "restored"}
 
@@ -169,6 +170,8 @@ def verb(kind: str) -> str:
     area, _, op = kind.partition(".")
     if area == "papers":
         return PAPER_VERBS.get(op, "edited")
+    if area == "trash":
+        return TRASH_VERBS.get(op, "changed")
     return VERBS.get(area, "changed")
 
 

@@ -7,7 +7,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from sqlalchemy import ColumnElement, Select, and_, select
+from sqlalchemy import ColumnElement, Select, and_, or_, select
 
 from desktop_app.core.errors import IndexDamaged, LibraryError
 from desktop_app.core.models import STATUSES
@@ -15,6 +15,7 @@ from desktop_app.core.rules import decision_order, status_order
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.dialect import like_escape
 from desktop_app.core.values import QueryResult
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ def _order_by(sort: str, descending: bool, d: Dialect) -> list[ColumnElement]:
         "status": [way(status_order(p.status)), p.id],
         "decision": [way(decision_order(p.decision)), title],
         "updated": [way(p.updated_at), way(p.id)],
+        "deleted": [way(p.deleted_at), way(p.id)],  # the trash: when each paper went there
         # the first author's family name: the stored JSON list starts with it ('["Vaswani, A…')
         "authors": [way(d.nocase(p.authors_json)), title],
         "id": [way(p.id)],
@@ -136,16 +138,22 @@ class Finder:
         descending: bool = False,
         limit: int | None = None,
         offset: int = 0,
+        trash: bool = False,
     ) -> QueryResult:
         """Ids of the papers matching a query and filters, sorted; ``total`` before paging.
 
         ``sort`` is a column name, "relevance" (text queries) or "position" (with a list).
+        ``trash``: the papers in the trash instead of the live ones; the index holds no trashed
+        paper, so there the query text is matched word by word against title, authors and
+        abstract (SQL, any case), without the query language.
         """
         d = self._store.dialect
         p = t.paper.c
         # no text: no query parser (Whoosh's, imported at the first text search: issue 14)
-        cq = self.compile(query_text, defer_index=True) if query_text.strip() else None
-        where: list[ColumnElement] = [p.deleted_at.is_(None)]
+        cq = self.compile(query_text, defer_index=True) if query_text.strip() and not trash else None
+        where: list[ColumnElement] = [p.deleted_at.is_not(None) if trash else p.deleted_at.is_(None)]
+        if trash:
+            where += _words_in_text(query_text, d)
         if cq is not None:
             where.insert(0, cq.where)
         for names, keep in ((tags, True), (not_tags, False)):
@@ -240,6 +248,13 @@ class Finder:
             top = np.fromiter((pid for pid, _ in ranked), dtype=np.int64, count=len(ranked))
             ids = np.concatenate([top, ids[~_member(ids, top)]])
         return ids.tolist(), scores
+
+
+def _words_in_text(query_text: str, d: Dialect) -> list[ColumnElement]:
+    """Each word of ``query_text`` somewhere in a paper's title, authors or abstract."""
+    p = t.paper.c
+    return [or_(*(d.ci_like(col, f"%{like_escape(word)}%") for col in (p.title, p.authors_json, p.abstract_text)))
+            for word in query_text.split()]
 
 
 def _member(ids: np.ndarray, of: np.ndarray) -> np.ndarray:

@@ -114,7 +114,8 @@ class ImportWriter:
                           .order_by(p.c.id).limit(CANDIDATES_PER_KEY))
         self._add_note = insert(t.note)
         self._deleted_at = select(p.c.deleted_at).where(p.c.id == bindparam("pid"))
-        self._undelete = update(p).where(p.c.id == bindparam("pid")).values(deleted_at=None)
+        # a trashed paper imported again comes back as this import's (its undo trashes it again)
+        self._undelete = update(p).where(p.c.id == bindparam("pid")).values(deleted_at=None, import_id=batch_id)
         self._find_tag = select(tg.c.id).where(d.ci_equals(tg.c.name, bindparam("name")))
         self._add_tag = insert(tg)
         self._link_tag = d.insert(t.paper_tag).on_conflict_do_nothing(index_elements=["paper_id", "tag_id"])
@@ -298,10 +299,14 @@ class ImportWriter:
             self.conn.execute(self._link_tag, {"paper_id": pid, "tag_id": tid})
 
     def _duplicate(self, pid: int, rec: Record, plain: str, fr: FileReport) -> None:
-        fr.duplicates += 1
         if self.conn.execute(self._deleted_at, {"pid": pid}).scalar() is not None:
-            self.conn.execute(self._undelete, {"pid": pid})  # re-importing a trashed paper brings it back
+            # re-importing a trashed paper brings it back, with its notes: added to the library
+            # (an undone import imported again adds its papers again)
+            self.conn.execute(self._undelete, {"pid": pid})
             self.touched.add(pid)
+            fr.added += 1
+        else:
+            fr.duplicates += 1
         if self.merge and self._merge(pid, rec, plain):
             fr.merged += 1
             self.touched.add(pid)

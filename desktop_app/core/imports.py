@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import func, select, update
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.formats.regular_file import not_a_file
@@ -157,7 +157,8 @@ class Imports:
         return self.from_records(parsed, duplicates=duplicates, dry_run=True), parsed
 
     def undo(self, batch_id: int) -> Change:
-        """Remove the papers an import added (with anything attached to them since).
+        """Move the papers an import added to the trash (with anything attached to them since:
+        ``lib.trash.restore`` brings them back, ``lib.trash.purge`` deletes them for good).
         Fields it merged into papers that were already there stay."""
         b, p = t.import_batch, t.paper
         with self.store.write() as tx:
@@ -166,17 +167,18 @@ class Imports:
                 raise LibraryError(f"no import with id {batch_id}")
             if undone[0]:
                 raise LibraryError(f"import {batch_id} was undone already")
-            ids = list(tx.conn.execute(select(p.c.id).where(p.c.import_id == batch_id)).scalars())
-            tx.conn.execute(delete(p).where(p.c.import_id == batch_id))
+            mine = (p.c.import_id == batch_id) & p.c.deleted_at.is_(None)  # those in the trash stay there
+            ids = list(tx.conn.execute(select(p.c.id).where(mine)).scalars())
+            tx.conn.execute(update(p).where(mine).values(deleted_at=tx.now))
             tx.conn.execute(update(b).where(b.c.id == batch_id).values(undone=True))
             tx.queue_index(ids)
-        return Change("import", tuple(ids), text_changed=True, detail={"undone": batch_id})
+        return Change("import", tuple(ids), text_changed=True, detail={"undone": batch_id, "deleted": True})
 
     def undo_cost(self, batch_id: int) -> dict[str, int]:
-        """What undoing this import would remove: ``papers`` (live or in the trash), how many of
-        them have a ``notes`` text, and their ``highlights``; asked before :meth:`undo`."""
+        """What undoing this import would move to the trash: ``papers`` (those not there yet), how
+        many of them have a ``notes`` text, and their ``highlights``; asked before :meth:`undo`."""
         p, n, h = t.paper, t.note, t.highlight
-        mine = select(p.c.id).where(p.c.import_id == batch_id)
+        mine = select(p.c.id).where(p.c.import_id == batch_id, p.c.deleted_at.is_(None))
         with self.store.read() as conn:
             papers = conn.execute(select(func.count()).select_from(mine.subquery())).scalar_one()
             notes = conn.execute(select(func.count()).select_from(n)

@@ -1,7 +1,7 @@
 """The Library facade: open and close a library folder; its parts are managers.
 
 ``lib.papers``, ``lib.tags``, ``lib.notes``, ``lib.highlights``, ``lib.lists``, ``lib.searches``,
-``lib.imports``, ``lib.exports`` and ``lib.duplicates`` are objects of their own modules; each receives the
+``lib.imports``, ``lib.exports``, ``lib.duplicates`` and ``lib.trash`` are objects of their own modules; each receives the
 :class:`~desktop_app.core.store.Store` (and the managers it reads through) and never imports this
 module. Every write is one store transaction returning a :class:`~desktop_app.core.values.Change`;
 papers whose text changed are queued for the index in that transaction and drained into Whoosh
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from desktop_app.core.search.query import CompiledQuery
     from desktop_app.core.shared_library import Server
     from desktop_app.core.statistics import LibraryStatistics
+    from desktop_app.core.trash import Trash
     from desktop_app.core.values import Change, QueryResult
 
 Progress = Callable[[int, int], None]
@@ -114,6 +115,13 @@ class Library:
         from desktop_app.core.attachments import Attachments
 
         return log_mutations(Attachments(self.store, self.folder), "attachments")
+
+    @cached_property
+    def trash(self) -> Trash:
+        """The papers deleted (in the trash): list, restore, delete for good (core/trash.py)."""
+        from desktop_app.core.trash import Trash
+
+        return log_mutations(Trash(self.store, self.folder), "trash")
 
     @cached_property
     def topics(self) -> Topics:

@@ -85,12 +85,13 @@ class Papers:
         counts.update({r[0]: r[1] for r in rows})
         return counts
 
-    def get(self, paper_id: int) -> PaperView:
-        """Everything the reader shows of one live paper."""
+    def get(self, paper_id: int, *, trashed: bool = False) -> PaperView:
+        """Everything the reader shows of one live paper (``trashed``: of one in the trash)."""
         d = self._store.dialect
+        deleted = t.paper.c.deleted_at
         with self._store.read() as conn:
             row = conn.execute(
-                select(t.paper).where(t.paper.c.id == paper_id, t.paper.c.deleted_at.is_(None))
+                select(t.paper).where(t.paper.c.id == paper_id, deleted.is_not(None) if trashed else deleted.is_(None))
             ).mappings().first()
             if row is None:
                 raise LibraryError(f"no paper with id {paper_id}")
@@ -317,10 +318,16 @@ class Papers:
         return Change("papers", tuple(ids), text_changed=True, detail={"deleted": True})
 
     def restore(self, paper_ids: Sequence[int]) -> Change:
-        """Take papers out of the trash."""
+        """Take papers out of the trash (the undo of :meth:`delete`; live ones stay as they
+        are). LibraryError for a paper that is not there any more (deleted for good)."""
         with self._store.write() as tx:
-            self._trash(tx, paper_ids, None)
-        return Change("papers", tuple(paper_ids), text_changed=True, detail={"restored": True})
+            ids = list(dict.fromkeys(int(i) for i in paper_ids))
+            found = set(tx.conn.execute(select(t.paper.c.id).where(tx.d.in_ids(t.paper.c.id, ids))).scalars())
+            gone = [i for i in ids if i not in found]
+            if gone:
+                raise LibraryError(f"no paper with id {', '.join(map(str, gone[:5]))} (deleted for good)")
+            self._trash(tx, ids, None)
+        return Change("papers", tuple(ids), text_changed=True, detail={"restored": True})
 
     @staticmethod
     def _trash(tx: Tx, ids: Sequence[int], when: object) -> None:

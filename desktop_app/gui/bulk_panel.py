@@ -322,7 +322,7 @@ class ReaderOrBulk:
         return sum(r.height() for r in self.window.table.selectionModel().selection())
 
     def update(self) -> None:
-        if self.selected_count() > 1:
+        if self.selected_count() > 1 and not self.window.state.trash:  # trashed papers: the reader, read-only
             ids = self.window.table.selected_ids()
             if len(ids) > 1:
                 self.panel.show_papers(ids)

@@ -39,6 +39,7 @@ class EditController(QObject):
     listRenamed = Signal(str, str)  # noqa: N815  old name, new name
     listReordered = Signal(object)  # noqa: N815  the shown list was reordered; keep this paper (or None) current
     exportRequested = Signal(str)  # noqa: N815  export this reading list
+    purgeRequested = Signal()  # noqa: N815  Delete in the Trash view: delete the selection for good (asks)
 
     def __init__(self, library: Library, undo_stack: QUndoStack, table: PaperTable, notes: NoteEditor,
                  search: SearchBar, filters: Callable[[], FilterState], parent: QWidget) -> None:
@@ -82,9 +83,16 @@ class EditController(QObject):
     def _say(self, text: str) -> None:
         self.message.emit(text, MESSAGE_MS)
 
+    def _in_trash(self) -> bool:
+        """Whether the Trash is shown, whose papers are not edited (said in the status bar)."""
+        if not self._filters().trash:
+            return False
+        self._say(self.tr("Papers in the trash are not edited: restore them first (Ctrl+Shift+R)"))
+        return True
+
     # ---- tags ------------------------------------------------------------------------------
     def add_tags(self, ids: list[int], names: list[str]) -> None:
-        if not ids or not names:
+        if not ids or not names or self._in_trash():
             return
         lib = self.library
         label = (self.tr("Add tag {0} to %n paper(s)", "", len(ids)) if len(ids) > 1 else self.tr("Add tag {0}")).format(", ".join(names))
@@ -99,7 +107,7 @@ class EditController(QObject):
     # ---- status, rating, title ---------------------------------------------------------------
     def _bulk(self, column: str, value: object, label: str, ids: list[int] | None = None) -> None:
         ids = self._table.selected_ids() if ids is None else ids
-        if not ids:
+        if not ids or self._in_trash():
             return
         lib = self.library
         setter = {"status": lib.papers.set_status, "rating": lib.papers.set_rating,
@@ -187,18 +195,22 @@ class EditController(QObject):
 
     # ---- delete ----------------------------------------------------------------------------
     def delete_selected(self) -> None:
+        """Move the selected papers to the trash: no question, one undo step (the Trash view
+        brings them back too). In the Trash view: delete them for good, which asks
+        (``purgeRequested``: gui/trash_view.py)."""
         ids = self._table.selected_ids()
         if not ids:
             return
-        answer = QMessageBox.question(
-            self._dialog_parent, self.tr("Delete papers"), self.tr("Delete this paper? Its tags, notes and highlights go with it.\nYou can undo this with Ctrl+Z.") if len(ids) == 1 else self.tr("Delete these %n papers? Their tags, notes and highlights go with them.\nYou can undo this with Ctrl+Z.", "", len(ids)), QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel)
-        if answer != QMessageBox.StandardButton.Yes:
+        if self._filters().trash:
+            self.purgeRequested.emit()
             return
         lib = self.library
+        n = len(ids)
         row = self._table.currentIndex().row()
-        self._do(self.tr("Delete %n papers", "", len(ids)) if len(ids) > 1 else self.tr("Delete paper"),
-                 lambda: lib.papers.delete(ids), lambda _ch: lib.papers.restore(ids))
+        if self._do(self.tr("Move %n paper(s) to the trash", "", n),
+                    lambda: lib.papers.delete(ids), lambda _ch: lib.papers.restore(ids)) is None:
+            return
+        self._say(self.tr("Moved %n paper(s) to the trash", "", n))
         rows = self._table.paper_model.rowCount()
         if rows:
             self._table.select_row(min(max(row, 0), rows - 1))
@@ -250,6 +262,8 @@ class EditController(QObject):
         return name
 
     def add_to_list(self, name: str, ids: list[int]) -> None:
+        if self._in_trash():
+            return
         lib = self.library
         self._do_many(len(ids), self.tr("Add %n paper(s) to {0}", "", len(ids)).format(name), lambda: lib.lists.add(name, ids),
                       lambda ch: lib.lists.remove(name, ch.detail["added"]))
@@ -257,7 +271,7 @@ class EditController(QObject):
 
     def add_to_list_dialog(self) -> None:
         ids = self._table.selected_ids()
-        if not ids:
+        if not ids or self._in_trash():
             return
         names = [i.name for i in self.library.lists.all()]
         new = self.tr("New list…")

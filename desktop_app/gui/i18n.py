@@ -174,8 +174,8 @@ class Plurals(QObject):
     def copied_bibtex(self, n: int) -> str:
         return self.tr("Copied %n BibTeX entries", "", n)
 
-    def remove_papers(self, n: int) -> str:
-        return self.tr("Remove %n paper(s)", "", n)
+    def trash_papers(self, n: int) -> str:
+        return self.tr("Move %n paper(s) to the trash", "", n)
 
     def titles_rederived(self, n: int) -> str:
         return self.tr("%n title(s) re-derived (Edit → Undo restores them)", "", n)

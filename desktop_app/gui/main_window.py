@@ -47,6 +47,7 @@ from desktop_app.gui.relevance_sort import RelevanceSort
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.sidebar import Sidebar, SidebarPane
 from desktop_app.gui.theme import add_theme_menu, apply_preference
+from desktop_app.gui.trash_view import TRASH_KEY, TrashBar, TrashController
 from desktop_app.gui.window_keys import FieldKeys
 from desktop_app.gui.window_settings import WindowSettings
 from desktop_app.gui.write_queue import WriteProgress
@@ -133,6 +134,8 @@ class MainWindow(QMainWindow):
             self.reader.set_read_only(True)
         cl.addWidget(self.search)
         self.did_you_mean = did_you_mean.attach(self.library, self, cl, self._apply_correction)
+        self.trash_bar = TrashBar(center)  # shown in the Trash view only (gui/trash_view.py)
+        cl.addWidget(self.trash_bar)
         cl.addWidget(self.table, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -174,6 +177,9 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(WriteProgress(ed.writes, self))
         ed.changed.connect(self.on_change)
         ed.changed.connect(self.likely_sort.changed)
+        self.trash = TrashController(self, self.trash_bar)  # restore, delete for good, empty
+        ed.purgeRequested.connect(self.trash.purge_selected)  # Delete in the Trash view
+        self.sidebar.trashMenuAction.connect(lambda _action: self.trash.empty_trash())
         self.likely_sort.ranked.connect(lambda: self.sort_key == LIKELY_SORT and self.refresh_query())
         ed.message.connect(self.status_message)
         ed.filterRequested.connect(self.on_sidebar_filter)
@@ -250,7 +256,8 @@ class MainWindow(QMainWindow):
         e.addSeparator()
         self._action(e, self.tr("&Find"), self.focus_search, QKeySequence.StandardKey.Find)
         self._action(e, self.tr("Select &all papers"), self.table.selectAll, None)
-        self._action(e, self.tr("&Delete selected papers…"), ed.delete_selected, None)
+        self._action(e, self.tr("&Move selected papers to the trash"), ed.delete_selected, None)
+        self.trash.add_to_menu(e)
         self._action(e, self.tr("Find possible duplicates…"), self._show_duplicates, None, "findDuplicatesAction")
         e.addSeparator()
         prefs_action = self._action(e, self.tr("Se&ttings…"), self.show_settings, "Ctrl+,", "settingsAction")
@@ -282,6 +289,7 @@ class MainWindow(QMainWindow):
         v = mb.addMenu(self.tr("&View"))
         self._action(v, self.tr("All papers"), lambda: self.on_sidebar_filter("all", ""), "Ctrl+1")
         self._action(v, self.tr("Unread"), lambda: self.on_sidebar_filter("status", "unread"), "Ctrl+2")
+        self._action(v, self.tr("Trash"), lambda: self.on_sidebar_filter("trash", ""), TRASH_KEY, "trashViewAction")
         self._action(v, self.tr("New reading list…"), ed.new_list_dialog, "Ctrl+Shift+L")
         self._action(v, self.tr("Save search…"), self.save_search, "Ctrl+Shift+S")
         self._action(v, self.tr("Statistics…"), self._show_statistics, None, "statisticsAction")
@@ -460,7 +468,7 @@ class MainWindow(QMainWindow):
         try:
             res = self.library.query(
                 self.state.query, tags=self.state.tags, not_tags=self.state.not_tags, status=self.state.status,
-                list_name=self.state.list_name, sort=sort, descending=self.sort_desc,
+                list_name=self.state.list_name, sort=sort, descending=self.sort_desc, trash=self.state.trash,
             )
         except QuerySyntaxError as exc:
             from desktop_app.gui.query_messages import plain_query_error
@@ -472,6 +480,7 @@ class MainWindow(QMainWindow):
             self.files.ensure_index_async()
             return
         self.search.show_error(None)
+        self.trash.shown(self.state.trash)
         self._select_sidebar_for_state()  # whatever changed the filter, the sidebar follows
         self.terms = res.terms
         self.reader.hit_query = self.state.query
@@ -499,6 +508,9 @@ class MainWindow(QMainWindow):
     def _show_count(self) -> None:
         if self.model.partial:
             return  # said once the whole list is there
+        if self.state.trash:
+            self.search.show_count(self.model.total, self.library.trash.count())
+            return
         if self._library_count is None:
             self._library_count = self.library.papers.count()
         self.search.show_count(self.model.total, self._library_count)
@@ -510,7 +522,7 @@ class MainWindow(QMainWindow):
         whole result, as any refresh."""
         st = self.state
         keep = self._restored_selection
-        if st.query or st.tags or st.not_tags or st.list_name:
+        if st.query or st.tags or st.not_tags or st.list_name or st.trash:
             self.refresh_query(keep=keep)
             self._update_stack()
             return
@@ -528,7 +540,7 @@ class MainWindow(QMainWindow):
             self.select_row(row)
         else:
             self.follow.later("reader")
-        self._update_stack(empty=not ids if st.status is None else None)
+        self._update_stack(empty=False if ids else None)
         self.keys_to_table()  # no current row yet: once the whole list is there (_load_whole_list)
 
     def _finish_start(self) -> None:
@@ -584,18 +596,21 @@ class MainWindow(QMainWindow):
         self.sidebar.show_status_counts(self._sidebar_counts())
 
     def _sidebar_counts(self) -> dict[str, int]:
-        """Papers per status and, as "decision:keep" …, per decision (two grouped queries)."""
+        """Papers per status and, as "decision:keep" …, per decision (two grouped queries); and
+        "trash", the papers in the trash."""
         counts: dict[str, int] = dict(self.library.papers.status_counts())
         counts.update({f"decision:{k}": n for k, n in self.library.papers.decision_counts().items()})
+        counts["trash"] = self.library.trash.count()
         return counts
 
     def _select_sidebar_for_state(self) -> None:
         self.sidebar.show_filter(self.state, (self.sort_key, self.sort_desc))  # the entry standing for the filter, or none
 
     def _update_stack(self, empty: bool | None = None) -> None:
-        """The welcome panel for an empty library, else the table. ``empty`` when known."""
+        """The welcome panel for an empty library (nothing in the trash either: the sidebar must
+        reach it), else the table. ``empty`` when known."""
         if empty is None:
-            empty = self.library.papers.count() == 0
+            empty = self.library.papers.count() == 0 and self.library.trash.count() == 0
         if empty:
             if self.welcome is None:
                 from desktop_app.gui.welcome import WelcomePanel
@@ -613,7 +628,7 @@ class MainWindow(QMainWindow):
         err = self.library.index.last_error
         self.status_label.setText(self.tr("Search index update failed ({0}); it will be retried").format(err) if err else "")
         kind = change.kind
-        if kind == "import" or change.detail.get("deleted") or change.detail.get("restored"):
+        if kind == "import" or any(change.detail.get(k) for k in ("deleted", "restored", "purged")):
             self.refresh_sidebar()
             self.refresh_query()
             self._update_stack()
@@ -662,7 +677,7 @@ class MainWindow(QMainWindow):
             self.similar.shown(None)
             return
         try:
-            paper = self.library.papers.get(pid)
+            paper = self.library.papers.get(pid, trashed=self.state.trash)
         except Exception:  # noqa: BLE001 - deleted meanwhile
             self.reader.show_paper(None)
             self.similar.shown(None)
@@ -674,7 +689,7 @@ class MainWindow(QMainWindow):
             note = next((n for p, _, n in self.library.lists.items(self.state.list_name) if p == pid), "")
             list_note = (self.state.list_name, note)
         self.reader.show_paper(paper, self.terms, list_note)
-        self.similar.shown(pid)  # its related papers and tag suggestions follow from a worker
+        self.similar.shown(None if self.state.trash else pid)  # related papers, tag suggestions: from a worker
 
     # ---- focus -----------------------------------------------------------------------------
     def keys_to_table(self) -> None:
@@ -730,14 +745,19 @@ class MainWindow(QMainWindow):
 
     def on_sidebar_filter(self, kind: str, value: str) -> None:
         st = self.state
+        if st.trash and kind in ("all", "status", "tag", "list"):
+            self.search.set_text("")  # the trash's words are not a query of the library's
         if kind == "all":
-            self.state = FilterState(query=st.query)
+            self.state = FilterState(query="" if st.trash else st.query)
+        elif kind == "trash":  # the trash's own word search (core/finder.py), not the query language
+            self.state = FilterState(trash=True)
+            self.search.set_text("")
         elif kind == "status":
-            self.state = FilterState(query=st.query, status=value)
+            self.state = FilterState(query="" if st.trash else st.query, status=value)
         elif kind == "tag":
-            self.state = FilterState(query=st.query, tags=[value])
+            self.state = FilterState(query="" if st.trash else st.query, tags=[value])
         elif kind == "list":
-            self.state = FilterState(query=st.query, list_name=value)
+            self.state = FilterState(query="" if st.trash else st.query, list_name=value)
             self._set_sort("position", False)
         elif kind == "decision":  # a query, so that it combines with what is typed after it
             query = f"decision:{value}"
@@ -797,7 +817,10 @@ class MainWindow(QMainWindow):
 
     def on_chip_removed(self, key: str) -> None:
         st = self.state
-        if key == "status":
+        if key == "trash":  # back to the library; the trash's words are not a query of it
+            st.trash, st.query = False, ""
+            self.search.set_text("")
+        elif key == "status":
             st.status = None
         elif key == "list":
             st.list_name = None

@@ -148,6 +148,11 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
     writable = not lib.read_only
     menu = QMenu(window)
     menu.setObjectName("paperMenu")
+    if window.state.trash:  # trashed papers: restore or delete for good, nothing else
+        from desktop_app.gui.trash_view import add_trash_entries
+
+        add_trash_entries(window, menu, n)
+        return menu
 
     def add(text: str, slot, parent: QMenu = menu, enabled: bool = True) -> QAction:  # noqa: ANN001
         act = parent.addAction(text)
@@ -212,7 +217,7 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
     if callable(getattr(window, "edit_metadata", None)):
         add(QCoreApplication.translate("PaperMenu", "Edit metadata…"), window.edit_metadata, enabled=writable)
     menu.addSeparator()
-    add(QCoreApplication.translate("PaperMenu", "Delete paper…") if n == 1 else QCoreApplication.translate("PaperMenu", "Delete {0} papers…").format(n), ed.delete_selected, enabled=writable)
+    add(QCoreApplication.translate("PaperMenu", "Move to the trash") if n == 1 else QCoreApplication.translate("PaperMenu", "Move {0} papers to the trash").format(n), ed.delete_selected, enabled=writable)
     return menu
 
 

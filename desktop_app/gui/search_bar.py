@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -33,9 +33,12 @@ class FilterState:
     tags: list[str] = field(default_factory=list)
     not_tags: list[str] = field(default_factory=list)
     list_name: str | None = None
+    trash: bool = False  # the papers in the trash instead of the library's (gui/trash_view.py)
 
     def chips(self) -> list[tuple[str, str]]:
         out = []
+        if self.trash:
+            out.append(("trash", QCoreApplication.translate("FilterState", "in the trash")))
         if self.status:
             out.append(("status", f"status: {self.status}"))
         if self.list_name:
@@ -46,6 +49,8 @@ class FilterState:
 
     def sidebar_entry(self) -> tuple[str, str] | None:
         """The sidebar entry (kind, value) that stands for this filter, if one does."""
+        if self.trash:
+            return ("trash", "") if not (self.status or self.tags or self.not_tags or self.list_name) else None
         if self.list_name:
             return ("list", self.list_name)
         if self.status and not self.tags:
@@ -58,7 +63,7 @@ class FilterState:
 
     def as_dict(self) -> dict:
         return {"query": self.query, "status": self.status, "tags": self.tags, "not_tags": self.not_tags,
-                "list_name": self.list_name}
+                "list_name": self.list_name, "trash": self.trash}
 
     def saved(self, sort: str | None, descending: bool) -> SavedFilter:
         """The whole filter and the table's sort, as a saved search keeps them. The sort every
@@ -86,7 +91,7 @@ class FilterState:
     def from_dict(cls, d: dict) -> FilterState:
         return cls(query=str(d.get("query") or ""), status=d.get("status") or None,
                    tags=list(d.get("tags") or []), not_tags=list(d.get("not_tags") or []),
-                   list_name=d.get("list_name") or None)
+                   list_name=d.get("list_name") or None, trash=bool(d.get("trash")))
 
 
 class SearchBar(QWidget):

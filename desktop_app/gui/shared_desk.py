@@ -69,6 +69,7 @@ VERBS = {  # whole sentences ({0}: who, {1}: when); QT_TRANSLATE_NOOP lets lupda
     "papers.set_rating": QT_TRANSLATE_NOOP(_N, "rated by {0}, {1}"),
     "papers.delete": QT_TRANSLATE_NOOP(_N, "moved to the trash by {0}, {1}"),
     "papers.restore": QT_TRANSLATE_NOOP(_N, "restored by {0}, {1}"),
+    "trash.restore": QT_TRANSLATE_NOOP(_N, "restored by {0}, {1}"),
     "": QT_TRANSLATE_NOOP(_N, "edited by {0}, {1}"),
 }
 
@@ -95,7 +96,7 @@ def apply_rows(win: QWidget, rows: list[ChangeRow]) -> None:
     ids = tuple(sorted({r.paper_id for r in rows if r.paper_id is not None}))
     library_wide = any(r.paper_id is None for r in rows)
     kinds = {r.kind.partition(".")[0] for r in rows}
-    if library_wide or "imports" in kinds or any(r.kind in ("papers.delete", "papers.restore") for r in rows):
+    if library_wide or kinds & {"imports", "trash"} or any(r.kind in ("papers.delete", "papers.restore") for r in rows):
         win.on_change(Change("import"))  # the list, the sidebar and the counts
     else:
         win.on_change(Change("tags" if "tags" in kinds else "papers", ids))

@@ -26,7 +26,7 @@ KIND = Qt.ItemDataRole.UserRole + 10
 VALUE = Qt.ItemDataRole.UserRole + 11
 QUERY = Qt.ItemDataRole.UserRole + 12  # a saved search's query
 MIME_IDS = "application/x-marginalia-paper-ids"
-_SECTION = {"all": "library", "status": "library", "decision": "library", "tag": "tags", "list": "lists", "search": "searches"}
+_SECTION = {"all": "library", "status": "library", "decision": "library", "trash": "library", "tag": "tags", "list": "lists", "search": "searches"}
 
 
 def color_icon(color: str) -> QIcon:
@@ -47,6 +47,7 @@ class Sidebar(QTreeWidget):
     tagMenuAction = Signal(str, str)  # noqa: N815  action, tag
     listMenuAction = Signal(str, str)  # noqa: N815  action, list
     searchMenuAction = Signal(str, str)  # noqa: N815  action, name
+    trashMenuAction = Signal(str)  # noqa: N815  "empty"
     papersDropped = Signal(str, str, list)  # noqa: N815  kind, value, ids
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -97,6 +98,8 @@ class Sidebar(QTreeWidget):
             self._add(lib, self._status_text(status, counts), "status", status)
         for decision in ("keep", "maybe", "skip", "none"):
             self._add(lib, self._status_text(f"decision:{decision}", counts), "decision", decision)
+        trash = self._add(lib, self._trash_text(counts), "trash", "")
+        trash.setToolTip(0, self.tr("Deleted papers, until they are restored or deleted for good (Ctrl+3)"))
         self._fill_tags(tags, expanded)
         for info in lists:
             it = self._add(self._sections["lists"], f"{info.name}  ({i18n.number(info.count)})", "list", info.name)
@@ -128,8 +131,16 @@ class Sidebar(QTreeWidget):
             label = i18n.status_label(status)
         return f"{label}  ({i18n.number(counts.get(status, 0))})"
 
+    def _trash_text(self, counts: dict[str, int]) -> str:
+        return self.tr("Trash  ({0})").format(i18n.number(counts.get("trash", 0)))
+
+    def trash_item(self) -> QTreeWidgetItem | None:
+        """The Trash entry."""
+        lib = self._sections["library"]
+        return next((lib.child(i) for i in range(lib.childCount()) if lib.child(i).data(0, KIND) == "trash"), None)
+
     def show_status_counts(self, counts: dict[str, int]) -> None:
-        """The Unread/Skimmed/Read entries with these counts (the rest of the tree stays)."""
+        """The Unread/Skimmed/Read entries and the Trash with these counts (the rest of the tree stays)."""
         lib = self._sections["library"]
         for i in range(lib.childCount()):
             item = lib.child(i)
@@ -137,6 +148,8 @@ class Sidebar(QTreeWidget):
                 item.setText(0, self._status_text(item.data(0, VALUE), counts))
             elif item.data(0, KIND) == "decision":
                 item.setText(0, self._status_text(f"decision:{item.data(0, VALUE)}", counts))
+            elif item.data(0, KIND) == "trash":
+                item.setText(0, self._trash_text(counts))
 
     def _fill_tags(self, tags: list[TagInfo], expanded: set[str]) -> None:
         root = self._sections["tags"]
@@ -315,6 +328,9 @@ class Sidebar(QTreeWidget):
         elif kind == "search":
             menu.addAction(self.tr("Save as reading list (snapshot)"), lambda: self.searchMenuAction.emit("snapshot", value))
             menu.addAction(self.tr("Delete saved search"), lambda: self.searchMenuAction.emit("delete", value))
+        elif kind == "trash":
+            menu.addAction(self.tr("Show the trash"), lambda: self.filterChosen.emit("trash", ""))
+            menu.addAction(self.tr("Empty trash…"), lambda: self.trashMenuAction.emit("empty"))
         elif item is self._sections["lists"]:
             menu.addAction(self.tr("New reading list…"), lambda: self.listMenuAction.emit("new", ""))
         else:

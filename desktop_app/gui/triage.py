@@ -240,6 +240,9 @@ class TriageView(QWidget):
         """Triage the window's shown list, from the paper last triaged in it (else the current);
         ``only``: just these papers, in this order (the topics the user chose to walk)."""
         w = self.window_
+        if only is None and w.state.trash:
+            w.status_message(self.tr("Papers in the trash are not triaged: restore them first (Ctrl+Shift+R)"))
+            return False
         if only is not None:
             ids = list(dict.fromkeys(only))
         else:

@@ -36,29 +36,31 @@ def when(started: datetime | str, today: date | None = None) -> str:
 
 
 def undo_import_text(batch: dict, cost: dict[str, int], today: date | None = None) -> str:
-    """The question: how many papers go, from which import, and the notes and highlights with them."""
+    """The question: how many papers go to the trash, from which import, and the notes and
+    highlights that go with them."""
     papers, notes, highlights = cost["papers"], cost["notes"], cost["highlights"]
     them = "it" if papers == 1 else "them"
-    head = (f"Remove the {_plural(papers, 'paper')} added by the import of {source_names(batch['source'])} "
-            f"{when(batch['started_at'], today)}?")
+    head = (f"Move the {_plural(papers, 'paper')} added by the import of {source_names(batch['source'])} "
+            f"{when(batch['started_at'], today)} to the trash?")
     parts = []
     if notes:
         parts.append((f"{notes:,} of them {'has a note' if notes == 1 else 'have notes'}") if papers > 1 else "it has a note")
     if highlights:
         parts.append(_plural(highlights, "highlight"))
     if parts:
-        tail = f"{', '.join(parts)}; they will be removed too."
+        tail = f"{', '.join(parts)}; they go with {them}."
     else:
         tail = "none of them has notes or highlights." if papers > 1 else "it has no note or highlight."
-    return f"{head} {tail[0].upper()}{tail[1:]} Tags you added to {them} go too."
+    return (f"{head} {tail[0].upper()}{tail[1:]} The Trash in the sidebar brings {them} back, or deletes "
+            f"{them} for good.")
 
 
 def undo_import_box(parent: QWidget, batch: dict, cost: dict[str, int]) -> QMessageBox:
-    """The question box: Remove papers / Cancel, Cancel the default (Enter does not remove)."""
+    """The question box: Move papers to the trash / Cancel, Cancel the default (Enter does not move them)."""
     box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("UndoImport", "Undo import"), undo_import_text(batch, cost),
                       QMessageBox.StandardButton.Cancel, parent)
     box.setObjectName("undoImportBox")
-    remove = box.addButton(i18n.number_in(i18n.plurals().remove_papers(cost["papers"]), cost["papers"]), QMessageBox.ButtonRole.DestructiveRole)
+    remove = box.addButton(i18n.number_in(i18n.plurals().trash_papers(cost["papers"]), cost["papers"]), QMessageBox.ButtonRole.DestructiveRole)
     remove.setObjectName("undoImportRemove")
     cancel = box.button(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(cancel)
@@ -67,7 +69,7 @@ def undo_import_box(parent: QWidget, batch: dict, cost: dict[str, int]) -> QMess
 
 
 def ask_undo_import(parent: QWidget, batch: dict, cost: dict[str, int]) -> bool:
-    """Ask; True only when the user chose to remove the papers."""
+    """Ask; True only when the user chose to move the papers to the trash."""
     box = undo_import_box(parent, batch, cost)
     box.exec()
     clicked = box.clickedButton()

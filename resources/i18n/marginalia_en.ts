@@ -48,23 +48,6 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Delete these %n papers? Their tags, notes and highlights go with them.
-You can undo this with Ctrl+Z.</source>
-        <translation>
-            <numerusform>Delete this paper? Its tags, notes and highlights go with it.
-You can undo this with Ctrl+Z.</numerusform>
-            <numerusform>Delete these %n papers? Their tags, notes and highlights go with them.
-You can undo this with Ctrl+Z.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Delete %n papers</source>
-        <translation>
-            <numerusform>Delete %n paper</numerusform>
-            <numerusform>Delete %n papers</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>Add %n paper(s) to {0}</source>
         <translation>
             <numerusform>Add %n paper to {0}</numerusform>
@@ -83,6 +66,20 @@ You can undo this with Ctrl+Z.</numerusform>
         <translation>
             <numerusform>Reading list “{0}” holds the %n paper the search found</numerusform>
             <numerusform>Reading list “{0}” holds the %n papers the search found</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Move %n paper(s) to the trash</source>
+        <translation>
+            <numerusform>Move %n paper to the trash</numerusform>
+            <numerusform>Move %n papers to the trash</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Moved %n paper(s) to the trash</source>
+        <translation>
+            <numerusform>Moved %n paper to the trash</numerusform>
+            <numerusform>Moved %n papers to the trash</numerusform>
         </translation>
     </message>
 </context>
@@ -251,10 +248,10 @@ You can undo this with Ctrl+Z.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Remove %n paper(s)</source>
+        <source>Move %n paper(s) to the trash</source>
         <translation>
-            <numerusform>Remove %n paper</numerusform>
-            <numerusform>Remove %n papers</numerusform>
+            <numerusform>Move %n paper to the trash</numerusform>
+            <numerusform>Move %n papers to the trash</numerusform>
         </translation>
     </message>
 </context>
@@ -282,6 +279,44 @@ You can undo this with Ctrl+Z.</numerusform>
         <translation>
             <numerusform>Re-derive %n title</numerusform>
             <numerusform>Re-derive %n titles</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>TrashController</name>
+    <message numerus="yes">
+        <source>Restore %n paper(s) from the trash</source>
+        <translation>
+            <numerusform>Restore %n paper from the trash</numerusform>
+            <numerusform>Restore %n papers from the trash</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Restored %n paper(s) from the trash</source>
+        <translation>
+            <numerusform>Restored %n paper from the trash</numerusform>
+            <numerusform>Restored %n papers from the trash</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n paper(s) for good? Their tags, notes, highlights and attached files go with them. This cannot be undone.</source>
+        <translation>
+            <numerusform>Delete %n paper for good? Their tags, notes, highlights and attached files go with them. This cannot be undone.</numerusform>
+            <numerusform>Delete %n papers for good? Their tags, notes, highlights and attached files go with them. This cannot be undone.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete all %n paper(s) in the trash for good? Their tags, notes, highlights and attached files go with them. This cannot be undone.</source>
+        <translation>
+            <numerusform>Delete the %n paper in the trash for good? Their tags, notes, highlights and attached files go with them. This cannot be undone.</numerusform>
+            <numerusform>Delete all %n papers in the trash for good? Their tags, notes, highlights and attached files go with them. This cannot be undone.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n paper(s) for good</source>
+        <translation>
+            <numerusform>Deleted %n paper for good</numerusform>
+            <numerusform>Deleted %n papers for good</numerusform>
         </translation>
     </message>
 </context>

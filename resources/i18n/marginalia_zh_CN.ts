@@ -662,34 +662,6 @@
         <translation>标题已在别处改为“{0}”；已被你的标题替换（编辑 → 撤销可恢复）</translation>
     </message>
     <message>
-        <source>Delete papers</source>
-        <translation>删除论文</translation>
-    </message>
-    <message>
-        <source>Delete this paper? Its tags, notes and highlights go with it.
-You can undo this with Ctrl+Z.</source>
-        <translation>删除这篇论文？它的标签、笔记和高亮也会一并删除。
-可以按 Ctrl+Z 撤销。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Delete these %n papers? Their tags, notes and highlights go with them.
-You can undo this with Ctrl+Z.</source>
-        <translation>
-            <numerusform>删除这 %n 篇论文？它们的标签、笔记和高亮也会一并删除。
-可以按 Ctrl+Z 撤销。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Delete %n papers</source>
-        <translation>
-            <numerusform>删除 %n 篇论文</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Delete paper</source>
-        <translation>删除论文</translation>
-    </message>
-    <message>
         <source>Highlight</source>
         <translation>高亮</translation>
     </message>
@@ -858,6 +830,22 @@ You can undo this with Ctrl+Z.</source>
     <message>
         <source>Wait a moment: a large edit is still being written</source>
         <translation>请稍候：一项大批量编辑仍在写入</translation>
+    </message>
+    <message numerus="yes">
+        <source>Move %n paper(s) to the trash</source>
+        <translation>
+            <numerusform>将 %n 篇论文移到回收站</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Moved %n paper(s) to the trash</source>
+        <translation>
+            <numerusform>已将 %n 篇论文移到回收站</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Papers in the trash are not edited: restore them first (Ctrl+Shift+R)</source>
+        <translation>回收站中的论文不能编辑：请先恢复（Ctrl+Shift+R）</translation>
     </message>
 </context>
 <context>
@@ -1046,6 +1034,13 @@ You can undo this with Ctrl+Z.</source>
         <translation>
             <numerusform>该备份链接了此文献库文件夹以外的 %n 个文件。它们尚未被链接：来自别处的备份可以指向这台电脑上的任何文件。现在链接它们吗？仅当你信任此备份时才这样做。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>FilterState</name>
+    <message>
+        <source>in the trash</source>
+        <translation>在回收站中</translation>
     </message>
 </context>
 <context>
@@ -1426,10 +1421,6 @@ Import them with File → Import… in that window.</source>
         <translation>全选论文(&amp;A)</translation>
     </message>
     <message>
-        <source>&amp;Delete selected papers…</source>
-        <translation>删除所选论文(&amp;D)…</translation>
-    </message>
-    <message>
         <source>Find possible duplicates…</source>
         <translation>查找可能的重复项…</translation>
     </message>
@@ -1562,6 +1553,14 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Topics…</source>
         <translation>主题…</translation>
+    </message>
+    <message>
+        <source>&amp;Move selected papers to the trash</source>
+        <translation>将所选论文移到回收站(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Trash</source>
+        <translation>回收站</translation>
     </message>
 </context>
 <context>
@@ -1954,14 +1953,6 @@ Import them with File → Import… in that window.</source>
         <translation>编辑元数据…</translation>
     </message>
     <message>
-        <source>Delete paper…</source>
-        <translation>删除论文…</translation>
-    </message>
-    <message>
-        <source>Delete {0} papers…</source>
-        <translation>删除 {0} 篇论文…</translation>
-    </message>
-    <message>
         <source>Mark {0}</source>
         <translation>标记为{0}</translation>
     </message>
@@ -1972,6 +1963,14 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Decision</source>
         <translation>决定</translation>
+    </message>
+    <message>
+        <source>Move to the trash</source>
+        <translation>移到回收站</translation>
+    </message>
+    <message>
+        <source>Move {0} papers to the trash</source>
+        <translation>将 {0} 篇论文移到回收站</translation>
     </message>
 </context>
 <context>
@@ -2150,9 +2149,9 @@ Import them with File → Import… in that window.</source>
         <translation>最新备份是不到一分钟前的。</translation>
     </message>
     <message numerus="yes">
-        <source>Remove %n paper(s)</source>
+        <source>Move %n paper(s) to the trash</source>
         <translation>
-            <numerusform>移除 %n 篇论文</numerusform>
+            <numerusform>将 %n 篇论文移到回收站</numerusform>
         </translation>
     </message>
 </context>
@@ -2690,10 +2689,6 @@ Import them with File → Import… in that window.</source>
         <translation>撤销 / 重做</translation>
     </message>
     <message>
-        <source>delete the selected papers (asks; undoable)</source>
-        <translation>删除所选论文（会先确认；可撤销）</translation>
-    </message>
-    <message>
         <source>edit the paper&apos;s metadata (authors, venue, year, DOI, …)</source>
         <translation>编辑论文元数据（作者、发表处、年份、DOI 等）</translation>
     </message>
@@ -2768,6 +2763,18 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>highlight the selected words (select with Shift+arrows in the abstract): h then 1–5 for the color (h h yellow), or Shift+1…5 at once</source>
         <translation>高亮所选文字（在摘要中用 Shift+方向键选择）：先按 h 再按 1–5 选颜色（h h 为黄色），或直接按 Shift+1…5</translation>
+    </message>
+    <message>
+        <source>move the selected papers to the trash (undoable); in the Trash: delete them for good (asks)</source>
+        <translation>将所选论文移到回收站（可撤销）；在回收站中：永久删除（会先询问）</translation>
+    </message>
+    <message>
+        <source>the trash: deleted papers</source>
+        <translation>回收站：已删除的论文</translation>
+    </message>
+    <message>
+        <source>in the Trash: restore the selected papers (undoable)</source>
+        <translation>在回收站中：恢复所选论文（可撤销）</translation>
     </message>
 </context>
 <context>
@@ -2855,6 +2862,22 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>New reading list…</source>
         <translation>新建阅读列表…</translation>
+    </message>
+    <message>
+        <source>Deleted papers, until they are restored or deleted for good (Ctrl+3)</source>
+        <translation>已删除的论文，直到被恢复或永久删除（Ctrl+3）</translation>
+    </message>
+    <message>
+        <source>Trash  ({0})</source>
+        <translation>回收站  ({0})</translation>
+    </message>
+    <message>
+        <source>Show the trash</source>
+        <translation>显示回收站</translation>
+    </message>
+    <message>
+        <source>Empty trash…</source>
+        <translation>清空回收站…</translation>
     </message>
 </context>
 <context>
@@ -3133,6 +3156,118 @@ Import them with File → Import… in that window.</source>
     </message>
 </context>
 <context>
+    <name>TrashBar</name>
+    <message>
+        <source>Deleted papers wait here, also after a restart, until you restore them or delete them for good.</source>
+        <translation>已删除的论文保留在这里（重启后仍在），直到您恢复或永久删除它们。</translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Put the selected papers back in the library (Ctrl+Shift+R; undoable)</source>
+        <translation>将所选论文放回文献库（Ctrl+Shift+R；可撤销）</translation>
+    </message>
+    <message>
+        <source>&amp;Delete for good…</source>
+        <translation>永久删除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Delete the selected papers and their files for good (Delete; asks first)</source>
+        <translation>永久删除所选论文及其文件（Delete 键；会先询问）</translation>
+    </message>
+    <message>
+        <source>E&amp;mpty trash…</source>
+        <translation>清空回收站(&amp;M)…</translation>
+    </message>
+</context>
+<context>
+    <name>TrashController</name>
+    <message>
+        <source>&amp;Restore from trash</source>
+        <translation>从回收站恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Delete for &amp;good…</source>
+        <translation>永久删除(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Empty &amp;trash…</source>
+        <translation>清空回收站(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Marginalia</source>
+        <translation>Marginalia</translation>
+    </message>
+    <message numerus="yes">
+        <source>Restore %n paper(s) from the trash</source>
+        <translation>
+            <numerusform>从回收站恢复 %n 篇论文</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Restored %n paper(s) from the trash</source>
+        <translation>
+            <numerusform>已从回收站恢复 %n 篇论文</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete for good</source>
+        <translation>永久删除</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n paper(s) for good? Their tags, notes, highlights and attached files go with them. This cannot be undone.</source>
+        <translation>
+            <numerusform>永久删除 %n 篇论文？它们的标签、笔记、高亮和附件文件将一并删除。此操作无法撤销。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The trash is empty</source>
+        <translation>回收站是空的</translation>
+    </message>
+    <message>
+        <source>Empty trash</source>
+        <translation>清空回收站</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete all %n paper(s) in the trash for good? Their tags, notes, highlights and attached files go with them. This cannot be undone.</source>
+        <translation>
+            <numerusform>永久删除回收站中的全部 %n 篇论文？它们的标签、笔记、高亮和附件文件将一并删除。此操作无法撤销。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n paper(s) for good</source>
+        <translation>
+            <numerusform>已永久删除 %n 篇论文</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Restore {0} papers</source>
+        <translation>恢复 {0} 篇论文</translation>
+    </message>
+    <message>
+        <source>Delete for good…</source>
+        <translation>永久删除…</translation>
+    </message>
+    <message>
+        <source>Delete {0} papers for good…</source>
+        <translation>永久删除 {0} 篇论文…</translation>
+    </message>
+    <message>
+        <source>Empty trash…</source>
+        <translation>清空回收站…</translation>
+    </message>
+    <message>
+        <source>A paper in the trash: restore it to edit it.</source>
+        <translation>回收站中的论文：恢复后才能编辑。</translation>
+    </message>
+</context>
+<context>
     <name>TriageView</name>
     <message>
         <source>Leave triage (Esc)</source>
@@ -3261,6 +3396,10 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>{0} keep · {1} maybe · {2} skip · o learned order · e emphasis · u unread · s skimmed · r read · 0–5 rate · t tag · n note · Space, j or → next · k or ← previous · Esc leave</source>
         <translation>{0} 保留 · {1} 待定 · {2} 跳过 · o 学习顺序 · e 强调 · u 未读 · s 略读 · r 已读 · 0–5 评分 · t 标签 · n 笔记 · 空格、j 或 → 下一篇 · k 或 ← 上一篇 · Esc 退出</translation>
+    </message>
+    <message>
+        <source>Papers in the trash are not triaged: restore them first (Ctrl+Shift+R)</source>
+        <translation>回收站中的论文不参与分拣：请先恢复（Ctrl+Shift+R）</translation>
     </message>
 </context>
 <context>

@@ -11,7 +11,7 @@ import pytest
 
 CORE = Path(__file__).resolve().parents[2] / "desktop_app" / "core"
 MANAGERS = ("papers", "tags", "notes", "highlights", "reading_lists", "saved_searches", "imports",
-            "exports", "finder", "duplicates")
+            "exports", "finder", "duplicates", "trash")
 
 
 def _imports(path: Path) -> set[str]:

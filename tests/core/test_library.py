@@ -169,20 +169,36 @@ def test_delete_and_restore_papers(seed_library: Library) -> None:
     assert lib.index.index.doc_count() == 76
 
 
-def test_undo_import_removes_the_papers_and_their_identity(seed_library: Library, seed_paths: list[Path]) -> None:
+def test_undo_import_moves_the_papers_to_the_trash(seed_library: Library, seed_paths: list[Path]) -> None:
     lib = seed_library
     batch = lib.imports.batches()[0]
     assert (batch["added"], batch["duplicates"], batch["undone"]) == (76, 0, 0)
     races = find_paper(lib, RACES_WORDS)
     lib.notes.set(races, "attached later")
+    lib.papers.delete([races])  # in the trash already: it stays there, as it was
+    assert lib.imports.undo_cost(batch["id"])["papers"] == 75
     change = lib.imports.undo(batch["id"])
-    assert len(change.paper_ids) == 76
-    assert lib.papers.count() == 0 and lib.index.index.doc_count() == 0
+    assert len(change.paper_ids) == 75 and races not in change.paper_ids
+    assert lib.papers.count() == 0 and lib.index.index.doc_count() == 0 and lib.trash.count() == 76
     assert lib.query("reasoning").ids == [] and lib.query("note:attached").ids == []
     with pytest.raises(LibraryError, match="was undone already"):
         lib.imports.undo(batch["id"])
     with pytest.raises(LibraryError, match="no import with id 999"):
         lib.imports.undo(999)
+    lib.trash.restore([races])  # the trash gives it back, note and all
+    assert lib.papers.get(races).note == "attached later"
+    again = lib.imports.from_files(seed_paths)  # the rest come back from the trash, as this import's
+    assert (again.added, again.duplicates) == (75, 1) and lib.trash.count() == 0
+    assert lib.imports.undo_cost(again.batch_id)["papers"] == 75
+    assert lib.integrity_check() == []
+
+
+def test_undo_import_then_empty_trash_removes_the_papers_and_their_identity(seed_library: Library,
+                                                                             seed_paths: list[Path]) -> None:
+    lib = seed_library
+    lib.imports.undo(lib.imports.batches()[0]["id"])
+    lib.trash.empty()
+    assert lib.papers.count() == 0 and lib.trash.count() == 0
     assert lib.imports.from_files(seed_paths).added == 76  # the identity keys went with the papers
     assert lib.integrity_check() == []
 

@@ -80,26 +80,22 @@ def test_cancelled_import_leaves_the_library_as_it_was(qtbot, seed_library: Libr
     assert seed_library.query("zorblax").total == 0
 
 
-def test_delete_asks_and_is_undoable(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+def test_delete_moves_to_the_trash_without_asking_and_is_undoable(make_window, seeded_dir: Path, qtbot,  # noqa: ANN001
+                                                                    monkeypatch) -> None:
     win = make_window(seeded_dir)
     win.select_row(0)
     pid = win.current_id()
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    asked: list[object] = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a) or QMessageBox.StandardButton.Cancel)
     win.table.setFocus()
     qtbot.keyClick(win.table, Qt.Key.Key_Delete)
-    assert win.library.papers.count() == 75
+    assert asked == []  # the trash keeps it: nothing to ask
+    assert win.library.papers.count() == 75 and win.library.trash.ids() == [pid]
     assert win.model.row_of(pid) == -1
+    assert win.statusBar().currentMessage() == "Moved 1 paper to the trash"
     win.undo_stack.undo()
-    assert win.library.papers.count() == 76
+    assert win.library.papers.count() == 76 and win.library.trash.count() == 0
     assert win.model.row_of(pid) >= 0
-
-
-def test_delete_cancelled_changes_nothing(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
-    win = make_window(seeded_dir)
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Cancel)
-    win.table.setFocus()
-    qtbot.keyClick(win.table, Qt.Key.Key_Delete)
-    assert win.library.papers.count() == 76
 
 
 def test_reading_list_from_the_window(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001

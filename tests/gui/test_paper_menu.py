@@ -114,7 +114,7 @@ def test_menu_entries_act_on_every_selected_paper_and_undo(make_window, seeded_d
     ids = _select_rows(win, [0, 1, 2])
     acts = _menu(win, 1)  # a row inside the selection keeps the selection
     assert win.table.selected_ids() == ids
-    assert {"Copy 3 citations", "Copy BibTeX of 3 papers", "Delete 3 papers…", "Tags (3 papers)",
+    assert {"Copy 3 citations", "Copy BibTeX of 3 papers", "Move 3 papers to the trash", "Tags (3 papers)",
             "Status (3 papers)", "Rating (3 papers)", "Add 3 papers to reading list"} <= set(acts)
     # Open acts on the current paper only (one viewer or browser tab, not three)
     assert "Open the current paper" in acts and "Open 3 papers" not in acts
@@ -160,12 +160,23 @@ def test_menu_entries_act_on_every_selected_paper_and_undo(make_window, seeded_d
     acts["Copy 3 citations"].trigger()
     assert len(QApplication.clipboard().text().split("\n\n")) == 3
 
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     acts = _menu(win, 1)
-    acts["Delete 3 papers…"].trigger()
+    acts["Move 3 papers to the trash"].trigger()
     assert len(lib.query("").ids) == 73 and not set(ids) & set(lib.query("").ids)
     win.undo_stack.undo()
     assert set(ids) <= set(lib.query("").ids)
+
+    # in the Trash view the menu is the trash's own: restore (one undo step), delete for good
+    lib.papers.delete(ids)
+    win.on_sidebar_filter("trash", "")
+    assert sorted(win.model.ids) == sorted(ids)
+    _select_rows(win, [0, 1, 2])
+    acts = _menu(win, 0)
+    assert list(acts) == ["Restore 3 papers", "Delete 3 papers for good…", "Empty trash…"]
+    acts["Restore 3 papers"].trigger()
+    assert lib.trash.count() == 0 and win.model.ids == []
+    win.undo_stack.undo()
+    assert sorted(lib.trash.ids()) == sorted(ids) and sorted(win.model.ids) == sorted(ids)
 
 
 def test_right_click_outside_the_selection_selects_that_row(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
@@ -178,7 +189,7 @@ def test_right_click_outside_the_selection_selects_that_row(make_window, seeded_
     assert menu is not None
     qtbot.waitUntil(menu.isVisible, timeout=3000)
     assert win.table.selected_ids() == [win.model.paper_id(5)]
-    assert "Delete paper…" in _actions(menu)
+    assert "Move to the trash" in _actions(menu)
     menu.close()
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QDesktopServices, QKeySequence, QShortcut
-from PySide6.QtWidgets import QApplication, QDialog, QInputDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QInputDialog, QWidget
 
 from desktop_app.gui.key_bindings import collisions, registrations, unique_keys
 from desktop_app.gui.shortcuts_help import NATIVE_KEYS, SHORTCUTS, listed_keys
@@ -220,13 +220,22 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
     seen: list[tuple[str, str]] = []
     on_table(0)
     gone = win.current_id()
-    answer_next_modal(seen, lambda w: w.button(QMessageBox.StandardButton.Yes).click())
-    press(qtbot, table, "Delete")
-    assert seen[-1] == ("QMessageBox", "Delete papers") and gone not in lib.query("").ids
+    press(qtbot, table, "Delete")  # to the trash, without a question
+    assert gone not in lib.query("").ids and lib.trash.ids() == [gone]
     on_table(0)
     press(qtbot, table, "Ctrl+Z")
     assert gone in lib.query("").ids
-    tested.add("Del")
+    on_table(0)
+    gone = win.current_id()
+    press(qtbot, table, "Delete")
+    press(qtbot, table, "Ctrl+3")
+    assert win.state.trash and win.model.ids == [gone]
+    on_table(0)
+    press(qtbot, table, "Ctrl+Shift+R")
+    assert lib.trash.count() == 0 and gone in lib.query("").ids
+    press(qtbot, table, "Ctrl+1")
+    assert not win.state.trash and win.model.rowCount() == 76
+    tested |= {"Del", "Ctrl+3", "Ctrl+Shift+R"}
 
     def name_it(text: str) -> Callable[[QWidget], None]:
         def answer(w: QWidget) -> None:

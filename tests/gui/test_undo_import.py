@@ -1,4 +1,5 @@
-"""File → Undo last import…: Cancel is the default, and the question says what goes."""
+"""File → Undo last import…: Cancel is the default, the question says what goes, and it goes to
+the trash (it comes back from there)."""
 
 from __future__ import annotations
 
@@ -37,11 +38,12 @@ def test_the_text_names_the_counts_the_file_and_the_time() -> None:
     batch = {"source": "/home/a/neurips.txt", "started_at": datetime(2026, 11, 30, 13, 2, tzinfo=UTC)}
     local = batch["started_at"].astimezone()
     text = undo_import_text(batch, {"papers": 214, "notes": 3, "highlights": 5}, today=local.date())
-    assert text == (f"Remove the 214 papers added by the import of neurips.txt at {local:%H:%M}? "
-                    "3 of them have notes, 5 highlights; they will be removed too. Tags you added to them go too.")
+    assert text == (f"Move the 214 papers added by the import of neurips.txt at {local:%H:%M} to the trash? "
+                    "3 of them have notes, 5 highlights; they go with them. The Trash in the sidebar brings "
+                    "them back, or deletes them for good.")
     other_day = undo_import_text(batch, {"papers": 1, "notes": 0, "highlights": 0}, today=date(2027, 1, 1))
-    assert other_day.startswith(f"Remove the 1 paper added by the import of neurips.txt on {local:%Y-%m-%d} at")
-    assert "It has no note or highlight." in other_day
+    assert other_day.startswith(f"Move the 1 paper added by the import of neurips.txt on {local:%Y-%m-%d} at")
+    assert "It has no note or highlight. The Trash in the sidebar brings it back" in other_day
 
 
 def test_cancel_is_the_default_and_enter_removes_nothing(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
@@ -72,10 +74,14 @@ def test_cancel_is_the_default_and_enter_removes_nothing(make_window, seeded_dir
 
     QTimer.singleShot(0, lambda: answer(False))
     action.trigger()
-    assert "Remove the 76 papers added by the import of" in seen[0]
-    assert "3 of them have notes, 5 highlights; they will be removed too." in seen[0]
+    assert "Move the 76 papers added by the import of" in seen[0]
+    assert "3 of them have notes, 5 highlights; they go with them." in seen[0]
     assert win.library.papers.count() == 76
 
     QTimer.singleShot(0, lambda: answer(True))
     action.trigger()
-    assert win.library.papers.count() == 0
+    assert win.library.papers.count() == 0 and win.library.trash.count() == 76
+    assert win.sidebar.trash_item().text(0) == "Trash  (76)"
+    assert win.stack.currentWidget() is win.splitter  # not the welcome panel: the sidebar reaches the trash
+    win.on_sidebar_filter("trash", "")
+    assert win.model.rowCount() == 76
