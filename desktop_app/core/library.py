@@ -10,6 +10,7 @@ after the commit (at once, or by a background thread) and again at open.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import sys
@@ -28,7 +29,7 @@ from desktop_app.core.notes import Notes
 from desktop_app.core.papers import Papers
 from desktop_app.core.reading_lists import ReadingLists
 from desktop_app.core.saved_searches import SavedSearches
-from desktop_app.core.store import Store, backups
+from desktop_app.core.store import Store, backups, library_marker
 from desktop_app.core.store.engine import make_engine, read_only_mode
 from desktop_app.core.store.failures import storage_errors
 from desktop_app.core.store.migrate import migrate
@@ -172,8 +173,13 @@ class Library:
                     f"changes SQLite cannot read without writing); make {folder} writable and open "
                     f"it once ({exc})"
                 ) from exc
+        if not read_only:  # a library that vanished is not made anew (core/store/library_marker.py)
+            library_marker.check(folder, db_path)
         backup = migrate(db_path, folder / "backups", immutable=False if read_only and immutable is None
                          else immutable)
+        if not read_only:
+            with contextlib.suppress(OSError, sqlite3.Error):  # (a marker not written: the next open writes it)
+                library_marker.ensure(folder, db_path)
         engine = make_engine(db_path, read_only=read_only, immutable=bool(immutable))
         store = Store(engine, location=str(folder), read_only=read_only,
                       commits_file=folder / COMMITS_FILE)

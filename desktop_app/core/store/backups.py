@@ -278,10 +278,28 @@ def to_keep(backups: list[BackupInfo], keep_at_most: int | None = None) -> set[P
     return keep
 
 
+def _sound(path: Path) -> bool:
+    """Whether a backup passes ``PRAGMA quick_check`` (read-only: nothing written beside it)."""
+    try:
+        con = _read_only(path)
+        try:
+            return con.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return False
+
+
 def rotate(backups_dir: Path, *, now: datetime | None = None, keep_at_most: int | None = None) -> list[Path]:
     """Delete the backups that :func:`to_keep` does not keep; returns those deleted."""
     found = list_backups(backups_dir, contents=False)
     keep = to_keep(found, keep_at_most)
+    # never the newest backup that holds papers and passes its check (a same-day backup of an
+    # emptied or broken library must not push the last good one out of its bucket)
+    newest_good = next((b.path for b in sorted(found, key=lambda b: b.made, reverse=True)
+                        if _contents(b.path)[0] > 0 and _sound(b.path)), None)
+    if newest_good is not None:
+        keep.add(newest_good)
     gone = [b.path for b in found if b.path not in keep]
     for p in gone:
         for side in (p, p.with_name(p.name + "-wal"), p.with_name(p.name + "-shm")):
