@@ -9,12 +9,18 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QColorDialog, QInputDialog, QMessageBox, QWidget
 
-from desktop_app.core.errors import LibraryBusy, LibraryError
+from desktop_app.core.errors import (
+    DiskFull,
+    LibraryBusy,
+    LibraryDamaged,
+    LibraryError,
+    LibraryReadOnly,
+)
 from desktop_app.core.library import Library
 from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.values import Change
 from desktop_app.gui import i18n
-from desktop_app.gui.note_editor import NoteEditor
+from desktop_app.gui.note_editor import NoteEditor, NoteNotSaved
 from desktop_app.gui.paper_table import PaperTable
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.undo import Do, NoteCommand, Undo, perform, perform_in
@@ -158,6 +164,8 @@ class EditController(QObject):
             change = self.library.notes.set(pid, text, base=base, wait=NOTE_SAVE_WAIT)
         except LibraryBusy:
             return False
+        except (DiskFull, LibraryReadOnly, LibraryDamaged) as exc:  # not stored: the editor keeps
+            raise NoteNotSaved(str(exc)) from exc  # the text, says why and retries
         except LibraryError:
             return True  # the paper is gone; nothing to save it to
         if "conflict" in change.detail and self._notes.paper_id() == pid:

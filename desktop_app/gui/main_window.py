@@ -10,6 +10,7 @@ the filter chips follow one event-loop turn later (``deferred.Coalescer``).
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, QTimer
@@ -24,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.appinfo import APP_NAME
-from desktop_app.core.errors import IndexDamaged
+from desktop_app.core.errors import IndexDamaged, LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.search.errors import QuerySyntaxError
@@ -436,7 +437,10 @@ class MainWindow(QMainWindow):
             # the library is busy: wait for it rather than lose the note
             pid, text = self.reader.notes.paper_id(), self.reader.notes.edit.toPlainText()
             if pid is not None:
-                self.library.notes.set(pid, text)
+                # a full disk: the draft written by the failed save stays, and is stored at the
+                # next start (note_editor.recover_drafts)
+                with contextlib.suppress(LibraryError):
+                    self.library.notes.set(pid, text)
         self.edits.writes.drain()  # a large edit being written, and an undo asked for behind it
         for job in running_jobs(self):
             job.cancel()

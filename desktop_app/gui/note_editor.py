@@ -7,7 +7,10 @@ write lock), the save is retried; the text never leaves the editor until it is s
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,6 +33,7 @@ from PySide6.QtWidgets import (
 from desktop_app.gui.safe_browser import SafeTextBrowser
 
 AUTOSAVE_MS = 1000
+RETRY_MS = 5000  # a note a full disk kept from being stored is tried again this often
 DRAFT_MS = 150  # a draft file is written this soon after a keystroke (survives a crash)
 
 
@@ -109,6 +113,10 @@ class NoteEditor(QWidget):
         self.drafts = drafts
         self._paper: int | None = None
         self._saved_text = ""
+        # notes that could not be stored (a full disk): paper -> (text, base), kept here and
+        # retried until they are; shown again when their paper comes back (issue 31, item 1)
+        self.pending: dict[int, tuple[str, str]] = {}
+        self.last_failure = ""
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
@@ -156,6 +164,9 @@ class NoteEditor(QWidget):
         self.timer.timeout.connect(self.flush)
         self.edit.textChanged.connect(self._typed)
         self.edit.focusLost.connect(self.flush)
+        self.retry_timer = QTimer(self)
+        self.retry_timer.setInterval(RETRY_MS)
+        self.retry_timer.timeout.connect(self._retry_pending)
         self.draft_timer = QTimer(self)
         self.draft_timer.setSingleShot(True)
         self.draft_timer.setInterval(DRAFT_MS)
@@ -168,7 +179,10 @@ class NoteEditor(QWidget):
         """Show another paper's note (the current one is saved first, unless ``flush`` is False:
         undo replaces the text on purpose)."""
         if flush:
-            self.flush()
+            if not self.flush() and self._paper is not None and self.dirty():
+                self._write_draft()  # the text stays: here, in its draft, and retried
+                self.pending[self._paper] = (self.edit.toPlainText(), self._saved_text)
+                self.retry_timer.start()
         else:
             self.timer.stop()
             self.draft_timer.stop()
@@ -182,8 +196,16 @@ class NoteEditor(QWidget):
         self.edit.setEnabled(paper_id is not None)
         self.history_button.setEnabled(paper_id is not None)
         self.state.setText("")
+        if paper_id in self.pending:  # text not stored yet: shown as typed, still to save
+            typed, base = self.pending.pop(paper_id)
+            self._saved_text = base
+            self.edit.blockSignals(True)
+            self.edit.setPlainText(typed)
+            self.edit.blockSignals(False)
+            self.state.setText(self._not_saved_text())
+            self.timer.start()
         if self.preview_button.isChecked():
-            self.preview.setHtml(markdown_to_safe_html(text))
+            self.preview.setHtml(markdown_to_safe_html(self.edit.toPlainText()))
 
     def _typed(self) -> None:
         self.state.setText(self.tr("editing…"))
@@ -200,18 +222,42 @@ class NoteEditor(QWidget):
         path = self._draft_path()
         if path is None or not self.dirty():
             return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(self.edit.toPlainText(), "utf-8")
-            os.replace(tmp, path)
-        except OSError:
-            pass  # the draft is a safety net; the real save still runs
+        text = self.edit.toPlainText()
+        for target in (path, fallback_drafts(path.parent) / path.name):  # (a full disk: elsewhere)
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                tmp = target.with_suffix(".tmp")
+                tmp.write_text(text, "utf-8")
+                os.replace(tmp, target)
+                return
+            except OSError:
+                continue  # the draft is a safety net; the real save still runs
 
-    def _drop_draft(self) -> None:
-        path = self._draft_path()
-        if path is not None:
-            path.unlink(missing_ok=True)
+    def _drop_draft(self, paper_id: int | None = None) -> None:
+        pid = self._paper if paper_id is None else paper_id
+        if self.drafts is None or pid is None:
+            return
+        for folder in (self.drafts, fallback_drafts(self.drafts)):
+            with contextlib.suppress(OSError):
+                (folder / f"{pid}.md").unlink(missing_ok=True)
+
+    def _not_saved_text(self) -> str:
+        why = self.last_failure or self.tr("the library could not be written")
+        return self.tr("not saved: {0}; kept here and retried").format(why)
+
+    def _retry_pending(self) -> None:
+        """Try again to store the notes a failed save kept (a full disk may have room now)."""
+        for pid, (text, base) in list(self.pending.items()):
+            try:
+                stored = self._save(pid, text, base)
+            except NoteNotSaved as exc:
+                self.last_failure = str(exc)
+                continue
+            if stored:
+                del self.pending[pid]
+                self._drop_draft(pid)
+        if not self.pending:
+            self.retry_timer.stop()
 
     def dirty(self) -> bool:
         return self._paper is not None and self.edit.toPlainText() != self._saved_text
@@ -223,8 +269,17 @@ class NoteEditor(QWidget):
             return True
         text = self.edit.toPlainText()
         assert self._paper is not None
-        if self._save(self._paper, text, self._saved_text):
+        try:
+            stored = self._save(self._paper, text, self._saved_text)
+        except NoteNotSaved as exc:  # never "saved" unless it was: the text stays, its draft too
+            self.last_failure = str(exc)
+            self._write_draft()
+            self.state.setText(self._not_saved_text())
+            self.timer.start()
+            return False
+        if stored:
             self._saved_text = text
+            self.last_failure = ""
             self.state.setText(self.tr("saved"))
             self.draft_timer.stop()
             self._drop_draft()
@@ -281,23 +336,40 @@ class NoteEditor(QWidget):
         self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
 
+class NoteNotSaved(Exception):
+    """Raised by a note editor's ``save`` when the note could not be stored (a full disk, a
+    read-only or damaged library): the editor keeps the text, says why, and retries."""
+
+
+def fallback_drafts(folder: Path) -> Path:
+    """Where drafts go when the library's own ``drafts/`` cannot be written (its disk is full):
+    the user's temporary folder, one subfolder per library."""
+    digest = hashlib.sha1(str(folder.absolute()).encode("utf-8")).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / "marginalia-drafts" / digest
+
+
 def recover_drafts(folder: Path, save: Callable[[int, str], object]) -> list[int]:
-    """Store note drafts a crash left behind (the note's earlier text becomes a revision).
+    """Store note drafts a crash left behind, from the library's ``drafts/`` and from the
+    fallback folder (the note's earlier text becomes a revision). A draft that cannot be stored
+    now (a full disk) stays for the next start; one whose paper is gone is kept as ``.orphan``.
     Returns the papers whose notes were recovered."""
+    from desktop_app.core.errors import DiskFull, LibraryBusy, LibraryDamaged, LibraryReadOnly
+
     recovered = []
-    if not folder.is_dir():
-        return recovered
-    for path in sorted(folder.glob("*.md")):
-        try:
-            pid, text = int(path.stem), path.read_text("utf-8")
-            save(pid, text)
-            recovered.append(pid)
-        except (ValueError, OSError):
-            continue  # not one of our drafts, or unreadable: leave it where it is
-        except Exception:  # noqa: BLE001 - the paper is gone: keep the file for the user
-            path.rename(path.with_suffix(".orphan"))
+    for place in (folder, fallback_drafts(folder)):
+        if not place.is_dir():
             continue
-        path.unlink(missing_ok=True)
-    for tmp in folder.glob("*.tmp"):
-        tmp.unlink(missing_ok=True)
+        for path in sorted(place.glob("*.md")):
+            try:
+                pid, text = int(path.stem), path.read_text("utf-8")
+                save(pid, text)
+                recovered.append(pid)
+            except (ValueError, OSError, DiskFull, LibraryBusy, LibraryReadOnly, LibraryDamaged):
+                continue  # not one of ours, unreadable, or not storable now: it stays where it is
+            except Exception:  # noqa: BLE001 - the paper is gone: keep the file for the user
+                path.rename(path.with_suffix(".orphan"))
+                continue
+            path.unlink(missing_ok=True)
+        for tmp in place.glob("*.tmp"):
+            tmp.unlink(missing_ok=True)
     return recovered

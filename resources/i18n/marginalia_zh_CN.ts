@@ -1799,6 +1799,14 @@ Import them with File → Import… in that window.</source>
         <source>updated from elsewhere</source>
         <translation>已在别处更新</translation>
     </message>
+    <message>
+        <source>the library could not be written</source>
+        <translation>无法写入文献库</translation>
+    </message>
+    <message>
+        <source>not saved: {0}; kept here and retried</source>
+        <translation>未保存：{0}；内容保留在此处并将重试</translation>
+    </message>
 </context>
 <context>
     <name>NoteHistoryDialog</name>
