@@ -156,7 +156,7 @@ class EditController(QObject):
                               "yours replaced it (Edit → Undo brings that one back)").format(change.detail['old'][0]), 15000)
 
     # ---- notes -----------------------------------------------------------------------------
-    def save_note(self, pid: int, text: str, base: str | None = None) -> bool:
+    def save_note(self, pid: int, text: str, base: str | None = None, editor: NoteEditor | None = None) -> bool:
         """Called by the note editor. False means: busy, try again shortly. ``base`` is the text
         the editing started from: when the stored note is no longer it, another program changed
         it meanwhile; both texts are kept and the editor shows the "Changed elsewhere" banner."""
@@ -168,8 +168,9 @@ class EditController(QObject):
             raise NoteNotSaved(str(exc)) from exc  # the text, says why and retries
         except LibraryError:
             return True  # the paper is gone; nothing to save it to
-        if "conflict" in change.detail and self._notes.paper_id() == pid:
-            self._notes.show_conflict(change.detail["conflict"])
+        shown = editor or self._notes  # the reader's note editor, or triage's
+        if "conflict" in change.detail and shown.paper_id() == pid:
+            shown.show_conflict(change.detail["conflict"])
         self._table.paper_model.refresh_papers(change.paper_ids)
         if "old" in change.detail:  # the text changed: one undo step per bout of writing
             stack = self.undo_stack
@@ -182,7 +183,12 @@ class EditController(QObject):
         return True
 
     def check_note_elsewhere(self) -> None:
-        """Polled by the window: has another program changed the note on screen?"""
+        """Polled by the window: has another program changed the note on screen? (And in
+        triage, the paper on screen: ``TriageView.follow_elsewhere``.)"""
+        triage = getattr(getattr(self._dialog_parent, "triage", None), "view", None)
+        if triage is not None and triage.active:
+            triage.follow_elsewhere()
+            return
         pid = self._notes.paper_id()
         if pid is None or self._notes.banner.isVisible():
             return

@@ -205,7 +205,7 @@ class TriageView(QWidget):
         self.abstract.customContextMenuRequested.connect(self._abstract_menu)
         outer.addWidget(self.abstract, 3)
 
-        self.notes = NoteEditor(lambda pid, text, base: window.edits.save_note(pid, text, base), self,
+        self.notes = NoteEditor(lambda pid, text, base: window.edits.save_note(pid, text, base, editor=self.notes), self,
                                 drafts=self.library.folder / "drafts")
         self.notes.history_button.hide()
         self.notes.edit.installEventFilter(self)
@@ -319,6 +319,28 @@ class TriageView(QWidget):
         pair = (paper, to_html(paper.abstract))
         self._cache[pid] = pair
         return pair
+
+    def follow_elsewhere(self) -> None:
+        """Polled by the window, as the reader's note is: another program (the command line, a
+        second window) changed the paper on screen. Its note follows as the reader's does (the
+        "Changed elsewhere" banner over unsaved typing); its title, tags, status, rating and
+        decision are shown as they now are."""
+        if not self.active or self.paper is None:
+            return
+        pid = self.paper.id
+        try:
+            stored = self.library.papers.get(pid)
+        except Exception:  # noqa: BLE001 - deleted, busy or closing: the next tick looks again
+            return
+        if self.notes.paper_id() == pid and not self.notes.banner.isVisible() \
+                and stored.note != self.notes.saved_text():
+            self.notes.changed_elsewhere(stored.note)
+            self.notes.setVisible(True)
+        shown = (self.paper.title, self.paper.tags, self.paper.status, self.paper.rating, self.paper.decision)
+        if (stored.title, stored.tags, stored.status, stored.rating, stored.decision) != shown:
+            self._cache.pop(pid, None)
+            if self.current_id() == pid:
+                self.show_current()
 
     def show_current(self) -> None:
         """Show the paper at ``pos`` (skipping papers deleted since triage started)."""
