@@ -52,13 +52,12 @@ class Notes:
         is kept as a revision and returned as ``detail["conflict"]`` so the window can say so.
         With ``wait`` (seconds), raise LibraryBusy instead of blocking longer than that behind
         another write."""
-        if wait is not None:
-            if not self.store.write_lock.acquire(timeout=wait):
-                raise LibraryBusy("the library is busy; the note will be saved in a moment")
+        if wait is not None:  # (this process's writers and, on SQLite, another process's)
             try:
-                return self.set(paper_id, note, base=base)
-            finally:
-                self.store.write_lock.release()
+                with self.store.waiting_at_most(wait):
+                    return self._write(paper_id, lambda _old: note, base)
+            except LibraryBusy:
+                raise LibraryBusy("the library is busy; the note will be saved in a moment") from None
         return self._write(paper_id, lambda _old: note, base)
 
     def append(self, paper_id: int, text: str) -> Change:

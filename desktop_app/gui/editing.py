@@ -27,6 +27,7 @@ from desktop_app.gui.undo import Do, NoteCommand, Undo, perform, perform_in
 from desktop_app.gui.write_queue import LARGE, WriteQueue
 
 NOTE_SAVE_WAIT = 0.05  # seconds the GUI thread may wait for the write lock
+GUI_LOCK_WAIT = 0.08  # seconds an edit waits for the write lock on the GUI thread before the worker takes it
 MESSAGE_MS = 5000
 
 
@@ -73,7 +74,14 @@ class EditController(QObject):
             self._say(self.tr("Wait a moment: a large edit is still being written"))
             return None
         try:
-            return perform(self.undo_stack, text, do, undo, self.changed.emit, self._warn, self.writes)
+            # another program holding the write lock (a command-line import): the edit goes to
+            # the worker rather than freeze the window while it waits (issue 31, item 7)
+            with self.library.store.waiting_at_most(GUI_LOCK_WAIT):
+                return perform(self.undo_stack, text, do, undo, self.changed.emit, self._warn, self.writes)
+        except LibraryBusy:
+            self._say(self.tr("Another program is writing to the library: your edit is saved when it is done"))
+            perform_in(self.writes, self.undo_stack, text, do, undo, self.changed.emit, self._warn)
+            return None
         except LibraryError as exc:
             self._warn(str(exc))
             return None

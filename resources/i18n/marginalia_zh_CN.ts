@@ -847,6 +847,10 @@
         <source>Papers in the trash are not edited: restore them first (Ctrl+Shift+R)</source>
         <translation>回收站中的论文不能编辑：请先恢复（Ctrl+Shift+R）</translation>
     </message>
+    <message>
+        <source>Another program is writing to the library: your edit is saved when it is done</source>
+        <translation>另一个程序正在写入文献库：它完成后将保存你的编辑</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>

@@ -33,6 +33,8 @@ from urllib.parse import quote
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.pool import NullPool, QueuePool
 
+BUSY_TIMEOUT_MS = 30000  # how long a write waits for another process's write lock (the window: core/store/store.py waiting_at_most)
+
 
 def sqlite_uri(db_path: Path, **params: str) -> str:
     """A ``file:`` URI for ``db_path`` whose every odd character is percent-encoded."""
@@ -90,7 +92,7 @@ def make_engine(db_path: Path, *, read_only: bool = False, immutable: bool = Fal
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=FULL")
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         cur.close()
 
     return engine

@@ -17,12 +17,14 @@ from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, Select, literal, select, true
+from sqlalchemy.exc import OperationalError
 
-from desktop_app.core.errors import LibraryError, LibraryReadOnly
+from desktop_app.core.errors import LibraryBusy, LibraryError, LibraryReadOnly
 from desktop_app.core.models import utcnow
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.change_log import log_write
 from desktop_app.core.store.dialect import Dialect, dialect_for
+from desktop_app.core.store.engine import BUSY_TIMEOUT_MS
 from desktop_app.core.store.failures import READ_ONLY, storage_errors
 
 COMMITS_FILE = "library.commits"  # the count of acknowledged writes, kept beside the database
@@ -105,8 +107,50 @@ class Store:
         self.read_only = read_only
         self.commits_file = commits_file
         self._database: str | None = None  # the SQLite file's path, for data_stamp
+        self._wait = threading.local()  # .seconds: how long this thread's writes wait for the lock
         self.actor = ""  # who writes, recorded in change_log (core/changes.py sets it at open)
         self.index_queue = True  # False: no index_queue rows (a shared library, core/shared_library.py)
+
+    @contextmanager
+    def waiting_at_most(self, seconds: float) -> Iterator[None]:
+        """Writes of this thread in the block wait at most ``seconds`` for the write lock (this
+        process's writers, and on SQLite another process's), then raise LibraryBusy: the window's
+        thread hands the edit to a worker instead of freezing (issue 31, item 7)."""
+        before = getattr(self._wait, "seconds", None)
+        self._wait.seconds = seconds
+        try:
+            yield
+        finally:
+            self._wait.seconds = before
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        wait = getattr(self._wait, "seconds", None)
+        if wait is None:
+            with self.write_lock:
+                yield
+            return
+        if not self.write_lock.acquire(timeout=wait):
+            raise LibraryBusy("the library is busy with another write")
+        try:
+            yield
+        finally:
+            self.write_lock.release()
+
+    def _begin(self, conn: Connection) -> None:
+        wait = getattr(self._wait, "seconds", None)
+        if wait is None or self.dialect.name != "sqlite":
+            self.dialect.begin_write(conn)
+            return
+        conn.exec_driver_sql(f"PRAGMA busy_timeout={max(1, int(wait * 1000))}")
+        try:
+            self.dialect.begin_write(conn)
+        except OperationalError as exc:
+            if "locked" in str(exc).lower() or "busy" in str(exc).lower():
+                raise LibraryBusy("another program is writing to the library") from exc
+            raise
+        finally:
+            conn.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
     @contextmanager
     def write(self) -> Iterator[Tx]:
@@ -116,8 +160,8 @@ class Store:
         LibraryReadOnly) after the rollback: nothing of the transaction is kept."""
         if self.read_only:
             raise LibraryReadOnly(f"{READ_ONLY} ({self.location})")
-        with self.write_lock, storage_errors(self.location), self.engine.connect() as conn:
-            self.dialect.begin_write(conn)
+        with self._locked(), storage_errors(self.location), self.engine.connect() as conn:
+            self._begin(conn)
             tx = Tx(conn, self.dialect, self._live_ids, self.index_queue)
             tx.actor = self.actor
             try:
