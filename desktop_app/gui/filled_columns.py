@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
+from sqlalchemy.exc import DatabaseError
 
+from desktop_app.core.store.backups import is_damage
 from desktop_app.gui.jobs import Job, keep_while_running
 
 if TYPE_CHECKING:
@@ -47,7 +49,13 @@ class FilledColumns(QObject):
         if not ids:
             return  # an empty list: the columns stay as they were (nothing is shown in them)
         if len(ids) <= SYNC_LIMIT:
-            self._apply(self.library.papers.filled_fields(ids))
+            try:
+                filled = self.library.papers.filled_fields(ids)
+            except DatabaseError as exc:  # bad pages: the model says so (the window offers the
+                if not is_damage(exc):  # backup); the columns stay as they are
+                    raise
+                return
+            self._apply(filled)
             return
         if self._job is not None:
             self._again = True
