@@ -120,6 +120,7 @@ def test_connect_dialog_tests_the_connection(qtbot, pg_url: str) -> None:  # noq
     assert not dialog.test()
     assert "cannot connect" in dialog.result.text() and "nosuchdb" in dialog.result.text()
     assert url_of("lab") == "postgresql:///?service=lab"
+    assert url_of("host=db.lab dbname=papers") == "postgresql:///?host=db.lab&dbname=papers"  # never a service
     assert dialog.findChildren(type(dialog.address))[0].echoMode() == dialog.address.EchoMode.Normal
 
 

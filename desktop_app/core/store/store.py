@@ -107,16 +107,20 @@ class Store:
         self._database: str | None = None  # the SQLite file's path, for data_stamp
         self.actor = ""  # who writes, recorded in change_log (core/changes.py sets it at open)
         self.index_queue = True  # False: no index_queue rows (a shared library, core/shared_library.py)
+        self.role = ""  # a server library's database role and schema: a "permission denied" names
+        self.schema = "public"  # the GRANT it needs (store/failures.py)
 
     @contextmanager
     def write(self) -> Iterator[Tx]:
         """One write transaction; committed when the block ends, rolled back on an error.
 
-        A full disk and a read-only database become one-line LibraryErrors (DiskFull,
-        LibraryReadOnly) after the rollback: nothing of the transaction is kept."""
+        A full disk, a read-only database and a missing privilege become one-line LibraryErrors
+        (DiskFull, LibraryReadOnly, PermissionDenied) after the rollback: nothing of the
+        transaction is kept."""
         if self.read_only:
             raise LibraryReadOnly(f"{READ_ONLY} ({self.location})")
-        with self.write_lock, storage_errors(self.location), self.engine.connect() as conn:
+        with self.write_lock, storage_errors(self.location, role=self.role, schema=self.schema), \
+                self.engine.connect() as conn:
             self.dialect.begin_write(conn)
             tx = Tx(conn, self.dialect, self._live_ids, self.index_queue)
             tx.actor = self.actor
@@ -159,7 +163,8 @@ class Store:
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """A connection for reading (WAL: it never blocks a writer)."""
-        with self.engine.connect() as conn:
+        with storage_errors(self.location, role=self.role, schema=self.schema, writing=False), \
+                self.engine.connect() as conn:
             yield conn
 
     def data_stamp(self) -> tuple | None:
