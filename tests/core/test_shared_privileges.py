@@ -79,3 +79,68 @@ def test_a_member_without_the_sequences_is_told_which_grant(library_with_a_paper
         lib.tags.add([pid], ["rl"])
     assert "may not use sequence" in str(caught.value)
     assert "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO eve_seq" in str(caught.value)
+
+
+def test_a_member_cannot_upgrade_the_schema_and_is_told_who_can(library_with_a_paper: tuple[str, int]) -> None:
+    from alembic import command
+
+    from desktop_app.core.shared_library import make_engine
+    from desktop_app.core.store import migrate as db
+
+    url, _pid = library_with_a_paper
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:  # the library as an older Marginalia left it
+            cfg = db.alembic_config()
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, "0008")
+    finally:
+        engine.dispose()
+    lin = _role(url, "lin_member",
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}",
+                "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {role}")
+    with pytest.raises(PermissionDenied) as caught:
+        Library.open(lin)
+    assert str(caught.value).startswith("the role 'lin_member' may not upgrade the shared library's tables")
+    assert str(caught.value).endswith("the library's owner opens it once with this version of Marginalia")
+    with Library.open(url) as lib:  # the owner can; then the member opens it
+        assert lib.server is not None
+    with Library.open(lin) as lib:
+        assert not lib.read_only
+
+
+def _sql_blocks(text: str) -> list[str]:
+    """The ```sql blocks of a Markdown page, without psql's backslash commands and comments."""
+    blocks = text.split("```sql\n")[1:]
+    return ["\n".join(line for line in b.split("```", 1)[0].splitlines() if not line.startswith(("\\", "--")))
+            for b in blocks]
+
+
+def test_the_setup_in_docs_shared_library_md_works(pg_server: str) -> None:
+    """Sections 2 and 3 of docs/shared-library.md, as written, on a throwaway server: the owner's
+    library, a member who writes, a read-only member."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "shared-library.md").read_text("utf-8")
+    create, roles, people = _sql_blocks(page)[:3]
+    with psycopg.connect(pg_server, autocommit=True) as admin:
+        for role in ("lin", "guest", "lab_members", "lab_readers"):
+            admin.execute(f"DROP ROLE IF EXISTS {role}")
+        admin.execute("DROP DATABASE IF EXISTS papers")
+        admin.execute("DROP ROLE IF EXISTS lab_owner")
+        for statement in filter(str.strip, create.split(";")):
+            admin.execute(statement)
+        admin.execute("ALTER ROLE lab_owner CREATEROLE")  # "or the administrator runs those lines"
+    owner = pg_server.replace("postgresql://postgres@/postgres?", "postgresql://lab_owner@/papers?", 1)
+    with Library.open(owner) as lib:  # the owner opens it once: the tables
+        pid = lib.imports.from_records([("t.bib", ParseResult("bibtex", [Record(title="P", doi="10.2/p")]))]).paper_ids[0]
+    with psycopg.connect(owner, autocommit=True) as conn:
+        for statement in filter(str.strip, (roles + ";" + people).split(";")):
+            conn.execute(statement)
+    with Library.open(_as(owner.replace("lab_owner@", "postgres@", 1), "lin")) as lib:
+        assert not lib.read_only
+        lib.tags.add([pid], ["rl"])
+        lib.notes.set(pid, "a member's note")
+    with Library.open(_as(owner.replace("lab_owner@", "postgres@", 1), "guest")) as lib:
+        assert lib.read_only
+        assert lib.papers.get(pid).tags == ["rl"] and lib.papers.get(pid).note == "a member's note"

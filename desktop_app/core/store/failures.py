@@ -35,6 +35,9 @@ def privilege_error(orig: BaseException, role: str, schema: str, *, writing: boo
     first = (str(orig).strip().splitlines() or [""])[0]
     who = role or "your role"
     to = role or "ROLE"
+    if "must be owner" in first:  # a schema upgrade (ALTER TABLE) by a member: only the owner may
+        return PermissionDenied(f"the role '{who}' may not upgrade the shared library's tables ({first}): "
+                                "the library's owner opens it once with this version of Marginalia")
     m = _DENIED.search(first)
     kind, name = (m.group(1).lower(), m.group(2).strip('"')) if m else ("", "")
     owner = "a library owner runs"
