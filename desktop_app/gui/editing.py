@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QColorDialog, QInputDialog, QMessageBox, QWidget
 
-from desktop_app.core.errors import LibraryBusy, LibraryError
+from desktop_app.core.errors import LibraryBusy, LibraryError, PermissionDenied
 from desktop_app.core.library import Library
 from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.values import Change
@@ -150,6 +150,9 @@ class EditController(QObject):
             change = self.library.notes.set(pid, text, base=base, wait=NOTE_SAVE_WAIT)
         except LibraryBusy:
             return False
+        except PermissionDenied as exc:  # a shared library's role may not write notes: say which GRANT
+            self.message.emit(str(exc), 15000)
+            return True
         except LibraryError:
             return True  # the paper is gone; nothing to save it to
         if "conflict" in change.detail and self._notes.paper_id() == pid:
