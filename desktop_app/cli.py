@@ -28,8 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="marginalia", description="Read, tag, note and export paper abstracts.")
     p.add_argument("--version", action="version", version=f"marginalia {__version__}")
     p.add_argument("--library", metavar="DIR", default=None,
-                   help="library folder, or a shared library's postgresql://user@host/db URL (default: "
-                        "$MARGINALIA_LIBRARY, else 'library' in the user data folder)")
+                   help="library folder, or a shared library's postgresql://user@host/db URL or libpq "
+                        "'host=… dbname=…' string, never with a password (~/.pgpass, PGPASSWORD or a "
+                        "service file; see docs/shared-library.md) (default: $MARGINALIA_LIBRARY, else "
+                        "'library' in the user data folder)")
     p.add_argument("--read-only", action="store_true",
                    help="open the library read-only (also automatic when it may not be written)")
     p.add_argument("--smoke-test", action="store_true",
