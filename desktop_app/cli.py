@@ -2,7 +2,8 @@
 
 Every command takes ``--library DIR`` (default: the platform's user data folder, or
 ``MARGINALIA_LIBRARY``). Exit 0 on success; 1 with a one-line message on stderr for a user error;
-2 for a command that must ask and cannot (``trash empty`` without ``--yes`` and no terminal).
+2 for a command that must ask and cannot (``trash empty`` without ``--yes`` and no terminal),
+and for a command line that cannot be run (argparse's, and a password in ``--library``).
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="marginalia", description="Read, tag, note and export paper abstracts.")
     p.add_argument("--version", action="version", version=f"marginalia {__version__}")
     p.add_argument("--library", metavar="DIR", default=None,
-                   help="library folder, or a shared library's postgresql://user@host/db URL (default: "
-                        "$MARGINALIA_LIBRARY, else 'library' in the user data folder)")
+                   help="library folder, or a shared library's postgresql://user@host/db URL or libpq "
+                        "'host=… dbname=…' string, never with a password (~/.pgpass, PGPASSWORD or a "
+                        "service file; see docs/shared-library.md) (default: $MARGINALIA_LIBRARY, else "
+                        "'library' in the user data folder)")
     p.add_argument("--read-only", action="store_true",
                    help="open the library read-only (also automatic when it may not be written)")
     p.add_argument("--smoke-test", action="store_true",
@@ -261,10 +264,13 @@ def _discard_stdout() -> None:
 
 
 def _library_location(given: str | None) -> Path | str:
-    """The folder, or a ``postgresql://`` URL kept as it is (a Path would fold its "//")."""
-    from desktop_app.core.changes import is_server_url
+    """The folder, or a ``postgresql://`` URL kept as it is (a Path would fold its "//"); a libpq
+    keyword string (``host=db dbname=papers``) is a server too, never a folder's name."""
+    from desktop_app.core.conninfo import is_keyword_string, is_server_url, keyword_url
 
     given = given or os.environ.get("MARGINALIA_LIBRARY") or None
+    if is_keyword_string(given):
+        return keyword_url(str(given))
     if is_server_url(given):
         return str(given)
     return Path(given).expanduser() if given else default_library_dir()
@@ -275,8 +281,21 @@ def _nobody_watches(args: argparse.Namespace) -> bool:
     return bool(args.smoke_test or getattr(args, "gui_smoke", False) or getattr(args, "screenshot", None))
 
 
+def _password_on_command_line(args: argparse.Namespace) -> bool:
+    """Whether ``--library`` or ``share --to`` carries a password (any user sees it in ``ps``)."""
+    from desktop_app.core.conninfo import has_password, is_keyword_string, is_server_url
+
+    given = [args.library, getattr(args, "to", None) if args.command == "share" else None]
+    return any(g and (is_server_url(g) or is_keyword_string(g)) and has_password(g) for g in given)
+
+
 def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
+    if _password_on_command_line(args):
+        from desktop_app.core.conninfo import PASSWORD_REFUSED
+
+        print(f"marginalia: {PASSWORD_REFUSED}", file=sys.stderr)
+        return 2
     library = _library_location(args.library)
     if args.smoke_test or args.command in (None, "gui"):
         from desktop_app.platform_check import NO_SESSION, no_graphical_session
@@ -317,7 +336,9 @@ def _main(argv: Sequence[str] | None) -> int:
         msg = str(exc)
         if isinstance(exc, OSError) and exc.strerror:
             msg = exc.strerror + (f": {exc.filename}" if exc.filename is not None else "")
-        print(f"marginalia: {msg}", file=sys.stderr)
+        from desktop_app.core.conninfo import scrub
+
+        print(f"marginalia: {scrub(msg)}", file=sys.stderr)  # no message shows a password
         return 1
     except KeyboardInterrupt:
         print("marginalia: interrupted", file=sys.stderr)

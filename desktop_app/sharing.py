@@ -23,11 +23,14 @@ def share(source: Library, url: str, *, merge: bool = False) -> tuple[ImportRepo
 
     A server library that has papers already is refused unless ``merge`` (then papers that are
     the same are merged, as an import of a backup would)."""
+    from desktop_app.core.conninfo import is_keyword_string, keyword_url, scrub
     from desktop_app.core.shared_library import is_server_url, redact
     from desktop_app.exporting import export_to_file
 
+    if is_keyword_string(url):  # "host=db dbname=papers": libpq's other spelling of the same
+        url = keyword_url(url)
     if not is_server_url(url):
-        raise LibraryError(f"--to must be a postgresql:// URL or service, not {url!r}")
+        raise LibraryError(f"--to must be a postgresql:// URL or service, not {scrub(repr(url))}")
     with tempfile.TemporaryDirectory(prefix="marginalia-share-") as tmp:
         doc = Path(tmp) / "library.json"
         export_to_file(source, "json", doc)

@@ -29,13 +29,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import func, select
 
+from desktop_app.core.conninfo import is_server_url
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.change_log import MANY, OPERATION, log_write
 
 if TYPE_CHECKING:
     from desktop_app.core.store import Store
 
-__all__ = ["MANY", "ChangeFeed", "ChangeRow", "Listener", "log_write", "logged"]
+__all__ = ["MANY", "ChangeFeed", "ChangeRow", "Listener", "is_server_url", "log_write", "logged"]
 
 log = logging.getLogger(__name__)
 M = TypeVar("M")
@@ -75,9 +76,6 @@ def logged(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
-def is_server_url(location: object) -> bool:
-    """Whether ``--library`` names a PostgreSQL server (core/shared_library.py), not a folder."""
-    return isinstance(location, str) and location.lower().startswith(("postgresql:", "postgres:"))
 
 
 WRITES = ("Change", "ImportReport")  # the return annotations of the managers' writing methods

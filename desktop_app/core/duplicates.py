@@ -239,6 +239,7 @@ class Duplicates:
             raise LibraryError("a paper cannot be merged with itself")
         wanted = _check_choices(choices)
         with self._store.write() as tx:
+            tx.d.lock_tags(tx.conn, exclusive=False)  # it copies tag links: no rename under it
             kept, other = (_live_row(tx.conn, pid) for pid in (keep_id, other_id))
             fk, fo = _fields(kept), _fields(other)
             sides = {f: wanted.get(f) or default_choice(fk, fo, f) for f in MERGE_FIELDS}
@@ -280,6 +281,7 @@ class Duplicates:
         highlights and note as they were, and the other paper out of the trash."""
         m, p = t.paper_merge, t.paper
         with self._store.write() as tx:
+            tx.d.lock_tags(tx.conn, exclusive=False)  # it puts tag links back
             row = tx.conn.execute(select(m).where(m.c.id == merge_id)).mappings().first()
             if row is None:
                 raise LibraryError(f"no merge with id {merge_id}")

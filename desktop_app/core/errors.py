@@ -33,3 +33,8 @@ class DiskFull(LibraryError):
 
 class LibraryDamaged(LibraryError):
     """The database file is damaged (bad pages); the message names the backup to restore."""
+
+
+class PermissionDenied(LibraryError):
+    """A shared library's server refused the role a privilege (SQLSTATE 42501); the message
+    names the GRANT a library owner runs. Nothing of the transaction was kept."""

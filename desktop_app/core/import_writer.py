@@ -117,7 +117,7 @@ class ImportWriter:
         # a trashed paper imported again comes back as this import's (its undo trashes it again)
         self._undelete = update(p).where(p.c.id == bindparam("pid")).values(deleted_at=None, import_id=batch_id)
         self._find_tag = select(tg.c.id).where(d.ci_equals(tg.c.name, bindparam("name")))
-        self._add_tag = insert(tg)
+        self._add_tag = d.insert(tg).on_conflict_do_nothing()
         self._link_tag = d.insert(t.paper_tag).on_conflict_do_nothing(index_elements=["paper_id", "tag_id"])
 
     def next_file(self) -> None:
@@ -282,8 +282,9 @@ class ImportWriter:
         tid = self._tag_ids.get(name)
         if tid is None:
             tid = self.conn.execute(self._find_tag, {"name": name}).scalar()
-            if tid is None:
-                tid = self.conn.execute(self._add_tag, {"name": name, "color": ""}).inserted_primary_key[0]
+            if tid is None:  # an upsert: another desk may be creating it (in any case) right now
+                self.conn.execute(self._add_tag, {"name": name, "color": ""})
+                tid = self.conn.execute(self._find_tag, {"name": name}).scalar_one()
             self._tag_ids[name] = tid
         return tid
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from desktop_app.core.changes import default_actor, is_server_url, log_mutations
+from desktop_app.core.conninfo import is_keyword_string, keyword_url
 from desktop_app.core.errors import LibraryDamaged, LibraryError, LibraryReadOnly
 from desktop_app.core.finder import Finder
 from desktop_app.core.index_sync import IndexSync
@@ -144,6 +145,8 @@ class Library:
         ``lib.read_only`` is True, reads work, every write raises LibraryReadOnly, the index is
         used as it is and never rebuilt). True opens read-only on purpose (``--read-only``).
         """
+        if is_keyword_string(folder):  # "host=db dbname=papers": a server, never a folder's name
+            folder = keyword_url(str(folder))
         if is_server_url(folder):  # postgresql://…: a shared library (core/shared_library.py)
             from desktop_app.core.shared_library import open_server
 

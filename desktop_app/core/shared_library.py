@@ -30,15 +30,16 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
 
 from sqlalchemy import Engine, create_engine, func, select, text
 
-from desktop_app.core.changes import ChangeFeed, ChangeRow, Listener, default_actor, is_server_url
+from desktop_app.core.changes import ChangeFeed, ChangeRow, Listener, default_actor
+from desktop_app.core.conninfo import has_password, is_server_url, redact
 from desktop_app.core.errors import DatabaseTooNew, LibraryError, LibraryReadOnly
 from desktop_app.core.index_sync import IndexSync, _doc, _doc_select
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.failures import storage_errors
 
 log = logging.getLogger(__name__)
 __all__ = ["Server", "has_password", "is_server_url", "open_server", "redact"]
@@ -53,24 +54,6 @@ SEQ_FILE = "change_seq"
 NO_TEXT = ("tags.", "lists.", "searches.", "attachments.", "papers.set_status", "papers.set_rating",
            "papers.set_decision",
            "duplicates.dismiss", "duplicates.undismiss", "duplicates.refresh_keys")
-
-
-def has_password(url: str) -> bool:
-    parts = urlsplit(url)
-    return bool(parts.password) or any(k == "password" for k, _ in parse_qsl(parts.query))
-
-
-def redact(url: str) -> str:
-    """The URL without its password (user info or ``password=``): what may be shown or saved."""
-    parts = urlsplit(url)
-    netloc = parts.netloc
-    if "@" in netloc:
-        userinfo, _, hostport = netloc.rpartition("@")
-        netloc = f"{userinfo.partition(':')[0]}@{hostport}"
-    # the query's own spelling is kept (host=/run/postgresql stays readable); only password= goes
-    query = "&".join(p for p in parts.query.split("&") if p and p.split("=", 1)[0] != "password")
-    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "") + (
-        f"#{parts.fragment}" if parts.fragment else "")
 
 
 def require_psycopg() -> Any:  # noqa: ANN401 - the module
@@ -285,15 +268,17 @@ def open_server(url: str, *, background_index: bool = False, read_only: bool | N
     server's own part). ``Library.open`` builds the Library from them."""
     with connect(url) as probe:
         info = probe.info
-        role = probe.execute("SELECT current_user").fetchone()[0]
+        role, schema = probe.execute("SELECT current_user, current_schema()").fetchone()
         key = desk_key(info.host or "", info.port, info.dbname)
     folder, index_dir = desk_dirs(key)
     engine = make_engine(url)
     try:
-        if read_only is None:
-            read_only = not may_write(engine)
-        migrate_server(engine, read_only=read_only)
+        with storage_errors(redact(url), role=role, schema=schema or "public", writing=False):
+            if read_only is None:
+                read_only = not may_write(engine)
+            migrate_server(engine, read_only=read_only)
         store = Store(engine, location=redact(url), read_only=read_only)
+        store.role, store.schema = role, schema or "public"
         store.index_queue = False  # each desk's index follows change_log instead
         store.actor = default_actor(actor) if (actor or _configured_actor()) else role
         feed = ChangeFeed(store)  # the index's cursor: SharedIndexSync reads it from change_seq

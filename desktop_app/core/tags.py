@@ -1,7 +1,14 @@
 """Tags: the list with counts, add/remove on many papers, rename, merge, recolor, delete.
 
-A tag's name is a path ("rl/rlvr"); names compare without case. Tags live only in SQL; none
-of these writes touch the full-text index.
+A tag's name is a path ("rl/rlvr"); names compare without case, and the database holds one tag
+per case-folded name (``ix_tag_name_casefold``, migration 0009). Tags live only in SQL; none of
+these writes touch the full-text index.
+
+Two desks of a shared library may edit tags at once: a tag is created by an upsert (``INSERT …
+ON CONFLICT DO NOTHING``, then a select), never insert-then-fail; tagging takes the dialect's
+shared tag lock and the changes to the tags themselves (rename, merge, delete, recolor, a
+removal that may drop a tag no paper carries any more) the exclusive one, so a rename never
+copies a tag's links while another desk is still adding one (see ``Dialect.lock_tags``).
 """
 
 from __future__ import annotations
@@ -36,16 +43,21 @@ _COLOR = re.compile(r"^(#[0-9a-fA-F]{6})?$")
 
 def _tag_id(conn: Connection, d: Dialect, name: str, *, create: bool) -> int | None:
     """The id of the tag called ``name`` (any case); created (no color) when ``create``."""
-    found = conn.execute(select(t.tag.c.id).where(d.ci_equals(t.tag.c.name, name))).scalar()
+    find = select(t.tag.c.id).where(d.ci_equals(t.tag.c.name, name))
+    found = conn.execute(find).scalar()
     if found is not None or not create:
         return found
-    return conn.execute(insert(t.tag).values(name=name, color="")).inserted_primary_key[0]
+    # another desk may be creating it (in any case) at this moment: the unique index decides
+    conn.execute(d.insert(t.tag).values(name=name, color="").on_conflict_do_nothing())
+    return conn.execute(find).scalar_one()
 
 
-def _drop_unused(conn: Connection) -> None:
-    """Delete uncolored tags no paper carries any more."""
+def _drop_unused(conn: Connection, tag_ids: Sequence[int]) -> None:
+    """Delete those of these tags that are uncolored and that no paper carries any more."""
+    if not tag_ids:
+        return
     linked = exists().where(t.paper_tag.c.tag_id == t.tag.c.id)
-    conn.execute(delete(t.tag).where(t.tag.c.color == "", ~linked))
+    conn.execute(delete(t.tag).where(t.tag.c.id.in_(list(tag_ids)), t.tag.c.color == "", ~linked))
 
 
 def _merge(conn: Connection, d: Dialect, src: int, dst: int) -> None:
@@ -86,17 +98,19 @@ class Tags:
     def add(self, paper_ids: Sequence[int], names: Sequence[str]) -> Change:
         """Add tags to papers. ``detail["links"]`` lists the (paper, tag) links actually added."""
         names = list(dict.fromkeys(normalize_tag(n) for n in names))
-        added: list[tuple[int, str]] = []
         st = self._add_statements()
         with self.store.write() as tx:
+            tx.d.lock_tags(tx.conn, exclusive=False)
             ids = tx.require_papers(paper_ids)
-            bound = tx.d.ids_value(ids)
-            for name in names:
+            bound = tx.d.ids_value(sorted(ids))  # rows locked in one order at every desk: no deadlock
+            by_name: dict[str, list[tuple[int, str]]] = {}
+            for name in sorted(names, key=str.casefold):  # one order at every desk: no deadlock
                 tid = _tag_id(tx.conn, tx.d, name, create=True)
                 real = tx.conn.execute(st["name"], {"tid": tid}).scalar_one()
                 have = set(tx.conn.execute(st["have"], {"tid": tid, "ids": bound}).scalars())
                 tx.conn.execute(st["link"], {"tid": tid, "ids": bound})
-                added += [(pid, real) for pid in ids if pid not in have]
+                by_name[name] = [(pid, real) for pid in ids if pid not in have]
+            added = [link for name in names for link in by_name[name]]
             change_log.record(tx, "tag", [(pid, {"added": name}) for pid, name in added])
         return Change("tags", tuple(ids), tuple(names), detail={"links": added})
 
@@ -121,16 +135,19 @@ class Tags:
         pt = t.paper_tag
         removed: list[tuple[int, str]] = []
         with self.store.write() as tx:
+            tx.d.lock_tags(tx.conn, exclusive=True)  # it may drop the tag another desk is using
             ids = [int(i) for i in paper_ids]
+            tids: list[int] = []
             for name in names:
                 tid = _tag_id(tx.conn, tx.d, normalize_tag(name), create=False)
                 if tid is None:
                     continue
+                tids.append(tid)
                 real = tx.conn.execute(select(t.tag.c.name).where(t.tag.c.id == tid)).scalar_one()
                 links = delete(pt).where(pt.c.tag_id == tid, tx.d.in_ids(pt.c.paper_id, ids))
                 gone = tx.conn.execute(links.returning(pt.c.paper_id)).scalars().all()
                 removed += [(pid, real) for pid in gone]
-            _drop_unused(tx.conn)
+            _drop_unused(tx.conn, tids)
             change_log.record(tx, "tag", [(pid, {"removed": name}) for pid, name in removed])
         return Change("tags", tuple(ids), tuple(names), detail={"links": removed})
 
@@ -151,6 +168,7 @@ class Tags:
         Renaming onto an existing tag merges into it."""
         old, new = normalize_tag(old), normalize_tag(new)
         with self.store.write() as tx:
+            tx.d.lock_tags(tx.conn, exclusive=True)
             rows = tx.conn.execute(
                 select(t.tag.c.id, t.tag.c.name).where(tx.d.ci_under(t.tag.c.name, old))
             ).all()
@@ -190,6 +208,7 @@ class Tags:
         source, target = normalize_tag(source), normalize_tag(target)
         pt = t.paper_tag
         with self.store.write() as tx:
+            tx.d.lock_tags(tx.conn, exclusive=True)
             src = _tag_id(tx.conn, tx.d, source, create=False)
             if src is None:
                 raise LibraryError(f"no tag named '{source}'")
@@ -213,6 +232,7 @@ class Tags:
         m = merged.detail["merge"]
         src, pt = m["source"], t.paper_tag
         with self.store.write() as tx:
+            tx.d.lock_tags(tx.conn, exclusive=True)
             if _tag_id(tx.conn, tx.d, src["name"], create=False) is not None:
                 raise LibraryError(f"a tag named '{src['name']}' exists again; the merge cannot be undone")
             taken = tx.conn.execute(select(t.tag.c.id).where(t.tag.c.id == src["id"])).scalar() is not None
@@ -234,6 +254,7 @@ class Tags:
             raise LibraryError(f"a color looks like #1f77b4, not '{color}'")
         name = normalize_tag(name)
         with self.store.write() as tx:
+            tx.d.lock_tags(tx.conn, exclusive=True)
             tid = _tag_id(tx.conn, tx.d, name, create=False)
             if tid is None:
                 raise LibraryError(f"no tag named '{name}'")
@@ -245,6 +266,7 @@ class Tags:
         """Delete one tag (its children stay). ``detail`` holds what undo needs."""
         name = normalize_tag(name)
         with self.store.write() as tx:
+            tx.d.lock_tags(tx.conn, exclusive=True)
             tid = _tag_id(tx.conn, tx.d, name, create=False)
             if tid is None:
                 raise LibraryError(f"no tag named '{name}'")

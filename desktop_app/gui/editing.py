@@ -15,6 +15,7 @@ from desktop_app.core.errors import (
     LibraryDamaged,
     LibraryError,
     LibraryReadOnly,
+    PermissionDenied,
 )
 from desktop_app.core.library import Library
 from desktop_app.core.saved_filter import SavedFilter
@@ -172,6 +173,9 @@ class EditController(QObject):
             change = self.library.notes.set(pid, text, base=base, wait=NOTE_SAVE_WAIT)
         except LibraryBusy:
             return False
+        except PermissionDenied as exc:  # a shared library's role may not write notes: say which GRANT;
+            self.message.emit(str(exc), 15000)  # the editor keeps the text (and its draft)
+            raise NoteNotSaved(str(exc)) from exc
         except (DiskFull, LibraryReadOnly, LibraryDamaged) as exc:  # not stored: the editor keeps
             raise NoteNotSaved(str(exc)) from exc  # the text, says why and retries
         except LibraryError:

@@ -119,10 +119,15 @@ def attach(win: QWidget) -> RemoteChanges | None:
 
 # ---- File → Connect to a shared library… -------------------------------------------------------
 def url_of(text: str) -> str:
-    """What the user typed: a URL as it is, or a service name (``lab`` -> ``postgresql:///?service=lab``)."""
+    """What the user typed: a URL as it is, libpq's keyword form as the same URL, or a service
+    name (``lab`` -> ``postgresql:///?service=lab``)."""
+    from desktop_app.core.conninfo import is_keyword_string, keyword_url
+
     text = text.strip()
     if not text or is_server_url(text):
         return text
+    if is_keyword_string(text):
+        return keyword_url(text)
     return f"postgresql:///?service={text}"
 
 

@@ -98,6 +98,39 @@ def test_a_read_only_role_gets_the_banner(qtbot, settings: QSettings, pg_url: st
         close_window(win)
 
 
+def test_a_missing_grant_is_one_message_in_the_window(qtbot, settings: QSettings, pg_url: str,  # noqa: ANN001
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: a role that may write papers and notes but not the tag tables; tagging in the
+    window says which GRANT is missing (before: a traceback), and nothing is tagged."""
+    import psycopg
+    from PySide6.QtWidgets import QMessageBox
+
+    from desktop_app.gui.launch import close_window, open_shared_window
+
+    with Library.open(pg_url) as lib:
+        lib.imports.from_records([("t.bib", ParseResult("bibtex", [Record(title="A", abstract="An abstract.")]))])
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DROP ROLE IF EXISTS tagless")
+        conn.execute("CREATE ROLE tagless LOGIN")
+        conn.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO tagless")
+        conn.execute("GRANT INSERT, UPDATE ON paper, note, change_log TO tagless")
+        conn.execute("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO tagless")
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _parent, _title, text, *a: warned.append(text))
+    win = open_shared_window(pg_url.replace("postgres@", "tagless@", 1), settings)
+    qtbot.addWidget(win)
+    qtbot.waitUntil(lambda: win.files.index_ready, timeout=60000)
+    try:
+        assert not win.library.read_only
+        pid = win.library.query("").ids[0]
+        win.edits.add_tags([pid], ["rl"])
+        assert warned == ["the role 'tagless' may not write table tag: a library owner runs GRANT SELECT, "
+                          "INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO tagless"]
+        assert win.library.papers.get(pid).tags == []
+    finally:
+        close_window(win)
+
+
 def test_the_recent_list_keeps_no_password(settings: QSettings) -> None:
     from desktop_app.gui import libraries
 
@@ -120,6 +153,7 @@ def test_connect_dialog_tests_the_connection(qtbot, pg_url: str) -> None:  # noq
     assert not dialog.test()
     assert "cannot connect" in dialog.result.text() and "nosuchdb" in dialog.result.text()
     assert url_of("lab") == "postgresql:///?service=lab"
+    assert url_of("host=db.lab dbname=papers") == "postgresql:///?host=db.lab&dbname=papers"  # never a service
     assert dialog.findChildren(type(dialog.address))[0].echoMode() == dialog.address.EchoMode.Normal
 
 

@@ -91,6 +91,16 @@ class Dialect:
         """Serialize writers of one paper's note until the commit (SQLite's write lock does)."""
         return None
 
+    def lock_tags(self, conn: Connection, *, exclusive: bool) -> None:
+        """Serialize tag edits with other desks until the commit (SQLite's write lock does):
+        ``exclusive`` for a change to the tags themselves (rename, merge, delete, recolor, a
+        removal that may drop an unused tag), shared for a use of them (tagging, importing)."""
+        return None
+
+    def lock_imports(self, conn: Connection) -> None:
+        """Serialize imports with other desks until the commit (SQLite's write lock does)."""
+        return None
+
     def order_change_log(self, conn: Connection) -> None:
         """Make change_log's seq order the commit order (see PostgresDialect); SQLite's one
         writer at a time already does."""
@@ -127,6 +137,8 @@ class Dialect:
 CHANGES_CHANNEL = "marginalia_changes"  # LISTEN/NOTIFY channel of a shared library
 CHANGE_LOG_LOCK = 0x6D617267  # "marg": the advisory lock key of change_log writers
 PAPER_LOCK_CLASS = 0x6E6F7465  # "note": (class, paper id) advisory locks of note writers
+TAG_LOCK = 0x74616773  # "tags": shared by tag users, exclusive for changes to the tags themselves
+IMPORT_LOCK = 0x696D7074  # "impt": one import at a time
 
 
 def _int_array():  # noqa: ANN202 - postgresql.ARRAY(Integer)
@@ -182,6 +194,21 @@ class PostgresDialect(Dialect):
         when the note has no row yet, and two first notes written at once would both read ""
         and the second upsert would replace the first's text without keeping it."""
         conn.execute(select(func.pg_advisory_xact_lock(PAPER_LOCK_CLASS, int(paper_id))))
+
+    def lock_tags(self, conn: Connection, *, exclusive: bool) -> None:
+        """A transaction-level advisory lock, taken before the first read of tags: a rename, merge,
+        delete or removal (exclusive) waits for the desks tagging at that moment to commit, and
+        reads their links; a desk tagging (shared) waits for it and then finds the tags as it
+        left them. Without it a rename's copy of the old tag's links missed a link made in the
+        meantime, which the old tag's deletion then took with it (issue 30: 20 of 30 lost)."""
+        lock = func.pg_advisory_xact_lock if exclusive else func.pg_advisory_xact_lock_shared
+        conn.execute(select(lock(TAG_LOCK)))
+
+    def lock_imports(self, conn: Connection) -> None:
+        """A transaction-level advisory lock at the start of an import: the same file imported at
+        two desks at once was added twice (neither saw the other's uncommitted papers); now the
+        second waits, then finds the first's papers and merges into them."""
+        conn.execute(select(func.pg_advisory_xact_lock(IMPORT_LOCK)))
 
     def order_change_log(self, conn: Connection) -> None:
         """A sequence hands out seq before the commit, so a reader could see seq 11 committed

@@ -110,6 +110,8 @@ class Store:
         self._wait = threading.local()  # .seconds: how long this thread's writes wait for the lock
         self.actor = ""  # who writes, recorded in change_log (core/changes.py sets it at open)
         self.index_queue = True  # False: no index_queue rows (a shared library, core/shared_library.py)
+        self.role = ""  # a server library's database role and schema: a "permission denied" names
+        self.schema = "public"  # the GRANT it needs (store/failures.py)
 
     @contextmanager
     def waiting_at_most(self, seconds: float) -> Iterator[None]:
@@ -156,11 +158,13 @@ class Store:
     def write(self) -> Iterator[Tx]:
         """One write transaction; committed when the block ends, rolled back on an error.
 
-        A full disk and a read-only database become one-line LibraryErrors (DiskFull,
-        LibraryReadOnly) after the rollback: nothing of the transaction is kept."""
+        A full disk, a read-only database and a missing privilege become one-line LibraryErrors
+        (DiskFull, LibraryReadOnly, PermissionDenied) after the rollback: nothing of the
+        transaction is kept."""
         if self.read_only:
             raise LibraryReadOnly(f"{READ_ONLY} ({self.location})")
-        with self._locked(), storage_errors(self.location), self.engine.connect() as conn:
+        with self._locked(), storage_errors(self.location, role=self.role, schema=self.schema), \
+                self.engine.connect() as conn:
             self._begin(conn)
             tx = Tx(conn, self.dialect, self._live_ids, self.index_queue)
             tx.actor = self.actor
@@ -203,7 +207,8 @@ class Store:
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """A connection for reading (WAL: it never blocks a writer)."""
-        with self.engine.connect() as conn:
+        with storage_errors(self.location, role=self.role, schema=self.schema, writing=False), \
+                self.engine.connect() as conn:
             yield conn
 
     def data_stamp(self) -> tuple | None:
