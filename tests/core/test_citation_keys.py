@@ -147,6 +147,7 @@ def test_migration_0008_gives_the_keys_the_last_export_used(library_dir: Path, s
     rows = con.execute("SELECT id FROM paper ORDER BY id").fetchall()
     first, second, third = (r[0] for r in rows[:3])
     con.execute("DROP INDEX ix_paper_citation_key")
+    con.execute("DROP INDEX IF EXISTS ix_tag_name_casefold")  # 0009's, made again by the upgrade
     con.execute("UPDATE paper SET bibtex_key = NULL")
     con.execute("UPDATE paper SET bibtex_key = 'Own:Key' WHERE id IN (?, ?)", (second, third))  # a clash
     con.execute("UPDATE alembic_version SET version_num = '0007'")
