@@ -323,6 +323,28 @@ _STREAM_CHARS = 8 * 1024 * 1024
 _SPACE = re.compile(r"\s*")
 
 
+_NAME_KEYS = frozenset({"family", "given", "literal", "suffix", "dropping-particle", "non-dropping-particle",
+                        "parse-names", "comma-suffix", "static-ordering", "sequence", "affiliation"})
+
+
+class _NameCap:
+    """An ``object_pairs_hook`` that stops making name objects (``{"family": ..., "given": ...}``)
+    past ``cap`` in one item: the rest become None (the readers skip them; the list keeps its
+    length, so the warning still says how many there were). An item with a million authors
+    then costs a list of a million Nones, not a million dicts (450 MB)."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.names = 0
+
+    def __call__(self, pairs: list[tuple[str, object]]) -> dict | None:
+        if pairs and len(pairs) <= len(_NAME_KEYS) and all(k in _NAME_KEYS for k, _ in pairs):
+            self.names += 1
+            if self.names > self.cap:
+                return None
+        return dict(pairs)
+
+
 def _leading_items(text: str) -> list[object] | None:
     """The first MAX_RECORDS + 1 items of a large top-level JSON list, decoded one by one (the
     rest of the list is never turned into objects); None when the text is not such a list, or
@@ -330,11 +352,13 @@ def _leading_items(text: str) -> list[object] | None:
     start = _SPACE.match(text).end()
     if len(text) <= _STREAM_CHARS or not text.startswith("[", start):
         return None
-    decoder = json.JSONDecoder(parse_int=_int_or_text, strict=False)
+    names = _NameCap(4 * MAX_NAMES)  # (authors and editors, with room: each role is cut later)
+    decoder = json.JSONDecoder(parse_int=_int_or_text, strict=False, object_pairs_hook=names)
     items: list[object] = []
     position = _SPACE.match(text, start + 1).end()
     try:
         while len(items) <= MAX_RECORDS and not text.startswith("]", position):
+            names.names = 0
             item, position = decoder.raw_decode(text, position)
             items.append(item)
             position = _SPACE.match(text, position).end()
@@ -393,6 +417,7 @@ def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
             result.errors.append(Problem(f"item {index + 1} is not an object; skipped",
                                          lines[index]))
             continue
+        items[index] = None  # each item's objects go once it is a record (a large file's peak)
         cut: list[str] = []
         record = item_to_record(item, lines[index], cut)
         if cut:
