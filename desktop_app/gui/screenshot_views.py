@@ -50,4 +50,5 @@ VIEWS: dict[str, Callable[[MainWindow], QWidget]] = {
     "triage": _lazy("triage", "screenshot_view"),
     "related": _lazy("related_panel", "screenshot_view"),
     "statistics": _lazy("statistics_view", "screenshot_view"),
+    "map": _lazy("paper_map", "screenshot_view"),
 }

@@ -96,9 +96,10 @@ class TopicSet:
         """Rename the topics found again under a name the user changed before (``renamed()`` of
         an earlier set): a recomputation keeps the user's names."""
         for t in self.topics:
-            if t.name in renamed and t.number not in self.names_given:
+            wanted = renamed.get(self.names_given.get(t.number, t.name))
+            if wanted and wanted != t.name:
                 try:
-                    self.rename(t.number, renamed[t.name])
+                    self.rename(t.number, wanted)
                 except LibraryError:
                     continue  # another topic took that name meanwhile: the found one stays
 
