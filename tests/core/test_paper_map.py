@@ -124,7 +124,8 @@ def test_facets_give_titles_decisions_and_tags(mix: Library) -> None:
     assert f.decisions[0] == 1 and f.decisions[1] == 3 and f.decisions[2] == 0
     assert f.tag_names[0].startswith("truth/") and (f.tags >= 0).all()
     assert f.tag_names[f.tags[0]] == next(t for t in mix.papers.rows([ids[0]])[ids[0]].tags if t.startswith("truth/"))
-    assert mix.map_facets([]).titles == []
+    assert len(mix.map_facets([]).titles) == 0
+    assert list(f.titles)[-1] == f.titles[-1] == mix.papers.get(ids[-1]).title
 
 
 def test_layout_of_a_large_synthetic_space_is_quick() -> None:
@@ -148,3 +149,22 @@ def test_layout_of_a_large_synthetic_space_is_quick() -> None:
     found = layout(space, topics)
     assert time.process_time() - t0 < 5.0
     assert len(found) == n and np.isfinite(found.xy).all()
+
+
+def test_a_map_computed_in_a_child_process_is_the_same(mix: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    from desktop_app.core.insights import map_worker
+
+    monkeypatch.delenv("MARGINALIA_MAP_WORKER", raising=False)
+    assert map_worker.in_child_process(map_worker.PROCESS_ABOVE + 1) and not map_worker.in_child_process(10)
+    monkeypatch.setenv("MARGINALIA_MAP_WORKER", "thread")
+    assert not map_worker.in_child_process(10 ** 6)
+    topics = mix.topics.of()
+    topics.rename(1, "given name")
+    there, facets = map_worker.map_in_child(str(mix.folder), None, topics)
+    here = mix.paper_map(topics=topics)
+    assert there.ids.tolist() == here.ids.tolist()
+    assert np.allclose(there.xy, here.xy, atol=1e-3)  # the same fit, up to float rounding across processes
+    assert there.topics.topics[0].name == "given name"
+    assert list(facets.titles) == list(mix.map_facets(here.ids).titles)
+    with pytest.raises(LibraryError, match="cancelled"):
+        map_worker.map_in_child(str(mix.folder), None, None, cancelled=lambda: True)

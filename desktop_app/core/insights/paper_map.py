@@ -24,6 +24,7 @@ No Qt here: the GUI (``gui/paper_map.py``) paints these arrays.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -64,11 +65,31 @@ class PaperMap:
         return len(self.ids)
 
 
+class Titles(Sequence[str]):
+    """Many titles as one string and their ends: one object to pickle or copy, not 100,000."""
+
+    def __init__(self, titles: Sequence[str]) -> None:
+        self._text = "".join(titles)
+        self._ends = np.fromiter(itertools.accumulate(len(t) for t in titles), dtype=np.int64, count=len(titles))
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def __getitem__(self, row: int) -> str:  # type: ignore[override]
+        row = int(row)
+        if row < 0:
+            row += len(self._ends)
+        if not 0 <= row < len(self._ends):
+            raise IndexError(row)
+        start = int(self._ends[row - 1]) if row else 0
+        return self._text[start:int(self._ends[row])]
+
+
 @dataclass(frozen=True)
 class Facets:
     """What a map is coloured by, per point of a :class:`PaperMap` (the same order)."""
 
-    titles: list[str]
+    titles: Titles
     decisions: np.ndarray  # int8: 0 undecided, 1 + DECISIONS.index(value)
     tag_names: list[str]  # the :data:`SHOWN_TAGS` most used tags of the list, most used first
     tags: np.ndarray  # int16: index into tag_names of the paper's most used tag, -1 for none of them
@@ -227,7 +248,7 @@ def facets(store: Store, ids: Sequence[int] | np.ndarray) -> Facets:
     decisions = np.zeros(len(wanted), np.int8)
     tags = np.full(len(wanted), -1, np.int16)
     if not wanted:
-        return Facets(titles, decisions, [], tags)
+        return Facets(Titles(titles), decisions, [], tags)
     p, pt, tg = t.paper.c, t.paper_tag.c, t.tag.c
     codes = {value: n + 1 for n, value in enumerate(DECISIONS)}
     with store.read() as conn:
@@ -250,4 +271,5 @@ def facets(store: Store, ids: Sequence[int] | np.ndarray) -> Facets:
                 n, r = pos[pid], rank[name]
                 if tags[n] < 0 or r < tags[n]:
                     tags[n] = r
-    return Facets(titles, decisions, names, tags)
+    return Facets(Titles(titles), decisions, names, tags)
+
