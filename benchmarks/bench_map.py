@@ -8,8 +8,10 @@ computed in a worker, and the paint time of a frame of 100,000 points.
     wall and CPU (the work runs on one thread). Targets: 5,000 ≤ 5 s, 100,000 ≤ 60 s.
 (b) window: on the cached library of ``--library`` papers (``common.cached_library``, built once,
     untimed), ``paper_map.build`` (space, topics, layout, facets, k-d tree) runs in a ``Job``
-    (a QThread, as View → Map does) while a 5 ms QTimer on the GUI thread records the longest
-    gap between its ticks. Target ≤ 50 ms. Then the map's frame: ``MapView.render_points``
+    (a QThread, as View → Map does; above 5,000 papers it waits there for a spawned child
+    process, ``core/insights/map_worker.py``) while a 5 ms QTimer on the GUI thread records the
+    longest gap between its ticks. Target ≤ 50 ms. ``MARGINALIA_MAP_WORKER=thread`` measures
+    the thread alone (0.2-0.4 s stalls at 100,000: the space's fit holds the GIL). Then the map's frame: ``MapView.render_points``
     (all the points into the cached image) and a whole ``grab`` (image, names, legend), at
     1000×700, median of 15, wall and CPU side by side. Target ≤ 50 ms.
 """
@@ -122,7 +124,8 @@ def window(size: int) -> None:
         longest = max(gaps) if gaps else 0.0
         print(f"window, {size:,} papers: the map computed in a worker in {wall:.1f} s wall, {cpu:.1f} s CPU "
               f"(the process); the GUI thread's longest stall {longest:.0f} ms (target ≤ {TARGET_MS:.0f} ms: "
-              f"{_ok(longest, TARGET_MS)}), p99 {np.percentile(gaps, 99):.0f} ms over {len(gaps):,} ticks")
+              f"{_ok(longest, TARGET_MS)}), p99 {np.percentile(gaps, 99):.0f} ms, {sum(g > TARGET_MS for g in gaps)} "
+              f"gaps over {TARGET_MS:.0f} ms in {len(gaps):,} ticks")
 
         view = MapView()
         view.resize(1000, 700)

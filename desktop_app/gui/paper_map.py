@@ -449,7 +449,7 @@ class MapView(QWidget):
 
     def _paint_cross(self, p: QPainter, k: theme.Colors) -> None:
         c = QPointF(self.width() / 2, self.height() / 2)
-        pen = QPen(QColor(k.accent), 2)
+        pen = QPen(QColor(theme.readable(k.accent, k.base, 3.0)), 2)
         p.setPen(pen)
         p.drawLine(c + QPointF(-9, 0), c + QPointF(9, 0))
         p.drawLine(c + QPointF(0, -9), c + QPointF(0, 9))
@@ -574,6 +574,8 @@ class MapDialog(QDialog):
         top.addWidget(self.fit_button)
         self.save_button = QPushButton(self.tr("Save as &PNG…"), self)
         top.addWidget(self.save_button)
+        for button in (self.lasso_button, self.fit_button, self.save_button):
+            button.setAutoDefault(False)  # Enter belongs to the map (the paper at the cross)
         lay.addLayout(top)
         self.view = MapView(self)
         lay.addWidget(self.view, 1)
@@ -712,6 +714,7 @@ def show_map(window: QMainWindow, topics: TopicSet | None = None) -> MapDialog:
     dialog.show()
     dialog.raise_()
     dialog.activateWindow()
+    dialog.view.setFocus(Qt.FocusReason.OtherFocusReason)  # the keys work at once
     dialog.compute(topics)
     return dialog
 

@@ -5,7 +5,8 @@ semantic space) and draws each topic as a disc:
 
 * the discs' centres are the topics' mean vectors projected on their own two principal axes
   (classical scaling: topics that use related words sit side by side), then pushed apart
-  until no two discs overlap;
+  until no two discs overlap, and drawn together again (shrink, push apart: a few rounds) so
+  that one far topic does not leave the map mostly empty;
 * a disc's area is proportional to its topic's size;
 * inside a disc, each paper sits at its angle on the topic's own two principal axes, at a
   radius given by its rank of distance to the topic's mean (ties share a rank), so the papers
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
 
 GAP = 0.25  # the empty ring between two discs, as a share of the mean disc's radius
 PUSH_ROUNDS = 200  # rounds of pushing overlapping discs apart (40 topics settle in far fewer)
+COMPACT_ROUNDS = 30  # then rounds of drawing every disc towards the middle, pushed apart again,
+COMPACT_SHRINK = 0.93  # so that a far topic does not leave the map mostly empty
 SHOWN_TAGS = 9  # colouring by tag: the most used tags each have a colour, the rest are "other"
 UNDECIDED = 0  # decision codes: 0 undecided, then 1, 2, 3 in the order of DECISIONS
 
@@ -152,8 +155,11 @@ def _centres(space: SemanticSpace, groups: list[np.ndarray], radii: np.ndarray, 
     spread = float(np.abs(centres).max()) if len(centres) else 0.0
     if spread > 0:
         centres *= radii[keep].sum() / spread  # the discs' scale, before pushing apart
+    placed = _push_apart(centres, radii[keep], seed)
+    for _ in range(COMPACT_ROUNDS):  # draw the discs together, keeping their arrangement
+        placed = _push_apart(placed * COMPACT_SHRINK, radii[keep], seed)
     out = np.zeros((k, 2), np.float64)
-    out[keep] = _push_apart(centres, radii[keep], seed)
+    out[keep] = placed
     return out
 
 
