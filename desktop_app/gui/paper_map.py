@@ -83,15 +83,13 @@ class MapData:
 def build(library: object, ids: list[int], topics: TopicSet | None,
           cancelled: Callable[[], bool] = lambda: False) -> MapData:
     """The work of a map (in a worker): layout and facets (in a child process for a large list:
-    ``core/insights/map_worker.py``), then the k-d tree."""
+    ``core/insights/child_worker.py``), then the k-d tree."""
     from scipy.spatial import cKDTree
 
-    from desktop_app.core.insights import map_worker
+    from desktop_app.core.insights import child_worker
 
-    if map_worker.in_child_process(len(ids)):
-        server = getattr(library, "server", None)
-        location = server.url if server is not None else str(library.folder)  # type: ignore[attr-defined]
-        pmap, facets = map_worker.map_in_child(location, ids, topics, cancelled)
+    if child_worker.in_child_process(len(ids)):
+        pmap, facets = child_worker.map_in_child(child_worker.location_of(library), ids, topics, cancelled)
     else:
         pmap = library.paper_map(ids, topics)  # type: ignore[attr-defined]
         facets = library.map_facets(pmap.ids)  # type: ignore[attr-defined]

@@ -36,6 +36,8 @@ from desktop_app.gui.jobs import Job, keep_while_running
 from desktop_app.gui.topic_names import session_names
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from desktop_app.core.insights.topics import Topic, TopicSet
 
 MAX_COUNT = 40
@@ -142,7 +144,7 @@ class TopicsDialog(QDialog):
         k = self.count.value() or None
         library = self.window_.library
         self.summary.setText(self.tr("Finding the topics of {0}…").format(i18n.papers(len(ids))))
-        job = Job(lambda _p, _c: library.topics.of(ids, k), self.window_)
+        job = Job(lambda _p, cancelled: topics_of(library, ids, k, cancelled), self.window_)
         job.succeeded.connect(self._done)
         job.failed.connect(self._failed)
         keep_while_running(self.window_, job)
@@ -311,6 +313,16 @@ class TopicsDialog(QDialog):
         topic = self.selected()
         if topic is not None:
             self.window_.table.select_ids(list(topic.ids))
+
+
+def topics_of(library: object, ids: list[int], k: int | None, cancelled: Callable[[], bool]) -> TopicSet:
+    """The topics of ``ids`` (in a worker): a large list in a child process, whose long calls
+    holding the GIL cannot freeze the window (``core/insights/child_worker.py``)."""
+    from desktop_app.core.insights import child_worker
+
+    if child_worker.in_child_process(len(ids)):
+        return child_worker.topics_in_child(child_worker.location_of(library), ids, k, cancelled)
+    return library.topics.of(ids, k)  # type: ignore[attr-defined]
 
 
 def show_topics(window: QMainWindow) -> TopicsDialog:

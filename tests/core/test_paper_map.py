@@ -152,19 +152,31 @@ def test_layout_of_a_large_synthetic_space_is_quick() -> None:
 
 
 def test_a_map_computed_in_a_child_process_is_the_same(mix: Library, monkeypatch: pytest.MonkeyPatch) -> None:
-    from desktop_app.core.insights import map_worker
+    from desktop_app.core.insights import child_worker
 
     monkeypatch.delenv("MARGINALIA_MAP_WORKER", raising=False)
-    assert map_worker.in_child_process(map_worker.PROCESS_ABOVE + 1) and not map_worker.in_child_process(10)
+    assert child_worker.in_child_process(child_worker.PROCESS_ABOVE + 1) and not child_worker.in_child_process(10)
     monkeypatch.setenv("MARGINALIA_MAP_WORKER", "thread")
-    assert not map_worker.in_child_process(10 ** 6)
+    assert not child_worker.in_child_process(10 ** 6)
     topics = mix.topics.of()
     topics.rename(1, "given name")
-    there, facets = map_worker.map_in_child(str(mix.folder), None, topics)
+    there, facets = child_worker.map_in_child(str(mix.folder), None, topics)
     here = mix.paper_map(topics=topics)
     assert there.ids.tolist() == here.ids.tolist()
     assert np.allclose(there.xy, here.xy, atol=1e-3)  # the same fit, up to float rounding across processes
     assert there.topics.topics[0].name == "given name"
     assert list(facets.titles) == list(mix.map_facets(here.ids).titles)
     with pytest.raises(LibraryError, match="cancelled"):
-        map_worker.map_in_child(str(mix.folder), None, None, cancelled=lambda: True)
+        child_worker.map_in_child(str(mix.folder), None, None, cancelled=lambda: True)
+    assert child_worker.location_of(mix) == str(mix.folder)
+    in_child = child_worker.topics_in_child(str(mix.folder), None, None)
+    assert [t.ids for t in in_child.topics] == [t.ids for t in mix.topics.of().topics]
+
+
+def test_a_chinese_abstract_among_english_ones_has_its_place(mix: Library) -> None:
+    zh = _add(mix, [Record(title="注意缺陷多动障碍的药物治疗",
+                           abstract="本研究比较了儿童注意缺陷多动障碍的兴奋剂药物治疗效果。")])[-1]
+    found = mix.paper_map()
+    row = found.ids.tolist().index(zh)
+    assert len(found) == 157 and np.isfinite(found.xy[row]).all()
+    assert found.topics.topics[found.topic[row]].size >= 1

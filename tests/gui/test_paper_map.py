@@ -223,3 +223,24 @@ def test_a_topic_renamed_in_the_topics_dialog_is_the_maps_and_the_tags(make_wind
     win.findChild(QAction, "mapAction").trigger()
     qtbot.waitUntil(lambda: not dialog.busy(), timeout=60000)
     assert "Learning theory" in [t.name for t in dialog.view.data.pmap.topics.topics]
+
+
+def test_a_large_list_is_mapped_in_a_child_process(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+    from desktop_app.core.insights import child_worker
+    from desktop_app.gui.topics_view import TopicsDialog
+
+    monkeypatch.delenv("MARGINALIA_MAP_WORKER", raising=False)
+    monkeypatch.setattr(child_worker, "PROCESS_ABOVE", 10)  # 76 papers count as a large list here
+    calls: list[str] = []
+    real = child_worker.run_in_child
+    monkeypatch.setattr(child_worker, "run_in_child", lambda work, *a: (calls.append(work.__name__), real(work, *a))[1])
+    win = make_window(seeded_dir)
+    win.show()
+    qtbot.waitExposed(win)
+    dialog = _open_map(win, qtbot)
+    assert calls == ["map_of_library"] and dialog.view.point_count() == 76
+    assert dialog.view.data.facets.titles[0] == win.library.papers.get(int(dialog.view.data.pmap.ids[0])).title
+    win.findChild(QAction, "topicsAction").trigger()
+    topics = win.findChild(TopicsDialog)
+    qtbot.waitUntil(lambda: topics.topics is not None and not topics.busy(), timeout=60000)
+    assert calls[-1] == "topics_of_library" and sum(t.size for t in topics.topics.topics) == 76
