@@ -390,15 +390,14 @@ class MapView(QWidget):
         pmap = self.data.pmap
         centres = self.to_screen(pmap.centres) if len(pmap.centres) else np.empty((0, 2))
         placed: list[QRectF] = []
-        order = sorted(range(len(pmap.topics.topics)), key=lambda n: -pmap.topics.topics[n].size)
-        for n in order:
+        for n in sorted(range(len(pmap.topics.topics)), key=lambda n: -pmap.topics.topics[n].size):
             topic = pmap.topics.topics[n]
             if topic.size == 0 or not np.isfinite(centres[n]).all():
                 continue
-            box = self._label(p, k, topic.name, QPointF(*centres[n])) if not any(
-                QRectF(centres[n][0] - 2, centres[n][1] - 2, 4, 4).intersects(b) for b in placed) else None
-            if box is not None:
-                placed.append(box)
+            at = QPointF(*centres[n])
+            if any(b.contains(at) for b in placed):  # a larger topic's name is there already
+                continue
+            placed.append(self._label(p, k, topic.name, at))
 
     def _paint_legend(self, p: QPainter, k: theme.Colors) -> None:
         if not self._legend:

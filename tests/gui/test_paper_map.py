@@ -244,3 +244,12 @@ def test_a_large_list_is_mapped_in_a_child_process(make_window, seeded_dir: Path
     topics = win.findChild(TopicsDialog)
     qtbot.waitUntil(lambda: topics.topics is not None and not topics.busy(), timeout=60000)
     assert calls[-1] == "topics_of_library" and sum(t.size for t in topics.topics.topics) == 76
+
+
+def test_the_screenshot_view_waits_for_the_map(make_window, seeded_dir: Path) -> None:  # noqa: ANN001
+    from desktop_app.gui.paper_map import MapDialog, screenshot_view
+
+    win = make_window(seeded_dir)
+    dialog = screenshot_view(win)
+    assert isinstance(dialog, MapDialog) and not dialog.busy() and dialog.view.point_count() == 76
+    assert not dialog.grab().isNull()
