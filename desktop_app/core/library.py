@@ -14,7 +14,7 @@ import contextlib
 import os
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from functools import cached_property
 from pathlib import Path
@@ -44,7 +44,8 @@ if TYPE_CHECKING:
     from desktop_app.core.exports import Exports
     from desktop_app.core.highlights import Highlights
     from desktop_app.core.imports import Imports
-    from desktop_app.core.insights.topics import Topics
+    from desktop_app.core.insights.paper_map import Facets, PaperMap
+    from desktop_app.core.insights.topics import Topics, TopicSet
     from desktop_app.core.insights.triage_queue import TriageQueue
     from desktop_app.core.related import RelatedPaper
     from desktop_app.core.search.query import CompiledQuery
@@ -279,6 +280,18 @@ class Library:
         from desktop_app.core.statistics import library_statistics
 
         return library_statistics(self.store)
+
+    def paper_map(self, paper_ids: Sequence[int] | None = None, topics: TopicSet | None = None) -> PaperMap:
+        """The papers as points placed by similarity, grouped by topic (core/insights/paper_map.py)."""
+        from desktop_app.core.insights.paper_map import paper_map
+
+        return paper_map(self.store, paper_ids, topics)
+
+    def map_facets(self, paper_ids: Sequence[int]) -> Facets:
+        """Titles, decisions and most used tags of the papers of a map, in its order."""
+        from desktop_app.core.insights.paper_map import facets
+
+        return facets(self.store, paper_ids)
 
     def rederive_titles(self, dry_run: bool = True, progress: Progress | None = None,
                         cancelled: Cancelled | None = None) -> list[tuple[int, str, str]]:

@@ -295,6 +295,7 @@ class MainWindow(QMainWindow):
         self._action(v, self.tr("Save search…"), self.save_search, "Ctrl+Shift+S")
         self._action(v, self.tr("Statistics…"), self._show_statistics, None, "statisticsAction")
         self._action(v, self.tr("Topics…"), self._show_topics, None, "topicsAction")
+        self._action(v, self.tr("Map…"), self._show_map, None, "mapAction")
         from desktop_app.gui.triage import install as install_triage
 
         self.triage = install_triage(self, v)  # View → Triage (triage.py)
@@ -329,6 +330,11 @@ class MainWindow(QMainWindow):
         from desktop_app.gui.topics_view import show_topics
 
         show_topics(self)
+
+    def _show_map(self) -> None:
+        from desktop_app.gui.paper_map import show_map
+
+        show_map(self)
 
     def _show_statistics(self) -> None:
         from desktop_app.gui.statistics_view import show_statistics

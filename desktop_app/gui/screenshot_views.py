@@ -51,4 +51,5 @@ VIEWS: dict[str, Callable[[MainWindow], QWidget]] = {
     "related": _lazy("related_panel", "screenshot_view"),
     "statistics": _lazy("statistics_view", "screenshot_view"),
     "trash": _lazy("trash_view", "screenshot_view"),
+    "map": _lazy("paper_map", "screenshot_view"),
 }

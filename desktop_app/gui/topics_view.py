@@ -1,7 +1,9 @@
 """View → Topics: the shown list grouped into topics (``lib.topics``), computed in a worker,
 each with its distinctive words, size and decisions; a topic's undecided papers can be kept,
 marked maybe or skipped at once (the count is asked first; one undo step), a topic saved as
-the tag ``topics/<name>``, or shown in the table.
+the tag ``topics/<name>``, or shown in the table or on the map (``paper_map.py``). A topic's name
+can be changed (F2, a double-click on it, or Rename…): the new name is the tag's and the map's,
+for the rest of the session (``topic_names.py``).
 
 Names and words come from the papers' own texts and are shown as plain text.
 """
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -21,18 +23,33 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSpinBox,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
+    QWidget,
 )
 
 from desktop_app.gui import i18n
 from desktop_app.gui.jobs import Job, keep_while_running
+from desktop_app.gui.topic_names import session_names
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from desktop_app.core.insights.topics import Topic, TopicSet
 
 MAX_COUNT = 40
+
+
+class _NameOnly(QStyledItemDelegate):
+    """Edits a topic's name (the first column) and nothing else."""
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex) -> QWidget | None:  # noqa: N802
+        if index.column() != 0:
+            return None
+        return super().createEditor(parent, option, index)
 
 
 class TopicsDialog(QDialog):
@@ -76,6 +93,10 @@ class TopicsDialog(QDialog):
             self.tree.setColumnWidth(col, 64)
         self.tree.itemSelectionChanged.connect(self._selection_changed)
         self.tree.itemActivated.connect(lambda *_: self.show_papers())
+        self.tree.setItemDelegate(_NameOnly(self.tree))
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed
+                                  | QAbstractItemView.EditTrigger.DoubleClicked)
+        self.tree.itemChanged.connect(self._renamed)
         lay.addWidget(self.tree, 1)
 
         buttons = QHBoxLayout()
@@ -96,7 +117,16 @@ class TopicsDialog(QDialog):
         self.triage_button.setToolTip(self.tr("Walk only the papers of the selected topics (Ctrl+click "
                                               "chooses several), most likely keeps first"))
         self.triage_button.clicked.connect(self.triage_chosen)
+        self.rename_button = QPushButton(self.tr("Re&name…"), self)
+        self.rename_button.setToolTip(self.tr("Give the topic a name of your own (F2); kept for this session"))
+        self.rename_button.clicked.connect(self.rename)
+        self.map_button = QPushButton(self.tr("On the m&ap"), self)
+        self.map_button.setObjectName("topicMap")
+        self.map_button.setToolTip(self.tr("Show these topics' papers as a map"))
+        self.map_button.clicked.connect(self.show_map)
         buttons.addStretch(1)
+        buttons.addWidget(self.rename_button)
+        buttons.addWidget(self.map_button)
         buttons.addWidget(self.tag_button)
         buttons.addWidget(self.show_button)
         buttons.addWidget(self.triage_button)
@@ -114,7 +144,7 @@ class TopicsDialog(QDialog):
         k = self.count.value() or None
         library = self.window_.library
         self.summary.setText(self.tr("Finding the topics of {0}…").format(i18n.papers(len(ids))))
-        job = Job(lambda _p, _c: library.topics.of(ids, k), self.window_)
+        job = Job(lambda _p, cancelled: topics_of(library, ids, k, cancelled), self.window_)
         job.succeeded.connect(self._done)
         job.failed.connect(self._failed)
         keep_while_running(self.window_, job)
@@ -139,16 +169,20 @@ class TopicsDialog(QDialog):
     def _done(self, result: object) -> None:
         if not self._finish():
             return
+        selected = self.selected()
         self.topics = result  # type: ignore[assignment]
         ts = self.topics
         assert ts is not None
-        selected = self.selected()
+        ts.keep_names(session_names(self.window_))
+        self.tree.blockSignals(True)
         self.tree.clear()
         for t in ts.topics:
             d = t.decisions
             item = QTreeWidgetItem([t.name, ", ".join(t.words), i18n.number(t.size),
                                     *(i18n.number(d.get(k, 0)) for k in ("keep", "maybe", "skip", "undecided"))])
             item.setData(0, Qt.ItemDataRole.UserRole, t.number)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+            item.setToolTip(0, self.tr("F2 or a double-click renames the topic"))
             for col in range(2, 7):
                 item.setTextAlignment(col, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.tree.addTopLevelItem(item)
@@ -156,6 +190,8 @@ class TopicsDialog(QDialog):
                 self.tree.setCurrentItem(item)
         if ts.topics and self.tree.currentItem() is None:
             self.tree.setCurrentItem(self.tree.topLevelItem(0))
+        self.tree.blockSignals(False)
+        self._selection_changed()
         if ts.topics:
             text = self.tr("{0} topics in {1}").format(len(ts.topics), i18n.papers(ts.papers))
             if ts.chosen:
@@ -183,6 +219,50 @@ class TopicsDialog(QDialog):
             b.setEnabled(topic is not None and writable)
         self.show_button.setEnabled(topic is not None)
         self.triage_button.setEnabled(topic is not None)
+        self.rename_button.setEnabled(topic is not None)
+        self.map_button.setEnabled(bool(self.topics is not None and self.topics.topics))
+
+    # ---- names ---------------------------------------------------------------------------------
+    def rename(self) -> None:
+        """Edit the current topic's name in place (as F2 does)."""
+        item = self.tree.currentItem()
+        if item is not None:
+            self.tree.setFocus()
+            self.tree.editItem(item, 0)
+
+    def _renamed(self, item: QTreeWidgetItem, column: int) -> None:
+        if column != 0 or self.topics is None:
+            return
+        from desktop_app.core.errors import LibraryError
+
+        number = item.data(0, Qt.ItemDataRole.UserRole)
+        topic = next((t for t in self.topics.topics if t.number == number), None)
+        if topic is None or item.text(0) == topic.name:
+            return
+        try:
+            self.topics.rename(number, item.text(0))
+        except LibraryError as exc:
+            self.window_.status_message(self.tr("Not renamed: {0}").format(str(exc)))
+        names = session_names(self.window_)
+        for found in self.topics.names_given.values():
+            names.pop(found, None)  # a name given back to the found one is no rename
+        names.update(self.topics.renamed())
+        self.tree.blockSignals(True)
+        item.setText(0, topic.name)  # the name kept (blanks folded), or the old one when refused
+        self.tree.blockSignals(False)
+        from desktop_app.gui.paper_map import MapDialog
+
+        view = self.window_.findChild(MapDialog)
+        if view is not None:
+            view.refresh_names()
+
+    def show_map(self) -> None:
+        """The map of these topics' papers, with their names as they are here."""
+        if self.topics is None or not self.topics.topics:
+            return
+        from desktop_app.gui.paper_map import show_map
+
+        show_map(self.window_, self.topics)
 
     def decide(self, value: str) -> None:
         topic = self.selected()
@@ -233,6 +313,16 @@ class TopicsDialog(QDialog):
         topic = self.selected()
         if topic is not None:
             self.window_.table.select_ids(list(topic.ids))
+
+
+def topics_of(library: object, ids: list[int], k: int | None, cancelled: Callable[[], bool]) -> TopicSet:
+    """The topics of ``ids`` (in a worker): a large list in a child process, whose long calls
+    holding the GIL cannot freeze the window (``core/insights/child_worker.py``)."""
+    from desktop_app.core.insights import child_worker
+
+    if child_worker.in_child_process(len(ids)):
+        return child_worker.topics_in_child(child_worker.location_of(library), ids, k, cancelled)
+    return library.topics.of(ids, k)  # type: ignore[attr-defined]
 
 
 def show_topics(window: QMainWindow) -> TopicsDialog:

@@ -32,3 +32,4 @@ shot bulk --view bulk --theme dark
 shot triage --view triage --theme light
 shot related --view related --select 1 --theme light
 shot statistics --view statistics --theme light
+shot map --view map --theme light

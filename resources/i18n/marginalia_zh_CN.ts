@@ -1566,6 +1566,128 @@ Import them with File → Import… in that window.</source>
         <source>Trash</source>
         <translation>回收站</translation>
     </message>
+    <message>
+        <source>Map…</source>
+        <translation>地图…</translation>
+    </message>
+</context>
+<context>
+    <name>MapDialog</name>
+    <message>
+        <source>Map</source>
+        <translation>地图</translation>
+    </message>
+    <message>
+        <source>&amp;Colour by:</source>
+        <translation>着色依据(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>决定</translation>
+    </message>
+    <message>
+        <source>Tag</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>&amp;Lasso</source>
+        <translation>套索(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Drag around papers to select them (or Shift+drag at any time)</source>
+        <translation>拖动圈出论文以选中它们（任何时候也可按住 Shift 拖动）</translation>
+    </message>
+    <message>
+        <source>&amp;Fit</source>
+        <translation>适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Show the whole map (0)</source>
+        <translation>显示整张地图 (0)</translation>
+    </message>
+    <message>
+        <source>Save as &amp;PNG…</source>
+        <translation>另存为 &amp;PNG…</translation>
+    </message>
+    <message>
+        <source>Placing {0} by similarity…</source>
+        <translation>正在按相似度排布 {0}…</translation>
+    </message>
+    <message>
+        <source>No map: {0}</source>
+        <translation>无法生成地图：{0}</translation>
+    </message>
+    <message>
+        <source>No map</source>
+        <translation>没有地图</translation>
+    </message>
+    <message>
+        <source>No papers to map: the shown list is empty.</source>
+        <translation>没有可绘制的论文：当前列表为空。</translation>
+    </message>
+    <message>
+        <source>Too few papers to tell topics apart: a map needs at least 3.</source>
+        <translation>论文太少，无法区分主题：地图至少需要 3 篇。</translation>
+    </message>
+    <message>
+        <source>{0} in {1} topics</source>
+        <translation>{0}，分为 {1} 个主题</translation>
+    </message>
+    <message>
+        <source>No papers</source>
+        <translation>没有论文</translation>
+    </message>
+    <message>
+        <source>Wheel or +/- zooms, drag or arrows pan, a click or Enter shows the paper, Shift+drag selects</source>
+        <translation>滚轮或 +/- 缩放，拖动或方向键平移，单击或回车显示论文，Shift+拖动选择</translation>
+    </message>
+    <message>
+        <source>That paper is not in the table&apos;s list now</source>
+        <translation>这篇论文目前不在表格的列表中</translation>
+    </message>
+    <message>
+        <source>Selected {0} from the map</source>
+        <translation>已从地图选中 {0}</translation>
+    </message>
+    <message>
+        <source>Save the map as PNG</source>
+        <translation>将地图保存为 PNG</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Saved the map to {0}</source>
+        <translation>地图已保存到 {0}</translation>
+    </message>
+    <message>
+        <source>Could not write {0}</source>
+        <translation>无法写入 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>MapView</name>
+    <message>
+        <source>Map of the papers</source>
+        <translation>论文地图</translation>
+    </message>
+    <message>
+        <source>Arrows pan, + and - zoom, 0 fits, Enter shows the paper at the cross; Shift+drag draws a lasso</source>
+        <translation>方向键平移，+ 和 - 缩放，0 适应窗口，回车显示十字处的论文；Shift+拖动画出套索</translation>
+    </message>
+    <message>
+        <source>other or no tag</source>
+        <translation>其他标签或无标签</translation>
+    </message>
+    <message>
+        <source>(no title)</source>
+        <translation>（无标题）</translation>
+    </message>
 </context>
 <context>
     <name>MergeTagsDialog</name>
@@ -3165,6 +3287,30 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Walk only the papers of the selected topics (Ctrl+click chooses several), most likely keeps first</source>
         <translation>只浏览所选主题中的论文（Ctrl+单击可多选），最可能保留的在前</translation>
+    </message>
+    <message>
+        <source>Re&amp;name…</source>
+        <translation>重命名(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Give the topic a name of your own (F2); kept for this session</source>
+        <translation>为主题取一个自己的名字 (F2)；本次会话内保留</translation>
+    </message>
+    <message>
+        <source>On the m&amp;ap</source>
+        <translation>在地图上(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Show these topics&apos; papers as a map</source>
+        <translation>以地图显示这些主题的论文</translation>
+    </message>
+    <message>
+        <source>F2 or a double-click renames the topic</source>
+        <translation>按 F2 或双击可重命名主题</translation>
+    </message>
+    <message>
+        <source>Not renamed: {0}</source>
+        <translation>未重命名：{0}</translation>
     </message>
 </context>
 <context>

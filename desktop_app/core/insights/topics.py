@@ -64,6 +64,7 @@ class TopicSet:
     papers: int
     chosen: bool  # the count was chosen by the app (not asked for)
     message: str = ""  # why there are no or few topics, for the user
+    names_given: dict[int, str] = field(default_factory=dict)  # renamed topic number -> name found
 
     def find(self, which: str | int) -> Topic:
         """A topic by number (1-based) or by name (case-insensitive); LibraryError otherwise."""
@@ -72,6 +73,35 @@ class TopicSet:
             if text.isdigit() and t.number == int(text) or t.name.casefold() == text.casefold():
                 return t
         raise LibraryError(f"no topic '{text}' (topics are numbered 1 to {len(self.topics)}, or named)")
+
+    def rename(self, which: str | int, name: str) -> Topic:
+        """Give a topic a name of the user's (kept by this set; what :func:`find_topics` named it
+        stays in ``names_given``): blanks folded, not empty, not another topic's name."""
+        topic = self.find(which)
+        clean = " ".join(name.split())
+        if not clean:
+            raise LibraryError("a topic needs a name")
+        if any(t is not topic and t.name.casefold() == clean.casefold() for t in self.topics):
+            raise LibraryError(f"another topic is named '{clean}'")
+        self.names_given.setdefault(topic.number, topic.name)
+        topic.name = clean
+        return topic
+
+    def renamed(self) -> dict[str, str]:
+        """{the name found: the user's name} for every renamed topic."""
+        by_number = {t.number: t.name for t in self.topics}
+        return {found: by_number[n] for n, found in self.names_given.items() if by_number.get(n, found) != found}
+
+    def keep_names(self, renamed: dict[str, str]) -> None:
+        """Rename the topics found again under a name the user changed before (``renamed()`` of
+        an earlier set): a recomputation keeps the user's names."""
+        for t in self.topics:
+            wanted = renamed.get(self.names_given.get(t.number, t.name))
+            if wanted and wanted != t.name:
+                try:
+                    self.rename(t.number, wanted)
+                except LibraryError:
+                    continue  # another topic took that name meanwhile: the found one stays
 
     def as_json(self) -> dict:
         return {"papers": self.papers, "chosen": self.chosen, "message": self.message,
