@@ -50,18 +50,24 @@ MAX_KEY_LENGTH = 100
 
 def ascii_fold(text: str) -> str:
     """Lower-case ASCII letters and digits only: ``"Müller"`` -> ``"muller"``."""
+    if text.isascii():
+        return "".join(c for c in text if c.isalnum()).lower()
     text = unicodedata.normalize("NFKD", text.translate(_FOLD))
     return "".join(c for c in text if c.isascii() and c.isalnum()).lower()
 
 
 def _first_word(title: str) -> str:
-    """First significant word of *title*, folded; LaTeX commands are dropped first."""
-    words = [ascii_fold(w) for w in re.split(r"[^\w]+", _LATEX_COMMAND.sub("", title))]
-    words = [w for w in words if w]
-    for word in words:
+    """First significant word of *title*, folded; LaTeX commands are dropped first (the words
+    are folded one by one, only as far as the first that is not a stop word)."""
+    first = ""
+    for piece in re.split(r"[^\w]+", _LATEX_COMMAND.sub("", title) if "\\" in title else title):
+        word = ascii_fold(piece) if piece else ""
+        if not word:
+            continue
         if word not in _STOPWORDS:
             return word
-    return words[0] if words else ""
+        first = first or word
+    return first
 
 
 def _suffixes() -> Iterator[str]:
