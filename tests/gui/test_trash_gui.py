@@ -24,6 +24,11 @@ def _trash_text(win) -> str:  # noqa: ANN001
 def _open(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
     win = make_window(folder)
     qtbot.waitUntil(lambda: win.sidebar.trash_item() is not None and not win.follow_pending(), timeout=10000)
+    # the active window, as on a desktop: the window's shortcuts (Delete, Ctrl+3) follow it (under
+    # xcb in Xvfb, with no window manager, it is not active until asked)
+    win.show()
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=5000)
     return win
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication
 
 from desktop_app.core.library import Library
 from tests.gui.test_changed_elsewhere import cli
@@ -18,6 +19,8 @@ def _triage(make_window, seeded_dir: Path, qtbot):  # noqa: ANN001, ANN202
     win.elsewhere_timer.stop()  # the test decides when the window looks
     win.show()
     qtbot.waitExposed(win)
+    win.activateWindow()  # (xcb in Xvfb: no window manager makes it active; focus follows it)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=5000)
     win.findChild(QAction, "triageAction").trigger()
     view = win.triage.view
     qtbot.waitUntil(lambda: view.active and view.current_id() is not None, timeout=3000)
