@@ -1,4 +1,4 @@
-"""Map benchmark (issue 27 item 3): layout time, the GUI thread's longest stall while a map is
+"""Map benchmark: layout time, the GUI thread's longest stall while a map is
 computed in a worker, and the paint time of a frame of 100,000 points.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_map.py [--sizes 5000 100000] [--library 100000]

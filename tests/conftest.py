@@ -118,8 +118,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Leave with pytest's own exit status once everything is reported. Since issue 15's merge
-    the interpreter's shutdown after the GUI tests sometimes crashes (SIGSEGV, exit 139) while
+    """Leave with pytest's own exit status once everything is reported. Since the citation and attachment
+    work was merged the interpreter's shutdown after the GUI tests sometimes crashes (SIGSEGV, exit 139) while
     Qt and Python tear down their objects, after every test passed; the cause is not found yet,
     so the run ends here, past all reporting, instead of failing on a crash no test made.
     MARGINALIA_NORMAL_EXIT=1 keeps the usual shutdown (to hunt the crash)."""

@@ -1,4 +1,4 @@
-"""What a killed command leaves in a library folder (issue 31, item 6): a partial attachment
+"""What a killed command leaves in a library folder (removed at the next open): a partial attachment
 copy (``files/**/.attach-*.tmp``), an index being rebuilt (``index.new/``), a backup being
 written (``backups/*.part``), a database being restored (``library.sqlite.restoring``) and the
 small ``*.tmp`` files of atomic writes. Each is written under its temporary name and renamed into

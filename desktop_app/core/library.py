@@ -311,7 +311,7 @@ class Library:
     def warm_search(self, **filters: object) -> None:
         """Load what the first text search needs ahead of it: the query parser, the executor and
         numpy, the index's arrays and the ordered id list of these ``filters`` (the window's
-        sort and filter; see :meth:`Finder.query`): ~200 ms at 100,000 papers (issue 14). The
+        sort and filter; see :meth:`Finder.query`): ~200 ms at 100,000 papers. The
         window calls this at the first keystroke in its search box; it changes nothing."""
         if self.index.is_open:
             self.finder.query("paper", **filters)  # type: ignore[arg-type]

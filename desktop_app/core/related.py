@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from desktop_app.core.search.index import SearchIndex
     from desktop_app.core.store import Store
 
-# What the reader shows (issue 28): a paper is left out when its score is below RELATIVE × the
+# What the reader shows (only the neighbours worth reading): a paper is left out when its score is below RELATIVE × the
 # best one's or below FLOOR, so a paper with few real neighbours shows fewer than ten. Measured
 # on the shared sets (related_to's semantic scores, ten per paper): the 76 seed abstracts, four
 # venues of unrelated topics, score 0.16-0.24 (10th-90th percentile; the best of each 0.18-0.32)

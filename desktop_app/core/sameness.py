@@ -1,6 +1,6 @@
 """When two records are one paper, and why.
 
-The rules (issue 12), in the order they are tried:
+The rules (they replace "any equal key is the same paper", which merged too much), in the order they are tried:
 
 1. **A shared strong identifier**: the same DOI, the same version-free arXiv id, or the same
    PubMed id. This holds between two entries of one file too, unless they give different
@@ -173,7 +173,7 @@ def _same_record(a: Identity, b: Identity) -> bool:
         return False
     if a.abstracts or b.abstracts:
         # two titles derived from the abstract say nothing the abstract does not; they differ
-        # when the derivation rules changed between the imports (issue 16): not a new paper
+        # when the derivation rules changed between the imports: not a new paper
         derived = not a.title and not b.title
         return bool(a.abstracts & b.abstracts) and (a.shown == b.shown or derived)
     if a.shown or b.shown:

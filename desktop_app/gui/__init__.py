@@ -2,7 +2,7 @@
 
 PySide6 installs an import hook (shiboken's ``feature`` support) that inspects every module
 imported after it. Importing SQLAlchemy, SQLModel and the core before Qt keeps their hundreds of
-modules out of that hook: about 18% less CPU and 25 MiB less memory at start-up (issue 14). Every
+modules out of that hook: about 18% less CPU and 25 MiB less memory at start-up. Every
 ``desktop_app.gui`` module is imported through this package, so the order holds for the
 application, the benchmarks and the tests alike.
 

@@ -1,6 +1,6 @@
 """A row of buttons that is one Tab stop (``focus_order``): the arrows move between its buttons,
 Enter (or Space, the button's own key) presses the one with the focus. Used by the reader's
-links, its tag suggestions and its related papers (issue 28: all reachable without the mouse).
+links, its tag suggestions and its related papers (all reachable without the mouse).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Open paper, attach files, open and remove them: the window's part of "the paper one click
-away" (issue 15).
+away" (its file, else its page, opened at once).
 
 * :meth:`AttachController.open_paper` (Ctrl+Enter, Paper → Open paper, the context menu): the
   first attached file that is there, with the system's viewer; else the arXiv page, the DOI, the

@@ -73,7 +73,7 @@ class AttachmentStrip(QWidget):
             b = QToolButton(self)
             b.setObjectName(f"attachment_{v.id}")
             b.setAutoRaise(True)
-            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes title → status (issue 15); Ctrl+Enter opens
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab skips the files (title → status); Ctrl+Enter opens
             b.setText(_label(v))
             b.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_FileIcon))
             b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)

@@ -1,5 +1,5 @@
 """Work the window does one event-loop turn later: after its first paint, and after the table's
-own work on each selection or search (issue 14: the table paints first, the rest follows)."""
+own work on each selection or search (the table paints first, the rest follows)."""
 
 from __future__ import annotations
 

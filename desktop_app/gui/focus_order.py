@@ -1,7 +1,7 @@
 """The window's Tab order: sidebar → search → table → title → links → status → rating → tags →
 tag suggestions → abstract → highlights → related papers → note, then the sidebar again
 (Shift+Tab backwards). The links, the suggestions and the related papers are rows of buttons:
-one stop each, the arrows move within it and Enter presses (``arrow_keys``, issue 28).
+one stop each, the arrows move within it and Enter presses (``arrow_keys``), so every part is reachable without the mouse.
 
 Qt's own focus chain follows the order widgets were made in and passes through every button
 (the Save search button, each filter chip and tag chip, the highlight colours), so Tab "jumped".

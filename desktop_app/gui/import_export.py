@@ -366,7 +366,7 @@ class FileController(QObject):
 
 
 def __getattr__(name: str) -> object:
-    """``ImportPreview`` is imported with the first import's preview, not at start-up (issue 14);
+    """``ImportPreview`` is imported with the first import's preview, not at start-up (it costs start-up time);
     ``import_export.ImportPreview`` still names it."""
     if name == "ImportPreview":
         from desktop_app.gui.import_preview import ImportPreview

@@ -2,7 +2,7 @@
 refresh live here; edits are the ``EditController``'s (``editing``), the File menu's work the
 ``FileController``'s (``import_export``).
 
-Start-up paints first (issue 14): the first page of rows comes from a ``LIMIT`` query; the whole
+Start-up paints first (rows on screen before the rest loads): the first page of rows comes from a ``LIMIT`` query; the whole
 id list, the sidebar's counts and the search index check follow the first paint. On every
 selection or search the GUI thread does the table's own work; the reader, the result count and
 the filter chips follow one event-loop turn later (``deferred.Coalescer``).
@@ -147,7 +147,7 @@ class MainWindow(QMainWindow):
             self.splitter.setStretchFactor(n, stretch)
         self.splitter.setSizes([200, 770, 440])
         self.splitter.setChildrenCollapsible(False)
-        # the abstract takes the reader's height, the note its smallest (issue 28: at 1400×900 at
+        # the abstract takes the reader's height, the note its smallest (at 1400×900 at
         # least 20 lines of the abstract); a layout the user set is restored over these
         self.reader.splitter.setSizes([10_000, self.reader.notes.minimumSizeHint().height()])
 
@@ -314,7 +314,7 @@ class MainWindow(QMainWindow):
         """Choose files to attach to the current paper."""
         self.attach.attach_file_dialog()
 
-    # dialogs used from a menu are imported when first opened (start-up: issue 14)
+    # dialogs used from a menu are imported when first opened (a shorter start-up)
     def edit_metadata(self, paper_id: int | None = None) -> None:
         """Paper → Edit metadata… for ``paper_id`` (else the current paper); one undoable edit."""
         from desktop_app.gui.metadata_editor import open_metadata_editor

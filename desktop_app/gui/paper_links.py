@@ -124,7 +124,7 @@ class PaperLinks(QWidget):
             b = QToolButton(self)
             b.setObjectName(f"link_{kind}")
             b.setAutoRaise(True)
-            self.keys.watch(b)  # one Tab stop (focus_order); ←/→ between links, Enter opens (issue 28)
+            self.keys.watch(b)  # one Tab stop (focus_order); ←/→ between links, Enter opens (no mouse needed)
             b.setText(_shown(text))
             b.setToolTip(address)  # encoded: never read as rich text
             b.setAccessibleName(self.tr("Open {0} in the browser").format(text))

@@ -162,7 +162,7 @@ class PaperTable(QTableView):
         self.setModel(model)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.setTabKeyNavigation(False)  # Tab leaves the table (issue 15); arrows move between cells
+        self.setTabKeyNavigation(False)  # Tab leaves the table for the reader; arrows move between cells
         self.setAlternatingRowColors(True)
         self.setShowGrid(False)
         self.setWordWrap(False)

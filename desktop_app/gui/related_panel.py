@@ -48,7 +48,7 @@ class RelatedPanel(QWidget):
     """A header button (collapses the list; the state is a preference) and up to ten titles,
     each with the word for how related it is.
 
-    By keyboard (issue 28): the header and the rows take Tab (one stop of ``focus_order``), ↑/↓
+    By keyboard (all of it reachable without the mouse): the header and the rows take Tab (one stop of ``focus_order``), ↑/↓
     move between them, Enter (or Space) opens a row. A row opened so keeps the keys here: the
     next paper's rows take the focus when they arrive (the header holds it meanwhile)."""
 

@@ -84,7 +84,7 @@ def available_styles() -> list[tuple[str, str]]:
     """(id, title) of the citation styles: the bundled ones, then the user's."""
     try:
         from desktop_app.core.citations import available_styles as listed  # type: ignore[import-not-found]
-    except ImportError:  # core/citations.py (issue 15's CSL work) lists them once it is there
+    except ImportError:  # without core/citations.py's list: the style files themselves
         return _styles_from_files()
     return list(listed())
 

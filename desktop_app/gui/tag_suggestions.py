@@ -30,7 +30,7 @@ class SuggestionChips(QWidget):
         self.label.setObjectName("hintText")
         self._layout.addWidget(self.label)
         self.chips: list[QToolButton] = []
-        self.keys = ArrowGroup(self, lambda: list(self.chips))  # one Tab stop; ←/→, Enter adds (issue 28)
+        self.keys = ArrowGroup(self, lambda: list(self.chips))  # one Tab stop; ←/→, Enter adds (no mouse needed)
         self._pid: int | None = None
         self._names: list[str] = []
         for n in range(1, SHOWN + 1):

@@ -1,5 +1,5 @@
 """Library writes in a worker, one at a time and in order: a bulk edit on many papers, its undo
-and its redo (issue 28: 10,000 papers froze the window for seconds).
+and its redo (written on the GUI thread, 10,000 papers froze the window for seconds).
 
 :class:`WriteQueue` runs each submitted write in a :class:`~desktop_app.gui.jobs.Job` (the
 Library opens its own connection there; one transaction, as every write) and hands the result

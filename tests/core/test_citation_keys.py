@@ -1,4 +1,4 @@
-"""Stable citation keys (issue 24, item 5): one per paper, made once, unique, editable,
+"""Stable citation keys: one per paper, made once, unique, editable,
 searchable as ``key:``, kept through merges, used unchanged by every export, and given to an
 existing library's papers by migration 0008 as its last whole-library export named them."""
 

@@ -1,4 +1,4 @@
-"""The same file imported at two desks at once gives each paper once (issue 30 item 4): on
+"""The same file imported at two desks at once gives each paper once: on
 PostgreSQL the imports take a transaction-level advisory lock at their start, so the second
 waits, then finds the first's papers and merges into them (before: 167 papers for 131)."""
 

@@ -1,4 +1,4 @@
-"""Two desks editing tags at once lose nothing (issue 30 item 2).
+"""Two desks editing tags at once lose nothing.
 
 Two Library objects on one library (a throwaway PostgreSQL database, or one SQLite folder), a
 thread each, released together by a barrier, 30 rounds per operation: every call returns without

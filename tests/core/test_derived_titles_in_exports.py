@@ -1,4 +1,4 @@
-"""Titles derived from abstracts are honest in every export (issue 28, item 7): they say so
+"""Titles derived from abstracts are honest in every export: they say so
 (BibTeX ``titleaddon``, a CSL-JSON and RIS note line, a marker in Markdown and HTML, a bracket in
 a bibliography), never end in "…" and never get a second full stop."""
 

@@ -1,4 +1,4 @@
-"""Untrusted text cannot spoof the display (issue 31, item 8): bidi overrides are removed from
+"""Untrusted text cannot spoof the display: bidi overrides are removed from
 titles, authors and venues (neutralised, length kept, in abstracts), stacked combining marks cut;
 the Markdown export follows no ``javascript:`` link; a JSON backup links files outside the
 library folder only when the user accepts."""

@@ -1,5 +1,5 @@
 """Files a killed command left in the library folder are removed at the next open and named by
-``check`` (issue 31, item 6); a living process's files (touched lately) are left alone."""
+``check``; a living process's files (touched lately) are left alone."""
 
 from __future__ import annotations
 

@@ -123,8 +123,8 @@ def test_edited_title_survives_reimport_and_an_abstract_alone_does_not_merge(see
     with pytest.raises(LibraryError, match="empty"):
         lib.papers.set_title(races, "   ")
 
-    # a record with the same abstract and another title is not "the same record" (issue 12:
-    # equal abstracts alone never merge; the pair is offered as a possible duplicate)
+    # a record with the same abstract and another title is not "the same record"
+    # (equal abstracts alone never merge; the pair is offered as a possible duplicate)
     records = [
         Record(abstract=lib.papers.get(races).abstract, title="A Title From BibTeX"),
         Record(abstract=lib.papers.get(other).abstract, title="Shrinkage of RLVR"),

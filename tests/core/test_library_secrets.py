@@ -1,4 +1,4 @@
-"""Secrets stay secret (issue 30 item 5): a password in ``--library`` (or ``share --to``) is
+"""Secrets stay secret: a password in ``--library`` (or ``share --to``) is
 refused before anything runs, with the ways libpq finds one instead; no message shows one; a
 libpq keyword string is a server, never a folder's name."""
 

@@ -1,4 +1,4 @@
-"""Finder.list_ids: the window's first page (issue 14) is a prefix of what query() lists."""
+"""Finder.list_ids: the window's first page (painted before the rest loads) is a prefix of what query() lists."""
 
 from __future__ import annotations
 

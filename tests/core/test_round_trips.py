@@ -1,4 +1,4 @@
-"""A library survives its own exports (issue 24, item 4): exported to BibTeX, RIS, CSL-JSON or
+"""A library survives its own exports: exported to BibTeX, RIS, CSL-JSON or
 Marginalia JSON and imported into a new library, the papers come back with their tags, status,
 rating, decision, note, reading-list order and citation key, as far as each format carries them;
 a file of another tool keeps its keywords as keywords."""

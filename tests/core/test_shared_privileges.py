@@ -1,4 +1,4 @@
-"""A role without a privilege gets one line naming the GRANT, no traceback (issue 30 item 6):
+"""A role without a privilege gets one line naming the GRANT, no traceback:
 PostgreSQL's "permission denied" (InsufficientPrivilege) becomes PermissionDenied, in the
 library (the window shows its message) and on the command line."""
 

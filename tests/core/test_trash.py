@@ -1,4 +1,4 @@
-"""The trash (issue 28, item 3): deleted papers are kept across restarts, come back with restore,
+"""The trash: deleted papers are kept across restarts, come back with restore,
 and go for good with purge / empty, taking every row that hangs on them, their index documents
 and the attached copies only they had; ``check`` reports copies nobody refers to."""
 

@@ -1,4 +1,4 @@
-"""A library whose database vanished is not silently made anew (issue 31, item 2): a missing,
+"""A library whose database vanished is not silently made anew: a missing,
 empty or replaced ``library.sqlite`` in a folder that held a library is refused with the way to
 restore, nothing is written, and rotation never drops the newest sound backup."""
 

@@ -330,7 +330,7 @@ def test_ris_rereads_with_all_fields(papers):
         assert record.get("doi") == paper.doi
         assert record["keywords"] == paper.tags
         note_lines = [line.strip() for line in paper.note.splitlines() if line.strip()]
-        # these titles are derived: a note line of their own says so (issue 28, item 7)
+        # these titles are derived: a note line of their own says so
         assert record["notes"] == [DERIVED_LINE, *note_lines]
         urls = record.get("urls", [])
         if paper.url:

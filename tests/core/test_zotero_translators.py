@@ -1,5 +1,5 @@
-"""Zotero's own import test cases, read by our readers and compared with the items Zotero expects
-(issue 12). Every case must give Zotero's number of records; title, first author, year and DOI
+"""Zotero's own import test cases, read by our readers and compared with the items Zotero expects.
+Every case must give Zotero's number of records; title, first author, year and DOI
 must agree on at least 99% of the records once the differences listed below are set aside, and
 every difference must be listed here with its reason (a listed one that no longer occurs fails
 too, so the list stays true).

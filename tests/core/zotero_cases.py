@@ -2,7 +2,7 @@
 and compared field by field with the items Zotero expects.
 
 ``compare_all()`` gives one :class:`Outcome` per case; ``python -m tests.core.zotero_cases``
-prints the agreement table (the figures of issue 12's note).
+prints the agreement table (how often our readers agree with Zotero's).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``marginalia trash list|restore|empty`` (issue 28, item 3), as real subprocesses (no terminal:
+"""``marginalia trash list|restore|empty``, as real subprocesses (no terminal:
 ``empty`` refuses without ``--yes``) and in-process for the question asked on a terminal."""
 
 from __future__ import annotations

@@ -317,7 +317,7 @@ def test_bundle_contents(build: Build):
     assert list(internal.glob(f"{APP}-{VERSION}.dist-info")), "app metadata (version) missing"
     # trimmed: Qt translations and plugins a reader never loads
     qt = internal / "PySide6" / "Qt"
-    # Qt's own catalogue for the one translation the app has (issue 17: standard buttons in Chinese)
+    # Qt's own catalogue for the one translation the app has (standard buttons in Chinese)
     kept = {f.name for f in (qt / "translations").iterdir()} if (qt / "translations").exists() else set()
     assert kept == {"qtbase_zh_CN.qm"}, kept
     plugins = {str(p.relative_to(qt / "plugins")) for p in (qt / "plugins").rglob("*.so")}
@@ -347,9 +347,9 @@ def test_bundle_contents(build: Build):
              for name, patterns in PARTS.items()}
     report(f"bundle {size:.0f} MB; of it " + ", ".join(f"{n} {mb:.1f} MB" for n, mb in parts.items()))
     # 122 MB before numpy; numpy (11 MB) and the OpenBLAS its core links (28 MB, unstripped:
-    # see build_linux.sh) came with the search executor (issue 14); 174 MB with issue 15-17:
+    # see build_linux.sh) came with the search executor; 174 MB with citations and translations:
     # citeproc-py, lxml.etree and citeproc's locales (~7.5 MB), the CSL styles, the catalogues;
-    # 298 MB with psycopg, libpq and Python's ssl (issue 24: 16 MB) and scikit-learn with scipy
+    # 298 MB with psycopg, libpq and Python's ssl (16 MB) and scikit-learn with scipy
     # (the learned queue: 92 MB, and numpy's subpackages scipy touches: 3.6 MB)
     assert size < BUNDLE_LIMIT_MB, f"bundle grew to {size:.0f} MB"
     assert parts["psycopg + libpq + Python's ssl"] < 18, parts

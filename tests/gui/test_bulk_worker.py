@@ -1,4 +1,4 @@
-"""Issue 28, item 6: a bulk edit of many papers (and its undo) runs in a worker with a progress
+"""A bulk edit of many papers (and its undo) runs in a worker with a progress
 line in the status bar, the window stays responsive, the edit stays one undo step; the bulk
 panel's buttons fit at 1400×900, in English and in Chinese."""
 

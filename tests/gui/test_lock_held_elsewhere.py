@@ -1,4 +1,4 @@
-"""Another program holding the library's write lock never freezes the window (issue 31, item 7):
+"""Another program holding the library's write lock never freezes the window:
 an edit made meanwhile waits in a worker (one undo step, stored when the lock is free), a note
 waits in the editor; the GUI thread never waits more than a fraction of a second."""
 

@@ -1,5 +1,4 @@
-"""A note that cannot be stored (a full disk) is never lost and never called saved (issue 31,
-item 1): the editor keeps the text and says why, its draft goes elsewhere when the library's
+"""A note that cannot be stored (a full disk) is never lost and never called saved: the editor keeps the text and says why, its draft goes elsewhere when the library's
 folder cannot take it, switching papers keeps it, and it is stored once there is room."""
 
 from __future__ import annotations

@@ -78,7 +78,7 @@ def test_copy_citation_key_puts_the_reference_on_the_clipboard(make_window, seed
     # the style is the user's preference
     preferences.put(win.settings, preferences.CITATION_STYLE, "ieee")
     qtbot.keyClick(win.table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    # (the seed titles are derived from the abstracts: a citation says so, issue 28 item 7)
+    # (the seed titles are derived from the abstracts: a citation says so)
     assert QApplication.clipboard().text().startswith(f"[1] “{title} [title derived from the abstract]”")
 
 

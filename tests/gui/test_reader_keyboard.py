@@ -1,4 +1,4 @@
-"""The reader without the mouse (issue 28, items 5 and 8): a highlight made with Shift+arrows, h
+"""The reader without the mouse: a highlight made with Shift+arrows, h
 and a colour digit; related papers, links and tag suggestions reached by Tab, moved through with
 the arrows and opened with Enter; Alt+← back from a related paper opened so. Keys go to the
 window (Qt routes them to the focus widget); what the library saved is asserted."""

@@ -1,4 +1,4 @@
-"""Issue 28, item 4: room to read at 1400×900. The Title takes the width the other columns do
+"""Room to read at 1400×900. The Title takes the width the other columns do
 not need; columns empty for every shown paper are hidden unless the user chose them; the
 Relevance column of a search takes its width from the Title, never pushing a column off screen;
 the reader shows at least 20 lines of a long abstract; what the user sets is remembered."""

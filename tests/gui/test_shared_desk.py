@@ -100,7 +100,7 @@ def test_a_read_only_role_gets_the_banner(qtbot, settings: QSettings, pg_url: st
 
 def test_a_missing_grant_is_one_message_in_the_window(qtbot, settings: QSettings, pg_url: str,  # noqa: ANN001
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 30: a role that may write papers and notes but not the tag tables; tagging in the
+    """A role that may write papers and notes but not the tag tables; tagging in the
     window says which GRANT is missing (before: a traceback), and nothing is tagged."""
     import psycopg
     from PySide6.QtWidgets import QMessageBox

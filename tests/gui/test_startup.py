@@ -1,4 +1,4 @@
-"""Start-up paints first (issue 14): the first page from a LIMIT query, the whole list, the
+"""Start-up paints first: the first page from a LIMIT query, the whole list, the
 sidebar's counts and the index check after the first paint; Whoosh and the query parser only at
 the first text search; the reader, count and chips one event-loop turn after the table."""
 

@@ -1,4 +1,4 @@
-"""The Trash in the window (issue 28, item 3): "Trash (N)" in the sidebar follows delete, undo,
+"""The Trash in the window: "Trash (N)" in the sidebar follows delete, undo,
 redo and restore; choosing it shows the trashed papers with Restore (one undo step), Delete for
 good and Empty trash (both ask, naming the count; not undoable); the trash outlives a restart."""
 

@@ -1,4 +1,4 @@
-"""Triage follows changes made elsewhere as the reader does (issue 31, item 3): a note written
+"""Triage follows changes made elsewhere as the reader does: a note written
 at the command line while the paper is in triage shows up, or, over unsaved typing, the "Changed
 elsewhere" banner with both texts kept; a title or tag changed elsewhere is shown."""
 

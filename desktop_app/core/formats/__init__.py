@@ -39,7 +39,7 @@ __all__ = ["FORMATS", "FORMAT_LABELS", "ImportTooLarge", "read_bytes", "read_pat
 
 def __getattr__(name: str) -> object:
     """The readers load at first use (``formats.reading``): importing ``formats.identity`` or
-    ``formats.atomic`` alone stays light (issue 14: start-up)."""
+    ``formats.atomic`` alone stays light (a shorter start-up)."""
     if name.startswith("__") or name == "reading":  # "reading": asked while it is imported
         raise AttributeError(name)
     import importlib

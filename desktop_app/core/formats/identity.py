@@ -156,7 +156,7 @@ def family_key(author: str) -> str:
     accents or punctuation ("von Neumann, John" -> "neumann", "Del Maestro, A." -> "maestro").
 
     Here rather than in ``names`` (which needs bibtexparser): the duplicate rules load at
-    start-up (issue 14)."""
+    start-up, which should not pay for bibtexparser."""
     family = author.split(",", 1)[0]
     words = family.split()
     if not words:

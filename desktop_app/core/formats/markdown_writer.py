@@ -233,7 +233,7 @@ def _highlight(h: ExportHighlight) -> str:
     caption = []
     if h.comment.strip():
         caption.append("\n\n".join(md_paragraphs(h.comment)))
-    if h.orphaned:  # the colour is not written: a quote is a quote (issue 15)
+    if h.orphaned:  # the colour is not written: a quote is a quote, whatever its colour
         caption.append("*(no longer found in the abstract)*")
     if caption:
         parts.append("— " + " ".join(caption))

@@ -1,5 +1,5 @@
 """Marginalia's own fields in the interchange files it writes, so that a library survives its
-own exports (issue 24): the user's tags, reading status, rating, triage decision and reading-list
+own exports (out and back in, nothing the user wrote is lost): the user's tags, reading status, rating, triage decision and reading-list
 places, each under a name no other tool writes (BibTeX ``marginalia-tags = {...}``, an RIS
 ``U1`` line ``marginalia: tags=...; status=...``, CSL-JSON ``"custom": {"marginalia": {...}}``).
 

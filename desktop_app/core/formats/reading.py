@@ -2,7 +2,7 @@
 
 Kept out of the package's ``__init__`` so that importing a light submodule
 (``formats.identity``, which the duplicate rules need at start-up) does not load every reader
-(about 50 ms: charset_normalizer, bibtexparser, pylatexenc, defusedxml; issue 14)."""
+(about 50 ms: charset_normalizer, bibtexparser, pylatexenc, defusedxml: start-up time)."""
 
 from __future__ import annotations
 

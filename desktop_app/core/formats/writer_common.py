@@ -246,7 +246,7 @@ def images_as_links(markdown: str) -> str:
 
 
 DERIVED_NOTE = "title derived from the abstract"
-"""What an export says beside a title Marginalia derived from the abstract (issue 28, item 7)."""
+"""What an export says beside a title Marginalia derived from the abstract, so an export never passes it off as the paper's own."""
 _DERIVED_END = re.compile(r"(?:\s*(?:…|\.\.\.)|[\s.;:,])+$")
 
 

@@ -32,7 +32,7 @@ def build_schema() -> Schema:
         note=TEXT(analyzer=analyzer),
         highlight=TEXT(analyzer=analyzer),
         venue=TEXT(analyzer=analyzer),
-        keyword=TEXT(analyzer=analyzer),  # the source file's keywords (issue 12: not tags)
+        keyword=TEXT(analyzer=analyzer),  # the source file's keywords (kept apart from the user's tags)
         year=NUMERIC(int, stored=False),
         uid=ID(stored=False),
     )

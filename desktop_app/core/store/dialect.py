@@ -143,7 +143,7 @@ IMPORT_LOCK = 0x696D7074  # "impt": one import at a time
 
 def _int_array():  # noqa: ANN202 - postgresql.ARRAY(Integer)
     """SQLAlchemy's PostgreSQL dialect is imported when a PostgreSQL store uses it: a SQLite
-    window or command never pays for it (about 40 ms, issue 14)."""
+    window or command never pays for it (about 40 ms of start-up)."""
     from sqlalchemy.dialects.postgresql import ARRAY
 
     return ARRAY(Integer)
@@ -200,7 +200,7 @@ class PostgresDialect(Dialect):
         delete or removal (exclusive) waits for the desks tagging at that moment to commit, and
         reads their links; a desk tagging (shared) waits for it and then finds the tags as it
         left them. Without it a rename's copy of the old tag's links missed a link made in the
-        meantime, which the old tag's deletion then took with it (issue 30: 20 of 30 lost)."""
+        meantime, which the old tag's deletion then took with it (20 of 30 lost, two desks at once)."""
         lock = func.pg_advisory_xact_lock if exclusive else func.pg_advisory_xact_lock_shared
         conn.execute(select(lock(TAG_LOCK)))
 

@@ -1,4 +1,4 @@
-"""Telling a vanished library from a new one (issue 31, item 2).
+"""Telling a vanished library from a new one (so a lost database is never silently replaced by an empty library).
 
 A library folder keeps ``library.marker`` (JSON) naming its database by a random id that the
 database holds in SQLite's ``application_id`` header field (a backup copies the header, so a

@@ -117,7 +117,7 @@ class Store:
     def waiting_at_most(self, seconds: float) -> Iterator[None]:
         """Writes of this thread in the block wait at most ``seconds`` for the write lock (this
         process's writers, and on SQLite another process's), then raise LibraryBusy: the window's
-        thread hands the edit to a worker instead of freezing (issue 31, item 7)."""
+        thread hands the edit to a worker instead of freezing while another program holds the lock."""
         before = getattr(self._wait, "seconds", None)
         self._wait.seconds = seconds
         try:

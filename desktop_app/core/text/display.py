@@ -1,4 +1,4 @@
-"""Text from imported files made safe to show (issue 31, item 8): a title, author or venue can
+"""Text from imported files made safe to show (a file can be crafted to spoof the screen): a title, author or venue can
 hold Unicode's bidirectional overrides (U+202E turns "gpj.exe" into "exe.jpg" on screen) or
 hundreds of stacked combining marks ("Zalgo" text that paints over the rows around it).
 
