@@ -15,13 +15,14 @@ from desktop_app.core.errors import (
     LibraryDamaged,
     LibraryError,
     LibraryReadOnly,
+    PaperGone,
     PermissionDenied,
 )
 from desktop_app.core.library import Library
 from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.values import Change
 from desktop_app.gui import i18n
-from desktop_app.gui.note_editor import NoteEditor, NoteNotSaved
+from desktop_app.gui.note_editor import NoteEditor, NoteNotSaved, PaperDeleted
 from desktop_app.gui.paper_table import PaperTable
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.undo import Do, NoteCommand, Undo, perform, perform_in
@@ -178,8 +179,14 @@ class EditController(QObject):
             raise NoteNotSaved(str(exc)) from exc
         except (DiskFull, LibraryReadOnly, LibraryDamaged) as exc:  # not stored: the editor keeps
             raise NoteNotSaved(str(exc)) from exc  # the text, says why and retries
-        except LibraryError:
-            return True  # the paper is gone; nothing to save it to
+        except PaperGone as exc:  # deleted elsewhere (another window, the CLI, another desk): the
+            try:  # editor keeps the text and its draft and offers to restore the paper
+                restorable = self.library.trash.holds(pid)
+            except LibraryError:
+                restorable = False
+            raise PaperDeleted(self.tr("this paper was deleted elsewhere"), restorable) from exc
+        except LibraryError as exc:  # any other refusal: never dropped, kept and retried
+            raise NoteNotSaved(str(exc)) from exc
         shown = editor or self._notes  # the reader's note editor, or triage's
         if "conflict" in change.detail and shown.paper_id() == pid:
             shown.show_conflict(change.detail["conflict"])
@@ -193,6 +200,18 @@ class EditController(QObject):
             if "conflict" in change.detail:  # "Take theirs" must be an undo step of its own
                 stack.command(stack.index() - 1).closed = True
         return True
+
+    def restore_for_note(self, pid: int, editor: NoteEditor | None = None) -> None:
+        """"Restore it" on the note editor's "deleted elsewhere" banner: the paper comes out of
+        the trash (one undo step), then the note kept in the editor is stored."""
+        lib = self.library
+        if self._do(self.tr("Restore paper"), lambda: lib.papers.restore([pid]),
+                    lambda _ch: lib.papers.delete([pid])) is None:
+            return
+        shown = editor or self._notes
+        shown.restored(pid)
+        if shown.kept_text(pid) is None:
+            self._say(self.tr("The paper is back from the trash; your note is stored"))
 
     def check_note_elsewhere(self) -> None:
         """Polled by the window: has another program changed the note on screen? (And in

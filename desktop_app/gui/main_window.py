@@ -204,6 +204,7 @@ class MainWindow(QMainWindow):
         self.attach = AttachController(self)  # open paper, attached files, drops on a paper
 
         rd.notes.historyRequested.connect(self._show_note_history)
+        rd.notes.restoreRequested.connect(ed.restore_for_note)
         self.sidebar.tagMenuAction.connect(ed.on_tag_menu)
         self.sidebar.listMenuAction.connect(ed.on_list_menu)
         self.sidebar.searchMenuAction.connect(ed.on_search_menu)

@@ -19,7 +19,7 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, Select, literal, select, true
 from sqlalchemy.exc import OperationalError
 
-from desktop_app.core.errors import LibraryBusy, LibraryError, LibraryReadOnly
+from desktop_app.core.errors import LibraryBusy, LibraryReadOnly, PaperGone
 from desktop_app.core.models import utcnow
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.change_log import log_write
@@ -79,7 +79,7 @@ class Tx:
         found = set(self.conn.execute(self._live_ids, {"ids": self.d.ids_value(ids)}).scalars())
         missing = [i for i in ids if i not in found]
         if missing:
-            raise LibraryError(f"no paper with id {', '.join(map(str, missing[:5]))}")
+            raise PaperGone(f"no paper with id {', '.join(map(str, missing[:5]))}", tuple(missing))
         self.touched.update(ids)
         return ids
 
