@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sqlalchemy import func, select
 
 from desktop_app.core.conninfo import is_server_url
+from desktop_app.core.errors import LibraryError
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.change_log import MANY, OPERATION, log_write
 
@@ -222,7 +223,7 @@ class Listener:
 
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self.conninfo, autocommit=True) as conn:
+                with psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5) as conn:
                     conn.execute(f"LISTEN {CHANGES_CHANNEL}")
                     self._ready.set()
                     self._call()  # whatever committed before LISTEN
@@ -254,5 +255,7 @@ class Listener:
         self._last_call = time.monotonic()
         try:
             self.wake()
+        except LibraryError as exc:  # the server went away between LISTEN and the pull: said once
+            log.warning("change listener: %s", exc)
         except Exception:  # noqa: BLE001
             log.exception("change listener callback failed")

@@ -7,6 +7,21 @@ class LibraryError(Exception):
     """A problem the user can act on; the message says what to do."""
 
 
+class ServerUnreachable(LibraryError):
+    """A shared library's server cannot be reached: the connection was refused or lost, or a
+    statement ran past its timeout (a hung server). Nothing of the transaction was kept; the
+    window shows what it has and says so (gui/offline.py)."""
+
+
+class PaperGone(LibraryError):
+    """A write named papers that are not live any more (in the trash, or deleted for good by
+    another program or desk meanwhile); ``ids`` are those papers. Nothing was written."""
+
+    def __init__(self, message: str, ids: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.ids = ids
+
+
 class DatabaseTooNew(LibraryError):
     """The library was written by a newer Marginalia; it is left untouched."""
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from sqlalchemy import ColumnElement, Select, and_, or_, select
+from sqlalchemy.exc import DBAPIError
 
 from desktop_app.core.errors import IndexDamaged, LibraryError
 from desktop_app.core.models import STATUSES
@@ -116,8 +117,8 @@ class Finder:
         rebuilds and retries, the GUI rebuilds in a worker."""
         try:
             return self._query(query_text, **filters)  # type: ignore[arg-type]
-        except (QuerySyntaxError, LibraryError):
-            raise
+        except (QuerySyntaxError, LibraryError, DBAPIError):
+            raise  # (a lost server is not a damaged index: it stays, and answers when it is back)
         except Exception as exc:  # noqa: BLE001 - Whoosh raises assorted errors on bad segments
             if not self._index.is_open:
                 raise

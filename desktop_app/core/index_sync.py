@@ -22,6 +22,7 @@ from pathlib import Path
 
 from sqlalchemy import Select, String, delete, func, literal, select, type_coerce
 
+from desktop_app.core.errors import ServerUnreachable
 from desktop_app.core.index_worker import WorkerClient, WorkerFailed
 from desktop_app.core.search.index import IndexDoc, SearchIndex
 from desktop_app.core.store import Store
@@ -321,6 +322,8 @@ class IndexSync:
         try:
             self.drain(progress) if progress is not None else self.drain()
             self.last_error = None
+        except ServerUnreachable as exc:  # a shared library's server is gone: the index is fine,
+            log.warning("index update waits for the server: %s", exc)  # and catches up on return
         except Exception as exc:  # noqa: BLE001 - kept for the GUI; queue is retried
             log.exception("index update failed")
             self.last_error = str(exc)

@@ -95,10 +95,30 @@ def desk_dirs(key: str) -> tuple[Path, Path]:
     return data, cache / "index"
 
 
+CONNECT_TIMEOUT = 5  # seconds libpq waits for a server (a hung or unreachable one)
+STATEMENT_TIMEOUT_ENV = "MARGINALIA_STATEMENT_TIMEOUT_MS"
+STATEMENT_TIMEOUT_MS = 10_000  # the server cancels a statement that runs (or waits on a lock) longer
+# a network that drops without a word: the kernel gives up on the connection after ~11 s (TCP only)
+KEEPALIVES = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 3}
+
+
+def connection_options(url: str) -> dict[str, Any]:
+    """libpq options for every connection of a desk (the URL's own ``options`` win)."""
+    import os
+
+    extra: dict[str, Any] = {"connect_timeout": CONNECT_TIMEOUT, **KEEPALIVES}
+    if "options=" not in url:
+        ms = int(os.environ.get(STATEMENT_TIMEOUT_ENV, "") or STATEMENT_TIMEOUT_MS)
+        extra["options"] = f"-c statement_timeout={ms}"
+    return extra
+
+
 def make_engine(url: str) -> Engine:
-    """An engine whose connections libpq makes from the URL as given (never re-parsed)."""
+    """An engine whose connections libpq makes from the URL as given (never re-parsed), each
+    with a connect and a statement timeout: a hung server costs seconds, never the window."""
     psycopg = require_psycopg()
-    return create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(url, connect_timeout=10),
+    extra = connection_options(url)
+    return create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(url, **extra),
                          pool_pre_ping=True)
 
 

@@ -84,6 +84,14 @@ class Trash:
         with self._store.read() as conn:
             return [TrashedPaper(r.id, r.title, r.year, r.venue, str(r.at)[:19]) for r in conn.execute(stmt)]
 
+    def holds(self, paper_id: int) -> bool:
+        """Whether the paper is in the trash (False when it is live or deleted for good)."""
+        p = t.paper.c
+        with self._store.read() as conn:
+            return conn.execute(
+                select(p.id).where(p.id == paper_id, p.deleted_at.is_not(None))
+            ).first() is not None
+
     # ---- writes --------------------------------------------------------------------------
     def restore(self, paper_ids: Sequence[int]) -> Change:
         """Take papers out of the trash (all or, on an id not in the trash, none)."""

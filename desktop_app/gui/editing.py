@@ -15,13 +15,15 @@ from desktop_app.core.errors import (
     LibraryDamaged,
     LibraryError,
     LibraryReadOnly,
+    PaperGone,
     PermissionDenied,
+    ServerUnreachable,
 )
 from desktop_app.core.library import Library
 from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.values import Change
 from desktop_app.gui import i18n
-from desktop_app.gui.note_editor import NoteEditor, NoteNotSaved
+from desktop_app.gui.note_editor import NoteEditor, NoteNotSaved, PaperDeleted
 from desktop_app.gui.paper_table import PaperTable
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.undo import Do, NoteCommand, Undo, perform, perform_in
@@ -60,6 +62,9 @@ class EditController(QObject):
         self._filters = filters
         self._dialog_parent = parent
         self.writes = WriteQueue(parent)  # large edits, their undo and redo: in a worker, in order
+        # edits made while a shared library's server cannot be reached: sent in order when it is
+        # back (gui/offline.py calls send_outbox); kept in this window (notes: their drafts)
+        self.outbox: list[tuple[str, Do, Undo]] = []
 
     def _warn(self, why: str) -> None:
         QMessageBox.warning(self._dialog_parent, self.tr("Marginalia"), why)
@@ -74,11 +79,15 @@ class EditController(QObject):
         if self.writes.busy():
             self._say(self.tr("Wait a moment: a large edit is still being written"))
             return None
+        if self.outbox:  # earlier edits wait for the server: this one goes after them
+            return self._keep(text, do, undo)
         try:
             # another program holding the write lock (a command-line import): the edit goes to
             # the worker rather than freeze the window while it waits (issue 31, item 7)
             with self.library.store.waiting_at_most(GUI_LOCK_WAIT):
                 return perform(self.undo_stack, text, do, undo, self.changed.emit, self._warn, self.writes)
+        except ServerUnreachable:
+            return self._keep(text, do, undo)
         except LibraryBusy:
             self._say(self.tr("Another program is writing to the library: your edit is saved when it is done"))
             perform_in(self.writes, self.undo_stack, text, do, undo, self.changed.emit, self._warn)
@@ -86,6 +95,29 @@ class EditController(QObject):
         except LibraryError as exc:
             self._warn(str(exc))
             return None
+
+    def _keep(self, text: str, do: Do, undo: Undo) -> None:
+        """An edit the server cannot take now: kept, said, and sent when it is back."""
+        self.outbox.append((text, do, undo))
+        self.message.emit(self.tr("The library's server cannot be reached: “{0}” waits and is sent when "
+                                  "it is back (%n edit(s) waiting)", "", len(self.outbox)).format(text), 15000)
+
+    def send_outbox(self) -> None:
+        """Send the edits that waited for the server, in order. One the library now refuses (its
+        paper deleted meanwhile, a tag renamed) is said and dropped; the others go on."""
+        sent = bool(self.outbox)
+        while self.outbox:
+            text, do, undo = self.outbox[0]
+            try:
+                perform(self.undo_stack, text, do, undo, self.changed.emit, self._warn, self.writes)
+            except (ServerUnreachable, LibraryBusy):
+                return  # gone again: the rest waits for the next return
+            except LibraryError as exc:
+                self.message.emit(self.tr("“{0}”, made while the server was away, could not be saved: {1}")
+                                  .format(text, exc), 15000)
+            self.outbox.pop(0)
+        if sent:
+            self._say(self.tr("The edits made while the server was away are saved"))
 
     def _do_many(self, n: int, text: str, do: Do, undo: Undo) -> None:
         """An edit of ``n`` papers: in the worker when large (or behind a write there), else here.
@@ -178,8 +210,14 @@ class EditController(QObject):
             raise NoteNotSaved(str(exc)) from exc
         except (DiskFull, LibraryReadOnly, LibraryDamaged) as exc:  # not stored: the editor keeps
             raise NoteNotSaved(str(exc)) from exc  # the text, says why and retries
-        except LibraryError:
-            return True  # the paper is gone; nothing to save it to
+        except PaperGone as exc:  # deleted elsewhere (another window, the CLI, another desk): the
+            try:  # editor keeps the text and its draft and offers to restore the paper
+                restorable = self.library.trash.holds(pid)
+            except LibraryError:
+                restorable = False
+            raise PaperDeleted(self.tr("this paper was deleted elsewhere"), restorable) from exc
+        except LibraryError as exc:  # any other refusal: never dropped, kept and retried
+            raise NoteNotSaved(str(exc)) from exc
         shown = editor or self._notes  # the reader's note editor, or triage's
         if "conflict" in change.detail and shown.paper_id() == pid:
             shown.show_conflict(change.detail["conflict"])
@@ -193,6 +231,18 @@ class EditController(QObject):
             if "conflict" in change.detail:  # "Take theirs" must be an undo step of its own
                 stack.command(stack.index() - 1).closed = True
         return True
+
+    def restore_for_note(self, pid: int, editor: NoteEditor | None = None) -> None:
+        """"Restore it" on the note editor's "deleted elsewhere" banner: the paper comes out of
+        the trash (one undo step), then the note kept in the editor is stored."""
+        lib = self.library
+        if self._do(self.tr("Restore paper"), lambda: lib.papers.restore([pid]),
+                    lambda _ch: lib.papers.delete([pid])) is None:
+            return
+        shown = editor or self._notes
+        shown.restored(pid)
+        if shown.kept_text(pid) is None:
+            self._say(self.tr("The paper is back from the trash; your note is stored"))
 
     def check_note_elsewhere(self) -> None:
         """Polled by the window: has another program changed the note on screen? (And in

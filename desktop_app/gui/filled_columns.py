@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer
 from sqlalchemy.exc import DatabaseError
 
+from desktop_app.core.errors import ServerUnreachable
 from desktop_app.core.store.backups import is_damage
 from desktop_app.gui.jobs import Job, keep_while_running
 
@@ -51,6 +52,8 @@ class FilledColumns(QObject):
         if len(ids) <= SYNC_LIMIT:
             try:
                 filled = self.library.papers.filled_fields(ids)
+            except ServerUnreachable:  # a shared library's server is gone: the columns stay
+                return
             except DatabaseError as exc:  # bad pages: the model says so (the window offers the
                 if not is_damage(exc):  # backup); the columns stay as they are
                     raise

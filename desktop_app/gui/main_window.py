@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.appinfo import APP_NAME
-from desktop_app.core.errors import IndexDamaged, LibraryError
+from desktop_app.core.errors import IndexDamaged, LibraryError, ServerUnreachable
 from desktop_app.core.library import Library
 from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.search.errors import QuerySyntaxError
@@ -133,6 +133,10 @@ class MainWindow(QMainWindow):
             banner.setMargin(6)
             cl.addWidget(banner)
             self.reader.set_read_only(True)
+        from desktop_app.gui.offline import OfflineBanner, quiet
+
+        self.offline_banner = OfflineBanner(center)  # a shared library's server gone (gui/offline.py)
+        cl.addWidget(self.offline_banner)
         cl.addWidget(self.search)
         self.did_you_mean = did_you_mean.attach(self.library, self, cl, self._apply_correction)
         self.trash_bar = TrashBar(center)  # shown in the Trash view only (gui/trash_view.py)
@@ -159,12 +163,12 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status_label)
         self._library_count: int | None = None  # papers in the library, read with the sidebar's counts
         # what follows the table's own work by one event-loop turn (run in this order)
-        self.follow = Coalescer({
+        self.follow = Coalescer({name: quiet(call) for name, call in {  # quiet: a lost server, said by the banner
             "reader": lambda: self._show_current(reload_note=True),
             "count": self._show_count,
             "chips": lambda: self.search.set_chips(self.state.chips()),
             "status counts": self._show_status_counts,  # the sidebar's Unread/Skimmed/Read: one query
-        }, self)
+        }.items()}, self)
 
     def _build_controllers(self) -> None:
         def filters() -> FilterState:
@@ -204,6 +208,7 @@ class MainWindow(QMainWindow):
         self.attach = AttachController(self)  # open paper, attached files, drops on a paper
 
         rd.notes.historyRequested.connect(self._show_note_history)
+        rd.notes.restoreRequested.connect(ed.restore_for_note)
         self.sidebar.tagMenuAction.connect(ed.on_tag_menu)
         self.sidebar.listMenuAction.connect(ed.on_list_menu)
         self.sidebar.searchMenuAction.connect(ed.on_search_menu)
@@ -489,6 +494,10 @@ class MainWindow(QMainWindow):
             self.search.show_error(self.tr("{0} — the results will come back in a moment").format(exc))
             self.files.ensure_index_async()
             return
+        except ServerUnreachable:  # the list shown stays; the banner says why (gui/offline.py)
+            self.search.show_error(self.tr("The library's server cannot be reached: the search runs "
+                                           "again when it is back"))
+            return
         self.search.show_error(None)
         self.trash.shown(self.state.trash)
         self._select_sidebar_for_state()  # whatever changed the filter, the sidebar follows
@@ -591,6 +600,12 @@ class MainWindow(QMainWindow):
             self.refresh_query(keep=keep if keep is not None else self._restored_selection)
 
     def refresh_sidebar(self) -> None:
+        try:
+            self._refresh_sidebar()
+        except ServerUnreachable:  # the sidebar keeps what it shows; the banner says why
+            return
+
+    def _refresh_sidebar(self) -> None:
         tags = self.library.tags.all()
         colors = {t.name: t.color for t in tags if t.color}
         if colors != self.model.tag_colors():
@@ -603,7 +618,8 @@ class MainWindow(QMainWindow):
         self._select_sidebar_for_state()
 
     def _show_status_counts(self) -> None:
-        self.sidebar.show_status_counts(self._sidebar_counts())
+        with contextlib.suppress(ServerUnreachable):
+            self.sidebar.show_status_counts(self._sidebar_counts())
 
     def _sidebar_counts(self) -> dict[str, int]:
         """Papers per status and, as "decision:keep" …, per decision (two grouped queries); and
@@ -688,6 +704,8 @@ class MainWindow(QMainWindow):
             return
         try:
             paper = self.library.papers.get(pid, trashed=self.state.trash)
+        except ServerUnreachable:  # the reader keeps what it shows; the banner says why
+            return
         except Exception:  # noqa: BLE001 - deleted meanwhile
             self.reader.show_paper(None)
             self.similar.shown(None)
@@ -696,7 +714,10 @@ class MainWindow(QMainWindow):
             paper.note = self.reader.notes.edit.toPlainText()
         list_note = None
         if self.state.list_name:
-            note = next((n for p, _, n in self.library.lists.items(self.state.list_name) if p == pid), "")
+            try:
+                note = next((n for p, _, n in self.library.lists.items(self.state.list_name) if p == pid), "")
+            except ServerUnreachable:
+                note = ""
             list_note = (self.state.list_name, note)
         self.reader.show_paper(paper, self.terms, list_note)
         self.similar.shown(None if self.state.trash else pid)  # related papers, tag suggestions: from a worker

@@ -19,6 +19,7 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -99,8 +100,46 @@ class ConflictBanner(QFrame):
         dialog.open()
 
 
+class DeletedBanner(QFrame):
+    """"This paper was deleted elsewhere — Restore it · Save note to a file…": the paper of a
+    note being written was deleted by another program or desk. The text stays in the editor (or
+    among its pending notes) and in its draft until it is stored or the user saves it to a file."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("deletedBanner")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.paper_id: int | None = None
+        self.restorable = False
+        row = QHBoxLayout(self)
+        row.setContentsMargins(6, 3, 6, 3)
+        self.label = QLabel(self)
+        self.label.setWordWrap(True)
+        row.addWidget(self.label, 1)
+        self.restore_button = QToolButton(self)
+        self.restore_button.setObjectName("restoreDeletedPaper")
+        self.restore_button.setText(self.tr("Restore it"))
+        self.file_button = QToolButton(self)
+        self.file_button.setObjectName("saveNoteToFile")
+        self.file_button.setText(self.tr("Save note to a file…"))
+        row.addWidget(self.restore_button)
+        row.addWidget(self.file_button)
+        self.hide()
+
+    def show_for(self, paper_id: int, restorable: bool, on_screen: bool) -> None:
+        self.paper_id, self.restorable = paper_id, restorable
+        self.label.setText(self.tr("This paper was deleted elsewhere —") if on_screen else
+                           self.tr("The paper of a note you were writing was deleted elsewhere —"))
+        self.restore_button.setEnabled(restorable)
+        self.restore_button.setToolTip(
+            self.tr("Take the paper out of the trash and store the note") if restorable else
+            self.tr("The paper was deleted for good; save the note to a file instead"))
+        self.show()
+
+
 class NoteEditor(QWidget):
     historyRequested = Signal()  # noqa: N815  the user asked for this note's earlier versions
+    restoreRequested = Signal(int)  # noqa: N815  put this deleted paper back (then ``restored``)
 
     def __init__(self, save: Callable[[int, str, str], bool], parent: QWidget | None = None,
                  drafts: Path | None = None) -> None:
@@ -147,6 +186,10 @@ class NoteEditor(QWidget):
         self.banner = ConflictBanner(self)
         self.banner.take_button.clicked.connect(self._take_theirs)
         lay.addWidget(self.banner)
+        self.deleted_banner = DeletedBanner(self)
+        self.deleted_banner.restore_button.clicked.connect(self._restore_clicked)
+        self.deleted_banner.file_button.clicked.connect(self.save_to_file)
+        lay.addWidget(self.deleted_banner)
         self.stack = QStackedWidget(self)
         self.edit = _Edit(self)
         self.edit.setObjectName("noteEditor")
@@ -206,6 +249,16 @@ class NoteEditor(QWidget):
             self.timer.start()
         if self.preview_button.isChecked():
             self.preview.setHtml(markdown_to_safe_html(self.edit.toPlainText()))
+        gone = self.deleted_banner.paper_id
+        if self.deleted_banner.isVisible() and gone is not None:  # said of the paper on screen or not
+            if self.kept_text(gone) is None:
+                self.deleted_banner.hide()
+            else:
+                self.deleted_banner.show_for(gone, self.deleted_banner.restorable, gone == paper_id)
+
+    def _restore_clicked(self) -> None:
+        if self.deleted_banner.paper_id is not None:
+            self.restoreRequested.emit(self.deleted_banner.paper_id)
 
     def _typed(self) -> None:
         self.state.setText(self.tr("editing…"))
@@ -250,12 +303,18 @@ class NoteEditor(QWidget):
         for pid, (text, base) in list(self.pending.items()):
             try:
                 stored = self._save(pid, text, base)
+            except PaperDeleted as exc:  # kept (and its draft) until restored or saved to a file
+                if not self.deleted_banner.isVisible():
+                    self.deleted_banner.show_for(pid, exc.restorable, pid == self._paper)
+                continue
             except NoteNotSaved as exc:
                 self.last_failure = str(exc)
                 continue
             if stored:
                 del self.pending[pid]
                 self._drop_draft(pid)
+                if self.deleted_banner.paper_id == pid:
+                    self.deleted_banner.hide()
         if not self.pending:
             self.retry_timer.stop()
 
@@ -271,6 +330,13 @@ class NoteEditor(QWidget):
         assert self._paper is not None
         try:
             stored = self._save(self._paper, text, self._saved_text)
+        except PaperDeleted as exc:  # deleted elsewhere: the text and its draft stay; the banner
+            self.last_failure = str(exc)  # offers to restore the paper or save the note to a file
+            self._write_draft()
+            self.draft_timer.stop()
+            self.state.setText(self._not_saved_text())
+            self.deleted_banner.show_for(self._paper, exc.restorable, True)
+            return False
         except NoteNotSaved as exc:  # never "saved" unless it was: the text stays, its draft too
             self.last_failure = str(exc)
             self._write_draft()
@@ -280,6 +346,8 @@ class NoteEditor(QWidget):
         if stored:
             self._saved_text = text
             self.last_failure = ""
+            if self.deleted_banner.paper_id == self._paper:
+                self.deleted_banner.hide()
             self.state.setText(self.tr("saved"))
             self.draft_timer.stop()
             self._drop_draft()
@@ -287,6 +355,42 @@ class NoteEditor(QWidget):
         self.state.setText(self.tr("waiting to save…"))
         self.timer.start()
         return False
+
+    def kept_text(self, paper_id: int) -> str | None:
+        """The unsaved text of a paper's note: on screen, or among the pending notes."""
+        if paper_id == self._paper and self.dirty():
+            return self.edit.toPlainText()
+        kept = self.pending.get(paper_id)
+        return None if kept is None else kept[0]
+
+    def restored(self, paper_id: int) -> None:
+        """The deleted paper is back (Restore it): store its note now."""
+        if paper_id == self._paper:
+            self.flush()
+        elif paper_id in self.pending:
+            self._retry_pending()
+        if self.kept_text(paper_id) is None and self.deleted_banner.paper_id == paper_id:
+            self.deleted_banner.hide()
+
+    def save_to_file(self) -> None:
+        """Save note to a file…: the kept text of the deleted paper's note, as Markdown. Its draft
+        stays where it is (recovered as an ``.orphan`` file at the next start)."""
+        pid = self.deleted_banner.paper_id
+        text = None if pid is None else self.kept_text(pid)
+        if pid is None or text is None:
+            self.deleted_banner.hide()
+            return
+        path, _filter = QFileDialog.getSaveFileName(
+            self, self.tr("Save note to a file"), str(Path.home() / f"note-{pid}.md"),
+            self.tr("Markdown (*.md);;All files (*)"))
+        if not path:
+            return
+        try:
+            Path(path).write_text(text, "utf-8")
+        except OSError as exc:
+            self.state.setText(self.tr("not saved to {0}: {1}").format(path, exc.strerror or exc))
+            return
+        self.state.setText(self.tr("note saved to {0}").format(path))
 
     def set_read_only(self, on: bool) -> None:
         self.edit.setReadOnly(on)
@@ -339,6 +443,16 @@ class NoteEditor(QWidget):
 class NoteNotSaved(Exception):
     """Raised by a note editor's ``save`` when the note could not be stored (a full disk, a
     read-only or damaged library): the editor keeps the text, says why, and retries."""
+
+
+class PaperDeleted(NoteNotSaved):
+    """Raised by a note editor's ``save`` when the note's paper was deleted elsewhere: the
+    editor keeps the text and its draft and shows the "deleted elsewhere" banner. ``restorable``:
+    the paper is in the trash (Restore it brings it back)."""
+
+    def __init__(self, message: str, restorable: bool) -> None:
+        super().__init__(message)
+        self.restorable = restorable
 
 
 def fallback_drafts(folder: Path) -> Path:

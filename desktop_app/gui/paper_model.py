@@ -20,6 +20,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont
 from sqlalchemy.exc import DatabaseError
 
+from desktop_app.core.errors import ServerUnreachable
 from desktop_app.core.library import Library
 from desktop_app.core.store.backups import is_damage
 from desktop_app.core.values import PaperRow
@@ -210,6 +211,8 @@ class PaperTableModel(QAbstractTableModel):
             ids = self.ids[page * PAGE:(page + 1) * PAGE]
             try:
                 rows = self.library.papers.rows(ids)
+            except ServerUnreachable:  # a shared library's server is gone: an empty row, not a crash
+                return None  # (the banner says why; the rows are read again when it is back)
             except DatabaseError as exc:  # bad pages: said once; the window offers the backup
                 if not is_damage(exc):
                     raise

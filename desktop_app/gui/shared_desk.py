@@ -113,6 +113,9 @@ def attach(win: QWidget) -> RemoteChanges | None:
     relay = RemoteChanges(win)
     relay.arrived.connect(lambda rows: apply_rows(win, rows), Qt.ConnectionType.QueuedConnection)
     win.remote_changes = relay
+    from desktop_app.gui import offline
+
+    offline.attach(win)  # the banner while the server cannot be reached
     lib.follow(relay.arrived.emit)
     return relay
 

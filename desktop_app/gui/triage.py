@@ -208,6 +208,7 @@ class TriageView(QWidget):
         self.notes = NoteEditor(lambda pid, text, base: window.edits.save_note(pid, text, base, editor=self.notes), self,
                                 drafts=self.library.folder / "drafts")
         self.notes.history_button.hide()
+        self.notes.restoreRequested.connect(lambda pid: window.edits.restore_for_note(pid, self.notes))
         self.notes.edit.installEventFilter(self)
         self.notes.hide()
         outer.addWidget(self.notes, 1)

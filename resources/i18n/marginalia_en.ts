@@ -82,6 +82,13 @@
             <numerusform>Moved %n papers to the trash</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>The library&apos;s server cannot be reached: “{0}” waits and is sent when it is back (%n edit(s) waiting)</source>
+        <translation>
+            <numerusform>The library&apos;s server cannot be reached: “{0}” waits and is sent when it is back (%n edit waiting)</numerusform>
+            <numerusform>The library&apos;s server cannot be reached: “{0}” waits and is sent when it is back (%n edits waiting)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>FileController</name>

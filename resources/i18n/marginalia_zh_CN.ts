@@ -457,6 +457,33 @@
     </message>
 </context>
 <context>
+    <name>DeletedBanner</name>
+    <message>
+        <source>Restore it</source>
+        <translation>恢复它</translation>
+    </message>
+    <message>
+        <source>Save note to a file…</source>
+        <translation>将笔记保存到文件…</translation>
+    </message>
+    <message>
+        <source>This paper was deleted elsewhere —</source>
+        <translation>这篇论文已在别处被删除 —</translation>
+    </message>
+    <message>
+        <source>The paper of a note you were writing was deleted elsewhere —</source>
+        <translation>你正在写的笔记所属的论文已在别处被删除 —</translation>
+    </message>
+    <message>
+        <source>Take the paper out of the trash and store the note</source>
+        <translation>将论文移出回收站并保存笔记</translation>
+    </message>
+    <message>
+        <source>The paper was deleted for good; save the note to a file instead</source>
+        <translation>这篇论文已被永久删除；请改为将笔记保存到文件</translation>
+    </message>
+</context>
+<context>
     <name>DidYouMeanLine</name>
     <message>
         <source>Did you mean:</source>
@@ -850,6 +877,32 @@
     <message>
         <source>Another program is writing to the library: your edit is saved when it is done</source>
         <translation>另一个程序正在写入文献库：它完成后将保存你的编辑</translation>
+    </message>
+    <message numerus="yes">
+        <source>The library&apos;s server cannot be reached: “{0}” waits and is sent when it is back (%n edit(s) waiting)</source>
+        <translation>
+            <numerusform>无法连接文献库的服务器：“{0}”将等待，服务器恢复后发送（%n 项编辑等待中）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>“{0}”, made while the server was away, could not be saved: {1}</source>
+        <translation>服务器不可用期间所做的“{0}”无法保存：{1}</translation>
+    </message>
+    <message>
+        <source>The edits made while the server was away are saved</source>
+        <translation>服务器不可用期间所做的编辑已保存</translation>
+    </message>
+    <message>
+        <source>this paper was deleted elsewhere</source>
+        <translation>这篇论文已在别处被删除</translation>
+    </message>
+    <message>
+        <source>Restore paper</source>
+        <translation>恢复论文</translation>
+    </message>
+    <message>
+        <source>The paper is back from the trash; your note is stored</source>
+        <translation>论文已从回收站恢复；你的笔记已保存</translation>
     </message>
 </context>
 <context>
@@ -1570,6 +1623,10 @@ Import them with File → Import… in that window.</source>
         <source>Map…</source>
         <translation>地图…</translation>
     </message>
+    <message>
+        <source>The library&apos;s server cannot be reached: the search runs again when it is back</source>
+        <translation>无法连接文献库的服务器：服务器恢复后将重新搜索</translation>
+    </message>
 </context>
 <context>
     <name>MapDialog</name>
@@ -1933,6 +1990,22 @@ Import them with File → Import… in that window.</source>
         <source>not saved: {0}; kept here and retried</source>
         <translation>未保存：{0}；内容保留在此处并将重试</translation>
     </message>
+    <message>
+        <source>Save note to a file</source>
+        <translation>将笔记保存到文件</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md);;All files (*)</source>
+        <translation>Markdown (*.md);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>not saved to {0}: {1}</source>
+        <translation>未能保存到 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>note saved to {0}</source>
+        <translation>笔记已保存到 {0}</translation>
+    </message>
 </context>
 <context>
     <name>NoteHistoryDialog</name>
@@ -2003,6 +2076,17 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Select a paper to see its note history</source>
         <translation>请先选择要查看笔记历史的论文</translation>
+    </message>
+</context>
+<context>
+    <name>OfflineBanner</name>
+    <message>
+        <source>The library&apos;s server cannot be reached — showing what this desk has; edits wait</source>
+        <translation>无法连接文献库的服务器 — 显示本机已有的内容；编辑将等待发送</translation>
+    </message>
+    <message>
+        <source>The library&apos;s server is back</source>
+        <translation>文献库的服务器已恢复</translation>
     </message>
 </context>
 <context>

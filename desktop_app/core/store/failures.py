@@ -17,7 +17,13 @@ from pathlib import Path
 
 from sqlalchemy.exc import DBAPIError
 
-from desktop_app.core.errors import DiskFull, LibraryError, LibraryReadOnly, PermissionDenied
+from desktop_app.core.errors import (
+    DiskFull,
+    LibraryError,
+    LibraryReadOnly,
+    PermissionDenied,
+    ServerUnreachable,
+)
 
 READ_ONLY = "the library is read-only"
 _DENIED = re.compile(r"permission denied for (table|relation|sequence|schema|database|function) (\S+)", re.I)
@@ -57,6 +63,16 @@ def privilege_error(orig: BaseException, role: str, schema: str, *, writing: boo
                             "a library owner grants it (see docs/shared-library.md)")
 
 
+def unreachable(orig: BaseException, location: Path | str) -> ServerUnreachable | None:
+    """psycopg's OperationalError (refused, lost, a statement timeout: QueryCanceled is one) or
+    InterfaceError (a closed connection) as one line; None for any other error."""
+    kinds = {c.__name__ for c in type(orig).__mro__ if c.__module__.partition(".")[0] == "psycopg"}
+    if not kinds & {"OperationalError", "InterfaceError"}:
+        return None
+    first = (str(orig).strip().splitlines() or [""])[0]
+    return ServerUnreachable(f"the library's server cannot be reached ({location}): {first}")
+
+
 def translate(exc: BaseException, folder: Path | str, *, role: str = "", schema: str = "public",
               writing: bool = True) -> LibraryError | None:
     """The LibraryError for a storage failure, or None for any other error. ``role`` and
@@ -67,6 +83,9 @@ def translate(exc: BaseException, folder: Path | str, *, role: str = "", schema:
     denied = privilege_error(orig, role, schema, writing=writing)
     if denied is not None:
         return denied
+    lost = unreachable(orig, folder)
+    if lost is not None:
+        return lost
     if isinstance(orig, sqlite3.OperationalError):
         text = str(orig).lower()
         if "database or disk is full" in text:

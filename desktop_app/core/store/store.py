@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -19,7 +20,7 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, Select, literal, select, true
 from sqlalchemy.exc import OperationalError
 
-from desktop_app.core.errors import LibraryBusy, LibraryError, LibraryReadOnly
+from desktop_app.core.errors import LibraryBusy, LibraryReadOnly, PaperGone, ServerUnreachable
 from desktop_app.core.models import utcnow
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.change_log import log_write
@@ -79,9 +80,13 @@ class Tx:
         found = set(self.conn.execute(self._live_ids, {"ids": self.d.ids_value(ids)}).scalars())
         missing = [i for i in ids if i not in found]
         if missing:
-            raise LibraryError(f"no paper with id {', '.join(map(str, missing[:5]))}")
+            raise PaperGone(f"no paper with id {', '.join(map(str, missing[:5]))}", tuple(missing))
         self.touched.update(ids)
         return ids
+
+
+FAIL_FAST_SECONDS = 3.0  # a server found unreachable: the main thread fails at once this long
+FAIL_FAST_MAX = 60.0  # (longer after a slow failure: a hung server), unless a read elsewhere succeeds
 
 
 def _run_all(calls: list[Callable[[], None]]) -> None:
@@ -112,6 +117,42 @@ class Store:
         self.index_queue = True  # False: no index_queue rows (a shared library, core/shared_library.py)
         self.role = ""  # a server library's database role and schema: a "permission denied" names
         self.schema = "public"  # the GRANT it needs (store/failures.py)
+        # a server library: whether the server answered the last statement; the listeners hear
+        # each change of it (from any thread). While unreachable the main thread fails at once
+        # (no connect that waits for a hung server); other threads (the listener) keep trying.
+        self.reachable = True
+        self.unreachable_why = ""
+        self.reachability_listeners: list[Callable[[bool], None]] = []
+        self._fail_fast_until = 0.0
+
+    @contextmanager
+    def _reaching(self) -> Iterator[None]:
+        """Track whether the server answers (a server library only; a folder has none)."""
+        if self.dialect.name == "sqlite":
+            yield
+            return
+        if (not self.reachable and time.monotonic() < self._fail_fast_until
+                and threading.current_thread() is threading.main_thread()):
+            raise ServerUnreachable(self.unreachable_why)
+        started = time.monotonic()
+        try:
+            yield
+        except ServerUnreachable as exc:
+            took = time.monotonic() - started
+            self._fail_fast_until = time.monotonic() + min(FAIL_FAST_MAX, FAIL_FAST_SECONDS + 10 * took)
+            self._set_reachable(False, str(exc))
+            raise
+        self._set_reachable(True, "")
+
+    def _set_reachable(self, on: bool, why: str) -> None:
+        if why:
+            self.unreachable_why = why
+        if on == self.reachable:
+            return
+        self.reachable = on
+        for call in list(self.reachability_listeners):
+            with contextlib.suppress(Exception):
+                call(on)
 
     @contextmanager
     def waiting_at_most(self, seconds: float) -> Iterator[None]:
@@ -163,7 +204,7 @@ class Store:
         transaction is kept."""
         if self.read_only:
             raise LibraryReadOnly(f"{READ_ONLY} ({self.location})")
-        with self._locked(), storage_errors(self.location, role=self.role, schema=self.schema), \
+        with self._locked(), self._reaching(), storage_errors(self.location, role=self.role, schema=self.schema), \
                 self.engine.connect() as conn:
             self._begin(conn)
             tx = Tx(conn, self.dialect, self._live_ids, self.index_queue)
@@ -207,7 +248,7 @@ class Store:
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """A connection for reading (WAL: it never blocks a writer)."""
-        with storage_errors(self.location, role=self.role, schema=self.schema, writing=False), \
+        with self._reaching(), storage_errors(self.location, role=self.role, schema=self.schema, writing=False), \
                 self.engine.connect() as conn:
             yield conn
 

@@ -1,0 +1,79 @@
+"""A shared library whose server cannot be reached: a banner, not a crash (issue 30, item 1).
+
+The store (core/store/store.py) tells its ``reachability_listeners`` when the server stops or
+starts answering, from whichever thread noticed (the window's, or the change listener's, which
+keeps reconnecting). Here that reaches the GUI thread by a queued signal: the banner shows or
+hides; when the server is back the window re-reads what it shows (the listener has already
+pulled the change log into the desk's index) and the edits that waited are sent in order
+(``EditController.send_outbox``). While the server is gone the window's own reads fail at once
+(no wait on the GUI thread): the table keeps the rows it has, the reader the paper it shows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtWidgets import QLabel, QWidget
+
+from desktop_app.core.errors import ServerUnreachable
+from desktop_app.core.values import Change
+
+
+class OfflineBanner(QLabel):
+    """"The library's server cannot be reached — showing what this desk has; edits wait"."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(self.tr("The library's server cannot be reached — showing what this desk has; "
+                                 "edits wait"), parent)
+        self.setObjectName("offlineBanner")
+        self.setWordWrap(True)
+        self.setMargin(6)
+        self.hide()
+
+
+def quiet(call: Callable[[], None]) -> Callable[[], None]:
+    """``call`` with a lost server left unsaid (the banner says it): for the window's follow-ups."""
+    def run() -> None:
+        with contextlib.suppress(ServerUnreachable):
+            call()
+    return run
+
+
+class ServerState(QObject):
+    """Carries the store's reachability to the GUI thread."""
+
+    changed = Signal(bool)  # the server answers
+
+
+def attach(win: QWidget) -> ServerState | None:
+    """Show the window's offline banner while its shared library's server is gone."""
+    lib = win.library
+    if lib.server is None:
+        return None
+    state = ServerState(win)
+    state.changed.connect(lambda on: _reachable(win, on), Qt.ConnectionType.QueuedConnection)
+
+    def tell(on: bool) -> None:
+        with contextlib.suppress(RuntimeError):  # the window is gone (closed meanwhile)
+            state.changed.emit(on)
+
+    lib.store.reachability_listeners.append(tell)
+    state.destroyed.connect(lambda: tell in lib.store.reachability_listeners
+                            and lib.store.reachability_listeners.remove(tell))
+    win.server_state = state
+    if not lib.store.reachable:
+        win.offline_banner.show()
+    return state
+
+
+def _reachable(win: QWidget, on: bool) -> None:
+    if on == (not win.offline_banner.isVisible()):
+        return
+    win.offline_banner.setVisible(not on)
+    if not on:
+        return
+    win.status_message(QCoreApplication.translate("OfflineBanner", "The library's server is back"), 5000)
+    win.on_change(Change("import"))  # the list, the sidebar, the counts and the reader, afresh
+    win.edits.send_outbox()

@@ -1,0 +1,123 @@
+"""A shared library's server goes away and comes back (issue 30, item 1): the window says so in
+a banner, scrolling, selecting and searching raise nothing, a tag edit and a note wait and are
+sent when the server is back, and the desk's index is neither marked damaged nor rebuilt."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from desktop_app.core.errors import ServerUnreachable
+from desktop_app.core.library import Library
+from desktop_app.core.records import ParseResult, Record
+from desktop_app.core.search.index import STAMP
+from tests.core.pg_fixtures import new_database
+from tests.core.postgres_server import _require, postgres_server
+
+pytestmark = pytest.mark.postgresql
+
+
+class Server:
+    """A throwaway server of this test's own, stopped and started again by it."""
+
+    def __init__(self, url: str) -> None:
+        query = parse_qs(urlparse(url).query)
+        self.folder, self.port = Path(query["host"][0]), query["port"][0]
+        self.url = url.replace("postgresql+psycopg://", "postgresql://", 1)
+        self.prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+    def pg_ctl(self, *args: str) -> None:
+        subprocess.run([*self.prefix, _require("pg_ctl"), "-D", str(self.folder / "data"), *args],
+                       check=True, capture_output=True, timeout=120)
+
+    def stop(self) -> None:
+        self.pg_ctl("-m", "immediate", "stop")
+
+    def start(self) -> None:
+        self.pg_ctl("-w", "-l", str(self.folder / "log"), "-o",
+                    f"-k {self.folder} -p {self.port} -c listen_addresses=''", "start")
+
+
+@pytest.fixture
+def own_server() -> Iterator[Server]:
+    pytest.importorskip("psycopg", reason="psycopg is needed: pip install -e '.[test]'")
+    if os.geteuid() == 0 and shutil.which("runuser") is None:
+        pytest.skip("running as root without runuser: cannot start PostgreSQL")
+    with postgres_server() as url:
+        yield Server(url)
+
+
+def timed(call) -> float:  # noqa: ANN001
+    started = time.monotonic()
+    call()
+    return time.monotonic() - started
+
+
+def test_the_window_survives_its_server_going_away_and_catches_up(qtbot, settings: QSettings,
+                                                                  own_server: Server) -> None:  # noqa: ANN001
+    from desktop_app.gui.launch import close_window, open_shared_window
+
+    url = new_database(own_server.url)
+    with Library.open(url) as lib:
+        lib.imports.from_records([("t.bib", ParseResult("bibtex", [
+            Record(title=f"Paper {n} on graph diffusion", abstract=f"Abstract {n} about graphs.", year=2020 + n % 5)
+            for n in range(300)]))])
+    win = open_shared_window(url, settings)
+    qtbot.addWidget(win)
+    try:
+        qtbot.waitUntil(lambda: win.files.index_ready, timeout=60000)
+        win.elsewhere_timer.stop()
+        index_folder = win.library.index.index.folder
+        assert (index_folder / STAMP).exists()
+        first = win.current_id()
+        notes = win.reader.notes
+        qtbot.keyClicks(notes.edit, "typed while the server is gone")
+        own_server.stop()
+
+        # the table reads rows it has not cached, the selection moves, a search runs: no
+        # exception escapes (pytest-qt fails the test on one), each GUI call is short
+        win.model.refresh_all()
+        assert timed(lambda: [win.model.data(win.model.index(r, 1)) for r in range(0, 300, 7)]) < 1.0
+        assert not win.library.store.reachable
+        qtbot.waitUntil(win.offline_banner.isVisible, timeout=3000)
+        assert "cannot be reached" in win.offline_banner.text()
+        assert timed(lambda: win.select_row(250)) < 1.0
+        assert timed(lambda: win.follow.flush()) < 1.0
+        # the reader keeps the paper it shows, and the note typed for it: not stored, kept
+        assert notes.paper_id() == first and notes.dirty() and "not saved" in notes.state.text()
+        assert (win.library.folder / "drafts" / f"{first}.md").read_text("utf-8") == "typed while the server is gone"
+        win.table.scrollToBottom()
+        qtbot.wait(50)
+        win.search.box.setText("graphs")
+        assert timed(win.refresh_query) < 1.0
+        assert win.search.error.isVisible() and "cannot be reached" in win.search.error.text()
+        shown = win.current_id()
+        assert shown is not None
+        win.edits.add_tags([shown], ["while-away"])  # kept in the outbox, said
+        assert win.edits.outbox
+        with pytest.raises(ServerUnreachable):
+            win.library.tags.all()
+
+        own_server.start()
+        # the listener reconnects, the banner goes, the edits that waited are sent in order
+        qtbot.waitUntil(lambda: not win.offline_banner.isVisible(), timeout=20000)
+        qtbot.waitUntil(lambda: not win.edits.outbox, timeout=5000)
+        assert "while-away" in win.library.papers.rows([shown])[shown].tags
+        qtbot.waitUntil(lambda: not notes.dirty() and not notes.pending, timeout=15000)
+        assert win.library.notes.text(first) == "typed while the server is gone"
+        # the index was not marked damaged: no rebuild at the next start, and search works
+        assert (index_folder / STAMP).exists()
+        win.refresh_query()
+        assert not win.search.error.isVisible()
+        assert win.model.rowCount() == 300
+    finally:
+        close_window(win)
+    assert (index_folder / STAMP).exists()
