@@ -96,7 +96,7 @@ class Finder:
         them with no query text, ties broken by id; the first ``limit`` only, if given.
 
         SQL alone: no query parser, no index. The window paints its first page from
-        ``limit=PAGE`` and fetches the whole list after that paint (issue 14); with the id as the
+        ``limit=PAGE`` and fetches the whole list after that paint (the first rows paint at once); with the id as the
         last key, the first page is always a prefix of the whole list.
         """
         if status is not None and status not in STATUSES:
@@ -150,7 +150,7 @@ class Finder:
         """
         d = self._store.dialect
         p = t.paper.c
-        # no text: no query parser (Whoosh's, imported at the first text search: issue 14)
+        # no text: no query parser (Whoosh's, imported at the first text search: start-up stays short)
         cq = self.compile(query_text, defer_index=True) if query_text.strip() and not trash else None
         where: list[ColumnElement] = [p.deleted_at.is_not(None) if trash else p.deleted_at.is_(None)]
         if trash:

@@ -83,7 +83,7 @@ class EditController(QObject):
             return self._keep(text, do, undo)
         try:
             # another program holding the write lock (a command-line import): the edit goes to
-            # the worker rather than freeze the window while it waits (issue 31, item 7)
+            # the worker rather than freeze the window while it waits
             with self.library.store.waiting_at_most(GUI_LOCK_WAIT):
                 return perform(self.undo_stack, text, do, undo, self.changed.emit, self._warn, self.writes)
         except ServerUnreachable:

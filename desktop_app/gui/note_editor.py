@@ -153,7 +153,7 @@ class NoteEditor(QWidget):
         self._paper: int | None = None
         self._saved_text = ""
         # notes that could not be stored (a full disk): paper -> (text, base), kept here and
-        # retried until they are; shown again when their paper comes back (issue 31, item 1)
+        # retried until they are; shown again when their paper comes back
         self.pending: dict[int, tuple[str, str]] = {}
         self.last_failure = ""
         lay = QVBoxLayout(self)

@@ -1,4 +1,4 @@
-"""A shared library whose server cannot be reached: a banner, not a crash (issue 30, item 1).
+"""A shared library whose server cannot be reached: a banner, not a crash.
 
 The store (core/store/store.py) tells its ``reachability_listeners`` when the server stops or
 starts answering, from whichever thread noticed (the window's, or the change listener's, which

@@ -1,6 +1,6 @@
 """paper.keywords_json, paper_merge and distinct_pair
 
-Keywords read from a file are kept as their own field instead of becoming tags (issue 12).
+Keywords read from a file are kept as their own field instead of becoming tags.
 ``paper_merge`` remembers each merge of two duplicates so that it can be undone; ``distinct_pair``
 the pairs the user said are different papers. Adding a column with a constant default is an
 ``ALTER TABLE ... ADD COLUMN`` in SQLite: no table copy, so no foreign-key cascade to fear.

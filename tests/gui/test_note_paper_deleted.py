@@ -1,4 +1,4 @@
-"""A paper deleted elsewhere while its note is being typed keeps the typing (issue 30, item 3):
+"""A paper deleted elsewhere while its note is being typed keeps the typing:
 the editor says so, with "Restore it" and "Save note to a file…"; the draft is never dropped."""
 
 from __future__ import annotations

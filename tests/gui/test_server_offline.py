@@ -1,4 +1,4 @@
-"""A shared library's server goes away and comes back (issue 30, item 1): the window says so in
+"""A shared library's server goes away and comes back: the window says so in
 a banner, scrolling, selecting and searching raise nothing, a tag edit and a note wait and are
 sent when the server is back, and the desk's index is neither marked damaged nor rebuilt."""
 
