@@ -25,6 +25,7 @@ from sqlalchemy import (
 )
 
 from desktop_app.core import change_log
+from desktop_app.core.display_text import display_text, neutral_bidi
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.metadata import short_authors
 from desktop_app.core.models import STATUSES
@@ -32,7 +33,6 @@ from desktop_app.core.rules import check_decision, check_rating, check_status
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.dialect import Dialect
-from desktop_app.core.text.display import display_text, neutral_bidi
 from desktop_app.core.values import Change, HighlightView, PaperRow, PaperView
 
 _TAG_SEPARATOR = "\x1f"
@@ -114,7 +114,7 @@ class Papers:
                 .where(t.reading_list_item.c.paper_id == paper_id)
                 .order_by(d.nocase(t.reading_list.c.name))
             ).scalars())
-        return PaperView(  # text made safe to show (core/text/display.py); an abstract keeps its length
+        return PaperView(  # text made safe to show (core/display_text.py); an abstract keeps its length
             id=row["id"], uid=row["uid"], title=display_text(row["title"]), title_source=row["title_source"],
             abstract=neutral_bidi(row["abstract"]), abstract_text=neutral_bidi(row["abstract_text"]),
             authors=[display_text(a) for a in json.loads(row["authors_json"] or "[]")],

@@ -185,13 +185,16 @@ def test_json_export_and_restore_bring_the_copies_along(seed_library: Library, t
     shutil.copytree(seed_library.folder / "files", moved / "files")  # the user moves the folder along
 
     with Library.open(tmp_path / "other") as other:
-        other.imports.from_files([str(moved / "library.json")])
+        # the link points outside the library folder: linked once the user accepts the backup's links
+        report = other.imports.from_files([str(moved / "library.json")])
+        assert report.files[0].refused_links == 1
+        report = other.imports.from_files([str(moved / "library.json")], accept_links=True)
         pid = next(i for i in other.query("").ids if other.papers.get(i).uid == uid)
         views = other.attachments.for_paper(pid)
         assert [(v.kind, v.name, v.exists) for v in views] == [("copy", "a.pdf", True), ("link", "b.pdf", True)]
         assert views[0].location.parent == other.folder / "files" / str(pid)
         assert views[0].location.read_bytes() == PDF
-        other.imports.from_files([str(moved / "library.json")])  # again: nothing doubled
+        other.imports.from_files([str(moved / "library.json")], accept_links=True)  # again: nothing doubled
         assert len(other.attachments.for_paper(pid)) == 2
         assert other.integrity_check() == []
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from desktop_app.core.display_text import BIDI_CONTROLS, MAX_MARKS, display_text
 from desktop_app.core.formats.markdown_writer import note_markdown
 from desktop_app.core.formats.writers import render_export
 from desktop_app.core.library import Library
-from desktop_app.core.text.display import BIDI_CONTROLS, MAX_MARKS, display_text
 from desktop_app.exporting import export_to_file
 
 RLO, PDF = "\u202e", "\u202c"
