@@ -218,8 +218,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--to", required=True, metavar="URL",
                    help="libpq URL or service (postgresql:///?service=lab); passwords from ~/.pgpass")
     s.add_argument("--merge", action="store_true", help="copy into a server library that has papers already")
+    s = sub.add_parser("delete", help="move papers to the trash (`marginalia trash restore ID...` brings them back)")
+    s.add_argument("ids", nargs="+", type=int, metavar="ID")
     s = sub.add_parser("trash", help="the deleted papers: list them, restore them, or delete them for good",
-                       description="Deleted papers (the window's Delete key, a merged duplicate) wait in the "
+                       description="Deleted papers (`marginalia delete`, the window's Delete key, a merged duplicate) wait in the "
                                    "trash, kept across restarts, until they are restored or deleted for good. "
                                    "Deleting for good cannot be undone; the files attached to those papers "
                                    "are removed from the library's files/ folder.")

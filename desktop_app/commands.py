@@ -499,6 +499,16 @@ def cmd_undo_import(lib: Library, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_delete(lib: Library, args: argparse.Namespace) -> int:
+    """``marginalia delete ID...``: to the trash, all or none (an unknown id changes nothing)."""
+    change = lib.papers.delete(args.ids)
+    n = len(change.paper_ids)
+    print(f"moved {n} paper{'s' if n != 1 else ''} to the trash; "
+          f"`marginalia trash restore {' '.join(map(str, change.paper_ids))}` brings "
+          f"{'them' if n != 1 else 'it'} back")
+    return 0
+
+
 def cmd_trash(lib: Library, args: argparse.Namespace) -> int:
     """``marginalia trash list|restore|empty``."""
     if args.trash_command == "list":
@@ -574,6 +584,6 @@ HANDLERS = {
     "reading-list": cmd_reading_list, "reindex": cmd_reindex, "check": cmd_check,
     "backup": cmd_backup, "imports": cmd_imports, "undo-import": cmd_undo_import,
     "related": cmd_related, "stats": cmd_stats, "triage": cmd_triage, "share": cmd_share,
-    "attach": cmd_attach, "attachments": cmd_attachments, "trash": cmd_trash,
+    "attach": cmd_attach, "attachments": cmd_attachments, "trash": cmd_trash, "delete": cmd_delete,
 }
 HANDLERS["topics"] = cmd_topics

@@ -114,3 +114,19 @@ def test_the_help_names_the_trash_commands(capsys: pytest.CaptureFixture) -> Non
         main(["trash", "--help"])
     out = capsys.readouterr().out
     assert all(word in out for word in ("list", "restore", "empty", "for good"))
+
+
+def test_delete_moves_papers_to_the_trash_all_or_none(seeded: dict[str, int], library_dir: Path) -> None:  # noqa: F811
+    a, b = seeded["races"], seeded["rlvr"]
+    user_error(run(library_dir, "delete", str(a), "999999"), "no paper with id 999999")
+    with Library.open(library_dir) as lib:
+        assert lib.trash.count() == 0  # an unknown id: nothing moved
+    out = ok(run(library_dir, "delete", str(a), str(b)))
+    assert out.stdout.strip() == f"moved 2 papers to the trash; `marginalia trash restore {a} {b}` brings them back"
+    with Library.open(library_dir) as lib:
+        assert sorted(i.id for i in lib.trash.items()) == sorted([a, b])
+        assert a not in lib.query("").ids
+    user_error(run(library_dir, "delete", str(a)), f"no paper with id {a}")  # in the trash already
+    ok(run(library_dir, "trash", "restore", str(a), str(b)))
+    with Library.open(library_dir) as lib:
+        assert lib.trash.count() == 0 and a in lib.query("").ids
