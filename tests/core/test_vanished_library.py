@@ -70,8 +70,7 @@ def test_an_empty_or_foreign_database_is_refused(backed_up: Path, tmp_path: Path
 
 
 def test_a_new_folder_and_an_older_library_get_a_marker(library_dir: Path) -> None:
-    with Library.open(library_dir):
-        pass
+    Library.open(library_dir).close()
     assert (library_dir / library_marker.MARKER).exists()
     (library_dir / library_marker.MARKER).unlink()  # a library made before markers
     con = sqlite3.connect(library_dir / "library.sqlite")
