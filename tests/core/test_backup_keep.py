@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from desktop_app.core.library import Library
 from desktop_app.core.store import backups
 from tests.core.test_backups import _fake, make_library
@@ -29,6 +31,7 @@ def test_keep_at_most_keeps_the_newest_periodic_backups_and_every_migration_one(
     assert [b.made for b in backups.list_backups(d, contents=False) if b.periodic] == [now]
 
 
+@pytest.mark.shared  # make_library imports the seeds
 def test_a_library_backup_obeys_keep_at_most_and_check_then_backup_obeys_enabled(library_dir: Path) -> None:
     make_library(library_dir, notes=1)
     with Library.open(library_dir) as lib:

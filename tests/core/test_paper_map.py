@@ -30,6 +30,7 @@ def _add(lib: Library, records: list[Record]) -> list[int]:
     return lib.query("", sort="id", limit=None).ids
 
 
+@pytest.mark.shared  # the mix reads ../shared (seeds and screening sets)
 def test_the_map_separates_a_known_mix(mix: Library) -> None:
     from sklearn.metrics import silhouette_score
     from sklearn.neighbors import NearestNeighbors
@@ -52,6 +53,7 @@ def test_the_map_separates_a_known_mix(mix: Library) -> None:
     assert mix.paper_map().xy.tobytes() == found.xy.tobytes()  # deterministic
 
 
+@pytest.mark.shared  # the mix reads ../shared (seeds and screening sets)
 def test_the_map_of_a_list_on_given_topics_keeps_their_names(mix: Library) -> None:
     labels = truth(mix)
     adhd = sorted(pid for pid, label in labels.items() if label == "adhd")
@@ -62,6 +64,7 @@ def test_the_map_of_a_list_on_given_topics_keeps_their_names(mix: Library) -> No
     assert sorted(found.ids.tolist()) == sorted({pid for t in topics.topics for pid in t.ids})
 
 
+@pytest.mark.shared  # the mix reads ../shared (seeds and screening sets)
 def test_renaming_topics(mix: Library) -> None:
     found = mix.topics.of()
     first, second = found.topics[0], found.topics[1]
@@ -114,6 +117,7 @@ def test_identical_abstracts_coincide_and_wordless_papers_are_spread(empty_libra
     assert len(np.unique(found.xy[wordless].round(4), axis=0)) == 4  # four points, not one
 
 
+@pytest.mark.shared  # the mix reads ../shared (seeds and screening sets)
 def test_facets_give_titles_decisions_and_tags(mix: Library) -> None:
     found = mix.paper_map()
     ids = found.ids.tolist()
@@ -151,6 +155,7 @@ def test_layout_of_a_large_synthetic_space_is_quick() -> None:
     assert len(found) == n and np.isfinite(found.xy).all()
 
 
+@pytest.mark.shared  # the mix reads ../shared (seeds and screening sets)
 def test_a_map_computed_in_a_child_process_is_the_same(mix: Library, monkeypatch: pytest.MonkeyPatch) -> None:
     from desktop_app.core.insights import child_worker
 
@@ -173,6 +178,7 @@ def test_a_map_computed_in_a_child_process_is_the_same(mix: Library, monkeypatch
     assert [t.ids for t in in_child.topics] == [t.ids for t in mix.topics.of().topics]
 
 
+@pytest.mark.shared  # the mix reads ../shared (seeds and screening sets)
 def test_a_chinese_abstract_among_english_ones_has_its_place(mix: Library) -> None:
     zh = _add(mix, [Record(title="注意缺陷多动障碍的药物治疗",
                            abstract="本研究比较了儿童注意缺陷多动障碍的兴奋剂药物治疗效果。")])[-1]
