@@ -15,7 +15,7 @@ from sqlalchemy.exc import DatabaseError
 
 from desktop_app.core.errors import ServerUnreachable
 from desktop_app.core.store.backups import is_damage
-from desktop_app.gui.jobs import Job, keep_while_running
+from desktop_app.gui.jobs import SerialJob
 
 if TYPE_CHECKING:
     from desktop_app.core.library import Library
@@ -31,9 +31,7 @@ class FilledColumns(QObject):
         self.library = library
         self.model = model
         self.header = header
-        self._owner = owner
-        self._job: Job | None = None
-        self._again = False  # asked while the worker ran: ask once more when it is done
+        self.worker = SerialJob(owner)  # asked while it runs: asked once more when it is done
         self.asked = 0  # how many answers were computed (the tests count them)
         self._later = QTimer(self)  # rows repainted after an edit (a burst of them): once, next turn
         self._later.setSingleShot(True)
@@ -60,31 +58,17 @@ class FilledColumns(QObject):
                 return
             self._apply(filled)
             return
-        if self._job is not None:
-            self._again = True
-            return
         library = self.library
-        job = Job(lambda _progress, _cancelled: (ids, library.papers.filled_fields(ids)), self._owner)
-        job.succeeded.connect(self._done)
-        job.failed.connect(lambda _message: self._finished())
-        keep_while_running(self._owner, job)
-        self._job = job
-        job.start()
+        self.worker.start(lambda _progress, _cancelled: (ids, library.papers.filled_fields(ids)),
+                          self._done, lambda _message: None, again=self.refresh)
 
     def _apply(self, filled: frozenset[str]) -> None:
         self.asked += 1
         self.header.set_filled(filled)
-
-    def _finished(self) -> None:
-        self._job = None
-        if self._again:
-            self._again = False
-            self.refresh()
 
     def _done(self, result: object) -> None:
         ids, filled = result  # type: ignore[misc]
         if ids == self.model.ids:
             self._apply(filled)
         else:
-            self._again = True  # the list changed meanwhile
-        self._finished()
+            self.refresh()  # the list changed meanwhile

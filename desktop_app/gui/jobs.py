@@ -102,3 +102,41 @@ def keep_while_running(owner: QObject, job: Job) -> None:
 def running_jobs(owner: QObject) -> list[Job]:
     """The jobs started for ``owner`` that have not finished (a window waits for them on close)."""
     return list(getattr(owner, "_jobs", set()))
+
+
+class SerialJob:
+    """One worker at a time for one kind of request (the topics of the shown list, its map, its
+    filled columns): :meth:`start` runs ``work`` now, or, while an earlier run is still going,
+    remembers ``again`` (the latest request wins) and calls it when that run ends, instead of
+    handing over the answer that is out of date by then."""
+
+    def __init__(self, owner: QObject) -> None:
+        self.owner = owner
+        self.job: Job | None = None
+        self._again: Callable[[], None] | None = None
+
+    def busy(self) -> bool:
+        return self.job is not None
+
+    def start(self, work: Work, done: Callable[[object], None], failed: Callable[[str], None],
+              again: Callable[[], None]) -> bool:
+        """Start ``work``; False (and ``again`` kept for later) when a run is going."""
+        if self.job is not None:
+            self._again = again
+            return False
+        job = Job(work, self.owner)
+        job.succeeded.connect(lambda result: self._end(done, result))
+        job.failed.connect(lambda message: self._end(failed, message))
+        keep_while_running(self.owner, job)
+        self.job = job
+        job.start()
+        return True
+
+    def _end(self, handler: Callable[[object], None] | Callable[[str], None], value: object) -> None:
+        self.job = None
+        again, self._again = self._again, None
+        if again is not None:
+            again()
+        else:
+            handler(value)  # type: ignore[arg-type]
+

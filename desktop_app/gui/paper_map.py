@@ -49,7 +49,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.gui import i18n, theme
-from desktop_app.gui.jobs import Job, keep_while_running
+from desktop_app.gui.jobs import Job, SerialJob, keep_while_running
 from desktop_app.gui.topic_names import session_names
 
 if TYPE_CHECKING:
@@ -544,8 +544,7 @@ class MapDialog(QDialog):
         self.setWindowTitle(self.tr("Map"))
         self.window_ = window
         self.resize(980, 720)
-        self._job: Job | None = None
-        self._pending: tuple[TopicSet | None] | None = None  # a request made while computing
+        self.worker = SerialJob(self)  # one layout at a time; the latest request made meanwhile runs after it
         self._facets_job: Job | None = None
         lay = QVBoxLayout(self)
         top = QHBoxLayout()
@@ -594,39 +593,21 @@ class MapDialog(QDialog):
     # ---- computing ---------------------------------------------------------------------------
     def compute(self, topics: TopicSet | None = None) -> None:
         """The map of the window's shown list (on ``topics`` when given), in a worker."""
-        if self._job is not None:
-            self._pending = (topics,)
-            return
         ids = topics_ids(topics) if topics is not None else list(self.window_.model.ids)
         library = self.window_.library
-        self.summary.setText(self.tr("Placing {0} by similarity…").format(i18n.papers(len(ids))))
-        self.save_button.setEnabled(False)
-        job = Job(lambda _p, cancelled: build(library, ids, topics, cancelled), self.window_)
-        job.succeeded.connect(self._done)
-        job.failed.connect(self._failed)
-        keep_while_running(self.window_, job)
-        self._job = job
-        job.start()
+        if self.worker.start(lambda _p, cancelled: build(library, ids, topics, cancelled),
+                             self._done, self._failed, again=lambda: self.compute(topics)):
+            self.summary.setText(self.tr("Placing {0} by similarity…").format(i18n.papers(len(ids))))
+            self.save_button.setEnabled(False)
 
     def busy(self) -> bool:
-        return self._job is not None
-
-    def _finish(self) -> bool:
-        self._job = None
-        if self._pending is not None:
-            (topics,), self._pending = self._pending, None
-            self.compute(topics)
-            return False
-        return True
+        return self.worker.busy()
 
     def _failed(self, message: str) -> None:
-        if self._finish():
-            self.view.set_data(None, self.tr("No map: {0}").format(message.splitlines()[0]))
-            self.summary.setText(self.tr("No map"))
+        self.view.set_data(None, self.tr("No map: {0}").format(message.splitlines()[0]))
+        self.summary.setText(self.tr("No map"))
 
     def _done(self, result: object) -> None:
-        if not self._finish():
-            return
         data: MapData = result  # type: ignore[assignment]
         pmap = data.pmap
         pmap.topics.keep_names(session_names(self.window_))
@@ -725,7 +706,7 @@ def screenshot_view(window: QMainWindow) -> QWidget:
     deadline = QDeadlineTimer(60_000)
     while dialog.busy() and not deadline.hasExpired():
         QApplication.processEvents()
-        if dialog._job is not None:
-            dialog._job.wait(20)
+        if dialog.worker.job is not None:
+            dialog.worker.job.wait(20)
     QApplication.processEvents()
     return dialog

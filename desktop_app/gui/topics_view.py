@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.gui import i18n
-from desktop_app.gui.jobs import Job, keep_while_running
+from desktop_app.gui.jobs import SerialJob
 from desktop_app.gui.topic_names import session_names
 
 if TYPE_CHECKING:
@@ -60,8 +60,7 @@ class TopicsDialog(QDialog):
         self.window_ = window
         self.resize(900, 560)
         self.topics: TopicSet | None = None
-        self._job: Job | None = None
-        self._again = False
+        self.worker = SerialJob(self)  # one computation at a time; a request meanwhile runs after it
         lay = QVBoxLayout(self)
         top = QHBoxLayout()
         self.summary = QLabel(self)
@@ -137,38 +136,20 @@ class TopicsDialog(QDialog):
     # ---- computing ---------------------------------------------------------------------------
     def compute(self) -> None:
         """Topics of the window's shown list, in a worker (a second request waits for the first)."""
-        if self._job is not None:
-            self._again = True
-            return
         ids = list(self.window_.model.ids)
         k = self.count.value() or None
         library = self.window_.library
-        self.summary.setText(self.tr("Finding the topics of {0}…").format(i18n.papers(len(ids))))
-        job = Job(lambda _p, cancelled: topics_of(library, ids, k, cancelled), self.window_)
-        job.succeeded.connect(self._done)
-        job.failed.connect(self._failed)
-        keep_while_running(self.window_, job)
-        self._job = job
-        job.start()
+        if self.worker.start(lambda _p, cancelled: topics_of(library, ids, k, cancelled),
+                             self._done, self._failed, again=self.compute):
+            self.summary.setText(self.tr("Finding the topics of {0}…").format(i18n.papers(len(ids))))
 
     def busy(self) -> bool:
-        return self._job is not None
-
-    def _finish(self) -> bool:
-        self._job = None
-        if self._again:
-            self._again = False
-            self.compute()
-            return False
-        return True
+        return self.worker.busy()
 
     def _failed(self, message: str) -> None:
-        if self._finish():
-            self.summary.setText(self.tr("No topics: {0}").format(message.splitlines()[0]))
+        self.summary.setText(self.tr("No topics: {0}").format(message.splitlines()[0]))
 
     def _done(self, result: object) -> None:
-        if not self._finish():
-            return
         selected = self.selected()
         self.topics = result  # type: ignore[assignment]
         ts = self.topics
