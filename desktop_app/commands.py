@@ -431,10 +431,11 @@ def cmd_reindex(lib: Library, args: argparse.Namespace) -> int:
 def cmd_check(lib: Library, args: argparse.Namespace) -> int:
     from desktop_app.core.store.backups import describe_age
 
+    removed = lib.clean_leftovers()  # what killed commands left (core/leftovers.py)
     problems = lib.integrity_check()
     if any(p.startswith("database integrity:") for p in problems):
         raise lib.damaged(problems[0].partition(": ")[2])
-    for item in lib.removed_leftovers:  # removed when the library opened for this check
+    for item in removed:
         print(f"removed {item}")
     for p in problems:
         print(p)

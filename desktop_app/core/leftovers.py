@@ -6,8 +6,8 @@ place only when whole, so a leftover is never the only copy of anything.
 
 A leftover counts once nothing has touched it for :data:`STALE_SECONDS` (a living process is
 still writing one it just made: an index rebuild writes its folder for minutes, but every few
-seconds). :func:`clean` removes them when a writable library opens; ``marginalia check`` lists
-what it found and what was removed.
+seconds). :func:`clean` removes them (``Library.clean_leftovers``: the window after its first
+paint, ``marginalia check`` before it looks, which lists what it removed and what it could not).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from pathlib import Path
 
 STALE_SECONDS = 15 * 60
 _PATTERNS = (
-    ("a partial attachment copy", "files/**/.attach-*.tmp"),
+    ("a partial attachment copy", "files/*/.attach-*.tmp"),
+    ("a partial attachment copy", "backups/files/.attach-*.tmp"),
     ("an index rebuild", "index.new"),
     ("a partial backup", "backups/*.part"),
     ("a partial restore", "library.sqlite.restoring"),

@@ -67,7 +67,7 @@ class Library:
         self.index = index
         store.on_text_changed = index.changed
         self.migration_backup: str | None = None
-        self.removed_leftovers: list = []  # files a killed command left, removed at this open (core/leftovers.py)
+        self.removed_leftovers: list = []  # files a killed command left, removed by clean_leftovers()
         self.server: Server | None = None  # a shared library's server part (core/shared_library.py)
         self.read_only = store.read_only
         self.papers = Papers(store)
@@ -191,10 +191,6 @@ class Library:
         index = IndexSync(folder / "index", store, background=background_index, read_only=read_only)
         lib = cls(folder, store, index)
         lib.migration_backup = backup
-        if not read_only:  # what a killed command left (core/leftovers.py)
-            from desktop_app.core import leftovers
-
-            lib.removed_leftovers = leftovers.clean(folder)
         if ensure_index:
             lib.ensure_index()
         return lib
@@ -369,6 +365,17 @@ class Library:
     def damaged(self, detail: str) -> LibraryDamaged:
         """The one-line error for this library's damaged database, naming the backup to restore."""
         return backups.damaged_error(self.folder, detail)
+
+    def clean_leftovers(self) -> list:
+        """Remove what killed commands left in the library folder (core/leftovers.py); the items
+        removed. The window does it after its first paint, ``check`` before it looks: not every
+        open (it lists the attachment folders, 56 ms at 5,000 of them)."""
+        from desktop_app.core import leftovers
+
+        if self.read_only:
+            return []
+        self.removed_leftovers = leftovers.clean(self.folder)
+        return self.removed_leftovers
 
     def integrity_check(self) -> list[str]:
         """Problems found in the database and the index; empty when all is well. Files a killed

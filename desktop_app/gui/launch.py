@@ -52,7 +52,18 @@ def open_main_window(library_dir: str | Path, settings: QSettings | None = None,
     win.files.damaged.connect(lambda problem: _damaged_while_open(win, problem))
     win.model.damaged.connect(lambda problem: QTimer.singleShot(0, win, lambda: _damaged_while_open(win, problem)))
     QTimer.singleShot(BACKUP_AFTER_MS, win, win.files.backup_if_due_async)
+    QTimer.singleShot(BACKUP_AFTER_MS, win, lambda: _clean_leftovers_async(win))
     return win
+
+
+def _clean_leftovers_async(win: MainWindow) -> None:
+    """What killed commands left in the library folder goes, in a worker after the first paint."""
+    from desktop_app.gui.jobs import Job, keep_while_running
+
+    library = win.library
+    job = Job(lambda _progress, _cancelled: library.clean_leftovers(), win)
+    keep_while_running(win, job)
+    job.start()
 
 
 def _build_window(folder: Path, settings: QSettings | None) -> MainWindow:

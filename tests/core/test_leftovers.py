@@ -1,5 +1,5 @@
-"""Files a killed command left in the library folder are removed at the next open and named by
-``check``; a living process's files (touched lately) are left alone."""
+"""Files a killed command left in the library folder are removed (by the window after its
+first paint, by ``check``) and named by ``check``; a living process's files (touched lately) are left alone."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def _leave(folder: Path) -> dict[str, Path]:
     return {"part": part, "new": new, "backup": backup, "restoring": restoring}
 
 
-def test_a_killed_commands_files_go_at_the_next_open(library_dir: Path) -> None:
+def test_a_killed_commands_files_go_when_cleaned(library_dir: Path) -> None:
     Library.open(library_dir).close()
     left = _leave(library_dir)
     for p in left.values():
@@ -43,7 +43,7 @@ def test_a_killed_commands_files_go_at_the_next_open(library_dir: Path) -> None:
     fresh = library_dir / "files" / "7" / ".attach-fresh0000000.tmp"  # another process copies now
     fresh.write_bytes(b"being written")
     with Library.open(library_dir) as lib:
-        removed = {item.path for item in lib.removed_leftovers}
+        removed = {item.path for item in lib.clean_leftovers()}
         assert removed == set(left.values())
         assert not any(p.exists() for p in left.values())
         assert fresh.exists()  # touched lately: a living process's
