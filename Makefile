@@ -26,6 +26,7 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_core.py --size 10000
 	$(PY) benchmarks/bench_core.py --size 100000 --cached --bib-size 0
+	$(PY) benchmarks/bench_cli.py --sizes 10000 100000
 	$(PY) benchmarks/bench_index.py --size 10000
 	$(PY) benchmarks/bench_writes.py 5000
 	$(PY) benchmarks/bench_gui.py

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from desktop_app import __version__
-from desktop_app.cli_support import UserError
+from desktop_app.cli_support import guarded
 from desktop_app.paths import default_library_dir
 
 EXPORT_CHOICES = ("md", "html", "pdf", "bib", "ris", "csljson", "csv", "json",
@@ -236,6 +236,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("imports", help="list past imports")
     s = sub.add_parser("undo-import", help="move the papers one import added to the trash")
     s.add_argument("batch", type=int)
+    s = sub.add_parser("serve", help="keep the library open and answer the read commands (search, list, show, "
+                       "related, triage queue, ...) of other marginalia processes at once",
+                       description="While it runs, read commands run from any terminal or script on this "
+                                   "library are answered by this process instead of each opening the "
+                                   "library anew (about a second of CPU each). Their output is the same: "
+                                   "the library is brought up to date before every answer. Writes still run "
+                                   "in their own process.")
+    s.add_argument("--idle", type=float, default=30.0, metavar="MINUTES",
+                   help="stop after this many minutes without a request (0: never; default 30)")
     sub.add_parser("index-worker")  # hidden: the window's search-index writer (core/index_worker_child.py)
     return p
 
@@ -265,7 +274,7 @@ def _discard_stdout() -> None:
             os.close(null)
 
 
-def _library_location(given: str | None) -> Path | str:
+def library_location(given: str | None) -> Path | str:
     """The folder, or a ``postgresql://`` URL kept as it is (a Path would fold its "//"); a libpq
     keyword string (``host=db dbname=papers``) is a server too, never a folder's name."""
     from desktop_app.core.conninfo import is_keyword_string, is_server_url, keyword_url
@@ -298,7 +307,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
         print(f"marginalia: {PASSWORD_REFUSED}", file=sys.stderr)
         return 2
-    library = _library_location(args.library)
+    library = library_location(args.library)
     if args.smoke_test or args.command in (None, "gui"):
         from desktop_app.platform_check import NO_SESSION, no_graphical_session
 
@@ -325,26 +334,27 @@ def _main(argv: Sequence[str] | None) -> int:
         from desktop_app.core.index_worker_child import serve
 
         return serve(library)
-    from desktop_app.core.errors import LibraryError
-    from desktop_app.core.search.errors import QuerySyntaxError
+    from desktop_app import cli_remote
 
-    try:
+    if cli_remote.servable(args):  # a running `marginalia serve` answers without the imports below
+        code = cli_remote.run_remotely(library, sys.argv[1:] if argv is None else list(argv))
+        if code is not None:
+            return code
+    if args.command == "serve":
+        return guarded(lambda: _serve(library, args.idle))
+
+    def in_this_process() -> int:
         from desktop_app import commands
 
         return commands.run(library, args)
-    except BrokenPipeError:
-        raise  # stdout closed by its reader: main() ends quietly
-    except (UserError, LibraryError, QuerySyntaxError, OSError) as exc:
-        msg = str(exc)
-        if isinstance(exc, OSError) and exc.strerror:
-            msg = exc.strerror + (f": {exc.filename}" if exc.filename is not None else "")
-        from desktop_app.core.conninfo import scrub
 
-        print(f"marginalia: {scrub(msg)}", file=sys.stderr)  # no message shows a password
-        return 1
-    except KeyboardInterrupt:
-        print("marginalia: interrupted", file=sys.stderr)
-        return 130
+    return guarded(in_this_process)
+
+
+def _serve(library: Path | str, idle: float) -> int:
+    from desktop_app.serving import serve
+
+    return serve(library, build_parser, idle_minutes=idle)
 
 
 def gui_main() -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 
 # One large write to a pipe that its reader closes midway comes back short and Python drops the rest
 # without an error (seen with CPython 3.11); pieces of this size each fail loudly instead.
@@ -25,3 +26,26 @@ def write_out(text: str) -> None:
     (which :func:`desktop_app.cli.main` turns into a quiet end) instead of passing unnoticed."""
     for start in range(0, len(text), _CHUNK):
         sys.stdout.write(text[start:start + _CHUNK])
+
+
+def guarded(call: Callable[[], int]) -> int:
+    """Run a command; a user error, a library error, a query's syntax or an OS error becomes one
+    line on stderr and exit 1 (no message shows a password), Ctrl+C exit 130."""
+    from desktop_app.core.errors import LibraryError
+    from desktop_app.core.search.errors import QuerySyntaxError
+
+    try:
+        return call()
+    except BrokenPipeError:
+        raise  # stdout closed by its reader: main() ends quietly
+    except (UserError, LibraryError, QuerySyntaxError, OSError) as exc:
+        msg = str(exc)
+        if isinstance(exc, OSError) and exc.strerror:
+            msg = exc.strerror + (f": {exc.filename}" if exc.filename is not None else "")
+        from desktop_app.core.conninfo import scrub
+
+        print(f"marginalia: {scrub(msg)}", file=sys.stderr)  # no message shows a password
+        return 1
+    except KeyboardInterrupt:
+        print("marginalia: interrupted", file=sys.stderr)
+        return 130

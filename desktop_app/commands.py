@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,39 +17,51 @@ if TYPE_CHECKING:
 
 
 def run(folder: Path, args: argparse.Namespace) -> int:
+    if args.command == "restore":  # works on a database that no longer opens
+        return cmd_restore(folder, args)
+    return translating_damage(folder, lambda: _run_on_library(folder, args))
+
+
+def _run_on_library(folder: Path, args: argparse.Namespace) -> int:
+    lib = Library.open(folder, read_only=True if getattr(args, "read_only", False) else None,
+                       ensure_index=args.command not in NO_INDEX)
+    try:
+        return run_open(lib, args)
+    finally:
+        lib.close()
+
+
+def run_open(lib: Library, args: argparse.Namespace) -> int:
+    """Run one command on a library already open (with its index ensured unless the command is
+    in :data:`NO_INDEX`): what a ``marginalia`` process does after opening, and what
+    ``marginalia serve`` (:mod:`desktop_app.serving`) does for each request."""
+    from desktop_app.core.errors import IndexDamaged
+
+    handler = HANDLERS[args.command]
+    if args.command in SEARCHING:
+        _repair_silently_wrong_index(lib)
+    try:
+        return handler(lib, args) or 0
+    except IndexDamaged as exc:
+        print(f"marginalia: {exc}", file=sys.stderr)
+        lib.ensure_index()
+        return handler(lib, args) or 0
+
+
+def translating_damage(folder: Path, call: Callable[[], int]) -> int:
+    """Run *call*; a damaged database comes out as the library's one-line LibraryDamaged."""
     from sqlite3 import DatabaseError as SqliteDatabaseError
 
     from sqlalchemy.exc import DatabaseError
 
     from desktop_app.core.store.backups import damaged_error, is_damage
 
-    if args.command == "restore":  # works on a database that no longer opens
-        return cmd_restore(folder, args)
     try:
-        return _run_on_library(folder, args)
+        return call()
     except (DatabaseError, SqliteDatabaseError) as exc:
         if not is_damage(exc):
             raise
         raise damaged_error(folder, str(getattr(exc, "orig", exc))) from exc
-
-
-def _run_on_library(folder: Path, args: argparse.Namespace) -> int:
-    from desktop_app.core.errors import IndexDamaged
-
-    handler = HANDLERS[args.command]
-    lib = Library.open(folder, read_only=True if getattr(args, "read_only", False) else None,
-                       ensure_index=args.command not in NO_INDEX)
-    try:
-        if args.command in SEARCHING:
-            _repair_silently_wrong_index(lib)
-        try:
-            return handler(lib, args) or 0
-        except IndexDamaged as exc:
-            print(f"marginalia: {exc}", file=sys.stderr)
-            lib.ensure_index()
-            return handler(lib, args) or 0
-    finally:
-        lib.close()
 
 
 SEARCHING = ("search", "list", "export")

@@ -137,6 +137,20 @@ class IndexSync:
         self._start_thread()
         return why
 
+    def catch_up(self, live_count: int) -> str:
+        """A library kept open (``marginalia serve``) before it answers: the check a new process
+        makes on opening, without reopening what is warm. Queued papers are written, other
+        processes' index commits picked up; a count that disagrees with the database's then
+        goes through :meth:`ensure` (a rebuild). Returns what :meth:`ensure` would."""
+        if not self.is_open:
+            return self.ensure(live_count)
+        self.drain()
+        if self.index.doc_count() == live_count:  # doc_count follows the newest generation
+            return "ok"
+        self.index.close()
+        self.is_open = False
+        return self.ensure(live_count)
+
     # ---- the child process -----------------------------------------------------------------
     def _start_worker(self) -> bool:
         """Start the child (once); False, logged, when it cannot start: the thread writes."""

@@ -1,0 +1,116 @@
+"""The command line's cost per call, beside a bare Python process, in its own process and
+answered by ``marginalia serve``.
+
+For each read command: the median CPU (user + system) and wall time of the ``marginalia``
+process, the ratio of its CPU to ``python -c 'import sqlite3'`` measured in the same run, and
+with a server running the CPU the server spent per answer (read from /proc), so the total work
+is on the page too. Targets: the process's CPU ≤ 8× the bare one at 10,000 papers and ≤ 10× at
+100,000. The machine's load is printed first.
+
+    .venv/bin/python benchmarks/bench_cli.py --sizes 10000 100000
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from common import cached_library, environment, ms, verdict  # noqa: E402
+
+from desktop_app import cli_remote  # noqa: E402
+
+TARGETS = {10_000: 8.0, 100_000: 10.0}
+COMMANDS = [["search", "transformer"], ["list", "--query", "graph", "--limit", "50"], ["show", "42"],
+            ["related", "42"], ["triage", "queue", "--limit", "20"], ["stats"]]
+
+
+def run(argv: list[str], env: dict[str, str], runs: int) -> tuple[float, float]:
+    """Median (CPU, wall) of a child process."""
+    cpu, wall = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        wall.append(time.perf_counter() - t0)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(cpu), statistics.median(wall)
+
+
+def proc_cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_server(folder: Path, env: dict[str, str]) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-m", "desktop_app", "--library", str(folder), "serve", "--idle", "0"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    path = cli_remote.socket_path(folder)
+    assert path is not None, "no private folder for the socket"
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        sock = cli_remote.connect(path, 0.2) if path.exists() else None
+        if sock is not None:
+            sock.close()
+            return proc
+        if proc.poll() is not None:
+            raise SystemExit("marginalia serve ended before it listened")
+        time.sleep(0.2)
+    raise SystemExit("marginalia serve never listened")
+
+
+def bench(size: int, runs: int) -> bool:
+    folder = cached_library(size)
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": root}
+    env.pop(cli_remote.NO_SERVER_ENV, None)
+    alone_env = {**env, cli_remote.NO_SERVER_ENV: "1"}
+    floor, floor_wall = run([sys.executable, "-c", "import sqlite3"], env, runs)
+    target = TARGETS.get(size, 10.0)
+    print(f"\n{size:,} papers ({folder}); floor `python -c 'import sqlite3'`: CPU {ms(floor)}, wall "
+          f"{ms(floor_wall)}; target: CPU ≤ {target:.0f}× the floor")
+    print(f"  {'command':<34} {'own process CPU':>16} {'×':>6} {'wall':>9}   {'served CPU':>11} {'×':>6}"
+          f" {'wall':>9} {'server CPU':>11}  verdict")
+    ok = True
+    server = start_server(folder, env)
+    try:
+        for args in COMMANDS:
+            argv = [sys.executable, "-m", "desktop_app", "--library", str(folder), *args]
+            alone_cpu, alone_wall = run(argv, alone_env, max(2, runs // 2))
+            run(argv, env, 1)  # the server's first answer warms what this command reads
+            c0 = proc_cpu(server.pid)
+            served_cpu, served_wall = run(argv, env, runs)
+            per_answer = (proc_cpu(server.pid) - c0) / runs
+            passed = served_cpu / floor <= target
+            ok &= passed
+            print(f"  {' '.join(args):<34} {ms(alone_cpu):>16} {alone_cpu / floor:>5.1f}× {ms(alone_wall):>9}   "
+                  f"{ms(served_cpu):>11} {served_cpu / floor:>5.1f}× {ms(served_wall):>9} {ms(per_answer):>11}  "
+                  f"{verdict(passed)}")
+    finally:
+        server.terminate()
+        server.wait(60)
+    return ok
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--sizes", type=int, nargs="+", default=[10_000])
+    p.add_argument("--runs", type=int, default=7)
+    args = p.parse_args()
+    print(environment(), f"· load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    ok = all([bench(size, args.runs) for size in args.sizes])
+    print(f"\nload average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
