@@ -26,8 +26,8 @@ QUERIES = ["learning", "transf*", '"in-context learning"', "graph neural", "quas
 
 def child(lib_dir: str) -> None:
     sys.path.insert(0, str(HERE.parent))
-    from desktop_app.core.index_worker import build_procs
     from desktop_app.core.library import Library
+    from desktop_app.core.search.worker import build_procs
 
     lib = Library.open(lib_dir)
     t0, c0 = time.perf_counter(), time.process_time()

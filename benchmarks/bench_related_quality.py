@@ -4,7 +4,7 @@
 
 For each screening CSV (``../shared/screening``) a temporary library holds its papers (title and
 abstract); for each included paper, the share of its ten related papers that are included too,
-averaged over the included papers. Printed for BM25 alone (``core/related.py``'s key terms),
+averaged over the included papers. Printed for BM25 alone (``core/insights/related.py``'s key terms),
 the semantic space alone (plain cosine), the semantic ranking ``SemanticSpace.related`` (the
 space with neighbour expansion, mixed with the tf-idf cosine: ``core/insights/semantic.py``),
 blends of the space's cosine with BM25 (the weight is the space's share) and for what ``Library.related`` gives now, with chance (the share of included
@@ -35,7 +35,7 @@ def precision(related: dict[int, list[int]], included: set[int]) -> float:
 
 
 def measure(path: Path, weights: list[float]) -> dict[str, float]:
-    from desktop_app.core import related as rel
+    from desktop_app.core.insights import related as rel
     from desktop_app.core.insights import semantic
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -44,7 +44,7 @@ def _real_files() -> list[Path]:
 
 
 def evaluate(lib, label: str) -> None:  # noqa: ANN001 - a Library
-    from desktop_app.core.tag_suggest import suggest_tags
+    from desktop_app.core.insights.tag_suggest import suggest_tags
 
     ids = lib.finder.list_ids()
     rows = lib.papers.rows(ids)

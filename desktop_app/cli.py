@@ -245,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "in their own process.")
     s.add_argument("--idle", type=float, default=30.0, metavar="MINUTES",
                    help="stop after this many minutes without a request (0: never; default 30)")
-    sub.add_parser("index-worker")  # hidden: the window's search-index writer (core/index_worker_child.py)
+    sub.add_parser("index-worker")  # hidden: the window's search-index writer (core/search/worker_child.py)
     return p
 
 
@@ -331,7 +331,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
         return run_gui(library, args)
     if args.command == "index-worker":
-        from desktop_app.core.index_worker_child import serve
+        from desktop_app.core.search.worker_child import serve
 
         return serve(library)
     from desktop_app import cli_remote

@@ -178,7 +178,7 @@ def cmd_show(lib: Library, args: argparse.Namespace) -> int:
     if p.arxiv_id:
         print(f"arXiv: {p.arxiv_id}")
     if lib.server is not None:  # a shared library: who changed it last ("tagged by lin, 5 min ago")
-        from desktop_app.core.changes import describe
+        from desktop_app.core.changelog.changes import describe
 
         last = lib.server.feed.last_change(p.id)
         if last is not None:

@@ -3,7 +3,7 @@
 The source library is written as a Marginalia JSON document (the export every backup format
 round-trips: papers, identities, tags and their colours, statuses, ratings, notes with their
 text, highlights, reading lists in order, attachments) and restored into the server library
-with :meth:`Imports.restore_json <desktop_app.core.imports.Imports.restore_json>`, in one
+with :meth:`Imports.restore_json <desktop_app.core.importing.imports.Imports.restore_json>`, in one
 transaction: the copy is whole or not at all. ``marginalia --library postgresql://… export
 --format json`` brings it back.
 """

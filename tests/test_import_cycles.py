@@ -198,7 +198,7 @@ def test_control_the_graph_covers_the_package_and_its_mapped_folders() -> None:
     assert {"desktop_app", "desktop_app.cli", "desktop_app.core.formats.writers"} <= set(graph)
     assert "desktop_app.migrations.env" in graph  # migrations/ is read as desktop_app.migrations
     assert "desktop_app.core.models" in graph["desktop_app.migrations.env"]
-    assert "desktop_app.core.index_worker_child" in graph["desktop_app.cli"]  # imported inside main()
+    assert "desktop_app.core.search.worker_child" in graph["desktop_app.cli"]  # imported inside main()
 
 
 def test_control_a_cycle_is_found_and_an_acyclic_graph_passes() -> None:

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, String, cast, delete, exists, func, insert, select, update
 
-from desktop_app.core import change_log
 from desktop_app.core.anchoring import reanchor_all
+from desktop_app.core.changelog import rows as change_log
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.models import STATUSES
 from desktop_app.core.sameness import (

@@ -22,8 +22,8 @@ from desktop_app.core.values import QueryResult
 if TYPE_CHECKING:
     import numpy as np
 
-    from desktop_app.core.index_sync import IndexSync
     from desktop_app.core.search.query import CompiledQuery
+    from desktop_app.core.search.sync import IndexSync
     from desktop_app.core.store.dialect import Dialect
 
 RANK_LIMIT = 200
@@ -78,9 +78,9 @@ class Finder:
         )
 
     def _related(self, paper_id: int) -> tuple[list[int], object]:
-        """``related:ID`` and ``like:ID``: the papers related to one (core/related.py) and what
+        """``related:ID`` and ``like:ID``: the papers related to one (core/insights/related.py) and what
         ranks them."""
-        from desktop_app.core.related import RELATED_SHOWN, related_to
+        from desktop_app.core.insights.related import RELATED_SHOWN, related_to
 
         if not self._index.is_open:
             raise QuerySyntaxError(self._index.unavailable or "the search index is being rebuilt; try again in a moment")

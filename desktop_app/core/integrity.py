@@ -11,7 +11,7 @@ from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
 
 if TYPE_CHECKING:
-    from desktop_app.core.index_sync import IndexSync
+    from desktop_app.core.search.sync import IndexSync
 
 
 def index_disagreement(store: Store, index: IndexSync) -> str | None:

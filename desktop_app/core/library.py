@@ -20,16 +20,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from desktop_app.core.changes import default_actor, is_server_url, log_mutations
+from desktop_app.core.changelog.changes import default_actor, is_server_url, log_mutations
 from desktop_app.core.conninfo import is_keyword_string, keyword_url
 from desktop_app.core.errors import LibraryDamaged, LibraryError, LibraryReadOnly
 from desktop_app.core.finder import Finder
-from desktop_app.core.index_sync import IndexSync
 from desktop_app.core.integrity import integrity_problems
 from desktop_app.core.notes import Notes
 from desktop_app.core.papers import Papers
 from desktop_app.core.reading_lists import ReadingLists
 from desktop_app.core.saved_searches import SavedSearches
+from desktop_app.core.search.sync import IndexSync
 from desktop_app.core.store import Store, backups, library_marker
 from desktop_app.core.store.engine import make_engine, read_only_mode
 from desktop_app.core.store.failures import storage_errors
@@ -39,18 +39,18 @@ from desktop_app.core.tags import Tags
 
 if TYPE_CHECKING:
     from desktop_app.core.attachments import Attachments
-    from desktop_app.core.changes import ChangeRow
+    from desktop_app.core.changelog.changes import ChangeRow
     from desktop_app.core.duplicates import Duplicates
     from desktop_app.core.exports import Exports
     from desktop_app.core.highlights import Highlights
-    from desktop_app.core.imports import Imports
+    from desktop_app.core.importing.imports import Imports
     from desktop_app.core.insights.paper_map import Facets, PaperMap
+    from desktop_app.core.insights.related import RelatedPaper
+    from desktop_app.core.insights.statistics import LibraryStatistics
     from desktop_app.core.insights.topics import Topics, TopicSet
     from desktop_app.core.insights.triage_queue import TriageQueue
-    from desktop_app.core.related import RelatedPaper
     from desktop_app.core.search.query import CompiledQuery
     from desktop_app.core.shared_library import Server
-    from desktop_app.core.statistics import LibraryStatistics
     from desktop_app.core.trash import Trash
     from desktop_app.core.values import Change, QueryResult
 
@@ -76,7 +76,7 @@ class Library:
         self.lists = ReadingLists(store)
         self.searches = SavedSearches(store)
         self.finder = Finder(store, index)
-        for name in ("papers", "tags", "notes", "lists", "searches"):  # change_log kinds (core/changes.py)
+        for name in ("papers", "tags", "notes", "lists", "searches"):  # change_log kinds (core/changelog/changes.py)
             log_mutations(getattr(self, name), name)
 
     # Managers whose modules load the file formats, the anchoring's diff-match-patch or the
@@ -89,7 +89,7 @@ class Library:
 
     @cached_property
     def imports(self) -> Imports:
-        from desktop_app.core.imports import Imports
+        from desktop_app.core.importing.imports import Imports
 
         return log_mutations(Imports(self.store, self.folder), "imports")
 
@@ -187,7 +187,7 @@ class Library:
         engine = make_engine(db_path, read_only=read_only, immutable=bool(immutable))
         store = Store(engine, location=str(folder), read_only=read_only,
                       commits_file=folder / COMMITS_FILE)
-        store.actor = default_actor()  # change_log's "who" (core/changes.py)
+        store.actor = default_actor()  # change_log's "who" (core/changelog/changes.py)
         index = IndexSync(folder / "index", store, background=background_index, read_only=read_only)
         lib = cls(folder, store, index)
         lib.migration_backup = backup
@@ -246,8 +246,8 @@ class Library:
         return self.finder.query(query_text, **filters)  # type: ignore[arg-type]
 
     def related(self, paper_id: int, n: int = 10) -> list[tuple[int, float]]:
-        """The papers sharing ``paper_id``'s key terms, (id, score) best first (core/related.py)."""
-        from desktop_app.core.related import related_to
+        """The papers sharing ``paper_id``'s key terms, (id, score) best first (core/insights/related.py)."""
+        from desktop_app.core.insights.related import related_to
 
         if not self.index.is_open:
             raise LibraryError(self.index.unavailable or "related papers need the search index, which "
@@ -257,8 +257,8 @@ class Library:
     def related_shown(self, paper_id: int, n: int = 10, pool: int = 10,
                       ) -> tuple[list[tuple[int, float]], list[RelatedPaper]]:
         """(the ``pool`` most related papers as :meth:`related` gives them; the first ``n`` of
-        them strong enough for the reader to list, each with its word: core/related.py)."""
-        from desktop_app.core.related import shown_related
+        them strong enough for the reader to list, each with its word: core/insights/related.py)."""
+        from desktop_app.core.insights.related import shown_related
 
         if not self.index.is_open:
             raise LibraryError(self.index.unavailable or "related papers need the search index, which "
@@ -272,8 +272,8 @@ class Library:
         return did_you_mean(self.index, self.store, lambda q: self.query(q, limit=0).total, query_text, hits)
 
     def statistics(self) -> LibraryStatistics:
-        """Reading progress, papers by tag, venue, year and rating, totals (core/statistics.py)."""
-        from desktop_app.core.statistics import library_statistics
+        """Reading progress, papers by tag, venue, year and rating, totals (core/insights/statistics.py)."""
+        from desktop_app.core.insights.statistics import library_statistics
 
         return library_statistics(self.store)
 

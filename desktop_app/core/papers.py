@@ -24,7 +24,7 @@ from sqlalchemy import (
     update,
 )
 
-from desktop_app.core import change_log
+from desktop_app.core.changelog import rows as change_log
 from desktop_app.core.display_text import display_text, neutral_bidi
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.metadata import short_authors
@@ -251,7 +251,7 @@ class Papers:
         return counts
 
     def _set_column(self, paper_ids: Sequence[int], column: str, value: object) -> Change:
-        """Status, rating or decision of many papers; each real change is logged (core/change_log.py)."""
+        """Status, rating or decision of many papers; each real change is logged (core/changelog/rows.py)."""
         col = t.paper.c[column]
         with self._store.write() as tx:
             ids = tx.require_papers(paper_ids)

@@ -41,7 +41,7 @@ from desktop_app.core.formats.identity import (
     normalize_pmid,
     normalize_title,
 )
-from desktop_app.core.import_keys import UNTITLED
+from desktop_app.core.importing.keys import UNTITLED
 from desktop_app.core.records import Record
 
 REASON_LABELS = {

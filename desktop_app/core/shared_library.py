@@ -33,10 +33,10 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, func, select, text
 
-from desktop_app.core.changes import ChangeFeed, ChangeRow, Listener, default_actor
+from desktop_app.core.changelog.changes import ChangeFeed, ChangeRow, Listener, default_actor
 from desktop_app.core.conninfo import has_password, is_server_url, redact
 from desktop_app.core.errors import DatabaseTooNew, LibraryError, LibraryReadOnly
-from desktop_app.core.index_sync import IndexSync, _doc, _doc_select
+from desktop_app.core.search.sync import IndexSync, _doc, _doc_select
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.failures import storage_errors
@@ -314,6 +314,6 @@ def open_server(url: str, *, background_index: bool = False, read_only: bool | N
 def _configured_actor() -> str:
     import os
 
-    from desktop_app.core.changes import ACTOR_ENV
+    from desktop_app.core.changelog.changes import ACTOR_ENV
 
     return os.environ.get(ACTOR_ENV, "").strip()

@@ -30,7 +30,7 @@ from sqlalchemy import (
     update,
 )
 
-from desktop_app.core import change_log
+from desktop_app.core.changelog import rows as change_log
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.rules import normalize_tag
 from desktop_app.core.store import Store

@@ -139,7 +139,7 @@ class FileController(QObject):
         lib = self.library
         win = self._window
         from desktop_app.core.formats.regular_file import not_a_file
-        from desktop_app.core.library_json import is_library_json_file
+        from desktop_app.core.importing.library_json import is_library_json_file
 
         # only regular files are opened here (a FIFO would block this thread); the rest are
         # reported by the reading job, in one line each

@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QLockFile, QObject, QSettin
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from sqlalchemy.exc import DatabaseError
 
-from desktop_app.core.changes import is_server_url
+from desktop_app.core.changelog.changes import is_server_url
 from desktop_app.core.errors import LibraryDamaged, LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.store import backups

@@ -16,7 +16,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLockFile, QObje
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QWidget
 
-from desktop_app.core.changes import is_server_url
+from desktop_app.core.changelog.changes import is_server_url
 from desktop_app.gui import preferences as prefs
 
 LOCK_NAME = ".marginalia.lock"

@@ -1,7 +1,7 @@
 """The window on a shared (PostgreSQL) library: live updates from the other desks, who changed
 the shown paper last, and File → Connect to a shared library….
 
-The library's listener thread (core/changes.py) pulls the change log after each NOTIFY; its
+The library's listener thread (core/changelog/changes.py) pulls the change log after each NOTIFY; its
 rows reach the GUI thread through a queued signal (:class:`RemoteChanges`), where the window
 re-reads the changed papers (``MainWindow.on_change``) and the note on screen
 (``check_note_elsewhere``: unsaved typing stays, with the "Changed elsewhere" banner).
@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.core.changes import ChangeRow, is_server_url
+from desktop_app.core.changelog.changes import ChangeRow, is_server_url
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.values import Change
 

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.core.statistics import DayProgress, LibraryStatistics
+from desktop_app.core.insights.statistics import DayProgress, LibraryStatistics
 from desktop_app.gui import theme
 from desktop_app.gui.jobs import Job, keep_while_running
 

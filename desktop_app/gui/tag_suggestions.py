@@ -1,7 +1,7 @@
 """Tag suggestion chips under the reader's tag editor: "+ rl/ppo  Alt+Shift+1"; a click or the
 key adds the tag (through the reader's ``tagsAdded``: one undoable edit). The chips are one Tab
 stop after the tag field (``focus_order``): ←/→ move between them, Enter adds. Filled by
-``related_panel.SimilarWork`` from ``core.tag_suggest`` in a worker."""
+``related_panel.SimilarWork`` from ``core.insights.tag_suggest`` in a worker."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QToolButton, QWidget
 
-from desktop_app.core.tag_suggest import SHOWN, TagSuggestion
+from desktop_app.core.insights.tag_suggest import SHOWN, TagSuggestion
 from desktop_app.gui import theme
 from desktop_app.gui.arrow_keys import ArrowGroup
 from desktop_app.gui.flow_layout import FlowLayout

@@ -49,8 +49,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.core import triage as core_triage
 from desktop_app.core.errors import LibraryError
+from desktop_app.core.insights import triage_progress as core_triage
 from desktop_app.core.values import Change, PaperView
 from desktop_app.gui import i18n, preferences, theme, word_marks
 from desktop_app.gui.decision_control import DecisionControl

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop_app.core.changes import ChangeFeed
+from desktop_app.core.changelog.changes import ChangeFeed
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from desktop_app.core import import_writer
 from desktop_app.core.formats import read_bytes
 from desktop_app.core.formats.limits import MAX_NAMES, MAX_RECORDS
-from desktop_app.core.import_writer import CANDIDATES_PER_KEY
+from desktop_app.core.importing import writer as import_writer
+from desktop_app.core.importing.writer import CANDIDATES_PER_KEY
 from desktop_app.core.library import Library
 from desktop_app.core.records import MAX_LISTED_PROBLEMS
 from desktop_app.core.store import tables as t

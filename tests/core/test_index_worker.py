@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from desktop_app.core import index_worker
-from desktop_app.core.index_worker import WorkerClient
 from desktop_app.core.library import Library
+from desktop_app.core.search import worker as index_worker
+from desktop_app.core.search.worker import WorkerClient
 from tests.conftest import find_paper, queued_ids
 
 RACES_WORDS = "Recursive Automated Composition for Environment Scaling"

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.index_sync import IndexSync
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.search.index import SearchIndex
 from desktop_app.core.search.query import QuerySyntaxError
+from desktop_app.core.search.sync import IndexSync
 from tests.conftest import find_paper
 from tests.core.pg_fixtures import BACKENDS, _import_seeds, library_from_template
 

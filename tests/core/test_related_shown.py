@@ -1,8 +1,8 @@
-"""Which related papers the reader lists, and the word for each (core/related.py)."""
+"""Which related papers the reader lists, and the word for each (core/insights/related.py)."""
 
 from __future__ import annotations
 
-from desktop_app.core.related import FLOOR, RELATIVE, worth_showing
+from desktop_app.core.insights.related import FLOOR, RELATIVE, worth_showing
 
 
 def test_weak_tail_is_left_out_and_each_has_a_word() -> None:

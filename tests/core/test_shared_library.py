@@ -1,4 +1,4 @@
-"""A library shared on PostgreSQL (core/shared_library.py, core/changes.py): opened by URL with
+"""A library shared on PostgreSQL (core/shared_library.py, core/changelog/changes.py): opened by URL with
 the same migrations, the change log, two desks in two processes, the note conflict kept, the
 read-only role, ``share`` and back. A throwaway server (initdb + pg_ctl, Unix socket) runs them;
 without PostgreSQL they skip with the reason (fail with CI set)."""
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop_app.core.changes import ChangeFeed, ChangeRow, describe
+from desktop_app.core.changelog.changes import ChangeFeed, ChangeRow, describe
 from desktop_app.core.errors import LibraryError, LibraryReadOnly
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
@@ -101,7 +101,7 @@ def test_seq_order_is_commit_order(pg_url: str) -> None:
         writing = lib.store.write()
         first = writing.__enter__()  # holds its log rows uncommitted
         first.require_papers([a])
-        from desktop_app.core.changes import log_write
+        from desktop_app.core.changelog.changes import log_write
 
         log_write(first.conn, first.d, first.touched, first.now, "one")  # what the commit would write
         first.touched.clear()

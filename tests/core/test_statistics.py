@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy import select, update
 
 from desktop_app.cli import main
-from desktop_app.core.actor import current_actor
-from desktop_app.core.change_log import STATISTICS_KINDS
+from desktop_app.core.changelog.actor import current_actor
+from desktop_app.core.changelog.rows import STATISTICS_KINDS
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.store import tables as t
@@ -219,10 +219,10 @@ def test_change_log_and_statistics_on_postgresql(tmp_path: Path) -> None:
     from sqlmodel import SQLModel
 
     import desktop_app.core.models  # noqa: F401 - the tables
-    from desktop_app.core.imports import Imports
+    from desktop_app.core.importing.imports import Imports
+    from desktop_app.core.insights.statistics import library_statistics
     from desktop_app.core.papers import Papers
     from desktop_app.core.records import ParseResult, Record
-    from desktop_app.core.statistics import library_statistics
     from desktop_app.core.store import Store
     from desktop_app.core.tags import Tags
     from tests.core.postgres_server import postgres_server

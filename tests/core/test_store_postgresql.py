@@ -14,13 +14,13 @@ import pytest
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.finder import Finder
 from desktop_app.core.highlights import Highlights
-from desktop_app.core.imports import Imports
-from desktop_app.core.index_sync import IndexSync
+from desktop_app.core.importing.imports import Imports
 from desktop_app.core.notes import Notes
 from desktop_app.core.papers import Papers
 from desktop_app.core.reading_lists import ReadingLists
 from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.saved_searches import SavedSearches
+from desktop_app.core.search.sync import IndexSync
 from desktop_app.core.store import Store
 from desktop_app.core.tags import Tags
 from tests.core.postgres_server import postgres_server

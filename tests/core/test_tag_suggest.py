@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from desktop_app.core.insights.tag_suggest import suggest_tags, tag_stems
 from desktop_app.core.library import Library
-from desktop_app.core.tag_suggest import suggest_tags, tag_stems
 
 RL = [
     "Proximal policy optimization with clipped surrogate rewards stabilises reinforcement learning agents "

@@ -208,7 +208,7 @@ def test_like_and_related_rank_by_the_semantic_space(mix: Library) -> None:
 def test_a_large_librarys_search_does_not_wait_for_the_fit(mix: Library, monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    from desktop_app.core.related import related_to
+    from desktop_app.core.insights.related import related_to
 
     monkeypatch.setattr(semantic, "WAIT_PAPERS", 0)  # every library counts as large
     adhd = sorted(pid for pid, label in truth(mix).items() if label == "adhd")

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import insert
 
-from desktop_app.core import triage
+from desktop_app.core.insights import triage_progress as triage
 from desktop_app.core.library import Library
 from desktop_app.core.models import ChangeLog
 

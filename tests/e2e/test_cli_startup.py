@@ -138,7 +138,7 @@ def test_a_shell_pipeline_into_head(big_library: Path) -> None:
 # the highlight anchoring, the identity rules, PostgreSQL's dialect
 NOT_ON_READ_PATHS = ("PySide6", "shiboken6", "alembic", "diff_match_patch", "pylatexenc", "rapidfuzz",
                      "sqlalchemy.dialects.postgresql", "desktop_app.gui", "desktop_app.core.formats",
-                     "desktop_app.core.imports", "desktop_app.core.import_writer", "desktop_app.core.exports",
+                     "desktop_app.core.importing.imports", "desktop_app.core.importing.writer", "desktop_app.core.exports",
                      "desktop_app.core.highlights", "desktop_app.core.anchoring", "desktop_app.core.sameness",
                      "desktop_app.core.duplicates", "desktop_app.core.text")
 

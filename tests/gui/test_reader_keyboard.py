@@ -185,8 +185,8 @@ def test_related_papers_show_their_strength_and_open_by_keyboard(make_window, se
 
 
 def test_fewer_than_ten_related_when_the_rest_are_weak(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+    from desktop_app.core.insights.related import FLOOR, RELATIVE
     from desktop_app.core.library import Library
-    from desktop_app.core.related import FLOOR, RELATIVE
 
     with Library.open(seeded_dir) as lib:
         few = None

@@ -160,7 +160,7 @@ def test_connect_dialog_tests_the_connection(qtbot, pg_url: str) -> None:  # noq
 def test_the_reader_line_says_who_what_and_when() -> None:
     from datetime import UTC, datetime, timedelta
 
-    from desktop_app.core.changes import ChangeRow
+    from desktop_app.core.changelog.changes import ChangeRow
     from desktop_app.gui.shared_desk import describe_row
 
     now = datetime.now(UTC)

@@ -140,7 +140,7 @@ win = open_main_window(sys.argv[1], QSettings(sys.argv[2], QSettings.Format.IniF
 while not (win.start_stage.done and win.files.index_ready):
     app.processEvents()
     QThread.msleep(5)
-mods = ("desktop_app.gui.statistics_view", "desktop_app.core.statistics")
+mods = ("desktop_app.gui.statistics_view", "desktop_app.core.insights.statistics")
 seen = {"at_start": [m for m in mods if m in sys.modules]}
 win._show_statistics()
 seen["after_open"] = [m for m in mods if m in sys.modules]
@@ -154,4 +154,4 @@ def test_statistics_are_not_loaded_at_start(seeded_dir: Path, tmp_path: Path) ->
     out = subprocess.run([sys.executable, "-c", _PROBE, str(seeded_dir), str(tmp_path / "s.ini")],
                          capture_output=True, text=True, env=env, timeout=180, check=True)
     seen = json.loads(out.stdout.strip().splitlines()[-1])
-    assert seen == {"at_start": [], "after_open": ["desktop_app.gui.statistics_view", "desktop_app.core.statistics"]}
+    assert seen == {"at_start": [], "after_open": ["desktop_app.gui.statistics_view", "desktop_app.core.insights.statistics"]}

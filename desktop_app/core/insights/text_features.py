@@ -182,7 +182,7 @@ def build_in_child(folder: Path, timeout: float = 1800.0) -> bool:
     hold the window's interpreter lock for half a minute. True when the child succeeded."""
     import subprocess
 
-    from desktop_app.core.index_worker import _child_env, worker_command
+    from desktop_app.core.search.worker import _child_env, worker_command
 
     argv = worker_command(folder)[:-1] + ["triage", "features"]
     try:

@@ -156,7 +156,7 @@ class SearchIndex:
         # compound=False: a compound segment is copied into memory on open (467 MB at 100,000
         # papers, measured); separate files are memory-mapped instead. Two cores: two processes
         # each build a segment (index_worker.build_options)
-        from desktop_app.core.index_worker import build_options
+        from desktop_app.core.search.worker import build_options
 
         writer = ix.writer(compound=False, timeout=60, delay=0.1, **build_options(total))
         try:

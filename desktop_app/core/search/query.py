@@ -32,7 +32,7 @@ from desktop_app.core.store.dialect import Dialect, like_escape
 
 SQL_FIELDS = ("tag", "status", "decision", "rating", "year", "list", "related", "like", "key")
 # related:ID and like:ID ("more like this") -> (the ids of the papers related to paper ID, what
-# ranks them: a query for the index, or each paper's score); given by the Finder (core/related.py),
+# ranks them: a query for the index, or each paper's score); given by the Finder (core/insights/related.py),
 # which can read the paper's text
 RelatedResolver = Callable[[int], "tuple[list[int], query.Query | dict[int, float] | None]"]
 KNOWN_FIELDS = set(TEXT_FIELDS) | set(SQL_FIELDS)

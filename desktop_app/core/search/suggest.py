@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 from desktop_app.core.search.schema import DEFAULT_FIELDS, TEXT_FIELDS
 
 if TYPE_CHECKING:
-    from desktop_app.core.index_sync import IndexSync
     from desktop_app.core.search.index import SearchIndex
+    from desktop_app.core.search.sync import IndexSync
     from desktop_app.core.store import Store
 
 __all__ = ["FEW_HITS", "correct_query", "did_you_mean", "edit_distance"]

@@ -1,4 +1,4 @@
-"""Writing a transaction's change_log rows (core/changes.py says what they are for).
+"""Writing a transaction's change_log rows (core/changelog/changes.py says what they are for).
 
 Here, inside the store package, so that :meth:`Store.write` needs nothing outside it: the facade
 operation running (``OPERATION``, set by ``changes.logged``) names the rows' kind; the papers the

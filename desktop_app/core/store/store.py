@@ -53,7 +53,7 @@ class Tx:
         # rolled back is deleted); each runs once, its OSErrors ignored
         self.after_commit: list[Callable[[], None]] = []
         self.after_rollback: list[Callable[[], None]] = []
-        # the papers this write touched, written to change_log before the commit (core/changes.py)
+        # the papers this write touched, written to change_log before the commit (core/changelog/changes.py)
         self.touched: set[int] = set()
 
     def queue_index(self, ids: Iterable[int]) -> None:
@@ -113,7 +113,7 @@ class Store:
         self.commits_file = commits_file
         self._database: str | None = None  # the SQLite file's path, for data_stamp
         self._wait = threading.local()  # .seconds: how long this thread's writes wait for the lock
-        self.actor = ""  # who writes, recorded in change_log (core/changes.py sets it at open)
+        self.actor = ""  # who writes, recorded in change_log (core/changelog/changes.py sets it at open)
         self.index_queue = True  # False: no index_queue rows (a shared library, core/shared_library.py)
         self.role = ""  # a server library's database role and schema: a "permission denied" names
         self.schema = "public"  # the GRANT it needs (store/failures.py)

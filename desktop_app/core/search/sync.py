@@ -23,8 +23,8 @@ from pathlib import Path
 from sqlalchemy import Select, String, delete, func, literal, select, type_coerce
 
 from desktop_app.core.errors import ServerUnreachable
-from desktop_app.core.index_worker import WorkerClient, WorkerFailed
 from desktop_app.core.search.index import IndexDoc, SearchIndex
+from desktop_app.core.search.worker import WorkerClient, WorkerFailed
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
 
@@ -68,7 +68,7 @@ def _writer_mode(background: bool | str, read_only: bool) -> str:
     """"inline", "thread" or "process" (see the module's docstring)."""
     if read_only or not background:
         return "inline"
-    from desktop_app.core.index_worker import ENV_MODE
+    from desktop_app.core.search.worker import ENV_MODE
 
     wanted = os.environ.get(ENV_MODE, "").strip().lower()
     if background == "thread" or wanted in ("thread", "0", "off", "no"):

@@ -4,7 +4,7 @@
 over indexed columns (``paper.venue``, ``year``, ``rating``, ``status``; ``paper_tag``'s key;
 ``change_log.kind``): about 0.1 s at 100,000 papers. Papers in the trash are not counted.
 
-Reading progress comes from ``change_log`` rows of kind "status" (core/change_log.py): per local
+Reading progress comes from ``change_log`` rows of kind "status" (core/changelog/rows.py): per local
 day, how many papers became skimmed and read that day (net: a paper marked read and the mark
 undone the same day counts 0; changes that came from a library file or a merge, ``"via"``, are
 not the reader's and are not counted), and the cumulative number of read papers at the end of each

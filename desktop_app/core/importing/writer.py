@@ -24,11 +24,11 @@ from dataclasses import replace
 
 from sqlalchemy import Select, bindparam, func, insert, select, union_all, update
 
-from desktop_app.core import change_log
+from desktop_app.core.changelog import rows as change_log
 from desktop_app.core.citation_keys import is_valid_key, pattern_key, unique_key
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.formats.own_fields import STATUSES
-from desktop_app.core.import_keys import UNTITLED, content_hash, plain_title
+from desktop_app.core.importing.keys import UNTITLED, content_hash, plain_title
 from desktop_app.core.records import DECISIONS, MAX_LISTED_PROBLEMS, Record
 from desktop_app.core.rules import normalize_tag
 from desktop_app.core.sameness import (

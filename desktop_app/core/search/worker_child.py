@@ -13,8 +13,8 @@ import threading
 from pathlib import Path
 from typing import IO
 
-from desktop_app.core.index_sync import BATCH_ENV, CHILD_DRAIN_BATCH
 from desktop_app.core.library import Library
+from desktop_app.core.search.sync import BATCH_ENV, CHILD_DRAIN_BATCH
 
 log = logging.getLogger(__name__)
 NICE = 5  # niceness added to the child's (and its rebuild helpers') scheduling priority

@@ -42,7 +42,7 @@ class TagSuggestion:
 def tag_stems(name: str) -> frozenset[str]:
     """The index stems of a tag's last part ("rl/ppo" → {"ppo"}); empty for stop words and
     very short parts, which cannot be matched to key terms."""
-    from desktop_app.core.related import term_counts
+    from desktop_app.core.insights.related import term_counts
 
     leaf = name.rsplit("/", 1)[-1]
     return frozenset(term_counts(re.sub(r"[-_.:]+", " ", leaf)))
@@ -54,7 +54,7 @@ def suggest_tags(library: Library, paper_id: int, k: int = SHOWN, *, hide_own: b
     """Up to ``k`` tags for ``paper_id``, best first. ``hide_own``: ignore the paper's own tags
     (leave-one-out: as if it had none, and tags only it carries did not exist). ``related``:
     ``Library.related(paper_id, neighbours)`` when the caller has it already."""
-    from desktop_app.core.related import key_terms, paper_text
+    from desktop_app.core.insights.related import key_terms, paper_text
 
     own = [] if hide_own else library.papers.rows([paper_id])[paper_id].tags
     own_lower = {t.lower() for t in own}

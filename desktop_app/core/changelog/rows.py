@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy import insert, literal, true
 
-from desktop_app.core.actor import current_actor
+from desktop_app.core.changelog.actor import current_actor
 from desktop_app.core.store import Tx
 from desktop_app.core.store import tables as t
 

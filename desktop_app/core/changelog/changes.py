@@ -116,7 +116,7 @@ def _row(r: Any) -> ChangeRow:  # noqa: ANN401 - a SQLAlchemy row
     return ChangeRow(int(r[0]), at, r[2] or "", r[3], r[4])
 
 
-# the statistics' own rows (core/change_log.py: "status", "rating", "tag") repeat a facade row
+# the statistics' own rows (core/changelog/rows.py: "status", "rating", "tag") repeat a facade row
 _FACADE_ROWS = t.change_log.c.kind.not_in(("status", "rating", "tag"))
 _COLUMNS = (t.change_log.c.seq, t.change_log.c.at, t.change_log.c.actor, t.change_log.c.kind,
             t.change_log.c.paper_id)

@@ -15,8 +15,12 @@ from sqlalchemy import func, select, update
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.formats.regular_file import not_a_file
-from desktop_app.core.import_writer import ImportWriter, finish_batch, start_batch
-from desktop_app.core.library_json import is_library_json_file, read_document, restore_document
+from desktop_app.core.importing.library_json import (
+    is_library_json_file,
+    read_document,
+    restore_document,
+)
+from desktop_app.core.importing.writer import ImportWriter, finish_batch, start_batch
 from desktop_app.core.records import ParseResult, summarised
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
