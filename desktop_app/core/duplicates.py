@@ -20,6 +20,7 @@ from datetime import datetime
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from sqlalchemy import Connection, String, cast, delete, exists, func, insert, select, update
 
 from desktop_app.core.anchoring import reanchor_all
@@ -27,6 +28,7 @@ from desktop_app.core.changelog import rows as change_log
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.models import STATUSES
 from desktop_app.core.sameness import (
+    NEAR_REASON,
     REASON_LABELS,
     RULE_REASONS,
     Identity,
@@ -60,6 +62,11 @@ _BEFORE = ("title", "title_source", "abstract", "abstract_text", "authors_json",
 # A key naming more papers than this ("t:introduction", one blurb on every chapter of a series)
 # tells nothing about any two of them; its pairs are not offered (they would be thousands).
 MAX_GROUP = 50
+# Near-duplicates in the semantic space (core/insights/semantic.py): on the seeds, a copy of a
+# paper with a sentence dropped, one added and the first reworded scores 0.91-0.99 with it, while
+# no two different seed papers pass 0.29 (benchmarks/bench_duplicates.py prints both).
+NEAR_COSINE = 0.9
+NEAR_WORDS = 0.5  # and a tf-idf cosine (the exact words) at least this: the seed copies 0.93-0.99
 _HIGHLIGHT_ANCHOR = ("id", "start", "end", "prefix", "suffix", "orphaned")
 _CHOICES = ("keep", "other")
 MERGED_FROM = "— merged from: {title} —"
@@ -158,8 +165,36 @@ class Duplicates:
                 continue
             pairs.append(DuplicatePair(a, b, reason, REASON_LABELS.get(reason, reason), reason in RULE_REASONS,
                                        rows[a]["title"], rows[b]["title"]))
+        pairs += self._near_in_space({(p.a, p.b) for p in pairs})
         pairs.sort(key=lambda p: (reason_rank(p.reason), p.a, p.b))
         return pairs if limit is None else pairs[:max(0, limit)]
+
+    def _near_in_space(self, offered: set[tuple[int, int]]) -> list[DuplicatePair]:
+        """Pairs of live papers whose titles and abstracts are nearly one text in the library's
+        semantic space (cosine at least :data:`NEAR_COSINE`: a preprint and its published version
+        with the abstract reworded), not dismissed and not offered for another reason. Uses the
+        space kept for the library, never waits for one being fitted (none: no such pairs)."""
+        from desktop_app.core.insights.semantic import ready_space
+
+        space = ready_space(self._store)
+        if space is None:
+            return []
+        close = [(a, b) for a, b, _ in space.close_pairs(NEAR_COSINE) if (a, b) not in offered]
+        if close:  # and the same words mostly: a tiny library's space puts unlike texts together
+            rows = space.rows([i for pair in close for i in pair]).reshape(-1, 2)
+            w = space.weights
+            words = np.asarray(w[rows[:, 0]].multiply(w[rows[:, 1]]).sum(axis=1)).ravel()
+            close = [pair for pair, same in zip(close, words >= NEAR_WORDS, strict=True) if same]
+        if not close:
+            return []
+        p, dp = t.paper.c, t.distinct_pair
+        ids = sorted({i for pair in close for i in pair})
+        with self._store.read() as conn:
+            titles = dict(conn.execute(select(p.id, p.title).where(self._store.dialect.in_ids(p.id, ids),
+                                                                    p.deleted_at.is_(None))).all())
+            dismissed = {(low, high) for low, high in conn.execute(select(dp.c.low_id, dp.c.high_id))}
+        return [DuplicatePair(a, b, NEAR_REASON, NEAR_REASON, False, titles[a], titles[b])
+                for a, b in close if a in titles and b in titles and (a, b) not in dismissed]
 
     def _candidates(self, conn: Connection) -> set[tuple[int, int]]:
         """(low id, high id) of live papers filed under one key, not dismissed.

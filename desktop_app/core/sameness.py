@@ -54,11 +54,12 @@ REASON_LABELS = {
 STRONG_REASONS = ("doi", "arxiv", "pmid")
 RULE_REASONS = tuple(REASON_LABELS)  # what same_paper() says, strongest first
 LIKENESSES = ("same abstract", "same title", "same citation key")  # what likeness() says, strongest first
+NEAR_REASON = "similar title and abstract"  # nearly one text in the semantic space (duplicates.py)
 
 
 def reason_rank(reason: str) -> int:
     """Where a reason of :func:`same_paper` or :func:`likeness` stands, strongest (0) first."""
-    order = RULE_REASONS + LIKENESSES
+    order = (*RULE_REASONS, *LIKENESSES, NEAR_REASON)
     return order.index(reason) if reason in order else len(order)
 
 def _digest(text: str) -> str | None:

@@ -94,6 +94,15 @@ class Tags:
             counts[tid] = counts.get(tid, 0) - n
         return [TagInfo(r[0], r[1], r[2], counts.get(r[0], 0)) for r in rows]
 
+    def tagged_ids(self) -> list[int]:
+        """The live papers that carry at least one tag, ascending."""
+        pt, p = t.paper_tag, t.paper
+        trashed_ids = select(p.c.id).where(p.c.deleted_at.is_not(None))
+        with self.store.read() as conn:
+            ids = set(conn.execute(select(pt.c.paper_id).distinct()).scalars())
+            ids -= set(conn.execute(select(pt.c.paper_id).where(pt.c.paper_id.in_(trashed_ids))).scalars())
+        return sorted(ids)
+
     # ---- links -------------------------------------------------------------------------------
     def add(self, paper_ids: Sequence[int], names: Sequence[str]) -> Change:
         """Add tags to papers. ``detail["links"]`` lists the (paper, tag) links actually added."""

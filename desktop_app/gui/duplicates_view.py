@@ -245,7 +245,7 @@ class DuplicatesDialog(QDialog):
         self.pairs = list(pairs)
         self.pair_list.clear()
         for p in self.pairs:
-            item = QTreeWidgetItem([p.label, p.title_a, p.title_b])  # item text: plain, never HTML
+            item = QTreeWidgetItem([i18n.reason_label(p.reason), p.title_a, p.title_b])  # item text: plain, never HTML
             item.setToolTip(0, self.tr("The import's own rules call these one paper") if p.strong
                             else self.tr("Alike, but the import's rules do not call them one paper"))
             if p.strong:

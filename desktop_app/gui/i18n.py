@@ -127,6 +127,11 @@ REASON_LABELS = {  # core.sameness.REASON_LABELS, in the window's language
     "pmid": QT_TRANSLATE_NOOP("Common", "same PubMed id"),
     "title-author-year": QT_TRANSLATE_NOOP("Common", "same title, author and year"),
     "same-record": QT_TRANSLATE_NOOP("Common", "the same record"),
+    # the likenesses of possible duplicates (core.sameness.LIKENESSES, NEAR_REASON)
+    "same abstract": QT_TRANSLATE_NOOP("Common", "same abstract"),
+    "same title": QT_TRANSLATE_NOOP("Common", "same title"),
+    "same citation key": QT_TRANSLATE_NOOP("Common", "same citation key"),
+    "similar title and abstract": QT_TRANSLATE_NOOP("Common", "similar title and abstract"),
 }
 
 

@@ -50,7 +50,7 @@ from PySide6.QtWidgets import (
 
 from desktop_app.gui import i18n, theme
 from desktop_app.gui.jobs import Job, SerialJob, keep_while_running
-from desktop_app.gui.topic_names import session_names
+from desktop_app.gui.topic_names import user_names
 
 if TYPE_CHECKING:
     from scipy.spatial import cKDTree
@@ -610,7 +610,7 @@ class MapDialog(QDialog):
     def _done(self, result: object) -> None:
         data: MapData = result  # type: ignore[assignment]
         pmap = data.pmap
-        pmap.topics.keep_names(session_names(self.window_))
+        pmap.topics.keep_names(user_names(self.window_))
         message = ""
         if not len(pmap):
             message = self.tr("No papers to map: the shown list is empty.")
@@ -627,7 +627,7 @@ class MapDialog(QDialog):
     def refresh_names(self) -> None:
         """Show the names the user gave (after a rename in the Topics dialog)."""
         if self.view.data is not None:
-            self.view.data.pmap.topics.keep_names(session_names(self.window_))
+            self.view.data.pmap.topics.keep_names(user_names(self.window_))
         self.view.update()
 
     def _library_changed(self, _change: object) -> None:

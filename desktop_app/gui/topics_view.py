@@ -3,7 +3,7 @@ each with its distinctive words, size and decisions; a topic's undecided papers 
 marked maybe or skipped at once (the count is asked first; one undo step), a topic saved as
 the tag ``topics/<name>``, or shown in the table or on the map (``paper_map.py``). A topic's name
 can be changed (F2, a double-click on it, or Rename…): the new name is the tag's and the map's,
-for the rest of the session (``topic_names.py``).
+in this and later sessions (``topic_names.py``).
 
 Names and words come from the papers' own texts and are shown as plain text.
 """
@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from desktop_app.gui import i18n
 from desktop_app.gui.jobs import SerialJob
-from desktop_app.gui.topic_names import session_names
+from desktop_app.gui.topic_names import remember, user_names
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -154,7 +154,7 @@ class TopicsDialog(QDialog):
         self.topics = result  # type: ignore[assignment]
         ts = self.topics
         assert ts is not None
-        ts.keep_names(session_names(self.window_))
+        ts.keep_names(user_names(self.window_))
         self.tree.blockSignals(True)
         self.tree.clear()
         for t in ts.topics:
@@ -224,10 +224,7 @@ class TopicsDialog(QDialog):
             self.topics.rename(number, item.text(0))
         except LibraryError as exc:
             self.window_.status_message(self.tr("Not renamed: {0}").format(str(exc)))
-        names = session_names(self.window_)
-        for found in self.topics.names_given.values():
-            names.pop(found, None)  # a name given back to the found one is no rename
-        names.update(self.topics.renamed())
+        remember(self.window_, self.topics)  # for the map, a recomputation and later sessions
         self.tree.blockSignals(True)
         item.setText(0, topic.name)  # the name kept (blanks folded), or the old one when refused
         self.tree.blockSignals(False)

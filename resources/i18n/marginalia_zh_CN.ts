@@ -374,6 +374,22 @@
         <source>Undecided</source>
         <translation>未决定</translation>
     </message>
+    <message>
+        <source>same abstract</source>
+        <translation>摘要相同</translation>
+    </message>
+    <message>
+        <source>same title</source>
+        <translation>标题相同</translation>
+    </message>
+    <message>
+        <source>same citation key</source>
+        <translation>引用键相同</translation>
+    </message>
+    <message>
+        <source>similar title and abstract</source>
+        <translation>标题和摘要相近</translation>
+    </message>
 </context>
 <context>
     <name>ConflictBanner</name>

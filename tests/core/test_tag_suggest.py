@@ -79,3 +79,21 @@ def test_key_terms_match_a_tags_last_part(tagged) -> None:  # noqa: ANN001
     got = {s.name: s for s in suggest_tags(lib, rl[0])}
     assert "methods/policy-gradient" in got
     assert "key terms" in got["methods/policy-gradient"].why
+
+
+def test_tagged_neighbours_in_the_semantic_space_vote(tagged) -> None:  # noqa: ANN001
+    lib, rl, bio = tagged
+    # no related papers handed in: only the tagged papers nearest in the space can name "biology"
+    got = suggest_tags(lib, bio[0], related=[])
+    assert got[0].name == "biology" and got[0].why == "similar papers"
+    assert suggest_tags(lib, rl[0], related=[])[0].name == "rl/ppo"
+    assert lib.tags.tagged_ids() == sorted(rl[1:] + bio[1:])
+
+
+def test_without_a_ready_space_the_related_papers_alone_vote(tagged, monkeypatch) -> None:  # noqa: ANN001
+    from desktop_app.core.insights import semantic
+
+    lib, _rl, bio = tagged
+    monkeypatch.setattr(semantic, "ready_space", lambda store: None)  # a large library still fitting
+    assert "biology" not in [s.name for s in suggest_tags(lib, bio[0], related=[])]
+    assert suggest_tags(lib, bio[0])[0].name == "biology"

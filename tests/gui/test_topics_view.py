@@ -73,3 +73,47 @@ def test_triage_walks_only_the_chosen_topics(make_window, seeded_dir: Path, qtbo
     assert view is not None and view.active and not dialog.isVisible()
     assert sorted(view.ids) == sorted(last.ids)  # only that topic's papers
     assert view.current_id() in last.ids
+
+
+def _topics_of(win, qtbot):  # noqa: ANN001, ANN202
+    from desktop_app.gui.topics_view import TopicsDialog
+
+    win.findChild(QAction, "topicsAction").trigger()
+    dialog = win.findChild(TopicsDialog)
+    qtbot.waitUntil(lambda: dialog.topics is not None and not dialog.busy(), timeout=60000)
+    return dialog
+
+
+def test_a_topic_name_given_is_kept_for_the_next_session_of_that_library(make_window, seeded_dir: Path, qtbot,  # noqa: ANN001
+                                                                       seed_paths: list[Path], tmp_path: Path) -> None:
+    from desktop_app.core.library import Library
+
+    win = make_window(seeded_dir)
+    dialog = _topics_of(win, qtbot)
+    found = dialog.topics.topics[0].name
+    dialog.tree.topLevelItem(0).setText(0, "My  own name")  # as the in-place editor commits it
+    assert dialog.topics.topics[0].name == "My own name"
+    make_window.close(win)
+
+    again = make_window(seeded_dir)  # a new window: the names come from the settings, not from memory
+    assert getattr(again, "_topic_names", None) is None
+    dialog = _topics_of(again, qtbot)
+    assert dialog.topics.names_given.get(dialog.topics.topics[0].number) == found
+    assert dialog.topics.topics[0].name == "My own name"
+    assert dialog.tree.topLevelItem(0).text(0) == "My own name"
+    dialog.tree.topLevelItem(0).setText(0, found)  # the name found given back: the rename is gone
+    make_window.close(again)
+
+    other_dir = tmp_path / "other"  # the same papers in another library: its own names
+    with Library.open(other_dir) as lib:
+        assert lib.imports.from_files(seed_paths).added == 76
+    win = make_window(seeded_dir)
+    dialog = _topics_of(win, qtbot)
+    dialog.tree.topLevelItem(0).setText(0, "Only here")
+    make_window.close(win)
+    other = make_window(other_dir)
+    dialog = _topics_of(other, qtbot)
+    assert dialog.topics.topics[0].name == found
+    make_window.close(other)
+    third = make_window(seeded_dir)
+    assert _topics_of(third, qtbot).topics.topics[0].name == "Only here"

@@ -40,6 +40,9 @@ MAX_DIMENSIONS = 100  # rank of the projection: on the labelled sets 50-150 meas
 MAX_FEATURES = 60_000  # vocabulary cap: keeps 100,000 abstracts fast to fit
 EXPANSION = 10  # a related-papers query adds the mean of its paper's nearest neighbours in the space
 SPACE_SHARE = 0.6  # related papers: the expanded space cosine's share; the rest is the tf-idf cosine
+EXACT_PAIRS_UP_TO = 20_000  # close_pairs compares every pair up to this many papers (~1 s at 20,000)
+PAIR_BLOCK = 256  # rows compared at once: 256 x 20,000 cosines is 20 MB
+PAIR_PROBES = 2  # close_pairs above EXACT_PAIRS_UP_TO: each paper joins its two nearest centres' groups
 MIN_DOCS_FOR_MIN_DF = 50  # below this a word seen in one paper is kept (a tiny library has few repeats)
 
 
@@ -91,6 +94,67 @@ class SemanticSpace:
             sims = self.vectors @ query
         exact = np.asarray((self.weights @ self.weights[row].T).todense()).ravel()
         return self._best(SPACE_SHARE * sims + (1 - SPACE_SHARE) * exact, row, n)
+
+    def nearest_among(self, paper_id: int, among: Sequence[int], n: int = 10) -> list[tuple[int, float]]:
+        """The ``n`` papers of ``among`` nearest ``paper_id`` by cosine in the space, (id, cosine)
+        best first, itself and papers outside the space left out."""
+        row = self._row(paper_id)
+        if row is None or n <= 0:
+            return []
+        rows = self.rows(among)
+        rows = rows[rows != row]
+        if len(rows) == 0:
+            return []
+        sims = self.vectors[rows] @ self.vectors[row]
+        m = min(n, len(rows))
+        top = np.argpartition(-sims, m - 1)[:m]
+        top = top[np.lexsort((self.ids[rows[top]], -sims[top]))]
+        return [(int(self.ids[rows[i]]), float(sims[i])) for i in top if sims[i] > 0]
+
+    def close_pairs(self, threshold: float, exact_up_to: int | None = None) -> list[tuple[int, int, float]]:
+        """Every pair of papers whose cosine is at least ``threshold``, (low id, high id, cosine),
+        without an all-pairs matrix: up to :data:`EXACT_PAIRS_UP_TO` papers every paper is
+        compared with every other, :data:`PAIR_BLOCK` rows at a time; above, the papers are
+        grouped around k-means centres (about √n of them) and each is compared only with the
+        papers of its :data:`PAIR_PROBES` nearest centres (pairs that close share one)."""
+        usable = np.flatnonzero(self.vectors.any(axis=1)) if len(self.vectors) else np.empty(0, np.int64)
+        if len(usable) < 2:
+            return []
+        limit = EXACT_PAIRS_UP_TO if exact_up_to is None else exact_up_to
+        groups = [usable] if len(usable) <= limit else self._cells(usable)
+        found: list[np.ndarray] = []
+        for group in groups:
+            points = self.vectors[group]
+            for start in range(0, len(group), PAIR_BLOCK):
+                sims = points[start:start + PAIR_BLOCK] @ points.T
+                i, j = np.nonzero(sims >= threshold)
+                i_rows, j_rows = group[i + start], group[j]
+                keep = i_rows < j_rows
+                found.append(np.stack([i_rows[keep], j_rows[keep], sims[i[keep], j[keep]]], axis=1))
+        if not found:
+            return []
+        rows = np.concatenate(found)
+        _, first = np.unique(rows[:, :2], axis=0, return_index=True)
+        return sorted((int(self.ids[int(a)]), int(self.ids[int(b)]), float(c)) for a, b, c in rows[first])
+
+    def _cells(self, usable: np.ndarray) -> list[np.ndarray]:
+        """``usable`` rows grouped by their :data:`PAIR_PROBES` nearest k-means centres."""
+        from sklearn.cluster import MiniBatchKMeans
+
+        points = self.vectors[usable]
+        k = max(2, int(np.sqrt(len(usable))))
+        km = MiniBatchKMeans(n_clusters=k, random_state=0, n_init=1, batch_size=4096, max_iter=20).fit(points)
+        centres = km.cluster_centers_.astype(np.float32)
+        centres /= np.maximum(np.linalg.norm(centres, axis=1, keepdims=True), 1e-12)
+        nearest = np.empty((len(points), PAIR_PROBES), dtype=np.int64)
+        for start in range(0, len(points), 4096):
+            sims = points[start:start + 4096] @ centres.T
+            nearest[start:start + 4096] = np.argsort(-sims, axis=1)[:, :PAIR_PROBES]
+        members = np.repeat(np.arange(len(points)), PAIR_PROBES)
+        cell = nearest.ravel()
+        order = np.argsort(cell, kind="stable")
+        bounds = np.searchsorted(cell[order], np.arange(k + 1))
+        return [usable[members[order[bounds[c]:bounds[c + 1]]]] for c in range(k) if bounds[c + 1] - bounds[c] > 1]
 
     def _row(self, paper_id: int) -> int | None:
         rows = self.rows([paper_id])
