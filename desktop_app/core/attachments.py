@@ -18,6 +18,7 @@ from pathlib import Path
 from sqlalchemy import delete, insert, select, update
 
 from desktop_app.core import attachment_files as af
+from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.models import ATTACHMENT_KINDS
 from desktop_app.core.store import Store, Tx
@@ -95,6 +96,7 @@ class Attachments:
         return next((v for v in self.for_paper(paper_id) if v.exists), None)
 
     # ---- writing ---------------------------------------------------------------------------
+    @writes
     def add(self, paper_id: int, path: str | Path, mode: str = "copy") -> Change:
         """Attach the file at ``path`` to a paper: a copy in ``files/<paper id>/`` or a link.
 
@@ -132,6 +134,7 @@ class Attachments:
             temp.unlink(missing_ok=True)
         return Change("attachments", (int(paper_id),), detail={"attachment_id": aid})
 
+    @writes
     def remove(self, attachment_id: int, *, hard: bool = False) -> Change:
         """Remove an attachment. Soft (the default): hidden, the file kept, :meth:`restore`
         brings it back. Hard: the row goes, and a copy's file once that is committed."""
@@ -151,6 +154,7 @@ class Attachments:
                 tx.conn.execute(update(a).where(a.c.id == attachment_id).values(removed_at=tx.now))
         return Change("attachments", (row.paper_id,), detail={"attachment_id": attachment_id, "hard": hard})
 
+    @writes
     def restore(self, attachment_id: int) -> Change:
         """Undo a soft removal."""
         a = t.attachment

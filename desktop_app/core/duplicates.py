@@ -25,6 +25,7 @@ from sqlalchemy import Connection, String, cast, delete, exists, func, insert, s
 
 from desktop_app.core.anchoring import reanchor_all
 from desktop_app.core.changelog import rows as change_log
+from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.models import STATUSES
 from desktop_app.core.sameness import (
@@ -233,6 +234,7 @@ class Duplicates:
                       p.year, p.doi, p.arxiv_id, p.bibtex_key, p.extra_json).where(self._store.dialect.in_ids(p.id, ids))
         return {row["id"]: row for row in conn.execute(stmt).mappings()}
 
+    @writes
     def refresh_keys(self) -> Change:
         """File look-up keys for the papers that have none (papers made before keys were filed)."""
         pi, p = t.paper_identity, t.paper
@@ -260,6 +262,7 @@ class Duplicates:
         ]
 
     # ---- merging ---------------------------------------------------------------------------
+    @writes
     def merge(self, keep_id: int, other_id: int, choices: dict[str, str] | None = None) -> Change:
         """Merge paper ``other_id`` into ``keep_id`` in one transaction; the other goes to the trash.
 
@@ -311,6 +314,7 @@ class Duplicates:
         return Change("papers", (keep_id, other_id), text_changed=True,
                       detail={"deleted": True, "merge_id": merge_id, "kept": keep_id, "merged": other_id})
 
+    @writes
     def undo_merge(self, merge_id: int) -> Change:
         """Put back what :meth:`merge` changed: the kept paper's fields, tags, list places,
         highlights and note as they were, and the other paper out of the trash."""
@@ -359,6 +363,7 @@ class Duplicates:
             return [dict(r) for r in conn.execute(select(m).order_by(m.c.id.desc())).mappings()]
 
     # ---- pairs that are two papers ----------------------------------------------------------
+    @writes
     def dismiss(self, a: int, b: int) -> Change:
         """Say that two papers are different: :meth:`find` never offers the pair again."""
         low, high = _ordered(a, b)
@@ -369,6 +374,7 @@ class Duplicates:
                             .on_conflict_do_nothing(index_elements=["low_id", "high_id"]))
         return Change("duplicates", (low, high), detail={"dismissed": (low, high)})
 
+    @writes
     def undismiss(self, a: int, b: int) -> Change:
         """Offer a dismissed pair again (the undo of :meth:`dismiss`)."""
         low, high = _ordered(a, b)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import delete, insert, select, update
 
 from desktop_app.core.anchoring import make_anchor
+from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.store import tables as t
 from desktop_app.core.values import Change
@@ -32,6 +33,7 @@ class Highlights:
         self._store = store
         self._papers = papers
 
+    @writes
     def add(self, paper_id: int, start: int, end: int, color: str = "yellow", comment: str = "") -> Change:
         """Highlight ``plain[start:end]`` of the paper's plain abstract."""
         _check_color(color)
@@ -55,6 +57,7 @@ class Highlights:
             tx.queue_index([paper_id])
         return Change("highlights", (paper_id,), text_changed=True, detail={"id": hid})
 
+    @writes
     def add_quote(self, paper_id: int, quote: str, color: str = "yellow", comment: str = "") -> Change:
         """Highlight the first occurrence of ``quote`` in the plain abstract."""
         plain = self._papers.get(paper_id).abstract_text
@@ -63,6 +66,7 @@ class Highlights:
             raise LibraryError(f"'{quote}' does not occur in the abstract of paper {paper_id}")
         return self.add(paper_id, start, start + len(quote), color, comment)
 
+    @writes
     def edit(self, highlight_id: int, *, color: str | None = None, comment: str | None = None) -> Change:
         """Change a highlight's color and/or comment; ``detail`` keeps the old ones."""
         h = t.highlight
@@ -85,6 +89,7 @@ class Highlights:
         return Change("highlights", (pid,), text_changed=True,
                       detail={"id": highlight_id, "color": old_color, "comment": old_comment})
 
+    @writes
     def delete(self, highlight_id: int) -> Change:
         """Delete a highlight; ``detail["row"]`` restores it."""
         h = t.highlight
@@ -96,6 +101,7 @@ class Highlights:
             tx.queue_index([row["paper_id"]])
         return Change("highlights", (row["paper_id"],), text_changed=True, detail={"row": dict(row)})
 
+    @writes
     def restore(self, row: dict[str, Any]) -> Change:
         """Put back a highlight deleted by :meth:`delete` (its ``detail["row"]``), same id."""
         with self._store.write() as tx:

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from sqlalchemy import insert, select, update
 
+from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryBusy
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
@@ -43,6 +44,7 @@ class Notes:
         with self.store.read() as conn:
             return conn.execute(select(t.note.c.text).where(t.note.c.paper_id == paper_id)).scalar() or ""
 
+    @writes
     def set(self, paper_id: int, note: str, *, base: str | None = None, wait: float | None = None) -> Change:
         """Replace a paper's note. The previous text (when different and not empty) becomes a
         revision, so no text is ever lost to an overwrite.
@@ -60,6 +62,7 @@ class Notes:
                 raise LibraryBusy("the library is busy; the note will be saved in a moment") from None
         return self._write(paper_id, lambda _old: note, base)
 
+    @writes
     def append(self, paper_id: int, text: str) -> Change:
         """Add ``text`` as a new paragraph line at the end of the note, atomically: the current
         text is read inside the write transaction, so concurrent appends all survive."""

@@ -25,6 +25,7 @@ from sqlalchemy import (
 )
 
 from desktop_app.core.changelog import rows as change_log
+from desktop_app.core.changelog.changes import writes
 from desktop_app.core.display_text import display_text, neutral_bidi
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.metadata import short_authors
@@ -173,6 +174,7 @@ class Papers:
         return frozenset(name for name, on in zip(FILLABLE, row, strict=True) if on)
 
     # ---- writes --------------------------------------------------------------------------
+    @writes
     def set_title(self, paper_id: int, title: str, source: str = "edited") -> Change:
         """Set a title; ``source`` is "edited" for the user's edits (undo passes the old one)."""
         title = " ".join(title.split())
@@ -189,6 +191,7 @@ class Papers:
             tx.queue_index([paper_id])
         return Change("papers", (paper_id,), text_changed=True, detail={"old": (old[0], old[1])})
 
+    @writes
     def update_metadata(self, paper_id: int, changes: dict[str, object]) -> Change:
         """Edit a paper's bibliographic fields in one transaction (see core/metadata.py for the
         fields and their checks; a title set here becomes "edited" unless ``title_source`` is
@@ -228,12 +231,15 @@ class Papers:
         return Change("papers", (paper_id,), text_changed=bool(searched & new.keys()),
                       detail={"old": old, "fields": fields})
 
+    @writes
     def set_status(self, paper_ids: Sequence[int], status: str) -> Change:
         return self._set_column(paper_ids, "status", check_status(status))
 
+    @writes
     def set_rating(self, paper_ids: Sequence[int], rating: int) -> Change:
         return self._set_column(paper_ids, "rating", check_rating(rating))
 
+    @writes
     def set_decision(self, paper_ids: Sequence[int], decision: str | None) -> Change:
         """keep / maybe / skip (or None: undecided) for many papers, one transaction."""
         return self._set_column(paper_ids, "decision", check_decision(decision))
@@ -263,6 +269,7 @@ class Papers:
         # the values it replaced, for undo (set_fields): the papers that already had it keep it
         return Change("papers", tuple(ids), detail={column: value, "old": {pid: {column: old} for pid, old in before}})
 
+    @writes
     def set_fields(self, values: dict[int, dict[str, object]]) -> Change:
         """Restore status/rating/decision per paper (undo of a bulk edit): {id: {"status": .., "rating": ..}}."""
         checks = {"status": check_status, "rating": check_rating, "decision": check_decision}
@@ -290,6 +297,7 @@ class Papers:
         with self._store.write() as tx:
             tx.conn.execute(update(t.paper).where(t.paper.c.id == paper_id).values(opened_at=tx.now))
 
+    @writes
     def set_abstract(self, paper_id: int, raw: str) -> Change:
         """Replace the abstract; highlights re-anchor by quote, unplaceable ones are orphaned."""
         from desktop_app.core.text import to_plain
@@ -310,6 +318,7 @@ class Papers:
             tx.queue_index([paper_id])
         return Change("highlights", (paper_id,), text_changed=True)
 
+    @writes
     def delete(self, paper_ids: Sequence[int]) -> Change:
         """Move papers to the trash (undoable with :meth:`restore`)."""
         with self._store.write() as tx:
@@ -317,6 +326,7 @@ class Papers:
             self._trash(tx, ids, tx.now)
         return Change("papers", tuple(ids), text_changed=True, detail={"deleted": True})
 
+    @writes
     def restore(self, paper_ids: Sequence[int]) -> Change:
         """Take papers out of the trash (the undo of :meth:`delete`; live ones stay as they
         are). LibraryError for a paper that is not there any more (deleted for good)."""

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, and_, bindparam, delete, func, insert, select, update
 
+from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.store import tables as t
 from desktop_app.core.values import Change, ListInfo
@@ -131,6 +132,7 @@ class ReadingLists:
                 .order_by(ITEM.c.position, ITEM.c.id))]
 
     # ---- the lists -----------------------------------------------------------------------
+    @writes
     def create(self, name: str, description: str = "") -> Change:
         name = _clean_name(name)
         with self._store.write() as tx:
@@ -141,6 +143,7 @@ class ReadingLists:
             ).inserted_primary_key[0]
         return Change("lists", list_ids=(lid,), detail={"name": name})
 
+    @writes
     def rename(self, name: str, new_name: str) -> Change:
         new_name = _clean_name(new_name)
         with self._store.write() as tx:
@@ -151,6 +154,7 @@ class ReadingLists:
             tx.conn.execute(update(RL).where(RL.c.id == lid).values(name=new_name))
         return Change("lists", list_ids=(lid,), detail={"old": name, "new": new_name})
 
+    @writes
     def describe(self, name: str, description: str) -> Change:
         with self._store.write() as tx:
             lid = _list_id(tx.conn, tx.d, name)
@@ -158,6 +162,7 @@ class ReadingLists:
             tx.conn.execute(update(RL).where(RL.c.id == lid).values(description=description))
         return Change("lists", list_ids=(lid,), detail={"old": old})
 
+    @writes
     def delete(self, name: str) -> Change:
         """Delete a list (papers stay); ``detail["snapshot"]`` restores it."""
         with self._store.write() as tx:
@@ -166,6 +171,7 @@ class ReadingLists:
             tx.conn.execute(delete(RL).where(RL.c.id == lid))
         return Change("lists", list_ids=(lid,), detail={"snapshot": snap})
 
+    @writes
     def restore(self, snapshot: dict) -> Change:
         """Recreate a list, or put items back into it, at their old positions."""
         with self._store.write() as tx:
@@ -186,6 +192,7 @@ class ReadingLists:
         return Change("lists", tuple(notes), list_ids=(lid,))
 
     # ---- items -----------------------------------------------------------------------------
+    @writes
     def add(self, name: str, paper_ids: Sequence[int], position: int | None = None) -> Change:
         """Append papers (or insert them at ``position``); papers already in the list stay put."""
         with self._store.write() as tx:
@@ -199,6 +206,7 @@ class ReadingLists:
             _renumber(tx.conn, lid, order)
         return Change("lists", tuple(new), list_ids=(lid,), detail={"added": new})
 
+    @writes
     def remove(self, name: str, paper_ids: Sequence[int]) -> Change:
         """Remove papers from a list; ``detail["snapshot"]`` puts them back."""
         with self._store.write() as tx:
@@ -210,6 +218,7 @@ class ReadingLists:
         snap["items"] = [it for it in snap["items"] if it[0] in gone]
         return Change("lists", tuple(sorted(gone)), list_ids=(lid,), detail={"snapshot": snap})
 
+    @writes
     def move(self, name: str, paper_id: int, position: int) -> Change:
         """Move a paper to ``position`` (0-based; clamped)."""
         with self._store.write() as tx:
@@ -223,6 +232,7 @@ class ReadingLists:
             _renumber(tx.conn, lid, order)
         return Change("lists", (paper_id,), list_ids=(lid,), detail={"old": old, "new": order.index(paper_id)})
 
+    @writes
     def set_item_note(self, name: str, paper_id: int, note: str) -> Change:
         """Set the note a list keeps on one of its papers."""
         with self._store.write() as tx:
@@ -234,6 +244,7 @@ class ReadingLists:
             tx.conn.execute(update(ITEM).where(item).values(note=note))
         return Change("lists", (paper_id,), list_ids=(lid,), detail={"old": old})
 
+    @writes
     def reorder(self, name: str, order: Sequence[int]) -> Change:
         """Set the whole order of a list (papers not named keep their relative order, after them).
         ``detail["old"]`` is the previous order, for undo."""
@@ -245,6 +256,7 @@ class ReadingLists:
             _renumber(tx.conn, lid, new)
         return Change("lists", tuple(new), list_ids=(lid,), detail={"old": old})
 
+    @writes
     def move_many(self, name: str, paper_ids: Sequence[int], position: int) -> Change:
         """Move several papers (kept in their order) so that they start at ``position``."""
         with self._store.read() as conn:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import delete, select
 
+from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.store import Store
@@ -33,6 +34,7 @@ class SavedSearches:
         with self.store.read() as conn:
             return [(name, query) for name, query in conn.execute(stmt)]
 
+    @writes
     def save(self, name: str, query: str) -> Change:
         """Save (or replace) a named search; the query must parse."""
         from desktop_app.core.search.query import compile_query  # the parser, only when saving
@@ -52,6 +54,7 @@ class SavedSearches:
             )
         return Change("searches", detail={"name": name, "old": old})
 
+    @writes
     def delete(self, name: str) -> Change:
         """Delete a saved search; ``detail["old"]`` is its query, for undo."""
         s = t.saved_search

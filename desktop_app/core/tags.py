@@ -31,6 +31,7 @@ from sqlalchemy import (
 )
 
 from desktop_app.core.changelog import rows as change_log
+from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.rules import normalize_tag
 from desktop_app.core.store import Store
@@ -104,6 +105,7 @@ class Tags:
         return sorted(ids)
 
     # ---- links -------------------------------------------------------------------------------
+    @writes
     def add(self, paper_ids: Sequence[int], names: Sequence[str]) -> Change:
         """Add tags to papers. ``detail["links"]`` lists the (paper, tag) links actually added."""
         names = list(dict.fromkeys(normalize_tag(n) for n in names))
@@ -139,6 +141,7 @@ class Tags:
             }
         return self._add
 
+    @writes
     def remove(self, paper_ids: Sequence[int], names: Sequence[str]) -> Change:
         """Remove exactly these tags (not their children). ``detail["links"]`` lists removed links."""
         pt = t.paper_tag
@@ -160,6 +163,7 @@ class Tags:
             change_log.record(tx, "tag", [(pid, {"removed": name}) for pid, name in removed])
         return Change("tags", tuple(ids), tuple(names), detail={"links": removed})
 
+    @writes
     def set_links(self, links: Sequence[tuple[int, str]], present: bool) -> Change:
         """Add (present=True) or remove exact (paper, tag) links: the undo of add/remove."""
         by_tag: dict[str, list[int]] = {}
@@ -172,6 +176,7 @@ class Tags:
         return Change("tags", tuple(sorted(pids)), tuple(by_tag))
 
     # ---- the tags themselves -----------------------------------------------------------------
+    @writes
     def rename(self, old: str, new: str) -> Change:
         """Rename a tag and its children ("rl" -> "reinforcement" renames "rl/rlvr" too).
         Renaming onto an existing tag merges into it."""
@@ -209,6 +214,7 @@ class Tags:
         return {"tagged": len(tagged), "both": len(tagged & have), "gaining": len(tagged - have),
                 "target_exists": dst is not None}
 
+    @writes
     def merge(self, source: str, target: str) -> Change:
         """Every paper tagged ``source`` gets ``target``; ``source`` disappears (its children
         stay). ``detail["merge"]`` is exactly what changed, for :meth:`unmerge`: the source tag's
@@ -235,6 +241,7 @@ class Tags:
                  "gained": [pid for pid in tagged if pid not in had]}
         return Change("tags", tuple(tagged), (name, target_name), detail={"merge": merge})
 
+    @writes
     def unmerge(self, merged: Change) -> Change:
         """Undo :meth:`merge`, in one transaction: the source tag again (its id, name and color),
         on the same papers; ``target`` off the papers that gained it, and gone if the merge made it."""
@@ -257,6 +264,7 @@ class Tags:
                     tx.conn.execute(delete(t.tag).where(t.tag.c.id == dst))
         return Change("tags", tuple(m["tagged"]), (src["name"], m["target"]), detail={"unmerged": m})
 
+    @writes
     def recolor(self, name: str, color: str) -> Change:
         """Set a tag's color ("#rrggbb", or "" for none)."""
         if not _COLOR.fullmatch(color):  # fullmatch: "$" would accept a trailing newline
@@ -271,6 +279,7 @@ class Tags:
             tx.conn.execute(update(t.tag).where(t.tag.c.id == tid).values(color=color))
         return Change("tags", tag_names=(name,), detail={"old_color": old})
 
+    @writes
     def delete(self, name: str) -> Change:
         """Delete one tag (its children stay). ``detail`` holds what undo needs."""
         name = normalize_tag(name)

@@ -19,6 +19,7 @@ from pathlib import Path
 from sqlalchemy import ColumnElement, Delete, String, delete, func, or_, select, type_coerce, update
 
 from desktop_app.core import attachment_files as af
+from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
@@ -93,6 +94,7 @@ class Trash:
             ).first() is not None
 
     # ---- writes --------------------------------------------------------------------------
+    @writes
     def restore(self, paper_ids: Sequence[int]) -> Change:
         """Take papers out of the trash (all or, on an id not in the trash, none)."""
         with self._store.write() as tx:
@@ -101,6 +103,7 @@ class Trash:
             tx.queue_index(ids)
         return Change("papers", tuple(ids), text_changed=True, detail={"restored": True})
 
+    @writes
     def purge(self, paper_ids: Sequence[int]) -> Change:
         """Delete papers in the trash for good (all or, on an id not in the trash, none).
         Not undoable; ``detail["files"]`` counts the attached copies removed with them."""
@@ -109,6 +112,7 @@ class Trash:
             files = self._purge(tx, ids)
         return Change("papers", tuple(ids), text_changed=True, detail={"purged": True, "files": files})
 
+    @writes
     def empty(self) -> Change:
         """Delete every paper in the trash for good (not undoable)."""
         p = t.paper.c

@@ -40,8 +40,45 @@ def test_facade_writes_are_logged_in_their_transaction(tmp_path: Path, monkeypat
             lib.follow()
 
 
+def test_writes_are_registered_by_their_mark_not_their_annotation() -> None:
+    """``@writes`` decides what is logged: a write spelt ``-> Change | None`` is logged, a
+    method that merely returns a Change without the mark is not."""
+    from desktop_app.core.changelog.changes import log_mutations, writes
+    from desktop_app.core.values import Change
+
+    class Manager:
+        @writes
+        def maybe(self) -> Change | None:
+            return None
+
+        def reads(self) -> Change:
+            return Change("papers", ())
+
+    m = log_mutations(Manager(), "m")
+    assert getattr(vars(m)["maybe"], "__marginalia_logged__", False)
+    assert "reads" not in vars(m)
+
+
+def test_every_write_of_every_manager_carries_the_mark(tmp_path: Path) -> None:
+    """A guard for the next engineer: a public manager method that returns a Change or an
+    ImportReport is a write and must say so with ``@writes`` (or it would not be logged)."""
+    import inspect
+
+    from desktop_app.core.changelog.changes import WRITE_MARK
+
+    with Library.open(tmp_path / "lib") as lib:
+        for name in ("papers", "tags", "notes", "lists", "searches", "highlights", "imports",
+                     "duplicates", "attachments", "trash"):
+            cls = type(getattr(lib, name))
+            for attr, fn in inspect.getmembers(cls, inspect.isfunction):
+                returns = str(inspect.signature(fn).return_annotation).strip("'")
+                if attr.startswith("_") or returns not in {"Change", "ImportReport", "Change | None"}:
+                    continue
+                assert getattr(fn, WRITE_MARK, False), f"{cls.__name__}.{attr} returns {returns} without @writes"
+
+
 def test_every_mutating_manager_method_is_named(tmp_path: Path) -> None:
-    """The wrapping finds each public method annotated -> Change (the facade's writes)."""
+    """The wrapping finds each public method marked @writes (the facade's writes)."""
     with Library.open(tmp_path / "lib") as lib:
         for name in ("papers", "tags", "notes", "lists", "searches", "highlights", "imports",
                      "duplicates", "attachments"):

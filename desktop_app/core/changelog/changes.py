@@ -37,10 +37,11 @@ from desktop_app.core.store.change_log import MANY, OPERATION, log_write
 if TYPE_CHECKING:
     from desktop_app.core.store import Store
 
-__all__ = ["MANY", "ChangeFeed", "ChangeRow", "Listener", "is_server_url", "log_write", "logged"]
+__all__ = ["MANY", "ChangeFeed", "ChangeRow", "Listener", "is_server_url", "log_mutations", "log_write", "logged", "writes"]
 
 log = logging.getLogger(__name__)
 M = TypeVar("M")
+F = TypeVar("F", bound=Callable[..., Any])
 
 ACTOR_ENV = "MARGINALIA_ACTOR"  # a display name for change_log.actor (else the role / the user)
 POLL_SECONDS = 5.0  # the listener also pulls this often: a NOTIFY lost with a broken connection
@@ -79,17 +80,24 @@ def logged(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
 
 
 
-WRITES = ("Change", "ImportReport")  # the return annotations of the managers' writing methods
+WRITE_MARK = "__marginalia_write__"
+
+
+def writes(method: F) -> F:
+    """Mark a manager's method as one of the facade's writes: :func:`log_mutations` logs each
+    call under ``manager.method``. Explicit, so that what is logged never depends on how a
+    method's return type happens to be spelt."""
+    setattr(method, WRITE_MARK, True)
+    return method
 
 
 def log_mutations(manager: M, prefix: str) -> M:
-    """Wrap each public method of ``manager`` annotated ``-> Change`` (or ``-> ImportReport``:
-    imports) with :func:`logged`."""
+    """Wrap each public method of ``manager`` marked with :func:`writes` with :func:`logged`."""
     for attr in dir(type(manager)):
         if attr.startswith("_"):
             continue
         fn = getattr(type(manager), attr, None)
-        if not callable(fn) or getattr(fn, "__annotations__", {}).get("return") not in WRITES:
+        if not callable(fn) or not getattr(fn, WRITE_MARK, False):
             continue
         bound = getattr(manager, attr)
         if getattr(bound, "__marginalia_logged__", False):

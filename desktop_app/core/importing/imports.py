@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select, update
 
+from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.formats.regular_file import not_a_file
 from desktop_app.core.importing.library_json import (
@@ -65,6 +66,7 @@ class Imports:
         self.store = store
         self.folder = folder  # the library folder: a JSON document's attached copies go to its files/
 
+    @writes
     def from_files(
         self,
         paths: Sequence[str | Path],
@@ -97,6 +99,7 @@ class Imports:
         return self.from_records(parsed, duplicates=duplicates, tag_categories=tag_categories,
                                  keywords_as_tags=keywords_as_tags, progress=progress, cancelled=cancelled)
 
+    @writes
     def from_records(
         self,
         parsed: Sequence[tuple[str, ParseResult]],
@@ -169,6 +172,7 @@ class Imports:
         parsed = _read_all(paths, None)
         return self.from_records(parsed, duplicates=duplicates, dry_run=True), parsed
 
+    @writes
     def undo(self, batch_id: int) -> Change:
         """Move the papers an import added to the trash (with anything attached to them since:
         ``lib.trash.restore`` brings them back, ``lib.trash.purge`` deletes them for good).
@@ -206,6 +210,7 @@ class Imports:
             rows = conn.execute(select(t.import_batch).order_by(t.import_batch.c.id.desc()))
             return [dict(r._mapping) for r in rows]
 
+    @writes
     def restore_json(
         self,
         source: str | Path,
