@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from desktop_app.core.insights.related import RelatedPaper
     from desktop_app.core.insights.statistics import LibraryStatistics
     from desktop_app.core.insights.topics import Topics, TopicSet
+    from desktop_app.core.insights.triage_progress import TriageProgress
     from desktop_app.core.insights.triage_queue import TriageQueue
     from desktop_app.core.search.query import CompiledQuery
     from desktop_app.core.shared_library import Server
@@ -104,6 +105,13 @@ class Library:
         from desktop_app.core.duplicates import Duplicates
 
         return log_mutations(Duplicates(self.store, self.papers), "duplicates")
+
+    @cached_property
+    def progress(self) -> TriageProgress:
+        """Triage progress: which papers are decided, and since when (core/insights/triage_progress.py)."""
+        from desktop_app.core.insights.triage_progress import TriageProgress
+
+        return TriageProgress(self.store)
 
     @cached_property
     def triage(self) -> TriageQueue:
@@ -194,6 +202,28 @@ class Library:
         if ensure_index:
             lib.ensure_index()
         return lib
+
+    def waiting_at_most(self, seconds: float) -> contextlib.AbstractContextManager[None]:
+        """Writes made inside wait at most ``seconds`` for another process's write lock, then
+        raise LibraryBusy (the window then hands the edit to its worker): Store.waiting_at_most."""
+        return self.store.waiting_at_most(seconds)
+
+    @property
+    def reachable(self) -> bool:
+        """False while a shared library's server cannot be reached (always True for a folder)."""
+        return bool(self.store.reachable)
+
+    def on_reachability(self, call: Callable[[bool], None]) -> Callable[[], None]:
+        """Call ``call(reachable)`` from any thread when the server is lost or back; returns
+        the function that stops it."""
+        listeners = self.store.reachability_listeners
+        listeners.append(call)
+
+        def stop() -> None:
+            if call in listeners:
+                listeners.remove(call)
+
+        return stop
 
     def ensure_index(self, progress: Progress | None = None, cancelled: Cancelled | None = None) -> str:
         """Check the index; rebuild it when missing, unreadable, outdated or inconsistent.

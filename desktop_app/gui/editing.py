@@ -84,7 +84,7 @@ class EditController(QObject):
         try:
             # another program holding the write lock (a command-line import): the edit goes to
             # the worker rather than freeze the window while it waits
-            with self.library.store.waiting_at_most(GUI_LOCK_WAIT):
+            with self.library.waiting_at_most(GUI_LOCK_WAIT):
                 return perform(self.undo_stack, text, do, undo, self.changed.emit, self._warn, self.writes)
         except ServerUnreachable:
             return self._keep(text, do, undo)

@@ -26,10 +26,8 @@ CHILD_BUILD_PAPERS = 5_000  # from this size the tf-idf features are built in a 
 def _work(library: Library, ids: list[int], learned: bool, decided: tuple[int, str | None] | None,
           cancelled: object) -> dict:
     if learned and library.server is None and len(ids) >= CHILD_BUILD_PAPERS:
-        from desktop_app.core.insights import text_features
-
-        if not text_features.cached(library.store, library.folder):
-            text_features.build_in_child(library.folder)  # else: built in this thread below
+        if not library.triage.features_cached():
+            library.triage.build_features_in_child()  # else: built in this thread below
     queue = library.triage.order(ids, learned=learned, limit=None, why=5)
     near = None
     if decided is not None and decided[1] is not None:

@@ -59,11 +59,10 @@ def attach(win: QWidget) -> ServerState | None:
         with contextlib.suppress(RuntimeError):  # the window is gone (closed meanwhile)
             state.changed.emit(on)
 
-    lib.store.reachability_listeners.append(tell)
-    state.destroyed.connect(lambda: tell in lib.store.reachability_listeners
-                            and lib.store.reachability_listeners.remove(tell))
+    stop = lib.on_reachability(tell)
+    state.destroyed.connect(lambda: stop())
     win.server_state = state
-    if not lib.store.reachable:
+    if not lib.reachable:
         win.offline_banner.show()
     return state
 

@@ -50,7 +50,6 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.insights import triage_progress as core_triage
 from desktop_app.core.values import Change, PaperView
 from desktop_app.gui import i18n, preferences, theme, word_marks
 from desktop_app.gui.decision_control import DecisionControl
@@ -259,7 +258,7 @@ class TriageView(QWidget):
         remembered = self._settings_value("paper")
         start = remembered if remembered in self._ids_set else w.current_id()
         self.pos = ids.index(start) if start is not None and start in self._ids_set else 0
-        self._triaged = core_triage.triaged_ids(self.library.store)
+        self._triaged = self.library.progress.triaged_ids()
         self._known_tags()
         writable = not self.library.read_only
         for widget in (self.status, self.rating, self.tags, self.decision):
@@ -454,7 +453,7 @@ class TriageView(QWidget):
         triaged = self._triaged & self._ids_set
         midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
         try:
-            logged = core_triage.decided_since(self.library.store, midnight)
+            logged = self.library.progress.decided_since(midnight)
         except Exception:  # noqa: BLE001 - a busy library: the session's count stands alone
             logged = set()
         today = len((logged | self._session) & triaged)
@@ -469,11 +468,11 @@ class TriageView(QWidget):
         ids = list(change.paper_ids) if change.paper_ids else None
         if ids is None:
             self._cache.clear()
-            self._triaged = core_triage.triaged_ids(self.library.store)
+            self._triaged = self.library.progress.triaged_ids()
         else:
             for pid in ids:
                 self._cache.pop(pid, None)
-            for pid, status in core_triage.statuses(self.library.store, ids).items():
+            for pid, status in self.library.progress.statuses(ids).items():
                 if status == "unread":
                     self._triaged.discard(pid)
                     self._session.discard(pid)

@@ -66,3 +66,20 @@ def _change_log():  # noqa: ANN202 - a Table
     from desktop_app.core.models import ChangeLog
 
     return ChangeLog.__table__  # type: ignore[attr-defined]
+
+
+class TriageProgress:
+    """``lib.progress``: the functions above on the library's store, so the window reads
+    triage progress through the facade."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def triaged_ids(self) -> set[int]:
+        return triaged_ids(self._store)
+
+    def statuses(self, paper_ids: list[int]) -> dict[int, str]:
+        return statuses(self._store, paper_ids)
+
+    def decided_since(self, since: datetime) -> set[int]:
+        return decided_since(self._store, since)

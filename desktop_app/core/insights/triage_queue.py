@@ -95,6 +95,21 @@ class TriageQueue:
         self._finder = finder
         self._papers = papers
 
+    def features_cached(self) -> bool:
+        """Whether the tf-idf features of the library's current texts are cached already (the
+        window builds them in a child process for a large library when they are not)."""
+        from desktop_app.core.insights import text_features
+
+        return self._folder is not None and bool(text_features.cached(self._store, self._folder))
+
+    def build_features_in_child(self) -> None:
+        """Build and cache those features in a child process (its own GIL: the window's GUI
+        thread never waits on the fit); a folder library only."""
+        from desktop_app.core.insights import text_features
+
+        if self._folder is not None:
+            text_features.build_in_child(self._folder)
+
     def decide(self, paper_ids: Sequence[int], decision: str | None) -> Change:
         """keep / maybe / skip / None for papers: one transaction, logged, undoable."""
         return self._papers.set_decision(list(paper_ids), check_decision(decision))
