@@ -462,7 +462,7 @@ def cmd_check(lib: Library, args: argparse.Namespace) -> int:
             print(f"still: {p}")
     if not problems:
         print(f"ok: {lib.papers.count()} papers, database and index agree")
-    print(describe_age(lib.newest_backup_age()))
+    print(describe_age(lib.backups.newest_age()))
     return 1 if problems else 0
 
 
@@ -472,7 +472,7 @@ def cmd_backup(lib: Library, args: argparse.Namespace) -> int:
 
     if lib.read_only:
         raise LibraryReadOnly(f"{READ_ONLY}, so no backup can be written into {lib.folder / 'backups'}")
-    print(lib.backup("manual"))
+    print(lib.backups.make("manual"))
     return 0
 
 

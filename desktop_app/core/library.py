@@ -15,7 +15,6 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
-from datetime import timedelta
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -50,6 +49,7 @@ if TYPE_CHECKING:
     from desktop_app.core.insights.topics import Topics, TopicSet
     from desktop_app.core.insights.triage_progress import TriageProgress
     from desktop_app.core.insights.triage_queue import TriageQueue
+    from desktop_app.core.library_backups import Backups
     from desktop_app.core.search.query import CompiledQuery
     from desktop_app.core.shared_library import Server
     from desktop_app.core.trash import Trash
@@ -142,6 +142,15 @@ class Library:
         return Topics(self.store, self.tags, self.papers)
 
     # ---- open / close ----------------------------------------------------------------------
+    @cached_property
+    def backups(self) -> Backups:
+        """Verified copies of the database in ``backups/``: make one, one when due, the check
+        then backup the window runs after its first paint, the newest one's age
+        (core/library_backups.py)."""
+        from desktop_app.core.library_backups import Backups
+
+        return Backups(self.folder, self.store, self.server, read_only=self.read_only)
+
     @classmethod
     def open(cls, folder: str | Path, *, background_index: bool = False, ensure_index: bool = True,
              read_only: bool | None = None) -> Library:
@@ -341,56 +350,6 @@ class Library:
         window calls this at the first keystroke in its search box; it changes nothing."""
         if self.index.is_open:
             self.finder.query("paper", **filters)  # type: ignore[arg-type]
-
-    # ---- backups (store/backups.py) ----------------------------------------------------------
-    def backup(self, reason: str = "manual", *, keep_at_most: int | None = None) -> Path:
-        """A verified copy of the database in ``backups/``; old ones rotate (at most ``keep_at_most``
-        kept, see backups.to_keep). LibraryDamaged when the copy fails its integrity check (nothing
-        is kept then)."""
-        if self.server is not None:
-            raise self.server.backup_refused()
-        if self.read_only:
-            raise LibraryReadOnly(f"the library is read-only, so no backup can be written into {self.folder}")
-        made = backups.make_backup(self.db_path, self.folder / backups.BACKUPS_DIR, reason, keep_at_most=keep_at_most)
-        self._keep_files_with(made)
-        return made
-
-    def backup_if_due(self, every_hours: float | None = None, *, keep_at_most: int | None = None) -> Path | None:
-        """An automatic backup when the newest one is older than ``every_hours`` (by default
-        ``MARGINALIA_BACKUP_EVERY_HOURS``, else 24). The GUI calls it in a worker after the first
-        paint; the command line only backs up on ``marginalia backup``."""
-        if self.read_only or self.server is not None:
-            return None  # nothing can be written (the window says so), or the server keeps backups
-        made = backups.backup_if_due(self.db_path, self.folder / backups.BACKUPS_DIR, every_hours=every_hours,
-                                     keep_at_most=keep_at_most)
-        if made is not None:
-            self._keep_files_with(made)
-        return made
-
-    def _keep_files_with(self, backup: Path) -> None:
-        """The attached copies a new backup names are kept in ``backups/files/`` (once each);
-        those no backup names any more go (core/attachment_files.py)."""
-        from desktop_app.core import attachment_files
-
-        with storage_errors(self.folder):
-            attachment_files.keep_with_backup(self.folder, backup)
-            attachment_files.prune_blobs(backup.parent)
-
-    def check_then_backup(self, *, enabled: bool = True, keep_at_most: int | None = None) -> tuple[str, object]:
-        """What the window runs in a worker after its first paint: ``("damaged", problem)`` when
-        ``PRAGMA quick_check`` of the database fails, else ``("backup", path or None)`` (no
-        backup when the user turned them off: ``enabled`` False)."""
-        if self.server is not None:
-            return "backup", None  # the server checks and backs up its own database
-        problem = backups.quick_problem(self.db_path)
-        if problem is not None:
-            return "damaged", problem
-        return "backup", self.backup_if_due(keep_at_most=keep_at_most) if enabled else None
-
-    def newest_backup_age(self) -> timedelta | None:
-        if self.server is not None:
-            return None
-        return backups.newest_backup_age(self.folder / backups.BACKUPS_DIR)
 
     def damaged(self, detail: str) -> LibraryDamaged:
         """The one-line error for this library's damaged database, naming the backup to restore."""

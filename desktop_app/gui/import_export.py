@@ -308,7 +308,7 @@ class FileController(QObject):
             return None
         lib = self.library
         enabled, keep = self.backup_preferences()
-        job = Job(lambda progress, cancelled: lib.check_then_backup(enabled=enabled, keep_at_most=keep), self._window)
+        job = Job(lambda progress, cancelled: lib.backups.check_then_make(enabled=enabled, keep_at_most=keep), self._window)
         job.succeeded.connect(self._backup_done)
         job.failed.connect(self._backup_failed)
         keep_while_running(self._window, job)
@@ -341,7 +341,7 @@ class FileController(QObject):
 
     def check_library(self) -> None:
         problems = self.library.integrity_check()
-        age = i18n.plurals().backup_age(self.library.newest_backup_age())
+        age = i18n.plurals().backup_age(self.library.backups.newest_age())
         if problems:
             # plain text: a problem names attached files, whose names come from imported files
             box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Check library"), "\n".join([*problems, age]),

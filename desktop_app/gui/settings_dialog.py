@@ -385,7 +385,7 @@ class SettingsDialog(QDialog):
 
     # ---- backups -----------------------------------------------------------------------------
     def _backup_age(self) -> str:
-        return i18n.plurals().backup_age(self.win.library.newest_backup_age())
+        return i18n.plurals().backup_age(self.win.library.backups.newest_age())
 
     def backup_now(self) -> None:
         """A manual backup in a worker; the state line says where it went."""
@@ -402,7 +402,7 @@ class SettingsDialog(QDialog):
             self.backup_now_button.setEnabled(True)
             self.backup_state.setText(self.tr("The backup failed: {0}").format(message))
 
-        start_job(self, self.tr("Backing up…"), lambda p, c: lib.backup("manual", keep_at_most=keep), done, failed)
+        start_job(self, self.tr("Backing up…"), lambda p, c: lib.backups.make("manual", keep_at_most=keep), done, failed)
 
     def backups_folder(self) -> Path:
         from desktop_app.core.store.backups import BACKUPS_DIR

@@ -220,10 +220,10 @@ def test_json_restore_without_the_files_keeps_them_as_missing(seed_library: Libr
 def test_backups_keep_the_copies_and_a_restore_brings_them_back(seed_library: Library, tmp_path: Path) -> None:
     lib = seed_library
     v = lib.attachments.get(lib.attachments.add(6, _pdf(tmp_path)).detail["attachment_id"])
-    made = lib.backup()
+    made = lib.backups.make()
     blob = lib.folder / "backups" / "files" / v.sha256
     assert blob.read_bytes() == PDF
-    made = lib.backup()  # stored once however many backups name it (rotation kept this newer one)
+    made = lib.backups.make()  # stored once however many backups name it (rotation kept this newer one)
     assert [p.name for p in (lib.folder / "backups" / "files").iterdir()] == [v.sha256]
     lib.attachments.remove(v.id, hard=True)
     assert not v.location.exists()
@@ -238,11 +238,11 @@ def test_backups_keep_the_copies_and_a_restore_brings_them_back(seed_library: Li
 def test_blobs_no_backup_names_are_pruned(seed_library: Library, tmp_path: Path) -> None:
     lib = seed_library
     aid = lib.attachments.add(6, _pdf(tmp_path)).detail["attachment_id"]
-    made = lib.backup()
+    made = lib.backups.make()
     assert len(list((lib.folder / "backups" / "files").iterdir())) == 1
     lib.attachments.remove(aid, hard=True)
     made.unlink()  # as rotation would
-    lib.backup()
+    lib.backups.make()
     assert list((lib.folder / "backups" / "files").iterdir()) == []
 
 

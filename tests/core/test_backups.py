@@ -66,7 +66,7 @@ def test_damage_helper_breaks_queries(library_dir: Path) -> None:
 def test_backup_is_verified_and_self_contained(library_dir: Path) -> None:
     papers, notes = make_library(library_dir)
     with Library.open(library_dir) as lib:
-        path = lib.backup("manual")
+        path = lib.backups.make("manual")
     assert path.parent == library_dir / "backups" and path.name.endswith("-manual.sqlite")
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]  # no .part, -wal or -shm
     assert backups.integrity_problem(path) is None

@@ -35,7 +35,7 @@ def _gone(folder: Path) -> None:
 def backed_up(library_dir: Path, seed_paths: list[Path]) -> Path:
     with Library.open(library_dir) as lib:
         lib.imports.from_files(seed_paths)
-        lib.backup("manual")
+        lib.backups.make("manual")
     marker = json.loads((library_dir / library_marker.MARKER).read_text("utf-8"))
     con = sqlite3.connect(library_dir / "library.sqlite")
     assert con.execute("PRAGMA application_id").fetchone()[0] == marker["id"] != 0
