@@ -18,6 +18,7 @@ and reads the ids of the hits. The JSON on stdout holds per-query wall and CPU
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 
@@ -64,12 +65,13 @@ def main(path: str) -> int:
         if q["parse"]:
             text = index.parse_query(q["parse"], FIELDS, field_boosts=BOOSTS)
         elif q["prefix"]:
-            # The query parser has no single-term prefix; a one-word phrase prefix is tantivy's
-            # own (a term range, constant score: 3× faster here than a regex query per field).
-            prefix = q["prefix"].lower()
+            # The query parser has no single-term prefix, and a one-word phrase_prefix_query
+            # expands to 50 terms at most (11,807 of 12,215 matches for quas* at 100,000), so
+            # a regex query per field: every term, constant score.
+            pattern = re.escape(q["prefix"].lower()) + ".*"
             text = tantivy.Query.boolean_query([
                 (tantivy.Occur.Should, tantivy.Query.boost_query(
-                    tantivy.Query.phrase_prefix_query(schema, f + "_raw", [prefix]), BOOSTS[f]))
+                    tantivy.Query.regex_query(schema, f + "_raw", pattern), BOOSTS[f]))
                 for f in FIELDS])
         if q["tag"]:
             tag = tantivy.Query.term_query(schema, "tag", q["tag"].lower())
