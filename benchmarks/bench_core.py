@@ -337,7 +337,9 @@ def bench_search(lib: Library, n: int, reps: int, profile: bool, tmp: Path, out:
     if any(len({totals[q.text], f_totals[q.text], *([t_totals[q.text]] if tv else [])}) > 1 for q in QUERIES):
         print("  ≠ the match counts differ: Whoosh's Porter stemmer leaves derived forms (hypergraphic,"
               " hypergraphization) whole where FTS5's porter and tantivy's en_stem (Snowball English) reduce"
-              " them to hypergraph; Marginalia also searches the note field (a few papers more)")
+              " them to hypergraph; Marginalia also searches fields the references do not have (note, venue,"
+              " keywords, highlights: a few papers more), and its prefix queries read stemmed terms"
+              " (QUAS is indexed as qua, so quas* misses a paper whose only quas- word it is)")
     out.update(search_p50=m50, search_p95=m95, search_max=mmax, fts_p50=f50, fts_p95=f95,
                fts_max=fmax, p95_ratio=ratio, search_cpu_p95=c95, fts_cpu_p95=fc95,
                p95_cpu_ratio=cpu_ratio,
