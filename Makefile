@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# tantivy for bench_core's comparison only: its own venv, never the app's
+TANTIVY_VENV  := .venv-tantivy
+TANTIVY_STAMP := $(TANTIVY_VENV)/.installed
 export QT_QPA_PLATFORM ?= offscreen
 
 .PHONY: run test test-fast bench soak lint package translations clean
@@ -12,6 +15,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test,package]'
 	touch $(STAMP)
+
+$(TANTIVY_STAMP):
+	test -x $(TANTIVY_VENV)/bin/python || $(PYTHON) -m venv $(TANTIVY_VENV)
+	$(TANTIVY_VENV)/bin/python -m pip install --quiet tantivy==0.27.0
+	touch $(TANTIVY_STAMP)
 
 run: $(STAMP)
 	env -u QT_QPA_PLATFORM $(VENV)/bin/marginalia
@@ -23,7 +31,7 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not packaging" -x -q
 
-bench: $(STAMP)
+bench: $(STAMP) $(TANTIVY_STAMP)
 	$(PY) benchmarks/bench_core.py --size 10000
 	$(PY) benchmarks/bench_core.py --size 100000 --cached --bib-size 0
 	$(PY) benchmarks/bench_cli.py --sizes 10000 100000
@@ -57,4 +65,4 @@ package: $(STAMP)
 	bash packaging/build_linux.sh
 
 clean:
-	rm -rf build dist $(VENV) .pytest_cache
+	rm -rf build dist $(VENV) $(TANTIVY_VENV) .pytest_cache

@@ -15,6 +15,7 @@ import io
 import json
 import os
 import pstats
+import re
 import resource
 import shutil
 import sqlite3
@@ -26,7 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from common import TARGET_SIZE, cached_library, corpus, environment, ms, percentile, verdict
+from common import ROOT, TARGET_SIZE, cached_library, corpus, environment, ms, percentile, verdict
 
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult
@@ -37,6 +38,8 @@ TARGET_LISTED = 2_000  # papers/s
 TARGET_INDEX_S = 60.0
 TARGET_P95_RATIO = 1.0  # Marginalia p95 / FTS5 p95 (the aim: no slower than SQLite's C engine)
 TARGET_MAX_QUERY_S = 0.2
+TARGET_TANTIVY_RATIO = 2.0  # Marginalia p95 / tantivy p95, set for 100,000 papers
+TANTIVY_TARGET_SIZE = 100_000
 TARGET_CLI_RATIO = 8.0  # CPU of `marginalia search` / CPU of `python -c 'import sqlite3'`
 TARGET_BULK_TAG_S = 0.5
 LIMIT = 50
@@ -75,19 +78,25 @@ QUERIES = [
 
 
 # ---- the FTS5 reference ---------------------------------------------------------------------
-def build_fts(db_path: Path) -> tuple[sqlite3.Connection, float]:
-    """In-memory FTS5 tables over the same papers (title, plain abstract, authors) and a tag
-    table, read from the library's database. Returns the connection and the build time."""
+def read_papers(db_path: Path) -> tuple[list[tuple[int, str, str, str]], list[tuple[int, str]]]:
+    """The papers as the references index them, (id, title, plain abstract, authors), and the
+    (paper id, tag) pairs, read from the library's database."""
     src = connect(db_path, read_only=True)  # a percent-encoded URI: any folder name
     papers = src.execute(
         "SELECT id, title, abstract_text, authors_json FROM paper WHERE deleted_at IS NULL ORDER BY id"
     ).fetchall()
     tags = src.execute("SELECT pt.paper_id, t.name FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id").fetchall()
     src.close()
-    t0 = time.perf_counter()
-    db = sqlite3.connect(":memory:")
     rows = [(pid, title or "", text or "", " ".join(json.loads(authors or "[]")))
             for pid, title, text, authors in papers]
+    return rows, tags
+
+
+def build_fts(rows: list[tuple[int, str, str, str]], tags: list[tuple[int, str]]) -> tuple[sqlite3.Connection, float]:
+    """In-memory FTS5 tables over the papers (title, plain abstract, authors) and a tag table.
+    Returns the connection and the build time."""
+    t0 = time.perf_counter()
+    db = sqlite3.connect(":memory:")
     # "fts" stems like Whoosh's StemmingAnalyzer. FTS5 stems the text of a prefix query too
     # ("quas*" becomes "qua*", matching twice the papers), so prefix queries go to "fts_raw",
     # which does not stem: that matches what Marginalia's prefix queries do.
@@ -118,6 +127,48 @@ def fts_query(db: sqlite3.Connection, q: Q, count: bool = False) -> list[int]:
         sql = f"SELECT DISTINCT paper_id FROM ({tag_sql}) ORDER BY paper_id LIMIT :n"
     ids = [r[0] for r in db.execute(sql, params)]
     return [len(ids)] if count else ids
+
+
+# ---- the tantivy reference (a child with the benchmark venv's python) -----------------------
+TANTIVY_PYTHON = Path(os.environ.get("MARGINALIA_TANTIVY_PYTHON", ROOT / ".venv-tantivy" / "bin" / "python"))
+TANTIVY_SIDE = Path(__file__).resolve().parent / "tantivy_side.py"
+
+
+def tantivy_query(q: Q) -> dict[str, str | None]:
+    """``q`` for tantivy_side.py: the FTS5 expression in tantivy's query language (an implicit
+    or explicit AND becomes ``+a +b``; OR and phrases read the same), or the prefix of a prefix
+    query (answered there on unstemmed fields, as FTS5's are on ``fts_raw``), and the tag."""
+    parse = prefix = None
+    if q.kind == "prefix":
+        prefix = (q.fts or "").rstrip("*")
+    elif q.fts and " OR " in q.fts:
+        parse = q.fts
+    elif q.fts:
+        parse = " ".join("+" + t for t in re.findall(r'"[^"]*"|\S+', q.fts) if t != "AND")
+    return {"key": q.text, "parse": parse, "prefix": prefix, "tag": q.tag}
+
+
+def run_tantivy(rows: list[tuple[int, str, str, str]], tags: list[tuple[int, str]], reps: int,
+                tmp: Path) -> dict | None:
+    """The same papers and queries through tantivy in a child process; None (with a note
+    printed) when the benchmark venv is missing or the child fails."""
+    if not TANTIVY_PYTHON.exists():
+        print(f"  tantivy: skipped — no {TANTIVY_PYTHON} (`make bench` creates it: a venv with tantivy only)")
+        return None
+    by_paper: dict[int, list[str]] = {}
+    for pid, name in tags:
+        by_paper.setdefault(pid, []).append(name)
+    spec = {"docs": [[*row, by_paper.get(row[0], [])] for row in rows],
+            "queries": [tantivy_query(q) for q in QUERIES], "reps": reps, "limit": LIMIT}
+    path = tmp / "tantivy-input.json"
+    path.write_text(json.dumps(spec), "utf-8")
+    done = subprocess.run([str(TANTIVY_PYTHON), str(TANTIVY_SIDE), str(path)], capture_output=True, text=True)
+    path.unlink()
+    if done.returncode:
+        tail = done.stderr.strip().splitlines()[-1:] or ["(no message)"]
+        print(f"  tantivy: skipped — {TANTIVY_SIDE.name} exited with {done.returncode}: {tail[0]}")
+        return None
+    return json.loads(done.stdout)
 
 
 # ---- measuring ------------------------------------------------------------------------------
@@ -216,6 +267,90 @@ def bench_build(lib: Library, records: list, out: dict[str, object]) -> None:
     out.update(import_s=t_import, import_rate=rate, index_s=t_index)
 
 
+def fine_ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.2f} ms"
+
+
+def engine_line(name: str, wall: dict[str, list[float]], cpu: dict[str, list[float]], extra: str = "") -> str:
+    w50, w95, wmax = summary(wall)
+    c50, c95, cmax = summary(cpu)
+    return (f"  {name:<24}  wall p50 {fine_ms(w50):>9} p95 {fine_ms(w95):>9} max {fine_ms(wmax):>9}"
+            f"   CPU p50 {fine_ms(c50):>9} p95 {fine_ms(c95):>9} max {fine_ms(cmax):>9}{extra}")
+
+
+def ratio_line(name: str, m: tuple[float, float], ref: tuple[float, float], target: float, note: str = "") -> str:
+    """Marginalia p95 / a reference's p95, (wall, CPU) each, against ``target``."""
+    wall, cpu = (a / b if b else float("inf") for a, b in zip(m, ref, strict=True))
+    return (f"  p95 ratio Marginalia/{name:<8} wall {wall:5.2f}×   CPU {cpu:5.2f}×   target ≤ {target}×{note}   "
+            f"{verdict(wall <= target)} (wall) {verdict(cpu <= target)} (CPU)")
+
+
+def bench_search(lib: Library, n: int, reps: int, profile: bool, tmp: Path, out: dict[str, object]) -> None:
+    """The query mix through Marginalia, SQLite FTS5 and (when its venv exists) tantivy."""
+    def ours(q: Q) -> list[int]:
+        return lib.query(q.text, sort="relevance", limit=LIMIT).ids
+
+    m_times, m_cpu = time_queries(ours, reps)
+    rows, tags = read_papers(lib.db_path)
+    fts, t_fts_build = build_fts(rows, tags)
+    f_times, f_cpu = time_queries(lambda q: fts_query(fts, q), reps)
+    tv = run_tantivy(rows, tags, reps, tmp)
+    del rows, tags
+    m50, m95, mmax = summary(m_times)
+    f50, f95, fmax = summary(f_times)
+    c95, fc95 = summary(m_cpu)[1], summary(f_cpu)[1]
+    ratio, cpu_ratio = m95 / f95, (c95 / fc95 if fc95 else float("inf"))
+    samples = sum(len(v) for v in m_times.values())
+    print(f"search, limit {LIMIT}, sort=relevance: {len(QUERIES)} queries × {reps} rounds = {samples} samples")
+    print(engine_line("Marginalia (Whoosh+SQL)", m_times, m_cpu))
+    print(engine_line("SQLite FTS5 reference", f_times, f_cpu, f"   (build {t_fts_build:.1f} s)"))
+    if tv:
+        print(engine_line(f"tantivy {tv['version'].split(',')[0].removeprefix('tantivy ')}", tv["times"], tv["cpu"],
+                          f"   (build {tv['build_s']:.1f} s, {tv['segments']} segment(s))"))
+    print(ratio_line("FTS5", (m95, c95), (f95, fc95), TARGET_P95_RATIO))
+    if tv:
+        t95, tc95 = summary(tv["times"])[1], summary(tv["cpu"])[1]
+        at = "" if n == TANTIVY_TARGET_SIZE else f" (set at {TANTIVY_TARGET_SIZE:,})"
+        print(ratio_line("tantivy", (m95, c95), (t95, tc95), TARGET_TANTIVY_RATIO, at))
+        out.update(tantivy_version=tv["version"], tantivy_p50=summary(tv["times"])[0], tantivy_p95=t95,
+                   tantivy_max=summary(tv["times"])[2], tantivy_cpu_p95=tc95, p95_tantivy_ratio=m95 / t95,
+                   p95_tantivy_cpu_ratio=c95 / tc95 if tc95 else float("inf"),
+                   tantivy_per_query={k: statistics.median(v) for k, v in tv["times"].items()})
+    print(f"  slowest query                {ms(mmax)}   target ≤ {TARGET_MAX_QUERY_S * 1000:.0f} ms   "
+          f"{verdict(mmax <= TARGET_MAX_QUERY_S)}")
+    totals = {q.text: lib.query(q.text, sort="relevance", limit=LIMIT).total for q in QUERIES}
+    f_totals = {q.text: fts_query(fts, q, count=True)[0] for q in QUERIES}
+    t_totals = tv["counts"] if tv else {}
+    head = f"  {'kind':<12} {'query':<28} {'median':>9} {'max':>9} {'FTS5 med':>9} {'×':>6}"
+    if tv:
+        head += f" {'tantivy':>9} {'×':>6}"
+    print(head + f" {'matches':>8} {'FTS5':>8}" + (f" {'tantivy':>8}" if tv else ""))
+    for q in QUERIES:
+        med, fmed = statistics.median(m_times[q.text]), statistics.median(f_times[q.text])
+        line = f"  {q.kind:<12} {q.text:<28} {fine_ms(med):>9} {fine_ms(max(m_times[q.text])):>9} {fine_ms(fmed):>9} {med / fmed:>6.2f}"
+        if tv:
+            tmed = statistics.median(tv["times"][q.text])
+            line += f" {fine_ms(tmed):>9} {med / tmed:>6.1f}"
+        counts = [totals[q.text], f_totals[q.text]] + ([t_totals[q.text]] if tv else [])
+        line += "".join(f" {c:>8,}" for c in counts)
+        print(line + ("   ≠" if len(set(counts)) > 1 else ""))
+    if any(len({totals[q.text], f_totals[q.text], *([t_totals[q.text]] if tv else [])}) > 1 for q in QUERIES):
+        print("  ≠ the match counts differ: Whoosh's Porter stemmer leaves derived forms (hypergraphic,"
+              " hypergraphization) whole where FTS5's porter and tantivy's en_stem (Snowball English) reduce"
+              " them to hypergraph; Marginalia also searches fields the references do not have (note, venue,"
+              " keywords, highlights: a few papers more), and its prefix queries read stemmed terms"
+              " (QUAS is indexed as qua, so quas* misses a paper whose only quas- word it is)")
+    out.update(search_p50=m50, search_p95=m95, search_max=mmax, fts_p50=f50, fts_p95=f95,
+               fts_max=fmax, p95_ratio=ratio, search_cpu_p95=c95, fts_cpu_p95=fc95,
+               p95_cpu_ratio=cpu_ratio,
+               per_query={k: statistics.median(v) for k, v in m_times.items()})
+    if profile:
+        slowest = max(QUERIES, key=lambda q: statistics.median(m_times[q.text]))
+        print(f"  cProfile of the slowest query {slowest.text!r}:")
+        print("    " + profile_call(lambda: ours(slowest)).replace("\n", "\n    "))
+    fts.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Marginalia core benchmark")
     ap.add_argument("--size", type=int, default=TARGET_SIZE, help="papers in the corpus (default 10000)")
@@ -244,45 +379,7 @@ def main(argv: list[str] | None = None) -> int:
             if not args.cached:
                 bench_build(lib, corpus.make_corpus(n, args.seed), out)
 
-            # search, and the FTS5 reference
-            def ours(q: Q) -> list[int]:
-                return lib.query(q.text, sort="relevance", limit=LIMIT).ids
-
-            m_times, m_cpu = time_queries(ours, args.reps)
-            fts, t_fts_build = build_fts(lib.db_path)
-            f_times, f_cpu = time_queries(lambda q: fts_query(fts, q), args.reps)
-            m50, m95, mmax = summary(m_times)
-            f50, f95, fmax = summary(f_times)
-            ratio = m95 / f95
-            c95, fc95 = summary(m_cpu)[1], summary(f_cpu)[1]
-            cpu_ratio = c95 / fc95 if fc95 else float("inf")
-            samples = sum(len(v) for v in m_times.values())
-            print(f"search, limit {LIMIT}, sort=relevance: {len(QUERIES)} queries × {args.reps} rounds = {samples} samples")
-            print(f"  Marginalia (Whoosh+SQL)   p50 {ms(m50):>10}   p95 {ms(m95):>10}   max {ms(mmax):>10}")
-            print(f"  SQLite FTS5 reference     p50 {ms(f50):>10}   p95 {ms(f95):>10}   max {ms(fmax):>10}"
-                  f"   (FTS5 build {t_fts_build:.1f} s)")
-            print(f"  p95 ratio Marginalia/FTS5   wall {ratio:.2f}×   CPU {cpu_ratio:.2f}× "
-                  f"(CPU p95 {ms(c95)} vs {ms(fc95)})   target ≤ {TARGET_P95_RATIO}×   "
-                  f"{verdict(ratio <= TARGET_P95_RATIO)} (wall) {verdict(cpu_ratio <= TARGET_P95_RATIO)} (CPU)")
-            print(f"  slowest query               {ms(mmax)}   target ≤ {TARGET_MAX_QUERY_S * 1000:.0f} ms   "
-                  f"{verdict(mmax <= TARGET_MAX_QUERY_S)}")
-            print(f"  {'kind':<12} {'query':<28} {'median':>10} {'max':>10} {'FTS5 med':>10} {'×':>6}"
-                  f" {'matches':>8} {'FTS5':>8}")
-            totals = {q.text: lib.query(q.text, sort="relevance", limit=LIMIT).total for q in QUERIES}
-            f_totals = {q.text: fts_query(fts, q, count=True)[0] for q in QUERIES}
-            for q in QUERIES:
-                med, fmed = statistics.median(m_times[q.text]), statistics.median(f_times[q.text])
-                print(f"  {q.kind:<12} {q.text:<28} {ms(med):>10} {ms(max(m_times[q.text])):>10}"
-                      f" {ms(fmed):>10} {med / fmed:>6.0f} {totals[q.text]:>8,} {f_totals[q.text]:>8,}")
-            out.update(search_p50=m50, search_p95=m95, search_max=mmax, fts_p50=f50, fts_p95=f95,
-                       fts_max=fmax, p95_ratio=ratio, search_cpu_p95=c95, fts_cpu_p95=fc95,
-                       p95_cpu_ratio=cpu_ratio,
-                       per_query={k: statistics.median(v) for k, v in m_times.items()})
-            if args.profile:
-                slowest = max(QUERIES, key=lambda q: statistics.median(m_times[q.text]))
-                print(f"  cProfile of the slowest query {slowest.text!r}:")
-                print("    " + profile_call(lambda: ours(slowest)).replace("\n", "\n    "))
-            fts.close()
+            bench_search(lib, n, args.reps, args.profile, Path(tmp), out)
             lib.index.drain()
             cli, floor = bench_cli(lib.folder)
             print(f"CLI `marginalia search transformer`   CPU {ms(cli)} vs `python -c 'import sqlite3'` "
