@@ -1,6 +1,10 @@
-"""``marginalia share --to postgresql://…``: copy a library to a server, through the JSON restore.
+"""``marginalia share --to postgresql://…``: copy a library to a server.
 
-The source library is written as a Marginalia JSON document (the export every backup format
+A server that holds nothing yet gets every table as it is, in one transaction
+(:meth:`Imports.copy_library <desktop_app.core.imports.Imports.copy_library>`: PostgreSQL's
+COPY), and the sharing desk gets a copy of the folder's search index when it is current (the
+same papers under the same ids), else builds one. Otherwise (``--merge`` into a library with
+rows) the source library is written as a Marginalia JSON document (the export every backup format
 round-trips: papers, identities, tags and their colours, statuses, ratings, notes with their
 text, highlights, reading lists in order, attachments) and restored into the server library
 with :meth:`Imports.restore_json <desktop_app.core.imports.Imports.restore_json>`, in one
@@ -31,18 +35,40 @@ def share(source: Library, url: str, *, merge: bool = False) -> tuple[ImportRepo
         url = keyword_url(url)
     if not is_server_url(url):
         raise LibraryError(f"--to must be a postgresql:// URL or service, not {scrub(repr(url))}")
-    with tempfile.TemporaryDirectory(prefix="marginalia-share-") as tmp:
-        doc = Path(tmp) / "library.json"
-        export_to_file(source, "json", doc)
-        target = Library.open(url, ensure_index=False)
-        try:
-            if target.read_only:
-                raise LibraryError(f"your role may not write {redact(url)}")
-            if not merge and target.papers.count():
-                raise LibraryError(f"{redact(url)} holds {target.papers.count()} papers already; "
-                                   "add --merge to copy into it anyway")
-            report = target.imports.restore_json(doc, accept_links=True)  # the user's own library
-            target.ensure_index()
-        finally:
-            target.close()
+    target = Library.open(url, ensure_index=False)
+    try:
+        if target.read_only:
+            raise LibraryError(f"your role may not write {redact(url)}")
+        if not merge and target.papers.count():
+            raise LibraryError(f"{redact(url)} holds {target.papers.count()} papers already; "
+                               "add --merge to copy into it anyway")
+        if target.imports.holds_nothing():
+            report = target.imports.copy_library(source.store, source.folder)
+            _copy_index(source, target)
+        else:
+            with tempfile.TemporaryDirectory(prefix="marginalia-share-") as tmp:
+                doc = Path(tmp) / "library.json"
+                export_to_file(source, "json", doc)
+                report = target.imports.restore_json(doc, accept_links=True)  # the user's own library
+        target.ensure_index()
+    finally:
+        target.close()
     return report, redact(url)
+
+
+def _copy_index(source: Library, target: Library) -> None:
+    """The folder's index as the sharing desk's, when it holds exactly the copied papers (usable
+    and nothing waiting in its queue); the desk's change cursor is set to the copied log's end.
+    Otherwise nothing: ``ensure_index`` builds one."""
+    import shutil
+
+    if not source.index.index.is_usable()[0] or source.index.pending():
+        return
+    index = target.index.index
+    new = index.folder.with_name(index.folder.name + ".copy")
+    shutil.rmtree(new, ignore_errors=True)
+    shutil.copytree(source.index.index.folder, new)
+    index.close()
+    shutil.rmtree(index.folder, ignore_errors=True)
+    new.rename(index.folder)
+    target.server.index.adopt()
