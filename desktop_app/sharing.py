@@ -14,6 +14,7 @@ transaction: the copy is whole or not at all. ``marginalia --library postgresql:
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -43,8 +44,15 @@ def share(source: Library, url: str, *, merge: bool = False) -> tuple[ImportRepo
             raise LibraryError(f"{redact(url)} holds {target.papers.count()} papers already; "
                                "add --merge to copy into it anyway")
         if target.imports.holds_nothing():
-            report = target.imports.copy_library(source.store, source.folder)
-            _copy_index(source, target)
+            stamp = source.store.data_stamp()  # no write to the source from here to the copy's end:
+            copied = _copy_index(source, target)  # then its index holds exactly the rows copied
+            try:
+                report = target.imports.copy_library(source.store, source.folder)
+                if copied is not None and stamp is not None and source.store.data_stamp() == stamp:
+                    _adopt_index(target, copied)
+            finally:
+                if copied is not None:  # (gone once adopted)
+                    shutil.rmtree(copied, ignore_errors=True)
         else:
             with tempfile.TemporaryDirectory(prefix="marginalia-share-") as tmp:
                 doc = Path(tmp) / "library.json"
@@ -56,19 +64,24 @@ def share(source: Library, url: str, *, merge: bool = False) -> tuple[ImportRepo
     return report, redact(url)
 
 
-def _copy_index(source: Library, target: Library) -> None:
-    """The folder's index as the sharing desk's, when it holds exactly the copied papers (usable
-    and nothing waiting in its queue); the desk's change cursor is set to the copied log's end.
-    Otherwise nothing: ``ensure_index`` builds one."""
-    import shutil
-
+def _copy_index(source: Library, target: Library) -> Path | None:
+    """A copy of the folder's index beside the sharing desk's (same file system), when it is
+    usable and nothing waits in its queue: the index of exactly the database's papers, under
+    the ids the table copy keeps. None otherwise (``ensure_index`` then builds one)."""
     if not source.index.index.is_usable()[0] or source.index.pending():
-        return
+        return None
     index = target.index.index
-    new = index.folder.with_name(index.folder.name + ".copy")
-    shutil.rmtree(new, ignore_errors=True)
-    shutil.copytree(source.index.index.folder, new)
+    copy = index.folder.with_name(index.folder.name + ".copy")
+    shutil.rmtree(copy, ignore_errors=True)
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(source.index.index.folder, copy)
+    return copy
+
+
+def _adopt_index(target: Library, copy: Path) -> None:
+    """The copied index as the desk's; its change cursor at the copied log's end."""
+    index = target.index.index
     index.close()
     shutil.rmtree(index.folder, ignore_errors=True)
-    new.rename(index.folder)
+    copy.rename(index.folder)
     target.server.index.adopt()

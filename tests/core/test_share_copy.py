@@ -95,3 +95,31 @@ def test_a_server_with_rows_gets_the_json_restore(local: Library, pg_url: str) -
     with Library.open(pg_url) as shared:
         assert shared.papers.count() == 5
         assert shared.trash.count() == 0  # the restore copies live papers only
+
+
+def test_a_write_to_the_folder_during_the_copy_means_the_desk_builds_its_index(
+        local: Library, pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from desktop_app.core.imports import Imports
+    from desktop_app.sharing import share
+
+    copy_library, rebuild = Imports.copy_library, SharedIndexSync.rebuild
+    built: list[bool] = []
+
+    def copy_then_write(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        report = copy_library(self, *args, **kwargs)
+        with Library.open(tmp_path / "local") as other:  # another process's write, meanwhile
+            other.notes.set(other.query("", sort="id").ids[0], "written during the share")
+        return report
+
+    def counted(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        built.append(True)
+        return rebuild(self, *args, **kwargs)
+
+    monkeypatch.setattr(Imports, "copy_library", copy_then_write)
+    monkeypatch.setattr(SharedIndexSync, "rebuild", counted)
+    with local:
+        report, _where = share(local, pg_url)
+    assert report.added == 5 and built == [True]
+    with Library.open(pg_url) as shared:
+        assert shared.query("zebras").total == 1 and shared.query("written").total == 0
+        assert not list(shared.index.index.folder.parent.glob("*.copy"))
