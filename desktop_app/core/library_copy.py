@@ -126,7 +126,7 @@ def _copy_file(source_folder: Path, target_folder: Path, rel: str, placed: list[
     if not src.is_file() or dst.exists():
         return  # a missing file stays missing: `marginalia check` names it on both sides
     dst.parent.mkdir(parents=True, exist_ok=True)
-    part = dst.with_name(dst.name + ".part")
+    part = dst.parent / f".attach-{dst.name}.tmp"  # a killed copy's: swept as a partial attachment copy
     shutil.copyfile(src, part)
     part.replace(dst)
     placed.append(dst)
