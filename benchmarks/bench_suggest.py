@@ -35,6 +35,8 @@ def main(argv: list[str] | None = None) -> int:
         shutil.copytree(source, folder)
         with Library.open(folder) as lib:
             print(f"  {lib.papers.count():,} papers")
+            import numpy  # noqa: F401 - imported by any search; not the vocabulary's cost
+
             t0, c0 = time.perf_counter(), time.process_time()
             missing = not any((folder / "index").glob("marginalia-voc-*"))
             lib.index.index.vocabulary()  # an index built by this version saved it at commit
