@@ -58,11 +58,12 @@ def copy_library(tx: Tx, source: Store, source_folder: Path, target_folder: Path
                 _write(tx, table, (tuple(r) for r in rows))
                 if progress:
                     progress(n, len(tables))
-            papers = src.execute(select(func.count()).select_from(t.paper)
-                                 .where(t.paper.c.deleted_at.is_(None))).scalar_one()
+            live = src.execute(select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None))).scalars().all()
             a = t.attachment.c
             copies = src.execute(select(a.path).where(a.kind == "copy")).scalars().all()
         _advance_sequences(tx, tables)
+        if tx.index_queue:  # a folder's index follows its queue (a server's desks, the change log)
+            tx.queue_index(live)
         for rel in copies:
             _copy_file(source_folder, target_folder, rel, placed)
     except BaseException:
@@ -71,7 +72,7 @@ def copy_library(tx: Tx, source: Store, source_folder: Path, target_folder: Path
                 path.unlink()
         raise
     fr = FileReport(path=str(source_folder), format="marginalia-library")
-    fr.added = papers
+    fr.added = len(live)
     return ImportReport(files=[fr])
 
 

@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 
 from desktop_app.core.changes import ChangeFeed
+from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.shared_library import SharedIndexSync
 from tests.core.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
-
-pytestmark = pytest.mark.postgresql
 
 RECORDS = [Record(title=f"Paper {i} on {w}", abstract=f"We study {w} with care, number {i}.", doi=f"10.7/{i}",
                   year=2018 + i % 5, authors=[f"Author{i}, A."])
@@ -39,6 +38,7 @@ def local(tmp_path: Path) -> Library:
     return Library.open(tmp_path / "local")
 
 
+@pytest.mark.postgresql
 def test_an_empty_server_gets_every_row_as_it_is(local: Library, pg_url: str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from desktop_app.sharing import share
@@ -84,6 +84,7 @@ def test_an_empty_server_gets_every_row_as_it_is(local: Library, pg_url: str,
         assert shared.query("tag:fresh").ids == new
 
 
+@pytest.mark.postgresql
 def test_a_server_with_rows_gets_the_json_restore(local: Library, pg_url: str) -> None:
     from desktop_app.sharing import share
 
@@ -97,6 +98,7 @@ def test_a_server_with_rows_gets_the_json_restore(local: Library, pg_url: str) -
         assert shared.trash.count() == 0  # the restore copies live papers only
 
 
+@pytest.mark.postgresql
 def test_a_write_to_the_folder_during_the_copy_means_the_desk_builds_its_index(
         local: Library, pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from desktop_app.core.imports import Imports
@@ -123,3 +125,20 @@ def test_a_write_to_the_folder_during_the_copy_means_the_desk_builds_its_index(
     with Library.open(pg_url) as shared:
         assert shared.query("zebras").total == 1 and shared.query("written").total == 0
         assert not list(shared.index.index.folder.parent.glob("*.copy"))
+
+
+def test_a_folder_library_copied_into_an_empty_folder_is_indexed_there(local: Library, tmp_path: Path) -> None:
+    with local, Library.open(tmp_path / "copy") as copy:
+        assert copy.imports.holds_nothing()
+        report = copy.imports.copy_library(local.store, local.folder)
+        assert report.added == 5 and not copy.imports.holds_nothing()
+        assert copy.query("", sort="id").ids == local.query("", sort="id").ids
+        assert copy.query("zebras").ids == local.query("zebras").ids != []  # queued, then indexed
+        assert copy.trash.ids() == local.trash.ids()
+        assert copy.notes.revisions(local.query("second").ids[0]) != []
+        pid = local.query("zebras").ids[0]
+        (mine,), (theirs,) = copy.attachments.for_paper(pid), local.attachments.for_paper(pid)
+        assert mine.exists and copy.attachments.resolve(mine.kind, mine.path) != \
+            local.attachments.resolve(theirs.kind, theirs.path)  # a file of its own
+        with pytest.raises(LibraryError, match="must be empty"):
+            copy.imports.copy_library(local.store, local.folder)
