@@ -27,6 +27,7 @@ _PATTERNS = (
     ("an unfinished write", "*.tmp"),
     ("an unfinished write", "cache/*.tmp"),
     ("an unfinished index write", "index/.seg-*"),
+    ("an unfinished index write", "index/.voc-*"),
 )
 
 

@@ -228,6 +228,12 @@ class SharedIndexSync(IndexSync):
             live = {d.pid for d in docs}
             self.index.update(docs, [i for i in chunk if i not in live])
 
+    def adopt(self) -> None:
+        """An index put in place whole, holding the papers as they are now (share's copy of the
+        folder's): the changes after the log's present end are the ones due."""
+        self.feed.last_seq = self.feed.head()
+        self._save_seq()
+
     def pending(self) -> int:
         with self.store.read() as conn:
             return int(conn.execute(select(func.count()).select_from(t.change_log)

@@ -148,6 +148,8 @@ def test_migration_0008_gives_the_keys_the_last_export_used(library_dir: Path, s
     first, second, third = (r[0] for r in rows[:3])
     con.execute("DROP INDEX ix_paper_citation_key")
     con.execute("DROP INDEX IF EXISTS ix_tag_name_casefold")  # 0009's, made again by the upgrade
+    con.execute("DROP INDEX IF EXISTS ix_paper_live_title")  # 0010's, likewise
+    con.execute("DROP INDEX IF EXISTS ix_paper_live_year")
     con.execute("UPDATE paper SET bibtex_key = NULL")
     con.execute("UPDATE paper SET bibtex_key = 'Own:Key' WHERE id IN (?, ?)", (second, third))  # a clash
     con.execute("UPDATE alembic_version SET version_num = '0007'")

@@ -75,3 +75,13 @@ def test_a_leftover_that_stays_is_reported_by_check(library_dir: Path) -> None:
         _old(stuck)
         assert lib.integrity_check() == [
             "left behind: index.new: an index rebuild left by a command that did not finish (1 bytes)"]
+
+
+def test_a_killed_vocabulary_write_goes_too(library_dir: Path) -> None:
+    Library.open(library_dir).close()
+    half = library_dir / "index" / ".voc-abc123.npz"  # the search vocabulary being saved
+    half.write_bytes(b"half a vocabulary")
+    _old(half)
+    with Library.open(library_dir) as lib:
+        assert {item.path for item in lib.clean_leftovers()} == {half}
+        assert not half.exists()

@@ -210,6 +210,23 @@ class Imports:
             rows = conn.execute(select(t.import_batch).order_by(t.import_batch.c.id.desc()))
             return [dict(r._mapping) for r in rows]
 
+    def holds_nothing(self) -> bool:
+        """Whether this library has no row at all (no paper, tag, list, batch, …): what
+        :meth:`copy_library` needs."""
+        from desktop_app.core.library_copy import holds_nothing
+
+        return holds_nothing(self.store)
+
+    @writes
+    def copy_library(self, source: Store, source_folder: Path, progress: Progress | None = None) -> ImportReport:
+        """Copy every row of another library (its store and folder) into this empty one, in one
+        transaction, as it is: ids, the trash and the history kept (core/library_copy.py)."""
+        from desktop_app.core.library_copy import copy_library
+
+        with self.store.write() as tx:
+            _lock(tx)
+            return copy_library(tx, source, source_folder, self.folder, progress)
+
     @writes
     def restore_json(
         self,

@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # Whoosh (and numpy) are imported when an index is first open
 
     from desktop_app.core.search.fast_executor import FastExecutor, IndexView
     from desktop_app.core.search.postings_cache import PostingsCache
+    from desktop_app.core.search.vocabulary import SegmentVocabulary, Vocabulary
 
 from desktop_app import __version__
 from desktop_app.core.search.schema import SCHEMA_VERSION, build_schema
@@ -88,6 +89,7 @@ class SearchIndex:
         self._view: IndexView | None = None  # the searcher's arrays (fast_executor.py)
         self._postings: PostingsCache | None = None  # term postings as arrays, kept across commits
         self._executor: FastExecutor | None = None  # the last query's: ranking reuses its leaves
+        self._vocabularies: dict[str, SegmentVocabulary] = {}  # segment id -> its terms (vocabulary.py)
 
     # ---- lifecycle -------------------------------------------------------------------------
     def is_usable(self) -> tuple[bool, str]:
@@ -331,6 +333,24 @@ class SearchIndex:
             searcher = self.searcher
             return searcher.doc_count(), {t: searcher.doc_frequency(field, t) for t in terms}
 
+    def vocabulary(self) -> Vocabulary:
+        """The current searcher's terms for spelling look-ups: each segment's read from the file
+        saved beside the index at commit (vocabulary.py), kept while the segment lives."""
+        from desktop_app.core.search.vocabulary import Vocabulary, load_or_compute
+
+        with self._lock:
+            segments = []
+            for segreader, _offset in self.searcher.reader().leaf_readers():
+                if segreader.segment() is None:  # an empty index
+                    continue
+                segment_id = segreader.segment().segment_id()
+                vocab = self._vocabularies.get(segment_id)
+                if vocab is None:
+                    vocab = load_or_compute(self.folder, segreader, writable=not self.read_only)
+                segments.append(vocab)
+            self._vocabularies = {v.segment_id: v for v in segments}
+            return Vocabulary(segments)
+
     def iter_terms(self, field: str, prefix: str) -> Iterator[str]:
         with self._lock:
             for t in self.searcher.reader().expand_prefix(field, prefix):
@@ -338,13 +358,15 @@ class SearchIndex:
 
 
 def _write_segment_arrays(folder: Path, ix: Index) -> None:
-    """Save each new segment's paper ids and field lengths beside the index (segment_arrays.py)."""
-    from desktop_app.core.search.segment_arrays import write_for_index
+    """Save each new segment's paper ids and field lengths (segment_arrays.py) and its terms
+    (vocabulary.py) beside the index."""
+    from desktop_app.core.search import segment_arrays, vocabulary
 
-    try:
-        write_for_index(folder, ix)
-    except OSError as exc:  # readers compute what is missing
-        log.warning("could not save the index's segment arrays: %s", exc)
+    for part in (segment_arrays, vocabulary):
+        try:
+            part.write_for_index(folder, ix)
+        except OSError as exc:  # readers compute what is missing
+            log.warning("could not save the index's %s: %s", part.__name__.rsplit(".", 1)[-1], exc)
 
 
 def _fields(doc: IndexDoc) -> dict:

@@ -5,8 +5,9 @@ the words inside a phrase); operators, ``tag:``/``status:``/``year:`` values, ``
 (``learn*``), fuzzy terms (``learn~``) and numbers are kept as typed, and so are field prefixes.
 
 The index holds stems ("reinforc", "learn"), not words, so a correction is made in two steps:
-an unknown stem is replaced by the nearest stem of the index's vocabulary (Whoosh's
-``terms_within``, a Levenshtein automaton; the most frequent wins a tie), then the word shown is
+an unknown stem is replaced by the nearest stem of the index's vocabulary (the terms within two
+Damerau-Levenshtein edits, found through the per-segment vocabulary saved beside the index,
+vocabulary.py; the most frequent wins a tie), then the word shown is
 the surface form of that stem nearest to what the user typed, read from the text of a few papers
 that hold it ("reinforcment" stems to the known "reinforc", but is not one of its surface forms
 "reinforcement", "reinforced": it is corrected too). Nothing here imports Qt.
@@ -14,6 +15,7 @@ that hold it ("reinforcment" stems to the known "reinforc", but is not one of it
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -67,6 +69,7 @@ class _Speller:
         self._analyzer = self._searcher.schema["abstract"].analyzer
         self._texts_of = texts_of
         self._forms: dict[str, Counter[str]] = {}
+        self._vocabulary = index.vocabulary()  # the terms near a stem, without Whoosh's scan
 
     def stem(self, word: str) -> str:
         tokens = [t.text for t in self._analyzer(word)]
@@ -82,7 +85,9 @@ class _Speller:
         docnums: list[int] = []
         for f in fields:
             if self._reader.doc_frequency(f, stem):
-                docnums.extend(self._reader.postings(f, stem).all_ids())
+                # each field's first ids hold the first of them all: a frequent stem's whole
+                # postings (60,000 papers at 100,000) are not read
+                docnums.extend(itertools.islice(self._reader.postings(f, stem).all_ids(), _SAMPLE_DOCS))
             if len(docnums) >= _SAMPLE_DOCS:
                 break
         pids = [self._searcher.stored_fields(d)["pid"] for d in sorted(set(docnums))[:_SAMPLE_DOCS]]
@@ -116,8 +121,7 @@ class _Speller:
                         found[typed[:k]] = found.get(typed[:k], 0) + freq
             for dist in dists:
                 for f in group:
-                    for term in self._reader.terms_within(f, stem, dist, prefix=1):
-                        text = term.decode("utf-8") if isinstance(term, bytes) else term
+                    for text in sorted(self._vocabulary.terms_within(f, stem, dist)):
                         found[text] = found.get(text, 0) + self._reader.doc_frequency(f, text)
                 if len(found) >= 3:
                     return found
