@@ -31,7 +31,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import cached_library, environment, ms, verdict  # noqa: E402
+from common import cached_library, environment, ms, verdict
 
 TARGET_STALL_MS = 100.0
 TICK_MS = 5

@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path.cwd()))
 
-from benchmarks import corpus  # noqa: E402
-from desktop_app.core.library import Library  # noqa: E402
-from desktop_app.core.records import ParseResult  # noqa: E402
+from benchmarks import corpus
+from desktop_app.core.library import Library
+from desktop_app.core.records import ParseResult
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,9 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from common import cached_library, environment, ms, verdict  # noqa: E402
+from common import cached_library, environment, ms, verdict
 
-from desktop_app import cli_remote  # noqa: E402
+from desktop_app import cli_remote
 
 TARGETS = {10_000: 8.0, 100_000: 10.0}
 COMMANDS = [["search", "transformer"], ["list", "--query", "graph", "--limit", "50"], ["show", "42"],

@@ -69,14 +69,14 @@ def _reworded_copies(records: list[Record], n: int) -> list[Record]:
     return out
 
 
-def _by_reason(pairs: list) -> dict[str, int]:  # noqa: ANN001 - DuplicatePair
+def _by_reason(pairs: list) -> dict[str, int]:
     reasons: dict[str, int] = {}
     for p in pairs:
         reasons[p.label] = reasons.get(p.label, 0) + 1
     return reasons
 
 
-def _near_found(lib: Library, pairs: list) -> tuple[int, int]:  # noqa: ANN001
+def _near_found(lib: Library, pairs: list) -> tuple[int, int]:
     """(reworded copies found with their paper, other pairs) among the semantic reason's pairs."""
     near = [p for p in pairs if p.reason == NEAR_REASON]
     rows = lib.papers.rows(sorted({i for p in near for i in (p.a, p.b)}))

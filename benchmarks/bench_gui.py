@@ -252,13 +252,13 @@ def child_floor(rows: int) -> None:
     from PySide6.QtWidgets import QApplication, QMainWindow, QTableView
 
     class Model(QAbstractTableModel):
-        def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+        def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
             return 0 if parent.isValid() else rows
 
-        def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+        def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
             return 0 if parent.isValid() else 8
 
-        def data(self, index, role=Qt.ItemDataRole.DisplayRole):  # noqa: ANN001, ANN201
+        def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
             if role == Qt.ItemDataRole.DisplayRole:
                 return f"row {index.row()} column {index.column()}"
             return None

@@ -40,8 +40,8 @@ def _ok(value: float, target: float) -> str:
 def layout_in_memory(size: int) -> None:
     import corpus
     import numpy as np
-    import sklearn.cluster  # noqa: F401 - imported before the clock starts (about a second)
-    import sklearn.decomposition  # noqa: F401
+    import sklearn.cluster
+    import sklearn.decomposition
     import sklearn.feature_extraction.text  # noqa: F401
     from threadpoolctl import threadpool_limits
 
@@ -84,7 +84,7 @@ def window(size: int) -> None:
 
     folder = cached_library(size)
     app = QApplication.instance() or QApplication([])
-    import sklearn.cluster  # noqa: F401 - imported before the clock starts
+    import sklearn.cluster
     import sklearn.feature_extraction.text  # noqa: F401
 
     work = Path(tempfile.mkdtemp(prefix="bench-map-"))

@@ -25,10 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path.cwd()))
 
-from benchmarks import corpus  # noqa: E402
-from benchmarks.common import environment, ms, percentile, verdict  # noqa: E402
-from desktop_app.core.library import Library  # noqa: E402
-from desktop_app.core.records import ParseResult  # noqa: E402
+from benchmarks import corpus
+from benchmarks.common import environment, ms, percentile, verdict
+from desktop_app.core.library import Library
+from desktop_app.core.records import ParseResult
 
 DELAY_TARGET = 2.0  # seconds from an edit's commit at desk A to desk B having re-read the paper
 LISTING_TARGET = 1.5  # a server's listing p95 at most this many times the same listing on SQLite

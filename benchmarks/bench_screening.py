@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import common  # noqa: F401  (puts the project on sys.path)
+import common
 
 from desktop_app.core.formats import read_path
 from desktop_app.core.library import Library

@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path.cwd()))
 
-from benchmarks.common import cached_library, environment, verdict  # noqa: E402
-from desktop_app.core.library import Library  # noqa: E402
+from benchmarks.common import cached_library, environment, verdict
+from desktop_app.core.library import Library
 
 TARGET_S = 180.0  # at 100,000 papers
 

@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import common, corpus  # noqa: E402
-from desktop_app.core.library import Library  # noqa: E402
-from desktop_app.core.records import ParseResult  # noqa: E402
+from benchmarks import common, corpus
+from desktop_app.core.library import Library
+from desktop_app.core.records import ParseResult
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,8 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import corpus  # noqa: E402
-from common import ROOT, environment, ms, percentile  # noqa: E402
+import corpus
+from common import ROOT, environment, ms, percentile
 
 SEEDS = Path(os.environ.get("MARGINALIA_SEEDS", "/work/shared/seeds"))
 CORPUS = Path(os.environ.get("MARGINALIA_CORPUS", "/work/shared/corpus"))

@@ -27,8 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from desktop_app.core.library import Library  # noqa: E402
-from tests.core.labelled_sets import (  # noqa: E402
+from desktop_app.core.library import Library
+from tests.core.labelled_sets import (
     SCREENING,
     SEEDS,
     import_records,
@@ -80,9 +80,9 @@ def quality() -> float:
 
 def _import_scikit_learn() -> None:
     """Imported once per process (about a second), before any clock starts."""
-    import sklearn.cluster  # noqa: F401
-    import sklearn.decomposition  # noqa: F401
-    import sklearn.feature_extraction.text  # noqa: F401
+    import sklearn.cluster
+    import sklearn.decomposition
+    import sklearn.feature_extraction.text
     import sklearn.metrics  # noqa: F401
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import cached_library, environment, ms, percentile, verdict  # noqa: E402
+from common import cached_library, environment, ms, percentile, verdict
 
 TARGET_P95_MS = 50.0
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from desktop_app.core.records import Record  # noqa: E402
+from desktop_app.core.records import Record
 
 GENERATOR_VERSION = 2
 DEFAULT_SEED = 20260

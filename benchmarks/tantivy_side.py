@@ -21,6 +21,7 @@ import json
 import re
 import sys
 import time
+from pathlib import Path
 
 import tantivy
 
@@ -54,7 +55,7 @@ def build(docs: list) -> tuple[tantivy.Index, tantivy.Schema, float]:
 
 
 def main(path: str) -> int:
-    spec = json.loads(open(path, encoding="utf-8").read())
+    spec = json.loads(Path(path).read_text(encoding="utf-8"))
     index, schema, build_s = build(spec["docs"])
     searcher = index.searcher()
     limit = spec["limit"]

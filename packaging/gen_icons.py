@@ -34,7 +34,7 @@ ICNS_TYPES = (
 )
 
 
-def _qt():
+def _qt() -> object:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # headless everywhere; no window is shown
     from PySide6.QtGui import QGuiApplication
 
@@ -42,7 +42,7 @@ def _qt():
     return app
 
 
-def render_png(renderer, size: int) -> bytes:
+def render_png(renderer: object, size: int) -> bytes:  # a QSvgRenderer
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, Qt
     from PySide6.QtGui import QImage, QPainter
 

@@ -62,7 +62,7 @@ def library_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def empty_library(library_dir: Path):  # noqa: ANN201
+def empty_library(library_dir: Path):
     from desktop_app.core.library import Library
 
     lib = Library.open(library_dir)
@@ -71,7 +71,7 @@ def empty_library(library_dir: Path):  # noqa: ANN201
 
 
 @pytest.fixture
-def seed_library(library_dir: Path, seed_paths: list[Path]):  # noqa: ANN201
+def seed_library(library_dir: Path, seed_paths: list[Path]):
     """A library holding the 76 seed abstracts."""
     from desktop_app.core.library import Library
 
@@ -82,7 +82,7 @@ def seed_library(library_dir: Path, seed_paths: list[Path]):  # noqa: ANN201
     lib.close()
 
 
-def find_paper(lib, words: str) -> int:  # noqa: ANN001
+def find_paper(lib, words: str) -> int:
     """The id of the seed paper whose plain abstract contains ``words``."""
     for pid in lib.query("").ids:
         if words in lib.papers.get(pid).abstract_text:

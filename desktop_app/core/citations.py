@@ -248,7 +248,7 @@ def _format(style, path: Path, items: list[dict]) -> tuple[list[str], list[str]]
             entries = [_clean(e) for e in bib.bibliography()]
             titles = [_swap(i["title"]) for i in items if "author" not in i and i.get("title")]
             entries = [_drop_repeated_title(e, titles) for e in entries]
-        except Exception as exc:  # noqa: BLE001 - citeproc raises assorted errors on bad styles
+        except Exception as exc:
             detail = str(exc).splitlines()[0] if str(exc) else ""
             raise CitationStyleError(f"citation style {path.name} cannot format these papers: "
                                      f"{type(exc).__name__} {detail}".rstrip()) from exc

@@ -119,7 +119,7 @@ class Finder:
             return self._query(query_text, **filters)  # type: ignore[arg-type]
         except (QuerySyntaxError, LibraryError, DBAPIError):
             raise  # (a lost server is not a damaged index: it stays, and answers when it is back)
-        except Exception as exc:  # noqa: BLE001 - Whoosh raises assorted errors on bad segments
+        except Exception as exc:
             if not self._index.is_open:
                 raise
             self._index.mark_damaged()

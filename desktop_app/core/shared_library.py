@@ -211,7 +211,7 @@ class SharedIndexSync(IndexSync):
                 for call in list(self.change_listeners):
                     try:
                         call(rows)
-                    except Exception:  # noqa: BLE001
+                    except Exception:
                         log.exception("change listener failed")
         return handled
 

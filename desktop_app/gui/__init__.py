@@ -22,7 +22,7 @@ gc.disable()
 try:
     import sqlalchemy.exc  # noqa: F401
 
-    import desktop_app.core.library  # noqa: F401  (before any PySide6 import: see above)
+    import desktop_app.core.library
     import desktop_app.core.store.backups  # noqa: F401
 finally:
     gc.freeze()

@@ -67,7 +67,7 @@ def registrations(window: QWidget) -> list[Registration]:
         ctx = sc.context()
         if ctx in (Qt.ShortcutContext.WindowShortcut, Qt.ShortcutContext.ApplicationShortcut):
             widget = None
-        for seq in sc.keys():
+        for seq in sc.keys():  # noqa: SIM118 - QShortcut.keys(), not a dict
             out.append(Registration(seq.toString(QKeySequence.SequenceFormat.PortableText), sc, ctx, widget,
                                     sc.isEnabled()))
     return out

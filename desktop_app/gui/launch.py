@@ -161,7 +161,7 @@ def switch_library(win: MainWindow, folder: str | Path, *, new: bool = False) ->
     win.reader.notes.flush()  # closing flushes too; this keeps the note if opening fails below
     try:
         new_win = open_main_window(target, win.settings)
-    except Exception as exc:  # noqa: BLE001 - whatever stops the open is said, the old window stays
+    except Exception as exc:
         lock.unlock()
         text = str(exc) if isinstance(exc, LibraryError | OSError) else f"{type(exc).__name__}: {exc}"
         raise libraries.SwitchRefused(QCoreApplication.translate("Launch", "Cannot open the library {0}:\n{1}").format(target, text)) from exc
@@ -328,7 +328,7 @@ def switch_to_shared(win: MainWindow, url: str) -> MainWindow:
     win.reader.notes.flush()
     try:
         new_win = open_shared_window(url, win.settings)
-    except Exception as exc:  # noqa: BLE001 - said; the old window stays
+    except Exception as exc:
         raise libraries.SwitchRefused(QCoreApplication.translate("Launch", "Cannot open the shared library:\n{0}").format(exc)) from exc
     win.replaced_by = new_win
     close_window(win)

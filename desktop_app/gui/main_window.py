@@ -459,7 +459,7 @@ class MainWindow(QMainWindow):
         self.save_settings()
         super().closeEvent(event)
 
-    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002, N802, FBT001
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802
         return self.tab_chain.move(next) or super().focusNextPrevChild(next)
 
     def dragEnterEvent(self, event) -> None:  # noqa: ANN001, N802

@@ -127,8 +127,8 @@ def _polygon(points: np.ndarray) -> QPolygonF:
 class MapView(QWidget):
     """The canvas: points, names, the hovered title, the lasso."""
 
-    paperActivated = Signal(int)  # a click or Enter on a paper
-    papersLassoed = Signal(list)  # the ids inside a lasso
+    paperActivated = Signal(int)  # noqa: N815 - Qt's signal names  # a click or Enter on a paper
+    papersLassoed = Signal(list)  # noqa: N815  # the ids inside a lasso
     hovered = Signal(str)  # the title under the mouse (or the cross), "" for none
 
     def __init__(self, parent: QWidget | None = None) -> None:

@@ -249,7 +249,7 @@ class PaperTableModel(QAbstractTableModel):
             return Qt.ItemFlag.ItemIsDropEnabled if self.reorderable else Qt.ItemFlag.NoItemFlags
         return _DROP_FLAGS if self.reorderable else _ITEM_FLAGS
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: ANN201, C901
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: ANN201
         if role not in _ANSWERED_ROLES:
             return None
         row = index.row()  # -1 for an invalid index

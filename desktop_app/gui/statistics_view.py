@@ -234,7 +234,7 @@ class HBarChart(Chart):
     def left_margin(self, fm: QFontMetrics) -> int:
         return min(self.width() // 3, fm.horizontalAdvance("M" * 16)) + 2 * _PAD
 
-    def bottom_margin(self, fm: QFontMetrics) -> int:  # noqa: ARG002
+    def bottom_margin(self, fm: QFontMetrics) -> int:
         return _PAD
 
     def draw(self, p: QPainter, r: QRect, k: theme.Colors) -> None:

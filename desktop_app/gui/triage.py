@@ -684,7 +684,7 @@ class TriageView(QWidget):
             text += "\n" + self.tr("Quick tags: {0}").format(" · ".join(quick))
         self.keys.setText(text)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802, C901
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         key, mods = event.key(), event.modifiers()
         alt = Qt.KeyboardModifier.AltModifier
         plain = not (mods & ~Qt.KeyboardModifier.KeypadModifier)

@@ -151,7 +151,7 @@ class NoteCommand(QUndoCommand):
         self._skip_first_redo = True
         self.closed = False  # set when the user moves on, so later saves start a new step
 
-    def id(self) -> int:  # noqa: A003
+    def id(self) -> int:
         return self.ID
 
     def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802

@@ -138,7 +138,7 @@ def test_backup_if_due_follows_the_interval(library_dir: Path, monkeypatch: pyte
     assert backups.describe_age(None).startswith("no backup yet")
 
 
-def test_the_command_line_does_not_back_up_on_every_command(library_dir: Path, capsys) -> None:  # noqa: ANN001
+def test_the_command_line_does_not_back_up_on_every_command(library_dir: Path, capsys) -> None:
     make_library(library_dir, notes=1)
     assert main(["--library", str(library_dir), "list"]) == 0
     assert not (library_dir / "backups").exists()
@@ -162,7 +162,7 @@ def _damaged_with_backup(library_dir: Path) -> tuple[Path, int, int]:
 
 
 @pytest.mark.parametrize("command", [["list"], ["check"], ["backup"], ["export", "--format", "json", "-o"]])
-def test_every_command_on_a_damaged_library_says_one_line(library_dir: Path, capsys, command: list[str]) -> None:  # noqa: ANN001
+def test_every_command_on_a_damaged_library_says_one_line(library_dir: Path, capsys, command: list[str]) -> None:
     """Commands that read the damaged pages (a command that does not, like ``show`` of a sound
     paper, still works)."""
     _damaged_with_backup(library_dir)
@@ -178,7 +178,7 @@ def test_every_command_on_a_damaged_library_says_one_line(library_dir: Path, cap
     assert sorted((library_dir / "backups").iterdir()) == before
 
 
-def test_restore_lists_then_swaps_the_backup_in_and_keeps_the_damaged_file(library_dir: Path, capsys) -> None:  # noqa: ANN001
+def test_restore_lists_then_swaps_the_backup_in_and_keeps_the_damaged_file(library_dir: Path, capsys) -> None:
     good, papers, notes = _damaged_with_backup(library_dir)
     db = library_dir / "library.sqlite"
     (library_dir / "library.sqlite-wal").write_bytes(b"wal of the damaged file")
@@ -209,7 +209,7 @@ def test_restore_lists_then_swaps_the_backup_in_and_keeps_the_damaged_file(libra
     assert kept.read_bytes() == damaged_bytes
 
 
-def test_restore_refuses_a_damaged_backup_and_changes_nothing(library_dir: Path, capsys) -> None:  # noqa: ANN001
+def test_restore_refuses_a_damaged_backup_and_changes_nothing(library_dir: Path, capsys) -> None:
     good, _, _ = _damaged_with_backup(library_dir)
     damage(good)
     db = library_dir / "library.sqlite"
@@ -223,7 +223,7 @@ def test_restore_refuses_a_damaged_backup_and_changes_nothing(library_dir: Path,
         backups.choose_backup(library_dir, "7")
 
 
-def test_restore_refuses_while_a_window_holds_the_library(library_dir: Path, capsys) -> None:  # noqa: ANN001
+def test_restore_refuses_while_a_window_holds_the_library(library_dir: Path, capsys) -> None:
     _damaged_with_backup(library_dir)
     (library_dir / ".marginalia.lock").write_text(f"{os.getppid()}\nmarginalia\nhost\n")
     assert main(["--library", str(library_dir), "restore", "1"]) == 1

@@ -36,14 +36,14 @@ ATTENTION = r"""
 
 
 @pytest.fixture
-def cited(empty_library, tmp_path: Path):  # noqa: ANN001, ANN201
+def cited(empty_library, tmp_path: Path):
     bib = tmp_path / "attention.bib"
     bib.write_text(ATTENTION, encoding="utf-8")
     assert empty_library.imports.from_files([bib]).added == 2
     return empty_library
 
 
-def _id(lib, words: str) -> int:  # noqa: ANN001
+def _id(lib, words: str) -> int:
     return next(pid for pid in lib.query("").ids if words in lib.papers.get(pid).title)
 
 
@@ -57,7 +57,7 @@ def test_bundled_styles_are_listed_with_their_titles() -> None:
     assert "CC BY-SA 3.0" in (citations.bundled_dir() / "LICENSE").read_text(encoding="utf-8")
 
 
-def test_apa_has_initials_and_the_year(cited) -> None:  # noqa: ANN001
+def test_apa_has_initials_and_the_year(cited) -> None:
     plain, html = cite_papers(cited, [_id(cited, "Attention")], "apa")
     assert plain[0].startswith("Vaswani, A., Shazeer, N., Parmar, N., & Uszkoreit, J. (2017). Attention")
     assert "https://doi.org/10.5555/3295222.3295349" in plain[0]
@@ -65,7 +65,7 @@ def test_apa_has_initials_and_the_year(cited) -> None:  # noqa: ANN001
     assert "&amp; Uszkoreit" in html[0]
 
 
-def test_ieee_is_numbered_in_the_given_order(cited) -> None:  # noqa: ANN001
+def test_ieee_is_numbered_in_the_given_order(cited) -> None:
     ids = [_id(cited, "Attention"), _id(cited, "Breaking")]
     plain, _ = cite_papers(cited, ids, "ieee")
     assert plain[0].startswith("[1] A. Vaswani, N. Shazeer, N. Parmar, and J. Uszkoreit, “Attention")
@@ -74,7 +74,7 @@ def test_ieee_is_numbered_in_the_given_order(cited) -> None:  # noqa: ANN001
     assert plain[0].startswith("[1] D. O")
 
 
-def test_every_bundled_style_formats_authors_and_year(cited) -> None:  # noqa: ANN001
+def test_every_bundled_style_formats_authors_and_year(cited) -> None:
     pid = _id(cited, "Attention")
     for sid in citations.BUNDLED:
         plain, html = cite_papers(cited, [pid], sid)
@@ -82,7 +82,7 @@ def test_every_bundled_style_formats_authors_and_year(cited) -> None:  # noqa: A
         assert "Vaswani" in plain[0] and "2017" in plain[0], (sid, plain[0])
 
 
-def test_html_escapes_the_papers_text_and_plain_keeps_it(cited) -> None:  # noqa: ANN001
+def test_html_escapes_the_papers_text_and_plain_keeps_it(cited) -> None:
     pid = _id(cited, "Breaking")
     for sid in citations.BUNDLED:
         plain, html = cite_papers(cited, [pid], sid)
@@ -93,13 +93,13 @@ def test_html_escapes_the_papers_text_and_plain_keeps_it(cited) -> None:  # noqa
         assert "Journal of <b>Bold</b> Claims" in plain[0], (sid, plain[0])
 
 
-def test_latex_in_titles_is_made_plain(cited) -> None:  # noqa: ANN001
+def test_latex_in_titles_is_made_plain(cited) -> None:
     plain, _ = cite_papers(cited, [_id(cited, "Breaking")], "apa")
     assert "α-divergence" in plain[0] and "Café" in plain[0], plain[0]
     assert "$" not in plain[0] and "\\" not in plain[0]
 
 
-def test_title_less_seed_papers_format_with_their_derived_title(seed_library) -> None:  # noqa: ANN001
+def test_title_less_seed_papers_format_with_their_derived_title(seed_library) -> None:
     pid = find_paper(seed_library, "Reinforcement Learning with Verifiable Rewards (RLVR) has emerged")
     title = seed_library.papers.get(pid).title
     for sid in citations.BUNDLED:
@@ -108,7 +108,7 @@ def test_title_less_seed_papers_format_with_their_derived_title(seed_library) ->
         assert plain[0].lower().count(title.lower()) == 1, (sid, plain[0])
 
 
-def test_a_corpus_entry_with_doi(empty_library) -> None:  # noqa: ANN001
+def test_a_corpus_entry_with_doi(empty_library) -> None:
     report = empty_library.imports.from_files([CORPUS / "bibtex" / "jabref__testjabref.bib"])
     assert report.added > 0
     pid = next(pid for pid in empty_library.query("").ids
@@ -119,7 +119,7 @@ def test_a_corpus_entry_with_doi(empty_library) -> None:  # noqa: ANN001
     assert "``" not in plain[0]  # the LaTeX quotes are typographic quotes now
 
 
-def test_a_users_style_is_listed_and_used(cited, tmp_path: Path) -> None:  # noqa: ANN001
+def test_a_users_style_is_listed_and_used(cited, tmp_path: Path) -> None:
     from desktop_app.paths import user_styles_dir
 
     folder = user_styles_dir()  # the tests' XDG_DATA_HOME
@@ -146,7 +146,7 @@ def test_a_users_style_is_listed_and_used(cited, tmp_path: Path) -> None:  # noq
     ("<html><body>not a style</body></html>", "is not a CSL style with a bibliography"),
     ("", "cannot be read"),
 ])
-def test_a_broken_style_is_a_clear_error_naming_the_file(cited, tmp_path: Path, content: str, why: str) -> None:  # noqa: ANN001
+def test_a_broken_style_is_a_clear_error_naming_the_file(cited, tmp_path: Path, content: str, why: str) -> None:
     (tmp_path / "broken.csl").write_text(content, encoding="utf-8")
     assert ("broken", "broken") in available_styles(tmp_path)  # listed by its file name
     with pytest.raises(CitationStyleError, match=f"citation style broken.csl {why}"):
@@ -156,7 +156,7 @@ def test_a_broken_style_is_a_clear_error_naming_the_file(cited, tmp_path: Path, 
 
 
 def test_cli_bibliography_exports_and_a_broken_style(cited, library_dir: Path, tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:  # noqa: ANN001
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
     cited.close()
     out = tmp_path / "refs.html"
     assert cli.main(["--library", str(library_dir), "export", "--format", "bibliography-html",
@@ -178,7 +178,7 @@ def test_cli_bibliography_exports_and_a_broken_style(cited, library_dir: Path, t
     assert err.startswith("marginalia: citation style broken.csl cannot be read") and "Traceback" not in err
 
 
-def test_the_two_rlvr_papers_are_each_others_closest(seed_library) -> None:  # noqa: ANN001
+def test_the_two_rlvr_papers_are_each_others_closest(seed_library) -> None:
     lib = seed_library
     a = find_paper(lib, "Reinforcement Learning with Verifiable Rewards (RLVR) has emerged")
     b = find_paper(lib, "RLVR reliably improves reasoning")
@@ -190,7 +190,7 @@ def test_the_two_rlvr_papers_are_each_others_closest(seed_library) -> None:  # n
     assert scores == sorted(scores, reverse=True)
 
 
-def test_related_query_ranks_by_similarity(seed_library) -> None:  # noqa: ANN001
+def test_related_query_ranks_by_similarity(seed_library) -> None:
     lib = seed_library
     a = find_paper(lib, "Reinforcement Learning with Verifiable Rewards (RLVR) has emerged")
     res = lib.query(f"related:{a}", sort="relevance")
@@ -206,7 +206,7 @@ def test_related_query_ranks_by_similarity(seed_library) -> None:  # noqa: ANN00
         lib.query("related:99999")
 
 
-def test_cli_related(seed_library, library_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: ANN001
+def test_cli_related(seed_library, library_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     a = find_paper(seed_library, "Reinforcement Learning with Verifiable Rewards (RLVR) has emerged")
     b = find_paper(seed_library, "RLVR reliably improves reasoning")
     seed_library.close()

@@ -47,7 +47,7 @@ def paper_in(tmp_path: Path) -> tuple[Path, int]:
         return folder, lib.query("").ids[0]
 
 
-def _one_record():  # noqa: ANN202
+def _one_record():
     from desktop_app.core.records import ParseResult, Record
 
     return ParseResult("bibtex", [Record(title="Concurrent notes", abstract="An abstract.")])

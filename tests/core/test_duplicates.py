@@ -18,7 +18,7 @@ from tests.core.pg_fixtures import BACKENDS, empty_library_on
 
 
 @pytest.fixture(params=BACKENDS)
-def empty_library(request: pytest.FixtureRequest, library_dir: Path):  # noqa: ANN201
+def empty_library(request: pytest.FixtureRequest, library_dir: Path):
     """An empty library, on SQLite and on PostgreSQL (tests/core/pg_fixtures.py)."""
     yield from empty_library_on(request, library_dir)
 

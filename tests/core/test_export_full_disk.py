@@ -36,7 +36,7 @@ def full_disk_on_write(monkeypatch: pytest.MonkeyPatch) -> None:
     real_write = os.write
     calls: list[int] = []
 
-    def write(fd: int, data) -> int:  # noqa: ANN001
+    def write(fd: int, data) -> int:
         calls.append(fd)
         if len(calls) == 1:
             return real_write(fd, bytes(data[: max(1, len(data) // 2)]))
@@ -58,7 +58,7 @@ def silent_truncation(monkeypatch: pytest.MonkeyPatch) -> None:
     """The write claims every byte but only half reach the file (a broken network share)."""
     real_write = os.write
 
-    def write(fd: int, data) -> int:  # noqa: ANN001
+    def write(fd: int, data) -> int:
         real_write(fd, bytes(data[: len(data) // 2]))
         return len(data)
 
@@ -70,7 +70,7 @@ def _others(folder: Path, keep: str) -> list[str]:
 
 
 @pytest.fixture
-def small_library(tmp_path: Path):  # noqa: ANN201
+def small_library(tmp_path: Path):
     lib = Library.open(tmp_path / "library")
     lib.imports.from_files(SEEDS[:1])
     yield lib
@@ -79,7 +79,7 @@ def small_library(tmp_path: Path):  # noqa: ANN201
 
 @pytest.mark.parametrize("fmt", TEXT_FORMATS)
 @pytest.mark.parametrize("failure", [full_disk_on_write, full_disk_on_fsync])
-def test_a_full_disk_keeps_the_old_export(small_library: Library, tmp_path: Path, monkeypatch, fmt, failure) -> None:  # noqa: ANN001
+def test_a_full_disk_keeps_the_old_export(small_library: Library, tmp_path: Path, monkeypatch, fmt, failure) -> None:
     folder = tmp_path / "exports"
     folder.mkdir()
     out = folder / f"papers.{fmt}"
@@ -95,7 +95,7 @@ def test_a_full_disk_keeps_the_old_export(small_library: Library, tmp_path: Path
 
 
 @pytest.mark.parametrize("fmt", TEXT_FORMATS)
-def test_a_full_disk_leaves_no_partial_new_file(small_library: Library, tmp_path: Path, monkeypatch, fmt) -> None:  # noqa: ANN001
+def test_a_full_disk_leaves_no_partial_new_file(small_library: Library, tmp_path: Path, monkeypatch, fmt) -> None:
     full_disk_on_write(monkeypatch)
     out = tmp_path / f"new.{fmt}"
     with pytest.raises(ExportFailed, match="no file was written"):
@@ -104,7 +104,7 @@ def test_a_full_disk_leaves_no_partial_new_file(small_library: Library, tmp_path
     assert _others(tmp_path, "library") == []
 
 
-def test_a_silently_truncated_write_is_caught(small_library: Library, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+def test_a_silently_truncated_write_is_caught(small_library: Library, tmp_path: Path, monkeypatch) -> None:
     out = tmp_path / "papers.bib"
     out.write_bytes(OLD)
     silent_truncation(monkeypatch)
@@ -115,7 +115,7 @@ def test_a_silently_truncated_write_is_caught(small_library: Library, tmp_path: 
 
 
 def test_after_the_disk_has_room_again_the_export_is_written(small_library: Library, tmp_path: Path,
-                                                             monkeypatch) -> None:  # noqa: ANN001
+                                                             monkeypatch) -> None:
     out = tmp_path / "papers.ris"
     out.write_bytes(OLD)
     with monkeypatch.context() as m:
@@ -127,7 +127,7 @@ def test_after_the_disk_has_room_again_the_export_is_written(small_library: Libr
     assert out.read_bytes() != OLD and out.read_text("utf-8").count("ER  -") == n
 
 
-def test_the_cli_says_one_line_and_exits_1(small_library: Library, tmp_path: Path, monkeypatch, capsys) -> None:  # noqa: ANN001
+def test_the_cli_says_one_line_and_exits_1(small_library: Library, tmp_path: Path, monkeypatch, capsys) -> None:
     folder = tmp_path / "exports"
     folder.mkdir()
     out = folder / "papers.md"

@@ -55,16 +55,16 @@ class _Doc(HTMLParser):
         self.text: list[str] = []
         self.stack: list[str] = []
 
-    def handle_starttag(self, tag, attrs):  # noqa: ANN001, ANN201
+    def handle_starttag(self, tag, attrs):
         self.tags.append((tag, dict(attrs)))
         if tag not in ("br", "hr", "meta"):
             self.stack.append(tag)
 
-    def handle_endtag(self, tag):  # noqa: ANN001, ANN201
+    def handle_endtag(self, tag):
         while self.stack and self.stack.pop() != tag:
             pass
 
-    def handle_data(self, data):  # noqa: ANN001, ANN201
+    def handle_data(self, data):
         if "style" not in self.stack and "title" not in self.stack:
             self.text.append(data)
 
@@ -76,7 +76,7 @@ def _html(lib: Library, pid: int) -> str:
     return text
 
 
-def test_html_export_renders_the_note_table_and_names_no_colour(noted) -> None:  # noqa: ANN001
+def test_html_export_renders_the_note_table_and_names_no_colour(noted) -> None:
     lib, pid = noted
     html = _html(lib, pid)
     doc = _Doc()
@@ -97,7 +97,7 @@ def test_html_export_renders_the_note_table_and_names_no_colour(noted) -> None: 
     assert "<script" not in html.lower() and "&lt;script&gt;" in html and "&lt;b&gt;not bold&lt;/b&gt;" in html
 
 
-def test_html_note_headings_sit_below_the_paper_title(noted) -> None:  # noqa: ANN001
+def test_html_note_headings_sit_below_the_paper_title(noted) -> None:
     lib, pid = noted
     html = _html(lib, pid)
     note = html[html.index('<div class="note">'):html.index("<h3>Highlights</h3>")]
@@ -108,7 +108,7 @@ def test_html_note_headings_sit_below_the_paper_title(noted) -> None:  # noqa: A
         assert re.search(rf'<h{level} style="font-size: large[;"]', note)
 
 
-def test_markdown_export_quotes_highlights_without_colours_and_keeps_the_table(noted) -> None:  # noqa: ANN001
+def test_markdown_export_quotes_highlights_without_colours_and_keeps_the_table(noted) -> None:
     lib, pid = noted
     md, _ = export_text(lib, "md", query=f'"{lib.papers.get(pid).title}"')
     section = md[md.index("### Highlights"):]

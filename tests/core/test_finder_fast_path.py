@@ -20,18 +20,18 @@ SHAPES = [
 ]
 
 
-def _general(lib, text: str, **filters: object):  # noqa: ANN001, ANN202
+def _general(lib, text: str, **filters: object):
     """The same query through the general path (the SQL IN list)."""
     finder = lib.finder
     compile_ = finder.compile
-    finder.compile = lambda q, defer_index=False: compile_(q)  # noqa: ARG005
+    finder.compile = lambda q, defer_index=False: compile_(q)
     try:
         return lib.query(text, **filters)
     finally:
         finder.compile = compile_
 
 
-def _same(lib, text: str, **filters: object) -> None:  # noqa: ANN001
+def _same(lib, text: str, **filters: object) -> None:
     fast = lib.query(text, **filters)
     slow = _general(lib, text, **filters)
     assert fast.ids == slow.ids, (text, filters)
@@ -40,7 +40,7 @@ def _same(lib, text: str, **filters: object) -> None:  # noqa: ANN001
     assert fast.terms == slow.terms
 
 
-def test_text_queries_answer_as_the_general_path(seed_library) -> None:  # noqa: ANN001
+def test_text_queries_answer_as_the_general_path(seed_library) -> None:
     lib = seed_library
     assert lib.finder.compile("attention", defer_index=True).index_query is not None
     assert lib.finder.compile("tag:x attention", defer_index=True).sql_key  # split: SQL and text
@@ -51,7 +51,7 @@ def test_text_queries_answer_as_the_general_path(seed_library) -> None:  # noqa:
             _same(lib, text, **shape)
 
 
-def test_with_filters_and_a_list(seed_library) -> None:  # noqa: ANN001
+def test_with_filters_and_a_list(seed_library) -> None:
     lib = seed_library
     ids = lib.query("").ids
     lib.tags.add(ids[::3], ["rl/deep"])
@@ -67,12 +67,12 @@ def test_with_filters_and_a_list(seed_library) -> None:  # noqa: ANN001
         _same(lib, text, status="read", sort="relevance")
 
 
-def test_every_write_is_seen(seed_library) -> None:  # noqa: ANN001
+def test_every_write_is_seen(seed_library) -> None:
     """The ordered id list is kept between queries; writes through the library, and writes made
     with plain sqlite3 behind its back, are seen by the next query."""
     lib = seed_library
     before = lib.query("learning", sort="added")
-    assert lib.finder._ordered, "the ordered id list is kept"  # noqa: SLF001
+    assert lib.finder._ordered, "the ordered id list is kept"
     victim = before.ids[0]
     lib.papers.delete([victim])
     after = lib.query("learning", sort="added")

@@ -16,7 +16,7 @@ from desktop_app.core.library import Library
 needs_posix = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
 
 
-def _in_time(call, seconds: float = 10.0):  # noqa: ANN001, ANN202
+def _in_time(call, seconds: float = 10.0):
     """The result of ``call()`` run in a thread; fails if it is still waiting after ``seconds``."""
     out: list = []
     worker = threading.Thread(target=lambda: out.append(call()), daemon=True)

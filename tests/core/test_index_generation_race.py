@@ -55,7 +55,7 @@ def test_a_vanished_generation_file_is_retried_on_the_newest(seed_library: Libra
     real = index_mod.SearchIndex.matching_pid_array.__wrapped__  # type: ignore[attr-defined]
     calls = {"n": 0, "refresh": 0}
 
-    def flaky(self, q):  # noqa: ANN001, ANN202
+    def flaky(self, q):
         calls["n"] += 1
         if calls["n"] == 1:
             raise FileNotFoundError(2, "No such file or directory", str(ix.folder / "_MAIN_1261.toc"))
@@ -63,7 +63,7 @@ def test_a_vanished_generation_file_is_retried_on_the_newest(seed_library: Libra
 
     refresh = index_mod.SearchIndex._refresh
 
-    def counted(self) -> None:  # noqa: ANN001
+    def counted(self) -> None:
         calls["refresh"] += 1
         refresh(self)
 
@@ -72,7 +72,7 @@ def test_a_vanished_generation_file_is_retried_on_the_newest(seed_library: Libra
     assert seed_library.query("reinforcement").total > 0
     assert calls == {"n": 2, "refresh": 1}
 
-    def gone(self, q):  # noqa: ANN001, ANN202
+    def gone(self, q):
         raise FileNotFoundError(2, "No such file or directory", "_MAIN_1.toc")
 
     monkeypatch.setattr(index_mod.SearchIndex, "matching_pid_array", index_mod.follows_generation(gone))

@@ -209,7 +209,7 @@ def test_background_index_thread_catches_up(lib_folder: Path) -> None:
         assert queued_ids(lib_folder) == []
 
 
-def test_damage_seen_only_while_searching_is_repaired(seed_library, library_dir) -> None:  # noqa: ANN001
+def test_damage_seen_only_while_searching_is_repaired(seed_library, library_dir) -> None:
     """Bytes overwritten inside a segment pass the open check; the first search that trips on
     them marks the index for a rebuild, and the next open (or the CLI's retry) repairs it."""
     import pytest
@@ -218,7 +218,7 @@ def test_damage_seen_only_while_searching_is_repaired(seed_library, library_dir)
 
     index = seed_library.index.index
 
-    def broken(*_a, **_k):  # noqa: ANN002, ANN003, ANN202
+    def broken(*_a, **_k):
         raise ValueError("Block tag error")  # what Whoosh raised on a damaged posting block
 
     # matching_pid_array: what the Finder asks for a text-only query (matching_pids, a set, calls it)

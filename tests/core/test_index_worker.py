@@ -55,7 +55,7 @@ def _queue_everything_with_a_new_note(folder: Path, pid: int, note: str) -> None
         con.close()
 
 
-def _wait(cond, timeout: float = 60.0) -> None:  # noqa: ANN001
+def _wait(cond, timeout: float = 60.0) -> None:
     end = time.monotonic() + timeout
     while not cond():
         assert time.monotonic() < end, "timed out"

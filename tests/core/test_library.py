@@ -46,7 +46,7 @@ def _seed_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(params=BACKENDS)
-def seed_library(request: pytest.FixtureRequest, _seed_template: Path, library_dir: Path):  # noqa: ANN201
+def seed_library(request: pytest.FixtureRequest, _seed_template: Path, library_dir: Path):
     """conftest's seed_library (the 76 seeds in this test's own folder), made by copying a
     library imported once per module instead of importing again for every test; the same
     on a PostgreSQL server (a database copied from a template imported once)."""
@@ -320,7 +320,7 @@ def test_tag_names_are_normalized_and_bad_names_refused(seed_library: Library) -
 
 
 @pytest.fixture
-def synthetic_library(library_dir: Path):  # noqa: ANN201
+def synthetic_library(library_dir: Path):
     """1,200 synthetic papers imported as parsed records."""
     lib = Library.open(library_dir)
     records = [
@@ -598,7 +598,7 @@ def test_saved_searches(seed_library: Library) -> None:
         lib.searches.delete("races")
 
 
-def test_tag_counts_leave_out_trashed_papers(seed_library) -> None:  # noqa: ANN001
+def test_tag_counts_leave_out_trashed_papers(seed_library) -> None:
     ids = seed_library.query("").ids[:5]
     seed_library.tags.add(ids, ["rl/rlvr"])
     seed_library.papers.delete(ids[:2])

@@ -9,14 +9,14 @@ SORTS = ["added", "title", "year", "venue", "rating", "status", "updated", "id"]
 
 @pytest.mark.parametrize("sort", SORTS)
 @pytest.mark.parametrize("descending", [False, True])
-def test_list_ids_is_the_query_order(seed_library, sort: str, descending: bool) -> None:  # noqa: ANN001
+def test_list_ids_is_the_query_order(seed_library, sort: str, descending: bool) -> None:
     lib = seed_library
     whole = lib.query("", sort=sort, descending=descending).ids
     assert lib.finder.list_ids(sort=sort, descending=descending) == whole
     assert lib.finder.list_ids(sort=sort, descending=descending, limit=10) == whole[:10]
 
 
-def test_list_ids_of_one_status(seed_library) -> None:  # noqa: ANN001
+def test_list_ids_of_one_status(seed_library) -> None:
     lib = seed_library
     pid = lib.query("").ids[5]
     lib.papers.set_status([pid], "read")
@@ -25,7 +25,7 @@ def test_list_ids_of_one_status(seed_library) -> None:  # noqa: ANN001
         lib.finder.list_ids(status="nope")
 
 
-def test_a_query_without_text_needs_no_query_parser(seed_library, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+def test_a_query_without_text_needs_no_query_parser(seed_library, monkeypatch: pytest.MonkeyPatch) -> None:
     def no_parser(*_a: object) -> None:
         raise AssertionError("the query parser (Whoosh) was asked for a query without text")
 

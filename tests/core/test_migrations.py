@@ -188,7 +188,7 @@ def test_control_the_batch_recreate_with_foreign_keys_on_deletes_child_rows(tmp_
     engine = create_engine(f"sqlite:///{path}")
 
     @event.listens_for(engine, "connect")
-    def _fk_on(dbapi_conn, _record) -> None:  # noqa: ANN001
+    def _fk_on(dbapi_conn, _record) -> None:
         dbapi_conn.execute("PRAGMA foreign_keys=ON")
 
     cfg = db.alembic_config()
@@ -364,4 +364,4 @@ def test_schema_head_constant_is_the_alembic_head() -> None:
     """db.SCHEMA_HEAD lets an up-to-date library open without importing Alembic."""
     from desktop_app.core.store import migrate as db
 
-    assert db.SCHEMA_HEAD == db.head_revision()
+    assert db.head_revision() == db.SCHEMA_HEAD

@@ -12,7 +12,7 @@ from tests.core.pg_fixtures import BACKENDS, seed_library_on
 
 
 @pytest.fixture(params=BACKENDS)
-def seed_library(request: pytest.FixtureRequest, library_dir: Path, seed_paths: list[Path]):  # noqa: ANN201
+def seed_library(request: pytest.FixtureRequest, library_dir: Path, seed_paths: list[Path]):
     """The 76 seeds, on SQLite and on PostgreSQL (tests/core/pg_fixtures.py)."""
     yield from seed_library_on(request, library_dir, seed_paths)
 

@@ -147,7 +147,7 @@ def _limit_pages(lib: Library, extra_pages: int) -> None:
     lib.store.engine.dispose()  # pooled connections get the limit as they are made again
 
     @event.listens_for(lib.store.engine, "connect")
-    def _limit(dbapi_conn, _record) -> None:  # noqa: ANN001
+    def _limit(dbapi_conn, _record) -> None:
         dbapi_conn.execute(f"PRAGMA max_page_count = {pages + extra_pages}")
 
 

@@ -17,7 +17,7 @@ def test_saved_filter_text_round_trip() -> None:
     assert SavedFilter.from_text("year:{2020 TO 2024}").query == "year:{2020 TO 2024}"
 
 
-def test_a_whole_filter_is_saved_and_read_back(seed_library) -> None:  # noqa: ANN001
+def test_a_whole_filter_is_saved_and_read_back(seed_library) -> None:
     lib = seed_library
     ids = lib.query("").ids
     lib.tags.add(ids[:10], ["rl"])

@@ -183,7 +183,7 @@ WORDS = ["reasoning", "environment", "learning", "benchmark", "sudoku", "memory"
 @given(st.sampled_from(WORDS), st.sampled_from(WORDS))
 def test_boolean_operators_are_set_algebra(seeded: Seeded, a: str, b: str) -> None:
     s = seeded
-    A, B = s.ids(a), s.ids(b)
+    A, B = s.ids(a), s.ids(b)  # noqa: N806 - sets, as in set algebra
     assert s.ids(f"{a} OR {b}") == A | B
     assert s.ids(f"{a} AND {b}") == A & B
     assert s.ids(f"{a} {b}") == A & B
@@ -222,7 +222,7 @@ def test_parse_needs_no_index_and_sql_queries_work_without_it(seeded: Seeded) ->
             other.query("reasoning")
 
 
-def test_an_empty_library_answers_queries_and_checks(empty_library) -> None:  # noqa: ANN001
+def test_an_empty_library_answers_queries_and_checks(empty_library) -> None:
     assert empty_library.query("anything at all").total == 0
     assert empty_library.query("reinforcement", sort="relevance").ids == []
     assert empty_library.integrity_check() == []

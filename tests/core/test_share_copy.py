@@ -43,7 +43,7 @@ def test_an_empty_server_gets_every_row_as_it_is(local: Library, pg_url: str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from desktop_app.sharing import share
 
-    def no_rebuild(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+    def no_rebuild(self, *args, **kwargs):
         raise AssertionError("the folder's current index is copied, not built again")
 
     with local:
@@ -107,13 +107,13 @@ def test_a_write_to_the_folder_during_the_copy_means_the_desk_builds_its_index(
     copy_library, rebuild = Imports.copy_library, SharedIndexSync.rebuild
     built: list[bool] = []
 
-    def copy_then_write(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+    def copy_then_write(self, *args, **kwargs):
         report = copy_library(self, *args, **kwargs)
         with Library.open(tmp_path / "local") as other:  # another process's write, meanwhile
             other.notes.set(other.query("", sort="id").ids[0], "written during the share")
         return report
 
-    def counted(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+    def counted(self, *args, **kwargs):
         built.append(True)
         return rebuild(self, *args, **kwargs)
 

@@ -218,9 +218,8 @@ def test_share_copies_a_folder_library_and_json_brings_it_back(pg_url: str, tmp_
         report, where = share(local, pg_url)
         assert report.added == 2 and "postgres@" in where
         export_to_file(local, "json", tmp_path / "before.json")
-    with pytest.raises(LibraryError, match="holds 2 papers already"):
-        with Library.open(tmp_path / "local") as local:
-            share(local, pg_url)
+    with pytest.raises(LibraryError, match="holds 2 papers already"), Library.open(tmp_path / "local") as local:
+        share(local, pg_url)
     with Library.open(pg_url) as shared:
         export_to_file(shared, "json", tmp_path / "shared.json")
     with Library.open(tmp_path / "back") as back:

@@ -41,7 +41,7 @@ def _bib(path: Path) -> Path:
 
 
 @pytest.fixture
-def tagged(tmp_path: Path):  # noqa: ANN201
+def tagged(tmp_path: Path):
     with Library.open(tmp_path / "lib") as lib:
         assert lib.imports.from_files([_bib(tmp_path / "two.bib")]).added == 8
         lib.flush_index()
@@ -54,7 +54,7 @@ def tagged(tmp_path: Path):  # noqa: ANN201
         yield lib, rl, bio
 
 
-def test_an_untagged_paper_gets_its_topics_tag_first(tagged) -> None:  # noqa: ANN001
+def test_an_untagged_paper_gets_its_topics_tag_first(tagged) -> None:
     lib, rl, bio = tagged
     got = suggest_tags(lib, rl[0])
     assert got[0].name == "rl/ppo"
@@ -63,14 +63,14 @@ def test_an_untagged_paper_gets_its_topics_tag_first(tagged) -> None:  # noqa: A
     assert len(got) <= 5
 
 
-def test_never_a_tag_it_has_and_leave_one_out(tagged) -> None:  # noqa: ANN001
+def test_never_a_tag_it_has_and_leave_one_out(tagged) -> None:
     lib, rl, _bio = tagged
     assert "rl/ppo" not in [s.name for s in suggest_tags(lib, rl[2])]
     hidden = suggest_tags(lib, rl[2], hide_own=True)  # as if untagged: its own tag comes back
     assert hidden[0].name == "rl/ppo"
 
 
-def test_key_terms_match_a_tags_last_part(tagged) -> None:  # noqa: ANN001
+def test_key_terms_match_a_tags_last_part(tagged) -> None:
     lib, rl, _bio = tagged
     assert tag_stems("rl/ppo") == {"ppo"}  # the last part only
     assert tag_stems("ml/rl") == frozenset()  # too short to match a key term
@@ -81,7 +81,7 @@ def test_key_terms_match_a_tags_last_part(tagged) -> None:  # noqa: ANN001
     assert "key terms" in got["methods/policy-gradient"].why
 
 
-def test_tagged_neighbours_in_the_semantic_space_vote(tagged) -> None:  # noqa: ANN001
+def test_tagged_neighbours_in_the_semantic_space_vote(tagged) -> None:
     lib, rl, bio = tagged
     # no related papers handed in: only the tagged papers nearest in the space can name "biology"
     got = suggest_tags(lib, bio[0], related=[])
@@ -90,7 +90,7 @@ def test_tagged_neighbours_in_the_semantic_space_vote(tagged) -> None:  # noqa: 
     assert lib.tags.tagged_ids() == sorted(rl[1:] + bio[1:])
 
 
-def test_without_a_ready_space_the_related_papers_alone_vote(tagged, monkeypatch) -> None:  # noqa: ANN001
+def test_without_a_ready_space_the_related_papers_alone_vote(tagged, monkeypatch) -> None:
     from desktop_app.core.insights import semantic
 
     lib, _rl, bio = tagged

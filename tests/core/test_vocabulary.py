@@ -36,7 +36,7 @@ def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
     library.close()
 
 
-def _probes(reader, field: str, rng: random.Random) -> list[str]:  # noqa: ANN001 - a Whoosh reader
+def _probes(reader, field: str, rng: random.Random) -> list[str]:
     """Words near the field's own terms: one or two deletions, insertions, substitutions or
     swaps of each of a sample of them, and the terms themselves."""
     terms = [t.decode("utf-8") if isinstance(t, bytes) else t for t in reader.lexicon(field)]
@@ -102,13 +102,13 @@ def test_a_file_per_segment_is_written_at_commit_and_read_by_the_next_process(tm
     with Library.open(folder) as lib:
         lib.imports.from_files(list(SEEDS)[:2])
         index_dir = lib.index.index.folder
-        segments = {s.segment_id() for s in lib.index.index._ix._segments()}  # noqa: SLF001
+        segments = {s.segment_id() for s in lib.index.index._ix._segments()}
         files = {p.name for p in index_dir.glob(f"{vocabulary.PREFIX}*")}
         assert files == {f"{vocabulary.PREFIX}{s}{vocabulary.SUFFIX}" for s in segments}
         offer = lib.did_you_mean("lerning", hits=0)
         assert offer == "learning"
 
-    def no_compute(segreader):  # noqa: ANN001, ANN202
+    def no_compute(segreader):
         raise AssertionError("the vocabulary was computed again instead of read from its file")
 
     monkeypatch.setattr(vocabulary, "compute", no_compute)
@@ -132,7 +132,7 @@ def test_a_missing_or_stale_file_is_computed_and_saved(tmp_path: Path) -> None:
         index = lib.index.index
         for path in index.folder.glob(f"{vocabulary.PREFIX}*"):
             path.write_bytes(b"not a vocabulary")
-        index._vocabularies.clear()  # noqa: SLF001 - as a new process starts
+        index._vocabularies.clear()
         assert lib.did_you_mean("lerning", hits=0) == "learning"
         for path in index.folder.glob(f"{vocabulary.PREFIX}*"):
             assert vocabulary.load(index.folder, path.name[len(vocabulary.PREFIX):-len(vocabulary.SUFFIX)])

@@ -58,7 +58,7 @@ def test_a_search_repairs_a_silently_wrong_index(tmp_path: Path) -> None:
     assert f'"id": {victim},' in found.stdout
 
 
-def _doc_of(lib: Library, pid: int):  # noqa: ANN202
+def _doc_of(lib: Library, pid: int):
     from desktop_app.core.search.index import IndexDoc
 
     p = lib.papers.get(pid)

@@ -148,7 +148,7 @@ def test_paper_commands(seeded: dict[str, int], library_dir: Path, tmp_path: Pat
     assert ok(note).stdout == "first quokka\nthen a wombat\n"
 
     paper = json.loads(ok(show).stdout)
-    assert PAPER_KEYS <= set(paper)
+    assert set(paper) >= PAPER_KEYS
     assert paper["id"] == races and len(paper["uid"]) >= 16
     assert (paper["title"], paper["title_source"]) == (RACES_TITLE, "derived")
     assert paper["abstract"].startswith("Revised. ") and "\\textbf{R}ecursive" in paper["abstract"]
@@ -163,7 +163,7 @@ def test_paper_commands(seeded: dict[str, int], library_dir: Path, tmp_path: Pat
 
     found = json.loads(ok(search).stdout)
     assert found["total"] == 1 and [p["id"] for p in found["papers"]] == [races]
-    assert "score" in found["papers"][0] and PAPER_KEYS <= set(found["papers"][0])
+    assert "score" in found["papers"][0] and set(found["papers"][0]) >= PAPER_KEYS
 
     assert json.loads(ok(listed).stdout) == {"total": 0, "papers": []}  # both carry rl/rlvr
     rows = ok(listed_text).stdout.strip().splitlines()
@@ -195,7 +195,7 @@ def test_reading_list_commands(seeded: dict[str, int], library_dir: Path) -> Non
     shown = json.loads(ok(show).stdout)
     assert (shown["name"], shown["description"]) == ("Train", "for the trip")
     assert [(p["id"], p["position"]) for p in shown["papers"]] == [(fprm, 1), (races, 2), (rlvr, 3)]
-    assert PAPER_KEYS <= set(shown["papers"][0])
+    assert set(shown["papers"][0]) >= PAPER_KEYS
     assert [p["id"] for p in json.loads(ok(listed).stdout)["papers"]] == [fprm, races, rlvr]
     user_error(dup, "no reading list named 'Nope'")
 
@@ -303,7 +303,7 @@ def test_user_errors_exit_1_with_one_line(seeded: dict[str, int], library_dir: P
         assert l1.papers.count() == 76
 
 
-def test_the_cli_writes_while_a_library_is_open_elsewhere(tmp_path, seed_paths) -> None:  # noqa: ANN001
+def test_the_cli_writes_while_a_library_is_open_elsewhere(tmp_path, seed_paths) -> None:
     """The window (here: a Library with its background index thread) stays open while the CLI
     tags and writes a note; the open library sees both, and neither corrupts the other."""
     import subprocess

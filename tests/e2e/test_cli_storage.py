@@ -14,7 +14,7 @@ from tests.e2e.test_cli import run, run_parallel
 RLVR_WORDS = "shrinkage issue of RLVR"
 
 
-def _one_line_error(proc, text: str) -> None:  # noqa: ANN001
+def _one_line_error(proc, text: str) -> None:
     assert proc.returncode == 1, (proc.args, proc.stdout, proc.stderr)
     assert "Traceback" not in proc.stderr, proc.stderr
     lines = proc.stderr.strip().splitlines()
@@ -71,7 +71,7 @@ def test_read_only_without_a_library(tmp_path: Path) -> None:
     _one_line_error(proc, f"{tmp_path / 'none'} holds no Marginalia library")
 
 
-def test_full_disk_on_the_command_line(tmp_path: Path, monkeypatch, capsys) -> None:  # noqa: ANN001
+def test_full_disk_on_the_command_line(tmp_path: Path, monkeypatch, capsys) -> None:
     """SQLite's own "database or disk is full" (PRAGMA max_page_count), in process."""
     from sqlalchemy import event
 
@@ -85,7 +85,7 @@ def test_full_disk_on_the_command_line(tmp_path: Path, monkeypatch, capsys) -> N
     pages = (folder / "library.sqlite").stat().st_size // 4096
     real = library_module.make_engine
 
-    def limited(*args: object, **kwargs: object):  # noqa: ANN202
+    def limited(*args: object, **kwargs: object):
         engine = real(*args, **kwargs)
         event.listen(engine, "connect",
                      lambda con, _rec: con.execute(f"PRAGMA max_page_count = {pages + 2}"))

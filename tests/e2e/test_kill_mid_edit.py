@@ -37,7 +37,7 @@ while True:                            # wait to be killed, like a crash or a po
 """
 
 
-def test_note_survives_kill_9(qapp, tmp_path: Path, seed_paths: list[Path]) -> None:  # noqa: ANN001
+def test_note_survives_kill_9(qapp, tmp_path: Path, seed_paths: list[Path]) -> None:
     lib_dir = tmp_path / "lib"
     with Library.open(lib_dir) as lib:
         lib.imports.from_files(seed_paths[:1])

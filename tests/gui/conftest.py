@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _english_window(qapp):  # noqa: ANN001, ANN202
+def _english_window(qapp):
     """The window in English whatever this machine's locale, with the English catalogue's plural
     forms ("1 paper", "2 papers"), as application() gives a normal start (gui/i18n.py)."""
     from desktop_app.gui import i18n
@@ -18,7 +18,7 @@ def _english_window(qapp):  # noqa: ANN001, ANN202
 
 
 @pytest.fixture(autouse=True)
-def _system_theme_after():  # noqa: ANN202
+def _system_theme_after():
     """The theme belongs to the application: a test that chose light or dark gives the system
     theme back, so the next test starts as a fresh start would."""
     yield
@@ -36,20 +36,20 @@ def settings(tmp_path: Path) -> QSettings:
 
 
 @pytest.fixture
-def make_window(qtbot, settings: QSettings):  # noqa: ANN001, ANN201
+def make_window(qtbot, settings: QSettings):
     """Open (and afterwards close) main windows on library folders."""
     from desktop_app.gui.launch import close_window, open_main_window
 
     opened = []
 
-    def make(folder: Path):  # noqa: ANN202
+    def make(folder: Path):
         win = open_main_window(folder, settings)
         qtbot.addWidget(win)
         qtbot.waitUntil(lambda: win.files.index_ready, timeout=60000)
         opened.append(win)
         return win
 
-    def close(win) -> None:  # noqa: ANN001
+    def close(win) -> None:
         close_window(win)
         opened.remove(win)
 

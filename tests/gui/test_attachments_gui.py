@@ -75,17 +75,17 @@ def _pdf(tmp_path: Path, name: str = "paper.pdf") -> Path:
     return path
 
 
-def _pid(win, title_word: str) -> int:  # noqa: ANN001
+def _pid(win, title_word: str) -> int:
     return next(pid for pid in win.model.ids if title_word in win.library.papers.get(pid).title)
 
 
-def _show(win, qtbot, pid: int) -> None:  # noqa: ANN001
+def _show(win, qtbot, pid: int) -> None:
     assert win.select_paper(pid)
     win.follow.flush()
     qtbot.waitUntil(lambda: win.reader.paper is not None and win.reader.paper.id == pid, timeout=5000)
 
 
-def _drop(target, pos: QPointF, paths: list[Path]) -> bool:  # noqa: ANN001
+def _drop(target, pos: QPointF, paths: list[Path]) -> bool:
     """A real drag of these files onto ``target``: enter, move, drop, as the window system sends
     them (a drop without an accepted enter is not delivered). Whether the drop was accepted."""
     md = QMimeData()
@@ -99,11 +99,11 @@ def _drop(target, pos: QPointF, paths: list[Path]) -> bool:  # noqa: ANN001
     return event.isAccepted()
 
 
-def _link_texts(win) -> list[str]:  # noqa: ANN001
+def _link_texts(win) -> list[str]:
     return [b.text() for b in win.reader.links.findChildren(QToolButton) if b.isVisibleTo(win.reader)]
 
 
-def test_links_are_shown_and_opened_only_on_a_click(make_window, links_dir: Path, qtbot,  # noqa: ANN001
+def test_links_are_shown_and_opened_only_on_a_click(make_window, links_dir: Path, qtbot,
                                                     opened: list[QUrl]) -> None:
     win = make_window(links_dir)
     _show(win, qtbot, _pid(win, "With Links"))
@@ -118,7 +118,7 @@ def test_links_are_shown_and_opened_only_on_a_click(make_window, links_dir: Path
     assert opened[-1].toString() == "https://example.org/paper?a=1&b=2"
 
 
-def test_a_javascript_url_is_neither_shown_nor_opened(make_window, links_dir: Path, qtbot,  # noqa: ANN001
+def test_a_javascript_url_is_neither_shown_nor_opened(make_window, links_dir: Path, qtbot,
                                                       opened: list[QUrl]) -> None:
     win = make_window(links_dir)
     pid = _pid(win, "Hostile Link")
@@ -148,7 +148,7 @@ def test_addresses_are_built_from_validated_ids() -> None:
     assert web_url(" https://example.org/x ") == "https://example.org/x"
 
 
-def test_a_pdf_dropped_on_a_row_is_attached_to_that_paper(make_window, seeded_dir: Path, qtbot,  # noqa: ANN001
+def test_a_pdf_dropped_on_a_row_is_attached_to_that_paper(make_window, seeded_dir: Path, qtbot,
                                                           tmp_path: Path, settings) -> None:
     win = make_window(seeded_dir)
     win.show()
@@ -182,7 +182,7 @@ def test_a_pdf_dropped_on_a_row_is_attached_to_that_paper(make_window, seeded_di
     assert [(a.kind, a.path) for a in win.library.attachments.for_paper(target)][1] == ("link", str(linked))
 
 
-def test_a_bibliography_dropped_on_a_row_is_imported_not_attached(make_window, seeded_dir: Path, qtbot,  # noqa: ANN001
+def test_a_bibliography_dropped_on_a_row_is_imported_not_attached(make_window, seeded_dir: Path, qtbot,
                                                                   tmp_path: Path, monkeypatch) -> None:
     from PySide6.QtWidgets import QDialog
 
@@ -206,7 +206,7 @@ def test_a_bibliography_dropped_on_a_row_is_imported_not_attached(make_window, s
     assert win.library.attachments.for_paper(target) == []
 
 
-def test_a_file_dropped_on_the_reader_is_attached_to_the_shown_paper(make_window, seeded_dir: Path,  # noqa: ANN001
+def test_a_file_dropped_on_the_reader_is_attached_to_the_shown_paper(make_window, seeded_dir: Path,
                                                                      qtbot, tmp_path: Path) -> None:
     win = make_window(seeded_dir)
     pid = win.model.paper_id(5)
@@ -216,7 +216,7 @@ def test_a_file_dropped_on_the_reader_is_attached_to_the_shown_paper(make_window
     assert any("notes.pdf" in b.text() for b in win.reader.attachments.findChildren(QToolButton))
 
 
-def test_open_paper_prefers_the_file_then_arxiv_doi_url(make_window, links_dir: Path, qtbot,  # noqa: ANN001
+def test_open_paper_prefers_the_file_then_arxiv_doi_url(make_window, links_dir: Path, qtbot,
                                                         tmp_path: Path, opened: list[QUrl]) -> None:
     win = make_window(links_dir)
     win.show()
@@ -241,7 +241,7 @@ def test_open_paper_prefers_the_file_then_arxiv_doi_url(make_window, links_dir: 
     assert "no attached file, arXiv id, DOI or web address" in win.statusBar().currentMessage()
 
 
-def test_a_program_is_never_opened(make_window, seeded_dir: Path, qtbot, tmp_path: Path,  # noqa: ANN001
+def test_a_program_is_never_opened(make_window, seeded_dir: Path, qtbot, tmp_path: Path,
                                    opened: list[QUrl]) -> None:
     win = make_window(seeded_dir)
     pid = win.model.paper_id(0)
@@ -253,7 +253,7 @@ def test_a_program_is_never_opened(make_window, seeded_dir: Path, qtbot, tmp_pat
     assert "does not run programs" in win.statusBar().currentMessage()
 
 
-def test_remove_from_the_context_menu_is_undoable(make_window, seeded_dir: Path, qtbot,  # noqa: ANN001
+def test_remove_from_the_context_menu_is_undoable(make_window, seeded_dir: Path, qtbot,
                                                   tmp_path: Path, opened: list[QUrl]) -> None:
     win = make_window(seeded_dir)
     pid = win.model.paper_id(1)
@@ -273,7 +273,7 @@ def test_remove_from_the_context_menu_is_undoable(make_window, seeded_dir: Path,
     assert strip.findChild(QToolButton, f"attachment_{aid}") is not None
 
 
-def test_screenshot_view_shows_links_and_a_file(make_window, links_dir: Path, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+def test_screenshot_view_shows_links_and_a_file(make_window, links_dir: Path, qtbot, tmp_path: Path) -> None:
     from desktop_app.gui.attach_controller import screenshot_view
 
     win = make_window(links_dir)
@@ -285,7 +285,7 @@ def test_screenshot_view_shows_links_and_a_file(make_window, links_dir: Path, qt
     shown.grab().save(str(tmp_path / "attachments.png"))
 
 
-def test_check_library_names_a_missing_file_as_plain_text(make_window, seeded_dir: Path, qtbot,  # noqa: ANN001
+def test_check_library_names_a_missing_file_as_plain_text(make_window, seeded_dir: Path, qtbot,
                                                           tmp_path: Path, monkeypatch) -> None:
     from PySide6.QtWidgets import QMessageBox
 
@@ -301,7 +301,7 @@ def test_check_library_names_a_missing_file_as_plain_text(make_window, seeded_di
     assert fmt == Qt.TextFormat.PlainText
 
 
-def test_a_large_file_is_copied_in_a_worker_and_still_undoable(make_window, seeded_dir: Path, qtbot,  # noqa: ANN001
+def test_a_large_file_is_copied_in_a_worker_and_still_undoable(make_window, seeded_dir: Path, qtbot,
                                                                tmp_path: Path) -> None:
     from desktop_app.gui.attach_controller import BACKGROUND_BYTES
 

@@ -46,7 +46,7 @@ def _damaged(seeded_dir: Path) -> Path:
 
 @pytest.mark.parametrize("index_lost", [False, True])
 def test_a_damaged_library_is_offered_its_backup_and_opens_restored(
-        seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot, index_lost: bool) -> None:  # noqa: ANN001
+        seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot, index_lost: bool) -> None:
     """Building the window may read the bad pages (then the question comes before any window),
     or not (then the table, the index rebuild or the check after the first paint finds them and
     the window is replaced). Either way: one question, no traceback dialog."""
@@ -80,7 +80,7 @@ def test_a_damaged_library_is_offered_its_backup_and_opens_restored(
 
 
 def test_the_check_after_the_first_paint_finds_damage_the_window_did_not_read(
-        make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot) -> None:  # noqa: ANN001
+        make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot) -> None:
     from desktop_app.gui.launch import close_window, current_window
 
     _notes(seeded_dir, 25)
@@ -102,7 +102,7 @@ def test_the_check_after_the_first_paint_finds_damage_the_window_did_not_read(
     close_window(new)
 
 
-def test_quit_leaves_the_damaged_library_as_it_is(seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot) -> None:  # noqa: ANN001
+def test_quit_leaves_the_damaged_library_as_it_is(seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot) -> None:
     from desktop_app.gui.launch import close_window, open_main_window
 
     good = _damaged(seeded_dir)
@@ -121,11 +121,11 @@ def test_quit_leaves_the_damaged_library_as_it_is(seeded_dir: Path, monkeypatch:
 
 
 def test_the_automatic_backup_runs_in_a_worker_after_the_window_shows(
-        make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot) -> None:  # noqa: ANN001
+        make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot) -> None:
     threads: list[threading.Thread] = []
     real = backups.make_backup
 
-    def recording(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def recording(*args, **kwargs):
         threads.append(threading.current_thread())
         return real(*args, **kwargs)
 

@@ -37,7 +37,7 @@ def test_void_calls_keep_none_alive() -> None:
     assert abs(int(res.stdout.strip())) < 100, f"None lost {res.stdout.strip()} references in 60,000 calls"
 
 
-def test_scrolling_a_long_table_with_tag_chips(make_window, library_dir, qtbot) -> None:  # noqa: ANN001
+def test_scrolling_a_long_table_with_tag_chips(make_window, library_dir, qtbot) -> None:
     """Paint thousands of rows (the tag-chip delegate makes several void calls per cell)."""
     from desktop_app.core.library import Library
     from desktop_app.core.records import ParseResult, Record

@@ -13,12 +13,12 @@ from desktop_app.gui.bulk_panel import screenshot_bulk_panel
 from desktop_app.gui.paper_model import COL_TITLE
 
 
-def _click_row(win, qtbot, row: int, modifier=Qt.KeyboardModifier.NoModifier) -> None:  # noqa: ANN001
+def _click_row(win, qtbot, row: int, modifier=Qt.KeyboardModifier.NoModifier) -> None:
     rect = win.table.visualRect(win.model.index(row, COL_TITLE))
     qtbot.mouseClick(win.table.viewport(), Qt.MouseButton.LeftButton, modifier, rect.center())
 
 
-def _select_three(win, qtbot) -> list[int]:  # noqa: ANN001
+def _select_three(win, qtbot) -> list[int]:
     """Rows 1 to 3 as a user selects them: a click, then Shift+click."""
     _click_row(win, qtbot, 1)
     _click_row(win, qtbot, 3, Qt.KeyboardModifier.ShiftModifier)
@@ -26,7 +26,7 @@ def _select_three(win, qtbot) -> list[int]:  # noqa: ANN001
     return [win.model.paper_id(r) for r in (1, 2, 3)]
 
 
-def _window(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
+def _window(make_window, folder: Path, qtbot):
     win = make_window(folder)
     win.show()
     qtbot.waitExposed(win)
@@ -35,7 +35,7 @@ def _window(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
     return win
 
 
-def test_three_selected_add_a_tag_and_undo_from_the_message(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_three_selected_add_a_tag_and_undo_from_the_message(make_window, seeded_dir: Path, qtbot) -> None:
     win = _window(make_window, seeded_dir, qtbot)
     assert not win.bulk.bulk_shown()  # one paper: the reader
     ids = _select_three(win, qtbot)
@@ -64,7 +64,7 @@ def test_three_selected_add_a_tag_and_undo_from_the_message(make_window, seeded_
         assert all(lib.papers.get(pid).tags == [] for pid in ids)
 
 
-def test_remove_a_tag_some_carry_status_rating_list(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_remove_a_tag_some_carry_status_rating_list(make_window, seeded_dir: Path, qtbot) -> None:
     with Library.open(seeded_dir) as lib:
         order = lib.query("").ids
         lib.tags.add([order[2]], ["ml/theory"])
@@ -100,7 +100,7 @@ def test_remove_a_tag_some_carry_status_rating_list(make_window, seeded_dir: Pat
     assert win.library.lists.items("Week 49") == []
 
 
-def test_keys_and_one_paper_again(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_keys_and_one_paper_again(make_window, seeded_dir: Path, qtbot) -> None:
     win = _window(make_window, seeded_dir, qtbot)
     _select_three(win, qtbot)
     win.table.setFocus()
@@ -126,7 +126,7 @@ def test_keys_and_one_paper_again(make_window, seeded_dir: Path, qtbot) -> None:
     assert win.bulk.panel.heading.text() == f"{win.model.rowCount()} papers selected"
 
 
-def test_screenshot_bulk_panel(make_window, seeded_dir: Path, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+def test_screenshot_bulk_panel(make_window, seeded_dir: Path, qtbot, tmp_path: Path) -> None:
     win = _window(make_window, seeded_dir, qtbot)
     widget = screenshot_bulk_panel(win)
     assert widget.currentWidget() is win.bulk.scroll

@@ -26,7 +26,7 @@ def many_dir(library_dir: Path) -> Path:
     return library_dir
 
 
-def _all_selected(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
+def _all_selected(make_window, folder: Path, qtbot):
     win = make_window(folder)
     win.resize(1400, 900)
     win.show()
@@ -38,7 +38,7 @@ def _all_selected(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
     return win
 
 
-def test_marking_many_read_runs_in_the_worker_and_undoes_in_one_step(make_window, many_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_marking_many_read_runs_in_the_worker_and_undoes_in_one_step(make_window, many_dir: Path, qtbot) -> None:
     win = _all_selected(make_window, many_dir, qtbot)
     lib, stack, edits = win.library, win.undo_stack, win.edits
     ids = win.table.selected_ids()
@@ -68,7 +68,7 @@ def test_marking_many_read_runs_in_the_worker_and_undoes_in_one_step(make_window
     assert lib.papers.status_counts()["read"] == MANY
 
 
-def test_an_edit_while_a_large_one_is_written_is_queued_or_refused(make_window, many_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_an_edit_while_a_large_one_is_written_is_queued_or_refused(make_window, many_dir: Path, qtbot) -> None:
     win = _all_selected(make_window, many_dir, qtbot)
     edits, lib = win.edits, win.library
     ids = win.table.selected_ids()
@@ -87,7 +87,7 @@ def test_an_edit_while_a_large_one_is_written_is_queued_or_refused(make_window, 
     assert {lib.papers.get(p).rating for p in ids[:50]} == {0}
 
 
-def _clipped(panel) -> list[str]:  # noqa: ANN001
+def _clipped(panel) -> list[str]:
     """The panel's buttons whose text does not fit them, or that reach past the panel."""
     bad = []
     for b in panel.findChildren(QPushButton) + panel.findChildren(QToolButton):
@@ -101,13 +101,13 @@ def _clipped(panel) -> list[str]:  # noqa: ANN001
     return bad
 
 
-def win_right(panel) -> int:  # noqa: ANN001
+def win_right(panel) -> int:
     scroll = panel.parentWidget().parentWidget()  # the panel's scroll area's viewport, then the area
     return scroll.mapTo(panel.window(), scroll.rect().topRight()).x()
 
 
 @pytest.mark.parametrize("language", ["en", "zh_CN"])
-def test_bulk_panel_buttons_fit_at_1400_by_900(make_window, seeded_dir: Path, qtbot, qapp, language: str) -> None:  # noqa: ANN001
+def test_bulk_panel_buttons_fit_at_1400_by_900(make_window, seeded_dir: Path, qtbot, qapp, language: str) -> None:
     i18n.install(qapp, language)
     try:
         win = make_window(seeded_dir)

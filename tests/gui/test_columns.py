@@ -26,17 +26,17 @@ from desktop_app.gui.paper_model import (
 from desktop_app.gui.paper_table import SORT_KEYS, TITLE_MIN
 
 
-def _cell(win, row: int, col: int) -> str:  # noqa: ANN001
+def _cell(win, row: int, col: int) -> str:
     return win.model.data(win.model.index(row, col))
 
 
-def _shown_wide(win, qtbot) -> None:  # noqa: ANN001
+def _shown_wide(win, qtbot) -> None:
     win.resize(1800, 900)
     win.show()
     qtbot.waitExposed(win)
 
 
-def _search(win, qtbot, text: str) -> None:  # noqa: ANN001
+def _search(win, qtbot, text: str) -> None:
     win.search.box.setFocus()
     win.search.box.clear()
     qtbot.keyClicks(win.search.box, text)
@@ -68,7 +68,7 @@ def test_authors_column_two_surnames_then_et_al(make_window, seeded_dir: Path) -
     assert firsts == ["Bengio", "Hinton, LeCun", "Vaswani, Shazeer et al."]
 
 
-def test_the_authors_come_from_the_page_query(tmp_path: Path, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_authors_come_from_the_page_query(tmp_path: Path, seeded_dir: Path, qtbot) -> None:
     """A page of rows is one query, Authors and Modified cells included (no query per row)."""
     with Library.open(seeded_dir) as lib:
         model = PaperTableModel(lib)
@@ -86,7 +86,7 @@ def test_the_authors_come_from_the_page_query(tmp_path: Path, seeded_dir: Path, 
         assert all(isinstance(c, str) for c in cells)
 
 
-def test_modified_shows_the_locale_short_date(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_modified_shows_the_locale_short_date(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     header = win.table.horizontalHeader()
     assert header.isSectionHidden(COL_MODIFIED)  # offered by the column chooser
@@ -116,7 +116,7 @@ def fill_every_column(folder: Path) -> None:
         lib.notes.set(pid, "read again")
 
 
-def test_title_stretches_and_the_rest_are_interactive(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_title_stretches_and_the_rest_are_interactive(make_window, seeded_dir: Path, qtbot) -> None:
     fill_every_column(seeded_dir)
     win = make_window(seeded_dir)
     _shown_wide(win, qtbot)
@@ -141,7 +141,7 @@ def test_title_stretches_and_the_rest_are_interactive(make_window, seeded_dir: P
     qtbot.waitUntil(lambda: header.sectionResizeMode(COL_TITLE) == QHeaderView.ResizeMode.Stretch, timeout=3000)
 
 
-def test_relevance_is_the_sort_while_searching(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_relevance_is_the_sort_while_searching(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     header = win.table.horizontalHeader()
     win.on_sort_changed(COL_TITLE, Qt.SortOrder.AscendingOrder)
@@ -175,7 +175,7 @@ def test_relevance_is_the_sort_while_searching(make_window, seeded_dir: Path, qt
     assert (win.sort_key, win.sort_desc) == ("year", True)
 
 
-def test_column_chooser_is_saved_and_title_cannot_be_hidden(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_column_chooser_is_saved_and_title_cannot_be_hidden(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     menu = win.table.column_menu()
     by_col = {a.data(): a for a in menu.actions()}
@@ -204,7 +204,7 @@ def test_column_chooser_is_saved_and_title_cannot_be_hidden(make_window, seeded_
 
 
 def test_an_old_saved_header_state_does_not_break_the_new_columns(make_window, seeded_dir: Path,
-                                                                  settings, qtbot) -> None:  # noqa: ANN001
+                                                                  settings, qtbot) -> None:
     # the state an earlier version saved: Qt's own, of a header with the eight old columns
     old_view = QTableView()
     from PySide6.QtGui import QStandardItemModel

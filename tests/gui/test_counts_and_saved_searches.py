@@ -13,7 +13,7 @@ from desktop_app.core.saved_filter import SavedFilter
 from tests.gui.keyboard import press, type_keys
 
 
-def _shown(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
+def _shown(make_window, folder: Path, qtbot):
     win = make_window(folder)
     win.show()
     qtbot.waitExposed(win)
@@ -24,18 +24,18 @@ def _shown(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
     return win
 
 
-def _counts(win) -> dict[str, str]:  # noqa: ANN001
+def _counts(win) -> dict[str, str]:
     lib = win.sidebar.topLevelItem(0)
     return {lib.child(i).text(0).split("  (")[0]: lib.child(i).text(0).split("  (")[1].rstrip(")")
             for i in range(lib.childCount())}
 
 
-def _settled(win, qtbot, **want: str) -> None:  # noqa: ANN001
+def _settled(win, qtbot, **want: str) -> None:
     qtbot.waitUntil(lambda: all(_counts(win)[k.capitalize()] == v for k, v in want.items()), timeout=3000)
     assert not win.follow_pending()
 
 
-def test_status_counts_follow_edits_undo_and_redo(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_status_counts_follow_edits_undo_and_redo(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     _settled(win, qtbot, unread="76", skimmed="0", read="0")
     type_keys(win, "r")
@@ -54,7 +54,7 @@ def test_status_counts_follow_edits_undo_and_redo(make_window, seeded_dir: Path,
     assert win.library.papers.status_counts() == {"unread": 75, "skimmed": 0, "read": 1}
 
 
-def test_counts_are_one_deferred_query_per_turn(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+def test_counts_are_one_deferred_query_per_turn(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     qtbot.waitUntil(lambda: not win.follow_pending(), timeout=3000)
     calls: list[int] = []
@@ -68,12 +68,12 @@ def test_counts_are_one_deferred_query_per_turn(make_window, seeded_dir: Path, q
     assert calls == [1]
 
 
-def _save(win, qtbot, monkeypatch, name: str) -> None:  # noqa: ANN001
+def _save(win, qtbot, monkeypatch, name: str) -> None:
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: (name, True))
     press(win, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
 
 
-def test_a_saved_search_brings_back_the_whole_filter(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+def test_a_saved_search_brings_back_the_whole_filter(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:
     with Library.open(seeded_dir) as lib:
         ids = lib.query("").ids
         lib.tags.add(ids[:20], ["rl"])
@@ -135,7 +135,7 @@ def test_a_saved_search_brings_back_the_whole_filter(make_window, seeded_dir: Pa
     assert SavedFilter.from_text(dict(lib.searches.all())["Reward"]).sort == "title"
 
 
-def test_an_old_saved_search_is_its_query(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_an_old_saved_search_is_its_query(make_window, seeded_dir: Path, qtbot) -> None:
     with Library.open(seeded_dir) as lib:
         lib.searches.save("Transformers", "transformer")
         want = lib.query("transformer", sort="relevance", descending=True).ids
@@ -147,20 +147,20 @@ def test_an_old_saved_search_is_its_query(make_window, seeded_dir: Path, qtbot) 
 
 
 
-def _entry(win, kind: str, value: str):  # noqa: ANN001, ANN202
+def _entry(win, kind: str, value: str):
     from desktop_app.gui.sidebar import KIND, VALUE
 
     return next(it for it in win.sidebar._iter() if it.data(0, KIND) == kind and it.data(0, VALUE) == value)
 
 
-def _click(win, qtbot, kind: str, value: str, ctrl: bool = False) -> None:  # noqa: ANN001
+def _click(win, qtbot, kind: str, value: str, ctrl: bool = False) -> None:
     item = _entry(win, kind, value)
     win.sidebar.scrollToItem(item)
     mods = Qt.KeyboardModifier.ControlModifier if ctrl else Qt.KeyboardModifier.NoModifier
     qtbot.mouseClick(win.sidebar.viewport(), Qt.MouseButton.LeftButton, mods, win.sidebar.visualItemRect(item).center())
 
 
-def test_ctrl_click_combines_sidebar_filters(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_ctrl_click_combines_sidebar_filters(make_window, seeded_dir: Path, qtbot) -> None:
     with Library.open(seeded_dir) as lib:
         ids = lib.query("").ids
         lib.tags.add(ids[:30], ["rl"])
@@ -184,7 +184,7 @@ def test_ctrl_click_combines_sidebar_filters(make_window, seeded_dir: Path, qtbo
     assert lib.query("", tags=["rl", "vision"], status="read").total == 5
 
 
-def test_tag_counts_follow_undo_and_redo(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_tag_counts_follow_undo_and_redo(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     press(win, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     win.edits.add_tags(win.table.selected_ids()[:5], ["probe"])
@@ -202,7 +202,7 @@ def test_tag_counts_follow_undo_and_redo(make_window, seeded_dir: Path, qtbot) -
     qtbot.waitUntil(lambda: label() == "probe  (5)", timeout=3000)
 
 
-def test_alt_click_on_a_tag_chip_negates_it(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_alt_click_on_a_tag_chip_negates_it(make_window, seeded_dir: Path, qtbot) -> None:
     from PySide6.QtWidgets import QToolButton
 
     with Library.open(seeded_dir) as lib:

@@ -15,7 +15,7 @@ from tests.conftest import find_paper
 RACES_TITLE = "RACES: Recursive Automated Composition for Environment Scaling"
 
 
-def _search(qtbot, win, text: str) -> None:  # noqa: ANN001
+def _search(qtbot, win, text: str) -> None:
     win.search.box.clear()
     qtbot.keyClicks(win.search.box, text)
     qtbot.keyClick(win.search.box, Qt.Key.Key_Return)
@@ -23,7 +23,7 @@ def _search(qtbot, win, text: str) -> None:  # noqa: ANN001
     qtbot.waitUntil(lambda: not running_jobs(win), timeout=10000)
 
 
-def test_a_misspelt_query_offers_a_correction_that_one_click_applies(qtbot, make_window, seeded_dir: Path) -> None:  # noqa: ANN001
+def test_a_misspelt_query_offers_a_correction_that_one_click_applies(qtbot, make_window, seeded_dir: Path) -> None:
     win = make_window(seeded_dir)
     line = win.findChild(DidYouMeanLine, "didYouMean")
     assert line is win.did_you_mean and line.isHidden()
@@ -46,7 +46,7 @@ def test_a_misspelt_query_offers_a_correction_that_one_click_applies(qtbot, make
     assert line.isHidden() and line._query == "learning"
 
 
-def test_rederive_titles_lists_checks_applies_and_undoes(qtbot, make_window, seeded_dir: Path) -> None:  # noqa: ANN001
+def test_rederive_titles_lists_checks_applies_and_undoes(qtbot, make_window, seeded_dir: Path) -> None:
     win = make_window(seeded_dir)
     lib = win.library
     races = find_paper(lib, "Recursive Automated Composition")

@@ -29,7 +29,7 @@ def dups_dir(library_dir: Path, tmp_path: Path) -> Path:
     return library_dir
 
 
-def _open(win, qtbot) -> DuplicatesDialog:  # noqa: ANN001
+def _open(win, qtbot) -> DuplicatesDialog:
     action = win.findChild(QAction, "findDuplicatesAction")
     assert action is not None and action.text() == "Find possible duplicates…"
     action.trigger()
@@ -46,7 +46,7 @@ def _rows(dlg: DuplicatesDialog) -> list[tuple[str, str, str]]:
 
 
 def test_merge_choosing_the_other_title_then_undo_in_the_main_window(make_window, dups_dir: Path,
-                                                                    qtbot) -> None:  # noqa: ANN001
+                                                                    qtbot) -> None:
     win = make_window(dups_dir)
     assert win.model.rowCount() == 6
     dlg = _open(win, qtbot)
@@ -91,7 +91,7 @@ def test_merge_choosing_the_other_title_then_undo_in_the_main_window(make_window
     assert lib.papers.get(keep).title == "Deep Lerning for Cats" and lib.papers.count() == 5
 
 
-def test_keys_walk_swap_and_dismiss(make_window, dups_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_keys_walk_swap_and_dismiss(make_window, dups_dir: Path, qtbot) -> None:
     win = make_window(dups_dir)
     dlg = _open(win, qtbot)
     dlg.pair_list.setFocus()
@@ -127,7 +127,7 @@ def test_keys_walk_swap_and_dismiss(make_window, dups_dir: Path, qtbot) -> None:
 
 
 def test_imported_text_is_shown_as_plain_text(make_window, library_dir: Path, tmp_path: Path,
-                                             qtbot) -> None:  # noqa: ANN001
+                                             qtbot) -> None:
     bib = "".join(f"@misc{{k{i},\n  title = {{{HOSTILE_TITLE}}},\n  author = {{Mallory, M{i}.}},\n"
                   f"  year = {{{2000 + i}}},\n}}\n" for i in range(2))
     with Library.open(library_dir) as lib:

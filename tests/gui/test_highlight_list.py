@@ -18,7 +18,7 @@ COMMENT = ("A long comment that has to wrap onto several lines in the highlight 
            "words must still be there: THE END")
 
 
-def _rows_fit(lst) -> None:  # noqa: ANN001
+def _rows_fit(lst) -> None:
     width = text_width(lst)
     fm = lst.fontMetrics()
     total = 0
@@ -33,7 +33,7 @@ def _rows_fit(lst) -> None:  # noqa: ANN001
         assert last.bottom() <= lst.viewport().height(), (last, lst.viewport().height())
 
 
-def test_rows_size_to_their_wrapped_text(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_rows_size_to_their_wrapped_text(make_window, seeded_dir: Path, qtbot) -> None:
     with Library.open(seeded_dir) as lib:
         pid = lib.query("").ids[0]
         words = lib.papers.get(pid).abstract_text.split()

@@ -63,7 +63,7 @@ ALLOWED = {
 }
 
 
-def _texts(node: ast.AST):  # noqa: ANN202 - the literals an argument expression shows
+def _texts(node: ast.AST):
     if isinstance(node, ast.Constant) and isinstance(node.value, str) or isinstance(node, ast.JoinedStr):
         yield node
     elif isinstance(node, ast.IfExp):
@@ -209,7 +209,7 @@ def test_the_catalogues_are_up_to_date(tmp_path: Path) -> None:
 
 # ---- loading, plurals, numbers ----------------------------------------------------------------
 @pytest.fixture
-def chinese(qapp):  # noqa: ANN001, ANN201
+def chinese(qapp):
     assert i18n.install(qapp, "zh_CN") == "zh_CN"
     yield
     i18n.install(qapp, "en")
@@ -225,7 +225,7 @@ def test_plurals_and_numbers_in_english() -> None:
         QLocale.setDefault(default)
 
 
-def test_plurals_and_numbers_in_chinese(chinese) -> None:  # noqa: ANN001
+def test_plurals_and_numbers_in_chinese(chinese) -> None:
     assert [i18n.papers(n) for n in (1, 2)] == ["1 篇论文", "2 篇论文"]
     assert i18n.status_label("unread") == "未读"
     assert QLocale().name() == "zh_CN"
@@ -239,7 +239,7 @@ def test_the_language_follows_the_preference_else_the_system(choice: str, system
     assert i18n.resolve(choice, QLocale(system)) == expected
 
 
-def test_the_menus_are_chinese(make_window, seeded_dir: Path, chinese) -> None:  # noqa: ANN001
+def test_the_menus_are_chinese(make_window, seeded_dir: Path, chinese) -> None:
     win = make_window(seeded_dir)
     menus = [a.text() for a in win.menuBar().actions()]
     assert menus[:5] == ["文件(&F)", "编辑(&E)", "论文(&P)", "视图(&V)", "帮助(&H)"]
@@ -247,7 +247,7 @@ def test_the_menus_are_chinese(make_window, seeded_dir: Path, chinese) -> None: 
     assert "篇论文" in win.search.count.text()
 
 
-def test_settings_offers_the_language_for_the_next_start(make_window, seeded_dir: Path, settings) -> None:  # noqa: ANN001
+def test_settings_offers_the_language_for_the_next_start(make_window, seeded_dir: Path, settings) -> None:
     from desktop_app.gui.settings_dialog import SettingsDialog
 
     win = make_window(seeded_dir)
@@ -315,7 +315,7 @@ needs_cjk_font = pytest.mark.skipif(not _cjk_font_installed(),
 
 
 @needs_cjk_font
-def test_chinese_characters_draw_as_glyphs_not_boxes(qapp) -> None:  # noqa: ANN001
+def test_chinese_characters_draw_as_glyphs_not_boxes(qapp) -> None:
     font = QApplication.font()
     font.setPixelSize(32)
     missing = ["\U000f0000", "\U000f0001"]  # private use: no font has them: the "box" Qt draws
@@ -332,7 +332,7 @@ def test_chinese_characters_draw_as_glyphs_not_boxes(qapp) -> None:  # noqa: ANN
 
 
 @needs_cjk_font
-def test_the_header_and_a_chinese_abstract_render_as_glyphs(make_window, tmp_path: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_header_and_a_chinese_abstract_render_as_glyphs(make_window, tmp_path: Path, qtbot) -> None:
     assert "论文列表" in HEADER
     seed = tmp_path / "zh.txt"
     seed.write_text(f"{HEADER}\n\n{CHINESE_ABSTRACT}\n", encoding="utf-8")
@@ -347,7 +347,7 @@ def test_the_header_and_a_chinese_abstract_render_as_glyphs(make_window, tmp_pat
     win.select_paper(win.model.ids[0])
     qtbot.waitUntil(lambda: win.reader.paper is not None and "强化学习" in win.reader.abstract.toPlainText(), timeout=5000)
 
-    def shot(text: str):  # noqa: ANN202 - the abstract view drawn with this text
+    def shot(text: str):
         win.reader.abstract.setPlainText(text)
         return win.reader.abstract.grab().toImage()
 
@@ -365,7 +365,7 @@ def test_the_header_and_a_chinese_abstract_render_as_glyphs(make_window, tmp_pat
 
 
 # ---- the notice when no font covers CJK text ---------------------------------------------------
-def test_the_cjk_notice_is_said_once(make_window, seeded_dir: Path, settings, qtbot) -> None:  # noqa: ANN001
+def test_the_cjk_notice_is_said_once(make_window, seeded_dir: Path, settings, qtbot) -> None:
     from desktop_app.gui.cjk_fonts import CjkFontNotice, advice
 
     win = make_window(seeded_dir)
@@ -384,7 +384,7 @@ def test_the_cjk_notice_is_said_once(make_window, seeded_dir: Path, settings, qt
 
 
 # ---- locale-aware title order --------------------------------------------------------------------
-def test_titles_sort_with_the_locales_collation(make_window, seeded_dir: Path, chinese) -> None:  # noqa: ANN001
+def test_titles_sort_with_the_locales_collation(make_window, seeded_dir: Path, chinese) -> None:
     from desktop_app.core.library import Library
 
     titles = ["Zebra crossings", "éclair studies", "Apple trees", "中国的强化学习", "北京数据集", "阿里巴巴模型"]
@@ -406,7 +406,7 @@ def test_titles_sort_with_the_locales_collation(make_window, seeded_dir: Path, c
     assert [win.model.data(win.model.index(r, 0)) for r in range(win.model.rowCount())] == shown[::-1]
 
 
-def test_the_notice_watches_the_titles_in_sight(make_window, seeded_dir: Path, settings, qtbot) -> None:  # noqa: ANN001
+def test_the_notice_watches_the_titles_in_sight(make_window, seeded_dir: Path, settings, qtbot) -> None:
     from desktop_app.core.library import Library
     from desktop_app.gui.cjk_fonts import CjkFontNotice
 

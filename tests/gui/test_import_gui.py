@@ -13,10 +13,10 @@ CORPUS_FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != 
 
 
 def test_every_corpus_file_imports_from_the_gui_with_a_report(make_window, library_dir: Path, qtbot,
-                                                              monkeypatch) -> None:  # noqa: ANN001
+                                                              monkeypatch) -> None:
     previews: list = []
 
-    def accept(dialog) -> int:  # noqa: ANN001
+    def accept(dialog) -> int:
         previews.append(dialog)
         return QDialog.DialogCode.Accepted
 

@@ -3,6 +3,7 @@ is a regular file before peeking into it, and the reading job names what the FIF
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -16,14 +17,14 @@ from desktop_app.gui import import_export
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
 def test_a_dropped_fifo_is_reported_and_the_window_goes_on(make_window, library_dir: Path, tmp_path: Path,
-                                                           qtbot, monkeypatch) -> None:  # noqa: ANN001
+                                                           qtbot, monkeypatch) -> None:
     fifo = tmp_path / "pipe.bib"
     os.mkfifo(fifo)
     good = tmp_path / "good.bib"
     good.write_text("@article{g, title = {A good paper}, year = 2020}\n", encoding="utf-8")
     previews: list = []
 
-    def accept(dialog) -> int:  # noqa: ANN001
+    def accept(dialog) -> int:
         previews.append(dialog)
         return QDialog.DialogCode.Accepted
 
@@ -31,10 +32,8 @@ def test_a_dropped_fifo_is_reported_and_the_window_goes_on(make_window, library_
     win = make_window(library_dir)
 
     def release() -> None:  # a window that did wait on the FIFO is let go after 5 s (and fails)
-        try:
+        with contextlib.suppress(OSError):  # nobody is reading it: as it should be
             os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-        except OSError:
-            pass  # nobody is reading it: as it should be
 
     watchdog = threading.Timer(5.0, release)
     watchdog.daemon = True

@@ -46,10 +46,10 @@ def _files(tmp_path: Path) -> tuple[Path, Path]:
     return first, second
 
 
-def _import(win, qtbot, monkeypatch, path: Path, choose) -> list:  # noqa: ANN001
+def _import(win, qtbot, monkeypatch, path: Path, choose) -> list:
     shown: list = []
 
-    def exec_(dialog) -> int:  # noqa: ANN001
+    def exec_(dialog) -> int:
         shown.append(dialog)
         choose(dialog)
         return QDialog.DialogCode.Accepted
@@ -67,13 +67,13 @@ def _import(win, qtbot, monkeypatch, path: Path, choose) -> list:  # noqa: ANN00
 
 
 def test_preview_lists_the_match_with_its_reason_and_keeps_it_apart_when_ticked(
-        make_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+        make_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch) -> None:
     first, second = _files(tmp_path)
     with Library.open(library_dir) as lib:
         lib.imports.from_files([first])
     win = make_window(library_dir)
 
-    def tick_the_doi_match(dialog) -> None:  # noqa: ANN001
+    def tick_the_doi_match(dialog) -> None:
         tree = dialog.matches
         assert tree.topLevelItemCount() == 1
         item = tree.topLevelItem(0)
@@ -105,11 +105,11 @@ def test_preview_lists_the_match_with_its_reason_and_keeps_it_apart_when_ticked(
 
 
 def test_keywords_become_tags_under_keywords_only_when_asked(
-        make_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+        make_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch) -> None:
     _, second = _files(tmp_path)
     win = make_window(library_dir)
 
-    def ask_for_tags(dialog) -> None:  # noqa: ANN001
+    def ask_for_tags(dialog) -> None:
         assert dialog.matches.topLevelItemCount() == 0  # entries of one file stay apart
         box = dialog.keywords_as_tags
         assert "3 keywords on 2 records" in box.text()
@@ -121,7 +121,7 @@ def test_keywords_become_tags_under_keywords_only_when_asked(
     assert names == ["keywords/linguistics", "keywords/memory", "keywords/ranking"]
 
 
-def test_preview_renders_to_a_png(make_window, library_dir: Path, tmp_path: Path, qtbot) -> None:  # noqa: ANN001
+def test_preview_renders_to_a_png(make_window, library_dir: Path, tmp_path: Path, qtbot) -> None:
     first, second = _files(tmp_path)
     win = make_window(library_dir)
     win.library.imports.from_files([first])
@@ -142,12 +142,12 @@ def _report(added: int, duplicates: int) -> ImportReport:
                                           matches=matches)])
 
 
-def _on_dialog(widget, dialog) -> QRect:  # noqa: ANN001
+def _on_dialog(widget, dialog) -> QRect:
     return QRect(widget.mapTo(dialog, QPoint(0, 0)), widget.size())
 
 
 @pytest.mark.parametrize("duplicates", [0, 2])
-def test_no_radio_button_is_painted_over_the_summary(qtbot, duplicates: int) -> None:  # noqa: ANN001
+def test_no_radio_button_is_painted_over_the_summary(qtbot, duplicates: int) -> None:
     dialog = ImportPreview(_report(3, duplicates))
     qtbot.addWidget(dialog)
     dialog.show()
@@ -163,13 +163,13 @@ def test_no_radio_button_is_painted_over_the_summary(qtbot, duplicates: int) -> 
 
 
 @pytest.mark.parametrize(("added", "expected"), [(0, "0 new papers"), (1, "1 new paper,"), (2, "2 new papers")])
-def test_the_headline_says_paper_or_papers(qtbot, added: int, expected: str) -> None:  # noqa: ANN001
+def test_the_headline_says_paper_or_papers(qtbot, added: int, expected: str) -> None:
     dialog = ImportPreview(_report(added, 0))
     qtbot.addWidget(dialog)
     assert dialog.findChild(QLabel, "importHeadline").text().startswith(expected)
 
 
-def test_plural(qtbot) -> None:  # noqa: ANN001 - the English catalogue's %n forms
+def test_plural(qtbot) -> None:
     dialog = ImportPreview(_report(1, 0))
     qtbot.addWidget(dialog)
     assert [dialog.tr("%n keyword(s)", "", n) for n in (0, 1, 2)] == ["0 keywords", "1 keyword", "2 keywords"]

@@ -18,7 +18,7 @@ def _synthetic(n: int) -> list[tuple[str, ParseResult]]:
     return [("synthetic.csv", ParseResult(format="csv", records=records))]
 
 
-def test_empty_library_shows_welcome_and_opens_the_sample(make_window, library_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_empty_library_shows_welcome_and_opens_the_sample(make_window, library_dir: Path, qtbot) -> None:
     win = make_window(library_dir)
     assert win.stack.currentWidget() is win.welcome
     button = win.welcome.findChild(object, "welcomeSample")
@@ -30,7 +30,7 @@ def test_empty_library_shows_welcome_and_opens_the_sample(make_window, library_d
     assert win.sidebar.topLevelItem(0).child(0).text(0) == "All papers  (76)"
 
 
-def test_import_job_reports_progress_and_completes(qtbot, empty_library: Library) -> None:  # noqa: ANN001
+def test_import_job_reports_progress_and_completes(qtbot, empty_library: Library) -> None:
     from PySide6.QtWidgets import QWidget
 
     parent = QWidget()
@@ -50,7 +50,7 @@ def test_import_job_reports_progress_and_completes(qtbot, empty_library: Library
     assert job is not None
 
 
-def test_cancelled_import_leaves_the_library_as_it_was(qtbot, seed_library: Library) -> None:  # noqa: ANN001
+def test_cancelled_import_leaves_the_library_as_it_was(qtbot, seed_library: Library) -> None:
     from PySide6.QtWidgets import QWidget
 
     parent = QWidget()
@@ -58,7 +58,7 @@ def test_cancelled_import_leaves_the_library_as_it_was(qtbot, seed_library: Libr
     done: list = []
     progressed: list[int] = []
 
-    def work(progress, cancelled):  # noqa: ANN001, ANN202
+    def work(progress, cancelled):
         def prog(n: int, t: int) -> None:
             progressed.append(n)
             progress(n, t)
@@ -80,7 +80,7 @@ def test_cancelled_import_leaves_the_library_as_it_was(qtbot, seed_library: Libr
     assert seed_library.query("zorblax").total == 0
 
 
-def test_delete_moves_to_the_trash_without_asking_and_is_undoable(make_window, seeded_dir: Path, qtbot,  # noqa: ANN001
+def test_delete_moves_to_the_trash_without_asking_and_is_undoable(make_window, seeded_dir: Path, qtbot,
                                                                     monkeypatch) -> None:
     win = make_window(seeded_dir)
     win.select_row(0)
@@ -98,7 +98,7 @@ def test_delete_moves_to_the_trash_without_asking_and_is_undoable(make_window, s
     assert win.model.row_of(pid) >= 0
 
 
-def test_reading_list_from_the_window(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_reading_list_from_the_window(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     lib = win.library
     lib.lists.create("Group meeting")
@@ -121,7 +121,7 @@ def test_reading_list_from_the_window(make_window, seeded_dir: Path, qtbot) -> N
     qtbot.waitUntil(lambda: not win.reader.list_note.isVisible(), timeout=3000)
 
 
-def test_status_and_rating_controls_by_mouse(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_status_and_rating_controls_by_mouse(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     pid = win.current_id()
     qtbot.mouseClick(win.reader.status.buttons["read"], Qt.MouseButton.LeftButton)
@@ -132,7 +132,7 @@ def test_status_and_rating_controls_by_mouse(make_window, seeded_dir: Path, qtbo
                     timeout=3000)  # one event-loop turn later (the window's deferred refreshes)
 
 
-def test_job_keeps_gui_responsive(qtbot, empty_library: Library) -> None:  # noqa: ANN001
+def test_job_keeps_gui_responsive(qtbot, empty_library: Library) -> None:
     """While a long import runs, the GUI thread keeps ticking."""
     import time
 
@@ -156,7 +156,7 @@ def test_job_keeps_gui_responsive(qtbot, empty_library: Library) -> None:  # noq
     assert len(ticks) > 10
 
 
-def test_drag_reorder_inside_a_reading_list(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_drag_reorder_inside_a_reading_list(make_window, seeded_dir: Path, qtbot) -> None:
     """Dropping rows of the shown list onto another row reorders the list (undoable)."""
     win = make_window(seeded_dir)
     lib = win.library
@@ -176,7 +176,7 @@ def test_drag_reorder_inside_a_reading_list(make_window, seeded_dir: Path, qtbot
     assert not win.model.reorderable
 
 
-def test_saved_search_and_snapshot_list(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+def test_saved_search_and_snapshot_list(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:
     from PySide6.QtWidgets import QInputDialog
 
     win = make_window(seeded_dir)
@@ -194,7 +194,7 @@ def test_saved_search_and_snapshot_list(make_window, seeded_dir: Path, qtbot, mo
 
 
 def test_dropping_files_on_the_window_imports_them(make_window, library_dir: Path, qtbot, monkeypatch,
-                                                   seed_paths: list[Path]) -> None:  # noqa: ANN001
+                                                   seed_paths: list[Path]) -> None:
     from PySide6.QtCore import QMimeData, QPointF, QUrl
     from PySide6.QtGui import QDropEvent
     from PySide6.QtWidgets import QDialog
@@ -213,12 +213,12 @@ def test_dropping_files_on_the_window_imports_them(make_window, library_dir: Pat
 
 
 def test_export_dialog_writes_the_chosen_format(make_window, seeded_dir: Path, qtbot, monkeypatch,
-                                                tmp_path: Path) -> None:  # noqa: ANN001
+                                                tmp_path: Path) -> None:
     from PySide6.QtWidgets import QDialog, QFileDialog
 
     from desktop_app.gui import import_export
 
-    def choose(dialog) -> int:  # noqa: ANN001
+    def choose(dialog) -> int:
         dialog.format.setCurrentIndex(dialog.format.findData("bib"))
         dialog.scope.setCurrentIndex(dialog.scope.findData("view:"))
         return QDialog.DialogCode.Accepted

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QPushButton
 from tests.gui.keyboard import focus_name, press, type_keys
 
 
-def _shown(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
+def _shown(make_window, folder: Path, qtbot):
     win = make_window(folder)
     win.show()
     qtbot.waitExposed(win)
@@ -22,11 +22,11 @@ def _shown(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
     return win
 
 
-def _ready(win, qtbot) -> None:  # noqa: ANN001
+def _ready(win, qtbot) -> None:
     qtbot.waitUntil(lambda: not win.follow_pending(), timeout=3000)
 
 
-def test_the_window_opens_with_the_keys_in_the_table(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_window_opens_with_the_keys_in_the_table(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     assert QApplication.focusWidget() is win.table, focus_name(win)
     first = win.current_id()
@@ -36,7 +36,7 @@ def test_the_window_opens_with_the_keys_in_the_table(make_window, seeded_dir: Pa
     assert win.sidebar_pane.filter_box.text() == ""
 
 
-def test_after_the_sample_is_opened_the_first_j_moves_in_the_table(make_window, library_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_after_the_sample_is_opened_the_first_j_moves_in_the_table(make_window, library_dir: Path, qtbot) -> None:
     win = _shown(make_window, library_dir, qtbot)
     assert win.stack.currentWidget() is win.welcome
     win.welcome.sampleRequested.emit()  # the welcome panel's "Open the sample"
@@ -53,7 +53,7 @@ def test_after_the_sample_is_opened_the_first_j_moves_in_the_table(make_window, 
 
 
 def test_after_a_switch_of_library_the_table_has_the_keys(make_window, seeded_dir: Path, seed_paths: list[Path],
-                                                           tmp_path: Path, qtbot) -> None:  # noqa: ANN001
+                                                           tmp_path: Path, qtbot) -> None:
     from desktop_app.core.library import Library
     from desktop_app.gui.launch import close_window, switch_library
 
@@ -75,7 +75,7 @@ def test_after_a_switch_of_library_the_table_has_the_keys(make_window, seeded_di
         close_window(new)
 
 
-def test_esc_in_the_title_takes_back_the_typing_then_leaves(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_esc_in_the_title_takes_back_the_typing_then_leaves(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     _ready(win, qtbot)
     pid = win.current_id()
@@ -96,7 +96,7 @@ def test_esc_in_the_title_takes_back_the_typing_then_leaves(make_window, seeded_
     assert win.current_id() == win.model.paper_id(win.model.row_of(pid) + 1)
 
 
-def test_enter_in_the_title_saves_it_and_gives_the_keys_back(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_enter_in_the_title_saves_it_and_gives_the_keys_back(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     _ready(win, qtbot)
     pid = win.current_id()
@@ -110,7 +110,7 @@ def test_enter_in_the_title_saves_it_and_gives_the_keys_back(make_window, seeded
     assert win.library.papers.get(pid).status == "read"
 
 
-def test_esc_in_the_tag_field_takes_back_the_typing_then_leaves(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_esc_in_the_tag_field_takes_back_the_typing_then_leaves(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     _ready(win, qtbot)
     pid = win.current_id()
@@ -126,7 +126,7 @@ def test_esc_in_the_tag_field_takes_back_the_typing_then_leaves(make_window, see
     assert paper.tags == [] and paper.rating == 2
 
 
-def test_esc_in_the_note_saves_it_and_leaves(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_esc_in_the_note_saves_it_and_leaves(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     _ready(win, qtbot)
     pid = win.current_id()
@@ -142,7 +142,7 @@ def test_esc_in_the_note_saves_it_and_leaves(make_window, seeded_dir: Path, qtbo
     assert win.library.notes.text(pid) == "check j and k"
 
 
-def test_esc_in_the_search_box_gives_the_table_back(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_esc_in_the_search_box_gives_the_table_back(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     press(win, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
     assert win.search.box.hasFocus()
@@ -155,7 +155,7 @@ def test_esc_in_the_search_box_gives_the_table_back(make_window, seeded_dir: Pat
     assert win.library.papers.get(pid).status == "unread" and win.undo_stack.count() == 1
 
 
-def test_home_and_end_go_to_the_first_and_last_paper(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_home_and_end_go_to_the_first_and_last_paper(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     type_keys(win, "jjj")
     assert win.table.currentIndex().row() == 3
@@ -168,14 +168,14 @@ def test_home_and_end_go_to_the_first_and_last_paper(make_window, seeded_dir: Pa
 
 
 # ---- triage ------------------------------------------------------------------------------
-def _triage(win, qtbot):  # noqa: ANN001, ANN202
+def _triage(win, qtbot):
     win.findChild(QAction, "triageAction").trigger()
     view = win.triage.view
     qtbot.waitUntil(view.hasFocus, timeout=3000)
     return view
 
 
-def test_triage_two_tags_in_a_row_keep_every_letter(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_triage_two_tags_in_a_row_keep_every_letter(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     view = _triage(win, qtbot)
     pid = view.current_id()
@@ -184,7 +184,7 @@ def test_triage_two_tags_in_a_row_keep_every_letter(make_window, seeded_dir: Pat
     assert view.hasFocus()
 
 
-def test_triage_enter_on_a_tag_the_paper_has_gives_the_keys_back(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_triage_enter_on_a_tag_the_paper_has_gives_the_keys_back(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     view = _triage(win, qtbot)
     pid = view.current_id()
@@ -195,7 +195,7 @@ def test_triage_enter_on_a_tag_the_paper_has_gives_the_keys_back(make_window, se
     assert sorted(win.library.papers.get(pid).tags) == ["icl", "theory"]
 
 
-def test_triage_tag_chosen_from_the_suggestions_then_the_next_typed(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_triage_tag_chosen_from_the_suggestions_then_the_next_typed(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     view = _triage(win, qtbot)
     pid = view.current_id()
@@ -213,7 +213,7 @@ def test_triage_tag_chosen_from_the_suggestions_then_the_next_typed(make_window,
     assert view.tags.line.text() == ""
 
 
-def test_triage_esc_in_the_tag_field_takes_back_then_leaves(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_triage_esc_in_the_tag_field_takes_back_then_leaves(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     view = _triage(win, qtbot)
     pid = view.current_id()
@@ -225,7 +225,7 @@ def test_triage_esc_in_the_tag_field_takes_back_then_leaves(make_window, seeded_
     assert view.current_id() != pid and win.library.papers.get(pid).tags == []
 
 
-def test_triage_j_and_k_move_and_a_decision_flashes(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_triage_j_and_k_move_and_a_decision_flashes(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     view = _triage(win, qtbot)
     ids = view.ids
@@ -246,7 +246,7 @@ def test_triage_j_and_k_move_and_a_decision_flashes(make_window, seeded_dir: Pat
 
 
 # ---- back from a related paper -------------------------------------------------------------
-def test_alt_left_returns_to_the_paper_you_came_from(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_alt_left_returns_to_the_paper_you_came_from(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     _ready(win, qtbot)
     start = win.current_id()
@@ -271,7 +271,7 @@ def test_alt_left_returns_to_the_paper_you_came_from(make_window, seeded_dir: Pa
     assert win.statusBar().currentMessage() == "No paper to go back to"
 
 
-def test_after_a_click_in_the_sidebar_j_moves_in_the_table(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_after_a_click_in_the_sidebar_j_moves_in_the_table(make_window, seeded_dir: Path, qtbot) -> None:
     from desktop_app.gui.sidebar import KIND, VALUE
 
     win = _shown(make_window, seeded_dir, qtbot)
@@ -285,7 +285,7 @@ def test_after_a_click_in_the_sidebar_j_moves_in_the_table(make_window, seeded_d
 
 
 def test_a_remembered_paper_past_the_first_page_is_current_with_the_keys(make_window, library_dir: Path, settings,
-                                                                         seed_paths: list[Path], qtbot) -> None:  # noqa: ANN001
+                                                                         seed_paths: list[Path], qtbot) -> None:
     from desktop_app.core.library import Library
     from desktop_app.gui.paper_model import PAGE
     from desktop_app.gui.window_settings import WindowSettings

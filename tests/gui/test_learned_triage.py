@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from desktop_app.gui import preferences
 
 
-def _triage(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
+def _triage(make_window, folder: Path, qtbot):
     win = make_window(folder)
     win.show()
     qtbot.waitExposed(win)
@@ -25,7 +25,7 @@ def _triage(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
     return win, view
 
 
-def test_decision_keys_learned_order_and_undo(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_decision_keys_learned_order_and_undo(make_window, seeded_dir: Path, qtbot) -> None:
     win, view = _triage(make_window, seeded_dir, qtbot)
     lib = win.library
     listed = list(win.model.ids)
@@ -68,7 +68,7 @@ def test_decision_keys_learned_order_and_undo(make_window, seeded_dir: Path, qtb
     assert preferences.get_bool(win.settings, preferences.TRIAGE_LEARNED_ORDER) is False
 
 
-def test_decision_column_reader_and_sidebar(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_decision_column_reader_and_sidebar(make_window, seeded_dir: Path, qtbot) -> None:
     from desktop_app.gui.paper_model import COL_DECISION
 
     win = make_window(seeded_dir)
@@ -89,7 +89,7 @@ def test_decision_column_reader_and_sidebar(make_window, seeded_dir: Path, qtbot
     assert win.search.box.text() == "decision:maybe"
 
 
-def _colour_share(image, color) -> float:  # noqa: ANN001
+def _colour_share(image, color) -> float:
     from PySide6.QtGui import QColor
 
     want = QColor(color)
@@ -107,7 +107,7 @@ import pytest  # noqa: E402
 
 
 @pytest.fixture
-def _theme_back():  # noqa: ANN202
+def _theme_back():
     yield
     from desktop_app.gui import theme
 
@@ -117,7 +117,7 @@ def _theme_back():  # noqa: ANN202
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_word_lists_are_drawn_in_both_themes(make_window, seeded_dir: Path, settings, qtbot,  # noqa: ANN001
+def test_word_lists_are_drawn_in_both_themes(make_window, seeded_dir: Path, settings, qtbot,
                                              _theme_back, scheme: str) -> None:
     from desktop_app.gui import theme, word_marks
 
@@ -149,7 +149,7 @@ def test_word_lists_are_drawn_in_both_themes(make_window, seeded_dir: Path, sett
     assert plain <= 10 and emphasised >= plain + 60, (plain, emphasised)  # "This paper introduces …"
 
 
-def _formats(view):  # noqa: ANN001, ANN202
+def _formats(view):
     from PySide6.QtGui import QTextCursor
 
     out = []
@@ -162,8 +162,8 @@ def _formats(view):  # noqa: ANN001, ANN202
     return out
 
 
-def test_remapped_keys_and_near_duplicate_offer(make_window, library_dir: Path, tmp_path: Path,  # noqa: ANN001
-                                                settings, qtbot) -> None:  # noqa: ANN001
+def test_remapped_keys_and_near_duplicate_offer(make_window, library_dir: Path, tmp_path: Path,
+                                                settings, qtbot) -> None:
     import csv
 
     from desktop_app.core.library import Library
@@ -197,7 +197,7 @@ def test_remapped_keys_and_near_duplicate_offer(make_window, library_dir: Path, 
     assert win.library.papers.get(first).decision == "keep"
 
 
-def test_the_table_sorts_by_likely_keep(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_table_sorts_by_likely_keep(make_window, seeded_dir: Path, qtbot) -> None:
     from desktop_app.gui.paper_model import COL_LIKELY
 
     win = make_window(seeded_dir)

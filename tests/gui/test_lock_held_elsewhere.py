@@ -25,7 +25,7 @@ def _hold(db: Path, seconds: float) -> subprocess.Popen:
     return proc
 
 
-def test_an_edit_while_another_process_writes(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_an_edit_while_another_process_writes(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.elsewhere_timer.stop()
     pid = win.current_id()
@@ -44,7 +44,7 @@ def test_an_edit_while_another_process_writes(make_window, seeded_dir: Path, qtb
     assert win.library.papers.get(pid).status == "unread"
 
 
-def test_a_note_while_another_process_writes(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_a_note_while_another_process_writes(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.elsewhere_timer.stop()
     notes = win.reader.notes

@@ -11,7 +11,7 @@ from desktop_app.gui.paper_model import COL_TITLE
 from tests.conftest import find_paper
 
 
-def _titles(win) -> list[str]:  # noqa: ANN001
+def _titles(win) -> list[str]:
     return [win.model.data(win.model.index(r, COL_TITLE)) for r in range(win.model.rowCount())]
 
 
@@ -26,7 +26,7 @@ def test_window_shows_library_and_objectnames(make_window, seeded_dir: Path) -> 
     assert win.stack.currentWidget() is win.splitter
 
 
-def test_typing_a_query_filters_the_table(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_typing_a_query_filters_the_table(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.search.box.setFocus()
     qtbot.keyClicks(win.search.box, '"Recursive Automated Composition"')
@@ -40,7 +40,7 @@ def test_typing_a_query_filters_the_table(make_window, seeded_dir: Path, qtbot) 
     qtbot.waitUntil(lambda: win.model.rowCount() == 76, timeout=3000)
 
 
-def test_a_bad_query_shows_an_inline_error(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_a_bad_query_shows_an_inline_error(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     qtbot.keyClicks(win.search.box, "bogus:field")
     qtbot.waitUntil(lambda: win.search.error.isVisible(), timeout=3000)
@@ -48,7 +48,7 @@ def test_a_bad_query_shows_an_inline_error(make_window, seeded_dir: Path, qtbot)
     assert win.model.rowCount() == 76  # the table keeps the last good result
 
 
-def test_selecting_shows_the_abstract(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_selecting_shows_the_abstract(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     row = 5
     rect = win.table.visualRect(win.model.index(row, COL_TITLE))
@@ -61,7 +61,7 @@ def test_selecting_shows_the_abstract(make_window, seeded_dir: Path, qtbot) -> N
     assert win.reader.title_edit.text() == paper.title
 
 
-def test_tag_added_with_the_editor_persists(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_tag_added_with_the_editor_persists(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     pid = win.current_id()
     win.table.setFocus()
@@ -77,7 +77,7 @@ def test_tag_added_with_the_editor_persists(make_window, seeded_dir: Path, qtbot
         assert pid in lib.query("tag:rl").ids
 
 
-def test_undo_and_redo_of_a_tag(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_undo_and_redo_of_a_tag(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     pid = win.current_id()
     win.edits.add_tags([pid], ["to-cite"])
@@ -90,7 +90,7 @@ def test_undo_and_redo_of_a_tag(make_window, seeded_dir: Path, qtbot) -> None:  
     assert win.library.papers.get(pid).tags == ["to-cite"]
 
 
-def test_bulk_status_is_one_undo_step(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_bulk_status_is_one_undo_step(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.table.selectAll()
     win.table.setFocus()
@@ -100,7 +100,7 @@ def test_bulk_status_is_one_undo_step(make_window, seeded_dir: Path, qtbot) -> N
     assert win.library.papers.status_counts()["unread"] == 76
 
 
-def test_keyboard_navigation_and_rating_keys(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_keyboard_navigation_and_rating_keys(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.select_row(0)
     win.table.setFocus()
@@ -124,7 +124,7 @@ def test_keyboard_navigation_and_rating_keys(make_window, seeded_dir: Path, qtbo
     assert win.reader.notes.edit.hasFocus()
 
 
-def test_note_typed_without_saving_is_there_after_reopening(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_note_typed_without_saving_is_there_after_reopening(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     pid = win.current_id()
     win.focus_note()
@@ -138,7 +138,7 @@ def test_note_typed_without_saving_is_there_after_reopening(make_window, seeded_
         assert pid in lib.query("note:PPO").ids
 
 
-def test_note_saved_when_switching_paper(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_note_saved_when_switching_paper(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     pid = win.current_id()
     win.focus_note()
@@ -147,7 +147,7 @@ def test_note_saved_when_switching_paper(make_window, seeded_dir: Path, qtbot) -
     assert win.library.papers.get(pid).note == "quick thought"
 
 
-def test_abstract_with_html_shows_as_text(make_window, library_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_abstract_with_html_shows_as_text(make_window, library_dir: Path, qtbot) -> None:
     from desktop_app.core.records import ParseResult, Record
 
     evil = "We study <img src=x onerror=alert(1)> and <script>alert(2)</script> in \\emph{depth} " * 3
@@ -161,12 +161,12 @@ def test_abstract_with_html_shows_as_text(make_window, library_dir: Path, qtbot)
     assert win.model.data(win.model.index(0, COL_TITLE)) == "<b>Bold</b> title"
 
 
-def test_model_passes_qtmodeltester(make_window, seeded_dir: Path, qtmodeltester) -> None:  # noqa: ANN001
+def test_model_passes_qtmodeltester(make_window, seeded_dir: Path, qtmodeltester) -> None:
     win = make_window(seeded_dir)
     qtmodeltester.check(win.model, force_py=True)
 
 
-def test_settings_remember_filter_and_selection(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_settings_remember_filter_and_selection(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.search.set_text("reinforcement")
     win.search.apply_now()
@@ -180,7 +180,7 @@ def test_settings_remember_filter_and_selection(make_window, seeded_dir: Path, q
     assert again.sort_key == "year" and again.sort_desc
 
 
-def test_highlight_selected_text_with_the_mouse(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_highlight_selected_text_with_the_mouse(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     pid = find_paper(win.library, "composable building blocks")
     win.select_paper(pid)
@@ -191,7 +191,7 @@ def test_highlight_selected_text_with_the_mouse(make_window, seeded_dir: Path, q
     # drag from the first to the last character of the phrase
     from PySide6.QtGui import QTextCursor
 
-    def point(pos: int):  # noqa: ANN202
+    def point(pos: int):
         cur = QTextCursor(view.document())
         cur.setPosition(pos)
         return view.cursorRect(cur).center()
@@ -211,7 +211,7 @@ def test_highlight_selected_text_with_the_mouse(make_window, seeded_dir: Path, q
     assert len(win.library.papers.get(pid).highlights) == 1
 
 
-def test_note_preview_renders_markdown_and_escapes_html(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_note_preview_renders_markdown_and_escapes_html(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.focus_note()
     qtbot.keyClicks(win.reader.notes.edit, "**Key** idea <img src=x onerror=alert(1)>")
@@ -224,7 +224,7 @@ def test_note_preview_renders_markdown_and_escapes_html(make_window, seeded_dir:
     assert win.library.papers.get(win.current_id()).note.startswith("**Key**")  # toggling saved it
 
 
-def test_note_edits_undo_as_one_step_per_paper(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_note_edits_undo_as_one_step_per_paper(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.select_row(0)
     first = win.current_id()
@@ -250,7 +250,7 @@ def test_note_edits_undo_as_one_step_per_paper(make_window, seeded_dir: Path, qt
     assert "other paper" in [t for _, t in win.library.notes.revisions(second)]
 
 
-def test_filter_is_remembered_per_library(make_window, seeded_dir: Path, tmp_path: Path, qtbot) -> None:  # noqa: ANN001
+def test_filter_is_remembered_per_library(make_window, seeded_dir: Path, tmp_path: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.library.lists.create("Only here")
     win.on_sidebar_filter("list", "Only here")
@@ -262,7 +262,7 @@ def test_filter_is_remembered_per_library(make_window, seeded_dir: Path, tmp_pat
     assert again.state.list_name == "Only here"
 
 
-def test_tag_chips_of_the_previous_paper_do_not_linger(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_tag_chips_of_the_previous_paper_do_not_linger(make_window, seeded_dir: Path, qtbot) -> None:
     from PySide6.QtWidgets import QApplication, QToolButton
 
     win = make_window(seeded_dir)

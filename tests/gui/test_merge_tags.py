@@ -30,7 +30,7 @@ def test_preview_text() -> None:
     assert "1 paper tagged 'rl' will be tagged 'rlx'" in new and "'rlx' is a new tag" in new
 
 
-def test_the_dialog_chooses_nothing_and_previews(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_dialog_chooses_nothing_and_previews(make_window, seeded_dir: Path, qtbot) -> None:
     _tagged(seeded_dir)
     win = make_window(seeded_dir)
     dlg = MergeTagsDialog(win.library, "rl", win)
@@ -50,7 +50,7 @@ def test_the_dialog_chooses_nothing_and_previews(make_window, seeded_dir: Path, 
     assert [t.name for t in win.library.tags.all()].count("rl") == 1  # the preview changed nothing
 
 
-def test_merge_from_the_sidebar_then_undo_and_redo_by_keyboard(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_merge_from_the_sidebar_then_undo_and_redo_by_keyboard(make_window, seeded_dir: Path, qtbot) -> None:
     ids = _tagged(seeded_dir)
     win = make_window(seeded_dir)
     lib = win.library
@@ -101,7 +101,7 @@ def test_cancel_changes_nothing(make_window, seeded_dir: Path) -> None:
     assert win.undo_stack.count() == 0
 
 
-def _merge_rl(win) -> None:  # noqa: ANN001
+def _merge_rl(win) -> None:
     def pick() -> None:
         dlg = QApplication.activeModalWidget()
         if not isinstance(dlg, MergeTagsDialog):
@@ -125,7 +125,7 @@ def _answer_warning(seen: list[str]) -> None:
     w.accept()
 
 
-def test_an_undo_the_library_refuses_is_said_and_leaves_no_redo(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_an_undo_the_library_refuses_is_said_and_leaves_no_redo(make_window, seeded_dir: Path, qtbot) -> None:
     """Ctrl+Z used to fail silently and leave "Redo Merge tags" on the stack."""
     ids = _tagged(seeded_dir)
     win = make_window(seeded_dir)

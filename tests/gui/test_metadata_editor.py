@@ -12,7 +12,7 @@ from desktop_app.core.library import Library
 from desktop_app.gui.metadata_editor import MetadataEditor, screenshot_view
 
 
-def _open_editor(win, qtbot) -> MetadataEditor:  # noqa: ANN001
+def _open_editor(win, qtbot) -> MetadataEditor:
     _activate(win, qtbot)
     win.table.setFocus()
     qtbot.keyClick(win.table, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
@@ -22,17 +22,17 @@ def _open_editor(win, qtbot) -> MetadataEditor:  # noqa: ANN001
     return dialog
 
 
-def _activate(window, qtbot) -> None:  # noqa: ANN001
+def _activate(window, qtbot) -> None:
     """Make ``window`` the active one, as the window manager does (shortcuts follow it)."""
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=3000)
 
 
-def _save(dialog: MetadataEditor, qtbot) -> None:  # noqa: ANN001
+def _save(dialog: MetadataEditor, qtbot) -> None:
     qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Save), Qt.MouseButton.LeftButton)
 
 
-def test_edit_authors_reorder_save_undo_and_search(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_edit_authors_reorder_save_undo_and_search(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     qtbot.waitUntil(lambda: not win.follow_pending(), timeout=3000)
     pid = win.current_id()
@@ -89,7 +89,7 @@ def test_edit_authors_reorder_save_undo_and_search(make_window, seeded_dir: Path
         assert lib.query("Zyxwvut").ids == [pid]
 
 
-def test_remove_and_move_down(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_remove_and_move_down(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     pid = win.current_id()
     dialog = _open_editor(win, qtbot)
@@ -104,7 +104,7 @@ def test_remove_and_move_down(make_window, seeded_dir: Path, qtbot) -> None:  # 
     assert win.library.papers.get(pid).authors == ["B, Two", "A, One"]
 
 
-def test_invalid_values_are_refused_with_a_message(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_invalid_values_are_refused_with_a_message(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     pid = win.current_id()
     before = win.library.papers.get(pid)
@@ -140,7 +140,7 @@ def test_invalid_values_are_refused_with_a_message(make_window, seeded_dir: Path
     assert (saved.doi, saved.venue, saved.entry_type) == ("10.1234/abc.567", "Changed", "article")
 
 
-def test_the_title_edit_in_the_dialog_and_nothing_changed(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_title_edit_in_the_dialog_and_nothing_changed(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     pid = win.current_id()
     before = win.library.papers.get(pid)
@@ -177,7 +177,7 @@ def test_screenshot_view_returns_the_filled_dialog(make_window, seeded_dir: Path
     assert widget.grab().save(str(tmp_path / "metadata.png"))
 
 
-def test_the_citation_key_is_edited_refused_when_taken_and_undone(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_citation_key_is_edited_refused_when_taken_and_undone(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     pid = win.current_id()
     before = win.library.papers.get(pid).bibtex_key
@@ -201,7 +201,7 @@ def test_the_citation_key_is_edited_refused_when_taken_and_undone(make_window, s
     assert win.library.papers.get(pid).bibtex_key == before
 
 
-def test_the_reader_shows_the_citation_key(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_reader_shows_the_citation_key(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     key = win.library.papers.get(win.current_id()).bibtex_key
     qtbot.waitUntil(lambda: f"@{key}" in win.reader.meta.text(), timeout=3000)

@@ -10,11 +10,11 @@ from desktop_app.core.errors import DiskFull
 from desktop_app.gui.note_editor import fallback_drafts, recover_drafts
 
 
-def _full(win, monkeypatch) -> list[str]:  # noqa: ANN001
+def _full(win, monkeypatch) -> list[str]:
     """Every note write fails as the store fails on a full disk; returns the calls seen."""
     calls: list[str] = []
 
-    def refuse(pid, text, **kw):  # noqa: ANN001, ANN003, ANN202
+    def refuse(pid, text, **kw):
         calls.append(text)
         raise DiskFull(f"no space left on {win.library.folder}")
 
@@ -23,7 +23,7 @@ def _full(win, monkeypatch) -> list[str]:  # noqa: ANN001
 
 
 def test_a_note_on_a_full_disk_stays_and_is_stored_later(make_window, seeded_dir: Path, qtbot,
-                                                         monkeypatch) -> None:  # noqa: ANN001
+                                                         monkeypatch) -> None:
     win = make_window(seeded_dir)
     win.elsewhere_timer.stop()
     notes = win.reader.notes
@@ -36,7 +36,7 @@ def test_a_note_on_a_full_disk_stays_and_is_stored_later(make_window, seeded_dir
     drafts.write_text("not a folder", "utf-8")
     qtbot.keyClicks(notes.edit, "typed while the disk was full")
     assert not notes.flush()
-    assert calls and "saved" != notes.state.text()
+    assert calls and notes.state.text() != "saved"
     assert "not saved: no space left" in notes.state.text()
     fallback = fallback_drafts(drafts) / f"{first}.md"
     assert fallback.read_text("utf-8") == "typed while the disk was full"  # a draft elsewhere
@@ -57,7 +57,7 @@ def test_a_note_on_a_full_disk_stays_and_is_stored_later(make_window, seeded_dir
 
 
 def test_a_kept_note_is_retried_after_its_paper_was_left(make_window, seeded_dir: Path, qtbot,
-                                                         monkeypatch) -> None:  # noqa: ANN001
+                                                         monkeypatch) -> None:
     win = make_window(seeded_dir)
     win.elsewhere_timer.stop()
     notes = win.reader.notes

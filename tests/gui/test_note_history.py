@@ -27,7 +27,7 @@ def _fragments(doc: QTextDocument) -> list[tuple[str, bool, bool]]:
     return out
 
 
-def _write(win, qtbot, text: str) -> None:  # noqa: ANN001
+def _write(win, qtbot, text: str) -> None:
     edit = win.reader.notes.edit
     edit.setFocus()
     edit.selectAll()
@@ -35,7 +35,7 @@ def _write(win, qtbot, text: str) -> None:  # noqa: ANN001
     assert win.reader.notes.flush()
 
 
-def _open_history(win, qtbot) -> NoteHistoryDialog:  # noqa: ANN001
+def _open_history(win, qtbot) -> NoteHistoryDialog:
     win.findChild(object, "noteHistoryAction").trigger()
     dialog = win.findChild(NoteHistoryDialog)
     assert dialog is not None
@@ -43,7 +43,7 @@ def _open_history(win, qtbot) -> NoteHistoryDialog:  # noqa: ANN001
     return dialog
 
 
-def test_three_saves_are_listed_diffed_and_restored_undoably(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_three_saves_are_listed_diffed_and_restored_undoably(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.select_row(0)
     pid = win.current_id()
@@ -94,7 +94,7 @@ def test_three_saves_are_listed_diffed_and_restored_undoably(make_window, seeded
     assert win.library.notes.text(pid) == "alpha beta"
 
 
-def test_the_current_version_cannot_be_restored_and_no_paper_no_dialog(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_current_version_cannot_be_restored_and_no_paper_no_dialog(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.select_row(0)
     _write(win, qtbot, "only text")
@@ -108,7 +108,7 @@ def test_the_current_version_cannot_be_restored_and_no_paper_no_dialog(make_wind
                                 for w in QApplication.topLevelWidgets()), timeout=3000)
 
 
-def test_a_note_with_markup_is_shown_as_text(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_a_note_with_markup_is_shown_as_text(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.select_row(0)
     _write(win, qtbot, "plain")
@@ -134,7 +134,7 @@ def test_a_note_with_markup_is_shown_as_text(make_window, seeded_dir: Path, qtbo
         block = block.next()
 
 
-def test_screenshot_views_prepare_their_dialogs(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_screenshot_views_prepare_their_dialogs(make_window, seeded_dir: Path, qtbot) -> None:
     from desktop_app.gui.duplicates_view import DuplicatesDialog, screenshot_duplicates
     from desktop_app.gui.note_history import screenshot_note_history
 

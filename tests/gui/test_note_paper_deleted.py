@@ -26,7 +26,7 @@ def delete_in_another_process(where: str, pid: int) -> None:
 
 
 def test_typing_over_a_paper_deleted_by_another_process_is_kept_and_restored(make_window, seeded_dir: Path,
-                                                                      qtbot) -> None:  # noqa: ANN001
+                                                                      qtbot) -> None:
     win = make_window(seeded_dir)
     win.elsewhere_timer.stop()
     notes = win.reader.notes
@@ -51,7 +51,7 @@ def test_typing_over_a_paper_deleted_by_another_process_is_kept_and_restored(mak
 
 
 def test_a_note_left_for_another_paper_keeps_the_banner_and_saves_to_a_file(
-        make_window, seeded_dir: Path, qtbot, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+        make_window, seeded_dir: Path, qtbot, tmp_path: Path, monkeypatch) -> None:
     win = make_window(seeded_dir)
     win.elsewhere_timer.stop()
     notes = win.reader.notes
@@ -77,7 +77,7 @@ def test_a_note_left_for_another_paper_keeps_the_banner_and_saves_to_a_file(
 
 
 @pytest.mark.postgresql
-def test_another_desk_deleting_the_paper_keeps_the_typing(qtbot, settings: QSettings, pg_url: str) -> None:  # noqa: ANN001
+def test_another_desk_deleting_the_paper_keeps_the_typing(qtbot, settings: QSettings, pg_url: str) -> None:
     from desktop_app.gui.launch import close_window, open_shared_window
 
     with Library.open(pg_url) as lib:

@@ -17,7 +17,7 @@ from desktop_app.core.records import ParseResult, Record
 pytestmark = pytest.mark.gui
 
 
-def _open_map(win, qtbot):  # noqa: ANN001, ANN202
+def _open_map(win, qtbot):
     from desktop_app.gui.paper_map import MapDialog
 
     win.findChild(QAction, "mapAction").trigger()
@@ -28,7 +28,7 @@ def _open_map(win, qtbot):  # noqa: ANN001, ANN202
     return dialog
 
 
-def _hover(view, at: QPointF) -> None:  # noqa: ANN001
+def _hover(view, at: QPointF) -> None:
     """A mouse move without a button (QTest's mouseMove reaches no widget offscreen then)."""
     from PySide6.QtCore import QEvent
     from PySide6.QtGui import QMouseEvent
@@ -44,7 +44,7 @@ def _pixels(image: QImage) -> np.ndarray:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_map_paints_points_and_topic_names(make_window, seeded_dir: Path, qtbot, scheme: str) -> None:  # noqa: ANN001
+def test_the_map_paints_points_and_topic_names(make_window, seeded_dir: Path, qtbot, scheme: str) -> None:
     from desktop_app.gui import theme
 
     theme.manager().set_override(scheme)
@@ -82,7 +82,7 @@ def test_the_map_paints_points_and_topic_names(make_window, seeded_dir: Path, qt
         assert theme.contrast_ratio(colour.name(), k.base) >= 3.0
 
 
-def test_click_shows_the_paper_and_a_lasso_selects(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_click_shows_the_paper_and_a_lasso_selects(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.show()
     qtbot.waitExposed(win)
@@ -124,7 +124,7 @@ def test_click_shows_the_paper_and_a_lasso_selects(make_window, seeded_dir: Path
     assert sorted(view.ids_in([QPointF(p) for p in ring])) == wanted
 
 
-def test_keyboard_save_and_colour_modes(make_window, seeded_dir: Path, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+def test_keyboard_save_and_colour_modes(make_window, seeded_dir: Path, qtbot, tmp_path: Path) -> None:
     win = make_window(seeded_dir)
     win.show()
     qtbot.waitExposed(win)
@@ -171,7 +171,7 @@ def _small_library(folder: Path, n: int) -> Path:
 
 
 @pytest.mark.parametrize("n", [0, 1, 2])
-def test_zero_one_or_two_papers_give_a_message(make_window, library_dir: Path, qtbot, n: int) -> None:  # noqa: ANN001
+def test_zero_one_or_two_papers_give_a_message(make_window, library_dir: Path, qtbot, n: int) -> None:
     win = make_window(_small_library(library_dir, n))
     win.show()
     qtbot.waitExposed(win)
@@ -183,8 +183,8 @@ def test_zero_one_or_two_papers_give_a_message(make_window, library_dir: Path, q
     view.grab()  # paints without an error
 
 
-def test_a_topic_renamed_in_the_topics_dialog_is_the_maps_and_the_tags(make_window, seeded_dir: Path, qtbot,  # noqa: ANN001
-                                                                        monkeypatch) -> None:  # noqa: ANN001
+def test_a_topic_renamed_in_the_topics_dialog_is_the_maps_and_the_tags(make_window, seeded_dir: Path, qtbot,
+                                                                        monkeypatch) -> None:
     from PySide6.QtWidgets import QInputDialog
 
     from desktop_app.gui.paper_map import MapDialog
@@ -225,7 +225,7 @@ def test_a_topic_renamed_in_the_topics_dialog_is_the_maps_and_the_tags(make_wind
     assert "Learning theory" in [t.name for t in dialog.view.data.pmap.topics.topics]
 
 
-def test_a_large_list_is_mapped_in_a_child_process(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+def test_a_large_list_is_mapped_in_a_child_process(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:
     from desktop_app.core.insights import child_worker
     from desktop_app.gui.topics_view import TopicsDialog
 
@@ -246,7 +246,7 @@ def test_a_large_list_is_mapped_in_a_child_process(make_window, seeded_dir: Path
     assert calls[-1] == "topics_of_library" and sum(t.size for t in topics.topics.topics) == 76
 
 
-def test_the_screenshot_view_waits_for_the_map(make_window, seeded_dir: Path) -> None:  # noqa: ANN001
+def test_the_screenshot_view_waits_for_the_map(make_window, seeded_dir: Path) -> None:
     from desktop_app.gui.paper_map import MapDialog, screenshot_view
 
     win = make_window(seeded_dir)

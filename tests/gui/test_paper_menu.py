@@ -16,11 +16,11 @@ from desktop_app.gui.paper_model import COL_TITLE
 from tests.conftest import find_paper
 
 
-def _row_point(win, row: int) -> QPoint:  # noqa: ANN001
+def _row_point(win, row: int) -> QPoint:
     return win.table.visualRect(win.model.index(row, COL_TITLE)).center()
 
 
-def _select_rows(win, rows: list[int]) -> list[int]:  # noqa: ANN001
+def _select_rows(win, rows: list[int]) -> list[int]:
     from PySide6.QtCore import QItemSelectionModel
 
     win.table.select_row(rows[0])
@@ -46,7 +46,7 @@ def _actions(menu: QMenu) -> dict[str, QAction]:
 _BUILT: list[QMenu] = []  # the menus a test built, kept while their actions are used
 
 
-def _menu(win, row: int) -> dict[str, QAction]:  # noqa: ANN001
+def _menu(win, row: int) -> dict[str, QAction]:
     menu = build_paper_menu(win, _row_point(win, row))
     assert menu is not None
     _BUILT.append(menu)
@@ -54,12 +54,12 @@ def _menu(win, row: int) -> dict[str, QAction]:  # noqa: ANN001
 
 
 @pytest.fixture(autouse=True)
-def _forget_menus():  # noqa: ANN202
+def _forget_menus():
     yield
     _BUILT.clear()
 
 
-def test_copy_citation_key_puts_the_reference_on_the_clipboard(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_copy_citation_key_puts_the_reference_on_the_clipboard(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.show()
     qtbot.waitExposed(win)
@@ -82,7 +82,7 @@ def test_copy_citation_key_puts_the_reference_on_the_clipboard(make_window, seed
     assert QApplication.clipboard().text().startswith(f"[1] “{title} [title derived from the abstract]”")
 
 
-def test_many_papers_are_formatted_in_a_worker(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_many_papers_are_formatted_in_a_worker(make_window, seeded_dir: Path, qtbot) -> None:
     from desktop_app.gui.paper_menu import CITE_IN_PLACE
 
     win = make_window(seeded_dir)
@@ -95,7 +95,7 @@ def test_many_papers_are_formatted_in_a_worker(make_window, seeded_dir: Path, qt
     assert len(QApplication.clipboard().text().split("\n\n")) == 76
 
 
-def test_an_unknown_style_warns_instead_of_copying(make_window, seeded_dir: Path, monkeypatch) -> None:  # noqa: ANN001
+def test_an_unknown_style_warns_instead_of_copying(make_window, seeded_dir: Path, monkeypatch) -> None:
     win = make_window(seeded_dir)
     warned: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda _parent, _title, text: warned.append(text))
@@ -107,7 +107,7 @@ def test_an_unknown_style_warns_instead_of_copying(make_window, seeded_dir: Path
     assert warned and warned[0].startswith("no citation style 'no-such-style'")
 
 
-def test_menu_entries_act_on_every_selected_paper_and_undo(make_window, seeded_dir: Path, monkeypatch) -> None:  # noqa: ANN001
+def test_menu_entries_act_on_every_selected_paper_and_undo(make_window, seeded_dir: Path, monkeypatch) -> None:
     win = make_window(seeded_dir)
     lib = win.library
     lib.lists.create("To read")
@@ -180,7 +180,7 @@ def test_menu_entries_act_on_every_selected_paper_and_undo(make_window, seeded_d
     assert sorted(lib.trash.ids()) == sorted(ids) and sorted(win.model.ids) == sorted(ids)
 
 
-def test_right_click_outside_the_selection_selects_that_row(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_right_click_outside_the_selection_selects_that_row(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.show()
     qtbot.waitExposed(win)
@@ -194,7 +194,7 @@ def test_right_click_outside_the_selection_selects_that_row(make_window, seeded_
     menu.close()
 
 
-def test_open_and_edit_metadata_appear_when_the_window_has_them(make_window, seeded_dir: Path) -> None:  # noqa: ANN001
+def test_open_and_edit_metadata_appear_when_the_window_has_them(make_window, seeded_dir: Path) -> None:
     win = make_window(seeded_dir)
     called: list[str] = []
     win.open_paper = lambda: called.append("open")
@@ -205,7 +205,7 @@ def test_open_and_edit_metadata_appear_when_the_window_has_them(make_window, see
     assert called == ["open", "edit"]
 
 
-def test_related_papers_shows_them_in_the_table(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_related_papers_shows_them_in_the_table(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     lib = win.library
     a = find_paper(lib, "Reinforcement Learning with Verifiable Rewards (RLVR) has emerged")
@@ -220,7 +220,7 @@ def test_related_papers_shows_them_in_the_table(make_window, seeded_dir: Path, q
     assert b in shown[:3] and a not in shown
 
 
-def test_screenshot_view_shows_the_menu_over_the_table(make_window, seeded_dir: Path, tmp_path: Path) -> None:  # noqa: ANN001
+def test_screenshot_view_shows_the_menu_over_the_table(make_window, seeded_dir: Path, tmp_path: Path) -> None:
     win = make_window(seeded_dir)
     win.resize(1100, 700)
     shot = screenshot_view(win)
@@ -239,7 +239,7 @@ def test_screenshot_view_shows_the_menu_over_the_table(make_window, seeded_dir: 
 
 
 @pytest.mark.parametrize("style", ["nature"])
-def test_export_dialog_offers_the_bibliography(make_window, seeded_dir: Path, tmp_path: Path, qtbot, style: str) -> None:  # noqa: ANN001
+def test_export_dialog_offers_the_bibliography(make_window, seeded_dir: Path, tmp_path: Path, qtbot, style: str) -> None:
     win = make_window(seeded_dir)
     preferences.put(win.settings, preferences.CITATION_STYLE, style)
     _select_rows(win, [0, 1])

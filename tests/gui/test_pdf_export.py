@@ -17,7 +17,7 @@ def _letters(text: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKC", text).lower() if ch.isalnum())
 
 
-def test_pdf_of_a_reading_list(qapp, seed_library: Library, tmp_path: Path) -> None:  # noqa: ANN001
+def test_pdf_of_a_reading_list(qapp, seed_library: Library, tmp_path: Path) -> None:
     ids = seed_library.query("").ids
     seed_library.lists.create("Group meeting", "For Friday")
     seed_library.lists.add("Group meeting", ids[:12])
@@ -36,12 +36,12 @@ def test_pdf_of_a_reading_list(qapp, seed_library: Library, tmp_path: Path) -> N
     assert reader.metadata.title == "Group meeting"
 
 
-def test_a_failed_pdf_export_leaves_the_old_file(qapp, seed_library: Library, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+def test_a_failed_pdf_export_leaves_the_old_file(qapp, seed_library: Library, tmp_path: Path, monkeypatch) -> None:
     out = tmp_path / "old.pdf"
     out.write_bytes(b"%PDF-1.4 an older export")
     import desktop_app.gui.pdf_export as pdf
 
-    def boom(*_a, **_k):  # noqa: ANN002, ANN003, ANN202
+    def boom(*_a, **_k):
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(pdf.QTextDocument, "drawContents", boom)
@@ -53,7 +53,7 @@ def test_a_failed_pdf_export_leaves_the_old_file(qapp, seed_library: Library, tm
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".old")] == []
 
 
-def test_a_pdf_export_onto_a_full_disk_keeps_the_old_pdf(qapp, seed_library: Library, tmp_path: Path,  # noqa: ANN001
+def test_a_pdf_export_onto_a_full_disk_keeps_the_old_pdf(qapp, seed_library: Library, tmp_path: Path,
                                                          monkeypatch) -> None:
     """QPdfWriter reports no write errors; the PDF now goes through the checked atomic write."""
     import pytest
@@ -74,7 +74,7 @@ def test_a_pdf_export_onto_a_full_disk_keeps_the_old_pdf(qapp, seed_library: Lib
         assert [p.name for p in folder.iterdir()] == ["papers.pdf"]
 
 
-def test_a_pdf_without_its_trailer_never_replaces_the_old_one(qapp, seed_library: Library, tmp_path: Path,  # noqa: ANN001
+def test_a_pdf_without_its_trailer_never_replaces_the_old_one(qapp, seed_library: Library, tmp_path: Path,
                                                               monkeypatch) -> None:
     import pytest
 
@@ -102,7 +102,7 @@ def test_a_pdf_without_its_trailer_never_replaces_the_old_one(qapp, seed_library
     assert len(PdfReader(str(out)).pages) >= 1
 
 
-def test_file_export_pdf_onto_a_full_disk_shows_one_error(make_window, library_dir: Path, seed_paths, qtbot,  # noqa: ANN001
+def test_file_export_pdf_onto_a_full_disk_shows_one_error(make_window, library_dir: Path, seed_paths, qtbot,
                                                          tmp_path: Path, monkeypatch) -> None:
     """File → Export → PDF in the window: an error message, no "Exported" in the status bar."""
     from PySide6.QtWidgets import QMessageBox

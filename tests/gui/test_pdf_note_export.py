@@ -30,7 +30,7 @@ Compared on the held-out set.
 
 
 def test_pdf_export_has_table_cells_no_colour_words_and_ordered_headings(seed_library: Library, tmp_path: Path,
-                                                                         qapp) -> None:  # noqa: ANN001
+                                                                         qapp) -> None:
     lib = seed_library
     pid = find_paper(lib, "composable building blocks")
     lib.notes.set(pid, NOTE)
@@ -40,7 +40,7 @@ def test_pdf_export_has_table_cells_no_colour_words_and_ordered_headings(seed_li
     assert export_to_file(lib, "pdf", out, ids=[pid]) == 1
     runs: list[tuple[str, float]] = []
 
-    def visit(text, cm, tm, font, size) -> None:  # noqa: ANN001
+    def visit(text, cm, tm, font, size) -> None:
         if text.strip():
             runs.append((" ".join(text.split()), abs(size * tm[3] * cm[3])))
 

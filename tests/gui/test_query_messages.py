@@ -48,7 +48,7 @@ def test_an_unforeseen_message_loses_class_names_but_keeps_its_words() -> None:
     assert not INTERNAL.search(text)
 
 
-def test_the_window_shows_the_plain_message(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_window_shows_the_plain_message(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     qtbot.keyClicks(win.search.box, '"in-context')
     qtbot.waitUntil(lambda: win.search.error.isVisible(), timeout=3000)

@@ -8,7 +8,7 @@ import pytest
 
 
 def test_read_only_library_window(make_window, seeded_dir: Path, qtbot,
-                                  monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from desktop_app.core import library as library_module
 
     # what os.access says for a folder on a read-only mount (root can write anything here)

@@ -15,7 +15,7 @@ from tests.gui.keyboard import focus_name, press, type_keys
 SHIFT, CTRL = Qt.KeyboardModifier.ShiftModifier, Qt.KeyboardModifier.ControlModifier
 
 
-def _shown(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
+def _shown(make_window, folder: Path, qtbot):
     win = make_window(folder)
     win.show()
     qtbot.waitExposed(win)
@@ -26,11 +26,11 @@ def _shown(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
     return win
 
 
-def _similar_done(win, qtbot) -> None:  # noqa: ANN001
+def _similar_done(win, qtbot) -> None:
     qtbot.waitUntil(lambda: win.current_id() in win.similar._cache and not win.follow_pending(), timeout=30000)
 
 
-def _tab_to(win, qtbot, widget) -> None:  # noqa: ANN001
+def _tab_to(win, qtbot, widget) -> None:
     """Tab from the table until ``widget`` (or a child of it) has the focus."""
     win.table.setFocus()
     for _ in range(20):
@@ -42,7 +42,7 @@ def _tab_to(win, qtbot, widget) -> None:  # noqa: ANN001
 
 
 # ---- item 5: a highlight by keyboard ---------------------------------------------------------
-def test_a_highlight_by_shift_arrows_h_and_a_digit(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_a_highlight_by_shift_arrows_h_and_a_digit(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     reader, lib = win.reader, win.library
     pid = win.current_id()
@@ -70,7 +70,7 @@ def test_a_highlight_by_shift_arrows_h_and_a_digit(make_window, seeded_dir: Path
     assert lib.papers.get(pid).highlights == []
 
 
-def test_h_then_another_key_cancels_and_the_digits_rate_again(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_h_then_another_key_cancels_and_the_digits_rate_again(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     reader, lib = win.reader, win.library
     pid = win.current_id()
@@ -91,7 +91,7 @@ def test_h_then_another_key_cancels_and_the_digits_rate_again(make_window, seede
     assert len(lib.papers.get(pid).highlights) == 1 and lib.papers.get(pid).rating == 4
 
 
-def test_h_in_the_note_types_an_h(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_h_in_the_note_types_an_h(make_window, seeded_dir: Path, qtbot) -> None:
     """A text field keeps its letters: h and digits typed in the note are text."""
     win = _shown(make_window, seeded_dir, qtbot)
     reader, lib = win.reader, win.library
@@ -105,7 +105,7 @@ def test_h_in_the_note_types_an_h(make_window, seeded_dir: Path, qtbot) -> None:
 
 # ---- item 5: links, suggestions, related papers by Tab, arrows and Enter -----------------------
 def test_links_are_a_tab_stop_with_arrows_and_enter(make_window, seeded_dir: Path, qtbot,
-                                                    monkeypatch) -> None:  # noqa: ANN001
+                                                    monkeypatch) -> None:
     from desktop_app.core.library import Library
     from desktop_app.gui import paper_links
 
@@ -133,7 +133,7 @@ def test_links_are_a_tab_stop_with_arrows_and_enter(make_window, seeded_dir: Pat
     assert QApplication.focusWidget().parent() is win.reader.status, focus_name(win)
 
 
-def test_tag_suggestions_are_a_tab_stop_after_the_tag_field(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_tag_suggestions_are_a_tab_stop_after_the_tag_field(make_window, seeded_dir: Path, qtbot) -> None:
     from desktop_app.core.library import Library
 
     with Library.open(seeded_dir) as lib:  # tags on the neighbours of the first paper: suggestions
@@ -160,7 +160,7 @@ def test_tag_suggestions_are_a_tab_stop_after_the_tag_field(make_window, seeded_
 
 
 def test_related_papers_show_their_strength_and_open_by_keyboard(make_window, seeded_dir: Path,
-                                                                 qtbot) -> None:  # noqa: ANN001
+                                                                 qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     start = win.current_id()
     _similar_done(win, qtbot)
@@ -184,7 +184,7 @@ def test_related_papers_show_their_strength_and_open_by_keyboard(make_window, se
     assert win.current_id() == start
 
 
-def test_fewer_than_ten_related_when_the_rest_are_weak(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_fewer_than_ten_related_when_the_rest_are_weak(make_window, seeded_dir: Path, qtbot) -> None:
     from desktop_app.core.insights.related import FLOOR, RELATIVE
     from desktop_app.core.library import Library
 
@@ -204,7 +204,7 @@ def test_fewer_than_ten_related_when_the_rest_are_weak(make_window, seeded_dir: 
 
 
 # ---- item 8: a triage decision shows that it was taken ------------------------------------------
-def test_a_triage_decision_flashes_on_a_highlighted_pill(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_a_triage_decision_flashes_on_a_highlighted_pill(make_window, seeded_dir: Path, qtbot) -> None:
     from PySide6.QtGui import QAction, QPalette
 
     win = _shown(make_window, seeded_dir, qtbot)
@@ -213,7 +213,7 @@ def test_a_triage_decision_flashes_on_a_highlighted_pill(make_window, seeded_dir
     qtbot.waitUntil(view.hasFocus, timeout=3000)
     highlight = QApplication.palette().color(QPalette.ColorRole.Highlight)
 
-    def fill():  # noqa: ANN202 - the colour at the pill's left edge, half-way down
+    def fill():
         image = view.flash.grab().toImage()
         return image.pixelColor(2, image.height() // 2)
 

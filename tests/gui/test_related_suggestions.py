@@ -11,7 +11,7 @@ from desktop_app.gui import preferences
 from desktop_app.gui.related_panel import screenshot_view
 
 
-def _window(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
+def _window(make_window, folder: Path, qtbot):
     win = make_window(folder)
     win.show()
     qtbot.waitExposed(win)
@@ -20,12 +20,12 @@ def _window(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
     return win
 
 
-def _filled(win, qtbot) -> None:  # noqa: ANN001
+def _filled(win, qtbot) -> None:
     pid = win.current_id()
     qtbot.waitUntil(lambda: pid in win.similar._cache and bool(win.similar.panel.buttons), timeout=20000)
 
 
-def test_related_list_click_selects_even_outside_the_filter(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_related_list_click_selects_even_outside_the_filter(make_window, seeded_dir: Path, qtbot) -> None:
     win = _window(make_window, seeded_dir, qtbot)
     qtbot.waitUntil(lambda: win.current_id() is not None, timeout=5000)
     pid = win.current_id()
@@ -49,7 +49,7 @@ def test_related_list_click_selects_even_outside_the_filter(make_window, seeded_
     assert win.state.tags == [] and win.current_id() == expected[0]
 
 
-def test_collapsed_state_is_kept(make_window, seeded_dir: Path, qtbot, settings) -> None:  # noqa: ANN001
+def test_collapsed_state_is_kept(make_window, seeded_dir: Path, qtbot, settings) -> None:
     win = _window(make_window, seeded_dir, qtbot)
     panel = win.similar.panel
     assert not panel.collapsed and panel.body.isVisible()
@@ -61,7 +61,7 @@ def test_collapsed_state_is_kept(make_window, seeded_dir: Path, qtbot, settings)
     assert again.similar.panel.collapsed and not again.similar.panel.body.isVisible()
 
 
-def test_a_suggestion_is_added_by_click_and_by_key_undoably(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_a_suggestion_is_added_by_click_and_by_key_undoably(make_window, seeded_dir: Path, qtbot) -> None:
     win = _window(make_window, seeded_dir, qtbot)
     qtbot.waitUntil(lambda: win.current_id() is not None, timeout=5000)
     pid = win.current_id()
@@ -86,13 +86,13 @@ def test_a_suggestion_is_added_by_click_and_by_key_undoably(make_window, seeded_
     assert "topic-x" in win.library.papers.get(pid).tags
 
 
-def test_screenshot_reader_with_related(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_screenshot_reader_with_related(make_window, seeded_dir: Path, qtbot) -> None:
     win = _window(make_window, seeded_dir, qtbot)
     shot = screenshot_view(win)
     assert shot is win.reader and win.similar.panel.buttons
 
 
-def test_a_stale_result_is_not_shown(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_a_stale_result_is_not_shown(make_window, seeded_dir: Path, qtbot) -> None:
     """Move on while the worker for the previous paper runs: the panel shows the new paper's."""
     win = _window(make_window, seeded_dir, qtbot)
     qtbot.waitUntil(lambda: win.current_id() is not None, timeout=5000)

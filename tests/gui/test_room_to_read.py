@@ -25,7 +25,7 @@ from desktop_app.gui.paper_model import (
 )
 
 
-def _shown(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
+def _shown(make_window, folder: Path, qtbot):
     win = make_window(folder)
     win.resize(1400, 900)
     win.show()
@@ -38,7 +38,7 @@ def _visible(header: QHeaderView) -> set[int]:
     return {n for n in range(len(COLUMNS)) if not header.isSectionHidden(n)}
 
 
-def test_the_title_takes_the_room_empty_columns_hide(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_title_takes_the_room_empty_columns_hide(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     header = win.table.horizontalHeader()
     # the seeds have no authors, tags, ratings, decisions or notes: those columns are not shown
@@ -57,7 +57,7 @@ def test_the_title_takes_the_room_empty_columns_hide(make_window, seeded_dir: Pa
     qtbot.waitUntil(lambda: header.isSectionHidden(COL_TAGS), timeout=3000)
 
 
-def test_relevance_takes_its_width_from_the_title(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_relevance_takes_its_width_from_the_title(make_window, seeded_dir: Path, qtbot) -> None:
     with Library.open(seeded_dir) as lib:
         ids = lib.query("").ids
         lib.papers.set_rating(ids[:2], 4)
@@ -84,7 +84,7 @@ def test_relevance_takes_its_width_from_the_title(make_window, seeded_dir: Path,
     assert abs(before - header.sectionSize(COL_TITLE) - header.sectionSize(COL_RELEVANCE)) <= 2
 
 
-def _abstract_lines_shown(win) -> int:  # noqa: ANN001
+def _abstract_lines_shown(win) -> int:
     """Lines of the abstract's document laid out inside the reader's visible viewport."""
     view = win.reader.abstract
     doc, height = view.document(), view.viewport().height()
@@ -103,7 +103,7 @@ def _abstract_lines_shown(win) -> int:  # noqa: ANN001
     return shown
 
 
-def test_the_reader_shows_twenty_lines_of_a_long_abstract(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_reader_shows_twenty_lines_of_a_long_abstract(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     longest = max(win.model.ids, key=lambda pid: len(win.library.papers.get(pid).abstract))
     assert len(win.library.papers.get(longest).abstract) > 1500
@@ -116,7 +116,7 @@ def test_the_reader_shows_twenty_lines_of_a_long_abstract(make_window, seeded_di
     assert _abstract_lines_shown(win) >= 20
 
 
-def test_the_layout_the_user_sets_is_remembered(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_layout_the_user_sets_is_remembered(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     header = win.table.horizontalHeader()
     menu = win.table.column_menu()

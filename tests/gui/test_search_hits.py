@@ -15,7 +15,7 @@ from tests.conftest import find_paper
 PHRASE = '"in-context learning"'
 
 
-def _runs(doc: QTextDocument, test) -> list[tuple[int, int]]:  # noqa: ANN001
+def _runs(doc: QTextDocument, test) -> list[tuple[int, int]]:
     """Merged character ranges of the document whose format passes ``test``."""
     out: list[tuple[int, int]] = []
     block = doc.begin()
@@ -34,14 +34,14 @@ def _runs(doc: QTextDocument, test) -> list[tuple[int, int]]:  # noqa: ANN001
     return out
 
 
-def _search(win, qtbot, text: str) -> None:  # noqa: ANN001
+def _search(win, qtbot, text: str) -> None:
     win.search.box.setFocus()
     win.search.box.selectAll()
     qtbot.keyClicks(win.search.box, text)
     qtbot.waitUntil(lambda: win.state.query == text and not win.follow_pending(), timeout=5000)
 
 
-def test_the_abstract_is_underlined_exactly_on_the_hits(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_abstract_is_underlined_exactly_on_the_hits(make_window, seeded_dir: Path, qtbot) -> None:
     with Library.open(seeded_dir) as lib:
         pid = find_paper(lib, "In-context learning plays a central role")
         plain = to_plain(lib.papers.get(pid).abstract)
@@ -81,7 +81,7 @@ def test_the_abstract_is_underlined_exactly_on_the_hits(make_window, seeded_dir:
     assert _runs(win.reader.abstract.document(), lambda f: f.fontUnderline()) == []
 
 
-def test_a_not_term_is_not_underlined(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_a_not_term_is_not_underlined(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     _search(win, qtbot, "transformer NOT reinforcement")
     assert win.model.rowCount() > 0

@@ -55,14 +55,14 @@ def own_server() -> Iterator[Server]:
         yield Server(url)
 
 
-def timed(call) -> float:  # noqa: ANN001
+def timed(call) -> float:
     started = time.monotonic()
     call()
     return time.monotonic() - started
 
 
 def test_the_window_survives_its_server_going_away_and_catches_up(qtbot, settings: QSettings,
-                                                                  own_server: Server) -> None:  # noqa: ANN001
+                                                                  own_server: Server) -> None:
     from desktop_app.gui.launch import close_window, open_shared_window
 
     url = new_database(own_server.url)

@@ -31,7 +31,7 @@ GOOD_CSL = """<?xml version="1.0" encoding="utf-8"?>
 """
 
 
-def _button(dlg: SettingsDialog, which: QDialogButtonBox.StandardButton):  # noqa: ANN202
+def _button(dlg: SettingsDialog, which: QDialogButtonBox.StandardButton):
     return dlg.buttons.button(which)
 
 
@@ -44,7 +44,7 @@ def user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_the_menu_opens_settings_with_ctrl_comma_as_the_preferences_role(make_window, seeded_dir: Path,
-                                                                         qtbot) -> None:  # noqa: ANN001
+                                                                         qtbot) -> None:
     win = make_window(seeded_dir)
     action = win.findChild(QAction, "settingsAction")
     assert action.shortcut() == QKeySequence("Ctrl+,")
@@ -60,7 +60,7 @@ def test_the_menu_opens_settings_with_ctrl_comma_as_the_preferences_role(make_wi
 
 
 def test_font_size_reaches_the_table_and_reader_cancel_changes_nothing_and_it_outlives_the_window(
-        make_window, seeded_dir: Path, settings: QSettings, qtbot) -> None:  # noqa: ANN001
+        make_window, seeded_dir: Path, settings: QSettings, qtbot) -> None:
     win = make_window(seeded_dir)
     qtbot.waitUntil(lambda: win.reader.paper is not None, timeout=5000)
     before = win.table.font().pointSize()
@@ -106,7 +106,7 @@ def test_font_size_reaches_the_table_and_reader_cancel_changes_nothing_and_it_ou
 
 
 def test_switching_library_opens_a_new_window_hands_the_lock_over_and_keeps_the_typed_note(
-        make_window, seeded_dir: Path, tmp_path: Path, settings: QSettings, qtbot) -> None:  # noqa: ANN001
+        make_window, seeded_dir: Path, tmp_path: Path, settings: QSettings, qtbot) -> None:
     win = make_window(seeded_dir)
     lock = libraries.library_lock(seeded_dir)
     assert lock.tryLock(0)
@@ -157,7 +157,7 @@ def test_switching_library_opens_a_new_window_hands_the_lock_over_and_keeps_the_
 
 
 def test_open_recent_greys_and_forgets_a_library_gone_since(make_window, seeded_dir: Path, tmp_path: Path,
-                                                              settings: QSettings, qtbot) -> None:  # noqa: ANN001
+                                                              settings: QSettings, qtbot) -> None:
     gone = tmp_path / "moved away"
     libraries.remember_library(settings, gone)
     win = make_window(seeded_dir)  # recorded at open: first
@@ -176,7 +176,7 @@ def test_open_recent_greys_and_forgets_a_library_gone_since(make_window, seeded_
 
 
 def test_a_locked_or_foreign_folder_is_refused_with_a_message_and_the_window_stays(
-        make_window, seeded_dir: Path, tmp_path: Path, settings: QSettings, qtbot) -> None:  # noqa: ANN001
+        make_window, seeded_dir: Path, tmp_path: Path, settings: QSettings, qtbot) -> None:
     win = make_window(seeded_dir)
     locked = tmp_path / "elsewhere"
     with Library.open(locked):
@@ -206,7 +206,7 @@ def test_a_locked_or_foreign_folder_is_refused_with_a_message_and_the_window_sta
         holder.unlock()
 
 
-def test_new_library_refuses_an_existing_library(make_window, seeded_dir: Path, tmp_path: Path, qtbot) -> None:  # noqa: ANN001
+def test_new_library_refuses_an_existing_library(make_window, seeded_dir: Path, tmp_path: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     with Library.open(tmp_path / "old one"):
         pass
@@ -220,7 +220,7 @@ def test_new_library_refuses_an_existing_library(make_window, seeded_dir: Path, 
 
 
 def test_import_defaults_reach_the_import(make_window, library_dir: Path, settings: QSettings, qtbot,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
     win = make_window(library_dir)
     dlg = SettingsDialog(win)
     qtbot.addWidget(dlg)
@@ -231,7 +231,7 @@ def test_import_defaults_reach_the_import(make_window, library_dir: Path, settin
     dlg.accept()
     shown: list = []
 
-    def exec_(preview) -> int:  # noqa: ANN001  the user accepts the preview as it comes
+    def exec_(preview) -> int:
         shown.append((preview.keywords_as_tags.isChecked(), preview.duplicates()))
         return QDialog.DialogCode.Accepted
 
@@ -246,7 +246,7 @@ def test_import_defaults_reach_the_import(make_window, library_dir: Path, settin
 
 
 def test_backups_page_backs_up_now_with_the_keep_count(make_window, seeded_dir: Path, settings: QSettings,
-                                                       qtbot) -> None:  # noqa: ANN001
+                                                       qtbot) -> None:
     win = make_window(seeded_dir)
     dlg = SettingsDialog(win)
     qtbot.addWidget(dlg)
@@ -263,7 +263,7 @@ def test_backups_page_backs_up_now_with_the_keep_count(make_window, seeded_dir: 
 
 
 def test_a_broken_style_file_is_refused_and_a_good_one_is_added_and_chosen(
-        make_window, library_dir: Path, tmp_path: Path, settings: QSettings, user_data: Path, qtbot) -> None:  # noqa: ANN001
+        make_window, library_dir: Path, tmp_path: Path, settings: QSettings, user_data: Path, qtbot) -> None:
     win = make_window(library_dir)
     dlg = SettingsDialog(win)
     qtbot.addWidget(dlg)
@@ -289,7 +289,7 @@ def test_a_broken_style_file_is_refused_and_a_good_one_is_added_and_chosen(
     assert dlg2.citation_style.currentData() == "my-lab"
 
 
-def test_attachment_mode_is_stored(make_window, library_dir: Path, settings: QSettings, qtbot) -> None:  # noqa: ANN001
+def test_attachment_mode_is_stored(make_window, library_dir: Path, settings: QSettings, qtbot) -> None:
     win = make_window(library_dir)
     dlg = SettingsDialog(win)
     qtbot.addWidget(dlg)
@@ -304,7 +304,7 @@ def test_attachment_mode_is_stored(make_window, library_dir: Path, settings: QSe
     assert prefs.get_str(settings, prefs.ATTACH_MODE) == "link"
 
 
-def test_screenshot_view_renders_the_dialog(make_window, seeded_dir: Path, tmp_path: Path, qtbot) -> None:  # noqa: ANN001
+def test_screenshot_view_renders_the_dialog(make_window, seeded_dir: Path, tmp_path: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     view = screenshot_view(win)
     qtbot.addWidget(view)
@@ -325,7 +325,7 @@ class _Opened(QObject):
         self.urls.append(url)
 
 
-def test_open_backups_folder_asks_the_desktop_to_open_it(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_open_backups_folder_asks_the_desktop_to_open_it(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     dlg = SettingsDialog(win)
     qtbot.addWidget(dlg)

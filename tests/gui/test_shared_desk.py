@@ -27,7 +27,7 @@ def other_desk(url: str, *args: str, actor: str = "lin") -> None:
 
 
 @pytest.fixture
-def shared_window(qtbot, settings: QSettings, pg_url: str):  # noqa: ANN001, ANN201
+def shared_window(qtbot, settings: QSettings, pg_url: str):
     from desktop_app.gui.launch import close_window, open_shared_window
 
     with Library.open(pg_url) as lib:
@@ -42,7 +42,7 @@ def shared_window(qtbot, settings: QSettings, pg_url: str):  # noqa: ANN001, ANN
     close_window(win)
 
 
-def test_an_edit_at_another_desk_appears_within_two_seconds(shared_window, pg_url: str, qtbot) -> None:  # noqa: ANN001
+def test_an_edit_at_another_desk_appears_within_two_seconds(shared_window, pg_url: str, qtbot) -> None:
     win = shared_window
     win.elsewhere_timer.stop()  # only the LISTEN wake-up may bring the change
     pid = win.current_id()
@@ -61,7 +61,7 @@ def test_an_edit_at_another_desk_appears_within_two_seconds(shared_window, pg_ur
     assert row is None or row == win.model.row_of(pid)
 
 
-def test_typing_over_another_desks_note_keeps_both(shared_window, pg_url: str, qtbot) -> None:  # noqa: ANN001
+def test_typing_over_another_desks_note_keeps_both(shared_window, pg_url: str, qtbot) -> None:
     win = shared_window
     win.elsewhere_timer.stop()
     pid = win.current_id()
@@ -75,7 +75,7 @@ def test_typing_over_another_desks_note_keeps_both(shared_window, pg_url: str, q
     assert "theirs" in [t for _, t in win.library.notes.revisions(pid)]
 
 
-def test_a_read_only_role_gets_the_banner(qtbot, settings: QSettings, pg_url: str) -> None:  # noqa: ANN001
+def test_a_read_only_role_gets_the_banner(qtbot, settings: QSettings, pg_url: str) -> None:
     import psycopg
     from PySide6.QtWidgets import QLabel
 
@@ -98,7 +98,7 @@ def test_a_read_only_role_gets_the_banner(qtbot, settings: QSettings, pg_url: st
         close_window(win)
 
 
-def test_a_missing_grant_is_one_message_in_the_window(qtbot, settings: QSettings, pg_url: str,  # noqa: ANN001
+def test_a_missing_grant_is_one_message_in_the_window(qtbot, settings: QSettings, pg_url: str,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """A role that may write papers and notes but not the tag tables; tagging in the
     window says which GRANT is missing (before: a traceback), and nothing is tagged."""
@@ -141,7 +141,7 @@ def test_the_recent_list_keeps_no_password(settings: QSettings) -> None:
         assert "hunter2" not in fh.read()
 
 
-def test_connect_dialog_tests_the_connection(qtbot, pg_url: str) -> None:  # noqa: ANN001
+def test_connect_dialog_tests_the_connection(qtbot, pg_url: str) -> None:
     from desktop_app.gui.shared_desk import ConnectDialog, url_of
 
     dialog = ConnectDialog()

@@ -14,7 +14,7 @@ from desktop_app.gui.key_bindings import collisions, registrations, unique_keys
 from desktop_app.gui.shortcuts_help import NATIVE_KEYS, SHORTCUTS, listed_keys
 
 
-def press(qtbot, widget: QWidget, key: str) -> None:  # noqa: ANN001
+def press(qtbot, widget: QWidget, key: str) -> None:
     combo = QKeySequence(key)[0]
     qtbot.keyClick(widget, combo.key(), combo.keyboardModifiers())
 
@@ -41,7 +41,7 @@ def answer_next_modal(seen: list[tuple[str, str]], answer: Callable[[QWidget], N
     QTimer.singleShot(0, poll)
 
 
-def test_unique_keys_drops_repeats_and_empties(qapp) -> None:  # noqa: ANN001
+def test_unique_keys_drops_repeats_and_empties(qapp) -> None:
     keys = unique_keys("Ctrl+Shift+Z", QKeySequence.StandardKey.Redo, "Ctrl+Shift+Z")
     texts = [k.toString(QKeySequence.SequenceFormat.PortableText) for k in keys]
     assert texts.count("Ctrl+Shift+Z") == 1
@@ -90,7 +90,7 @@ def test_every_listed_key_is_registered(make_window, seeded_dir: Path) -> None:
     assert missing == []
 
 
-def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001, C901, PLR0915
+def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:
     win = make_window(seeded_dir)
     win.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=3000)
@@ -106,7 +106,7 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
         qtbot.waitUntil(lambda: not win.follow_pending(), timeout=3000)
         assert QApplication.focusWidget() is table
 
-    def current():  # noqa: ANN202
+    def current():
         return lib.papers.get(win.current_id())
 
     # navigation

@@ -23,11 +23,11 @@ def _tag(folder: Path) -> None:
         lib.searches.save("Transformers", "transformer")
 
 
-def _current(win):  # noqa: ANN001, ANN202
+def _current(win):
     return win.sidebar.current_filter(), [i.data(0, Qt.ItemDataRole.UserRole + 11) for i in win.sidebar.selectedItems()]
 
 
-def test_the_sidebar_follows_keys_chips_and_excludes(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_sidebar_follows_keys_chips_and_excludes(make_window, seeded_dir: Path, qtbot) -> None:
     _tag(seeded_dir)
     win = make_window(seeded_dir)
     qtbot.waitUntil(lambda: win.sidebar.current_filter() == ("all", ""), timeout=3000)
@@ -61,7 +61,7 @@ def test_the_sidebar_follows_keys_chips_and_excludes(make_window, seeded_dir: Pa
 
 
 def test_a_restored_filter_is_highlighted_at_start_up(make_window, seeded_dir: Path, settings: QSettings,
-                                                       qtbot) -> None:  # noqa: ANN001
+                                                       qtbot) -> None:
     _tag(seeded_dir)
     ws = WindowSettings(settings, seeded_dir.expanduser().absolute())  # the folder as Library.open names it
     settings.setValue(ws.key("filter"), '{"status": "read"}')
@@ -71,7 +71,7 @@ def test_a_restored_filter_is_highlighted_at_start_up(make_window, seeded_dir: P
     assert [i.text(0) for i in win.sidebar.selectedItems()] == ["Read  (0)"]
 
 
-def test_the_tag_filter_narrows_the_tree_and_keeps_parents(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_tag_filter_narrows_the_tree_and_keeps_parents(make_window, seeded_dir: Path, qtbot) -> None:
     _tag(seeded_dir)
     win = make_window(seeded_dir)
     sb = win.sidebar

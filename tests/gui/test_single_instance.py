@@ -44,7 +44,7 @@ def runtime_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def held_lock(library_dir: Path):  # noqa: ANN201
+def held_lock(library_dir: Path):
     """The library's lock, held by this process as the running window's would be."""
     library_dir.mkdir(parents=True, exist_ok=True)
     lock = QLockFile(str(library_dir / ".marginalia.lock"))
@@ -54,7 +54,7 @@ def held_lock(library_dir: Path):  # noqa: ANN201
     lock.unlock()
 
 
-def test_the_request_is_one_versioned_json_line_of_absolute_paths(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+def test_the_request_is_one_versioned_json_line_of_absolute_paths(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     line = request(["a.ris", str(tmp_path / "b.bib")])
     assert line.endswith(b"\n") and line.count(b"\n") == 1
@@ -67,7 +67,7 @@ def test_the_request_is_one_versioned_json_line_of_absolute_paths(tmp_path: Path
 
 def test_a_file_opened_while_the_window_runs_reaches_its_import_preview(
         make_window, library_dir: Path, tmp_path: Path, runtime_dir: Path, held_lock: QLockFile,
-        qtbot, monkeypatch) -> None:  # noqa: ANN001
+        qtbot, monkeypatch) -> None:
     """`marginalia --library L gui two.ris`, run from another folder while L is open: the second
     process exits 0 once the window acknowledged; the window shows one import preview listing
     the file's record that is already there, and imports the new one when accepted."""
@@ -85,7 +85,7 @@ def test_a_file_opened_while_the_window_runs_reaches_its_import_preview(
     server.set_handler(lambda paths: open_forwarded(win, paths))
     shown: list = []
 
-    def exec_(dialog) -> int:  # noqa: ANN001
+    def exec_(dialog) -> int:
         shown.append(dialog)
         return QDialog.DialogCode.Accepted
 
@@ -115,7 +115,7 @@ def test_a_file_opened_while_the_window_runs_reaches_its_import_preview(
 
 
 def test_requests_that_come_before_the_window_are_kept(library_dir: Path, runtime_dir: Path,
-                                                       held_lock: QLockFile, qtbot) -> None:  # noqa: ANN001
+                                                       held_lock: QLockFile, qtbot) -> None:
     """The server listens before the window is built: what it acknowledged then is handed over
     once the handler is set, in order."""
     from PySide6.QtNetwork import QLocalSocket
@@ -158,7 +158,7 @@ def test_a_stale_socket_file_is_no_answer_and_is_replaced(library_dir: Path, run
 
 
 def test_an_instance_that_does_not_answer_is_said_with_the_files(
-        library_dir: Path, tmp_path: Path, runtime_dir: Path, held_lock: QLockFile, qtbot, capsys) -> None:  # noqa: ANN001
+        library_dir: Path, tmp_path: Path, runtime_dir: Path, held_lock: QLockFile, qtbot, capsys) -> None:
     """The library is locked and something accepts on its socket but never answers (a hung
     window): the second start gives up after the timeout, says which files were not imported (a
     warning box and stderr), and exits 1 without opening the library."""

@@ -85,14 +85,14 @@ def test_whoosh_and_the_query_parser_wait_for_the_first_text_search(seeded_dir: 
 
 
 def test_the_first_page_then_the_whole_list(make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch,
-                                            qtbot) -> None:  # noqa: ANN001
+                                            qtbot) -> None:
     import desktop_app.gui.main_window as mw
 
     monkeypatch.setattr(mw, "FIRST_PAGE", 20)
     pages: list[tuple[int, bool]] = []
     show = mw.MainWindow._show_first_page
 
-    def spy(self) -> None:  # noqa: ANN001
+    def spy(self) -> None:
         show(self)
         pages.append((self.model.rowCount(), self.model.partial))
 
@@ -107,7 +107,7 @@ def test_the_first_page_then_the_whole_list(make_window, seeded_dir: Path, monke
 
 
 def test_the_remembered_paper_further_down_is_selected_after_the_whole_list(
-        make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot) -> None:  # noqa: ANN001
+        make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot) -> None:
     import desktop_app.gui.main_window as mw
 
     win = make_window(seeded_dir)
@@ -122,7 +122,7 @@ def test_the_remembered_paper_further_down_is_selected_after_the_whole_list(
     assert again.reader.paper.id == far
 
 
-def test_completing_a_partial_list(seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_completing_a_partial_list(seeded_dir: Path, qtbot) -> None:
     from desktop_app.core.library import Library
     from desktop_app.gui.paper_model import PaperTableModel
 
@@ -142,7 +142,7 @@ def test_completing_a_partial_list(seeded_dir: Path, qtbot) -> None:  # noqa: AN
         assert model.paper_id(0) == ids[-1] and model.rowCount() == 76
 
 
-def test_the_reader_count_and_chips_follow_the_table(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_reader_count_and_chips_follow_the_table(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     qtbot.waitUntil(lambda: not win.follow_pending(), timeout=3000)
     second = win.model.paper_id(1)
@@ -159,7 +159,7 @@ def test_the_reader_count_and_chips_follow_the_table(make_window, seeded_dir: Pa
     assert not win.follow_pending() and win.reader.paper.id == win.model.paper_id(0)
 
 
-def test_coalescer_runs_each_update_once_in_order(qtbot) -> None:  # noqa: ANN001
+def test_coalescer_runs_each_update_once_in_order(qtbot) -> None:
     from desktop_app.gui.deferred import Coalescer
 
     calls: list[str] = []
@@ -177,7 +177,7 @@ def test_coalescer_runs_each_update_once_in_order(qtbot) -> None:  # noqa: ANN00
 
 
 def test_the_first_keystroke_warms_the_search_once_in_a_worker(make_window, seeded_dir: Path,
-                                                               monkeypatch: pytest.MonkeyPatch, qtbot) -> None:  # noqa: ANN001
+                                                               monkeypatch: pytest.MonkeyPatch, qtbot) -> None:
     """The query parser, the executor and the shown list are made ready while the search box's
     debounce runs, off the GUI thread, once; the search typed then finds what it should."""
     import threading
@@ -187,7 +187,7 @@ def test_the_first_keystroke_warms_the_search_once_in_a_worker(make_window, seed
     calls: list[tuple[str, dict]] = []
     warm = Library.warm_search
 
-    def spy(self, **filters) -> None:  # noqa: ANN001, ANN003
+    def spy(self, **filters) -> None:
         calls.append((threading.current_thread().name, filters))
         warm(self, **filters)
 

@@ -28,7 +28,7 @@ def _edit(folder: Path) -> None:
         lib.papers.set_status([6], "skimmed")
 
 
-def _open(win, qtbot):  # noqa: ANN001, ANN202
+def _open(win, qtbot):
     win.findChild(QAction, "statisticsAction").trigger()
     from desktop_app.gui.statistics_view import StatisticsDialog
 
@@ -38,7 +38,7 @@ def _open(win, qtbot):  # noqa: ANN001, ANN202
     return dialog
 
 
-def _accent_pixels(chart, accent: QColor) -> int:  # noqa: ANN001
+def _accent_pixels(chart, accent: QColor) -> int:
     """Pixels of the accent colour (the bars, the line) inside the chart's plot area."""
     img = chart.grab().toImage()
     r = chart.plot_rect()
@@ -51,7 +51,7 @@ def _accent_pixels(chart, accent: QColor) -> int:  # noqa: ANN001
     return n
 
 
-def _series_pixels(chart, base: QColor, border: QColor) -> int:  # noqa: ANN001
+def _series_pixels(chart, base: QColor, border: QColor) -> int:
     """Pixels inside the plot area that are neither the background nor a gridline: the data."""
     img = chart.grab().toImage()
     r = chart.plot_rect().adjusted(2, 2, -2, -2)  # not the axis line itself
@@ -65,7 +65,7 @@ def _series_pixels(chart, base: QColor, border: QColor) -> int:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("choice", ["light", "dark"])
-def test_opens_from_the_view_menu_and_paints_every_chart(make_window, seeded_dir: Path, qtbot,  # noqa: ANN001
+def test_opens_from_the_view_menu_and_paints_every_chart(make_window, seeded_dir: Path, qtbot,
                                                          choice: str) -> None:
     from desktop_app.gui import theme
 
@@ -87,7 +87,7 @@ def test_opens_from_the_view_menu_and_paints_every_chart(make_window, seeded_dir
     assert _accent_pixels(dialog.year_chart, accent) > 100  # bars in the theme's accent
 
 
-def test_an_empty_library_shows_empty_charts_without_failing(make_window, library_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_an_empty_library_shows_empty_charts_without_failing(make_window, library_dir: Path, qtbot) -> None:
     win = make_window(library_dir)
     dialog = _open(win, qtbot)
     assert dialog.stats.papers == 0
@@ -100,7 +100,7 @@ def test_an_empty_library_shows_empty_charts_without_failing(make_window, librar
         chart.grab()  # paints the "nothing yet" text
 
 
-def test_save_as_png_writes_a_valid_png(make_window, seeded_dir: Path, qtbot, tmp_path: Path,  # noqa: ANN001
+def test_save_as_png_writes_a_valid_png(make_window, seeded_dir: Path, qtbot, tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     _edit(seeded_dir)
     win = make_window(seeded_dir)
@@ -118,7 +118,7 @@ def test_save_as_png_writes_a_valid_png(make_window, seeded_dir: Path, qtbot, tm
     assert (img.width(), img.height()) == (dialog.charts_widget.width(), dialog.charts_widget.height())
 
 
-def test_a_status_change_in_the_window_shows_after_refresh(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_a_status_change_in_the_window_shows_after_refresh(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     dialog = _open(win, qtbot)
     assert dialog.stats.progress == []

@@ -17,7 +17,7 @@ ORDER = ["sidebar", "search", "table", "title", "status", "rating", "tags", "abs
          "note"]
 
 
-def _where(win, w: QWidget | None) -> str:  # noqa: ANN001
+def _where(win, w: QWidget | None) -> str:
     r = win.reader
     exact = {win.sidebar: "sidebar", win.search.box: "search", win.table: "table", r.title_edit: "title",
              r.rating: "rating", r.tags.line: "tags", r.abstract: "abstract", r.hl_list: "highlights",
@@ -31,7 +31,7 @@ def _where(win, w: QWidget | None) -> str:  # noqa: ANN001
     return f"elsewhere: {type(w).__name__} {w.objectName() if w else ''}"
 
 
-def _window_with_highlight(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
+def _window_with_highlight(make_window, folder: Path, qtbot):
     with Library.open(folder) as lib:
         lib.highlights.add(lib.query("").ids[0], 0, 8, "yellow", "")
     win = make_window(folder)
@@ -44,7 +44,7 @@ def _window_with_highlight(make_window, folder: Path, qtbot):  # noqa: ANN001, A
 
 
 def test_tab_from_the_sidebar_visits_each_part_once_and_comes_back(make_window, seeded_dir: Path,
-                                                                   qtbot) -> None:  # noqa: ANN001
+                                                                   qtbot) -> None:
     win = _window_with_highlight(make_window, seeded_dir, qtbot)
     win.sidebar.setFocus(Qt.FocusReason.OtherFocusReason)
     seen = [_where(win, QApplication.focusWidget())]
@@ -60,7 +60,7 @@ def test_tab_from_the_sidebar_visits_each_part_once_and_comes_back(make_window, 
     assert back == list(reversed(ORDER))
 
 
-def test_tab_leaves_the_table_from_any_cell(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_tab_leaves_the_table_from_any_cell(make_window, seeded_dir: Path, qtbot) -> None:
     win = _window_with_highlight(make_window, seeded_dir, qtbot)
     win.table.setFocus()
     win.table.setCurrentIndex(win.model.index(3, 1))
@@ -69,7 +69,7 @@ def test_tab_leaves_the_table_from_any_cell(make_window, seeded_dir: Path, qtbot
     assert win.table.currentIndex().row() == 3  # the selection stayed
 
 
-def test_tab_from_a_chip_or_a_hidden_part_goes_on(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_tab_from_a_chip_or_a_hidden_part_goes_on(make_window, seeded_dir: Path, qtbot) -> None:
     win = _window_with_highlight(make_window, seeded_dir, qtbot)
     # a paper without highlights: the highlight list is hidden and passed over
     win.select_row(5)
@@ -86,7 +86,7 @@ def test_tab_from_a_chip_or_a_hidden_part_goes_on(make_window, seeded_dir: Path,
     assert QApplication.focusWidget() is win.table
 
 
-def test_focus_is_drawn(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_focus_is_drawn(make_window, seeded_dir: Path, qtbot) -> None:
     """The focus rule is in the style sheet and the focused table looks different."""
     from desktop_app.gui.app import application
 

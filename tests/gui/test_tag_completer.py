@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QApplication
 from desktop_app.gui.tag_editor import TagEditor
 
 
-def _editor(qtbot) -> tuple[TagEditor, list[list[str]]]:  # noqa: ANN001
+def _editor(qtbot) -> tuple[TagEditor, list[list[str]]]:
     ed = TagEditor()
     qtbot.addWidget(ed)
     ed.set_known_tags(["reinforcement-learning", "retrieval", "vision"], {})
@@ -21,7 +21,7 @@ def _editor(qtbot) -> tuple[TagEditor, list[list[str]]]:  # noqa: ANN001
     return ed, added
 
 
-def test_choosing_a_suggestion_by_keyboard_adds_it_and_empties_the_box(qtbot) -> None:  # noqa: ANN001
+def test_choosing_a_suggestion_by_keyboard_adds_it_and_empties_the_box(qtbot) -> None:
     ed, added = _editor(qtbot)
     qtbot.keyClicks(ed.line, "reinf")
     popup = ed.line.completer().popup()
@@ -34,7 +34,7 @@ def test_choosing_a_suggestion_by_keyboard_adds_it_and_empties_the_box(qtbot) ->
     assert added == [["reinforcement-learning"]]  # once, not again on the Return key
 
 
-def test_choosing_a_suggestion_by_mouse_adds_it_and_empties_the_box(qtbot) -> None:  # noqa: ANN001
+def test_choosing_a_suggestion_by_mouse_adds_it_and_empties_the_box(qtbot) -> None:
     ed, added = _editor(qtbot)
     qtbot.keyClicks(ed.line, "vis")
     popup = ed.line.completer().popup()
@@ -47,7 +47,7 @@ def test_choosing_a_suggestion_by_mouse_adds_it_and_empties_the_box(qtbot) -> No
     assert QApplication.focusWidget() is ed.line  # ready for the next tag
 
 
-def test_typing_a_new_tag_and_enter_still_adds_it(qtbot) -> None:  # noqa: ANN001
+def test_typing_a_new_tag_and_enter_still_adds_it(qtbot) -> None:
     ed, added = _editor(qtbot)
     qtbot.keyClicks(ed.line, "brand-new")
     ed.line.completer().popup().hide()

@@ -102,7 +102,7 @@ def themed_dir(seeded_dir: Path) -> Path:
 
 
 @pytest.fixture
-def reset_theme():  # noqa: ANN201
+def reset_theme():
     """The theme manager belongs to the application: later tests get the system theme back."""
     yield
     m = theme.manager()
@@ -110,19 +110,19 @@ def reset_theme():  # noqa: ANN201
     m.set_choice("system")
 
 
-def _sidebar_item(win, label: str) -> QTreeWidgetItem:  # noqa: ANN001
+def _sidebar_item(win, label: str) -> QTreeWidgetItem:
     found = [it for it in win.sidebar._iter() if it is not win.sidebar.invisibleRootItem()
              and it.text(0).startswith(label)]
     assert found, label
     return found[0]
 
 
-def _sidebar_text(win, label: str) -> QImage:  # noqa: ANN001
+def _sidebar_text(win, label: str) -> QImage:
     rect = win.sidebar.visualItemRect(_sidebar_item(win, label))
     return win.sidebar.viewport().grab(rect.adjusted(0, 1, 0, -1)).toImage()
 
 
-def _table_chip(win, pid: int, fill: str) -> QImage:  # noqa: ANN001
+def _table_chip(win, pid: int, fill: str) -> QImage:
     """The chip of that fill in the paper's Tags cell, cut out by its fill colour."""
     model = win.model
     col = next(c for c in range(model.columnCount()) if model.headerData(c, Qt.Orientation.Horizontal) == "Tags")
@@ -146,7 +146,7 @@ def _table_chip(win, pid: int, fill: str) -> QImage:  # noqa: ANN001
     return image.copy(QRect(min(xs) + h // 2, top + 1, max(xs) - min(xs) - h, h - 2))
 
 
-def _reader_chip(win, name: str) -> QToolButton:  # noqa: ANN001
+def _reader_chip(win, name: str) -> QToolButton:
     chips = [c for c in win.reader.tags.findChildren(QToolButton, "tagChip") if c.isVisible()
              and c.text().startswith(name)]
     assert len(chips) == 1, name
@@ -154,7 +154,7 @@ def _reader_chip(win, name: str) -> QToolButton:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_text_contrast_measured_from_pixels(make_window, themed_dir: Path, settings, qtbot,  # noqa: ANN001
+def test_text_contrast_measured_from_pixels(make_window, themed_dir: Path, settings, qtbot,
                                             reset_theme, scheme: str) -> None:
     preferences.put(settings, preferences.THEME, scheme)
     win = make_window(themed_dir)
@@ -200,7 +200,7 @@ def test_text_contrast_measured_from_pixels(make_window, themed_dir: Path, setti
     assert not low, f"{scheme}: below WCAG AA 4.5:1: {low}"
 
 
-def test_user_highlights_keep_dark_text_in_the_dark_theme(make_window, themed_dir: Path, settings,  # noqa: ANN001
+def test_user_highlights_keep_dark_text_in_the_dark_theme(make_window, themed_dir: Path, settings,
                                                           qtbot, reset_theme) -> None:
     preferences.put(settings, preferences.THEME, "dark")
     with Library.open(themed_dir) as lib:
@@ -228,7 +228,7 @@ def test_user_highlights_keep_dark_text_in_the_dark_theme(make_window, themed_di
     assert contrast_ratio(text, base) >= 4.5
 
 
-def test_view_theme_menu_applies_live_and_saves(make_window, themed_dir: Path, settings, qtbot,  # noqa: ANN001
+def test_view_theme_menu_applies_live_and_saves(make_window, themed_dir: Path, settings, qtbot,
                                                 reset_theme) -> None:
     win = make_window(themed_dir)
     win.resize(1400, 900)
@@ -260,7 +260,7 @@ def test_view_theme_menu_applies_live_and_saves(make_window, themed_dir: Path, s
     assert preferences.theme(settings) == "system"
 
 
-def test_the_theme_follows_the_system_scheme_when_it_changes(qapp, reset_theme) -> None:  # noqa: ANN001
+def test_the_theme_follows_the_system_scheme_when_it_changes(qapp, reset_theme) -> None:
     m = theme.manager()
     m.set_choice("system")
     before = theme.generation()
@@ -274,7 +274,7 @@ def test_the_theme_follows_the_system_scheme_when_it_changes(qapp, reset_theme) 
     assert theme.generation() == before  # an explicit choice ignores the system
 
 
-def test_system_follows_a_dark_scheme_the_style_does_not(qapp, monkeypatch, reset_theme) -> None:  # noqa: ANN001
+def test_system_follows_a_dark_scheme_the_style_does_not(qapp, monkeypatch, reset_theme) -> None:
     """A desktop in dark mode whose Qt style keeps a light palette: the dark palette is used, and
     the platform's own style and palette come back when the desktop turns light again."""
     m = theme.manager()

@@ -9,7 +9,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 
-def test_topics_decide_tag_and_select(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:  # noqa: ANN001
+def test_topics_decide_tag_and_select(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:
     from desktop_app.gui.topics_view import TopicsDialog
 
     win = make_window(seeded_dir)
@@ -32,7 +32,7 @@ def test_topics_decide_tag_and_select(make_window, seeded_dir: Path, qtbot, monk
     lib.triage.decide([kept], "keep")
     asked: list[str] = []
 
-    def answer(_parent, _title, text, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+    def answer(_parent, _title, text, *args, **kwargs):
         asked.append(text)
         return QMessageBox.StandardButton.Yes
 
@@ -56,7 +56,7 @@ def test_topics_decide_tag_and_select(make_window, seeded_dir: Path, qtbot, monk
     assert sorted(win.table.selected_ids()) == sorted(first.ids)
 
 
-def test_triage_walks_only_the_chosen_topics(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_triage_walks_only_the_chosen_topics(make_window, seeded_dir: Path, qtbot) -> None:
     from desktop_app.gui.topics_view import TopicsDialog
 
     win = make_window(seeded_dir)
@@ -75,7 +75,7 @@ def test_triage_walks_only_the_chosen_topics(make_window, seeded_dir: Path, qtbo
     assert view.current_id() in last.ids
 
 
-def _topics_of(win, qtbot):  # noqa: ANN001, ANN202
+def _topics_of(win, qtbot):
     from desktop_app.gui.topics_view import TopicsDialog
 
     win.findChild(QAction, "topicsAction").trigger()
@@ -84,7 +84,7 @@ def _topics_of(win, qtbot):  # noqa: ANN001, ANN202
     return dialog
 
 
-def test_a_topic_name_given_is_kept_for_the_next_session_of_that_library(make_window, seeded_dir: Path, qtbot,  # noqa: ANN001
+def test_a_topic_name_given_is_kept_for_the_next_session_of_that_library(make_window, seeded_dir: Path, qtbot,
                                                                        seed_paths: list[Path], tmp_path: Path) -> None:
     from desktop_app.core.library import Library
 

@@ -15,13 +15,13 @@ from desktop_app.core.library import Library
 PDF = b"%PDF-1.4\n% in the trash\n%%EOF\n"
 
 
-def _trash_text(win) -> str:  # noqa: ANN001
+def _trash_text(win) -> str:
     item = win.sidebar.trash_item()
     assert item is not None
     return item.text(0)
 
 
-def _open(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
+def _open(make_window, folder: Path, qtbot):
     win = make_window(folder)
     qtbot.waitUntil(lambda: win.sidebar.trash_item() is not None and not win.follow_pending(), timeout=10000)
     # the active window, as on a desktop: the window's shortcuts (Delete, Ctrl+3) follow it (under
@@ -32,7 +32,7 @@ def _open(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
     return win
 
 
-def _answer(seen: list[str], confirm: bool, qtbot) -> None:  # noqa: ANN001
+def _answer(seen: list[str], confirm: bool, qtbot) -> None:
     """Answer the next "delete for good" question: the confirm button, or Enter (the default).
     Whatever goes wrong, the box is closed (a blocking exec() would wait for ever) and ``seen``
     says what was wrong."""
@@ -61,13 +61,13 @@ def _answer(seen: list[str], confirm: bool, qtbot) -> None:  # noqa: ANN001
     QTimer.singleShot(0, poll)
 
 
-def _click_trash_entry(win, qtbot) -> None:  # noqa: ANN001
+def _click_trash_entry(win, qtbot) -> None:
     item = win.sidebar.trash_item()
     rect = win.sidebar.visualItemRect(item)
     qtbot.mouseClick(win.sidebar.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
 
 
-def test_the_trash_count_follows_delete_undo_redo_and_restore(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_trash_count_follows_delete_undo_redo_and_restore(make_window, seeded_dir: Path, qtbot) -> None:
     win = _open(make_window, seeded_dir, qtbot)
     win.show()
     qtbot.waitExposed(win)
@@ -105,7 +105,7 @@ def test_the_trash_count_follows_delete_undo_redo_and_restore(make_window, seede
     assert win.model.row_of(pid) == -1 and win.model.rowCount() == 75
 
 
-def test_delete_for_good_asks_naming_the_count_and_removes_rows_and_files(make_window, seeded_dir: Path,  # noqa: ANN001
+def test_delete_for_good_asks_naming_the_count_and_removes_rows_and_files(make_window, seeded_dir: Path,
                                                                           qtbot, tmp_path: Path) -> None:
     src = tmp_path / "paper.pdf"
     src.write_bytes(PDF)
@@ -144,7 +144,7 @@ def test_delete_for_good_asks_naming_the_count_and_removes_rows_and_files(make_w
     assert win.library.papers.count() == 74 and win.library.integrity_check() == []
 
 
-def test_the_trash_outlives_a_restart_and_empty_trash_asks(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_the_trash_outlives_a_restart_and_empty_trash_asks(make_window, seeded_dir: Path, qtbot) -> None:
     win = _open(make_window, seeded_dir, qtbot)
     win.select_row(0)
     win.table.setFocus()
@@ -173,7 +173,7 @@ def test_the_trash_outlives_a_restart_and_empty_trash_asks(make_window, seeded_d
     assert again.library.papers.count() == 73
 
 
-def test_trashed_papers_are_not_edited_and_an_old_undo_gives_up_after_a_purge(make_window, seeded_dir: Path,  # noqa: ANN001
+def test_trashed_papers_are_not_edited_and_an_old_undo_gives_up_after_a_purge(make_window, seeded_dir: Path,
                                                                              qtbot, monkeypatch) -> None:
     win = _open(make_window, seeded_dir, qtbot)
     win.select_row(0)
@@ -202,7 +202,7 @@ def test_trashed_papers_are_not_edited_and_an_old_undo_gives_up_after_a_purge(ma
     assert win.library.papers.count() == 74
 
 
-def test_words_typed_in_the_trash_find_its_papers_and_its_chip_leads_back(make_window, seeded_dir: Path,  # noqa: ANN001
+def test_words_typed_in_the_trash_find_its_papers_and_its_chip_leads_back(make_window, seeded_dir: Path,
                                                                          qtbot) -> None:
     with Library.open(seeded_dir) as lib:
         ids = lib.query("").ids

@@ -13,7 +13,7 @@ from desktop_app.gui import preferences
 from desktop_app.gui.triage import screenshot_view
 
 
-def _window(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
+def _window(make_window, folder: Path, qtbot):
     win = make_window(folder)
     win.show()
     qtbot.waitExposed(win)
@@ -22,7 +22,7 @@ def _window(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202
     return win
 
 
-def _enter(win, qtbot):  # noqa: ANN001, ANN202
+def _enter(win, qtbot):
     win.findChild(QAction, "triageAction").trigger()
     view = win.triage.view
     assert view is not None and win.stack.currentWidget() is view
@@ -30,7 +30,7 @@ def _enter(win, qtbot):  # noqa: ANN001, ANN202
     return view
 
 
-def test_keys_decide_move_on_and_undo(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_keys_decide_move_on_and_undo(make_window, seeded_dir: Path, qtbot) -> None:
     win = _window(make_window, seeded_dir, qtbot)
     lib = win.library
     view = _enter(win, qtbot)
@@ -79,7 +79,7 @@ def test_keys_decide_move_on_and_undo(make_window, seeded_dir: Path, qtbot) -> N
     assert win.current_id() == shown
 
 
-def test_no_advance_when_turned_off_in_settings(make_window, seeded_dir: Path, qtbot, settings) -> None:  # noqa: ANN001
+def test_no_advance_when_turned_off_in_settings(make_window, seeded_dir: Path, qtbot, settings) -> None:
     from desktop_app.gui.settings_dialog import SettingsDialog
 
     win = _window(make_window, seeded_dir, qtbot)
@@ -95,7 +95,7 @@ def test_no_advance_when_turned_off_in_settings(make_window, seeded_dir: Path, q
     assert view.current_id() == first and view.status.status() == "read"
 
 
-def test_tag_note_and_quick_tag_keys(make_window, seeded_dir: Path, qtbot, settings) -> None:  # noqa: ANN001
+def test_tag_note_and_quick_tag_keys(make_window, seeded_dir: Path, qtbot, settings) -> None:
     preferences.put(settings, preferences.TRIAGE_QUICK_TAGS, ["", "later"])
     win = _window(make_window, seeded_dir, qtbot)
     lib = win.library
@@ -134,7 +134,7 @@ def test_tag_note_and_quick_tag_keys(make_window, seeded_dir: Path, qtbot, setti
     assert view.current_id() == pid and view.notes.edit.toPlainText() == ""
 
 
-def test_resume_on_a_new_window(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_resume_on_a_new_window(make_window, seeded_dir: Path, qtbot) -> None:
     win = _window(make_window, seeded_dir, qtbot)
     view = _enter(win, qtbot)
     for _ in range(5):
@@ -159,14 +159,14 @@ def test_resume_on_a_new_window(make_window, seeded_dir: Path, qtbot) -> None:  
     assert view3.current_id() == view2.current_id()
 
 
-def test_screenshot_triage(make_window, seeded_dir: Path, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+def test_screenshot_triage(make_window, seeded_dir: Path, qtbot, tmp_path: Path) -> None:
     win = _window(make_window, seeded_dir, qtbot)
     shot = screenshot_view(win)
     assert win.triage.view.active
     assert not shot.grab().isNull()
 
 
-def test_new_keys_are_free(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_new_keys_are_free(make_window, seeded_dir: Path, qtbot) -> None:
     """Ctrl+Shift+T and Alt+Shift+1…5 belong to no other action of the window, and no two
     actions share a key."""
     from PySide6.QtGui import QKeySequence, QShortcut

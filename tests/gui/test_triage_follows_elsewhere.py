@@ -14,7 +14,7 @@ from desktop_app.core.library import Library
 from tests.gui.test_changed_elsewhere import cli
 
 
-def _triage(make_window, seeded_dir: Path, qtbot):  # noqa: ANN001, ANN202
+def _triage(make_window, seeded_dir: Path, qtbot):
     win = make_window(seeded_dir)
     win.elsewhere_timer.stop()  # the test decides when the window looks
     win.show()
@@ -27,7 +27,7 @@ def _triage(make_window, seeded_dir: Path, qtbot):  # noqa: ANN001, ANN202
     return win, view
 
 
-def test_a_cli_note_and_title_show_in_triage(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_a_cli_note_and_title_show_in_triage(make_window, seeded_dir: Path, qtbot) -> None:
     win, view = _triage(make_window, seeded_dir, qtbot)
     pid = view.current_id()
     cli(seeded_dir, "note", str(pid), "--set", "written at the command line")
@@ -39,7 +39,7 @@ def test_a_cli_note_and_title_show_in_triage(make_window, seeded_dir: Path, qtbo
     assert "from-the-shell" in view.tags.tags()
 
 
-def test_typing_over_a_cli_note_in_triage_keeps_both(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_typing_over_a_cli_note_in_triage_keeps_both(make_window, seeded_dir: Path, qtbot) -> None:
     win, view = _triage(make_window, seeded_dir, qtbot)
     pid = view.current_id()
     qtbot.keyClick(view, Qt.Key.Key_N)  # the note field

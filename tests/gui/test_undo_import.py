@@ -46,7 +46,7 @@ def test_the_text_names_the_counts_the_file_and_the_time() -> None:
     assert "It has no note or highlight. The Trash in the sidebar brings it back" in other_day
 
 
-def test_cancel_is_the_default_and_enter_removes_nothing(make_window, seeded_dir: Path, qtbot) -> None:  # noqa: ANN001
+def test_cancel_is_the_default_and_enter_removes_nothing(make_window, seeded_dir: Path, qtbot) -> None:
     _annotate(seeded_dir)
     win = make_window(seeded_dir)
     box = undo_import_box(win, win.library.imports.batches()[0], {"papers": 76, "notes": 3, "highlights": 5})

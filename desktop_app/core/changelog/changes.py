@@ -65,7 +65,7 @@ def logged(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
     """``method`` run as the facade operation ``name``: its writes are logged under that kind."""
 
     @functools.wraps(method)
-    def run(*args: Any, **kwargs: Any) -> Any:
+    def run(*args: Any, **kwargs: Any) -> Any:  # noqa: ANN401 - any method's arguments and result
         if _operation.get() is not None:  # a facade call inside another: the outer one names it
             return method(*args, **kwargs)
         token = _operation.set((name, [False]))
@@ -265,5 +265,5 @@ class Listener:
             self.wake()
         except LibraryError as exc:  # the server went away between LISTEN and the pull: said once
             log.warning("change listener: %s", exc)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("change listener callback failed")

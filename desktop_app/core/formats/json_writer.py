@@ -18,7 +18,7 @@ LIBRARY_FORMAT = "marginalia-library"
 LIBRARY_VERSION = 1
 
 
-def _jsonable(value: Any) -> Any:
+def _jsonable(value: Any) -> Any:  # noqa: ANN401 - any JSON-ready value
     """A JSON-ready copy of *value*; datetimes become ISO 8601 strings."""
     if isinstance(value, Mapping):
         return {str(k): _jsonable(v) for k, v in value.items()}

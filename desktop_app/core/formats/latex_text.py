@@ -126,7 +126,7 @@ class _BracedVerbatimArg(MacroStandardArgsParser):
     def __init__(self) -> None:
         super().__init__(argspec="{")
 
-    def parse_args(self, w, pos, parsing_state=None):  # noqa: ANN001, ANN201 - pylatexenc API
+    def parse_args(self, w, pos, parsing_state=None):  # noqa: ANN001, ANN202 - pylatexenc API
         start = pos
         while start < len(w.s) and w.s[start].isspace():
             start += 1
@@ -189,7 +189,7 @@ def _text_context():  # noqa: ANN202 - a pylatexenc LatexContextDb
 class _BibliographyText(LatexNodes2Text):
     """pylatexenc's text converter, with inline math read by the project's math reader."""
 
-    def math_node_to_text(self, node):  # noqa: ANN001, ANN201 - pylatexenc API
+    def math_node_to_text(self, node):  # noqa: ANN001, ANN202 - pylatexenc API
         if not node.isNodeType(latexwalker.LatexMathNode) or node.displaytype != "inline":
             return super().math_node_to_text(node)
         from desktop_app.core.text.mathtext import math_to_text  # the text package is heavy

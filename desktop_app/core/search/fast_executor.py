@@ -145,7 +145,7 @@ class FastExecutor:
 
         w = s.weighting
         # BM25F with one B for all fields is what the app's searcher uses
-        self._bm25 = (isinstance(w, scoring.BM25F) and not w._field_B)  # noqa: SLF001
+        self._bm25 = (isinstance(w, scoring.BM25F) and not w._field_B)
         self.B = getattr(w, "B", 0.75)
         self.K1 = getattr(w, "K1", 1.2)
         # a leaf scored once, even if used twice (matching, then ranking the same query)
@@ -257,7 +257,7 @@ class FastExecutor:
             raise Unsupported(f"unscorable field {field}")
         idf = s.idf(field, btext)
         avgfl = s.avg_field_length(field) or 1
-        B, K1 = self.B, self.K1
+        B, K1 = self.B, self.K1  # noqa: N806 - BM25's own names
         tf = weights.astype(np.float64)
         fl = self.view.lengths(field)[docs]
         # whoosh.scoring.bm25, term for term in the same order, so the floats are the same
@@ -272,7 +272,7 @@ class FastExecutor:
         found = view.result(key)
         if found is None:
             reader = view.searcher.reader()
-            btexts = [b for b in q._btexts(reader) if b]  # noqa: SLF001 - Whoosh's own expansion
+            btexts = [b for b in q._btexts(reader) if b]
             parts = [self._term(field, b) for b in btexts]
             found = _sum_union(parts, self.n)
             if len(btexts) > 1 and q.constantscore and not _whoosh_sums(len(btexts), reader.doc_count_all()):

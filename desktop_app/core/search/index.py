@@ -6,6 +6,7 @@ is kept open and refreshed after each commit, not reopened per query.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
@@ -53,11 +54,9 @@ def follows_generation(method: Callable[..., R]) -> Callable[..., R]:
                     raise
                 log.info("index generation changed under a read (%s); retrying on the newest", exc)
                 time.sleep(0.01 * (attempt + 1))
-                with self._lock:
-                    try:
-                        self._refresh()
-                    except FileNotFoundError:
-                        pass  # the newest TOC is being written: the next attempt opens it
+                # the newest TOC may be being written: the next attempt opens it
+                with self._lock, contextlib.suppress(FileNotFoundError):
+                    self._refresh()
         raise AssertionError("unreachable")
 
     return wrapper

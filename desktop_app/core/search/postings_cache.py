@@ -33,11 +33,11 @@ def read_postings(segreader: IndexReader, field: str, btext: bytes) -> Postings:
     weights: list[np.ndarray] = []
     if all(hasattr(m, a) for a in ("_read_data", "_next_block", "_blocklength", "_lastblock")):
         while True:
-            m._read_data()  # noqa: SLF001 - one unpickle per block of up to 128 postings
-            data = m._data  # noqa: SLF001
-            n = m._blocklength  # noqa: SLF001
+            m._read_data()
+            data = m._data
+            n = m._blocklength
             raw_ids = data[0]
-            if m._byteids:  # noqa: SLF001 - not used by text fields
+            if m._byteids:
                 raise TypeError("byte ids")
             ids.append(np.cumsum(np.asarray(raw_ids, dtype=np.int64)))
             w = data[1]
@@ -47,9 +47,9 @@ def read_postings(segreader: IndexReader, field: str, btext: bytes) -> Postings:
                 weights.append(np.full(n, float(w)))
             else:
                 weights.append(np.asarray(w, dtype=np.float64))
-            if m._lastblock:  # noqa: SLF001
+            if m._lastblock:
                 break
-            m._next_block()  # noqa: SLF001
+            m._next_block()
     else:  # pragma: no cover - another codec
         docs, ws = [], []
         while m.is_active():

@@ -164,7 +164,7 @@ def parse(text: str) -> query.Query:
     _check_fields(text)
     try:
         q = _PARSER.parse(text)
-    except Exception as exc:  # noqa: BLE001 - whoosh raises assorted errors
+    except Exception as exc:
         raise QuerySyntaxError(str(exc).splitlines()[0] if str(exc) else "cannot parse") from exc
     for node in q.leaves() if q.is_leaf() is False else [q]:
         err = getattr(node, "error", None)
@@ -301,7 +301,7 @@ class _Compiler:
             if isinstance(value, bytes | str) and not str(value).lstrip("-").isdigit():
                 try:
                     value = fieldobj.from_bytes(value)
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:
                     raise QuerySyntaxError(f"{name}: needs a number") from exc
             return col == int(value)
         raise QuerySyntaxError(f"{name}: needs a number or a range such as {name}:>=3")

@@ -52,7 +52,7 @@ def compute(segreader: IndexReader) -> SegmentArrays:
         pids = np.fromiter((int(v) for v in segreader.column_reader("pid")), dtype=np.int64, count=n)
     else:
         pids = np.full(n, -1, dtype=np.int64)
-    perdoc = segreader._perdoc  # noqa: SLF001 - the length columns have no public reader
+    perdoc = segreader._perdoc
     lengths: dict[str, np.ndarray] = {}
     for field in TEXT_FIELDS:
         name = _lenfield(field)

@@ -222,7 +222,7 @@ class IndexSync:
         for listener in list(self.listeners):
             try:
                 listener(event)
-            except Exception:  # noqa: BLE001 - a listener's bug must not stop indexing
+            except Exception:
                 log.exception("index progress listener failed")
 
     def caught_up(self) -> bool:
@@ -338,7 +338,7 @@ class IndexSync:
             self.last_error = None
         except ServerUnreachable as exc:  # a shared library's server is gone: the index is fine,
             log.warning("index update waits for the server: %s", exc)  # and catches up on return
-        except Exception as exc:  # noqa: BLE001 - kept for the GUI; queue is retried
+        except Exception as exc:
             log.exception("index update failed")
             self.last_error = str(exc)
 

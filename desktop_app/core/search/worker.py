@@ -263,7 +263,7 @@ class WorkerClient:
         if self.on_event is not None:
             try:
                 self.on_event(event)
-            except Exception:  # noqa: BLE001 - a listener's bug must not stop the reader
+            except Exception:
                 log.exception("index writer event listener failed")
 
     def _log_stderr(self) -> None:

@@ -76,7 +76,7 @@ def serve(folder: Path, stdin: IO[str] | None = None, stdout: IO[str] | None = N
             seq, cmd = item
             try:
                 result = _run(cmd, lib, sync, commands, emit)
-            except Exception as exc:  # noqa: BLE001 - answered; the parent decides
+            except Exception as exc:
                 from desktop_app.core.errors import IndexDamaged
 
                 log.exception("index writer: %s failed", cmd)

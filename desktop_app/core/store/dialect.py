@@ -89,26 +89,26 @@ class Dialect:
 
     def lock_paper(self, conn: Connection, paper_id: int) -> None:
         """Serialize writers of one paper's note until the commit (SQLite's write lock does)."""
-        return None
+        return
 
     def lock_tags(self, conn: Connection, *, exclusive: bool) -> None:
         """Serialize tag edits with other desks until the commit (SQLite's write lock does):
         ``exclusive`` for a change to the tags themselves (rename, merge, delete, recolor, a
         removal that may drop an unused tag), shared for a use of them (tagging, importing)."""
-        return None
+        return
 
     def lock_imports(self, conn: Connection) -> None:
         """Serialize imports with other desks until the commit (SQLite's write lock does)."""
-        return None
+        return
 
     def order_change_log(self, conn: Connection) -> None:
         """Make change_log's seq order the commit order (see PostgresDialect); SQLite's one
         writer at a time already does."""
-        return None
+        return
 
     def notify_changes(self, conn: Connection) -> None:
         """Wake the other desks when this transaction commits (PostgreSQL's NOTIFY)."""
-        return None
+        return
 
     def bump_commit_count(self, conn: Connection) -> int | None:
         """Count this write in the database itself (SQLite's user_version header field, free in

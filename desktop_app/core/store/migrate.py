@@ -126,16 +126,15 @@ def migrate(db_path: Path, backups_dir: Path, target: str = "head", *,
     engine = make_migration_engine(db_path)
     cfg = alembic_config()
     try:
-        with storage_errors(db_path.parent), engine.connect() as conn:
-            with conn.begin():
-                cfg.attributes["connection"] = conn
-                command.upgrade(cfg, target)
-                problems = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
-                if problems:
-                    raise LibraryError(
-                        f"migration would break {len(problems)} references "
-                        f"(first: {problems[0]}); the database was left as it was"
-                    )
+        with storage_errors(db_path.parent), engine.connect() as conn, conn.begin():
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, target)
+            problems = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+            if problems:
+                raise LibraryError(
+                    f"migration would break {len(problems)} references "
+                    f"(first: {problems[0]}); the database was left as it was"
+                )
     finally:
         engine.dispose()
     return made

@@ -288,7 +288,7 @@ class Store:
             args: object = tuple(params[name] for name in compiled.positiontup or ())
         else:
             args = params
-        processors = compiled._bind_processors  # noqa: SLF001 - e.g. datetimes to text
+        processors = compiled._bind_processors
         if processors:
             if isinstance(args, tuple):
                 names = compiled.positiontup or ()

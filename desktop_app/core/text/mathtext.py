@@ -167,7 +167,7 @@ class MathReader:
             j += 1
         return j < self.n and (self.s[j].isalnum() or self.s[j] == "\\")
 
-    def macro(self) -> str:  # noqa: C901 - one flat dispatch reads best
+    def macro(self) -> str:
         s, i = self.s, self.i + 1
         if i >= self.n:
             self.i = self.n

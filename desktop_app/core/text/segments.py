@@ -217,7 +217,7 @@ class _TextReader:
             break
 
     # -- tokens ------------------------------------------------------------------------
-    def macro(self, out: list, closer: str | None) -> bool:  # noqa: C901 - flat dispatch
+    def macro(self, out: list, closer: str | None) -> bool:
         """Read one backslash command into ``out``; True when it consumed ``closer`` too."""
         s, start = self.s, self.i
         i = start + 1
@@ -414,5 +414,5 @@ def segments(raw: str) -> list[Segment]:
 def _cached_segments(raw: str) -> tuple[Segment, ...]:
     try:
         return tuple(_segments_strict(raw))
-    except Exception:  # TooDeep on absurd nesting, or anything unforeseen: never take the
+    except Exception:  # noqa: BLE001 - TooDeep on absurd nesting, or anything unforeseen: never take the
         return tuple(_fallback(raw))  # app down over one abstract

@@ -138,7 +138,7 @@ def pylatexenc_symbol(name: str) -> str | None:
     """Text for an argument-less macro known to pylatexenc, or None if it has no plain string."""
     try:
         spec = _pylatexenc()[1].get_macro_spec(name)
-    except Exception:  # pragma: no cover - defensive: pylatexenc internals
+    except Exception:  # noqa: BLE001  # pragma: no cover - defensive: pylatexenc internals
         return None
     repl = getattr(spec, "simplify_repl", None)
     if isinstance(repl, str) and "%" not in repl:
@@ -151,7 +151,7 @@ def pylatexenc_fragment(fragment: str) -> str:
     """Convert a small LaTeX fragment (an accent such as ``\\"{u}``) with pylatexenc."""
     try:
         return unicodedata.normalize("NFC", _pylatexenc()[0].latex_to_text(fragment))
-    except Exception:
+    except Exception:  # noqa: BLE001 - whatever pylatexenc raises: letters and digits kept
         return "".join(c for c in fragment if c.isalnum())
 
 
