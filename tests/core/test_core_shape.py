@@ -10,8 +10,14 @@ from pathlib import Path
 import pytest
 
 CORE = Path(__file__).resolve().parents[2] / "desktop_app" / "core"
-MANAGERS = ("papers", "tags", "notes", "highlights", "reading_lists", "saved_searches", "imports",
-            "exports", "finder", "duplicates", "trash")
+MANAGERS = ("papers", "tags", "notes", "highlights", "reading_lists", "saved_searches", "importing.imports",
+            "exports", "finder", "duplicates", "trash", "library_backups", "insights.triage_progress")
+ATTRIBUTES = {"reading_lists": "lists", "saved_searches": "searches", "importing.imports": "imports",
+              "library_backups": "backups", "insights.triage_progress": "progress"}
+
+
+def _path(name: str) -> Path:
+    return CORE / f"{name.replace('.', '/')}.py"
 
 
 def _imports(path: Path) -> set[str]:
@@ -36,9 +42,9 @@ def _imports(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("name", MANAGERS)
 def test_manager_never_imports_the_library_or_another_manager(name: str) -> None:
-    source = (CORE / f"{name}.py").read_text(encoding="utf-8")
+    source = _path(name).read_text(encoding="utf-8")
     assert not re.search(r"desktop_app\.core\.library\b(?!_)", source)  # not even for type hints
-    imported = _imports(CORE / f"{name}.py")
+    imported = _imports(_path(name))
     others = {f"desktop_app.core.{m}" for m in MANAGERS if m != name}
     assert not imported & others, f"{name}.py imports {sorted(imported & others)}"
 
@@ -48,15 +54,14 @@ def test_every_manager_is_a_library_attribute(tmp_path: Path) -> None:
 
     with Library.open(tmp_path / "lib") as lib:
         for name in MANAGERS:
-            attr = "finder" if name == "finder" else {
-                "reading_lists": "lists", "saved_searches": "searches"}.get(name, name)
+            attr = ATTRIBUTES.get(name, name)
             manager = getattr(lib, attr)
             assert type(manager).__module__ == f"desktop_app.core.{name}"
 
 
 def test_no_method_binding_or_raw_sql_in_managers() -> None:
     for name in MANAGERS:
-        source = (CORE / f"{name}.py").read_text(encoding="utf-8")
+        source = _path(name).read_text(encoding="utf-8")
         tree = ast.parse(source)
         calls = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
         assert "setattr" not in calls, name
