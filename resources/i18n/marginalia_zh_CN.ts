@@ -904,6 +904,10 @@
         <source>The paper is back from the trash; your note is stored</source>
         <translation>论文已从回收站恢复；你的笔记已保存</translation>
     </message>
+    <message>
+        <source>Another program is writing to the library: “{0}” is applied when it is done</source>
+        <translation>另一个程序正在写入文库：“{0}”将在其完成后应用</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
