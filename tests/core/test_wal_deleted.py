@@ -97,3 +97,33 @@ def test_no_false_alarm_after_many_writes_and_reopening(tmp_path: Path) -> None:
     with Library.open(folder) as lib:
         assert lib.integrity_check() == []
         assert lib.store.missing_commits() == 0
+
+
+def test_the_poll_never_waits_for_a_write_in_progress(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    folder = tmp_path / "lib"
+    pid = _one_paper(folder)
+    with Library.open(folder, ensure_index=False) as lib:
+        lib.notes.set(pid, "held in the -wal")
+        (folder / "library.sqlite-wal").unlink()
+        holding, release = threading.Event(), threading.Event()
+
+        def writer() -> None:  # a write in a worker of the same process, mid-transaction
+            with lib.store.write_lock:
+                holding.set()
+                release.wait(10)
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        holding.wait(10)
+        t0 = time.monotonic()
+        assert lib.write_back_lost_wal() is None  # not now: the writer has the lock
+        assert time.monotonic() - t0 < 0.2
+        release.set()
+        thread.join(10)
+        assert lib.write_back_lost_wal() is not None  # the next poll writes it back
+    with Library.open(folder, ensure_index=False) as lib:
+        assert lib.papers.get(pid).note == "held in the -wal"
+        assert lib.store.missing_commits() == 0

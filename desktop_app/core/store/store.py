@@ -281,8 +281,8 @@ class Store:
             # the way leaves it full, every page already copied, which they skip as well)
             conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
         self.engine.dispose()  # every pooled connection holds the old file: new ones open the path
-        assert self._wal_db is not None
-        self.watch_wal(self._wal_db)
+        if self._wal_db is not None:
+            self.watch_wal(self._wal_db)
         return max(0, log)
 
     def _write_back(self) -> None:
@@ -300,10 +300,15 @@ class Store:
         if self._wal_held is None:  # no -wal file when it was watched: watch the one there is now
             self.watch_wal(self._wal_db)
             return None
-        with self._locked():
-            if self._wal_replaced():
-                self._write_back()
-            pages, self.wal_written_back = self.wal_written_back, None
+        # (a stat, then the lock only when the file changed, and never waited for: a write in
+        # a worker holding it writes the file back first, and the next call says so)
+        if self._wal_replaced() and self.write_lock.acquire(blocking=False):
+            try:
+                if self._wal_replaced():
+                    self._write_back()
+            finally:
+                self.write_lock.release()
+        pages, self.wal_written_back = self.wal_written_back, None
         return pages
 
     @contextmanager
