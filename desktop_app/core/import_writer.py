@@ -105,6 +105,7 @@ class ImportWriter:
         self.list_places: list[tuple[str, int, int]] = []  # (reading list, position, paper) of new papers
         self._logged: dict[str, list[tuple[int, dict[str, object]]]] = {}  # change-log rows, written by finish()
         self._keys: HashedKeys | None = None  # the library's citation keys, lower-case (read at the first new paper)
+        self._suffixes_tried: dict[str, int] = {}  # pattern key -> its suffixes found taken (unique_key)
         d, p, pi, tg = tx.d, t.paper, t.paper_identity, t.tag
         self._finds: dict[int, Select] = {}  # number of keys -> their look-up (find_statement)
         self._pending_keys: list[dict[str, object]] = []  # paper_identity rows not yet written
@@ -271,7 +272,7 @@ class ImportWriter:
         if is_valid_key(own) and own.lower() not in self._keys:
             key = own
         else:
-            key = unique_key(pattern_key(rec.authors, rec.year, title), self._keys)
+            key = unique_key(pattern_key(rec.authors, rec.year, title), self._keys, self._suffixes_tried)
             if own and len(fr.warnings) < MAX_LISTED_PROBLEMS:
                 where = f"line {rec.line}: " if rec.line else ""
                 why = "is another paper's already" if is_valid_key(own) else "is not a valid BibTeX key"
