@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.wal_witness import describe_lost
 
 if TYPE_CHECKING:
     from desktop_app.core.search.sync import IndexSync
@@ -40,12 +41,12 @@ def integrity_problems(store: Store, index: IndexSync) -> list[str]:
     """Problems found in the database and the index; empty when all is well."""
     with store.read() as conn:
         problems = store.dialect.integrity_problems(conn)
-    missing = store.missing_commits()
+    missing, named = store.lost_writes()
     if missing:
         problems.append(
-            f"the database lacks {missing} acknowledged write{'s' if missing > 1 else ''} (was its "
-            "-wal file deleted or replaced while the library was open?); `marginalia restore` "
-            "lists the backups")
+            f"the database lacks {describe_lost(missing, named)}: was its -wal file deleted or "
+            "replaced while the library was open? Those writes are gone unless a backup has them; "
+            "`marginalia restore` lists the backups")
     with store.read() as conn:
         queued = conn.execute(select(func.count()).select_from(t.index_queue)).scalar_one()
         if queued:

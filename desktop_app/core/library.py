@@ -205,6 +205,8 @@ class Library:
         store = Store(engine, location=str(folder), read_only=read_only,
                       commits_file=folder / COMMITS_FILE)
         store.actor = default_actor()  # change_log's "who" (core/changelog/changes.py)
+        if not read_only:
+            store.watch_wal(db_path)  # a -wal deleted under this process is written back (wal_witness.py)
         index = IndexSync(folder / "index", store, background=background_index, read_only=read_only)
         lib = cls(folder, store, index)
         lib.migration_backup = backup
@@ -365,6 +367,13 @@ class Library:
             return []
         self.removed_leftovers = leftovers.clean(self.folder)
         return self.removed_leftovers
+
+    def write_back_lost_wal(self) -> int | None:
+        """Whether a -wal file deleted or replaced while this library was open was written back
+        into the database from the copy this process still holds (core/store/wal_witness.py):
+        the pages this process wrote (0: another program holding it did), None when nothing was
+        found. The window calls it on its poll; every write does it first."""
+        return self.store.write_back_lost_wal()
 
     def integrity_check(self) -> list[str]:
         """Problems found in the database and the index; empty when all is well. Files a killed

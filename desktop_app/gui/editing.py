@@ -61,7 +61,11 @@ class EditController(QObject):
         self._search = search
         self._filters = filters
         self._dialog_parent = parent
-        self.writes = WriteQueue(parent)  # large edits, their undo and redo: in a worker, in order
+        # large edits, their undo and redo: in a worker, in order; a small undo or redo runs
+        # here, unless another program holds the write lock longer than GUI_LOCK_WAIT
+        self.writes = WriteQueue(parent, lambda: library.store.waiting_at_most(GUI_LOCK_WAIT))
+        self.writes.deferredWrite.connect(lambda text: self._say(
+            self.tr("Another program is writing to the library: “{0}” is applied when it is done").format(text)))
         # edits made while a shared library's server cannot be reached: sent in order when it is
         # back (gui/offline.py calls send_outbox); kept in this window (notes: their drafts)
         self.outbox: list[tuple[str, Do, Undo]] = []

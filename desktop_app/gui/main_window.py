@@ -202,6 +202,7 @@ class MainWindow(QMainWindow):
         self.elsewhere_timer = QTimer(self)
         self.elsewhere_timer.setInterval(ELSEWHERE_POLL_MS)
         self.elsewhere_timer.timeout.connect(ed.check_note_elsewhere)
+        self.elsewhere_timer.timeout.connect(self.check_wal_elsewhere)
         self.elsewhere_timer.start()
         from desktop_app.gui.attach_controller import AttachController
 
@@ -887,6 +888,19 @@ class MainWindow(QMainWindow):
             return
         self.sort_key, self.sort_desc = key, order == Qt.SortOrder.DescendingOrder
         self.refresh_query()
+
+    def check_wal_elsewhere(self) -> None:
+        """Polled: was the library's -wal file deleted or replaced while the window holds it
+        open? Then the window's copy (its own writes and those of other programs since the last
+        checkpoint) is written back into the database, and the user is told."""
+        try:
+            pages = self.library.write_back_lost_wal()
+        except Exception:  # noqa: BLE001 - a busy or closing library: try at the next tick
+            return
+        if pages is not None:
+            self.status_message(self.tr(
+                "The library's -wal file was deleted while the window was open: the recent changes "
+                "the window still held were written back into the library. Nothing was lost."), 60000)
 
     def status_message(self, text: str, ms: int = 5000) -> None:
         self.statusBar().showMessage(text, ms)

@@ -3,13 +3,15 @@ before the command is pushed, so a refused edit never lands on the stack."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from desktop_app.core.errors import LibraryError
+from desktop_app.core.errors import LibraryBusy, LibraryError
 from desktop_app.core.values import Change
 
 Do = Callable[[], Change]
@@ -26,10 +28,17 @@ class Runner(Protocol):
     def submit(self, text: str, work: Callable[[], Change], done: Callable[[Change], None],
                failed: Callable[[str], None]) -> None: ...
 
+    def gui_wait(self) -> AbstractContextManager[None]: ...
+
+    def defer(self, text: str, work: Callable[[], Change], done: Callable[[Change], None],
+              failed: Callable[[str], None]) -> None: ...
+
 
 class LibraryCommand(QUndoCommand):
     """An edit as one undo step. With a ``runner``, its undo and redo run there (in a worker)
-    when the edit is ``large`` or the runner is still busy with writes before them, else here."""
+    when the edit is ``large`` or the runner is still busy with writes before them, else here,
+    waiting for the write lock no longer than the runner's ``gui_wait`` allows: held longer by
+    another program, they are deferred to the runner too."""
 
     def __init__(self, text: str, do: Do, undo: Undo, notify: Notify, first: Change | None,
                  failed: Failed | None = None, runner: Runner | None = None, *, large: bool = False) -> None:
@@ -60,7 +69,11 @@ class LibraryCommand(QUndoCommand):
             runner.submit(self.text(), self._do, self.applied, lambda why: self._report("Redo", why))
             return
         try:
-            self._change = self._do()
+            with self._gui_wait():
+                self._change = self._do()
+        except LibraryBusy:  # another program holds the write lock: the worker waits for it
+            self._defer(self._do, self.applied, "Redo")
+            return
         except LibraryError as exc:
             self._give_up("Redo", exc)
             return
@@ -74,11 +87,24 @@ class LibraryCommand(QUndoCommand):
             runner.submit(self.text(), self._undo_now, self._notify, lambda why: self._report("Undo", why))
             return
         try:
-            change = self._undo_now()
+            with self._gui_wait():
+                change = self._undo_now()
+        except LibraryBusy:
+            self._defer(self._undo_now, self._notify, "Undo")
+            return
         except LibraryError as exc:
             self._give_up("Undo", exc)
             return
         self._notify(change)
+
+    def _gui_wait(self) -> AbstractContextManager[None]:
+        """How long a run here may wait for the write lock (without a runner: as long as it takes)."""
+        return self._runner.gui_wait() if self._runner is not None else contextlib.nullcontext()
+
+    def _defer(self, work: Callable[[], Change], done: Callable[[Change], None], what: str) -> None:
+        if self._runner is None:  # (no runner: nothing bounds the wait, so nothing is busy)
+            return
+        self._runner.defer(self.text(), work, done, lambda why: self._report(what, why))
 
     def _undo_now(self) -> Change:
         """The undo of the last run (read when it runs: after that run, in the runner's order)."""

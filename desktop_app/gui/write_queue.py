@@ -10,8 +10,10 @@ refused (``EditController``). Workers never touch widgets: ``work`` calls Librar
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal
@@ -33,14 +35,21 @@ class _Write:
 
 
 class WriteQueue(QObject):
-    """One write at a time in a worker; ``busyChanged`` while any is queued or running."""
+    """One write at a time in a worker; ``busyChanged`` while any is queued or running.
+
+    ``gui_wait()`` bounds how long a write tried on the GUI thread first (an undo, a redo) waits
+    for the write lock (``Store.waiting_at_most``); one that would wait longer is ``deferred``
+    here instead, which says so (``deferredWrite``)."""
 
     busyChanged = Signal(bool)  # noqa: N815
     started = Signal(str)  # the text of the write now running
+    deferredWrite = Signal(str)  # noqa: N815  a write that found the lock held elsewhere waits here
 
-    def __init__(self, owner: QObject) -> None:
+    def __init__(self, owner: QObject,
+                 gui_wait: Callable[[], AbstractContextManager[None]] | None = None) -> None:
         super().__init__(owner)
         self._owner = owner
+        self.gui_wait = gui_wait or contextlib.nullcontext
         self._pending: deque[_Write] = deque()
         self._job: Job | None = None
         self.runs = 0  # writes finished in the worker (the tests count them)
@@ -57,6 +66,13 @@ class WriteQueue(QObject):
             self._next()
         if not was:
             self.busyChanged.emit(True)
+
+    def defer(self, text: str, work: Callable[[], Change], done: Callable[[Change], None],
+              failed: Callable[[str], None]) -> None:
+        """A write the GUI thread tried and found the lock held by another program: said, then
+        run here after the writes before it."""
+        self.deferredWrite.emit(text)
+        self.submit(text, work, done, failed)
 
     def drain(self, msecs: int = 60000) -> None:
         """The window is closing: let the running write finish, then do the queued ones here

@@ -920,6 +920,10 @@
         <source>The paper is back from the trash; your note is stored</source>
         <translation>论文已从回收站恢复；你的笔记已保存</translation>
     </message>
+    <message>
+        <source>Another program is writing to the library: “{0}” is applied when it is done</source>
+        <translation>另一个程序正在写入文库：“{0}”将在其完成后应用</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -1642,6 +1646,10 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>The library&apos;s server cannot be reached: the search runs again when it is back</source>
         <translation>无法连接文献库的服务器：服务器恢复后将重新搜索</translation>
+    </message>
+    <message>
+        <source>The library&apos;s -wal file was deleted while the window was open: the recent changes the window still held were written back into the library. Nothing was lost.</source>
+        <translation>窗口打开期间，文库的 -wal 文件被删除：窗口仍持有的最近更改已写回文库，没有丢失任何内容。</translation>
     </message>
 </context>
 <context>

@@ -167,3 +167,27 @@ def test_migration_0008_gives_the_keys_the_last_export_used(library_dir: Path, s
         assert keys[second] == "Own:Key" and keys[third] != "Own:Key" and keys[first]
         with pytest.raises(LibraryError):
             lib.papers.update_metadata(first, {"citation_key": "own:key"})  # the unique index stands
+
+
+def test_many_papers_sharing_one_base_cost_linear_look_ups() -> None:
+    """20,000 identical entries share one pattern key: each search for a free suffix starts
+    where the last one stopped (it scanned every suffix from "a": 10,000 look-ups a paper)."""
+    from desktop_app.core.citation_keys import unique_key
+
+    class Counting(set):
+        looked = 0
+
+        def __contains__(self, key: object) -> bool:
+            Counting.looked += 1
+            return super().__contains__(key)
+
+    taken, tried, made = Counting({"roe2019same"}), {}, []
+    for _ in range(2000):
+        key = unique_key("roe2019same", taken, tried)
+        taken.add(key.lower())
+        made.append(key)
+    assert made[:3] == ["roe2019samea", "roe2019sameb", "roe2019samec"]
+    assert made[26] == "roe2019sameaa" and len(set(made)) == 2000
+    assert Counting.looked <= 3 * 2000, Counting.looked
+    untried = Counting({"roe2019same", "roe2019samea"})  # without ``tried``: the first free one
+    assert unique_key("roe2019same", untried) == "roe2019sameb"

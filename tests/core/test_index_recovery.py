@@ -231,3 +231,30 @@ def test_damage_seen_only_while_searching_is_repaired(seed_library, library_dir)
     assert seed_library.query("tag:none OR status:read").total == 0  # SQL-only queries still work
     assert seed_library.ensure_index() != "ok"
     assert seed_library.query("reinforcement").total > 0
+
+
+def test_closing_without_drain_stops_the_index_thread_between_commits(tmp_path, monkeypatch) -> None:
+    """close(drain=False) leaves what is queued for the next open: the thread writing the index
+    stops after its current commit instead of writing everything first (30 s at most)."""
+    import time
+
+    from desktop_app.core.library import Library
+    from desktop_app.core.records import ParseResult, Record
+
+    monkeypatch.setenv("MARGINALIA_INDEX_BATCH", "10")
+    lib = Library.open(tmp_path / "lib", background_index="thread")
+    records = [Record(title=f"Paper number {i}", abstract=f"about topic {i}") for i in range(1500)]
+    lib.imports.from_records([("many.json", ParseResult("csljson", records))])
+    deadline = time.monotonic() + 30
+    while lib.index.pending() == 1500 and time.monotonic() < deadline:  # the thread is writing
+        time.sleep(0.01)
+    t0 = time.monotonic()
+    lib.index.close(drain=False)
+    took = time.monotonic() - t0
+    left = lib.index.pending()
+    lib.close()
+    assert left > 1000, f"the thread went on to write {1500 - left} papers"
+    assert took < 5, took
+    with Library.open(tmp_path / "lib") as again:  # the next open writes the rest
+        assert again.index.pending() == 0
+        assert len(again.query("paper").ids) == 1500

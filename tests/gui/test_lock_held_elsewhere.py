@@ -58,3 +58,30 @@ def test_a_note_while_another_process_writes(make_window, seeded_dir: Path, qtbo
     holder.wait(10)
     qtbot.waitUntil(lambda: notes.flush(), timeout=10000)
     assert win.library.notes.text(pid) == "typed while locked"
+
+
+def test_undo_and_redo_while_another_process_writes(make_window, seeded_dir: Path, qtbot) -> None:
+    win = make_window(seeded_dir)
+    win.elsewhere_timer.stop()
+    pid = win.current_id()
+    win.edits.set_status("read", [pid])  # a small edit, run here: nothing holds the lock
+    assert win.library.papers.get(pid).status == "read" and not win.edits.busy()
+    holder = _hold(seeded_dir / "library.sqlite", 2.5)
+    t0 = time.monotonic()
+    win.undo_stack.undo()
+    stalled = time.monotonic() - t0
+    assert stalled < 0.6, f"the undo waited {stalled:.2f} s on the GUI thread"
+    assert win.edits.busy()  # in the worker, waiting for the lock
+    assert "Another program is writing" in win.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: holder.poll() is not None, timeout=10000)
+    qtbot.waitUntil(lambda: not win.edits.busy(), timeout=10000)
+    assert win.library.papers.get(pid).status == "unread"  # the undo landed after
+    holder = _hold(seeded_dir / "library.sqlite", 2.5)
+    t0 = time.monotonic()
+    win.undo_stack.redo()
+    assert time.monotonic() - t0 < 0.6
+    qtbot.waitUntil(lambda: holder.poll() is not None, timeout=10000)
+    qtbot.waitUntil(lambda: not win.edits.busy(), timeout=10000)
+    assert win.library.papers.get(pid).status == "read"
+    win.undo_stack.undo()  # and afterwards, with the lock free, here again
+    assert not win.edits.busy() and win.library.papers.get(pid).status == "unread"

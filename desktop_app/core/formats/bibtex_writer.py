@@ -169,9 +169,10 @@ def assign_keys(papers: Sequence[ExportPaper]) -> list[str]:
         if is_valid_key(own) and own.lower() not in taken:
             keys[index] = own
             taken.add(own.lower())
+    tried: dict[str, int] = {}  # (taken only grows: each base's search starts where it stopped)
     for index, paper in enumerate(papers):
         if keys[index] is None:
-            key = unique_key(base_key(paper), taken)
+            key = unique_key(base_key(paper), taken, tried)
             keys[index] = key
             taken.add(key.lower())
     return [k for k in keys if k is not None]

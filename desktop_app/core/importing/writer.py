@@ -20,6 +20,8 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from sqlalchemy import Select, bindparam, func, insert, select, union_all, update
@@ -89,8 +91,11 @@ class ImportWriter:
         self.keywords_as_tags = keywords_as_tags
         self.keep_apart = keep_apart
         self.file_no = 0  # which file of this import the records come from
-        self.seen: dict[str, list[int]] = {}  # candidate key -> papers added or matched, this import
-        # (at most CANDIDATES_PER_KEY each)
+        # candidate key's hash -> the paper (or papers, at most CANDIDATES_PER_KEY) added or
+        # matched under it in this import: hashes and a bare id where one paper has the key, the
+        # usual case (300,000 keys of a 100,000-record import: 40 MB less than strings and lists);
+        # two keys sharing a hash only make one more candidate, which same_paper then compares
+        self.seen: dict[int, int | list[int]] = {}
         self.made_by: dict[int, int] = {}  # paper added in this import -> its file number
         self.identities: dict[int, Identity] = {}  # papers looked at in this import
         self.titles: dict[int, str] = {}  # their titles, for the report
@@ -99,7 +104,8 @@ class ImportWriter:
         self._tag_ids: dict[str, int] = {}  # normalized name -> id, this transaction
         self.list_places: list[tuple[str, int, int]] = []  # (reading list, position, paper) of new papers
         self._logged: dict[str, list[tuple[int, dict[str, object]]]] = {}  # change-log rows, written by finish()
-        self._keys: set[str] | None = None  # the library's citation keys, lower-case (read at the first new paper)
+        self._keys: HashedKeys | None = None  # the library's citation keys, lower-case (read at the first new paper)
+        self._suffixes_tried: dict[str, int] = {}  # pattern key -> its suffixes found taken (unique_key)
         d, p, pi, tg = tx.d, t.paper, t.paper_identity, t.tag
         self._finds: dict[int, Select] = {}  # number of keys -> their look-up (find_statement)
         self._pending_keys: list[dict[str, object]] = []  # paper_identity rows not yet written
@@ -145,8 +151,10 @@ class ImportWriter:
         """The paper ``ident`` is (this import's first, else the library's oldest) and why, or None."""
         found: dict[int, set[str]] = {}  # candidate -> the abstract digests it shares with ident
         for k in keys:
-            for pid in self.seen.get(k, ()):
-                found.setdefault(pid, set())
+            bucket = self.seen.get(hash(k))
+            if bucket is not None:
+                for pid in (bucket,) if isinstance(bucket, int) else bucket:
+                    found.setdefault(pid, set())
         if keys and self.before:  # (a new library has no papers to look up)
             # papers filed before 0004 carry "abp:" keys for their plain abstract (same digest)
             lookup = list(dict.fromkeys(keys + [f"abp:{d}" for d in ident.abstracts]))
@@ -259,12 +267,12 @@ class ImportWriter:
         """The new paper's citation key: the file's own when valid and free, else the pattern's
         (core/citation_keys.py); a key of the file that could not be kept is reported."""
         if self._keys is None:
-            self._keys = {k.lower() for k in self.conn.execute(select(t.paper.c.bibtex_key)).scalars() if k}
+            self._keys = HashedKeys(k.lower() for k in self.conn.execute(select(t.paper.c.bibtex_key)).scalars() if k)
         own = (rec.bibtex_key or "").strip()
         if is_valid_key(own) and own.lower() not in self._keys:
             key = own
         else:
-            key = unique_key(pattern_key(rec.authors, rec.year, title), self._keys)
+            key = unique_key(pattern_key(rec.authors, rec.year, title), self._keys, self._suffixes_tried)
             if own and len(fr.warnings) < MAX_LISTED_PROBLEMS:
                 where = f"line {rec.line}: " if rec.line else ""
                 why = "is another paper's already" if is_valid_key(own) else "is not a valid BibTeX key"
@@ -320,9 +328,16 @@ class ImportWriter:
             self.touched.add(pid)
 
     def _remember(self, keys: list[str], pid: int) -> None:
+        seen = self.seen
         for k in keys:
-            bucket = self.seen.setdefault(k, [])
-            if len(bucket) < CANDIDATES_PER_KEY and pid not in bucket:
+            h = hash(k)
+            bucket = seen.get(h)
+            if bucket is None:
+                seen[h] = pid
+            elif isinstance(bucket, int):
+                if bucket != pid:
+                    seen[h] = [bucket, pid]
+            elif len(bucket) < CANDIDATES_PER_KEY and pid not in bucket:
                 bucket.append(pid)
         self._pending_keys.extend({"key": k, "paper_id": pid} for k in keys)
         if len(self._pending_keys) >= self._key_batch:
@@ -391,6 +406,26 @@ class ImportWriter:
         self.identities[pid] = row_identity({**row, **sets})  # as it now stands
         self.conn.execute(update(p).where(p.c.id == pid).values(**sets))
         return True
+
+
+class HashedKeys(AbstractSet[str]):
+    """The citation keys taken, as their hashes (an int costs a third of a key's string): a key
+    sharing its hash with a taken one is thought taken too, and gets the next suffix."""
+
+    def __init__(self, keys: Iterable[str] = ()) -> None:
+        self._hashes = {hash(k) for k in keys}
+
+    def __contains__(self, key: object) -> bool:
+        return hash(key) in self._hashes
+
+    def __iter__(self) -> Iterator[str]:
+        raise TypeError("the keys themselves are not kept")
+
+    def __len__(self) -> int:
+        return len(self._hashes)
+
+    def add(self, key: str) -> None:
+        self._hashes.add(hash(key))
 
 
 def _extra(rec: Record) -> dict[str, str]:

@@ -332,9 +332,10 @@ class IndexSync:
             # update must not report the write as failed. The next drain (or open) redoes it.
             self._drain_logged()
 
-    def _drain_logged(self, progress: Callable[[int, int], None] | None = None) -> None:
+    def _drain_logged(self, progress: Callable[[int, int], None] | None = None,
+                      stop: Callable[[], bool] | None = None) -> None:
         try:
-            self.drain(progress) if progress is not None else self.drain()
+            self.drain(progress, stop) if progress is not None or stop is not None else self.drain()
             self.last_error = None
         except ServerUnreachable as exc:  # a shared library's server is gone: the index is fine,
             log.warning("index update waits for the server: %s", exc)  # and catches up on return
@@ -415,7 +416,9 @@ class IndexSync:
                 break
             self._draining = True
             try:
-                self._drain_logged(progress if self.listeners else None)
+                # stopped between index commits by close(): what is left stays queued (drained
+                # by close itself, or at the next open), not written for up to 30 s meanwhile
+                self._drain_logged(progress if self.listeners else None, lambda: self._stop)
             finally:
                 self._draining = False
             self._notify({"event": "done", "cmd": "drain"})

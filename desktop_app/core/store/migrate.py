@@ -98,6 +98,11 @@ def migrate(db_path: Path, backups_dir: Path, target: str = "head", *,
     except sqlite3.DatabaseError as exc:  # not SQLite at all, or damaged
         if is_damage(exc) and any(backups_dir.glob("library-*.sqlite")):
             raise damaged_error(db_path.parent, str(exc)) from exc
+        from desktop_app.core.store.wal_witness import held_elsewhere_message
+
+        held = held_elsewhere_message(db_path)
+        if held:
+            raise LibraryError(held) from exc
         raise LibraryError(f"{db_path} is not a readable Marginalia library ({exc}); it was left untouched") from exc
     if foreign:
         raise LibraryError(f"{db_path} is a database of another program, not a Marginalia library; "

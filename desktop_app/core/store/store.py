@@ -23,12 +23,13 @@ from sqlalchemy.exc import OperationalError
 from desktop_app.core.errors import LibraryBusy, LibraryReadOnly, PaperGone, ServerUnreachable
 from desktop_app.core.models import utcnow
 from desktop_app.core.store import tables as t
-from desktop_app.core.store.change_log import log_write
+from desktop_app.core.store import wal_witness
+from desktop_app.core.store.change_log import OPERATION, log_write
 from desktop_app.core.store.dialect import Dialect, dialect_for
 from desktop_app.core.store.engine import BUSY_TIMEOUT_MS
 from desktop_app.core.store.failures import READ_ONLY, storage_errors
 
-COMMITS_FILE = "library.commits"  # the count of acknowledged writes, kept beside the database
+COMMITS_FILE = wal_witness.WITNESS_FILE  # the count of acknowledged writes, kept beside the database
 
 
 def live_ids_statement(d: Dialect) -> Select:
@@ -112,6 +113,11 @@ class Store:
         self.read_only = read_only
         self.commits_file = commits_file
         self._database: str | None = None  # the SQLite file's path, for data_stamp
+        # the -wal file this process's connections hold open (device, inode), once watched:
+        # another at its path means it was deleted under us (wal_witness.py)
+        self._wal_held: tuple[int, int] | None = None
+        self._wal_db: Path | None = None
+        self.wal_written_back: int | None = None  # pages a write found held and wrote back, unreported
         self._wait = threading.local()  # .seconds: how long this thread's writes wait for the lock
         self.actor = ""  # who writes, recorded in change_log (core/changelog/changes.py sets it at open)
         self.index_queue = True  # False: no index_queue rows (a shared library, core/shared_library.py)
@@ -204,46 +210,106 @@ class Store:
         transaction is kept."""
         if self.read_only:
             raise LibraryReadOnly(f"{READ_ONLY} ({self.location})")
-        with self._locked(), self._reaching(), storage_errors(self.location, role=self.role, schema=self.schema), \
-                self.engine.connect() as conn:
-            self._begin(conn)
-            tx = Tx(conn, self.dialect, self._live_ids, self.index_queue)
-            tx.actor = self.actor
-            try:
-                yield tx
-                log_write(conn, self.dialect, tx.touched, tx.now, self.actor)
-                count = self.dialect.bump_commit_count(conn)
-                conn.commit()
-            except BaseException:
-                conn.rollback()
-                _run_all(tx.after_rollback)
-                raise
-        self._note_commit(count)
+        with self._locked(), self._reaching(), storage_errors(self.location, role=self.role, schema=self.schema):
+            if self._wal_held is not None and self._wal_replaced():
+                self._write_back()
+            kind = (OPERATION.get() or ("write",))[0]
+            with self.engine.connect() as conn:
+                self._begin(conn)
+                tx = Tx(conn, self.dialect, self._live_ids, self.index_queue)
+                tx.actor = self.actor
+                try:
+                    yield tx
+                    log_write(conn, self.dialect, tx.touched, tx.now, self.actor)
+                    count = self.dialect.bump_commit_count(conn)
+                    conn.commit()
+                except BaseException:
+                    conn.rollback()
+                    _run_all(tx.after_rollback)
+                    raise
+        self._note_commit(count, tx, kind)
         _run_all(tx.after_commit)
         if tx.text_changed and self.on_text_changed is not None:
             self.on_text_changed()
 
-    def _note_commit(self, count: int | None) -> None:
-        """Write the commit count beside the database (no fsync: a detector, not a journal)."""
+    def _note_commit(self, count: int | None, tx: Tx, kind: str) -> None:
+        """Record the write in the witness beside the database (wal_witness.py)."""
         if count is None or self.commits_file is None:
             return
+        ids = tuple(sorted(tx.touched)[:10])
         with contextlib.suppress(OSError):  # never fail a committed write over its witness
-            tmp = self.commits_file.with_name(self.commits_file.name + ".tmp")
-            tmp.write_text(str(count), encoding="ascii")
-            os.replace(tmp, self.commits_file)
+            wal_witness.note_commit(self.commits_file, wal_witness.Witnessed(
+                count, tx.now.strftime("%Y-%m-%dT%H:%M:%S"), kind, ids))
 
     def missing_commits(self) -> int:
         """How many acknowledged writes the database lacks (0 when none or unknown): the count
         written beside it after each commit against the count inside it."""
+        return self.lost_writes()[0]
+
+    def lost_writes(self) -> tuple[int, list[wal_witness.Witnessed]]:
+        """(how many acknowledged writes the database lacks, those of them the witness names)."""
         if self.commits_file is None:
-            return 0
-        try:
-            witnessed = int(self.commits_file.read_text(encoding="ascii").strip() or 0)
-        except (OSError, ValueError):
-            return 0
+            return 0, []
         with self.read() as conn:
             stored = self.dialect.commit_count(conn)
-        return max(0, witnessed - stored) if stored is not None else 0
+        if stored is None:
+            return 0, []
+        return wal_witness.lost_writes(self.commits_file, stored)
+
+    # ---- a -wal file deleted under this process (wal_witness.py) --------------------------
+    def watch_wal(self, db_path: Path) -> None:
+        """Remember which -wal file this process's connections hold (a read opens it; the pool
+        keeps that connection, so the file cannot be legitimately removed while it is open)."""
+        self._wal_db = db_path
+        with self.read() as conn:
+            conn.exec_driver_sql("PRAGMA user_version").scalar()
+            self._wal_held = wal_witness.wal_identity(db_path)
+
+    def _wal_replaced(self) -> bool:
+        return self._wal_db is not None and wal_witness.wal_identity(self._wal_db) != self._wal_held
+
+    def _checkpoint_held_wal(self) -> int | None:
+        """Copy the -wal this process still holds into the database file through its own
+        connection, then close the pool so that new connections open the file at the path.
+        The pages written back; None when a reader elsewhere kept the checkpoint from finishing
+        (the next call tries again)."""
+        with self.engine.connect() as conn:  # PASSIVE says how many pages; TRUNCATE reports 0
+            _busy, log, done = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+            if log > 0 and done < log:
+                return None
+            # then empty it: readers elsewhere start from the database file alone (a reader in
+            # the way leaves it full, every page already copied, which they skip as well)
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+        self.engine.dispose()  # every pooled connection holds the old file: new ones open the path
+        if self._wal_db is not None:
+            self.watch_wal(self._wal_db)
+        return max(0, log)
+
+    def _write_back(self) -> None:
+        pages = self._checkpoint_held_wal()
+        if pages is not None:
+            self.wal_written_back = (self.wal_written_back or 0) + pages
+
+    def write_back_lost_wal(self) -> int | None:
+        """Whether the -wal file this process held open was deleted or replaced since the last
+        call, and then written back into the database: the pages this process wrote back (0 when
+        another program holding it had already); None when it was not (or not yet: a reader in
+        the way)."""
+        if self._wal_db is None:
+            return None
+        if self._wal_held is None:  # no -wal file when it was watched: watch the one there is now
+            self.watch_wal(self._wal_db)
+            return None
+        # (a stat, then the lock only when the file changed, and never waited for: a write in
+        # a worker holding it writes the file back first, and the next call says so)
+        if self._wal_replaced() and self.write_lock.acquire(blocking=False):
+            try:
+                if self._wal_replaced():
+                    self._write_back()
+            finally:
+                self.write_lock.release()
+        pages, self.wal_written_back = self.wal_written_back, None
+        return pages
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
