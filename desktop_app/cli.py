@@ -160,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--list-order", action="store_true", help="the list's order, not the learned one")
     x.add_argument("--json", action="store_true")
     ts.add_parser("features")  # hidden: build and cache the tf-idf features (the window's child)
+    ts.add_parser("space")  # hidden: fit and cache the semantic space (the window's child)
     x = ts.add_parser("decide", help="record decisions: triage decide keep|maybe|skip|none ID...")
     x.add_argument("decision", choices=("keep", "maybe", "skip", "none"))
     x.add_argument("ids", nargs="+", type=int, metavar="ID")

@@ -342,6 +342,10 @@ def cmd_triage(lib: Library, args: argparse.Namespace) -> int:
 
         features(lib.store, lib.folder)
         return 0
+    if args.triage_command == "space":  # the window fits the semantic space in this child process
+        from desktop_app.core.insights.semantic import fit_and_save
+
+        return 0 if fit_and_save(lib.store, lib.folder) is not None else 1
     if args.triage_command == "decide":
         lib.triage.decide(args.ids, None if args.decision == "none" else args.decision)
         return 0

@@ -190,12 +190,18 @@ class Duplicates:
             return []
         p, dp = t.paper.c, t.distinct_pair
         ids = sorted({i for pair in close for i in pair})
+        from desktop_app.core.formats.identity import is_placeholder_abstract
+
         with self._store.read() as conn:
-            titles = dict(conn.execute(select(p.id, p.title).where(self._store.dialect.in_ids(p.id, ids),
-                                                                    p.deleted_at.is_(None))).all())
+            rows = conn.execute(select(p.id, p.title, p.abstract_text).where(
+                self._store.dialect.in_ids(p.id, ids), p.deleted_at.is_(None))).all()
             dismissed = {(low, high) for low, high in conn.execute(select(dp.c.low_id, dp.c.high_id))}
+        titles = {r[0]: r[1] for r in rows}
+        # a missing or placeholder abstract ("[No abstract available]") says nothing: two such
+        # papers are alike only by their titles, which the title rules judge
+        said = {r[0] for r in rows if (r[2] or "").strip() and not is_placeholder_abstract(r[2])}
         return [DuplicatePair(a, b, NEAR_REASON, NEAR_REASON, False, titles[a], titles[b])
-                for a, b in close if a in titles and b in titles and (a, b) not in dismissed]
+                for a, b in close if a in said and b in said and (a, b) not in dismissed]
 
     def _candidates(self, conn: Connection) -> set[tuple[int, int]]:
         """(low id, high id) of live papers filed under one key, not dismissed.

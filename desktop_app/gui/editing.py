@@ -63,7 +63,7 @@ class EditController(QObject):
         self._dialog_parent = parent
         # large edits, their undo and redo: in a worker, in order; a small undo or redo runs
         # here, unless another program holds the write lock longer than GUI_LOCK_WAIT
-        self.writes = WriteQueue(parent, lambda: library.store.waiting_at_most(GUI_LOCK_WAIT))
+        self.writes = WriteQueue(parent, lambda: library.waiting_at_most(GUI_LOCK_WAIT))
         self.writes.deferredWrite.connect(lambda text: self._say(
             self.tr("Another program is writing to the library: “{0}” is applied when it is done").format(text)))
         # edits made while a shared library's server cannot be reached: sent in order when it is

@@ -21,6 +21,7 @@ import threading
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -258,7 +259,9 @@ _kept: dict[int, _Kept] = {}
 
 def library_space(store: Store) -> SemanticSpace:
     """The space of all live papers, fitted once per state of their texts (the last one is kept
-    for each store); waits for a fit that :func:`ready_space` started."""
+    for each store); waits for a fit that :func:`ready_space` started. A folder library of more
+    than :data:`WAIT_PAPERS` papers has it fitted by a child process into its cache and mapped
+    from there (see :func:`_fit_in_background`)."""
     state = library_state(store)
     with _lock:
         kept = _kept.setdefault(id(store), _Kept())
@@ -270,7 +273,20 @@ def library_space(store: Store) -> SemanticSpace:
         with _lock:
             if kept.space is not None and kept.state == state:
                 return kept.space
-    return _fit_and_keep(store, state, kept)
+    folder = _folder_of(store) if state[0] > WAIT_PAPERS else None
+    if folder is not None:  # a large folder library: on disk, fitted before or now by a child
+        space = load_space(folder, state)
+        if space is None and fit_in_child(folder):
+            state = library_state(store)  # what the child fitted: the texts as they are now
+            space = load_space(folder, state)
+        if space is not None:
+            with _lock:
+                kept.state, kept.space = state, space
+            return space
+    space = _fit_and_keep(store, state, kept)
+    if folder is not None:
+        save_space(folder, state, space)
+    return space
 
 
 def ready_space(store: Store) -> SemanticSpace | None:
@@ -307,10 +323,125 @@ def _fit_and_keep(store: Store, state: tuple, kept: _Kept) -> SemanticSpace:
 
 
 def _fit_in_background(store: Store, state: tuple, kept: _Kept) -> None:
+    """A large library's fit, started by :func:`ready_space`: for a folder library in a child
+    process that leaves the space in the folder's cache, then mapped here (the fit's tf-idf
+    and SVD take about 600 MB at 100,000 papers, which the window never holds; the mapped space
+    is read from the page cache as it is used); else, or when the child fails, in this thread."""
     try:
+        folder = _folder_of(store)
+        if folder is not None:
+            space = load_space(folder, state)
+            if space is None and fit_in_child(folder):
+                state = library_state(store)  # what the child fitted: the texts as they are now
+                space = load_space(folder, state)
+            if space is not None:
+                with _lock:
+                    kept.state, kept.space = state, space
+                    if kept.fitting is threading.current_thread():
+                        kept.fitting = None
+                return
         _fit_and_keep(store, state, kept)
-    except Exception:  # the library closed meanwhile, or its database went away: nothing to keep
+    except Exception:
         log.debug("fitting the semantic space failed", exc_info=True)
+    finally:
+        with _lock:
+            if kept.fitting is threading.current_thread():
+                kept.fitting = None
+
+
+# ---- the space on disk: a folder library's cache, written by a child process ---------------
+SPACE_PREFIX = "space-"
+_ARRAYS = ("ids", "vectors", "data", "indices", "indptr", "words")
+
+
+def _folder_of(store: Store) -> Path | None:
+    """A folder library's folder (where its cache lives); None for a shared library."""
+    commits = getattr(store, "commits_file", None)
+    return Path(commits).parent if commits is not None else None
+
+
+def _space_dir(folder: Path, state: tuple) -> Path:
+    from desktop_app.core.insights.text_features import CACHE_DIR
+
+    return Path(folder) / CACHE_DIR / (SPACE_PREFIX + "-".join(str(int(v)) for v in state))
+
+
+def save_space(folder: Path, state: tuple, space: SemanticSpace) -> Path | None:
+    """Write ``space`` for ``state`` into the folder's cache (one .npy per array, renamed into
+    place whole), dropping the spaces of earlier states. Best effort: None when it cannot."""
+    import json
+    import shutil
+
+    final = _space_dir(folder, state)
+    tmp = final.with_name(final.name + ".tmp")
+    try:
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        w = space.weights
+        arrays = {"ids": space.ids, "vectors": space.vectors, "data": w.data, "indices": w.indices,
+                  "indptr": w.indptr, "words": np.asarray(space.words, dtype=str)}
+        for name, value in arrays.items():
+            np.save(tmp / f"{name}.npy", np.ascontiguousarray(value), allow_pickle=False)
+        (tmp / "shape.json").write_text(json.dumps(list(w.shape)), "utf-8")
+        for old in final.parent.glob(SPACE_PREFIX + "*"):
+            if old != tmp:
+                shutil.rmtree(old, ignore_errors=True)
+        tmp.rename(final)
+    except OSError as exc:
+        log.info("semantic space not cached in %s: %s", final.parent, exc)
+        shutil.rmtree(tmp, ignore_errors=True)
+        return None
+    return final
+
+
+def load_space(folder: Path, state: tuple) -> SemanticSpace | None:
+    """The space of ``state`` from the folder's cache, its arrays memory-mapped (read-only);
+    None when there is none, or it does not hold together."""
+    import json
+
+    from scipy.sparse import csr_matrix
+
+    where = _space_dir(folder, state)
+    try:
+        a = {name: np.load(where / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in _ARRAYS}
+        shape = tuple(json.loads((where / "shape.json").read_text("utf-8")))
+        n = len(a["ids"])
+        if (len(shape) != 2 or shape[0] != n or len(a["vectors"]) != n or len(a["indptr"]) != n + 1
+                or len(a["words"]) != shape[1] or len(a["indices"]) != len(a["data"])):
+            return None
+        weights = csr_matrix((a["data"], a["indices"], a["indptr"]), shape=shape, copy=False)
+        return SemanticSpace(a["ids"], a["vectors"], weights, a["words"])
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def fit_and_save(store: Store, folder: Path) -> Path | None:
+    """The child's work (``marginalia triage space``): fit the whole library, save it."""
+    from threadpoolctl import threadpool_limits
+
+    state = library_state(store)
+    with threadpool_limits(1):
+        space = fit_space(*paper_texts(store))
+    return save_space(folder, state, space)
+
+
+def fit_in_child(folder: Path, timeout: float = 1800.0) -> bool:
+    """Fit and cache the space of the library in ``folder`` in a child process; True when the
+    child succeeded. Not in a frozen (packaged) app run as a library of another program."""
+    import subprocess
+
+    from desktop_app.core.search.worker import _child_env, worker_command
+
+    argv = worker_command(folder)[:-1] + ["triage", "space"]
+    try:
+        done = subprocess.run(argv, env=_child_env(), capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.info("semantic space not fitted in a child: %s", exc)
+        return False
+    if done.returncode != 0:
+        log.info("semantic space not fitted in a child (%s): %s", done.returncode, done.stderr.strip()[-500:])
+    return done.returncode == 0
 
 
 def forget(store: Store) -> None:

@@ -1,0 +1,62 @@
+"""A large folder library's semantic space is fitted by a child process into the library's
+cache and memory-mapped by the caller: the same space as a fit in the caller (same related
+papers), none of the fit's memory in the caller, and a later state fitted anew."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from desktop_app.core.insights import semantic
+from desktop_app.core.library import Library
+from desktop_app.core.records import ParseResult, Record
+
+TOPICS = ["graph neural networks for molecules and proteins", "reinforcement learning agents in robotics",
+          "diffusion models for image generation", "causal inference for economic policy"]
+
+
+def _records(n: int) -> list[Record]:
+    return [Record(title=f"Study {i} on {TOPICS[i % 4]}",
+                   abstract=f"We study {TOPICS[i % 4]}. Variant {i} improves benchmark {i % 7} "
+                            f"with method m{i % 11} and {'attention' if i % 3 else 'kernels'}.",
+                   authors=[f"Author{i % 13}, A."], year=2020 + i % 5) for i in range(n)]
+
+
+@pytest.fixture
+def lib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(semantic, "WAIT_PAPERS", 20)  # "large" from 21 papers: the child's path
+    with Library.open(tmp_path / "lib") as lib:
+        lib.imports.from_records([("test", ParseResult("bibtex", _records(60)))])
+        yield lib
+
+
+def test_the_space_comes_from_a_child_through_the_cache(lib: Library) -> None:
+    space = semantic.library_space(lib.store)
+    cached = list((lib.folder / "cache").glob(semantic.SPACE_PREFIX + "*"))
+    assert len(cached) == 1 and (cached[0] / "vectors.npy").is_file()
+    assert isinstance(space.vectors, np.memmap) and not space.vectors.flags.writeable
+    here = semantic.fit_space(*semantic.paper_texts(lib.store))  # the same fit, in this process
+    assert np.array_equal(np.asarray(space.ids), here.ids)
+    assert np.allclose(np.asarray(space.vectors), here.vectors, atol=1e-5)
+    pid = int(here.ids[0])
+    assert [p for p, _ in space.related(pid, 5)] == [p for p, _ in here.related(pid, 5)]
+
+
+def test_a_new_state_is_fitted_anew_and_the_old_one_goes(lib: Library) -> None:
+    first = semantic.library_space(lib.store)
+    lib.imports.from_records([("more", ParseResult("bibtex", _records(70)[60:]))])
+    second = semantic.library_space(lib.store)
+    assert len(second.ids) == len(first.ids) + 10
+    assert len(list((lib.folder / "cache").glob(semantic.SPACE_PREFIX + "*"))) == 1
+
+
+def test_a_damaged_cache_is_fitted_again(lib: Library) -> None:
+    semantic.library_space(lib.store)
+    (cached,) = (lib.folder / "cache").glob(semantic.SPACE_PREFIX + "*")
+    (cached / "indptr.npy").write_bytes(b"not an array")
+    assert semantic.load_space(lib.folder, semantic.library_state(lib.store)) is None
+    semantic.forget(lib.store)
+    again = semantic.library_space(lib.store)
+    assert len(again.ids) == 60
