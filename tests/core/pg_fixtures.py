@@ -66,7 +66,7 @@ BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
 
 def _import_seeds(location: str) -> None:
     from desktop_app.core.library import Library
-    from tests.conftest import SEEDS
+    from tests.helpers.shared import SEEDS
 
     with Library.open(location) as lib:
         assert lib.imports.from_files(SEEDS).added == 76

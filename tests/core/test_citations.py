@@ -16,7 +16,8 @@ from desktop_app.core.citations import (
     cite_papers,
     format_citation,
 )
-from tests.conftest import CORPUS, find_paper
+from tests.helpers.library import find_paper
+from tests.helpers.shared import CORPUS
 
 ATTENTION = r"""
 @inproceedings{vaswani2017,

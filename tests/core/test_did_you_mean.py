@@ -8,7 +8,7 @@ import pytest
 
 from desktop_app.core.library import Library
 from desktop_app.core.search.suggest import FEW_HITS, edit_distance
-from tests.conftest import SEEDS
+from tests.helpers.shared import SEEDS
 
 
 @pytest.fixture(scope="module")

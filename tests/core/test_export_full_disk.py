@@ -21,39 +21,10 @@ from desktop_app.core.errors import ExportFailed
 from desktop_app.core.formats import atomic
 from desktop_app.core.library import Library
 from desktop_app.exporting import export_to_file
-from tests.conftest import ROOT, SEEDS
+from tests.helpers.full_disk import OLD, full_disk_on_fsync, full_disk_on_write
+from tests.helpers.shared import ROOT, SEEDS
 
 TEXT_FORMATS = ("md", "html", "bib", "ris", "csljson", "csv", "json")
-OLD = b"the export from last week, which must survive\n"
-
-
-def _enospc() -> OSError:
-    return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-
-def full_disk_on_write(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The first write takes half its bytes, every later write fails with ENOSPC."""
-    real_write = os.write
-    calls: list[int] = []
-
-    def write(fd: int, data) -> int:  # noqa: ANN001
-        calls.append(fd)
-        if len(calls) == 1:
-            return real_write(fd, bytes(data[: max(1, len(data) // 2)]))
-        raise _enospc()
-
-    monkeypatch.setattr(atomic.os, "write", write)
-
-
-def full_disk_on_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every write is accepted; the fsync finds no room for the blocks (delayed allocation)."""
-
-    def fsync(fd: int) -> None:
-        raise _enospc()
-
-    monkeypatch.setattr(atomic.os, "fsync", fsync)
-
-
 def silent_truncation(monkeypatch: pytest.MonkeyPatch) -> None:
     """The write claims every byte but only half reach the file (a broken network share)."""
     real_write = os.write

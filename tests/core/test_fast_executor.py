@@ -17,7 +17,7 @@ from desktop_app.core.search.fast_executor import FastExecutor, IndexView, Unsup
 from desktop_app.core.search.index import IndexDoc, SearchIndex
 from desktop_app.core.search.postings_cache import PostingsCache
 from desktop_app.core.search.query import _positive_text, parse
-from tests.conftest import SEEDS
+from tests.helpers.shared import SEEDS
 
 QUERIES = [
     "learning", "reinforcement learning", "policy AND reward", "model OR graph", "diffusion OR flow",

@@ -9,7 +9,8 @@ import pytest
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.values import HighlightView
-from tests.conftest import SEEDS, find_paper
+from tests.helpers.library import find_paper
+from tests.helpers.shared import SEEDS
 
 # (words found in the plain abstract of a seed, a quote inside it that crosses LaTeX or emphasis)
 CASES = [

@@ -8,7 +8,7 @@ from pathlib import Path
 from desktop_app.core.formats import read_path
 from desktop_app.core.library import Library
 from desktop_app.exporting import export_to_file
-from tests.conftest import CORPUS
+from tests.helpers.shared import CORPUS
 
 ATOM = CORPUS / "arxiv-atom" / "arxiv.py__search_query_au_del_maestro.xml"
 BIBTEX = sorted((CORPUS / "bibtex").glob("*.bib"))

@@ -16,7 +16,7 @@ import pytest
 from desktop_app.core import index_worker
 from desktop_app.core.index_worker import WorkerClient
 from desktop_app.core.library import Library
-from tests.conftest import find_paper, queued_ids
+from tests.helpers.library import find_paper, queued_ids
 
 RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
 # the window writes in a thread on Windows (index_sync._writer_mode)
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(__import__("sys").platform == "win32", reason="n
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from tests.conftest import SEEDS
+    from tests.helpers.shared import SEEDS
 
     folder = tmp_path_factory.mktemp("template") / "library"
     with Library.open(folder) as lib:

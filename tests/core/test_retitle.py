@@ -10,7 +10,8 @@ from pathlib import Path
 from desktop_app.core.formats.seeds import read_seeds
 from desktop_app.core.library import Library
 from desktop_app.core.text import derive_title, to_plain
-from tests.conftest import SEEDS, find_paper
+from tests.helpers.library import find_paper
+from tests.helpers.shared import SEEDS
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "derived_titles.json"
 

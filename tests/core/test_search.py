@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from desktop_app.core.library import Library
 from desktop_app.core.search.query import QuerySyntaxError, parse
-from tests.conftest import SEEDS, find_paper
+from tests.helpers.library import find_paper
+from tests.helpers.shared import SEEDS
 
 RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
 RLVR_WORDS = "shrinkage issue of RLVR"

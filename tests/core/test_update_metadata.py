@@ -12,8 +12,8 @@ from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.metadata import ENTRY_TYPES, parse_author, short_authors
 from desktop_app.core.store import tables as t
-from tests.conftest import find_paper
 from tests.core.pg_fixtures import BACKENDS, seed_library_on
+from tests.helpers.library import find_paper
 
 
 @pytest.fixture(params=BACKENDS)

@@ -17,7 +17,7 @@ from desktop_app.core.formats import read_path
 from desktop_app.core.formats.identity import normalize_abstract, normalize_doi, normalize_title
 from desktop_app.core.formats.names import family_key
 from desktop_app.core.records import Record
-from tests.conftest import CORPUS
+from tests.helpers.shared import CORPUS
 
 ROOT = CORPUS / "zotero-translators"
 FORMATS = ("ris", "bibtex", "wos", "nbib", "csljson")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from desktop_app.core.library import Library
-from tests.conftest import ROOT, SEEDS
+from tests.helpers.shared import ROOT, SEEDS
 
 
 def marginalia(library: Path, *args: str) -> subprocess.CompletedProcess:

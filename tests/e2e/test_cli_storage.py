@@ -8,8 +8,9 @@ import shutil
 from pathlib import Path
 
 from desktop_app.core.library import Library
-from tests.conftest import SEEDS, find_paper, papers_in
-from tests.e2e.test_cli import run, run_parallel
+from tests.helpers.cli import run, run_parallel
+from tests.helpers.library import find_paper, papers_in
+from tests.helpers.shared import SEEDS
 
 RLVR_WORDS = "shrinkage issue of RLVR"
 

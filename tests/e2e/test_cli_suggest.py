@@ -7,8 +7,9 @@ import sqlite3
 from pathlib import Path
 
 from desktop_app.core.library import Library
-from tests.conftest import SEEDS, find_paper
-from tests.e2e.test_cli import ok, run, run_parallel
+from tests.helpers.cli import ok, run, run_parallel
+from tests.helpers.library import find_paper
+from tests.helpers.shared import SEEDS
 
 RACES_TITLE = "RACES: Recursive Automated Composition for Environment Scaling"
 

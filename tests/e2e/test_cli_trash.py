@@ -11,7 +11,7 @@ import pytest
 
 from desktop_app.cli import main
 from desktop_app.core.library import Library
-from tests.e2e.test_cli import _template, ok, run, seeded, user_error  # noqa: F401 - fixtures
+from tests.helpers.cli import ok, run, user_error
 
 PDF = b"%PDF-1.4\n% a trashed paper's file\n%%EOF\n"
 

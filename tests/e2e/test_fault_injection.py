@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from desktop_app.core.library import Library
-from tests.conftest import ROOT, SEEDS, papers_in
+from tests.helpers.library import papers_in
+from tests.helpers.shared import ROOT, SEEDS
 
 TRIALS = int(os.environ.get("MARGINALIA_FAULT_TRIALS", "10"))
 KINDS = ("import", "tag", "note", "reindex", "export")

@@ -7,6 +7,16 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test under tests/gui carries the ``gui`` marker (``-m "not gui"`` leaves them out).
+    This hook sees the whole session's items, so it marks only those whose file is here."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.gui)
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _english_window(qapp):  # noqa: ANN001, ANN202

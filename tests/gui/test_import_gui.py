@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from desktop_app.gui import import_export
-from tests.conftest import CORPUS
+from tests.helpers.shared import CORPUS
 
 CORPUS_FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "SOURCES.md")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.helpers.shared import ROOT
 from tests.system_tools import APT_HINT, require
 
 
