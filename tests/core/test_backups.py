@@ -17,6 +17,7 @@ from desktop_app.core.store import backups
 from tests.helpers.backups import damage, damaged_with_backup, fake_backup, make_library
 
 
+@pytest.mark.shared
 def test_damage_helper_breaks_queries(library_dir: Path) -> None:
     make_library(library_dir)
     damage(library_dir / "library.sqlite")
@@ -28,6 +29,7 @@ def test_damage_helper_breaks_queries(library_dir: Path) -> None:
     con.close()
 
 
+@pytest.mark.shared
 def test_backup_is_verified_and_self_contained(library_dir: Path) -> None:
     papers, notes = make_library(library_dir)
     with Library.open(library_dir) as lib:
@@ -39,6 +41,7 @@ def test_backup_is_verified_and_self_contained(library_dir: Path) -> None:
     assert (info.papers, info.notes, info.reason) == (papers, notes, "manual")
 
 
+@pytest.mark.shared
 def test_a_damaged_database_is_never_kept_as_a_backup(library_dir: Path) -> None:
     make_library(library_dir)
     good = backups.make_backup(library_dir / "library.sqlite", library_dir / "backups", "auto",
@@ -79,6 +82,7 @@ def test_rotation_keeps_7_daily_4_weekly_6_monthly_and_migration_ones(tmp_path: 
     assert left == sorted(migration[:10])  # the newest 10 migration backups
 
 
+@pytest.mark.shared
 def test_backup_if_due_follows_the_interval(library_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     make_library(library_dir, notes=1)
     db, d = library_dir / "library.sqlite", library_dir / "backups"
@@ -97,6 +101,7 @@ def test_backup_if_due_follows_the_interval(library_dir: Path, monkeypatch: pyte
     assert backups.describe_age(None).startswith("no backup yet")
 
 
+@pytest.mark.shared
 def test_the_command_line_does_not_back_up_on_every_command(library_dir: Path, capsys) -> None:  # noqa: ANN001
     make_library(library_dir, notes=1)
     assert main(["--library", str(library_dir), "list"]) == 0
@@ -110,6 +115,7 @@ def test_the_command_line_does_not_back_up_on_every_command(library_dir: Path, c
     assert out[-2:] == ["ok: 76 papers, database and index agree", "newest backup: less than a minute old"]
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("command", [["list"], ["check"], ["backup"], ["export", "--format", "json", "-o"]])
 def test_every_command_on_a_damaged_library_says_one_line(library_dir: Path, capsys, command: list[str]) -> None:  # noqa: ANN001
     """Commands that read the damaged pages (a command that does not, like ``show`` of a sound
@@ -127,6 +133,7 @@ def test_every_command_on_a_damaged_library_says_one_line(library_dir: Path, cap
     assert sorted((library_dir / "backups").iterdir()) == before
 
 
+@pytest.mark.shared
 def test_restore_lists_then_swaps_the_backup_in_and_keeps_the_damaged_file(library_dir: Path, capsys) -> None:  # noqa: ANN001
     good, papers, notes = damaged_with_backup(library_dir)
     db = library_dir / "library.sqlite"
@@ -158,6 +165,7 @@ def test_restore_lists_then_swaps_the_backup_in_and_keeps_the_damaged_file(libra
     assert kept.read_bytes() == damaged_bytes
 
 
+@pytest.mark.shared
 def test_restore_refuses_a_damaged_backup_and_changes_nothing(library_dir: Path, capsys) -> None:  # noqa: ANN001
     good, _, _ = damaged_with_backup(library_dir)
     damage(good)
@@ -172,6 +180,7 @@ def test_restore_refuses_a_damaged_backup_and_changes_nothing(library_dir: Path,
         backups.choose_backup(library_dir, "7")
 
 
+@pytest.mark.shared
 def test_restore_refuses_while_a_window_holds_the_library(library_dir: Path, capsys) -> None:  # noqa: ANN001
     damaged_with_backup(library_dir)
     (library_dir / ".marginalia.lock").write_text(f"{os.getppid()}\nmarginalia\nhost\n")

@@ -54,6 +54,7 @@ def _alone(tmp_path: Path) -> int:
         return lib.imports.from_files(SEEDS).added
 
 
+@pytest.mark.shared
 @pytest.mark.postgresql
 def test_the_same_files_imported_at_two_desks_at_once_give_each_paper_once(
         pg_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,7 @@ from tests.helpers.shared import SEEDS
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
+def lib(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Library:
     library = Library.open(tmp_path_factory.mktemp("dym") / "lib")
     assert library.imports.from_files(list(SEEDS)).added == 76
     library.tags.add([library.query("RACES").ids[0]], ["rl"])

@@ -48,6 +48,7 @@ def small_library(tmp_path: Path):  # noqa: ANN201
     lib.close()
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("fmt", TEXT_FORMATS)
 @pytest.mark.parametrize("failure", [full_disk_on_write, full_disk_on_fsync])
 def test_a_full_disk_keeps_the_old_export(small_library: Library, tmp_path: Path, monkeypatch, fmt, failure) -> None:  # noqa: ANN001
@@ -65,6 +66,7 @@ def test_a_full_disk_keeps_the_old_export(small_library: Library, tmp_path: Path
     assert _others(folder, out.name) == []
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("fmt", TEXT_FORMATS)
 def test_a_full_disk_leaves_no_partial_new_file(small_library: Library, tmp_path: Path, monkeypatch, fmt) -> None:  # noqa: ANN001
     full_disk_on_write(monkeypatch)
@@ -75,6 +77,7 @@ def test_a_full_disk_leaves_no_partial_new_file(small_library: Library, tmp_path
     assert _others(tmp_path, "library") == []
 
 
+@pytest.mark.shared
 def test_a_silently_truncated_write_is_caught(small_library: Library, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
     out = tmp_path / "papers.bib"
     out.write_bytes(OLD)
@@ -85,6 +88,7 @@ def test_a_silently_truncated_write_is_caught(small_library: Library, tmp_path: 
     assert _others(tmp_path, "papers.bib") == ["library"]
 
 
+@pytest.mark.shared
 def test_after_the_disk_has_room_again_the_export_is_written(small_library: Library, tmp_path: Path,
                                                              monkeypatch) -> None:  # noqa: ANN001
     out = tmp_path / "papers.ris"

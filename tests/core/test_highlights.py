@@ -127,7 +127,7 @@ RACES_TAIL = "using only 50 base environments"
 
 
 @pytest.fixture
-def races(empty_library: Library) -> tuple[Library, int]:
+def races(empty_library: Library, shared_dir: Path) -> tuple[Library, int]:
     """A library holding the seed file with the RACES abstract, and that paper's id."""
     empty_library.imports.from_files([RACES_FILE])
     return empty_library, find_paper(empty_library, "50 base environments")

@@ -32,7 +32,7 @@ def seeded_template(tmp_path_factory: pytest.TempPathFactory, seed_paths_module:
 
 
 @pytest.fixture(scope="module")
-def seed_paths_module() -> list[Path]:
+def seed_paths_module(shared_dir: Path) -> list[Path]:
     from tests.helpers.shared import SEEDS
 
     return list(SEEDS)

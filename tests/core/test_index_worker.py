@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(__import__("sys").platform == "win32", reason="n
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def template(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Path:
     from tests.helpers.shared import SEEDS
 
     folder = tmp_path_factory.mktemp("template") / "library"

@@ -36,7 +36,7 @@ def _seed_file_facts(path: Path) -> tuple[str, str, int | None, int]:
 
 
 @pytest.fixture(scope="module")
-def _seed_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _seed_template(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Path:
     from tests.helpers.shared import SEEDS
 
     folder = tmp_path_factory.mktemp("seed-template") / "library"

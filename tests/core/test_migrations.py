@@ -47,6 +47,7 @@ def _columns(path: Path, table: str) -> list[str]:
         con.close()
 
 
+@pytest.mark.shared
 def test_upgrade_keeps_every_row(library_dir: Path) -> None:
     path, roles = db_0001(library_dir)
     cols = _columns(path, "paper")
@@ -101,6 +102,7 @@ def test_upgrade_keeps_every_row(library_dir: Path) -> None:
     assert len(list((library_dir / "backups").iterdir())) == 1
 
 
+@pytest.mark.shared
 def test_control_the_batch_recreate_with_foreign_keys_on_deletes_child_rows(tmp_path: Path) -> None:
     """Why the runner turns foreign keys off: run the same 0002 through a plain engine with
     ``PRAGMA foreign_keys=ON`` and the DROP of the old ``paper`` cascades to every child table."""
@@ -199,6 +201,7 @@ def downgrade() -> None:
 '''
 
 
+@pytest.mark.shared
 def test_failing_migration_leaves_the_database_as_it_was(
     library_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -233,6 +236,7 @@ def test_failing_migration_leaves_the_database_as_it_was(
     assert any(f"before-{head}" in p.name for p in (library_dir / "backups").iterdir())
 
 
+@pytest.mark.shared
 def test_broken_references_stop_the_migration(library_dir: Path) -> None:
     path, _ = db_0001(library_dir)
     con = connect(path, fk=False)

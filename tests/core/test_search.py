@@ -40,7 +40,7 @@ class Seeded:
 
 
 @pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> Seeded:
+def seeded(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Seeded:
     folder: Path = tmp_path_factory.mktemp("search") / "library"
     lib = Library.open(folder)
     assert lib.imports.from_files(SEEDS).added == 76

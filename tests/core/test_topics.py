@@ -18,7 +18,7 @@ from tests.core.pg_fixtures import BACKENDS, new_database
 
 
 @pytest.fixture
-def mix(library_dir: Path) -> Library:
+def mix(library_dir: Path, shared_dir: Path) -> Library:
     lib = Library.open(library_dir)
     import_records(lib, mix_records())
     yield lib
@@ -143,7 +143,7 @@ def test_the_space_is_kept_until_a_text_changes(mix: Library) -> None:
 
 
 @pytest.fixture(params=BACKENDS)
-def mix_location(request: pytest.FixtureRequest, library_dir: Path) -> str:
+def mix_location(request: pytest.FixtureRequest, library_dir: Path, shared_dir: Path) -> str:
     location = new_database(request.getfixturevalue("pg_server")) if request.param == "postgresql" else str(library_dir)
     with Library.open(location) as lib:
         import_records(lib, mix_records())

@@ -187,6 +187,7 @@ def test_statistics_count_decisions(seed_library: Library) -> None:
     assert st.as_dict()["by_decision"]["keep"] == 3
 
 
+@pytest.mark.shared
 @pytest.mark.postgresql
 def test_decisions_and_queue_on_a_server(pg_url: str) -> None:
     """The same on a PostgreSQL library: the migration adds the column, decisions persist, the

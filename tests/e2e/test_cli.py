@@ -10,6 +10,8 @@ import sqlite3
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from desktop_app.core.library import Library
 from tests.helpers.cli import cli_env, ok, run, run_parallel, user_error
 from tests.helpers.shared import SEEDS
@@ -20,6 +22,7 @@ PAPER_KEYS = {"id", "uid", "title", "title_source", "abstract", "abstract_text",
               "tags", "status", "rating", "note"}
 
 
+@pytest.mark.shared
 def test_import_json_report_duplicates_and_library_env(tmp_path: Path) -> None:
     folder = tmp_path / "from-env"
     # no --library: MARGINALIA_LIBRARY picks the folder

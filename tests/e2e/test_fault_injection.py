@@ -29,7 +29,7 @@ KINDS = ("import", "tag", "note", "reindex", "export")
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def template(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Path:
     folder = tmp_path_factory.mktemp("template") / "lib"
     with Library.open(folder) as lib:
         lib.imports.from_files(SEEDS[:1])
