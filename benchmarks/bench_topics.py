@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from desktop_app.core.library import Library  # noqa: E402
-from tests.core.labelled_sets import (  # noqa: E402
+from tests.helpers.labelled_sets import (  # noqa: E402
     SCREENING,
     SEEDS,
     import_records,

@@ -31,7 +31,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         item.add_marker(pytest.mark.skip(reason=SHARED_MISSING))
 
 
-pytest_plugins = ["tests.core.pg_fixtures"]  # pg_server, pg_url: shared (PostgreSQL) libraries
+pytest_plugins = ["tests.helpers.pg_fixtures"]  # pg_server, pg_url: shared (PostgreSQL) libraries
 
 
 @pytest.fixture(autouse=True)
@@ -82,25 +82,3 @@ def seed_library(library_dir: Path, seed_paths: list[Path]):  # noqa: ANN201
     assert report.added == 76, report.as_dict()
     yield lib
     lib.close()
-
-
-_exit_status: list[int] = []
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    _exit_status.append(int(exitstatus))
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_unconfigure(config: pytest.Config) -> None:
-    """Leave with pytest's own exit status once everything is reported. Since the citation and attachment
-    work was merged the interpreter's shutdown after the GUI tests sometimes crashes (SIGSEGV, exit 139) while
-    Qt and Python tear down their objects, after every test passed; the cause is not found yet,
-    so the run ends here, past all reporting, instead of failing on a crash no test made.
-    MARGINALIA_NORMAL_EXIT=1 keeps the usual shutdown (to hunt the crash)."""
-    import sys
-
-    if _exit_status and not os.environ.get("MARGINALIA_NORMAL_EXIT"):
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(_exit_status[-1])

@@ -11,8 +11,8 @@ import pytest
 
 from desktop_app.core.library import Library
 from desktop_app.core.values import ImportReport
-from tests.core.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
-from tests.core.pg_fixtures import new_database
+from tests.helpers.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
+from tests.helpers.pg_fixtures import new_database
 from tests.helpers.shared import SEEDS
 
 ROUNDS = 3

@@ -12,7 +12,6 @@ from desktop_app.core.errors import LibraryError
 from desktop_app.core.formats import read_path
 from desktop_app.core.library import Library
 from desktop_app.core.store import tables as t
-from tests.core.pg_fixtures import BACKENDS, empty_library_on
 from tests.helpers.duplicates import (
     CHAPTERS,
     FIRST,
@@ -21,12 +20,13 @@ from tests.helpers.duplicates import (
     import_kept_apart,
     write_file,
 )
+from tests.helpers.pg_fixtures import BACKENDS, empty_library_on
 from tests.helpers.shared import CORPUS
 
 
 @pytest.fixture(params=BACKENDS)
 def empty_library(request: pytest.FixtureRequest, library_dir: Path):  # noqa: ANN201
-    """An empty library, on SQLite and on PostgreSQL (tests/core/pg_fixtures.py)."""
+    """An empty library, on SQLite and on PostgreSQL (tests/helpers/pg_fixtures.py)."""
     yield from empty_library_on(request, library_dir)
 
 # the same paper again, its title mistyped, its abstract revised; and another book by Schank

@@ -16,8 +16,8 @@ from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.search.index import SearchIndex
 from desktop_app.core.search.query import QuerySyntaxError
-from tests.core.pg_fixtures import BACKENDS, _import_seeds, library_from_template
 from tests.helpers.library import find_paper
+from tests.helpers.pg_fixtures import BACKENDS, _import_seeds, library_from_template
 
 RACES_TITLE = "RACES: Recursive Automated Composition for Environment Scaling"
 RACES_WORDS = "Recursive Automated Composition for Environment Scaling"

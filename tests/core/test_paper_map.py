@@ -12,7 +12,7 @@ from desktop_app.core.errors import LibraryError
 from desktop_app.core.insights.paper_map import layout
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
-from tests.core.labelled_sets import import_records, mix_records, truth
+from tests.helpers.labelled_sets import import_records, mix_records, truth
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from desktop_app.core.insights import semantic
 from desktop_app.core.insights.topics import NO_WORDS_NAME, find_topics
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
-from tests.core.labelled_sets import import_records, mix_records, truth
-from tests.core.pg_fixtures import BACKENDS, new_database
+from tests.helpers.labelled_sets import import_records, mix_records, truth
+from tests.helpers.pg_fixtures import BACKENDS, new_database
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.shared import SEEDS, SHARED_MISSING
-from tests.wheel_build import ROOT, build_wheel, copy_sources, fresh_venv
+from tests.helpers.wheel_build import ROOT, build_wheel, copy_sources, fresh_venv
 
 pytestmark = pytest.mark.packaging
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.shared import ROOT
-from tests.system_tools import APT_HINT, require
+from tests.helpers.system_tools import APT_HINT, require
 
 
 def _need_xtest() -> None:

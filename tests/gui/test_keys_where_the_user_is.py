@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QPushButton
 
-from tests.gui.keyboard import focus_name, press, type_keys
+from tests.helpers.keyboard import focus_name, press, type_keys
 
 
 def _shown(make_window, folder: Path, qtbot):  # noqa: ANN001, ANN202

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from desktop_app.core.library import Library
 from desktop_app.gui.merge_tags import MergeTagsDialog, preview_text
-from tests.gui.keyboard import press_sequence
+from tests.helpers.keyboard import press_sequence
 
 
 def _tagged(folder: Path) -> list[int]:

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QInputDialog, QWidget
 
 from desktop_app.gui.key_bindings import collisions, registrations, unique_keys
 from desktop_app.gui.shortcuts_help import NATIVE_KEYS, SHORTCUTS, listed_keys
-from tests.gui.keyboard import press_sequence
+from tests.helpers.keyboard import press_sequence
 
 
 def answer_next_modal(seen: list[tuple[str, str]], answer: Callable[[QWidget], None] | None = None,

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from desktop_app.core.library import Library
 from desktop_app.gui.search_bar import FilterState
 from desktop_app.gui.window_settings import WindowSettings
-from tests.gui.keyboard import press_sequence
+from tests.helpers.keyboard import press_sequence
 
 
 def _tag(folder: Path) -> None:

@@ -15,10 +15,9 @@ from pathlib import Path
 
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
+from tests.helpers.shared import SEEDS, SHARED
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
 SCREENING = sorted((SHARED / "screening").glob("*.csv"))
-SEEDS = sorted((SHARED / "seeds").glob("*.txt"))
 
 
 def screening_records(path: Path, included_only: bool = False, label: str | None = None) -> list[Record]:

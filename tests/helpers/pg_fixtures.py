@@ -1,5 +1,5 @@
 """Fixtures for shared (PostgreSQL) libraries: one throwaway server per test session, a new
-database per test. Import the fixtures in a test module: ``from tests.core.pg_fixtures import *``.
+database per test. Import the fixtures in a test module: ``from tests.helpers.pg_fixtures import *``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.core.postgres_server import postgres_server
+from tests.helpers.postgres_server import postgres_server
 
 _numbers = itertools.count()
 

@@ -1,7 +1,7 @@
 """Zotero's own import test cases (``../shared/corpus/zotero-translators``), read by our readers
 and compared field by field with the items Zotero expects.
 
-``compare_all()`` gives one :class:`Outcome` per case; ``python -m tests.core.zotero_cases``
+``compare_all()`` gives one :class:`Outcome` per case; ``python -m tests.helpers.zotero_cases``
 prints the agreement table (how often our readers agree with Zotero's).
 """
 
