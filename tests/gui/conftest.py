@@ -27,6 +27,16 @@ def _english_window(qapp):  # noqa: ANN001, ANN202
     i18n.install(qapp, "en")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _clipboard_emptied_at_the_end(qapp):  # noqa: ANN001, ANN202
+    """The offscreen platform keeps the clipboard's data in a C++ global that is destroyed by the
+    C library's exit, after Python has shut down; a QMimeData made in Python (the paper menu's
+    copies) deleted then crashes the exit with SIGSEGV. Emptying the clipboard at the end of the
+    session deletes it while Python still runs. (xcb's clipboard goes with the application.)"""
+    yield
+    qapp.clipboard().clear()
+
+
 @pytest.fixture(autouse=True)
 def _system_theme_after():  # noqa: ANN202
     """The theme belongs to the application: a test that chose light or dark gives the system
