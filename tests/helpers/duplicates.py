@@ -8,9 +8,7 @@ from desktop_app.core.library import Library
 
 ABSTRACT = "We study cats with deep networks and find that they are cute."
 
-
 REVISED = "We study cats with deep neural networks and find that they are very cute indeed."
-
 
 FIRST = f"""@article{{smith2020deep,
   title = {{Deep Learning for Cats}},
@@ -26,7 +24,6 @@ FIRST = f"""@article{{smith2020deep,
   year = {{1980}},
 }}
 """
-
 
 SECOND = f"""@article{{smith2020,
   title = {{Deep Lerning for Cats}},
@@ -45,10 +42,8 @@ SECOND = f"""@article{{smith2020,
 }}
 """
 
-
 BLURB = ("This volume collects the lectures of the 2019 summer school on causal inference, from "
          "potential outcomes to structural models and their identification.")
-
 
 CHAPTERS = f"""TY  - CHAP
 TI  - Potential outcomes
