@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--import-path", action="store_true",
                     help="load through the importer instead of COPY (slow: ~15 ms a paper)")
     args = ap.parse_args(argv)
-    from tests.core.postgres_server import postgres_server
+    from tests.helpers.postgres_server import postgres_server
 
     print(f"bench_postgres: {args.size:,} papers, two desks ({environment()})")
     with tempfile.TemporaryDirectory(prefix="marginalia-bench-") as home, postgres_server() as sa_url:

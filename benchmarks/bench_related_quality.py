@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from desktop_app.core.library import Library
-from tests.core.labelled_sets import SCREENING, import_records, screening_records, truth
+from tests.helpers.labelled_sets import SCREENING, import_records, screening_records, truth
 
 TARGET_RATIO = 1.3
 N = 10

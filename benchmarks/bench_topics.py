@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from desktop_app.core.library import Library
-from tests.core.labelled_sets import (
+from tests.helpers.labelled_sets import (
     SCREENING,
     SEEDS,
     import_records,

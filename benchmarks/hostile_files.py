@@ -1,4 +1,4 @@
-"""Time and memory of reading each hostile import file (tests/core/hostile_cases.py).
+"""Time and memory of reading each hostile import file (tests/helpers/hostile_cases.py).
 
 Every file is generated, then read by ``read_path`` (the cases marked ``imports``: read and
 imported into a new library, the whole of ``Imports.from_records``) in a fresh interpreter under
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.core.hostile_cases import CASES, measure  # noqa: E402
+from tests.helpers.hostile_cases import CASES, measure  # noqa: E402
 
 SECONDS, MEGABYTES = 10.0, 300.0
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.system_tools import require
+from tests.helpers.system_tools import require
 
 ROOT = Path(__file__).resolve().parents[1]
 FLATPAK = ROOT / "packaging" / "flatpak"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.system_tools import require
+from tests.helpers.system_tools import require
 
 ROOT = Path(__file__).resolve().parents[1]
 APP_ID = re.search(r'APP_ID\s*=\s*"([^"]+)"', (ROOT / "desktop_app/appinfo.py").read_text())[1]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.wheel_build import ROOT, build_wheel, copy_sources, wheel_names
+from tests.helpers.wheel_build import ROOT, build_wheel, copy_sources, wheel_names
 
 # the mapping pyproject.toml keeps: package folder in the wheel -> folder in the source tree
 MAPPED = {"desktop_app/migrations": "migrations", "desktop_app/resources": "resources"}

@@ -17,7 +17,7 @@ from desktop_app.platform_check import (
     platform_problem,
     xcb_plugin,
 )
-from tests.conftest import ROOT
+from tests.helpers.shared import ROOT
 
 # what ldd printed for the plugin on a fresh Debian 12 desktop (the two libraries the issue names)
 LDD_DEBIAN12 = """\

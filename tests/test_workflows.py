@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.system_tools import require
+from tests.helpers.system_tools import require
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))

@@ -82,9 +82,11 @@ def render_pdf(html: str, *, title: str = "Marginalia export") -> tuple[bytes, i
                 if n:
                     writer.newPage()
                 painter.save()
-                painter.translate(0, -n * page_h)
-                doc.drawContents(painter, QRectF(0, n * page_h, rect.width(), page_h))
-                painter.restore()
+                try:
+                    painter.translate(0, -n * page_h)
+                    doc.drawContents(painter, QRectF(0, n * page_h, rect.width(), page_h))
+                finally:  # balanced even when drawing fails, so that end() closes a clean painter
+                    painter.restore()
                 painter.setFont(QFont("DejaVu Sans", 8))
                 painter.setPen(Qt.GlobalColor.darkGray)
                 painter.drawText(QRectF(QPointF(0, page_h + footer * 0.2), QSizeF(rect.width(), footer * 0.8)),

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from desktop_app.core.anchoring import carry, locate, make_anchor
 from desktop_app.core.text import to_plain
-from tests.conftest import SEEDS
+from tests.helpers.shared import SEEDS
+
+pytestmark = pytest.mark.shared  # every test here reads ../shared
 
 # real abstracts; without ../shared the conftest skips this module's tests (TEXTS stays empty)
 TEXTS = [to_plain(block) for block in SEEDS[0].read_text(encoding="utf-8").split("\n\n")[1:13]] if SEEDS else []

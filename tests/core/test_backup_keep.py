@@ -9,7 +9,7 @@ import pytest
 
 from desktop_app.core.library import Library
 from desktop_app.core.store import backups
-from tests.core.test_backups import _fake, make_library
+from tests.helpers.backups import fake_backup, make_library
 
 
 def test_keep_at_most_keeps_the_newest_periodic_backups_and_every_migration_one(tmp_path: Path) -> None:
@@ -17,8 +17,8 @@ def test_keep_at_most_keeps_the_newest_periodic_backups_and_every_migration_one(
     d.mkdir()
     now = datetime(2026, 11, 30, 12, 0)
     for days in range(60):
-        _fake(d, now - timedelta(days=days), "auto")
-    migration = [_fake(d, now - timedelta(days=i, minutes=7), "before-0042") for i in range(3)]
+        fake_backup(d, now - timedelta(days=days), "auto")
+    migration = [fake_backup(d, now - timedelta(days=i, minutes=7), "before-0042") for i in range(3)]
     uncapped = backups.to_keep(backups.list_backups(d, contents=False))
     assert len([p for p in uncapped if "before-" not in p.name]) > 3  # days, weeks, months
 

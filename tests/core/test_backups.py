@@ -4,9 +4,7 @@ one over a damaged database (which is kept aside, never deleted)."""
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
-import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -16,42 +14,10 @@ from desktop_app.cli import main
 from desktop_app.core.errors import LibraryDamaged, LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.store import backups
-from tests.conftest import SEEDS
-
-PAGE = 4096
+from tests.helpers.backups import damage, damaged_with_backup, fake_backup, make_library
 
 
-def damage(db: Path, pages: int = 4) -> None:
-    """Write garbage over a few pages in the middle of a closed, checkpointed database."""
-    con = sqlite3.connect(db)
-    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    page_size = con.execute("PRAGMA page_size").fetchone()[0]
-    con.close()
-    n = db.stat().st_size // page_size
-    assert n > 2 * pages, n
-    with open(db, "r+b") as f:
-        for p in range(n // 2 - pages // 2, n // 2 - pages // 2 + pages):
-            f.seek(p * page_size)
-            f.write(bytes((i * 151 + p) % 256 for i in range(page_size)))
-    assert backups.integrity_problem(db) is not None  # really damaged
-
-
-_TEMPLATE: dict[int, Path] = {}
-
-
-def make_library(folder: Path, notes: int = 30) -> tuple[int, int]:
-    """The 76 seed papers with ``notes`` notes (built once per note count, then copied)."""
-    if notes not in _TEMPLATE:
-        template = Path(tempfile.mkdtemp(prefix="marginalia-backup-template-")) / "library"
-        with Library.open(template) as lib:
-            assert lib.imports.from_files(SEEDS).added == 76
-            for pid in lib.query("").ids[:notes]:
-                lib.notes.set(pid, f"my note on {pid} " * 40)
-        _TEMPLATE[notes] = template
-    shutil.copytree(_TEMPLATE[notes], folder)
-    return 76, notes
-
-
+@pytest.mark.shared
 def test_damage_helper_breaks_queries(library_dir: Path) -> None:
     make_library(library_dir)
     damage(library_dir / "library.sqlite")
@@ -63,6 +29,7 @@ def test_damage_helper_breaks_queries(library_dir: Path) -> None:
     con.close()
 
 
+@pytest.mark.shared
 def test_backup_is_verified_and_self_contained(library_dir: Path) -> None:
     papers, notes = make_library(library_dir)
     with Library.open(library_dir) as lib:
@@ -74,6 +41,7 @@ def test_backup_is_verified_and_self_contained(library_dir: Path) -> None:
     assert (info.papers, info.notes, info.reason) == (papers, notes, "manual")
 
 
+@pytest.mark.shared
 def test_a_damaged_database_is_never_kept_as_a_backup(library_dir: Path) -> None:
     make_library(library_dir)
     good = backups.make_backup(library_dir / "library.sqlite", library_dir / "backups", "auto",
@@ -90,12 +58,6 @@ def test_a_damaged_database_is_never_kept_as_a_backup(library_dir: Path) -> None
     assert list((library_dir / "backups").iterdir()) == [good]
 
 
-def _fake(backups_dir: Path, when: datetime, reason: str) -> Path:
-    p = backups_dir / f"library-{when:%Y%m%d-%H%M%S-%f}-{reason}.sqlite"
-    p.write_bytes(b"")
-    return p
-
-
 def test_rotation_keeps_7_daily_4_weekly_6_monthly_and_migration_ones(tmp_path: Path) -> None:
     d = tmp_path / "backups"
     d.mkdir()
@@ -105,8 +67,8 @@ def test_rotation_keeps_7_daily_4_weekly_6_monthly_and_migration_ones(tmp_path: 
         for hour in (9, 18):
             when = (now - timedelta(days=days)).replace(hour=hour)
             if when <= now:
-                made[when] = _fake(d, when, "auto")
-    migration = [_fake(d, now - timedelta(days=i, minutes=7), f"before-00{i % 10}") for i in range(12)]
+                made[when] = fake_backup(d, when, "auto")
+    migration = [fake_backup(d, now - timedelta(days=i, minutes=7), f"before-00{i % 10}") for i in range(12)]
     backups.rotate(d)
     kept = {b.made for b in backups.list_backups(d, contents=False) if b.periodic}
 
@@ -120,6 +82,7 @@ def test_rotation_keeps_7_daily_4_weekly_6_monthly_and_migration_ones(tmp_path: 
     assert left == sorted(migration[:10])  # the newest 10 migration backups
 
 
+@pytest.mark.shared
 def test_backup_if_due_follows_the_interval(library_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     make_library(library_dir, notes=1)
     db, d = library_dir / "library.sqlite", library_dir / "backups"
@@ -138,6 +101,7 @@ def test_backup_if_due_follows_the_interval(library_dir: Path, monkeypatch: pyte
     assert backups.describe_age(None).startswith("no backup yet")
 
 
+@pytest.mark.shared
 def test_the_command_line_does_not_back_up_on_every_command(library_dir: Path, capsys) -> None:
     make_library(library_dir, notes=1)
     assert main(["--library", str(library_dir), "list"]) == 0
@@ -151,21 +115,12 @@ def test_the_command_line_does_not_back_up_on_every_command(library_dir: Path, c
     assert out[-2:] == ["ok: 76 papers, database and index agree", "newest backup: less than a minute old"]
 
 
-def _damaged_with_backup(library_dir: Path) -> tuple[Path, int, int]:
-    papers, notes = make_library(library_dir)
-    good = backups.make_backup(library_dir / "library.sqlite", library_dir / "backups", "auto",
-                               now=datetime(2026, 11, 1, 8, 30))
-    with Library.open(library_dir) as lib:  # written after the backup: lost with the damage
-        lib.notes.set(lib.query("").ids[-1], "after the backup")
-    damage(library_dir / "library.sqlite")
-    return good, papers, notes
-
-
+@pytest.mark.shared
 @pytest.mark.parametrize("command", [["list"], ["check"], ["backup"], ["export", "--format", "json", "-o"]])
 def test_every_command_on_a_damaged_library_says_one_line(library_dir: Path, capsys, command: list[str]) -> None:
     """Commands that read the damaged pages (a command that does not, like ``show`` of a sound
     paper, still works)."""
-    _damaged_with_backup(library_dir)
+    damaged_with_backup(library_dir)
     before = sorted((library_dir / "backups").iterdir())
     if command[-1] == "-o":
         command = [*command, str(library_dir.parent / "out.json")]
@@ -178,8 +133,9 @@ def test_every_command_on_a_damaged_library_says_one_line(library_dir: Path, cap
     assert sorted((library_dir / "backups").iterdir()) == before
 
 
+@pytest.mark.shared
 def test_restore_lists_then_swaps_the_backup_in_and_keeps_the_damaged_file(library_dir: Path, capsys) -> None:
-    good, papers, notes = _damaged_with_backup(library_dir)
+    good, papers, notes = damaged_with_backup(library_dir)
     db = library_dir / "library.sqlite"
     (library_dir / "library.sqlite-wal").write_bytes(b"wal of the damaged file")
     (library_dir / "library.sqlite-shm").write_bytes(b"shm of the damaged file")
@@ -209,8 +165,9 @@ def test_restore_lists_then_swaps_the_backup_in_and_keeps_the_damaged_file(libra
     assert kept.read_bytes() == damaged_bytes
 
 
+@pytest.mark.shared
 def test_restore_refuses_a_damaged_backup_and_changes_nothing(library_dir: Path, capsys) -> None:
-    good, _, _ = _damaged_with_backup(library_dir)
+    good, _, _ = damaged_with_backup(library_dir)
     damage(good)
     db = library_dir / "library.sqlite"
     before = db.read_bytes()
@@ -223,8 +180,9 @@ def test_restore_refuses_a_damaged_backup_and_changes_nothing(library_dir: Path,
         backups.choose_backup(library_dir, "7")
 
 
+@pytest.mark.shared
 def test_restore_refuses_while_a_window_holds_the_library(library_dir: Path, capsys) -> None:
-    _damaged_with_backup(library_dir)
+    damaged_with_backup(library_dir)
     (library_dir / ".marginalia.lock").write_text(f"{os.getppid()}\nmarginalia\nhost\n")
     assert main(["--library", str(library_dir), "restore", "1"]) == 1
     assert "open in a Marginalia window" in capsys.readouterr().err

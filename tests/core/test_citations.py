@@ -16,7 +16,8 @@ from desktop_app.core.citations import (
     cite_papers,
     format_citation,
 )
-from tests.conftest import CORPUS, find_paper
+from tests.helpers.library import find_paper
+from tests.helpers.shared import CORPUS
 
 ATTENTION = r"""
 @inproceedings{vaswani2017,
@@ -108,6 +109,7 @@ def test_title_less_seed_papers_format_with_their_derived_title(seed_library) ->
         assert plain[0].lower().count(title.lower()) == 1, (sid, plain[0])
 
 
+@pytest.mark.shared
 def test_a_corpus_entry_with_doi(empty_library) -> None:
     report = empty_library.imports.from_files([CORPUS / "bibtex" / "jabref__testjabref.bib"])
     assert report.added > 0

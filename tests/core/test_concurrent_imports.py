@@ -11,9 +11,9 @@ import pytest
 
 from desktop_app.core.library import Library
 from desktop_app.core.values import ImportReport
-from tests.conftest import SEEDS
-from tests.core.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
-from tests.core.pg_fixtures import new_database
+from tests.helpers.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
+from tests.helpers.pg_fixtures import new_database
+from tests.helpers.shared import SEEDS
 
 ROUNDS = 3
 
@@ -54,6 +54,7 @@ def _alone(tmp_path: Path) -> int:
         return lib.imports.from_files(SEEDS).added
 
 
+@pytest.mark.shared
 @pytest.mark.postgresql
 def test_the_same_files_imported_at_two_desks_at_once_give_each_paper_once(
         pg_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

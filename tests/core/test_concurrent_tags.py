@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.store import tables as t
-from tests.core.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
+from tests.helpers.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
 
 ROUNDS = 30
 RECORDS = [Record(title=f"Paper number {i}", abstract=f"An abstract about subject {i}.", year=2020 + i,

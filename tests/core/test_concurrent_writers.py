@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from desktop_app.core.library import Library
-from tests.conftest import ROOT
+from tests.helpers.shared import ROOT
 
 WRITERS = int(os.environ.get("MARGINALIA_NOTE_WRITERS", "8"))
 ROUNDS = int(os.environ.get("MARGINALIA_NOTE_ROUNDS", "6"))  # `make soak` runs 50

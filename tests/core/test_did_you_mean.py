@@ -8,11 +8,11 @@ import pytest
 
 from desktop_app.core.library import Library
 from desktop_app.core.search.suggest import FEW_HITS, edit_distance
-from tests.conftest import SEEDS
+from tests.helpers.shared import SEEDS
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
+def lib(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Library:
     library = Library.open(tmp_path_factory.mktemp("dym") / "lib")
     assert library.imports.from_files(list(SEEDS)).added == 76
     library.tags.add([library.query("RACES").ids[0]], ["rl"])

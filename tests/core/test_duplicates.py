@@ -13,82 +13,25 @@ from desktop_app.core.formats import read_path
 from desktop_app.core.library import Library
 from desktop_app.core.sameness import NEAR_REASON
 from desktop_app.core.store import tables as t
-from tests.conftest import CORPUS
-from tests.core.pg_fixtures import BACKENDS, empty_library_on
+from tests.helpers.duplicates import (
+    CHAPTERS,
+    FIRST,
+    REVISED,
+    SECOND,
+    import_kept_apart,
+    write_file,
+)
+from tests.helpers.pg_fixtures import BACKENDS, empty_library_on
+from tests.helpers.shared import CORPUS
 
 
 @pytest.fixture(params=BACKENDS)
 def empty_library(request: pytest.FixtureRequest, library_dir: Path):
-    """An empty library, on SQLite and on PostgreSQL (tests/core/pg_fixtures.py)."""
+    """An empty library, on SQLite and on PostgreSQL (tests/helpers/pg_fixtures.py)."""
     yield from empty_library_on(request, library_dir)
 
-ABSTRACT = "We study cats with deep networks and find that they are cute."
-REVISED = "We study cats with deep neural networks and find that they are very cute indeed."
-FIRST = f"""@article{{smith2020deep,
-  title = {{Deep Learning for Cats}},
-  author = {{Smith, John and Doe, Jane}},
-  year = {{2020}},
-  journal = {{Journal of Cats}},
-  doi = {{10.1234/cats.2020.1}},
-  abstract = {{{ABSTRACT}}},
-}}
-@book{{Schank:80,
-  title = {{Scripts, Plans and Goals}},
-  author = {{Schank, Roger}},
-  year = {{1980}},
-}}
-"""
 # the same paper again, its title mistyped, its abstract revised; and another book by Schank
-SECOND = f"""@article{{smith2020,
-  title = {{Deep Lerning for Cats}},
-  author = {{Smith, John and Doe, Jane}},
-  year = {{2020}},
-  journal = {{J. Cats}},
-  doi = {{10.1234/CATS.2020.1}},
-  url = {{https://example.org/cats}},
-  abstract = {{{REVISED}}},
-}}
-@incollection{{Schank:80,
-  title = {{Conceptual Dependency}},
-  author = {{Schank, Roger}},
-  year = {{1980}},
-  booktitle = {{Inside Computer Understanding}},
-}}
-"""
-BLURB = ("This volume collects the lectures of the 2019 summer school on causal inference, from "
-         "potential outcomes to structural models and their identification.")
 # two chapters of one book, each carrying the book's blurb as its abstract
-CHAPTERS = f"""TY  - CHAP
-TI  - Potential outcomes
-AU  - Rubin, Donald
-PY  - 2019
-AB  - {BLURB}
-ER  -
-
-TY  - CHAP
-TI  - Structural causal models
-AU  - Pearl, Judea
-PY  - 2019
-AB  - {BLURB}
-ER  -
-"""
-
-
-def _write(folder: Path, name: str, text: str) -> Path:
-    path = folder / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def _import_kept_apart(lib: Library, path: Path) -> None:
-    """Import ``path`` keeping apart every record the rules would merge (the import's choice)."""
-    preview, parsed = lib.imports.preview([path])
-    keep = frozenset((0, m.index) for f in preview.files for m in f.matches)
-    assert keep, "the rules should have matched something"
-    report = lib.imports.from_records(parsed, keep_apart=keep)
-    assert report.files[0].kept_apart == len(keep)
-
-
 def _id(lib: Library, title: str) -> int:
     ids = [i for i in lib.query("").ids if lib.papers.get(i).title == title]
     assert len(ids) == 1, (title, ids)
@@ -100,9 +43,9 @@ def pairs_library(empty_library: Library, tmp_path: Path) -> Library:
     """Cats twice (one DOI; kept apart at import), two books under one citation key, and two
     chapters with one blurb."""
     lib = empty_library
-    lib.imports.from_files([_write(tmp_path, "first.bib", FIRST)])
-    _import_kept_apart(lib, _write(tmp_path, "second.bib", SECOND))
-    report = lib.imports.from_files([_write(tmp_path, "chapters.ris", CHAPTERS)])
+    lib.imports.from_files([write_file(tmp_path, "first.bib", FIRST)])
+    import_kept_apart(lib, write_file(tmp_path, "second.bib", SECOND))
+    report = lib.imports.from_files([write_file(tmp_path, "chapters.ris", CHAPTERS)])
     assert (report.added, report.duplicates) == (2, 0)  # equal abstracts alone never merge
     assert lib.papers.count() == 6
     return lib
@@ -173,9 +116,9 @@ def test_a_key_shared_by_too_many_papers_offers_none_of_its_pairs(pairs_library:
         return "".join(f"@misc{{{key}{i},\n  title = {{{title}}},\n  author = {{Author{i}, A.}},\n"
                        f"  year = {{{1900 + i}}},\n}}\n" for i in range(n))
 
-    lib.imports.from_files([_write(tmp_path, "intros.bib", misc("Introduction", MAX_GROUP + 1, "intro"))])
+    lib.imports.from_files([write_file(tmp_path, "intros.bib", misc("Introduction", MAX_GROUP + 1, "intro"))])
     assert len(lib.duplicates.find()) == 3
-    lib.imports.from_files([_write(tmp_path, "prefaces.bib", misc("Preface", 2, "preface"))])
+    lib.imports.from_files([write_file(tmp_path, "prefaces.bib", misc("Preface", 2, "preface"))])
     assert [p.reason for p in lib.duplicates.find()] == ["doi", "same abstract", "same title",
                                                          "same citation key"]
 
@@ -356,8 +299,8 @@ def test_a_dismissed_pair_is_not_offered_again_until_undismissed(pairs_library: 
 def test_keep_apart_at_import_is_what_makes_the_pair(empty_library: Library, tmp_path: Path) -> None:
     """Control: without keep_apart the import merges the mistyped copy, and nothing is offered."""
     lib = empty_library
-    lib.imports.from_files([_write(tmp_path, "first.bib", FIRST)])
-    second = _write(tmp_path, "second.bib", SECOND)
+    lib.imports.from_files([write_file(tmp_path, "first.bib", FIRST)])
+    second = write_file(tmp_path, "second.bib", SECOND)
     report = lib.imports.from_records([(str(second), read_path(second))])
     assert report.duplicates == 1
     assert [p.reason for p in lib.duplicates.find()] == ["same citation key"]

@@ -21,39 +21,10 @@ from desktop_app.core.errors import ExportFailed
 from desktop_app.core.formats import atomic
 from desktop_app.core.library import Library
 from desktop_app.exporting import export_to_file
-from tests.conftest import ROOT, SEEDS
+from tests.helpers.full_disk import OLD, full_disk_on_fsync, full_disk_on_write
+from tests.helpers.shared import ROOT, SEEDS
 
 TEXT_FORMATS = ("md", "html", "bib", "ris", "csljson", "csv", "json")
-OLD = b"the export from last week, which must survive\n"
-
-
-def _enospc() -> OSError:
-    return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-
-def full_disk_on_write(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The first write takes half its bytes, every later write fails with ENOSPC."""
-    real_write = os.write
-    calls: list[int] = []
-
-    def write(fd: int, data) -> int:
-        calls.append(fd)
-        if len(calls) == 1:
-            return real_write(fd, bytes(data[: max(1, len(data) // 2)]))
-        raise _enospc()
-
-    monkeypatch.setattr(atomic.os, "write", write)
-
-
-def full_disk_on_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every write is accepted; the fsync finds no room for the blocks (delayed allocation)."""
-
-    def fsync(fd: int) -> None:
-        raise _enospc()
-
-    monkeypatch.setattr(atomic.os, "fsync", fsync)
-
-
 def silent_truncation(monkeypatch: pytest.MonkeyPatch) -> None:
     """The write claims every byte but only half reach the file (a broken network share)."""
     real_write = os.write
@@ -77,6 +48,7 @@ def small_library(tmp_path: Path):
     lib.close()
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("fmt", TEXT_FORMATS)
 @pytest.mark.parametrize("failure", [full_disk_on_write, full_disk_on_fsync])
 def test_a_full_disk_keeps_the_old_export(small_library: Library, tmp_path: Path, monkeypatch, fmt, failure) -> None:
@@ -94,6 +66,7 @@ def test_a_full_disk_keeps_the_old_export(small_library: Library, tmp_path: Path
     assert _others(folder, out.name) == []
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("fmt", TEXT_FORMATS)
 def test_a_full_disk_leaves_no_partial_new_file(small_library: Library, tmp_path: Path, monkeypatch, fmt) -> None:
     full_disk_on_write(monkeypatch)
@@ -104,6 +77,7 @@ def test_a_full_disk_leaves_no_partial_new_file(small_library: Library, tmp_path
     assert _others(tmp_path, "library") == []
 
 
+@pytest.mark.shared
 def test_a_silently_truncated_write_is_caught(small_library: Library, tmp_path: Path, monkeypatch) -> None:
     out = tmp_path / "papers.bib"
     out.write_bytes(OLD)
@@ -114,6 +88,7 @@ def test_a_silently_truncated_write_is_caught(small_library: Library, tmp_path: 
     assert _others(tmp_path, "papers.bib") == ["library"]
 
 
+@pytest.mark.shared
 def test_after_the_disk_has_room_again_the_export_is_written(small_library: Library, tmp_path: Path,
                                                              monkeypatch) -> None:
     out = tmp_path / "papers.ris"

@@ -13,7 +13,7 @@ from markdown_it import MarkdownIt
 from desktop_app.core.highlights import COLORS
 from desktop_app.core.library import Library
 from desktop_app.exporting import export_text
-from tests.conftest import find_paper
+from tests.helpers.library import find_paper
 
 NOTE = """# Results
 

@@ -12,7 +12,7 @@ from desktop_app.core.formats import read_path
 from desktop_app.core.formats.writer_common import export_title
 from desktop_app.core.library import Library
 from desktop_app.exporting import export_to_file
-from tests.conftest import find_paper
+from tests.helpers.library import find_paper
 
 
 @pytest.fixture

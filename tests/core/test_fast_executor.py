@@ -17,7 +17,7 @@ from desktop_app.core.search.fast_executor import FastExecutor, IndexView, Unsup
 from desktop_app.core.search.index import IndexDoc, SearchIndex
 from desktop_app.core.search.postings_cache import PostingsCache
 from desktop_app.core.search.query import _positive_text, parse
-from tests.conftest import SEEDS
+from tests.helpers.shared import SEEDS
 
 QUERIES = [
     "learning", "reinforcement learning", "policy AND reward", "model OR graph", "diffusion OR flow",
@@ -76,6 +76,7 @@ def _compare(index: SearchIndex, queries: list[str]) -> None:
                 assert s2 == pytest.approx(dict(theirs).get(d1, -1), rel=1e-9), text
 
 
+@pytest.mark.shared
 def test_seed_abstracts_match_and_rank_as_whoosh(tmp_path: Path) -> None:
     with Library.open(tmp_path / "lib") as lib:
         assert lib.imports.from_files(SEEDS).added == 76
@@ -131,6 +132,7 @@ def test_a_postings_cache_stays_within_its_budget(generated: SearchIndex) -> Non
     assert 0 < cache.used <= cache.budget
 
 
+@pytest.mark.shared
 def test_andnot_excludes_what_whoosh_lets_through(tmp_path: Path) -> None:
     """whoosh-reloaded 2.7.5's AndNot matcher keeps some documents of its negative side when
     that side is a union (one seed abstract says "learning" and still matched

@@ -50,6 +50,7 @@ EXPECTED = [
 ]
 
 
+@pytest.mark.shared
 def test_every_corpus_file_is_listed():
     # zotero-translators/ holds Zotero's own importer test cases (input + expected items); they
     # are a fidelity suite of their own, not single files with one expected record count.
@@ -60,6 +61,7 @@ def test_every_corpus_file_is_listed():
 
 @pytest.mark.parametrize(("name", "fmt", "records", "errors"), EXPECTED,
                          ids=[e[0].split("/")[-1] for e in EXPECTED])
+@pytest.mark.shared
 def test_corpus_file_imports(name, fmt, records, errors):
     result = read_path(CORPUS / name)
     assert result.format == fmt
@@ -75,6 +77,7 @@ def _by_key(name: str) -> dict:
     return {r.bibtex_key: r for r in read_path(CORPUS / name).records}
 
 
+@pytest.mark.shared
 def test_biber_examples_accents_and_macros():
     aksin = _by_key("bibtex/python-bibtexparser__biber-examples.bib")["set:aksin"]
     assert aksin.authors[:2] == ["Aksın, Özge", "Türkmen, Hayati"]
@@ -83,6 +86,7 @@ def test_biber_examples_accents_and_macros():
     assert aksin.year == 2006
 
 
+@pytest.mark.shared
 def test_biber_examples_crossref_inheritance():
     records = _by_key("bibtex/python-bibtexparser__biber-examples.bib")
     child = records["westfahl:space"]
@@ -97,6 +101,7 @@ def test_biber_examples_crossref_inheritance():
     assert child.extra["pages"] == "55–65"
 
 
+@pytest.mark.shared
 def test_biber_examples_reports_sets_and_duplicate_key():
     result = read_path(CORPUS / "bibtex/python-bibtexparser__biber-examples.bib")
     messages = [str(w) for w in result.warnings]
@@ -111,6 +116,7 @@ def test_biber_examples_reports_sets_and_duplicate_key():
     assert labels.line == 1636
 
 
+@pytest.mark.shared
 def test_biber_examples_logos_and_identifiers():
     records = _by_key("bibtex/python-bibtexparser__biber-examples.bib")
     assert records["knuth:ct:a"].title == "The TeXbook"  # \TeX had no text rule
@@ -121,6 +127,7 @@ def test_biber_examples_logos_and_identifiers():
     assert all(r.pmid.isdigit() for r in pubmed.values() if r.pmid)
 
 
+@pytest.mark.shared
 def test_features2_string_concatenation():
     (record,) = read_path(CORPUS / "bibtex/python-bibtexparser__features2.bib").records
     assert record.title == "Cool Stuff"
@@ -133,6 +140,7 @@ def test_features2_string_concatenation():
     assert record.raw.startswith("@inproceedings{mykey,") and record.raw.endswith("}")
 
 
+@pytest.mark.shared
 def test_bom_and_multiline_abstract():
     (record,) = read_path(CORPUS / "bibtex/python-bibtexparser__article_start_with_bom.bib").records
     assert record.authors == ["César, Jean"]
@@ -141,6 +149,7 @@ def test_bom_and_multiline_abstract():
     assert record.keywords == ["keyword1", "keyword2"] and record.tags == []
 
 
+@pytest.mark.shared
 def test_gbk_is_decoded_with_a_warning():
     result = read_path(CORPUS / "bibtex/python-bibtexparser__gbk_test.bib")
     (record,) = result.records
@@ -149,6 +158,7 @@ def test_gbk_is_decoded_with_a_warning():
     assert [str(w) for w in result.warnings] == ["not UTF-8: decoded as GBK"]
 
 
+@pytest.mark.shared
 def test_utf16be_with_cr_line_endings():
     result = read_path(CORPUS / "bibtex/jabref__encoding-utf-16BE-without-header.bib")
     (record,) = result.records
@@ -158,6 +168,7 @@ def test_utf16be_with_cr_line_endings():
     assert result.warnings == []  # a byte-order mark is not a guess
 
 
+@pytest.mark.shared
 def test_cp1252_declared_utf8_still_imports():
     result = read_path(
         CORPUS / "bibtex/jabref__encoding-windows-1252-but-utf-8-declared--decoding-fails.bib"
@@ -167,12 +178,14 @@ def test_cp1252_declared_utf8_still_imports():
     assert "Windows-1252" in str(result.warnings[0])
 
 
+@pytest.mark.shared
 def test_junk_after_last_entry_is_tolerated():
     (record,) = read_path(CORPUS / "bibtex/jabref__bibWithMixedContent.bib").records
     assert record.title == "From the Resource to the Business Process Risk Level"
     assert record.keywords == ["AirSec"] and record.tags == []
 
 
+@pytest.mark.shared
 def test_jabref_complex_hard_names():
     records = _by_key("bibtex/jabref__complex.bib")
     assert records["10250999"].authors == [
@@ -182,12 +195,14 @@ def test_jabref_complex_hard_names():
     assert records["1137631"].authors[0] == "Boström, Gustav"
 
 
+@pytest.mark.shared
 def test_jabref_authors_inline_math_in_titles():
     titles = [r.title for r in read_path(CORPUS / "bibtex/jabref__jabref-authors.bib").records]
     assert any("ΣΔ modulator" in t for t in titles)
     assert not any("\\" in t or "{" in t for t in titles)
 
 
+@pytest.mark.shared
 def test_wos_export_saved_as_ris_is_sniffed():
     result = read_path(CORPUS / "ris/rispy__example_wos.ris")
     first, second = result.records
@@ -201,6 +216,7 @@ def test_wos_export_saved_as_ris_is_sniffed():
     assert second.line == 112
 
 
+@pytest.mark.shared
 def test_cyrillic_ris():
     (record,) = read_path(CORPUS / "ris/rispy__example_utf_chars.ris").records
     assert record.title.startswith("Состояние рецепторного аппарата эндометрия")
@@ -210,6 +226,7 @@ def test_cyrillic_ris():
     assert record.extra["note"] == "Ä,Ö,Ü,ä,ö,ü,ß"
 
 
+@pytest.mark.shared
 def test_ris_years_and_vendor_junk():
     scifinder = read_path(CORPUS / "ris/jabref__RisImporterTest5a.ris").records[0]
     assert scifinder.year == 2012  # PY  - 2012///
@@ -220,6 +237,7 @@ def test_ris_years_and_vendor_junk():
     assert junk[0].authors == ["Marx, Karl", "Lindgren, Astrid"]
 
 
+@pytest.mark.shared
 def test_ris_without_ty_is_reported():
     result = read_path(CORPUS / "ris/jabref__RisImporterCorrupted.ris")
     (record,) = result.records
@@ -232,6 +250,7 @@ def test_ris_without_ty_is_reported():
     assert "found 0 TY and 1 ER lines" in messages[1]
 
 
+@pytest.mark.shared
 def test_ris_continuation_line_starting_with_er():
     records = read_path(CORPUS / "ris/rispy__example_multiline.ris").records
     assert [r.abstract for r in records] == [
@@ -239,6 +258,7 @@ def test_ris_continuation_line_starting_with_er():
     ] * 3
 
 
+@pytest.mark.shared
 def test_crossref_wrapped_csl_json():
     result = read_path(CORPUS / "csl-json/citation-js__doi.json")
     acs, medrxiv = result.records
@@ -252,6 +272,7 @@ def test_crossref_wrapped_csl_json():
     assert medrxiv.extra["institution"] == "medRxiv"
 
 
+@pytest.mark.shared
 def test_csl_json_dates_and_markup():
     dates = read_path(
         CORPUS / "csl-json/zotero-better-bibtex__Date_export_to_Better_CSL-JSON_360_811.csl.json"
@@ -268,6 +289,7 @@ def test_csl_json_dates_and_markup():
     assert "(g1)" in pandoc[3].title
 
 
+@pytest.mark.shared
 def test_arxiv_legacy_feed():
     records = read_path(CORPUS / "arxiv-atom/arxiv.py__search_query_au_del_maestro.xml").records
     first = records[0]
@@ -282,6 +304,7 @@ def test_arxiv_legacy_feed():
     assert records[1].arxiv_id == "cond-mat/0412498"
 
 
+@pytest.mark.shared
 def test_arxiv_current_feed():
     records = read_path(
         CORPUS / "arxiv-atom/arxiv.py__q_testing_s0_m100_cfe7536492ca.body.xml"
@@ -292,6 +315,7 @@ def test_arxiv_current_feed():
     assert records[0].extra["categories"] == "cs.SE,cs.LG"
 
 
+@pytest.mark.shared
 def test_arxiv_error_feed():
     result = read_path(CORPUS / "arxiv-atom/arxiv.py__id_abc_s0_m100_b79c8dcf6bc3.body.xml")
     assert result.format == "arxiv"
@@ -313,6 +337,7 @@ def test_seed_files(path):
     assert result.errors == []
 
 
+@pytest.mark.shared
 def test_all_seeds_together():
     assert len(SEEDS) == 4
     assert sum(len(read_path(p).records) for p in SEEDS) == 76

@@ -1,6 +1,6 @@
 """Hostile import files: every reader runs in time and memory linear in its input.
 
-Each file is made by a small generator (tests/core/hostile_cases.py) and read in a fresh
+Each file is made by a small generator (tests/helpers/hostile_cases.py) and read in a fresh
 interpreter under RLIMIT_AS = 1 GB and a timeout. The read must end in a report (errors or
 warnings with line numbers), never a traceback, within 10 s and 300 MB, and the good entries
 in the same file must be imported.
@@ -23,7 +23,7 @@ from desktop_app.core.formats.bibtex_reader import (
     strip_outer_braces,
 )
 from desktop_app.core.formats.limits import MAX_ABSTRACT_CHARS, MAX_EXPANSION_CHARS
-from tests.core.hostile_cases import CASE_BY_NAME, measure
+from tests.helpers.hostile_cases import CASE_BY_NAME, measure
 
 SECONDS = 10.0
 MEGABYTES = 300.0

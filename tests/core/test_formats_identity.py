@@ -92,6 +92,7 @@ def test_candidate_keys():
     assert _keys(Record(abstract="", title="A Title"))[:1] == ["t:a title"]  # no author, year
 
 
+@pytest.mark.shared
 def test_same_paper_from_arxiv_and_bibtex_shares_keys():
     (arxiv,) = [
         r for r in read_path(CORPUS / "arxiv-atom/arxiv.py__search_query_au_del_maestro.xml")
@@ -114,6 +115,7 @@ def test_same_paper_from_arxiv_and_bibtex_shares_keys():
     assert same_paper(record_identity(arxiv, arxiv.abstract, arxiv.title or ""), ident) == "doi"
 
 
+@pytest.mark.shared
 def test_seed_abstracts_get_abstract_keys_only():
     seed = read_path(next((CORPUS.parent / "seeds").glob("*.txt"))).records[0]
     keys = candidate_keys(record_identity(seed, seed.abstract, "", given=False))

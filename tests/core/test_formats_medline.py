@@ -26,7 +26,7 @@ from desktop_app.core.formats.medline_reader import (
 )
 from desktop_app.core.formats.ris_reader import MAX_LIST_ITEMS
 from desktop_app.core.records import Record
-from tests.core.hostile_cases import measure
+from tests.helpers.hostile_cases import measure
 
 ZOTERO_NBIB = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / \
     "zotero-translators" / "nbib"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -60,6 +61,7 @@ def mutated(draw) -> tuple[str, bytes]:
     return name, bytes(data)
 
 
+@pytest.mark.shared
 @SETTINGS
 @given(mutated())
 def test_mutated_corpus_files_never_raise(sample):
@@ -67,6 +69,7 @@ def test_mutated_corpus_files_never_raise(sample):
     check(read_bytes(data, name=name))
 
 
+@pytest.mark.shared
 @SETTINGS
 @given(mutated(), st.sampled_from(FORMATS))
 def test_forcing_any_reader_on_any_damaged_file_never_raises(sample, fmt):

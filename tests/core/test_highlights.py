@@ -9,7 +9,8 @@ import pytest
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.values import HighlightView
-from tests.conftest import SEEDS, find_paper
+from tests.helpers.library import find_paper
+from tests.helpers.shared import SEEDS
 
 # (words found in the plain abstract of a seed, a quote inside it that crosses LaTeX or emphasis)
 CASES = [
@@ -126,7 +127,7 @@ RACES_TAIL = "using only 50 base environments"
 
 
 @pytest.fixture
-def races(empty_library: Library) -> tuple[Library, int]:
+def races(empty_library: Library, shared_dir: Path) -> tuple[Library, int]:
     """A library holding the seed file with the RACES abstract, and that paper's id."""
     empty_library.imports.from_files([RACES_FILE])
     return empty_library, find_paper(empty_library, "50 base environments")

@@ -16,7 +16,7 @@ from desktop_app.core.importing.writer import CANDIDATES_PER_KEY
 from desktop_app.core.library import Library
 from desktop_app.core.records import MAX_LISTED_PROBLEMS
 from desktop_app.core.store import tables as t
-from tests.core import hostile_cases as shapes
+from tests.helpers import hostile_cases as shapes
 
 
 def _count_comparisons(monkeypatch: pytest.MonkeyPatch) -> list[int]:

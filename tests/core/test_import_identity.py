@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from desktop_app.core.formats import read_path
 from desktop_app.core.library import Library
 from desktop_app.exporting import export_to_file
-from tests.conftest import CORPUS
+from tests.helpers.shared import CORPUS
 
 ATOM = CORPUS / "arxiv-atom" / "arxiv.py__search_query_au_del_maestro.xml"
 BIBTEX = sorted((CORPUS / "bibtex").glob("*.bib"))
 
 
+@pytest.mark.shared
 def test_bibtex_export_of_arxiv_papers_merges_without_touching_user_data(empty_library: Library,
                                                                         tmp_path: Path) -> None:
     lib = empty_library
@@ -46,6 +49,7 @@ def test_bibtex_export_of_arxiv_papers_merges_without_touching_user_data(empty_l
     assert after.extra["file_key"] == "delmaestro2020"
 
 
+@pytest.mark.shared
 def test_bibtex_corpus_round_trip(empty_library: Library, tmp_path: Path) -> None:
     lib = empty_library
     first = lib.imports.from_files(BIBTEX)

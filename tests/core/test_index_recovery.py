@@ -14,7 +14,7 @@ import pytest
 from desktop_app.core.library import Library
 from desktop_app.core.search.index import STAMP, SearchIndex
 from desktop_app.core.search.schema import SCHEMA_VERSION
-from tests.conftest import find_paper, queued_ids
+from tests.helpers.library import find_paper, queued_ids
 
 PHRASE = '"Recursive Automated Composition"'
 RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
@@ -32,8 +32,8 @@ def seeded_template(tmp_path_factory: pytest.TempPathFactory, seed_paths_module:
 
 
 @pytest.fixture(scope="module")
-def seed_paths_module() -> list[Path]:
-    from tests.conftest import SEEDS
+def seed_paths_module(shared_dir: Path) -> list[Path]:
+    from tests.helpers.shared import SEEDS
 
     return list(SEEDS)
 

@@ -16,7 +16,7 @@ import pytest
 from desktop_app.core.library import Library
 from desktop_app.core.search import worker as index_worker
 from desktop_app.core.search.worker import WorkerClient
-from tests.conftest import find_paper, queued_ids
+from tests.helpers.library import find_paper, queued_ids
 
 RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
 # the window writes in a thread on Windows (index_sync._writer_mode)
@@ -24,8 +24,8 @@ pytestmark = pytest.mark.skipif(__import__("sys").platform == "win32", reason="n
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from tests.conftest import SEEDS
+def template(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Path:
+    from tests.helpers.shared import SEEDS
 
     folder = tmp_path_factory.mktemp("template") / "library"
     with Library.open(folder) as lib:

@@ -16,8 +16,8 @@ from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.search.index import SearchIndex
 from desktop_app.core.search.query import QuerySyntaxError
 from desktop_app.core.search.sync import IndexSync
-from tests.conftest import find_paper
-from tests.core.pg_fixtures import BACKENDS, _import_seeds, library_from_template
+from tests.helpers.library import find_paper
+from tests.helpers.pg_fixtures import BACKENDS, _import_seeds, library_from_template
 
 RACES_TITLE = "RACES: Recursive Automated Composition for Environment Scaling"
 RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
@@ -36,8 +36,8 @@ def _seed_file_facts(path: Path) -> tuple[str, str, int | None, int]:
 
 
 @pytest.fixture(scope="module")
-def _seed_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from tests.conftest import SEEDS
+def _seed_template(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Path:
+    from tests.helpers.shared import SEEDS
 
     folder = tmp_path_factory.mktemp("seed-template") / "library"
     with Library.open(folder) as lib:

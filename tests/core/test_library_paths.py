@@ -11,7 +11,7 @@ import pytest
 
 from desktop_app.core.library import Library
 from desktop_app.core.store.migrate import backup
-from tests.conftest import papers_in
+from tests.helpers.library import papers_in
 
 ODD_NAMES = ["lib ?#% ü 论文", "lib ?#% ü 论文 2", "100% #1?x=y", "a%20b", "file:lib"]
 

@@ -13,7 +13,7 @@ from desktop_app.cli import main
 from desktop_app.core.conninfo import has_password, is_keyword_string, keyword_url, redact, scrub
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
-from tests.core.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
+from tests.helpers.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
 
 SECRET = "s3cr3t-Pa55"
 

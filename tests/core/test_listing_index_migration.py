@@ -14,7 +14,7 @@ from sqlalchemy import Engine, text
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.store import migrate as db
-from tests.core.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
+from tests.helpers.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
 
 TITLES = ["beta paper", "Alpha paper", "gamma Paper", "alpha Paper", "Delta"]
 RECORDS = [Record(title=title, abstract=f"About thing {i}.", doi=f"10.9/{i}", year=2020 + i % 2)

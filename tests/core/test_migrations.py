@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import shutil
 import sqlite3
-import uuid
 from importlib.resources import files
 from pathlib import Path
 
@@ -18,86 +17,18 @@ from alembic.config import Config
 from sqlalchemy import create_engine, event
 
 from desktop_app.core.errors import DatabaseTooNew, LibraryError
-from desktop_app.core.formats import read_path
 from desktop_app.core.library import Library
 from desktop_app.core.store import migrate as db
-from desktop_app.core.text import derive_title, to_plain
-from tests.conftest import SEEDS
+from tests.helpers.old_library import NOW, connect, db_0001
+from tests.helpers.shared import SEEDS
 
 TABLES = (
     "import_batch", "paper", "paper_identity", "tag", "paper_tag", "note", "note_revision",
     "highlight", "reading_list", "reading_list_item", "saved_search", "index_queue",
 )
 CHILD_TABLES = ("paper_identity", "paper_tag", "note", "note_revision", "highlight", "reading_list_item")
-NOW = "2026-11-01 10:00:00"
-
-
-def _connect(path: Path, fk: bool = True) -> sqlite3.Connection:
-    con = sqlite3.connect(path)
-    con.execute(f"PRAGMA foreign_keys={'ON' if fk else 'OFF'}")
-    return con
-
-
-def _fill_0001(path: Path) -> dict[str, int]:
-    """Write real rows (the 76 seed abstracts and things attached to them) into a 0001 schema
-    with plain sqlite3 and foreign keys on. Returns a few paper ids by role."""
-    con = _connect(path)
-    with con:
-        con.execute(
-            "INSERT INTO import_batch (id, source, format, started_at, added, duplicates, merged, failed, undone) "
-            "VALUES (1, ?, 'seed', ?, 76, 0, 0, 0, 0)", ("; ".join(map(str, SEEDS)), NOW))
-        pid = 0
-        roles: dict[str, int] = {}
-        for path_ in SEEDS:
-            for rec in read_path(path_).records:
-                pid += 1
-                plain = to_plain(rec.abstract)
-                digest = hashlib.sha1(plain.lower().encode()).hexdigest()
-                con.execute(
-                    "INSERT INTO paper (id, uid, title, title_source, abstract, abstract_text, authors_json, "
-                    "venue, year, extra_json, raw, content_hash, status, rating, added_at, updated_at, "
-                    "import_id) VALUES (?, ?, ?, 'derived', ?, ?, '[]', ?, ?, '{}', ?, ?, 'unread', 0, ?, ?, 1)",
-                    (pid, uuid.uuid4().hex, derive_title(rec.abstract), rec.abstract, plain, rec.venue,
-                     rec.year, rec.raw, digest, NOW, NOW))
-                con.execute("INSERT INTO paper_identity (key, paper_id) VALUES (?, ?)", (f"abs:{digest}", pid))
-                if "Recursive Automated Composition" in plain:
-                    roles["races"] = pid
-                if "Fixed-Point Reasoning Model" in plain:
-                    roles["fprm"] = pid
-        assert pid == 76
-        races, fprm = roles["races"], roles["fprm"]
-        roles["deleted"] = other = 5 if 5 not in (races, fprm) else 6
-        con.execute("UPDATE paper SET deleted_at=?, status='read', rating=3 WHERE id=?", (NOW, other))
-        con.execute("UPDATE paper SET status='skimmed', rating=5, title='RACES (mine)', title_source='edited' "
-                    "WHERE id=?", (races,))
-        con.executemany("INSERT INTO tag (id, name, color) VALUES (?, ?, ?)",
-                        [(1, "rl", "#1f77b4"), (2, "rl/env", ""), (3, "reasoning", "")])
-        con.executemany("INSERT INTO paper_tag (paper_id, tag_id) VALUES (?, ?)",
-                        [(races, 1), (races, 2), (fprm, 3), (other, 3)] + [(i, 3) for i in range(10, 30)])
-        con.executemany("INSERT INTO note (paper_id, text, updated_at) VALUES (?, ?, ?)",
-                        [(races, "compose **all** the environments; ask about the quokka", NOW),
-                         (fprm, "sudoku numbers", NOW), (other, "trashed but noted", NOW)])
-        con.executemany("INSERT INTO note_revision (paper_id, text, saved_at) VALUES (?, ?, ?)",
-                        [(races, "first draft", NOW), (races, "second draft", NOW)])
-        plain = con.execute("SELECT abstract_text FROM paper WHERE id=?", (races,)).fetchone()[0]
-        for quote, color in (("composable building blocks", "yellow"), ("300 individual environments", "green")):
-            s = plain.index(quote)
-            con.execute(
-                "INSERT INTO highlight (paper_id, start, end, quote, prefix, suffix, color, comment, orphaned, "
-                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'c', 0, ?)",
-                (races, s, s + len(quote), quote, plain[max(0, s - 32):s], plain[s + len(quote):s + len(quote) + 32],
-                 color, NOW))
-        con.executemany("INSERT INTO reading_list (id, name, description, created_at) VALUES (?, ?, ?, ?)",
-                        [(1, "Queue", "next week", NOW), (2, "Empty", "", NOW)])
-        con.executemany("INSERT INTO reading_list_item (list_id, paper_id, position, note) VALUES (1, ?, ?, ?)",
-                        [(fprm, 0, "first"), (races, 1, ""), (other, 2, "in the trash")])
-        con.execute("INSERT INTO saved_search (name, query) VALUES ('mine', 'tag:rl AND NOT status:read')")
-    con.close()
-    return roles
-
-
 def _snapshot(path: Path, paper_columns: list[str]) -> dict[str, list[tuple]]:
-    con = _connect(path)
+    con = connect(path)
     try:
         out = {}
         for t in TABLES:
@@ -116,19 +47,12 @@ def _columns(path: Path, table: str) -> list[str]:
         con.close()
 
 
-def _db_0001(folder: Path) -> tuple[Path, dict[str, int]]:
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "library.sqlite"
-    assert db.migrate(path, folder / "backups", "0001") is None  # a new database: nothing to back up
-    assert db.current_revision(path) == "0001"
-    return path, _fill_0001(path)
-
-
+@pytest.mark.shared
 def test_upgrade_keeps_every_row(library_dir: Path) -> None:
-    path, roles = _db_0001(library_dir)
+    path, roles = db_0001(library_dir)
     cols = _columns(path, "paper")
     assert "opened_at" not in cols
-    own_keys = dict(_connect(path).execute("SELECT id, bibtex_key FROM paper").fetchall())
+    own_keys = dict(connect(path).execute("SELECT id, bibtex_key FROM paper").fetchall())
     cols.remove("bibtex_key")  # 0008 fills in the citation keys (checked below)
     before = _snapshot(path, cols)
     counts = {t: len(rows) for t, rows in before.items()}
@@ -178,10 +102,11 @@ def test_upgrade_keeps_every_row(library_dir: Path) -> None:
     assert len(list((library_dir / "backups").iterdir())) == 1
 
 
+@pytest.mark.shared
 def test_control_the_batch_recreate_with_foreign_keys_on_deletes_child_rows(tmp_path: Path) -> None:
     """Why the runner turns foreign keys off: run the same 0002 through a plain engine with
     ``PRAGMA foreign_keys=ON`` and the DROP of the old ``paper`` cascades to every child table."""
-    path, _ = _db_0001(tmp_path / "control")
+    path, _ = db_0001(tmp_path / "control")
     cols = _columns(path, "paper")
     before = {t: len(rows) for t, rows in _snapshot(path, cols).items()}
 
@@ -276,10 +201,11 @@ def downgrade() -> None:
 '''
 
 
+@pytest.mark.shared
 def test_failing_migration_leaves_the_database_as_it_was(
     library_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path, _ = _db_0001(library_dir)
+    path, _ = db_0001(library_dir)
     with Library.open(library_dir):
         pass
     cols = _columns(path, "paper")
@@ -310,9 +236,10 @@ def test_failing_migration_leaves_the_database_as_it_was(
     assert any(f"before-{head}" in p.name for p in (library_dir / "backups").iterdir())
 
 
+@pytest.mark.shared
 def test_broken_references_stop_the_migration(library_dir: Path) -> None:
-    path, _ = _db_0001(library_dir)
-    con = _connect(path, fk=False)
+    path, _ = db_0001(library_dir)
+    con = connect(path, fk=False)
     with con:
         con.execute("INSERT INTO note (paper_id, text, updated_at) VALUES (9999, 'orphan', ?)", (NOW,))
     con.close()

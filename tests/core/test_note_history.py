@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from desktop_app.core.library import Library
-from tests.core.pg_fixtures import BACKENDS, seed_library_on
+from tests.helpers.pg_fixtures import BACKENDS, seed_library_on
 
 
 @pytest.fixture(params=BACKENDS)
 def seed_library(request: pytest.FixtureRequest, library_dir: Path, seed_paths: list[Path]):
-    """The 76 seeds, on SQLite and on PostgreSQL (tests/core/pg_fixtures.py)."""
+    """The 76 seeds, on SQLite and on PostgreSQL (tests/helpers/pg_fixtures.py)."""
     yield from seed_library_on(request, library_dir, seed_paths)
 
 

@@ -12,14 +12,13 @@ from desktop_app.core.errors import LibraryError
 from desktop_app.core.insights.paper_map import layout
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
-from tests.core.labelled_sets import import_records, truth
-from tests.core.test_topics import _mix_records
+from tests.helpers.labelled_sets import import_records, mix_records, truth
 
 
 @pytest.fixture
 def mix(library_dir: Path) -> Library:
     lib = Library.open(library_dir)
-    import_records(lib, _mix_records())
+    import_records(lib, mix_records())
     yield lib
     lib.close()
 

@@ -21,7 +21,7 @@ from sqlalchemy import event
 from desktop_app.core.errors import DiskFull, LibraryReadOnly
 from desktop_app.core.library import Library
 from desktop_app.core.search.errors import QuerySyntaxError
-from tests.conftest import find_paper
+from tests.helpers.library import find_paper
 
 NOTE_WORDS = "shrinkage issue of RLVR"
 

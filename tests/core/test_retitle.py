@@ -7,10 +7,13 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+
 from desktop_app.core.formats.seeds import read_seeds
 from desktop_app.core.library import Library
 from desktop_app.core.text import derive_title, to_plain
-from tests.conftest import SEEDS, find_paper
+from tests.helpers.library import find_paper
+from tests.helpers.shared import SEEDS
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "derived_titles.json"
 
@@ -26,6 +29,7 @@ def _matches(title: str, case: dict) -> bool:
     )
 
 
+@pytest.mark.shared
 def test_derived_titles_match_the_hand_written_list() -> None:
     """The held-out check: each half's match rate (printed with -s) stays at what was measured."""
     cases = json.loads(DATA.read_text("utf-8"))["titles"]

@@ -57,6 +57,7 @@ def _state(lib: Library, *, note_lines: bool = False) -> dict[str, dict]:
     return {"papers": out, "lists": lists}
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_library_comes_back_from_its_own_export(fmt: str, tmp_path: Path) -> None:
     with Library.open(tmp_path / "first") as lib:
@@ -79,6 +80,7 @@ def test_a_library_comes_back_from_its_own_export(fmt: str, tmp_path: Path) -> N
             assert lib.papers.count() == 0
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("fmt", ["bib", "ris", "csljson"])
 def test_an_export_edited_by_hand_comes_back_as_edited(fmt: str, tmp_path: Path) -> None:
     with Library.open(tmp_path / "first") as lib:

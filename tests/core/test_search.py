@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from desktop_app.core.library import Library
 from desktop_app.core.search.query import QuerySyntaxError, parse
-from tests.conftest import SEEDS, find_paper
+from tests.helpers.library import find_paper
+from tests.helpers.shared import SEEDS
 
 RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
 RLVR_WORDS = "shrinkage issue of RLVR"
@@ -39,7 +40,7 @@ class Seeded:
 
 
 @pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> Seeded:
+def seeded(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Seeded:
     folder: Path = tmp_path_factory.mktemp("search") / "library"
     lib = Library.open(folder)
     assert lib.imports.from_files(SEEDS).added == 76

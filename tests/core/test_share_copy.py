@@ -13,7 +13,7 @@ from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.shared_library import SharedIndexSync
-from tests.core.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
+from tests.helpers.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
 
 RECORDS = [Record(title=f"Paper {i} on {w}", abstract=f"We study {w} with care, number {i}.", doi=f"10.7/{i}",
                   year=2018 + i % 5, authors=[f"Author{i}, A."])

@@ -10,7 +10,7 @@ from desktop_app.cli import main
 from desktop_app.core.errors import LibraryError, PermissionDenied
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
-from tests.core.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
+from tests.helpers.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
 
 pytestmark = pytest.mark.postgresql
 psycopg = pytest.importorskip("psycopg", reason="psycopg is a test dependency (pip install -e '.[test]')")

@@ -225,7 +225,7 @@ def test_change_log_and_statistics_on_postgresql(tmp_path: Path) -> None:
     from desktop_app.core.records import ParseResult, Record
     from desktop_app.core.store import Store
     from desktop_app.core.tags import Tags
-    from tests.core.postgres_server import postgres_server
+    from tests.helpers.postgres_server import postgres_server
 
     with postgres_server() as url:
         engine = create_engine(url)

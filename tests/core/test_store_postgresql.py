@@ -23,7 +23,7 @@ from desktop_app.core.saved_searches import SavedSearches
 from desktop_app.core.search.sync import IndexSync
 from desktop_app.core.store import Store
 from desktop_app.core.tags import Tags
-from tests.core.postgres_server import postgres_server
+from tests.helpers.postgres_server import postgres_server
 
 pytest.importorskip("psycopg", reason="psycopg is a test dependency (pip install -e '.[test]')")
 

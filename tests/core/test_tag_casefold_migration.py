@@ -15,7 +15,7 @@ from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.store import migrate as db
 from desktop_app.core.store import tables as t
-from tests.core.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
+from tests.helpers.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
 
 RECORDS = [Record(title=f"Paper {i}", abstract=f"About thing {i}.", doi=f"10.9/{i}") for i in range(3)]
 

@@ -13,33 +13,14 @@ from desktop_app.core.insights import semantic
 from desktop_app.core.insights.topics import NO_WORDS_NAME, find_topics
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
-from tests.core.labelled_sets import (
-    SCREENING,
-    SEEDS,
-    import_records,
-    screening_records,
-    seed_records,
-    truth,
-)
-from tests.core.pg_fixtures import BACKENDS, new_database
-
-ADHD = next((p for p in SCREENING if p.stem == "ADHD"), None)
-DEPRESSION = next((p for p in SCREENING if p.stem.startswith("Bannach-Brown")), None)
-
-
-def _mix_records() -> list[Record]:
-    """Three groups nobody confuses: ADHD drug trials (20), animal models of depression (the
-    first 60 included), machine-learning abstracts (the seeds, 76)."""
-    assert ADHD is not None and DEPRESSION is not None, f"the screening sets, expected in {SEEDS[0].parents[1]}"
-    return (screening_records(ADHD, included_only=True, label="adhd")
-            + screening_records(DEPRESSION, included_only=True, label="depression")[:60]
-            + [r for n, path in enumerate(SEEDS) for r in seed_records(path, "ml")])
+from tests.helpers.labelled_sets import import_records, mix_records, truth
+from tests.helpers.pg_fixtures import BACKENDS, new_database
 
 
 @pytest.fixture
-def mix(library_dir: Path) -> Library:
+def mix(library_dir: Path, shared_dir: Path) -> Library:
     lib = Library.open(library_dir)
-    import_records(lib, _mix_records())
+    import_records(lib, mix_records())
     yield lib
     lib.close()
 
@@ -162,10 +143,10 @@ def test_the_space_is_kept_until_a_text_changes(mix: Library) -> None:
 
 
 @pytest.fixture(params=BACKENDS)
-def mix_location(request: pytest.FixtureRequest, library_dir: Path) -> str:
+def mix_location(request: pytest.FixtureRequest, library_dir: Path, shared_dir: Path) -> str:
     location = new_database(request.getfixturevalue("pg_server")) if request.param == "postgresql" else str(library_dir)
     with Library.open(location) as lib:
-        import_records(lib, _mix_records())
+        import_records(lib, mix_records())
     return location
 
 

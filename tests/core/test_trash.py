@@ -14,8 +14,8 @@ from sqlalchemy import func, or_, select
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.store import tables as t
-from tests.conftest import find_paper
-from tests.core.pg_fixtures import BACKENDS, seed_library_on
+from tests.helpers.library import find_paper
+from tests.helpers.pg_fixtures import BACKENDS, seed_library_on
 
 RACES_WORDS = "Recursive Automated Composition"
 PDF = b"%PDF-1.4\n% trashed paper\n" + bytes(range(256)) * 8 + b"\n%%EOF\n"

@@ -13,7 +13,7 @@ from desktop_app.core.errors import LibraryError
 from desktop_app.core.formats import read_path
 from desktop_app.core.insights import pace
 from desktop_app.core.library import Library
-from tests.conftest import SHARED
+from tests.helpers.shared import SHARED
 
 
 def test_decision_is_its_own_field_undoable_and_logged(seed_library: Library) -> None:
@@ -187,6 +187,7 @@ def test_statistics_count_decisions(seed_library: Library) -> None:
     assert st.as_dict()["by_decision"]["keep"] == 3
 
 
+@pytest.mark.shared
 @pytest.mark.postgresql
 def test_decisions_and_queue_on_a_server(pg_url: str) -> None:
     """The same on a PostgreSQL library: the migration adds the column, decisions persist, the
@@ -194,7 +195,7 @@ def test_decisions_and_queue_on_a_server(pg_url: str) -> None:
     import subprocess
     import sys
 
-    from tests.conftest import SEEDS
+    from tests.helpers.shared import SEEDS
 
     with Library.open(pg_url) as lib:
         lib.imports.from_files(SEEDS[:2])

@@ -12,13 +12,13 @@ from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.metadata import ENTRY_TYPES, parse_author, short_authors
 from desktop_app.core.store import tables as t
-from tests.conftest import find_paper
-from tests.core.pg_fixtures import BACKENDS, seed_library_on
+from tests.helpers.library import find_paper
+from tests.helpers.pg_fixtures import BACKENDS, seed_library_on
 
 
 @pytest.fixture(params=BACKENDS)
 def seed_library(request: pytest.FixtureRequest, library_dir: Path, seed_paths: list[Path]):
-    """The 76 seeds, on SQLite and on PostgreSQL (tests/core/pg_fixtures.py)."""
+    """The 76 seeds, on SQLite and on PostgreSQL (tests/helpers/pg_fixtures.py)."""
     yield from seed_library_on(request, library_dir, seed_paths)
 
 

@@ -15,7 +15,9 @@ from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.search import vocabulary
 from desktop_app.core.search.index import SearchIndex
 from desktop_app.core.search.schema import TEXT_FIELDS
-from tests.conftest import SEEDS
+from tests.helpers.shared import SEEDS
+
+pytestmark = pytest.mark.shared  # the seeds: ../shared
 
 MISSPELT = ["reinforcment lerning", "Reinforcment Lerning", "title:transformr", "abstract:verifable rewards",
             '"reinforcment lerning"', "lerning AND (optimizaton OR RLVR)", "tag:rl lerning", "benchmrk",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
-from tests.conftest import ROOT
+from tests.helpers.shared import ROOT
 
 WRITER = """
 import sys, time

@@ -4,7 +4,7 @@ must agree on at least 99% of the records once the differences listed below are 
 every difference must be listed here with its reason (a listed one that no longer occurs fails
 too, so the list stays true).
 
-``python -m tests.core.zotero_cases -v`` prints the table and every difference.
+``python -m tests.helpers.zotero_cases -v`` prints the table and every difference.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 from desktop_app.core.library import Library
 from desktop_app.core.sameness import STRONG_REASONS
-from tests.core.zotero_cases import FORMATS, ROOT, _inputs, agreement, compare_all, compare_case
+from tests.helpers.zotero_cases import FORMATS, ROOT, _inputs, agreement, compare_all, compare_case
 
 pytestmark = pytest.mark.shared
 

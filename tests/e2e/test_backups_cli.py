@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.test_backups import _damaged_with_backup
-from tests.e2e.test_cli import run_parallel
+from tests.helpers.backups import damaged_with_backup
+from tests.helpers.cli import run_parallel
 
 
 @pytest.mark.shared  # the damaged library is made from the seeds
 def test_damaged_library_in_subprocesses(library_dir: Path) -> None:
-    _damaged_with_backup(library_dir)
+    damaged_with_backup(library_dir)
     results = run_parallel(library_dir, ["check"], ["list"], ["backup"], ["restore"])
     for r in results[:3]:
         assert r.returncode == 1, (r.args, r.stderr)

@@ -6,8 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from desktop_app.core.library import Library
-from tests.conftest import ROOT, SEEDS
+from tests.helpers.shared import ROOT, SEEDS
+
+pytestmark = pytest.mark.shared  # every test here reads ../shared
 
 
 def marginalia(library: Path, *args: str) -> subprocess.CompletedProcess:

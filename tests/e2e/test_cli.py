@@ -6,97 +6,27 @@ Each subprocess costs about a second, so commands are few and combined; commands
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from desktop_app.core.library import Library
-from tests.conftest import SEEDS, find_paper
+from tests.helpers.cli import cli_env, ok, run, run_parallel, user_error
+from tests.helpers.shared import SEEDS
 
 ROOT = Path(__file__).resolve().parents[2]
-RACES_WORDS = "Recursive Automated Composition for Environment Scaling"
 RACES_TITLE = "RACES: Recursive Automated Composition for Environment Scaling"
-RLVR_WORDS = "shrinkage issue of RLVR"
-FPRM_WORDS = "Fixed-Point Reasoning Model"
 PAPER_KEYS = {"id", "uid", "title", "title_source", "abstract", "abstract_text", "authors", "venue", "year",
               "tags", "status", "rating", "note"}
 
 
-def _env(library_env: str | None = None) -> dict[str, str]:
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
-    if library_env is not None:
-        env["MARGINALIA_LIBRARY"] = library_env
-    return env
-
-
-def _cmd(library: Path | None, args: list[str]) -> list[str]:
-    lib_args = ["--library", str(library)] if library is not None else []
-    return [sys.executable, "-m", "desktop_app", *lib_args, *map(str, args)]
-
-
-def run(library: Path | None, *args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(_cmd(library, list(args)), cwd=ROOT, env=env or _env(), capture_output=True,
-                          text=True, encoding="utf-8", timeout=120)
-
-
-def run_parallel(library: Path, *commands: list[object] | tuple[Path, list[object]]) -> list[subprocess.CompletedProcess]:
-    """Run commands that do not write to the same library at once; results in order.
-    A command is an argument list, or (library, argument list) for another library."""
-    procs = []
-    for c in commands:
-        folder, args = c if isinstance(c, tuple) else (library, c)
-        procs.append((args, subprocess.Popen(
-            _cmd(folder, list(map(str, args))), cwd=ROOT, env=_env(), stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, encoding="utf-8")))
-    out = []
-    for c, p in procs:
-        stdout, stderr = p.communicate(timeout=120)
-        out.append(subprocess.CompletedProcess(c, p.returncode, stdout, stderr))
-    return out
-
-
-def ok(proc: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
-    assert proc.returncode == 0, (proc.args, proc.stdout[-2000:], proc.stderr[-2000:])
-    assert "Traceback" not in proc.stderr
-    return proc
-
-
-def user_error(proc: subprocess.CompletedProcess, fragment: str) -> None:
-    """Exit 1 with one line on stderr, no traceback."""
-    assert proc.returncode == 1, (proc.args, proc.stdout[-1000:], proc.stderr[-1000:])
-    assert "Traceback" not in proc.stderr, proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("marginalia: "), (proc.args, proc.stderr)
-    assert fragment in lines[0], (proc.args, lines[0])
-
-
-@pytest.fixture(scope="module")
-def _template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, int]]:
-    """The seeds imported once, in-process (the import command is tested on its own)."""
-    folder = tmp_path_factory.mktemp("cli-template") / "library"
-    with Library.open(folder) as lib:
-        assert lib.imports.from_files(SEEDS).added == 76
-        ids = {"races": find_paper(lib, RACES_WORDS), "rlvr": find_paper(lib, RLVR_WORDS),
-               "fprm": find_paper(lib, FPRM_WORDS)}
-    return folder, ids
-
-
-@pytest.fixture
-def seeded(_template: tuple[Path, dict[str, int]], library_dir: Path) -> dict[str, int]:
-    """A copy of the seeded library in this test's own folder; the ids of three known papers."""
-    shutil.copytree(_template[0], library_dir)
-    return dict(_template[1])
-
-
+@pytest.mark.shared
 def test_import_json_report_duplicates_and_library_env(tmp_path: Path) -> None:
     folder = tmp_path / "from-env"
     # no --library: MARGINALIA_LIBRARY picks the folder
-    first = ok(run(None, "import", "--json", *SEEDS, env=_env(str(folder))))
+    first = ok(run(None, "import", "--json", *SEEDS, env=cli_env(str(folder))))
     report = json.loads(first.stdout)
     assert {"added", "duplicates", "failed", "files"} <= set(report)
     assert (report["added"], report["duplicates"], report["failed"]) == (76, 0, 0)
@@ -306,7 +236,6 @@ def test_user_errors_exit_1_with_one_line(seeded: dict[str, int], library_dir: P
 def test_the_cli_writes_while_a_library_is_open_elsewhere(tmp_path, seed_paths) -> None:
     """The window (here: a Library with its background index thread) stays open while the CLI
     tags and writes a note; the open library sees both, and neither corrupts the other."""
-    import subprocess
     import sys as _sys
 
     from desktop_app.core.library import Library

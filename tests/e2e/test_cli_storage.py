@@ -7,9 +7,12 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from desktop_app.core.library import Library
-from tests.conftest import SEEDS, find_paper, papers_in
-from tests.e2e.test_cli import run, run_parallel
+from tests.helpers.cli import run, run_parallel
+from tests.helpers.library import find_paper, papers_in
+from tests.helpers.shared import SEEDS
 
 RLVR_WORDS = "shrinkage issue of RLVR"
 
@@ -21,6 +24,7 @@ def _one_line_error(proc, text: str) -> None:
     assert len(lines) == 1 and lines[0].startswith(f"marginalia: {text}"), (proc.args, proc.stderr)
 
 
+@pytest.mark.shared
 def test_odd_folder_names_import_list_backup(tmp_path: Path) -> None:
     one, two = tmp_path / "lib ?#% ü 论文", tmp_path / "lib ?#% ü 论文 #2"
     first, second = run_parallel(one, ["import", SEEDS[0]], (two, ["import", *SEEDS[:2]]))
@@ -35,6 +39,7 @@ def test_odd_folder_names_import_list_backup(tmp_path: Path) -> None:
     assert copy.parent == one / "backups" and papers_in(copy) == n1
 
 
+@pytest.mark.shared
 def test_read_only_library_on_the_command_line(tmp_path: Path) -> None:
     folder = tmp_path / "ro lib"
     with Library.open(folder) as lib:
@@ -71,6 +76,7 @@ def test_read_only_without_a_library(tmp_path: Path) -> None:
     _one_line_error(proc, f"{tmp_path / 'none'} holds no Marginalia library")
 
 
+@pytest.mark.shared
 def test_full_disk_on_the_command_line(tmp_path: Path, monkeypatch, capsys) -> None:
     """SQLite's own "database or disk is full" (PRAGMA max_page_count), in process."""
     from sqlalchemy import event

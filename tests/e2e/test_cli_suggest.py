@@ -6,9 +6,14 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from desktop_app.core.library import Library
-from tests.conftest import SEEDS, find_paper
-from tests.e2e.test_cli import ok, run, run_parallel
+from tests.helpers.cli import ok, run, run_parallel
+from tests.helpers.library import find_paper
+from tests.helpers.shared import SEEDS
+
+pytestmark = pytest.mark.shared  # every test here reads ../shared
 
 RACES_TITLE = "RACES: Recursive Automated Composition for Environment Scaling"
 

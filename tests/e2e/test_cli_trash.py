@@ -11,7 +11,7 @@ import pytest
 
 from desktop_app.cli import main
 from desktop_app.core.library import Library
-from tests.e2e.test_cli import _template, ok, run, seeded, user_error  # noqa: F401 - fixtures
+from tests.helpers.cli import ok, run, user_error
 
 PDF = b"%PDF-1.4\n% a trashed paper's file\n%%EOF\n"
 
@@ -29,7 +29,7 @@ def _trash_some(folder: Path, known: dict[str, int], tmp_path: Path) -> tuple[li
     return ids, copy
 
 
-def test_trash_list_restore_and_empty(seeded: dict[str, int], library_dir: Path, tmp_path: Path) -> None:  # noqa: F811
+def test_trash_list_restore_and_empty(seeded: dict[str, int], library_dir: Path, tmp_path: Path) -> None:
     ids, copy = _trash_some(library_dir, seeded, tmp_path)
     listed = ok(run(library_dir, "trash", "list"))
     lines = listed.stdout.splitlines()
@@ -57,7 +57,7 @@ def test_trash_list_restore_and_empty(seeded: dict[str, int], library_dir: Path,
         assert ids[0] in lib.query("").ids
 
 
-def test_trash_restore_refuses_bad_ids_and_changes_nothing(seeded: dict[str, int], library_dir: Path,  # noqa: F811
+def test_trash_restore_refuses_bad_ids_and_changes_nothing(seeded: dict[str, int], library_dir: Path,
                                                            tmp_path: Path) -> None:
     ids, _copy = _trash_some(library_dir, seeded, tmp_path)
     live = next(i for i in range(1, 80) if i not in ids)
@@ -69,7 +69,7 @@ def test_trash_restore_refuses_bad_ids_and_changes_nothing(seeded: dict[str, int
         assert sorted(lib.trash.ids()) == sorted(ids)
 
 
-def test_check_reports_a_copy_left_in_files(seeded: dict[str, int], library_dir: Path) -> None:  # noqa: F811
+def test_check_reports_a_copy_left_in_files(seeded: dict[str, int], library_dir: Path) -> None:
     stray = library_dir / "files" / str(seeded["races"]) / "left.pdf"
     stray.parent.mkdir(parents=True)
     stray.write_bytes(PDF)
@@ -92,7 +92,7 @@ class _Terminal:
 
 
 @pytest.mark.parametrize(("answer", "code", "left"), [("n", 1, 2), ("", 1, 2), ("y", 0, 0)])
-def test_trash_empty_asks_on_a_terminal(seeded: dict[str, int], library_dir: Path, tmp_path: Path,  # noqa: F811
+def test_trash_empty_asks_on_a_terminal(seeded: dict[str, int], library_dir: Path, tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture,
                                         answer: str, code: int, left: int) -> None:
     with Library.open(library_dir) as lib:
@@ -116,7 +116,7 @@ def test_the_help_names_the_trash_commands(capsys: pytest.CaptureFixture) -> Non
     assert all(word in out for word in ("list", "restore", "empty", "for good"))
 
 
-def test_delete_moves_papers_to_the_trash_all_or_none(seeded: dict[str, int], library_dir: Path) -> None:  # noqa: F811
+def test_delete_moves_papers_to_the_trash_all_or_none(seeded: dict[str, int], library_dir: Path) -> None:
     a, b = seeded["races"], seeded["rlvr"]
     user_error(run(library_dir, "delete", str(a), "999999"), "no paper with id 999999")
     with Library.open(library_dir) as lib:

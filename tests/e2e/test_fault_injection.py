@@ -21,14 +21,15 @@ from pathlib import Path
 import pytest
 
 from desktop_app.core.library import Library
-from tests.conftest import ROOT, SEEDS, papers_in
+from tests.helpers.library import papers_in
+from tests.helpers.shared import ROOT, SEEDS
 
 TRIALS = int(os.environ.get("MARGINALIA_FAULT_TRIALS", "10"))
 KINDS = ("import", "tag", "note", "reindex", "export")
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def template(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Path:
     folder = tmp_path_factory.mktemp("template") / "lib"
     with Library.open(folder) as lib:
         lib.imports.from_files(SEEDS[:1])

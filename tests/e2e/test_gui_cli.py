@@ -9,19 +9,15 @@ from pathlib import Path
 
 from PySide6.QtGui import QImage
 
-
-def _run(*args: str, env_extra: dict | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", **(env_extra or {}))
-    return subprocess.run([sys.executable, "-m", "desktop_app", *args], capture_output=True, text=True,
-                          timeout=120, env=env)
+from tests.helpers.cli import run_app
 
 
 def test_screenshot_of_a_selected_paper(tmp_path: Path, seed_paths: list[Path]) -> None:
     lib = tmp_path / "lib"
-    assert _run("--library", str(lib), "import", *map(str, seed_paths)).returncode == 0
-    assert _run("--library", str(lib), "tag", "1", "--add", "rl/rlvr").returncode == 0
+    assert run_app("--library", str(lib), "import", *map(str, seed_paths)).returncode == 0
+    assert run_app("--library", str(lib), "tag", "1", "--add", "rl/rlvr").returncode == 0
     out = tmp_path / "shot.png"
-    res = _run("--library", str(lib), "gui", "--screenshot", str(out), "--query", "reinforcement",
+    res = run_app("--library", str(lib), "gui", "--screenshot", str(out), "--query", "reinforcement",
                "--select", "1", "--size", "1200x800")
     assert res.returncode == 0, res.stderr
     img = QImage(str(out))
@@ -32,11 +28,11 @@ def test_screenshot_of_a_selected_paper(tmp_path: Path, seed_paths: list[Path]) 
 
 
 def test_smoke_tests(tmp_path: Path) -> None:
-    res = _run("--smoke-test")
+    res = run_app("--smoke-test")
     assert res.returncode == 0 and res.stdout.strip() == "OK", res.stderr
     # the sample papers were indexed by the writer's child process and found by a text search
     assert "search index: writer process" in res.stderr, res.stderr
-    res = _run("--library", str(tmp_path / "fresh"), "gui", "--smoke-test")
+    res = run_app("--library", str(tmp_path / "fresh"), "gui", "--smoke-test")
     assert res.returncode == 0 and "OK" in res.stdout, res.stderr
     assert (tmp_path / "fresh" / "library.sqlite").exists()
 
@@ -44,7 +40,7 @@ def test_smoke_tests(tmp_path: Path) -> None:
 def test_version() -> None:
     from desktop_app import __version__
 
-    res = _run("--version")
+    res = run_app("--version")
     assert res.returncode == 0 and res.stdout.strip() == f"marginalia {__version__}"
 
 
@@ -53,13 +49,13 @@ def test_a_library_newer_than_the_code_is_refused_untouched(tmp_path: Path) -> N
     import sqlite3
 
     lib = tmp_path / "lib"
-    assert _run("--library", str(lib), "list").returncode == 0
+    assert run_app("--library", str(lib), "list").returncode == 0
     con = sqlite3.connect(lib / "library.sqlite")
     con.execute("UPDATE alembic_version SET version_num='9999'")
     con.commit()
     con.close()
     before = hashlib.sha256((lib / "library.sqlite").read_bytes()).hexdigest()
-    res = _run("--library", str(lib), "list")
+    res = run_app("--library", str(lib), "list")
     assert res.returncode == 1
     assert "newer version of Marginalia" in res.stderr and "Traceback" not in res.stderr
     assert hashlib.sha256((lib / "library.sqlite").read_bytes()).hexdigest() == before
@@ -79,13 +75,13 @@ def test_a_second_instance_hands_over_to_the_first(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, "the first instance did not start"
             time.sleep(0.1)
         time.sleep(1.0)  # the local server listens right after the window is built
-        second = _run("--library", str(lib))
+        second = run_app("--library", str(lib))
         assert second.returncode == 0, second.stderr
         assert first.poll() is None  # the first one is still running, undisturbed
     finally:
         first.terminate()
         first.wait(timeout=30)
-    assert _run("--library", str(lib), "check").returncode == 0
+    assert run_app("--library", str(lib), "check").returncode == 0
 
 
 def _run_bounded(*args: str) -> subprocess.CompletedProcess:
@@ -106,7 +102,7 @@ def test_screenshot_and_smoke_test_fail_on_a_library_that_cannot_be_opened(tmp_p
     garbage.mkdir()
     (garbage / "library.sqlite").write_bytes(b"this is not an SQLite database, just some text\n" * 40)
     newer = tmp_path / "newer"
-    assert _run("--library", str(newer), "list").returncode == 0
+    assert run_app("--library", str(newer), "list").returncode == 0
     con = sqlite3.connect(newer / "library.sqlite")
     con.execute("UPDATE alembic_version SET version_num='9999'")
     con.commit()

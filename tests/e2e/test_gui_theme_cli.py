@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtGui import QImage
 
 from desktop_app.gui.theme import relative_luminance
-from tests.e2e.test_gui_cli import _run
+from tests.helpers.cli import run_app
 
 
 def _mean_luminance(img: QImage) -> float:
@@ -17,11 +17,11 @@ def _mean_luminance(img: QImage) -> float:
 
 def test_screenshot_in_light_and_in_dark(tmp_path: Path, seed_paths: list[Path]) -> None:
     lib = tmp_path / "lib"
-    assert _run("--library", str(lib), "import", *map(str, seed_paths)).returncode == 0
+    assert run_app("--library", str(lib), "import", *map(str, seed_paths)).returncode == 0
     mean = {}
     for scheme in ("light", "dark"):
         out = tmp_path / f"{scheme}.png"
-        res = _run("--library", str(lib), "gui", "--screenshot", str(out), "--theme", scheme, "--view", "main",
+        res = run_app("--library", str(lib), "gui", "--screenshot", str(out), "--theme", scheme, "--view", "main",
                    "--select", "1", "--size", "1000x700")
         assert res.returncode == 0, res.stderr
         img = QImage(str(out))
@@ -32,6 +32,6 @@ def test_screenshot_in_light_and_in_dark(tmp_path: Path, seed_paths: list[Path])
 
 def test_an_unknown_view_is_refused_with_the_names(tmp_path: Path) -> None:
     out = tmp_path / "shot.png"
-    res = _run("--library", str(tmp_path / "lib"), "gui", "--screenshot", str(out), "--view", "nosuch")
+    res = run_app("--library", str(tmp_path / "lib"), "gui", "--screenshot", str(out), "--view", "nosuch")
     assert res.returncode == 1 and not out.exists()
     assert "nosuch" in res.stderr and "main" in res.stderr, res.stderr

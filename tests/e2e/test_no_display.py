@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from desktop_app.platform_check import NO_SESSION, no_graphical_session
-from tests.conftest import ROOT
+from tests.helpers.shared import ROOT
 
 # prints whether Qt was imported by the time main() returned, after main's own output
 PROBE = ("import sys; from desktop_app.cli import main; rc = main(sys.argv[1:]); "

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.system_tools import APT_HINT, require
+from tests.helpers.system_tools import APT_HINT, require
 
 # the first release build on a machine makes a Debian 11 root and compiles CPython (~15 min)
 pytestmark = [pytest.mark.packaging, pytest.mark.timeout(2700)]
@@ -261,8 +261,8 @@ def check_server_library(exe: Path, url: str, tmp: Path) -> float:
 
 def test_bundle_opens_a_server_library(build: Build, pg_server: str, tmp_path):
     """psycopg and libpq in the bundle: its command line works on a throwaway PostgreSQL
-    server's library (Unix socket, tests/core/pg_fixtures.py), and its window opens on it."""
-    from tests.core.pg_fixtures import new_database
+    server's library (Unix socket, tests/helpers/pg_fixtures.py), and its window opens on it."""
+    from tests.helpers.pg_fixtures import new_database
 
     elapsed = check_server_library(build.bundle / APP, new_database(pg_server), tmp_path)
     report(f"bundle on a PostgreSQL server library (import, search, tag, window): {elapsed:.1f} s")

@@ -14,7 +14,7 @@ from desktop_app.core.library import Library
 
 @pytest.mark.postgresql
 def test_smoke_test_on_a_server_library(pg_url: str) -> None:
-    from tests.conftest import SEEDS
+    from tests.helpers.shared import SEEDS
 
     with Library.open(pg_url) as lib:
         lib.imports.from_files(SEEDS[:1])

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SEEDS, SHARED_MISSING
-from tests.wheel_build import ROOT, build_wheel, copy_sources, fresh_venv
+from tests.helpers.shared import SEEDS, SHARED_MISSING
+from tests.helpers.wheel_build import ROOT, build_wheel, copy_sources, fresh_venv
 
 pytestmark = pytest.mark.packaging
 
@@ -78,10 +78,10 @@ def test_the_window_smoke_test(installed: Path, tmp_path: Path) -> None:
 def test_a_library_made_by_an_older_version(installed: Path, tmp_path: Path) -> None:
     if not SEEDS:
         pytest.skip(SHARED_MISSING)
-    from tests.core.test_migrations import _db_0001
+    from tests.helpers.old_library import db_0001
 
     folder = tmp_path / "old"
-    _, roles = _db_0001(folder)  # schema 0001, filled the way that version wrote its rows
+    _, roles = db_0001(folder)  # schema 0001, filled the way that version wrote its rows
     listed = json.loads(run(installed, tmp_path, "--library", str(folder), "list", "--json").stdout)
     assert listed["total"] == 75  # the one in the trash stays there
     titles = {p["id"]: p["title"] for p in listed["papers"]}

@@ -7,6 +7,16 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test under tests/gui carries the ``gui`` marker (``-m "not gui"`` leaves them out).
+    This hook sees the whole session's items, so it marks only those whose file is here."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.gui)
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _english_window(qapp):
@@ -15,6 +25,16 @@ def _english_window(qapp):
     from desktop_app.gui import i18n
 
     i18n.install(qapp, "en")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _clipboard_emptied_at_the_end(qapp):
+    """The offscreen platform keeps the clipboard's data in a C++ global that is destroyed by the
+    C library's exit, after Python has shut down; a QMimeData made in Python (the paper menu's
+    copies) deleted then crashes the exit with SIGSEGV. Emptying the clipboard at the end of the
+    session deletes it while Python still runs. (xcb's clipboard goes with the application.)"""
+    yield
+    qapp.clipboard().clear()
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QMessageBox
 from desktop_app.core.errors import LibraryDamaged
 from desktop_app.core.library import Library
 from desktop_app.core.store import backups
-from tests.core.test_backups import damage
+from tests.helpers.backups import damage
 
 
 def _notes(folder: Path, n: int) -> None:

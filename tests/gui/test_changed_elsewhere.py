@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from PySide6.QtCore import Qt
 
 from desktop_app.core.library import Library
-from tests.conftest import ROOT
-
-
-def cli(folder: Path, *args: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "desktop_app", "--library", str(folder), *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+from tests.helpers.cli import cli
 
 
 def test_core_keeps_both_texts_and_reports_the_conflict(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QInputDialog
 
 from desktop_app.core.library import Library
 from desktop_app.core.saved_filter import SavedFilter
-from tests.gui.keyboard import press, type_keys
+from tests.helpers.keyboard import press, type_keys
 
 
 def _shown(make_window, folder: Path, qtbot):

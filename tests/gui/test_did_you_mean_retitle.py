@@ -10,7 +10,7 @@ from PySide6.QtGui import QAction
 from desktop_app.gui.did_you_mean import DidYouMeanLine
 from desktop_app.gui.jobs import running_jobs
 from desktop_app.gui.retitle_dialog import RetitleDialog
-from tests.conftest import find_paper
+from tests.helpers.library import find_paper
 
 RACES_TITLE = "RACES: Recursive Automated Composition for Environment Scaling"
 

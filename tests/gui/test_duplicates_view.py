@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QLabel
 
 from desktop_app.core.library import Library
 from desktop_app.gui.duplicates_view import DuplicatesDialog
-from tests.core.test_duplicates import CHAPTERS, FIRST, SECOND, _import_kept_apart, _write
+from tests.helpers.duplicates import CHAPTERS, FIRST, SECOND, import_kept_apart, write_file
 
 HOSTILE_TITLE = "<b>Bold</b> <img src='http://example.org/x.png'> &amp; <a href='x'>link</a>"
 
@@ -22,9 +22,9 @@ HOSTILE_TITLE = "<b>Bold</b> <img src='http://example.org/x.png'> &amp; <a href=
 def dups_dir(library_dir: Path, tmp_path: Path) -> Path:
     """A library holding three possible-duplicate pairs (see tests/core/test_duplicates.py)."""
     with Library.open(library_dir) as lib:
-        lib.imports.from_files([_write(tmp_path, "first.bib", FIRST)])
-        _import_kept_apart(lib, _write(tmp_path, "second.bib", SECOND))
-        lib.imports.from_files([_write(tmp_path, "chapters.ris", CHAPTERS)])
+        lib.imports.from_files([write_file(tmp_path, "first.bib", FIRST)])
+        import_kept_apart(lib, write_file(tmp_path, "second.bib", SECOND))
+        lib.imports.from_files([write_file(tmp_path, "chapters.ris", CHAPTERS)])
         assert len(lib.duplicates.find()) == 3
     return library_dir
 
@@ -131,7 +131,7 @@ def test_imported_text_is_shown_as_plain_text(make_window, library_dir: Path, tm
     bib = "".join(f"@misc{{k{i},\n  title = {{{HOSTILE_TITLE}}},\n  author = {{Mallory, M{i}.}},\n"
                   f"  year = {{{2000 + i}}},\n}}\n" for i in range(2))
     with Library.open(library_dir) as lib:
-        lib.imports.from_files([_write(tmp_path, "hostile.bib", bib)])
+        lib.imports.from_files([write_file(tmp_path, "hostile.bib", bib)])
         shown_title = lib.papers.get(lib.query("").ids[0]).title
     assert "<b>" in shown_title  # the title really is markup-like text
     win = make_window(library_dir)

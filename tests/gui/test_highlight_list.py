@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication
 
 from desktop_app.core.library import Library
 from desktop_app.gui.highlight_list import MAX_HEIGHT, text_width
-
-pytestmark = pytest.mark.gui
 
 COMMENT = ("A long comment that has to wrap onto several lines in the highlight list, and whose last "
            "words must still be there: THE END")

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from desktop_app.gui import import_export
-from tests.conftest import CORPUS
+from tests.helpers.shared import CORPUS
+
+pytestmark = pytest.mark.shared  # every test here reads ../shared
 
 CORPUS_FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "SOURCES.md")
 

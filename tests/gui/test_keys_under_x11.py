@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
-from tests.system_tools import APT_HINT, require
+from tests.helpers.shared import ROOT
+from tests.helpers.system_tools import APT_HINT, require
 
 
 def _need_xtest() -> None:

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QPushButton
 
-from tests.gui.keyboard import focus_name, press, type_keys
+from tests.helpers.keyboard import focus_name, press, type_keys
 
 
 def _shown(make_window, folder: Path, qtbot):
@@ -289,7 +289,7 @@ def test_a_remembered_paper_past_the_first_page_is_current_with_the_keys(make_wi
     from desktop_app.core.library import Library
     from desktop_app.gui.paper_model import PAGE
     from desktop_app.gui.window_settings import WindowSettings
-    from tests.conftest import CORPUS
+    from tests.helpers.shared import CORPUS
 
     bib = [CORPUS / "bibtex" / name for name in ("jabref__jabref-authors.bib", "jabref__testjabref.bib")]
     with Library.open(library_dir) as lib:

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from desktop_app.core.library import Library
 from desktop_app.gui.paper_model import COL_TITLE
-from tests.conftest import find_paper
+from tests.helpers.library import find_paper
 
 
 def _titles(win) -> list[str]:

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from desktop_app.core.library import Library
 from desktop_app.gui.merge_tags import MergeTagsDialog, preview_text
-from tests.gui.test_shortcuts import press
+from tests.helpers.keyboard import press_sequence
 
 
 def _tagged(folder: Path) -> list[int]:
@@ -75,11 +75,11 @@ def test_merge_from_the_sidebar_then_undo_and_redo_by_keyboard(make_window, seed
     win.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=3000)
     win.table.setFocus()
-    press(qtbot, win.table, "Ctrl+Z")
+    press_sequence(qtbot, win.table, "Ctrl+Z")
     assert {pid: sorted(lib.papers.get(pid).tags) for pid in ids[:22]} == before
     assert win.undo_stack.redoText() == "Merge tag rl into reinforcement-learning"
     assert "rl" in [t.name for t in lib.tags.all()]
-    press(qtbot, win.table, "Ctrl+Shift+Z")
+    press_sequence(qtbot, win.table, "Ctrl+Shift+Z")
     assert {pid: sorted(lib.papers.get(pid).tags) for pid in ids[:22]} == merged
     assert win.undo_stack.canUndo() and not win.undo_stack.canRedo()
 

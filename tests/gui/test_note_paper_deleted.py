@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
-from tests.conftest import ROOT
+from tests.helpers.shared import ROOT
 
 
 def delete_in_another_process(where: str, pid: int) -> None:

@@ -14,8 +14,6 @@ from PySide6.QtGui import QAction, QColor, QImage
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
 
-pytestmark = pytest.mark.gui
-
 
 def _open_map(win, qtbot):
     from desktop_app.gui.paper_map import MapDialog

@@ -13,7 +13,7 @@ from desktop_app.core.citations import cite_papers
 from desktop_app.gui import preferences
 from desktop_app.gui.paper_menu import build_paper_menu, screenshot_view
 from desktop_app.gui.paper_model import COL_TITLE
-from tests.conftest import find_paper
+from tests.helpers.library import find_paper
 
 
 def _row_point(win, row: int) -> QPoint:

@@ -59,7 +59,7 @@ def test_a_pdf_export_onto_a_full_disk_keeps_the_old_pdf(qapp, seed_library: Lib
     import pytest
 
     from desktop_app.core.errors import ExportFailed
-    from tests.core.test_export_full_disk import OLD, full_disk_on_fsync, full_disk_on_write
+    from tests.helpers.full_disk import OLD, full_disk_on_fsync, full_disk_on_write
 
     folder = tmp_path / "exports"
     folder.mkdir()
@@ -107,7 +107,7 @@ def test_file_export_pdf_onto_a_full_disk_shows_one_error(make_window, library_d
     """File → Export → PDF in the window: an error message, no "Exported" in the status bar."""
     from PySide6.QtWidgets import QMessageBox
 
-    from tests.core.test_export_full_disk import OLD, full_disk_on_write
+    from tests.helpers.full_disk import OLD, full_disk_on_write
 
     win = make_window(library_dir)
     win.library.imports.from_files(seed_paths[:1])

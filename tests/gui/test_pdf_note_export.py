@@ -12,7 +12,7 @@ import pypdf
 from desktop_app.core.highlights import COLORS
 from desktop_app.core.library import Library
 from desktop_app.exporting import export_to_file
-from tests.conftest import find_paper
+from tests.helpers.library import find_paper
 
 NOTE = """# Results
 

@@ -10,7 +10,7 @@ from PySide6.QtGui import QPalette, QTextDocument
 from desktop_app.core.library import Library
 from desktop_app.core.search.hit_spans import hit_spans
 from desktop_app.core.text import to_plain
-from tests.conftest import find_paper
+from tests.helpers.library import find_paper
 
 PHRASE = '"in-context learning"'
 

@@ -19,8 +19,8 @@ from desktop_app.core.errors import ServerUnreachable
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.search.index import STAMP
-from tests.core.pg_fixtures import new_database
-from tests.core.postgres_server import _require, postgres_server
+from tests.helpers.pg_fixtures import new_database
+from tests.helpers.postgres_server import _require, postgres_server
 
 pytestmark = pytest.mark.postgresql
 

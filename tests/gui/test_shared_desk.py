@@ -14,7 +14,7 @@ from PySide6.QtCore import QSettings
 
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
-from tests.conftest import ROOT
+from tests.helpers.shared import ROOT
 
 pytestmark = pytest.mark.postgresql
 

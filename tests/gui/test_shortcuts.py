@@ -12,11 +12,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QInputDialog, QWidget
 
 from desktop_app.gui.key_bindings import collisions, registrations, unique_keys
 from desktop_app.gui.shortcuts_help import NATIVE_KEYS, SHORTCUTS, listed_keys
-
-
-def press(qtbot, widget: QWidget, key: str) -> None:
-    combo = QKeySequence(key)[0]
-    qtbot.keyClick(widget, combo.key(), combo.keyboardModifiers())
+from tests.helpers.keyboard import press_sequence
 
 
 def answer_next_modal(seen: list[tuple[str, str]], answer: Callable[[QWidget], None] | None = None,
@@ -112,71 +108,71 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
     # navigation
     on_table(3)
     for key, row in (("Down", 4), ("J", 5), ("K", 4), ("Up", 3)):
-        press(qtbot, table, key)
+        press_sequence(qtbot, table, key)
         assert table.currentIndex().row() == row, key
         tested.add(key)
-    press(qtbot, table, "End")
+    press_sequence(qtbot, table, "End")
     assert table.currentIndex().row() == win.model.rowCount() - 1
-    press(qtbot, table, "Home")
+    press_sequence(qtbot, table, "Home")
     assert table.currentIndex().row() == 0
     tested |= {"Home", "End"}
     on_table(3)
     came_from = win.current_id()
     win.similar.choose(win.model.paper_id(9))  # a related paper followed
     assert table.currentIndex().row() == 9
-    press(qtbot, table, "Alt+Left")
+    press_sequence(qtbot, table, "Alt+Left")
     assert win.current_id() == came_from
     tested.add("Alt+Left")
     on_table(3)
-    press(qtbot, table, "Tab")
+    press_sequence(qtbot, table, "Tab")
     assert QApplication.focusWidget() is reader.title_edit
-    press(qtbot, reader.title_edit, "Shift+Tab")
+    press_sequence(qtbot, reader.title_edit, "Shift+Tab")
     assert QApplication.focusWidget() is table
-    press(qtbot, table, "Shift+Tab")
+    press_sequence(qtbot, table, "Shift+Tab")
     assert QApplication.focusWidget() is win.search.box
     tested |= {"Tab", "Shift+Tab"}
     on_table(3)
     for key in ("Return", "Space"):
         on_table(3)
-        press(qtbot, table, key)
+        press_sequence(qtbot, table, key)
         assert QApplication.focusWidget() is reader.abstract, key
         tested.add(key)
     on_table()
-    press(qtbot, table, "T")
+    press_sequence(qtbot, table, "T")
     assert QApplication.focusWidget() is reader.tags.line
     on_table()
-    press(qtbot, table, "N")
+    press_sequence(qtbot, table, "N")
     assert QApplication.focusWidget() is reader.notes.edit
     tested |= {"T", "N"}
-    press(qtbot, reader.notes.edit, "Ctrl+Shift+P")
+    press_sequence(qtbot, reader.notes.edit, "Ctrl+Shift+P")
     assert reader.notes.stack.currentWidget() is reader.notes.preview
-    press(qtbot, reader.notes.preview, "Ctrl+Shift+P")
+    press_sequence(qtbot, reader.notes.preview, "Ctrl+Shift+P")
     assert reader.notes.stack.currentWidget() is reader.notes.edit
     tested.add("Ctrl+Shift+P")
 
     # rating and status, from the table and from the abstract
     for n in range(6):
         on_table(2)
-        press(qtbot, table, str(n))
+        press_sequence(qtbot, table, str(n))
         assert current().rating == n, n
         tested.add(str(n))
     for key, status in (("S", "skimmed"), ("R", "read"), ("U", "unread")):
         on_table(2)
-        press(qtbot, table, key)
+        press_sequence(qtbot, table, key)
         assert current().status == status, key
         reader.abstract.setFocus()
-        press(qtbot, reader.abstract, "R" if key != "R" else "S")
+        press_sequence(qtbot, reader.abstract, "R" if key != "R" else "S")
         assert current().status == ("read" if key != "R" else "skimmed")
         tested.add(key)
 
     # undo / redo by keyboard, from the table
     on_table(2)
-    press(qtbot, table, "R")
-    press(qtbot, table, "S")
+    press_sequence(qtbot, table, "R")
+    press_sequence(qtbot, table, "S")
     assert current().status == "skimmed"
-    press(qtbot, table, "Ctrl+Z")
+    press_sequence(qtbot, table, "Ctrl+Z")
     assert current().status == "read"
-    press(qtbot, table, "Ctrl+Shift+Z")
+    press_sequence(qtbot, table, "Ctrl+Shift+Z")
     assert current().status == "skimmed"
     tested |= {"Ctrl+Z", "Ctrl+Shift+Z"}
 
@@ -189,9 +185,9 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
         cur.setPosition(n * 3 + 2, cur.MoveMode.KeepAnchor)
         reader.abstract.setTextCursor(cur)
         reader.abstract.setFocus()
-        press(qtbot, reader.abstract, key)
+        press_sequence(qtbot, reader.abstract, key)
         if key == "H":  # h waits for the colour's digit (gui/highlight_keys.py)
-            press(qtbot, reader.abstract, "1")
+            press_sequence(qtbot, reader.abstract, "1")
         colors = [h.color for h in lib.papers.get(pid).highlights]
         assert len(colors) == n + 1, key
         tested.add(key)
@@ -199,20 +195,20 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
 
     # search: Ctrl+F focuses it; Esc clears it
     on_table()
-    press(qtbot, table, "Ctrl+F")
+    press_sequence(qtbot, table, "Ctrl+F")
     assert QApplication.focusWidget() is win.search.box
     qtbot.keyClicks(win.search.box, "learning")
     qtbot.waitUntil(lambda: win.model.rowCount() < 76, timeout=3000)
-    press(qtbot, win.search.box, "Escape")
+    press_sequence(qtbot, win.search.box, "Escape")
     assert win.search.box.text() == ""
     qtbot.waitUntil(lambda: win.model.rowCount() == 76, timeout=3000)
     tested |= {"Ctrl+F", "Esc"}
 
     # views
     on_table()
-    press(qtbot, table, "Ctrl+2")
+    press_sequence(qtbot, table, "Ctrl+2")
     assert win.state.status == "unread"
-    press(qtbot, table, "Ctrl+1")
+    press_sequence(qtbot, table, "Ctrl+1")
     assert win.state.status is None and win.model.rowCount() == 76
     tested |= {"Ctrl+1", "Ctrl+2"}
 
@@ -220,20 +216,20 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
     seen: list[tuple[str, str]] = []
     on_table(0)
     gone = win.current_id()
-    press(qtbot, table, "Delete")  # to the trash, without a question
+    press_sequence(qtbot, table, "Delete")  # to the trash, without a question
     assert gone not in lib.query("").ids and lib.trash.ids() == [gone]
     on_table(0)
-    press(qtbot, table, "Ctrl+Z")
+    press_sequence(qtbot, table, "Ctrl+Z")
     assert gone in lib.query("").ids
     on_table(0)
     gone = win.current_id()
-    press(qtbot, table, "Delete")
-    press(qtbot, table, "Ctrl+3")
+    press_sequence(qtbot, table, "Delete")
+    press_sequence(qtbot, table, "Ctrl+3")
     assert win.state.trash and win.model.ids == [gone]
     on_table(0)
-    press(qtbot, table, "Ctrl+Shift+R")
+    press_sequence(qtbot, table, "Ctrl+Shift+R")
     assert lib.trash.count() == 0 and gone in lib.query("").ids
-    press(qtbot, table, "Ctrl+1")
+    press_sequence(qtbot, table, "Ctrl+1")
     assert not win.state.trash and win.model.rowCount() == 76
     tested |= {"Del", "Ctrl+3", "Ctrl+Shift+R"}
 
@@ -246,13 +242,13 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
 
     on_table(0)
     answer_next_modal(seen, name_it("To read"))
-    press(qtbot, table, "Ctrl+Shift+L")
+    press_sequence(qtbot, table, "Ctrl+Shift+L")
     assert "To read" in [i.name for i in lib.lists.all()]
     tested.add("Ctrl+Shift+L")
 
     on_table(0)
     answer_next_modal(seen)
-    press(qtbot, table, "Ctrl+L")
+    press_sequence(qtbot, table, "Ctrl+L")
     assert seen[-1] == ("QInputDialog", "Add to reading list")
     tested.add("Ctrl+L")
 
@@ -260,11 +256,11 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
     win.on_sidebar_filter("list", "To read")
     first, second = (p for p, _, _ in lib.lists.items("To read"))
     on_table(1)
-    press(qtbot, table, "Alt+Up")
+    press_sequence(qtbot, table, "Alt+Up")
     assert [p for p, _, _ in lib.lists.items("To read")] == [second, first]
     win.select_paper(second)
     table.setFocus()
-    press(qtbot, table, "Alt+Down")
+    press_sequence(qtbot, table, "Alt+Down")
     assert [p for p, _, _ in lib.lists.items("To read")] == [first, second]
     tested |= {"Alt+Up", "Alt+Down"}
     win.on_sidebar_filter("all", "")
@@ -272,7 +268,7 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
     win.search.set_text("transformer")
     answer_next_modal(seen, name_it("Transformers"))
     on_table(0)
-    press(qtbot, table, "Ctrl+Shift+S")
+    press_sequence(qtbot, table, "Ctrl+Shift+S")
     assert dict(lib.searches.all()).get("Transformers") == "transformer"
     win.search.set_text("")
     tested.add("Ctrl+Shift+S")
@@ -281,14 +277,14 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
         on_table(0)
         before = len(seen)
         answer_next_modal(seen)
-        press(qtbot, table, key)
+        press_sequence(qtbot, table, key)
         assert len(seen) == before + 1, key
         if title:
             assert seen[-1][1] == title, key
         tested.add(key)
 
     on_table(0)
-    press(qtbot, table, "F1")
+    press_sequence(qtbot, table, "F1")
     dlg = win.findChild(QDialog, "shortcutsDialog")
     assert dlg is not None and dlg.isVisible()
     dlg.reject()
@@ -299,7 +295,7 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
         on_table(0)
         before = len(seen)
         answer_next_modal(seen)
-        press(qtbot, table, key)
+        press_sequence(qtbot, table, key)
         qtbot.waitUntil(lambda before=before: len(seen) > before, timeout=5000)
         assert seen[-1][1] == title, key
         tested.add(key)
@@ -307,7 +303,7 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
     # Ctrl+Shift+C: the selected paper's reference on the clipboard, in the citation style
     on_table(0)
     QApplication.clipboard().setText("before")
-    press(qtbot, table, "Ctrl+Shift+C")
+    press_sequence(qtbot, table, "Ctrl+Shift+C")
     qtbot.waitUntil(lambda: QApplication.clipboard().text() not in ("", "before"), timeout=10000)
     assert win.library.papers.get(win.current_id()).title.split()[0] in QApplication.clipboard().text()
     tested.add("Ctrl+Shift+C")
@@ -317,7 +313,7 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toString()) or True)
     on_table(0)
     lib.papers.update_metadata(win.current_id(), {"arxiv_id": "2401.01234"})
-    press(qtbot, table, "Ctrl+Return")
+    press_sequence(qtbot, table, "Ctrl+Return")
     assert opened == ["https://arxiv.org/abs/2401.01234"]
     tested.add("Ctrl+Return")
 
@@ -330,7 +326,7 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
         qtbot.waitUntil(lambda: pid in win.similar._cache and len(chips.chips) >= 5, timeout=20000)
         name = chips.chips[n - 1].text()[2:].split()[0]  # "+ topic-3  Alt+Shift+2"
         on_table(0)
-        press(qtbot, table, f"Alt+Shift+{n}")
+        press_sequence(qtbot, table, f"Alt+Shift+{n}")
         assert name in lib.papers.get(pid).tags, n
         win.undo_action.trigger()
         assert name not in lib.papers.get(pid).tags, n
@@ -338,9 +334,9 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
 
     # Ctrl+Shift+T: triage in, and out again
     on_table(0)
-    press(qtbot, table, "Ctrl+Shift+T")
+    press_sequence(qtbot, table, "Ctrl+Shift+T")
     assert win.triage.view is not None and win.triage.view.active and win.stack.currentWidget() is win.triage.view
-    press(qtbot, QApplication.focusWidget() or win, "Ctrl+Shift+T")  # from inside triage
+    press_sequence(qtbot, QApplication.focusWidget() or win, "Ctrl+Shift+T")  # from inside triage
     assert not win.triage.view.active and win.stack.currentWidget() is win.splitter
     tested.add("Ctrl+Shift+T")
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from desktop_app.core.library import Library
 from desktop_app.gui.search_bar import FilterState
 from desktop_app.gui.window_settings import WindowSettings
-from tests.gui.test_shortcuts import press
+from tests.helpers.keyboard import press_sequence
 
 
 def _tag(folder: Path) -> None:
@@ -34,9 +34,9 @@ def test_the_sidebar_follows_keys_chips_and_excludes(make_window, seeded_dir: Pa
     win.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=3000)
     win.table.setFocus()
-    press(qtbot, win.table, "Ctrl+2")
+    press_sequence(qtbot, win.table, "Ctrl+2")
     assert _current(win) == (("status", "unread"), ["unread"])
-    press(qtbot, win.table, "Ctrl+1")
+    press_sequence(qtbot, win.table, "Ctrl+1")
     assert _current(win) == (("all", ""), [""])
 
     # a tag, then a status on top of it: no single entry stands for both, so none is shown

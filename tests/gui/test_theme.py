@@ -15,8 +15,6 @@ from desktop_app.core.library import Library
 from desktop_app.gui import preferences, theme
 from desktop_app.gui.theme import contrast_ratio, readable, relative_luminance, text_on
 
-pytestmark = pytest.mark.gui
-
 YELLOW = "#ffff00"  # the dialog's pure yellow: white text on it before (lightness 0.5)
 NAVY = "#1a237e"  # one that needs white text
 

@@ -11,7 +11,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication
 
 from desktop_app.core.library import Library
-from tests.gui.test_changed_elsewhere import cli
+from tests.helpers.cli import cli
 
 
 def _triage(make_window, seeded_dir: Path, qtbot):

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.helpers.shared import ROOT
 
 
 def _cli(folder: Path, *args: str) -> subprocess.CompletedProcess:

@@ -288,7 +288,7 @@ def measure(path: Path, *, timeout: float = 60.0, memory_limit: int = MEMORY_LIM
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(root), *filter(None, [os.environ.get("PYTHONPATH")])]))
-    code = (f"from tests.core.hostile_cases import _child; "
+    code = (f"from tests.helpers.hostile_cases import _child; "
             f"_child({str(path)!r}, {memory_limit}, {str(library or '')!r})")
     start = time.perf_counter()
     try:

@@ -13,7 +13,8 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers.shared import ROOT
+
 SOURCES = ("desktop_app", "migrations", "resources", "pyproject.toml", "setup.py", "README.md", "LICENSE")
 
 def _skip(folder: str, names: list[str]) -> list[str]:

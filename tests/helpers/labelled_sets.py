@@ -15,10 +15,9 @@ from pathlib import Path
 
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
+from tests.helpers.shared import SEEDS, SHARED
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
 SCREENING = sorted((SHARED / "screening").glob("*.csv"))
-SEEDS = sorted((SHARED / "seeds").glob("*.txt"))
 
 
 def screening_records(path: Path, included_only: bool = False, label: str | None = None) -> list[Record]:
@@ -63,3 +62,17 @@ def truth(lib: Library) -> dict[int, str]:
         if labels:
             out[pid] = labels[0]
     return out
+
+
+# the two screening sets of the topics mix
+ADHD = next((p for p in SCREENING if p.stem == "ADHD"), None)
+DEPRESSION = next((p for p in SCREENING if p.stem.startswith("Bannach-Brown")), None)
+
+
+def mix_records() -> list[Record]:
+    """Three groups nobody confuses: ADHD drug trials (20), animal models of depression (the
+    first 60 included), machine-learning abstracts (the seeds, 76)."""
+    assert ADHD is not None and DEPRESSION is not None, f"the screening sets, expected in {SEEDS[0].parents[1]}"
+    return (screening_records(ADHD, included_only=True, label="adhd")
+            + screening_records(DEPRESSION, included_only=True, label="depression")[:60]
+            + [r for n, path in enumerate(SEEDS) for r in seed_records(path, "ml")])

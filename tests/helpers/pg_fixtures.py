@@ -1,5 +1,5 @@
 """Fixtures for shared (PostgreSQL) libraries: one throwaway server per test session, a new
-database per test. Import the fixtures in a test module: ``from tests.core.pg_fixtures import *``.
+database per test. Import the fixtures in a test module: ``from tests.helpers.pg_fixtures import *``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.core.postgres_server import postgres_server
+from tests.helpers.postgres_server import postgres_server
 
 _numbers = itertools.count()
 
@@ -66,7 +66,7 @@ BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
 
 def _import_seeds(location: str) -> None:
     from desktop_app.core.library import Library
-    from tests.conftest import SEEDS
+    from tests.helpers.shared import SEEDS
 
     with Library.open(location) as lib:
         assert lib.imports.from_files(SEEDS).added == 76

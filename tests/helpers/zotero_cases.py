@@ -1,7 +1,7 @@
 """Zotero's own import test cases (``../shared/corpus/zotero-translators``), read by our readers
 and compared field by field with the items Zotero expects.
 
-``compare_all()`` gives one :class:`Outcome` per case; ``python -m tests.core.zotero_cases``
+``compare_all()`` gives one :class:`Outcome` per case; ``python -m tests.helpers.zotero_cases``
 prints the agreement table (how often our readers agree with Zotero's).
 """
 
@@ -17,7 +17,7 @@ from desktop_app.core.formats import read_path
 from desktop_app.core.formats.identity import normalize_abstract, normalize_doi, normalize_title
 from desktop_app.core.formats.names import family_key
 from desktop_app.core.records import Record
-from tests.conftest import CORPUS
+from tests.helpers.shared import CORPUS
 
 ROOT = CORPUS / "zotero-translators"
 FORMATS = ("ris", "bibtex", "wos", "nbib", "csljson")

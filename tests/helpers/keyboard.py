@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -33,3 +34,9 @@ def focus_name(window: QWidget) -> str:
     """The focus widget's object name ("" for none), for messages."""
     w = QApplication.focusWidget()
     return "" if w is None else (w.objectName() or type(w).__name__)
+
+
+def press_sequence(qtbot, widget: QWidget, key: str) -> None:
+    """Press ``key``, written as a key sequence ("Ctrl+Shift+T"), on ``widget`` itself."""
+    combo = QKeySequence(key)[0]
+    qtbot.keyClick(widget, combo.key(), combo.keyboardModifiers())
