@@ -275,13 +275,8 @@ def library_space(store: Store) -> SemanticSpace:
                 return kept.space
     folder = _folder_of(store) if state[0] > WAIT_PAPERS else None
     if folder is not None:  # a large folder library: on disk, fitted before or now by a child
-        space = load_space(folder, state)
-        if space is None and fit_in_child(folder):
-            state = library_state(store)  # what the child fitted: the texts as they are now
-            space = load_space(folder, state)
+        space = _mapped(store, folder, state, kept)
         if space is not None:
-            with _lock:
-                kept.state, kept.space = state, space
             return space
     space = _fit_and_keep(store, state, kept)
     if folder is not None:
@@ -329,24 +324,27 @@ def _fit_in_background(store: Store, state: tuple, kept: _Kept) -> None:
     is read from the page cache as it is used); else, or when the child fails, in this thread."""
     try:
         folder = _folder_of(store)
-        if folder is not None:
-            space = load_space(folder, state)
-            if space is None and fit_in_child(folder):
-                state = library_state(store)  # what the child fitted: the texts as they are now
-                space = load_space(folder, state)
-            if space is not None:
-                with _lock:
-                    kept.state, kept.space = state, space
-                    if kept.fitting is threading.current_thread():
-                        kept.fitting = None
-                return
-        _fit_and_keep(store, state, kept)
+        if folder is None or _mapped(store, folder, state, kept) is None:
+            _fit_and_keep(store, state, kept)
     except Exception:
         log.debug("fitting the semantic space failed", exc_info=True)
     finally:
         with _lock:
             if kept.fitting is threading.current_thread():
                 kept.fitting = None
+
+
+def _mapped(store: Store, folder: Path, state: tuple, kept: _Kept) -> SemanticSpace | None:
+    """The space of ``state`` from the folder's cache, else fitted there by a child (then of the
+    texts as they are now), kept for ``store``; None when neither works."""
+    space = load_space(folder, state)
+    if space is None and fit_in_child(folder):
+        state = library_state(store)  # what the child fitted: the texts as they are now
+        space = load_space(folder, state)
+    if space is not None:
+        with _lock:
+            kept.state, kept.space = state, space
+    return space
 
 
 # ---- the space on disk: a folder library's cache, written by a child process ---------------
@@ -426,22 +424,11 @@ def fit_and_save(store: Store, folder: Path) -> Path | None:
 
 
 def fit_in_child(folder: Path, timeout: float = 1800.0) -> bool:
-    """Fit and cache the space of the library in ``folder`` in a child process; True when the
-    child succeeded. Not in a frozen (packaged) app run as a library of another program."""
-    import subprocess
+    """Fit and cache the space of the library in ``folder`` in a child process
+    (``marginalia triage space``); True when the child succeeded."""
+    from desktop_app.core.search.worker import run_child
 
-    from desktop_app.core.search.worker import _child_env, worker_command
-
-    argv = worker_command(folder)[:-1] + ["triage", "space"]
-    try:
-        done = subprocess.run(argv, env=_child_env(), capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError) as exc:
-        log.info("semantic space not fitted in a child: %s", exc)
-        return False
-    if done.returncode != 0:
-        log.info("semantic space not fitted in a child (%s): %s", done.returncode, done.stderr.strip()[-500:])
-    return done.returncode == 0
+    return run_child(folder, ["triage", "space"], timeout, "semantic space")
 
 
 def forget(store: Store) -> None:

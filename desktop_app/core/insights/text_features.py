@@ -180,20 +180,9 @@ def build_in_child(folder: Path, timeout: float = 1800.0) -> bool:
     """Build and cache the features of the library in ``folder`` in a child process
     (``marginalia triage features``): tokenising 100,000 abstracts is Python work that would
     hold the window's interpreter lock for half a minute. True when the child succeeded."""
-    import subprocess
+    from desktop_app.core.search.worker import run_child
 
-    from desktop_app.core.search.worker import _child_env, worker_command
-
-    argv = worker_command(folder)[:-1] + ["triage", "features"]
-    try:
-        done = subprocess.run(argv, env=_child_env(), capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError) as exc:
-        log.info("features not built in a child: %s", exc)
-        return False
-    if done.returncode != 0:
-        log.info("features not built in a child (%s): %s", done.returncode, done.stderr.strip()[-500:])
-    return done.returncode == 0
+    return run_child(folder, ["triage", "features"], timeout, "features")
 
 
 def _paths(folder: Path, fp: str) -> tuple[Path, Path]:

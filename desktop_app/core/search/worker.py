@@ -50,6 +50,24 @@ def worker_command(folder: Path) -> list[str]:
     return [*exe, "--library", str(folder), SUBCOMMAND]
 
 
+def run_child(folder: Path, args: list[str], timeout: float, what: str) -> bool:
+    """Run ``marginalia --library FOLDER ARGS...`` once, as the index writer's child is run
+    (the bundle's binary, the same package); True when it succeeded. ``what`` names the work
+    in the log when it did not."""
+    import subprocess
+
+    argv = worker_command(folder)[:-1] + list(args)
+    try:
+        done = subprocess.run(argv, env=_child_env(), capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.info("%s not made in a child: %s", what, exc)
+        return False
+    if done.returncode != 0:
+        log.info("%s not made in a child (%s): %s", what, done.returncode, done.stderr.strip()[-500:])
+    return done.returncode == 0
+
+
 def _child_env() -> dict[str, str]:
     env = dict(os.environ)
     if not getattr(sys, "frozen", False):
