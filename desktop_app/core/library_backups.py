@@ -4,11 +4,12 @@ server keeps its own backups (pg_dump): making one is refused with the way to do
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from desktop_app.core.errors import LibraryReadOnly
+from desktop_app.core.errors import LibraryError, LibraryReadOnly
 from desktop_app.core.store import backups
 from desktop_app.core.store.failures import storage_errors
 
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from desktop_app.core.shared_library import Server
     from desktop_app.core.store import Store
 
+T = TypeVar("T")
 
 class Backups:
     def __init__(self, folder: Path, store: Store, server: Server | None, *, read_only: bool) -> None:
@@ -33,7 +35,8 @@ class Backups:
             raise self.server.backup_refused()
         if self.read_only:
             raise LibraryReadOnly(f"the library is read-only, so no backup can be written into {self.folder}")
-        made = backups.make_backup(self.db_path, self.folder / backups.BACKUPS_DIR, reason, keep_at_most=keep_at_most)
+        made = self._settled(lambda: backups.make_backup(self.db_path, self.folder / backups.BACKUPS_DIR, reason,
+                                                         keep_at_most=keep_at_most))
         self._keep_files_with(made)
         return made
 
@@ -43,11 +46,23 @@ class Backups:
         paint; the command line only backs up on ``marginalia backup``."""
         if self.read_only or self.server is not None:
             return None  # nothing can be written (the window says so), or the server keeps backups
-        made = backups.backup_if_due(self.db_path, self.folder / backups.BACKUPS_DIR, every_hours=every_hours,
-                                     keep_at_most=keep_at_most)
+        made = self._settled(lambda: backups.backup_if_due(self.db_path, self.folder / backups.BACKUPS_DIR,
+                                                           every_hours=every_hours, keep_at_most=keep_at_most))
         if made is not None:
             self._keep_files_with(made)
         return made
+
+    def _settled(self, make: Callable[[], T]) -> T:
+        """``make()`` (a copy through a new connection of this process) once a -wal file deleted
+        under this process is written back (store.settle_wal); again when it was deleted while
+        the copy ran (the copy then failed with "disk I/O error")."""
+        self.store.settle_wal()
+        try:
+            return make()
+        except LibraryError:
+            if not self.store.settle_wal():
+                raise
+            return make()
 
     def _keep_files_with(self, backup: Path) -> None:
         """The attached copies a new backup names are kept in ``backups/files/`` (once each);
@@ -64,6 +79,7 @@ class Backups:
         backup when the user turned them off: ``enabled`` False)."""
         if self.server is not None:
             return "backup", None  # the server checks and backs up its own database
+        self.store.settle_wal()  # a -wal deleted under the window is not damage: written back first
         problem = backups.quick_problem(self.db_path)
         if problem is not None:
             return "damaged", problem

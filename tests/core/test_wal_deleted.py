@@ -127,3 +127,22 @@ def test_the_poll_never_waits_for_a_write_in_progress(tmp_path: Path) -> None:
     with Library.open(folder, ensure_index=False) as lib:
         assert lib.papers.get(pid).note == "held in the -wal"
         assert lib.store.missing_commits() == 0
+
+
+def test_a_backup_after_the_wal_was_deleted_under_this_process_keeps_every_write(tmp_path: Path) -> None:
+    """The window's backup (a new connection of the same process) after the -wal went: the copy
+    it holds is written back first, so the backup is made and holds the writes (before, the new
+    connection read the shared-memory index's promise of frames the file lacked: "disk I/O error")."""
+    folder = tmp_path / "lib"
+    pid = _one_paper(folder)
+    with Library.open(folder, ensure_index=False) as lib:
+        lib.notes.set(pid, "kept through the backup")
+        (folder / "library.sqlite-wal").unlink()
+        made = lib.backups.make("manual")
+        assert lib.write_back_lost_wal() is not None  # the window still hears that it happened
+        assert lib.papers.get(pid).note == "kept through the backup"
+    import sqlite3
+
+    with sqlite3.connect(made) as copy:
+        notes = [row[0] for row in copy.execute("SELECT text FROM note WHERE paper_id = ?", (pid,))]
+    assert notes == ["kept through the backup"]

@@ -290,6 +290,19 @@ class Store:
         if pages is not None:
             self.wal_written_back = (self.wal_written_back or 0) + pages
 
+    def settle_wal(self) -> bool:
+        """Write back now a -wal file deleted or replaced under this process, before this process
+        opens another connection of its own to the file at the path (a backup, a quick check):
+        that connection would read the shared-memory index's promise of frames the file at the
+        path lacks and fail with "disk I/O error". The pages written back are reported by the
+        next :meth:`write_back_lost_wal`. Whether there was one to write back."""
+        if self._wal_held is None or not self._wal_replaced():
+            return False
+        with self._locked():
+            if self._wal_replaced():
+                self._write_back()
+        return True
+
     def write_back_lost_wal(self) -> int | None:
         """Whether the -wal file this process held open was deleted or replaced since the last
         call, and then written back into the database: the pages this process wrote back (0 when
