@@ -227,3 +227,28 @@ def test_an_empty_library_answers_queries_and_checks(empty_library) -> None:
     assert empty_library.query("anything at all").total == 0
     assert empty_library.query("reinforcement", sort="relevance").ids == []
     assert empty_library.integrity_check() == []
+
+
+def test_a_prefix_finds_words_whose_stem_is_shorter_than_it(tmp_path: Path) -> None:
+    """The index keeps stems: ``QUAS`` as ``qua``, ``learning`` as ``learn``. A prefix typed
+    longer than such a stem still finds the word, in the index's executor and in Whoosh's."""
+    from desktop_app.core.records import ParseResult, Record
+
+    with Library.open(tmp_path / "lib") as lib:
+        lib.imports.from_records([("t", ParseResult("bibtex", [
+            Record(title="The QUAS array", abstract="A radio survey."),
+            Record(title="Quasars at high redshift", abstract="Bright sources."),
+            Record(title="Deep learning", abstract="We study representations."),
+            Record(title="Galaxy clusters", abstract="Lensing maps."),
+        ]))])
+        titles = {i: lib.papers.get(i).title for i in lib.query("").ids}
+
+        def found(q: str) -> set[str]:
+            return {titles[i] for i in lib.query(q).ids}
+
+        assert found("quas*") == {"The QUAS array", "Quasars at high redshift"}
+        assert found("learning*") == {"Deep learning"}
+        assert found("title:learning*") == {"Deep learning"}
+        assert found("quasar*") == {"Quasars at high redshift"}  # the stem is no shorter: as typed
+        assert found("clusters*") == {"Galaxy clusters"}
+        assert found("lensing* OR quas*") == {"Galaxy clusters", "The QUAS array", "Quasars at high redshift"}

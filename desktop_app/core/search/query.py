@@ -9,7 +9,8 @@ PostgreSQL alike.
 
 Pitfalls measured on this stack and handled here: Whoosh's parser stems the text of a prefix
 query (``quas*`` became ``qua*``), and an unbounded prefix expands to every term. Prefix text is
-kept as typed (lower-cased) and expansion is capped at PREFIX_EXPANSION_LIMIT terms.
+kept as typed (lower-cased), its own stem added when that is shorter (``QUAS`` is indexed as
+``qua``), and expansion is capped at PREFIX_EXPANSION_LIMIT terms.
 """
 
 from __future__ import annotations
@@ -47,7 +48,11 @@ __all__ = ["QuerySyntaxError", "CompiledQuery", "compile_query", "parse"]
 
 
 class BoundedPrefix(query.Prefix):
-    """A prefix query that expands to at most PREFIX_EXPANSION_LIMIT terms."""
+    """A prefix query that expands to at most PREFIX_EXPANSION_LIMIT terms: those that begin
+    with the text as typed, and the text's own stem when the stemmer shortened it. A stemmed
+    field keeps a word that begins with the text under a stem that may be shorter than it:
+    ``QUAS`` is indexed as ``qua``, ``learning`` as ``learn``, so ``quas*`` and ``learning*``
+    also match those (as the same words typed without the star do)."""
 
     def _btexts(self, ixreader):  # noqa: ANN001, ANN202
         out = []
@@ -55,7 +60,28 @@ class BoundedPrefix(query.Prefix):
             if n >= PREFIX_EXPANSION_LIMIT:
                 break
             out.append(term)
+        stem = _shortened_stem(ixreader, self.fieldname, self.text)
+        if stem is not None and stem not in out and (self.fieldname, stem) in ixreader:
+            out.append(stem)
         return out
+
+
+def _shortened_stem(ixreader, fieldname: str, text: str) -> bytes | None:  # noqa: ANN001
+    """The indexed form of ``text`` in a stemmed field when it is shorter than the text (a
+    proper prefix of it, as b-texts), else None."""
+    if fieldname not in ixreader.schema:
+        return None
+    field = ixreader.schema[fieldname]
+    try:
+        forms = list(field.process_text(text, mode="query"))
+    except Exception:  # noqa: BLE001 - a field without an analyzer of words: no stem to add
+        return None
+    if len(forms) != 1 or not isinstance(forms[0], str):
+        return None
+    stem = forms[0]
+    if len(stem) >= len(text) or not text.startswith(stem):
+        return None
+    return field.to_bytes(stem)
 
 
 class _RawPrefixPlugin(TaggingPlugin):
