@@ -58,7 +58,7 @@ def measure(path: Path, weights: list[float]) -> dict[str, float]:
                 blended = {p: [i for i, _ in rel.blend(bm25_scored[p], sem_scored[p], w)] for p in included}
                 out[f"blend {w:.2f}"] = precision(blended, included)
             t1 = time.perf_counter()
-            out["Library.related"] = precision({p: [i for i, _ in lib.related(p, N)] for p in included}, included)
+            out["Library.related"] = precision({p: [i for i, _ in lib.insights.related(p, N)] for p in included}, included)
             per_paper = (time.perf_counter() - t1) / max(len(included), 1)
         finally:
             lib.close()

@@ -1,4 +1,4 @@
-"""``lib.statistics()`` at N papers (default 100,000) with a reading history in change_log.
+"""``lib.insights.statistics()`` at N papers (default 100,000) with a reading history in change_log.
 
 The database is a copy of the cached benchmark library's (``common.library_cache_dir``; built
 without its index in a temporary folder when there is none), so the shared cache is never changed.
@@ -49,12 +49,12 @@ def main(argv: list[str] | None = None) -> int:
         walls, cpus = [], []
         for _ in range(7):
             w, c = time.perf_counter(), time.process_time()
-            st = lib.statistics()
+            st = lib.insights.statistics()
             walls.append(time.perf_counter() - w)
             cpus.append(time.process_time() - c)
         lib.close()
     print(f"bench_statistics — {st.papers:,} papers, {marked:,} marked, {len(st.progress)} days")
-    print(f"  lib.statistics()  wall {common.ms(statistics.median(walls))}  cpu {common.ms(statistics.median(cpus))}"
+    print(f"  lib.insights.statistics()  wall {common.ms(statistics.median(walls))}  cpu {common.ms(statistics.median(cpus))}"
           f"  (median of 7; {common.environment()})")
     return 0
 

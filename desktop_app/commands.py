@@ -281,7 +281,7 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_related(lib: Library, args: argparse.Namespace) -> int:
-    ranked = lib.related(args.id, args.limit)
+    ranked = lib.insights.related(args.id, args.limit)
     ids, scores = [pid for pid, _ in ranked], dict(ranked)
     if args.json:
         print_json({"paper": args.id, "papers": _json_papers(lib, ids, scores)})
@@ -368,7 +368,7 @@ def cmd_triage(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_stats(lib: Library, args: argparse.Namespace) -> int:
-    st = lib.statistics()
+    st = lib.insights.statistics()
     if args.json:
         print_json(st.as_dict())
         return 0

@@ -14,7 +14,7 @@ import contextlib
 import os
 import sqlite3
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,10 +43,8 @@ if TYPE_CHECKING:
     from desktop_app.core.exports import Exports
     from desktop_app.core.highlights import Highlights
     from desktop_app.core.importing.imports import Imports
-    from desktop_app.core.insights.paper_map import Facets, PaperMap
-    from desktop_app.core.insights.related import RelatedPaper
-    from desktop_app.core.insights.statistics import LibraryStatistics
-    from desktop_app.core.insights.topics import Topics, TopicSet
+    from desktop_app.core.insights.library_insights import Insights
+    from desktop_app.core.insights.topics import Topics
     from desktop_app.core.insights.triage_progress import TriageProgress
     from desktop_app.core.insights.triage_queue import TriageQueue
     from desktop_app.core.library_backups import Backups
@@ -133,6 +131,13 @@ class Library:
         from desktop_app.core.trash import Trash
 
         return log_mutations(Trash(self.store, self.folder), "trash")
+
+    @cached_property
+    def insights(self) -> Insights:
+        """Related papers, statistics, the paper map: read-only analyses (core/insights/library_insights.py)."""
+        from desktop_app.core.insights.library_insights import Insights
+
+        return Insights(self.store, self.index)
 
     @cached_property
     def topics(self) -> Topics:
@@ -286,49 +291,11 @@ class Library:
         """Ids of the papers matching a query and filters, sorted: see :meth:`Finder.query`."""
         return self.finder.query(query_text, **filters)  # type: ignore[arg-type]
 
-    def related(self, paper_id: int, n: int = 10) -> list[tuple[int, float]]:
-        """The papers sharing ``paper_id``'s key terms, (id, score) best first (core/insights/related.py)."""
-        from desktop_app.core.insights.related import related_to
-
-        if not self.index.is_open:
-            raise LibraryError(self.index.unavailable or "related papers need the search index, which "
-                               "is being rebuilt; try again in a moment")
-        return related_to(self.store, self.index.index, paper_id, n)[0]
-
-    def related_shown(self, paper_id: int, n: int = 10, pool: int = 10,
-                      ) -> tuple[list[tuple[int, float]], list[RelatedPaper]]:
-        """(the ``pool`` most related papers as :meth:`related` gives them; the first ``n`` of
-        them strong enough for the reader to list, each with its word: core/insights/related.py)."""
-        from desktop_app.core.insights.related import shown_related
-
-        if not self.index.is_open:
-            raise LibraryError(self.index.unavailable or "related papers need the search index, which "
-                               "is being rebuilt; try again in a moment")
-        return shown_related(self.store, self.index.index, paper_id, n, pool)
-
     def did_you_mean(self, query_text: str, hits: int | None = None) -> str | None:
         """A spelling correction for a query with fewer than 3 hits, or None (search/suggest.py)."""
         from desktop_app.core.search.suggest import did_you_mean
 
         return did_you_mean(self.index, self.store, lambda q: self.query(q, limit=0).total, query_text, hits)
-
-    def statistics(self) -> LibraryStatistics:
-        """Reading progress, papers by tag, venue, year and rating, totals (core/insights/statistics.py)."""
-        from desktop_app.core.insights.statistics import library_statistics
-
-        return library_statistics(self.store)
-
-    def paper_map(self, paper_ids: Sequence[int] | None = None, topics: TopicSet | None = None) -> PaperMap:
-        """The papers as points placed by similarity, grouped by topic (core/insights/paper_map.py)."""
-        from desktop_app.core.insights.paper_map import paper_map
-
-        return paper_map(self.store, paper_ids, topics)
-
-    def map_facets(self, paper_ids: Sequence[int]) -> Facets:
-        """Titles, decisions and most used tags of the papers of a map, in its order."""
-        from desktop_app.core.insights.paper_map import facets
-
-        return facets(self.store, paper_ids)
 
     def rederive_titles(self, dry_run: bool = True, progress: Progress | None = None,
                         cancelled: Cancelled | None = None) -> list[tuple[int, str, str]]:

@@ -1,4 +1,4 @@
-"""View → Map: every paper of the shown list a point placed by similarity (``lib.paper_map``),
+"""View → Map: every paper of the shown list a point placed by similarity (``lib.insights.paper_map``),
 coloured by topic, decision or tag, with the topics' names at their centres.
 
 :class:`MapView` paints numpy arrays into a cached image, redrawn only when the view, the
@@ -91,8 +91,8 @@ def build(library: object, ids: list[int], topics: TopicSet | None,
     if child_worker.in_child_process(len(ids)):
         pmap, facets = child_worker.map_in_child(child_worker.location_of(library), ids, topics, cancelled)
     else:
-        pmap = library.paper_map(ids, topics)  # type: ignore[attr-defined]
-        facets = library.map_facets(pmap.ids)  # type: ignore[attr-defined]
+        pmap = library.insights.paper_map(ids, topics)  # type: ignore[attr-defined]
+        facets = library.insights.map_facets(pmap.ids)  # type: ignore[attr-defined]
     tree = cKDTree(pmap.xy.astype(np.float64)) if len(pmap) else None
     return MapData(pmap, facets, tree)
 
@@ -636,7 +636,7 @@ class MapDialog(QDialog):
         if not self.isVisible() or data is None or self._facets_job is not None:
             return
         library, ids = self.window_.library, data.pmap.ids
-        job = Job(lambda _p, _c: library.map_facets(ids), self.window_)
+        job = Job(lambda _p, _c: library.insights.map_facets(ids), self.window_)
         job.succeeded.connect(lambda facets: self.view.set_facets(facets))
         job.finished.connect(lambda: setattr(self, "_facets_job", None))
         keep_while_running(self.window_, job)

@@ -2,7 +2,7 @@
 
 :class:`RelatedPanel`: a collapsible section under the abstract and its highlights listing the
 papers most similar to the shown one, up to ten and only those strong enough
-(``Library.related_shown``, the rule in ``core/insights/related.py``), each with a word for its strength
+(``lib.insights.related_shown``, the rule in ``core/insights/related.py``), each with a word for its strength
 ("strong", "related", "weak"); a click or Enter selects that paper in the table. A paper outside
 the current filter is shown anyway: the window switches to All papers (the search text cleared)
 and says so in the status bar.
@@ -187,7 +187,7 @@ class TitleLink(QPushButton):
 def _work(library: Library, pid: int, cancelled) -> dict:  # noqa: ANN001
     from desktop_app.core.insights.tag_suggest import NEIGHBOURS, suggest_tags
 
-    related, shown = library.related_shown(pid, SHOWN, pool=max(SHOWN, NEIGHBOURS))
+    related, shown = library.insights.related_shown(pid, SHOWN, pool=max(SHOWN, NEIGHBOURS))
     if cancelled():
         return {"pid": pid, "cancelled": True}
     rows = library.papers.rows([r.paper_id for r in shown])

@@ -3,7 +3,7 @@
 PySide6-Essentials has no QtCharts, so the charts are small widgets of their own: an area chart
 of the read papers over time, stacked bars of the papers marked per day, horizontal bars for the
 top tags and venues, vertical bars for years and ratings. Colours come from ``theme.colors()`` at
-each paint, so a theme change repaints them. The numbers are counted by ``lib.statistics()`` in a
+each paint, so a theme change repaints them. The numbers are counted by ``lib.insights.statistics()`` in a
 worker (~0.2 s at 100,000 papers) while the dialog shows a busy bar.
 
 Imported only when the dialog is first opened (main_window.py): nothing of it is on the start-up
@@ -396,7 +396,7 @@ class StatisticsDialog(QDialog):
         self.busy.show()
         self.summary.setText(self.tr("Counting…"))
         lib = self.window_.library  # type: ignore[attr-defined]
-        job = Job(lambda _progress, _cancelled: lib.statistics(), self)
+        job = Job(lambda _progress, _cancelled: lib.insights.statistics(), self)
         job.succeeded.connect(self.show_statistics)
         job.failed.connect(self._failed)
         keep_while_running(self, job)

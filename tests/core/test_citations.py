@@ -184,11 +184,11 @@ def test_the_two_rlvr_papers_are_each_others_closest(seed_library) -> None:
     lib = seed_library
     a = find_paper(lib, "Reinforcement Learning with Verifiable Rewards (RLVR) has emerged")
     b = find_paper(lib, "RLVR reliably improves reasoning")
-    top_a = [pid for pid, _ in lib.related(a, 3)]
-    top_b = [pid for pid, _ in lib.related(b, 3)]
+    top_a = [pid for pid, _ in lib.insights.related(a, 3)]
+    top_b = [pid for pid, _ in lib.insights.related(b, 3)]
     assert b in top_a and a in top_b, (top_a, top_b)
-    assert a not in top_a and len(lib.related(a, 10)) == 10
-    scores = [s for _, s in lib.related(a, 10)]
+    assert a not in top_a and len(lib.insights.related(a, 10)) == 10
+    scores = [s for _, s in lib.insights.related(a, 10)]
     assert scores == sorted(scores, reverse=True)
 
 
@@ -196,7 +196,7 @@ def test_related_query_ranks_by_similarity(seed_library) -> None:
     lib = seed_library
     a = find_paper(lib, "Reinforcement Learning with Verifiable Rewards (RLVR) has emerged")
     res = lib.query(f"related:{a}", sort="relevance")
-    assert res.ids[:3] == [pid for pid, _ in lib.related(a, 3)]
+    assert res.ids[:3] == [pid for pid, _ in lib.insights.related(a, 3)]
     assert a not in res.ids and res.total == 20
     unread_only = lib.query(f"related:{a} status:unread")
     assert set(unread_only.ids) == set(res.ids)

@@ -11,9 +11,11 @@ import pytest
 
 CORE = Path(__file__).resolve().parents[2] / "desktop_app" / "core"
 MANAGERS = ("papers", "tags", "notes", "highlights", "reading_lists", "saved_searches", "importing.imports",
-            "exports", "finder", "duplicates", "trash", "library_backups", "insights.triage_progress")
+            "exports", "finder", "duplicates", "trash", "library_backups", "insights.triage_progress",
+            "insights.library_insights")
 ATTRIBUTES = {"reading_lists": "lists", "saved_searches": "searches", "importing.imports": "imports",
-              "library_backups": "backups", "insights.triage_progress": "progress"}
+              "library_backups": "backups", "insights.triage_progress": "progress",
+              "insights.library_insights": "insights"}
 
 
 def _path(name: str) -> Path:

@@ -35,7 +35,7 @@ def test_the_map_separates_a_known_mix(mix: Library) -> None:
     from sklearn.neighbors import NearestNeighbors
 
     labels = truth(mix)
-    found = mix.paper_map()
+    found = mix.insights.paper_map()
     assert len(found) == 156 and sorted(found.ids.tolist()) == sorted(labels)
     assert found.xy.dtype == np.float32 and found.xy.shape == (156, 2)
     assert np.abs(found.xy).max() <= 1.0 + 1e-6 and np.isfinite(found.xy).all()
@@ -49,7 +49,7 @@ def test_the_map_separates_a_known_mix(mix: Library) -> None:
     for number, centre in enumerate(found.centres):
         own = found.xy[found.topic == number]
         assert np.linalg.norm(own.mean(axis=0) - centre) <= found.radii[number]
-    assert mix.paper_map().xy.tobytes() == found.xy.tobytes()  # deterministic
+    assert mix.insights.paper_map().xy.tobytes() == found.xy.tobytes()  # deterministic
 
 
 @pytest.mark.shared  # the mix reads ../shared (seeds and screening sets)
@@ -58,7 +58,7 @@ def test_the_map_of_a_list_on_given_topics_keeps_their_names(mix: Library) -> No
     adhd = sorted(pid for pid, label in labels.items() if label == "adhd")
     topics = mix.topics.of(adhd + sorted(p for p, label in labels.items() if label == "ml")[:20])
     topics.rename(1, "  my   first topic ")
-    found = mix.paper_map(topics=topics)
+    found = mix.insights.paper_map(topics=topics)
     assert found.topics.topics[0].name == "my first topic"
     assert sorted(found.ids.tolist()) == sorted({pid for t in topics.topics for pid in t.ids})
 
@@ -84,17 +84,17 @@ def test_renaming_topics(mix: Library) -> None:
 
 def test_no_one_or_two_papers_give_a_map_and_a_message(empty_library: Library) -> None:
     lib = empty_library
-    none = lib.paper_map()
+    none = lib.insights.paper_map()
     assert len(none) == 0 and none.xy.shape == (0, 2) and "No papers" in none.message
     ids = _add(lib, [Record(title="Clonidine for pain after tonsillectomy",
                             abstract="Oral clonidine compared with intravenous fentanyl in children.")])
-    one = lib.paper_map()
+    one = lib.insights.paper_map()
     assert one.ids.tolist() == ids and np.isfinite(one.xy).all() and "Too few" in one.message
     ids = _add(lib, [Record(title="Graph neural networks for molecules",
                             abstract="Message passing networks predict molecular properties.")])
-    two = lib.paper_map()
+    two = lib.insights.paper_map()
     assert sorted(two.ids.tolist()) == ids and np.isfinite(two.xy).all() and two.message
-    assert len(lib.paper_map([])) == 0
+    assert len(lib.insights.paper_map([])) == 0
 
 
 def test_identical_abstracts_coincide_and_wordless_papers_are_spread(empty_library: Library) -> None:
@@ -107,7 +107,7 @@ def test_identical_abstracts_coincide_and_wordless_papers_are_spread(empty_libra
              ("Sinkhorn iterations", "Entropic optimal transport by Sinkhorn scaling."),
              ("Reward hacking", "Language models exploit reward models trained from preferences."))]
          + [Record(title=f"On the {n}") for n in range(2020, 2024)])  # stop words and numbers only
-    found = lib.paper_map()
+    found = lib.insights.paper_map()
     assert len(found) == 12 and np.isfinite(found.xy).all()
     copies = [i for i, pid in enumerate(found.ids) if lib.papers.get(int(pid)).abstract == same]
     assert len(copies) == 4 and np.ptp(found.xy[copies], axis=0).max() < 1e-5  # one point
@@ -118,16 +118,16 @@ def test_identical_abstracts_coincide_and_wordless_papers_are_spread(empty_libra
 
 @pytest.mark.shared  # the mix reads ../shared (seeds and screening sets)
 def test_facets_give_titles_decisions_and_tags(mix: Library) -> None:
-    found = mix.paper_map()
+    found = mix.insights.paper_map()
     ids = found.ids.tolist()
     mix.triage.decide([ids[0]], "keep")
     mix.triage.decide([ids[1]], "skip")
-    f = mix.map_facets(ids)
+    f = mix.insights.map_facets(ids)
     assert f.titles[0] == mix.papers.get(ids[0]).title
     assert f.decisions[0] == 1 and f.decisions[1] == 3 and f.decisions[2] == 0
     assert f.tag_names[0].startswith("truth/") and (f.tags >= 0).all()
     assert f.tag_names[f.tags[0]] == next(t for t in mix.papers.rows([ids[0]])[ids[0]].tags if t.startswith("truth/"))
-    assert len(mix.map_facets([]).titles) == 0
+    assert len(mix.insights.map_facets([]).titles) == 0
     assert list(f.titles)[-1] == f.titles[-1] == mix.papers.get(ids[-1]).title
 
 
@@ -165,11 +165,11 @@ def test_a_map_computed_in_a_child_process_is_the_same(mix: Library, monkeypatch
     topics = mix.topics.of()
     topics.rename(1, "given name")
     there, facets = child_worker.map_in_child(str(mix.folder), None, topics)
-    here = mix.paper_map(topics=topics)
+    here = mix.insights.paper_map(topics=topics)
     assert there.ids.tolist() == here.ids.tolist()
     assert np.allclose(there.xy, here.xy, atol=1e-3)  # the same fit, up to float rounding across processes
     assert there.topics.topics[0].name == "given name"
-    assert list(facets.titles) == list(mix.map_facets(here.ids).titles)
+    assert list(facets.titles) == list(mix.insights.map_facets(here.ids).titles)
     with pytest.raises(LibraryError, match="cancelled"):
         child_worker.map_in_child(str(mix.folder), None, None, cancelled=lambda: True)
     assert child_worker.location_of(mix) == str(mix.folder)
@@ -181,7 +181,7 @@ def test_a_map_computed_in_a_child_process_is_the_same(mix: Library, monkeypatch
 def test_a_chinese_abstract_among_english_ones_has_its_place(mix: Library) -> None:
     zh = _add(mix, [Record(title="注意缺陷多动障碍的药物治疗",
                            abstract="本研究比较了儿童注意缺陷多动障碍的兴奋剂药物治疗效果。")])[-1]
-    found = mix.paper_map()
+    found = mix.insights.paper_map()
     row = found.ids.tolist().index(zh)
     assert len(found) == 157 and np.isfinite(found.xy[row]).all()
     assert found.topics.topics[found.topic[row]].size >= 1

@@ -1,4 +1,4 @@
-"""change_log rows for status, rating and tag changes; lib.statistics(); `marginalia stats`."""
+"""change_log rows for status, rating and tag changes; lib.insights.statistics(); `marginalia stats`."""
 
 from __future__ import annotations
 
@@ -128,13 +128,13 @@ def _edit_seeds(lib: Library) -> None:
 
 def test_counts_by_tag_venue_year_rating_and_status(seed_library: Library) -> None:
     lib = seed_library
-    empty = lib.statistics()
+    empty = lib.insights.statistics()
     assert (empty.papers, empty.by_venue, empty.by_year, empty.by_tag) == (76, [("NeurIPS", 76)], [(2026, 76)], [])
     assert empty.ratings == {0: 76, 1: 0, 2: 0, 3: 0, 4: 0, 5: 0} and empty.progress == []
     _edit_seeds(lib)
     lib.papers.set_status([20, 21, 22], "read")
     lib.papers.set_status([23], "skimmed")
-    st = lib.statistics()
+    st = lib.insights.statistics()
     assert st.papers == 75
     assert st.by_status == {"unread": 71, "skimmed": 1, "read": 3}
     assert st.by_venue == [("NeurIPS", 61), ("ICML", 10)] and st.no_venue == 4
@@ -148,7 +148,7 @@ def test_top_twenty_tags_most_first(seed_library: Library) -> None:
     lib = seed_library
     for k in range(25):
         lib.tags.add(list(range(1, 2 + k)), [f"t{k:02d}"])
-    st = lib.statistics()
+    st = lib.insights.statistics()
     assert len(st.by_tag) == 20
     assert st.by_tag[0] == ("t24", 25) and st.by_tag[-1] == ("t05", 6)
 
@@ -169,7 +169,7 @@ def test_reading_progress_per_day_and_cumulative(seed_library: Library) -> None:
     lib.papers.set_fields(before)  # marked read and undone the same day: not a read that day
     _age_log(lib, 1, seq)
     lib.papers.set_status([10], "unread")  # today: one read paper fewer
-    st = lib.statistics()
+    st = lib.insights.statistics()
     today = date.today()
     days = {p.day: (p.skimmed, p.read, p.read_total) for p in st.progress}
     assert [p.day for p in st.progress] == [today - timedelta(days=k) for k in (3, 2, 1, 0)]
@@ -186,7 +186,7 @@ def test_statuses_from_a_library_file_count_in_the_total_not_as_reading(seed_lib
         out = tmp_path / "lib.json"
         assert main(["--library", str(lib.folder), "export", "--format", "json", "-o", str(out)]) == 0
         other.imports.from_files([out])
-        st = other.statistics()
+        st = other.insights.statistics()
         assert st.by_status["read"] == 2
         assert [(p.read, p.read_total) for p in st.progress] == [(0, 2)]
     finally:

@@ -173,7 +173,7 @@ def test_like_and_related_rank_by_the_semantic_space(mix: Library) -> None:
 
     labels = truth(mix)
     adhd = sorted(pid for pid, label in labels.items() if label == "adhd")
-    ranked = mix.related(adhd[0], 10)
+    ranked = mix.insights.related(adhd[0], 10)
     assert [pid for pid, _ in ranked] == [pid for pid, _ in semantic.library_space(mix.store).related(adhd[0], 10)]
     assert sum(labels[pid] == "adhd" for pid, _ in ranked) >= 8
     like = mix.query(f"like:{adhd[0]}", sort="relevance")
@@ -201,7 +201,7 @@ def test_a_large_librarys_search_does_not_wait_for_the_fit(mix: Library, monkeyp
         time.sleep(0.05)
     fitted = semantic.ready_space(mix.store)
     assert fitted is semantic.library_space(mix.store)
-    gone = mix.related(adhd[0], 1)[0][0]
+    gone = mix.insights.related(adhd[0], 1)[0][0]
     mix.papers.delete([gone])
     stale, _ = related_to(mix.store, mix.index.index, adhd[0], 10, wait=False)  # the last space, refitting
     assert gone not in [pid for pid, _ in stale] and len(stale) == 10

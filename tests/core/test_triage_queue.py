@@ -182,7 +182,7 @@ def test_statistics_count_decisions(seed_library: Library) -> None:
     ids = seed_library.query("").ids
     seed_library.triage.decide(ids[:3], "keep")
     seed_library.triage.decide(ids[3:4], "maybe")
-    st = seed_library.statistics()
+    st = seed_library.insights.statistics()
     assert st.by_decision == {"keep": 3, "maybe": 1, "skip": 0, "none": 72}
     assert st.as_dict()["by_decision"]["keep"] == 3
 

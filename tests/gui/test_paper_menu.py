@@ -216,7 +216,7 @@ def test_related_papers_shows_them_in_the_table(make_window, seeded_dir: Path, q
     assert win.search.box.text() == f"related:{a}"
     assert win.state.status is None  # over all papers
     shown = [win.model.paper_id(r) for r in range(win.model.rowCount())]
-    assert shown == [pid for pid, _ in lib.related(a, 20)]
+    assert shown == [pid for pid, _ in lib.insights.related(a, 20)]
     assert b in shown[:3] and a not in shown
 
 

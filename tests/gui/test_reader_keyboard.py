@@ -138,7 +138,7 @@ def test_tag_suggestions_are_a_tab_stop_after_the_tag_field(make_window, seeded_
 
     with Library.open(seeded_dir) as lib:  # tags on the neighbours of the first paper: suggestions
         first = lib.query("").ids[0]
-        near = [p for p, _ in lib.related(first, 6)]
+        near = [p for p, _ in lib.insights.related(first, 6)]
         lib.tags.add(near, ["agents"])
         lib.tags.add(near[:4], ["rl/environments"])
     win = _shown(make_window, seeded_dir, qtbot)
@@ -165,7 +165,7 @@ def test_related_papers_show_their_strength_and_open_by_keyboard(make_window, se
     start = win.current_id()
     _similar_done(win, qtbot)
     panel = win.similar.panel
-    _, shown = win.library.related_shown(start)
+    _, shown = win.library.insights.related_shown(start)
     assert [b.title for b in panel.buttons] == [win.library.papers.get(r.paper_id).title for r in shown]
     words = [w.text() for w in panel.findChildren(QLabel) if w.objectName().startswith("relatedStrength_")]
     assert words == [r.strength for r in shown] and set(words) <= {"strong", "related", "weak"}
@@ -191,7 +191,7 @@ def test_fewer_than_ten_related_when_the_rest_are_weak(make_window, seeded_dir: 
     with Library.open(seeded_dir) as lib:
         few = None
         for pid in lib.query("").ids:
-            ranked, shown = lib.related_shown(pid)
+            ranked, shown = lib.insights.related_shown(pid)
             if len(shown) < 10:
                 few = pid
                 break

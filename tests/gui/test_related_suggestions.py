@@ -31,7 +31,7 @@ def test_related_list_click_selects_even_outside_the_filter(make_window, seeded_
     pid = win.current_id()
     _filled(win, qtbot)
     panel = win.similar.panel
-    expected = [p for p, _ in win.library.related(pid, 10)]
+    expected = [p for p, _ in win.library.insights.related(pid, 10)]
     assert len(panel.buttons) == len(expected) == 10
     assert [b.title for b in panel.buttons] == [
         win.library.papers.get(p).title for p in expected]
@@ -65,7 +65,7 @@ def test_a_suggestion_is_added_by_click_and_by_key_undoably(make_window, seeded_
     win = _window(make_window, seeded_dir, qtbot)
     qtbot.waitUntil(lambda: win.current_id() is not None, timeout=5000)
     pid = win.current_id()
-    neighbours = [p for p, _ in win.library.related(pid, 3)]
+    neighbours = [p for p, _ in win.library.insights.related(pid, 3)]
     win.edits.add_tags(neighbours, ["topic-x"])  # its three nearest neighbours share a tag
     chips = win.similar.chips
     qtbot.waitUntil(lambda: chips.isVisible() and bool(chips.chips), timeout=20000)
@@ -106,7 +106,7 @@ def test_a_stale_result_is_not_shown(make_window, seeded_dir: Path, qtbot) -> No
     assert second != first
     qtbot.waitUntil(lambda: second in win.similar._cache and bool(win.similar.panel.buttons), timeout=20000)
     qtbot.wait(300)  # the first worker's answer, if any, has arrived by now
-    expected = [win.library.papers.get(p).title for p, _ in win.library.related(second, 10)]
+    expected = [win.library.papers.get(p).title for p, _ in win.library.insights.related(second, 10)]
     assert [b.title for b in win.similar.panel.buttons] == expected
     # an answer for the first paper arriving now (a slow worker) is kept for later, not shown
     win.similar._done({"pid": first, "related": [(first, "late answer")], "suggestions": []})

@@ -320,7 +320,7 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
     # Alt+Shift+1…5: the reader's tag suggestions (tags its nearest neighbours share)
     on_table(0)
     pid = win.current_id()
-    win.edits.add_tags([p for p, _ in lib.related(pid, 3)], [f"topic-{n}" for n in range(1, 6)])
+    win.edits.add_tags([p for p, _ in lib.insights.related(pid, 3)], [f"topic-{n}" for n in range(1, 6)])
     chips = win.similar.chips
     for n in range(1, 6):
         qtbot.waitUntil(lambda: pid in win.similar._cache and len(chips.chips) >= 5, timeout=20000)

@@ -9,7 +9,7 @@ BM25 key terms: a paper's key terms are the words of its title and abstract, ana
 (stems), weighted by tf-idf against the index's document frequencies; the best
 :data:`KEY_TERMS` of them, each boosted by its weight, make an OR query on the title and
 abstract fields that the index's BM25F executor scores (``SearchIndex.ranked_pids``). The paper
-itself is left out. ``Library.related``, ``related:ID`` and ``like:ID`` in the query language and
+itself is left out. ``lib.insights.related``, ``related:ID`` and ``like:ID`` in the query language and
 ``marginalia related ID`` use :func:`related_to`.
 """
 

@@ -1,6 +1,6 @@
 """Statistics of a library: reading progress over time, papers by tag, venue and year, ratings.
 
-``lib.statistics()`` returns a :class:`LibraryStatistics`. Everything is counted by SQL GROUP BYs
+``lib.insights.statistics()`` returns a :class:`LibraryStatistics`. Everything is counted by SQL GROUP BYs
 over indexed columns (``paper.venue``, ``year``, ``rating``, ``status``; ``paper_tag``'s key;
 ``change_log.kind``): about 0.1 s at 100,000 papers. Papers in the trash are not counted.
 

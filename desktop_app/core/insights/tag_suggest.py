@@ -1,6 +1,6 @@
 """Tag suggestions for one paper: up to five tags it does not carry yet, from two sources.
 
-1. Its neighbours: the papers most similar to it (``Library.related``) that carry tags vote
+1. Its neighbours: the papers most similar to it (``lib.insights.related``) that carry tags vote
    for them, each with its similarity relative to the best neighbour's (weighted k nearest
    neighbours); a tag's vote is its share of the neighbours' total weight. The tagged papers
    nearest it in the library's semantic space (``ready_space``: never waiting for a fit) vote
@@ -62,7 +62,7 @@ def suggest_tags(library: Library, paper_id: int, k: int = SHOWN, *, hide_own: b
                  ) -> list[TagSuggestion]:
     """Up to ``k`` tags for ``paper_id``, best first. ``hide_own``: ignore the paper's own tags
     (leave-one-out: as if it had none, and tags only it carries did not exist). ``related``:
-    ``Library.related(paper_id, neighbours)`` when the caller has it already."""
+    ``lib.insights.related(paper_id, neighbours)`` when the caller has it already."""
     from desktop_app.core.insights.related import key_terms, paper_text
 
     own = [] if hide_own else library.papers.rows([paper_id])[paper_id].tags
@@ -71,7 +71,7 @@ def suggest_tags(library: Library, paper_id: int, k: int = SHOWN, *, hide_own: b
     why: dict[str, set[str]] = {}
 
     if related is None:
-        related = library.related(paper_id, neighbours)
+        related = library.insights.related(paper_id, neighbours)
     votes = _votes(library, related[:neighbours])
     tagged = _tagged_neighbours(library, paper_id)
     if tagged is not None:
