@@ -248,6 +248,22 @@ class EditController(QObject):
         if shown.kept_text(pid) is None:
             self._say(self.tr("The paper is back from the trash; your note is stored"))
 
+    def keep_note_as_new_paper(self, pid: int, editor: NoteEditor | None = None) -> None:
+        """"Keep as a new paper" on the note editor's "deleted elsewhere" banner: the note kept in
+        the editor is stored on a new paper copying the deleted one (one undo step: undoing it
+        moves the new paper, note and all, to the trash)."""
+        shown = editor or self._notes
+        text = shown.kept_text(pid)
+        if text is None:
+            return
+        lib = self.library
+        change = self._do(self.tr("Keep note as a new paper"), lambda: lib.imports.note_as_new_paper(pid, text),
+                          lambda ch: lib.imports.undo(ch.detail["batch"]))
+        if change is None:  # refused, or written later: the editor keeps the text until then
+            return
+        shown.kept_as_new(pid)
+        self._say(self.tr("Your note is kept on a new paper (number {0})").format(change.paper_ids[0]))
+
     def check_note_elsewhere(self) -> None:
         """Polled by the window: has another program changed the note on screen? (And in
         triage, the paper on screen: ``TriageView.follow_elsewhere``.)"""

@@ -210,6 +210,7 @@ class MainWindow(QMainWindow):
 
         rd.notes.historyRequested.connect(self._show_note_history)
         rd.notes.restoreRequested.connect(ed.restore_for_note)
+        rd.notes.keepAsNewRequested.connect(ed.keep_note_as_new_paper)
         self.sidebar.tagMenuAction.connect(ed.on_tag_menu)
         self.sidebar.listMenuAction.connect(ed.on_list_menu)
         self.sidebar.searchMenuAction.connect(ed.on_search_menu)

@@ -119,10 +119,16 @@ class DeletedBanner(QFrame):
         self.restore_button = QToolButton(self)
         self.restore_button.setObjectName("restoreDeletedPaper")
         self.restore_button.setText(self.tr("Restore it"))
+        self.new_paper_button = QToolButton(self)
+        self.new_paper_button.setObjectName("keepNoteAsNewPaper")
+        self.new_paper_button.setText(self.tr("Keep as a new paper"))
+        self.new_paper_button.setToolTip(self.tr("Store the note on a new paper that copies the deleted one's "
+                                                 "title, abstract and authors (while it is in the trash)"))
         self.file_button = QToolButton(self)
         self.file_button.setObjectName("saveNoteToFile")
         self.file_button.setText(self.tr("Save note to a file…"))
         row.addWidget(self.restore_button)
+        row.addWidget(self.new_paper_button)
         row.addWidget(self.file_button)
         self.hide()
 
@@ -140,6 +146,7 @@ class DeletedBanner(QFrame):
 class NoteEditor(QWidget):
     historyRequested = Signal()  # noqa: N815  the user asked for this note's earlier versions
     restoreRequested = Signal(int)  # noqa: N815  put this deleted paper back (then ``restored``)
+    keepAsNewRequested = Signal(int)  # noqa: N815  keep this deleted paper's note on a new paper (then ``kept_as_new``)
 
     def __init__(self, save: Callable[[int, str, str], bool], parent: QWidget | None = None,
                  drafts: Path | None = None) -> None:
@@ -189,6 +196,7 @@ class NoteEditor(QWidget):
         self.deleted_banner = DeletedBanner(self)
         self.deleted_banner.restore_button.clicked.connect(self._restore_clicked)
         self.deleted_banner.file_button.clicked.connect(self.save_to_file)
+        self.deleted_banner.new_paper_button.clicked.connect(self._keep_as_new_clicked)
         lay.addWidget(self.deleted_banner)
         self.stack = QStackedWidget(self)
         self.edit = _Edit(self)
@@ -259,6 +267,10 @@ class NoteEditor(QWidget):
     def _restore_clicked(self) -> None:
         if self.deleted_banner.paper_id is not None:
             self.restoreRequested.emit(self.deleted_banner.paper_id)
+
+    def _keep_as_new_clicked(self) -> None:
+        if self.deleted_banner.paper_id is not None:
+            self.keepAsNewRequested.emit(self.deleted_banner.paper_id)
 
     def _typed(self) -> None:
         self.state.setText(self.tr("editing…"))
@@ -370,6 +382,19 @@ class NoteEditor(QWidget):
         elif paper_id in self.pending:
             self._retry_pending()
         if self.kept_text(paper_id) is None and self.deleted_banner.paper_id == paper_id:
+            self.deleted_banner.hide()
+
+    def kept_as_new(self, paper_id: int) -> None:
+        """The deleted paper's note is stored on a new paper (Keep as a new paper): the editor
+        lets go of its kept text and draft; the note on screen stays shown until another paper is."""
+        if paper_id == self._paper:
+            self.timer.stop()
+            self.draft_timer.stop()
+            self._saved_text = self.edit.toPlainText()
+            self.state.setText(self.tr("kept on a new paper"))
+        self.pending.pop(paper_id, None)
+        self._drop_draft(paper_id)
+        if self.deleted_banner.paper_id == paper_id:
             self.deleted_banner.hide()
 
     def save_to_file(self) -> None:

@@ -208,6 +208,7 @@ class TriageView(QWidget):
                                 drafts=self.library.folder / "drafts")
         self.notes.history_button.hide()
         self.notes.restoreRequested.connect(lambda pid: window.edits.restore_for_note(pid, self.notes))
+        self.notes.keepAsNewRequested.connect(lambda pid: window.edits.keep_note_as_new_paper(pid, self.notes))
         self.notes.edit.installEventFilter(self)
         self.notes.hide()
         outer.addWidget(self.notes, 1)

@@ -498,6 +498,14 @@
         <source>The paper was deleted for good; save the note to a file instead</source>
         <translation>这篇论文已被永久删除；请改为将笔记保存到文件</translation>
     </message>
+    <message>
+        <source>Keep as a new paper</source>
+        <translation>保留为新论文</translation>
+    </message>
+    <message>
+        <source>Store the note on a new paper that copies the deleted one&apos;s title, abstract and authors (while it is in the trash)</source>
+        <translation>将笔记存到一篇新论文上，新论文复制已删除论文的标题、摘要和作者（当它仍在回收站中时）</translation>
+    </message>
 </context>
 <context>
     <name>DidYouMeanLine</name>
@@ -923,6 +931,14 @@
     <message>
         <source>Another program is writing to the library: “{0}” is applied when it is done</source>
         <translation>另一个程序正在写入文库：“{0}”将在其完成后应用</translation>
+    </message>
+    <message>
+        <source>Keep note as a new paper</source>
+        <translation>将笔记保留为新论文</translation>
+    </message>
+    <message>
+        <source>Your note is kept on a new paper (number {0})</source>
+        <translation>你的笔记已保存在一篇新论文上（编号 {0}）</translation>
     </message>
 </context>
 <context>
@@ -2029,6 +2045,10 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>note saved to {0}</source>
         <translation>笔记已保存到 {0}</translation>
+    </message>
+    <message>
+        <source>kept on a new paper</source>
+        <translation>已保存在新论文上</translation>
     </message>
 </context>
 <context>

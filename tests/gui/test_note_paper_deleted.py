@@ -1,5 +1,6 @@
 """A paper deleted elsewhere while its note is being typed keeps the typing:
-the editor says so, with "Restore it" and "Save note to a file…"; the draft is never dropped."""
+the editor says so, with "Restore it", "Keep as a new paper" and "Save note to a file…"; the
+draft is never dropped."""
 
 from __future__ import annotations
 
@@ -48,6 +49,33 @@ def test_typing_over_a_paper_deleted_by_another_process_is_kept_and_restored(mak
     with Library.open(seeded_dir, ensure_index=False) as other:
         assert other.papers.get(pid).note == "typed while the CLI deleted the paper"
         assert pid not in other.trash.ids()
+
+
+def test_a_note_kept_as_a_new_paper_copies_the_deleted_one_and_undoes(make_window, seeded_dir: Path,
+                                                                       qtbot) -> None:
+    win = make_window(seeded_dir)
+    win.elsewhere_timer.stop()
+    notes = win.reader.notes
+    pid = win.current_id()
+    title = win.library.papers.get(pid).title
+    qtbot.keyClicks(notes.edit, "my reading of it")
+    delete_in_another_process(str(seeded_dir), pid)
+    assert not notes.flush()
+    banner = notes.deleted_banner
+    assert banner.isVisible() and banner.new_paper_button.isEnabled()
+    qtbot.mouseClick(banner.new_paper_button, Qt.MouseButton.LeftButton)
+    assert not banner.isVisible() and notes.state.text() == "kept on a new paper"
+    assert not (seeded_dir / "drafts" / f"{pid}.md").exists()
+    assert "kept on a new paper" in win.statusBar().currentMessage()
+    with Library.open(seeded_dir, ensure_index=False) as other:
+        kept = [v for v in (other.papers.get(i) for i in other.query("").ids) if v.note == "my reading of it"]
+        assert [v.title for v in kept] == [title] and kept[0].id != pid
+        assert pid in other.trash.ids()  # the deleted paper stays deleted
+    new_id = kept[0].id
+    win.undo_stack.undo()  # the new paper goes to the trash, note and all
+    with Library.open(seeded_dir, ensure_index=False) as other:
+        assert new_id in other.trash.ids()
+        assert other.papers.get(new_id, trashed=True).note == "my reading of it"
 
 
 def test_a_note_left_for_another_paper_keeps_the_banner_and_saves_to_a_file(

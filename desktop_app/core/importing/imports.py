@@ -8,6 +8,7 @@ Marginalia JSON documents (backups) are restored with everything the user wrote
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from desktop_app.core.importing.library_json import (
     restore_document,
 )
 from desktop_app.core.importing.writer import ImportWriter, finish_batch, start_batch
-from desktop_app.core.records import ParseResult, summarised
+from desktop_app.core.records import ParseResult, Record, summarised
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
 from desktop_app.core.values import Change, FileReport, ImportReport
@@ -171,6 +172,27 @@ class Imports:
         so the real import need not read them again."""
         parsed = _read_all(paths, None)
         return self.from_records(parsed, duplicates=duplicates, dry_run=True), parsed
+
+    @writes
+    def note_as_new_paper(self, paper_id: int, note: str) -> Change:
+        """A note whose paper was deleted elsewhere while it was being written, kept as the note
+        of a new paper, in one transaction: the new paper copies what the deleted one says
+        (title, abstract, authors, venue, year, DOI, arXiv id, URL) while it is in the trash; a
+        paper deleted for good leaves only its number ("Note kept from deleted paper 12").
+        The new paper is never merged into another one."""
+        p = t.paper.c
+        with self.store.read() as conn:
+            gone = conn.execute(select(p.title, p.abstract, p.authors_json, p.venue, p.year, p.doi, p.arxiv_id,
+                                       p.url).where(p.id == paper_id)).mappings().first()
+        rec = Record(title=f"Note kept from deleted paper {paper_id}", note=note)
+        if gone is not None:  # in the trash
+            rec = Record(title=gone["title"] or rec.title, abstract=gone["abstract"] or "",
+                         authors=list(json.loads(gone["authors_json"] or "[]")), venue=gone["venue"],
+                         year=gone["year"], doi=gone["doi"], arxiv_id=gone["arxiv_id"], url=gone["url"], note=note)
+        report = self.from_records([(f"the note of deleted paper {paper_id}", ParseResult("note", [rec]))],
+                                   keep_apart=frozenset({(0, 0)}))
+        return Change("import", tuple(report.paper_ids), text_changed=True,
+                      detail={"batch": report.batch_id, "kept_from": paper_id})
 
     @writes
     def undo(self, batch_id: int) -> Change:
