@@ -22,6 +22,18 @@ class PaperGone(LibraryError):
         self.ids = ids
 
 
+class MetadataConflict(LibraryError):
+    """``update_metadata`` with the values the editing started from: another program or desk
+    changed some of the same fields meanwhile. ``fields`` maps each (as ``update_metadata``
+    takes it) to (theirs as stored now, mine as typed); nothing was written. Saving again with
+    the choice made for each field (and theirs as the new base) settles it."""
+
+    def __init__(self, message: str, paper_id: int, fields: dict[str, tuple[object, object]]) -> None:
+        super().__init__(message)
+        self.paper_id = paper_id
+        self.fields = fields
+
+
 class DatabaseTooNew(LibraryError):
     """The library was written by a newer Marginalia; it is left untouched."""
 

@@ -7,7 +7,7 @@ columns of ``paper``: title, abstract, status, rating, the trash.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from sqlalchemy import (
     ColumnElement,
@@ -192,22 +192,30 @@ class Papers:
         return Change("papers", (paper_id,), text_changed=True, detail={"old": (old[0], old[1])})
 
     @writes
-    def update_metadata(self, paper_id: int, changes: dict[str, object]) -> Change:
+    def update_metadata(self, paper_id: int, changes: dict[str, object],
+                        base: dict[str, object] | None = None) -> Change:
         """Edit a paper's bibliographic fields in one transaction (see core/metadata.py for the
         fields and their checks; a title set here becomes "edited" unless ``title_source`` is
         given). Only the fields whose stored value differs are written; ``detail["old"]`` holds
         their previous values in the form this method takes, so passing it back undoes the edit
         exactly, and ``detail["fields"]`` names them. The index is re-queued when a searched
-        field changed; ``updated_at`` is bumped when anything changed."""
+        field changed; ``updated_at`` is bumped when anything changed.
+
+        ``base``: the values of those fields when the editing started (as this method takes
+        them). A field another program changed meanwhile to something else than the edit is a
+        conflict: :class:`MetadataConflict` names each with theirs and mine, and nothing is
+        written (JabRef's field-by-field choice, instead of the last writer winning)."""
         from desktop_app.core.metadata import check_changes
 
         stored = check_changes(changes)
+        started = _stored_base(base or {}, stored)
         if "title" in stored and "title_source" not in stored:
             stored["title_source"] = "edited"
         p = t.paper.c
         with self._store.write() as tx:
             tx.require_papers([paper_id])
             row = tx.conn.execute(select(t.paper).where(p.id == paper_id)).mappings().one()
+            _refuse_conflicts(paper_id, row, stored, started)
             new = {k: v for k, v in stored.items() if _edit_value(k, row[k]) != _edit_value(k, v)}
             if not new:
                 return Change("papers", (paper_id,), detail={"old": {}, "fields": []})
@@ -357,6 +365,37 @@ def _check_key_free(tx: Tx, paper_id: int, key: str) -> None:
         where = " (in the trash)" if other.deleted_at is not None else ""
         raise LibraryError(f"the citation key “{key}” is paper {other.id}'s already{where}; "
                            "a key names one paper")
+
+
+def _stored_base(base: dict[str, object], stored: dict[str, object]) -> dict[str, object]:
+    """The base values as stored columns, for the fields being changed (a base value that
+    fails the checks, or a field not given, is not compared)."""
+    from desktop_app.core.metadata import check_changes
+
+    out: dict[str, object] = {}
+    for name, value in base.items():
+        try:
+            out.update({k: v for k, v in check_changes({name: value}).items() if k in stored})
+        except LibraryError:
+            continue
+    return out
+
+
+def _refuse_conflicts(paper_id: int, row: Mapping[str, object], stored: dict[str, object],
+                      started: dict[str, object]) -> None:
+    """MetadataConflict when a field's stored value is neither what the editing started from
+    nor the edit itself (another program changed it meanwhile)."""
+    from desktop_app.core.errors import MetadataConflict
+
+    clash = {}
+    for column, base in started.items():
+        now, mine = _edit_value(column, row[column]), _edit_value(column, stored[column])
+        if now not in (_edit_value(column, base), mine):
+            clash[_EDIT_NAME.get(column, column)] = (now, mine)
+    if clash:
+        names = " and ".join(", ".join(n.replace("_", " ") for n in clash).rsplit(", ", 1))
+        raise MetadataConflict(f"another program changed the {names} of this paper while you edited "
+                               f"{'it' if len(clash) == 1 else 'them'}: choose which to keep", paper_id, clash)
 
 
 def _edit_value(column: str, value: object) -> object:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.core.errors import LibraryError
+from desktop_app.core.errors import LibraryError, MetadataConflict
 from desktop_app.core.metadata import (
     ENTRY_TYPES,
     check_changes,
@@ -35,6 +35,7 @@ from desktop_app.core.metadata import (
     year_max,
 )
 from desktop_app.core.values import Change, PaperView
+from desktop_app.gui.metadata_conflict import FieldChoices
 from desktop_app.gui.undo import perform
 
 SHORTCUT = "Ctrl+I"
@@ -164,7 +165,7 @@ class AuthorList(QWidget):
 
 
 class MetadataEditor(QDialog):
-    """Edits one paper. ``save(changes)`` applies the changed fields (raising LibraryError with a
+    """Edits one paper. ``save(changes, base)`` applies the changed fields (raising LibraryError with a
     message for the user); the dialog closes when it succeeds."""
 
     def __init__(self, paper: PaperView, save, parent: QWidget | None = None) -> None:  # noqa: ANN001
@@ -234,6 +235,8 @@ class MetadataEditor(QDialog):
         form.addRow(self.tr("&Entry type:"), self.entry_type)
         form.addRow(self.tr("A&bstract:"), self.abstract)
 
+        self.base = self._started()  # what a save says the editing started from (theirs, once chosen)
+        self.choices = FieldChoices(self)
         self.error = QLabel(self)
         self.error.setObjectName("metadataError")
         self.error.setTextFormat(Qt.TextFormat.PlainText)  # messages quote what was typed
@@ -249,24 +252,31 @@ class MetadataEditor(QDialog):
         self.buttons.rejected.connect(self.reject)
         outer = QVBoxLayout(self)
         outer.addLayout(form, 1)
+        outer.addWidget(self.choices)
         outer.addWidget(self.error)
         outer.addWidget(self.buttons)
         self.resize(640, 720)
 
-    def changes(self) -> dict[str, object]:
-        """The fields whose text differs from the paper's, as typed (checked when saved)."""
-        p = self.paper
-        typed: dict[str, object] = {
+    def _typed(self) -> dict[str, object]:
+        return {
             "title": self.title.text(), "authors": self.authors.authors(), "venue": self.venue.text(),
             "year": self.year.text(), "doi": self.doi.text(), "arxiv_id": self.arxiv.text(),
             "url": self.url.text(), "entry_type": self.entry_type.currentData(),
             "citation_key": self.citation_key.text(), "abstract": self.abstract.toPlainText(),
         }
-        now: dict[str, object] = {
+
+    def _started(self) -> dict[str, object]:
+        """The paper's fields as the dialog opened with them (the form's own spelling)."""
+        p = self.paper
+        return {
             "title": p.title, "authors": list(p.authors), "venue": p.venue or "", "year": str(p.year or ""),
             "doi": p.doi or "", "arxiv_id": p.arxiv_id or "", "url": p.url or "", "entry_type": p.entry_type,
             "citation_key": p.bibtex_key or "", "abstract": p.abstract,
         }
+
+    def changes(self) -> dict[str, object]:
+        """The fields whose text differs from the paper's, as typed (checked when saved)."""
+        typed, now = self._typed(), self._started()
         out = {}
         for key, value in typed.items():
             same = value == now[key] if key in ("authors", "abstract", "entry_type") else \
@@ -283,20 +293,60 @@ class MetadataEditor(QDialog):
             self.error.hide()
 
     def try_save(self) -> bool:
-        """Check and save; True when saved (or nothing changed) and the dialog closed."""
+        """Check and save; True when saved (or nothing changed) and the dialog closed. Fields
+        another program changed meanwhile are not saved over: the dialog shows theirs and mine
+        for each (metadata_conflict.py) and the next Save writes the choice."""
+        self._apply_choices()
         changes = self.changes()
         if not changes:
             self.accept()
             return True
         try:
             check_changes(changes)  # the same checks the Library makes: said before anything is written
-            self.change = self._save(changes)
+            self.change = self._save(changes, {k: self.base[k] for k in changes})
+        except MetadataConflict as exc:
+            self.choices.ask(exc.fields)
+            self.show_error(str(exc))
+            return False
         except LibraryError as exc:
             self.show_error(str(exc))
             return False
         self.show_error(None)
         self.accept()
         return True
+
+
+    def _apply_choices(self) -> None:
+        """The choice made for each field changed elsewhere: theirs goes into the form (so
+        nothing is written for it), and theirs is the base of the next save either way."""
+        if not self.choices.asking():
+            return
+        for name, (keep_theirs, theirs) in self.choices.chosen().items():
+            as_typed = _form_value(name, theirs)
+            self.base[name] = as_typed
+            if keep_theirs:
+                self._set_field(name, as_typed)
+        self.choices.clear()
+
+    def _set_field(self, name: str, value: object) -> None:
+        if name == "authors":
+            self.authors.set_authors(list(value) if isinstance(value, list) else [])
+        elif name == "abstract":
+            self.abstract.setPlainText(str(value))
+        elif name == "entry_type":
+            self.entry_type.setCurrentIndex(max(0, self.entry_type.findData(value)) if value else 0)
+        else:
+            {"title": self.title, "venue": self.venue, "year": self.year, "doi": self.doi, "arxiv_id": self.arxiv,
+             "url": self.url, "citation_key": self.citation_key}[name].setText(str(value))
+
+
+def _form_value(name: str, value: object) -> object:
+    """A stored value (as update_metadata gives it) in the form's spelling (see _started)."""
+    if name == "authors":
+        return list(value) if isinstance(value, list) else []
+    if name == "entry_type":
+        return value
+    return "" if value is None else str(value)
 
 
 # the field names of "Edit venue" and so on, as the undo history shows them
@@ -307,12 +357,14 @@ FIELD_WORDS = (QT_TRANSLATE_NOOP("MetadataEditor", "title"), QT_TRANSLATE_NOOP("
                QT_TRANSLATE_NOOP("MetadataEditor", "citation key"), QT_TRANSLATE_NOOP("MetadataEditor", "abstract"))
 
 
-def save_metadata(window: QMainWindow, paper_id: int, changes: dict[str, object]) -> Change:
-    """Apply ``changes`` as one undoable command on the window's stack; LibraryError when refused."""
+def save_metadata(window: QMainWindow, paper_id: int, changes: dict[str, object],
+                  base: dict[str, object] | None = None) -> Change:
+    """Apply ``changes`` as one undoable command on the window's stack; LibraryError when refused
+    (MetadataConflict when another program changed a field since ``base``)."""
     lib = window.library
     names = [k.replace("_id", "").replace("_", " ") for k in changes]
     text = QCoreApplication.translate("MetadataEditor", "Edit {0}").format(QCoreApplication.translate("MetadataEditor", names[0])) if len(names) == 1 else QCoreApplication.translate("MetadataEditor", "Edit metadata")
-    return perform(window.undo_stack, text, lambda: lib.papers.update_metadata(paper_id, changes),
+    return perform(window.undo_stack, text, lambda: lib.papers.update_metadata(paper_id, changes, base),
                    lambda ch: lib.papers.update_metadata(paper_id, ch.detail["old"]), window.edits.changed.emit)
 
 
@@ -332,7 +384,7 @@ def open_metadata_editor(window: QMainWindow, paper_id: int | None = None) -> Me
     except LibraryError as exc:
         window.status_message(str(exc))
         return None
-    dialog = MetadataEditor(paper, lambda changes: save_metadata(window, pid, changes), window)
+    dialog = MetadataEditor(paper, lambda changes, base: save_metadata(window, pid, changes, base), window)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     window.metadata_editor = dialog
     dialog.open()

@@ -1013,6 +1013,57 @@
     </message>
 </context>
 <context>
+    <name>FieldChoices</name>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Authors</source>
+        <translation>作者</translation>
+    </message>
+    <message>
+        <source>Venue</source>
+        <translation>发表于</translation>
+    </message>
+    <message>
+        <source>Year</source>
+        <translation>年份</translation>
+    </message>
+    <message>
+        <source>arXiv id</source>
+        <translation>arXiv 编号</translation>
+    </message>
+    <message>
+        <source>Entry type</source>
+        <translation>条目类型</translation>
+    </message>
+    <message>
+        <source>Citation key</source>
+        <translation>引用键</translation>
+    </message>
+    <message>
+        <source>Abstract</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>{0}: changed elsewhere while you edited it</source>
+        <translation>{0}：在你编辑时已在别处被修改</translation>
+    </message>
+    <message>
+        <source>Keep theirs</source>
+        <translation>保留对方的</translation>
+    </message>
+    <message>
+        <source>Keep mine</source>
+        <translation>保留我的</translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+</context>
+<context>
     <name>FileController</name>
     <message>
         <source>Bibliographies (*.bib *.ris *.txt *.json *.xml *.atom *.csv *.tsv *.enw *.nbib);;All files (*)</source>

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QApplication, QDialogButtonBox
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel, QRadioButton
 
 from desktop_app.core.library import Library
 from desktop_app.gui.metadata_editor import MetadataEditor, screenshot_view
@@ -205,3 +205,52 @@ def test_the_reader_shows_the_citation_key(make_window, seeded_dir: Path, qtbot)
     win = make_window(seeded_dir)
     key = win.library.papers.get(win.current_id()).bibtex_key
     qtbot.waitUntil(lambda: f"@{key}" in win.reader.meta.text(), timeout=3000)
+
+
+def test_fields_changed_elsewhere_meanwhile_are_chosen_field_by_field(make_window, seeded_dir: Path, qtbot) -> None:
+    """Another program changes the venue and the title while the dialog is open; the user edits
+    the venue and the year. Save keeps the dialog open with theirs and mine for the venue only
+    (the title and the year each changed on one side); keeping theirs writes their venue and
+    my year, one undo step."""
+    win = make_window(seeded_dir)
+    pid = win.current_id()
+    before = win.library.papers.get(pid)
+    dialog = _open_editor(win, qtbot)
+    with Library.open(seeded_dir, ensure_index=False) as other:
+        other.papers.update_metadata(pid, {"venue": "Their Venue", "title": "Their title"})
+    dialog.venue.clear()
+    qtbot.keyClicks(dialog.venue, "My Venue")
+    dialog.year.clear()
+    qtbot.keyClicks(dialog.year, "2019")
+    _save(dialog, qtbot)
+    assert dialog.isVisible() and dialog.choices.isVisible()
+    assert "changed the venue of this paper" in dialog.error.text()
+    assert set(dialog.choices.chosen()) == {"venue"}
+    assert win.library.papers.get(pid).venue == "Their Venue"  # nothing written yet
+    theirs = dialog.choices.findChild(QRadioButton, "theirs_venue")
+    assert dialog.choices.findChild(QRadioButton, "mine_venue").isChecked()  # mine by default
+    labels = [w.text() for w in dialog.choices.findChildren(QLabel)]
+    assert "Their Venue" in labels and "My Venue" in labels
+    qtbot.mouseClick(theirs, Qt.MouseButton.LeftButton)
+    _save(dialog, qtbot)
+    assert not dialog.isVisible()
+    saved = win.library.papers.get(pid)
+    assert (saved.venue, saved.year, saved.title) == ("Their Venue", 2019, "Their title")
+    assert win.undo_stack.count() == 1
+    win.undo_stack.undo()
+    assert win.library.papers.get(pid).year == before.year
+
+
+def test_keeping_mine_writes_mine_over_theirs(make_window, seeded_dir: Path, qtbot) -> None:
+    win = make_window(seeded_dir)
+    pid = win.current_id()
+    dialog = _open_editor(win, qtbot)
+    with Library.open(seeded_dir, ensure_index=False) as other:
+        other.papers.update_metadata(pid, {"authors": ["Elsewhere, Eve"]})
+    dialog.authors.set_authors(["Mine, May", "Also, Al"])
+    _save(dialog, qtbot)
+    assert dialog.isVisible() and set(dialog.choices.chosen()) == {"authors"}
+    assert "Elsewhere, Eve" in [w.text() for w in dialog.choices.findChildren(QLabel)]
+    _save(dialog, qtbot)  # mine stays checked
+    assert not dialog.isVisible()
+    assert win.library.papers.get(pid).authors == ["Mine, May", "Also, Al"]
