@@ -241,6 +241,13 @@ class Library:
 
         return stop
 
+    def answer_within(self, seconds: float) -> None:
+        """A shared library: the calling thread (the window's) never waits longer than
+        ``seconds`` for a server that stopped answering; its statement fails as
+        ServerUnreachable and, until another thread reaches the server again, so does every
+        later one at once (core/store/server_watchdog.py). A folder library: nothing."""
+        self.store.guard_this_thread(seconds)
+
     def ensure_index(self, progress: Progress | None = None, cancelled: Cancelled | None = None) -> str:
         """Check the index; rebuild it when missing, unreadable, outdated or inconsistent.
 
@@ -270,6 +277,8 @@ class Library:
         semantic = sys.modules.get("desktop_app.core.insights.semantic")  # loaded: it may keep a space
         if semantic is not None:
             semantic.forget(self.store)
+        if self.store.watchdog is not None:
+            self.store.watchdog.stop()
         self.store.engine.dispose()
 
     def __enter__(self) -> Library:

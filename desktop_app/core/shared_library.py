@@ -118,8 +118,13 @@ def make_engine(url: str) -> Engine:
     with a connect and a statement timeout: a hung server costs seconds, never the window."""
     psycopg = require_psycopg()
     extra = connection_options(url)
-    return create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(url, **extra),
-                         pool_pre_ping=True)
+    from desktop_app.core.store.server_watchdog import check_connect
+
+    def connect() -> Any:  # noqa: ANN401 - a psycopg connection
+        check_connect()  # the window's thread, its statement just cut: no wait on a hung server
+        return psycopg.connect(url, **extra)
+
+    return create_engine("postgresql+psycopg://", creator=connect, pool_pre_ping=True)
 
 
 def migrate_server(engine: Engine, *, read_only: bool) -> None:

@@ -7,6 +7,8 @@ hides; when the server is back the window re-reads what it shows (the listener h
 pulled the change log into the desk's index) and the edits that waited are sent in order
 (``EditController.send_outbox``). While the server is gone the window's own reads fail at once
 (no wait on the GUI thread): the table keeps the rows it has, the reader the paper it shows.
+A server that hangs without closing its connections costs the window's thread at most
+SERVER_DEADLINE once (``lib.answer_within``, core/store/server_watchdog.py), then nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from desktop_app.core.errors import ServerUnreachable
 from desktop_app.core.values import Change
+
+SERVER_DEADLINE = 1.0  # seconds the window's thread waits for a server that stopped answering
 
 
 class OfflineBanner(QLabel):
@@ -52,6 +56,7 @@ def attach(win: QWidget) -> ServerState | None:
     lib = win.library
     if lib.server is None:
         return None
+    lib.answer_within(SERVER_DEADLINE)  # a hung server: this thread's statement is cut, not waited on
     state = ServerState(win)
     state.changed.connect(lambda on: _reachable(win, on), Qt.ConnectionType.QueuedConnection)
 

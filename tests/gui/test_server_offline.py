@@ -4,9 +4,12 @@ sent when the server is back, and the desk's index is neither marked damaged nor
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,6 +43,26 @@ class Server:
 
     def stop(self) -> None:
         self.pg_ctl("-m", "immediate", "stop")
+
+    def processes(self) -> list[int]:
+        """The server's processes: the postmaster (the first line of postmaster.pid) and its children."""
+        postmaster = int((self.folder / "data" / "postmaster.pid").read_text().split()[0])
+        kids = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True).stdout.split()
+        return [postmaster, *(int(k) for k in kids)]
+
+    def hang(self) -> list[int]:
+        """Stop every process of the server (SIGSTOP): connections stay open, nothing answers."""
+        stopped = self.processes()
+        assert stopped, "no server process found"
+        for pid in stopped:
+            os.kill(pid, signal.SIGSTOP)
+        return stopped
+
+    @staticmethod
+    def resume(stopped: list[int]) -> None:
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
 
     def start(self) -> None:
         self.pg_ctl("-w", "-l", str(self.folder / "log"), "-o",
@@ -121,3 +144,51 @@ def test_the_window_survives_its_server_going_away_and_catches_up(qtbot, setting
     finally:
         close_window(win)
     assert (index_folder / STAMP).exists()
+
+
+def test_a_hung_server_costs_the_window_one_second_once(qtbot, settings: QSettings, own_server: Server) -> None:
+    """Every process of the server stopped (SIGSTOP): its connections stay open and nothing
+    answers, which no timeout of the server's notices. The window's first statement is cut
+    after a second, the banner shows, every later call returns at once; the edits wait in the
+    outbox and go when the server answers again."""
+    from desktop_app.gui.launch import close_window, open_shared_window
+    from desktop_app.gui.offline import SERVER_DEADLINE
+
+    url = new_database(own_server.url)
+    with Library.open(url) as lib:
+        lib.imports.from_records([("t.bib", ParseResult("bibtex", [
+            Record(title=f"Paper {n} on sparse coding", abstract=f"Abstract {n}.") for n in range(200)]))])
+    win = open_shared_window(url, settings)
+    qtbot.addWidget(win)
+    stopped: list[int] = []
+    try:
+        qtbot.waitUntil(lambda: win.files.index_ready, timeout=60000)
+        win.elsewhere_timer.stop()
+        shown = win.current_id()
+        stopped = own_server.hang()
+        rescue = threading.Timer(20, Server.resume, [list(stopped)])  # a regression fails, never hangs
+        rescue.daemon = True
+        rescue.start()
+        first = timed(lambda: win.library.store.watchdog is not None and _quiet(win.library.tags.all))
+        assert first < SERVER_DEADLINE + 0.8
+        qtbot.waitUntil(win.offline_banner.isVisible, timeout=3000)
+        win.model.refresh_all()
+        assert timed(lambda: [win.model.data(win.model.index(r, 1)) for r in range(0, 200, 7)]) < 0.3
+        assert timed(lambda: win.select_row(150)) < 0.3
+        win.search.box.setText("sparse")
+        assert timed(win.refresh_query) < 0.3
+        win.edits.add_tags([shown], ["while-hung"])
+        assert win.edits.outbox
+        Server.resume(stopped)
+        stopped = []
+        qtbot.waitUntil(lambda: not win.offline_banner.isVisible(), timeout=30000)
+        qtbot.waitUntil(lambda: not win.edits.outbox, timeout=10000)
+        assert "while-hung" in win.library.papers.rows([shown])[shown].tags
+    finally:
+        Server.resume(stopped)
+        close_window(win)
+
+
+def _quiet(call) -> None:
+    with contextlib.suppress(ServerUnreachable):
+        call()

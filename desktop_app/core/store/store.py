@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, Engine, Select, literal, select, true
 from sqlalchemy.exc import OperationalError
@@ -28,6 +29,9 @@ from desktop_app.core.store.change_log import OPERATION, log_write
 from desktop_app.core.store.dialect import Dialect, dialect_for
 from desktop_app.core.store.engine import BUSY_TIMEOUT_MS
 from desktop_app.core.store.failures import READ_ONLY, storage_errors
+
+if TYPE_CHECKING:
+    from desktop_app.core.store.server_watchdog import Watchdog
 
 COMMITS_FILE = wal_witness.WITNESS_FILE  # the count of acknowledged writes, kept beside the database
 
@@ -130,6 +134,18 @@ class Store:
         self.unreachable_why = ""
         self.reachability_listeners: list[Callable[[bool], None]] = []
         self._fail_fast_until = 0.0
+        self.watchdog: Watchdog | None = None  # the window's thread: a hung server's statement is cut
+
+    def guard_this_thread(self, deadline: float) -> None:
+        """A server library: this thread's statements are cut after ``deadline`` seconds without
+        an answer (a hung server), failing as ServerUnreachable (core/store/server_watchdog.py);
+        while the server is unreachable the thread fails at once. A folder library: nothing."""
+        if self.dialect.name == "sqlite" or self.watchdog is not None:
+            return
+        from desktop_app.core.store.server_watchdog import Watchdog
+
+        self.watchdog = Watchdog(self.engine, deadline)
+        self.engine.dispose()  # the connections made before it are made again, where it sees them
 
     @contextmanager
     def _reaching(self) -> Iterator[None]:
@@ -137,12 +153,16 @@ class Store:
         if self.dialect.name == "sqlite":
             yield
             return
-        if (not self.reachable and time.monotonic() < self._fail_fast_until
-                and threading.current_thread() is threading.main_thread()):
+        guarded = self.watchdog is not None and threading.current_thread() is self.watchdog.thread
+        if not self.reachable and (guarded or (time.monotonic() < self._fail_fast_until
+                                               and threading.current_thread() is threading.main_thread())):
+            # the guarded thread (the window's) never waits on a server found gone: another
+            # thread's statement (the change listener's) says when it is back
             raise ServerUnreachable(self.unreachable_why)
         started = time.monotonic()
         try:
-            yield
+            with self.watchdog.guarding() if self.watchdog is not None else contextlib.nullcontext():
+                yield
         except ServerUnreachable as exc:
             took = time.monotonic() - started
             self._fail_fast_until = time.monotonic() + min(FAIL_FAST_MAX, FAIL_FAST_SECONDS + 10 * took)
