@@ -119,6 +119,8 @@ class DuplicatesDialog(QDialog):
         top = QHBoxLayout()
         self.status = QLabel("", self)
         self.status.setObjectName("duplicatesStatus")
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # messages quote the library's location
+        self.status.setWordWrap(True)
         self.progress = QProgressBar(self)
         self.progress.setRange(0, 0)  # busy: find() says nothing until it is done
         self.progress.setMaximumWidth(160)
@@ -237,8 +239,8 @@ class DuplicatesDialog(QDialog):
 
     def _search_failed(self, message: str) -> None:
         self._search_done()
-        self.status.setText(self.tr("The search for duplicates failed."))
-        QMessageBox.warning(self, self.tr("Possible duplicates"), message)
+        # said in the dialog, not in a box to dismiss (the window's banner says when the server is gone)
+        self.status.setText(self.tr("The search for duplicates failed: {0}").format(message))
 
     # ---- the list of pairs -----------------------------------------------------------------
     def _set_pairs(self, pairs: list[DuplicatePair], keep: tuple[int, int] | None = None, row: int = 0) -> None:

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.core.errors import LibraryError
 from desktop_app.gui import i18n
 from desktop_app.gui.safe_browser import SafeTextBrowser
 
@@ -282,7 +283,11 @@ def show_note_history(window: MainWindow, paper_id: int | None = None) -> NoteHi
         window.status_message(QCoreApplication.translate("NoteHistoryDialog", "Select a paper to see its note history"), 5000)
         return None
     window.reader.notes.flush()
-    dialog = NoteHistoryDialog(window, pid)
+    try:
+        dialog = NoteHistoryDialog(window, pid)
+    except LibraryError as exc:  # the server gone, the paper deleted meanwhile: said, nothing opens
+        window.status_message(str(exc), 10000)
+        return None
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
     return dialog

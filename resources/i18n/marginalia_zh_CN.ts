@@ -585,10 +585,6 @@
         <translation>正在搜索…</translation>
     </message>
     <message>
-        <source>The search for duplicates failed.</source>
-        <translation>查找重复项失败。</translation>
-    </message>
-    <message>
         <source>The import&apos;s own rules call these one paper</source>
         <translation>按导入规则，这两条是同一篇论文</translation>
     </message>
@@ -645,6 +641,10 @@
     <message>
         <source>Not duplicates</source>
         <translation>不是重复</translation>
+    </message>
+    <message>
+        <source>The search for duplicates failed: {0}</source>
+        <translation>查找重复项失败：{0}</translation>
     </message>
 </context>
 <context>

@@ -192,3 +192,42 @@ def test_a_hung_server_costs_the_window_one_second_once(qtbot, settings: QSettin
 def _quiet(call) -> None:
     with contextlib.suppress(ServerUnreachable):
         call()
+
+
+SCREENS = ("statisticsAction", "topicsAction", "mapAction", "findDuplicatesAction", "trashViewAction",
+           "editMetadataAction", "noteHistoryAction", "settingsAction", "triageAction")
+
+
+def test_every_screen_opens_with_the_server_gone(qtbot, settings: QSettings, own_server: Server) -> None:
+    """The server stopped: each screen of the window opens without a traceback and without
+    holding the window's thread, and says what it cannot show."""
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QApplication, QDialog
+
+    from desktop_app.gui.launch import close_window, open_shared_window
+
+    url = new_database(own_server.url)
+    with Library.open(url) as lib:
+        lib.imports.from_records([("t.bib", ParseResult("bibtex", [
+            Record(title=f"Paper {n} on optics", abstract=f"Abstract {n} on lenses.") for n in range(60)]))])
+    win = open_shared_window(url, settings)
+    qtbot.addWidget(win)
+    try:
+        qtbot.waitUntil(lambda: win.files.index_ready, timeout=60000)
+        win.elsewhere_timer.stop()
+        own_server.stop()
+        _quiet(win.library.tags.all)
+        qtbot.waitUntil(win.offline_banner.isVisible, timeout=3000)
+        for name in SCREENS:
+            action = win.findChild(QAction, name)
+            assert action is not None, name
+            took = timed(action.trigger)
+            assert took < 1.0, (name, took)
+            qtbot.wait(100)  # a worker's answer (an error) comes back
+            for dialog in [w for w in QApplication.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible()]:
+                dialog.close()
+        win.on_sidebar_filter("all", "")
+        own_server.start()
+        qtbot.waitUntil(lambda: not win.offline_banner.isVisible(), timeout=30000)
+    finally:
+        close_window(win)
