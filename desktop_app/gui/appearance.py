@@ -40,7 +40,7 @@ def apply_font_size(win: QMainWindow, size: int) -> None:
         css += f"\n{_SIZE_RULE} body {{ font-size: {font.pointSize()}pt; }}"
     doc.setDefaultStyleSheet(css)
     if win.reader.paper is not None:
-        win._show_current(reload_note=False)  # the abstract's HTML is laid out again with the rule
+        win.show_current(reload_note=False)  # the abstract's HTML is laid out again with the rule
 
 
 def apply_theme(win: QMainWindow) -> None:

@@ -57,6 +57,6 @@ class IndexStatus(QObject):
 def attach(window) -> IndexStatus:  # noqa: ANN001 - a MainWindow
     """Show the catch-up in ``window``'s status bar; re-run its text search when caught up."""
     status = IndexStatus(window.library, window)
-    status.caughtUp.connect(window._index_ready)
+    status.caughtUp.connect(window.index_ready)
     window.index_status = status
     return status

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import traceback
+import weakref
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
@@ -92,16 +93,21 @@ def start_job(
     return job
 
 
+# The running jobs of each owner, kept here rather than written onto the owner; an owner that goes
+# takes its entry with it.
+_RUNNING: weakref.WeakKeyDictionary[QObject, set[Job]] = weakref.WeakKeyDictionary()
+
+
 def keep_while_running(owner: QObject, job: Job) -> None:
     """Hold a reference to ``job`` on ``owner`` until it finishes; :func:`running_jobs` lists them."""
-    owner._jobs = getattr(owner, "_jobs", set())
-    owner._jobs.add(job)
-    job.finished.connect(lambda: owner._jobs.discard(job))
+    jobs = _RUNNING.setdefault(owner, set())
+    jobs.add(job)
+    job.finished.connect(lambda: jobs.discard(job))
 
 
 def running_jobs(owner: QObject) -> list[Job]:
     """The jobs started for ``owner`` that have not finished (a window waits for them on close)."""
-    return list(getattr(owner, "_jobs", set()))
+    return list(_RUNNING.get(owner, set()))
 
 
 class SerialJob:

@@ -451,7 +451,7 @@ def smoke_test(folder: Path | str | None) -> int:
         win.library.imports.from_files(sample_files())
         win.refresh_sidebar()
         win.refresh_query()
-        win._update_stack()
+        win.update_stack()
     for _ in range(10):
         app.processEvents()
     win.start_stage.run()  # the whole list follows the first paint: have it now if not yet

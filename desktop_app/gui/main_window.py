@@ -164,7 +164,7 @@ class MainWindow(QMainWindow):
         self._library_count: int | None = None  # papers in the library, read with the sidebar's counts
         # what follows the table's own work by one event-loop turn (run in this order)
         self.follow = Coalescer({name: quiet(call) for name, call in {  # quiet: a lost server, said by the banner
-            "reader": lambda: self._show_current(reload_note=True),
+            "reader": lambda: self.show_current(reload_note=True),
             "count": self._show_count,
             "chips": lambda: self.search.set_chips(self.state.chips()),
             "status counts": self._show_status_counts,  # the sidebar's Unread/Skimmed/Read: one query
@@ -195,7 +195,7 @@ class MainWindow(QMainWindow):
         self.files.changed.connect(self.on_change)
         self.files.changed.connect(self.likely_sort.changed)
         self.files.message.connect(self.status_message)
-        self.files.indexReady.connect(self._index_ready)
+        self.files.indexReady.connect(self.index_ready)
         self.files.imported.connect(self.keys_to_table)  # the papers just brought in, under j/k at once
         # another program (the CLI, a second window) may write the note on screen: look every
         # few seconds (one small query) so that its text is shown, or the conflict banner
@@ -545,7 +545,7 @@ class MainWindow(QMainWindow):
         keep = self._restored_selection
         if st.query or st.tags or st.not_tags or st.list_name or st.trash:
             self.refresh_query(keep=keep)
-            self._update_stack()
+            self.update_stack()
             return
         ids = collation.order(self, self.library.finder.list_ids(status=st.status, sort=self.sort_key,
                                                                  descending=self.sort_desc, limit=FIRST_PAGE))
@@ -561,8 +561,8 @@ class MainWindow(QMainWindow):
             self.select_row(row)
         else:
             self.follow.later("reader")
-        self._update_stack(empty=False if ids else None)
-        self.keys_to_table()  # no current row yet: once the whole list is there (_load_whole_list)
+        self.update_stack(empty=False if ids else None)
+        self.keys_to_table()  # no current row yet: once the whole list is there (load_whole_list)
 
     def _finish_start(self) -> None:
         """After the first paint: the reader (the turn after), the index check (in a worker),
@@ -570,11 +570,11 @@ class MainWindow(QMainWindow):
         start_up_done()  # the garbage collector's usual thresholds again
         self.follow.release()
         self.files.ensure_index_async()
-        self._load_whole_list()
+        self.load_whole_list()
         self.refresh_sidebar()
         self.follow.later("count")
 
-    def _load_whole_list(self) -> None:
+    def load_whole_list(self) -> None:
         """Replace the first page by the whole list, keeping the selection and the scroll
         position (rows are appended); select the remembered paper if nothing else was."""
         if not self.model.partial:
@@ -596,7 +596,7 @@ class MainWindow(QMainWindow):
         if self.focusWidget() in (None, self.sidebar):  # the keys were nowhere, or Qt's first stop
             self.keys_to_table()
 
-    def _index_ready(self) -> None:
+    def index_ready(self) -> None:
         if self.state.query:
             keep = self.current_id()
             self.refresh_query(keep=keep if keep is not None else self._restored_selection)
@@ -634,7 +634,7 @@ class MainWindow(QMainWindow):
     def _select_sidebar_for_state(self) -> None:
         self.sidebar.show_filter(self.state, (self.sort_key, self.sort_desc))  # the entry standing for the filter, or none
 
-    def _update_stack(self, empty: bool | None = None) -> None:
+    def update_stack(self, empty: bool | None = None) -> None:
         """The welcome panel for an empty library (nothing in the trash either: the sidebar must
         reach it), else the table. ``empty`` when known."""
         if empty is None:
@@ -659,7 +659,7 @@ class MainWindow(QMainWindow):
         if kind == "import" or any(change.detail.get(k) for k in ("deleted", "restored", "purged")):
             self.refresh_sidebar()
             self.refresh_query()
-            self._update_stack()
+            self.update_stack()
             return
         if kind in ("papers", "tags", "note", "highlights"):
             if change.paper_ids:
@@ -676,12 +676,12 @@ class MainWindow(QMainWindow):
         if self.bulk.bulk_shown():
             return  # the reader is hidden: shown afresh when it comes back (refresh_reader)
         if cur is not None and (not change.paper_ids or cur in change.paper_ids or kind == "tags"):
-            self._show_current(reload_note=False)
+            self.show_current(reload_note=False)
 
     def refresh_reader(self) -> None:
         """The reader comes back after the bulk panel: the shown paper as it is now (the note
         typed in it stays)."""
-        self._show_current(reload_note=False)
+        self.show_current(reload_note=False)
 
     # ---- selection -------------------------------------------------------------------------
     def current_id(self) -> int | None:
@@ -697,7 +697,7 @@ class MainWindow(QMainWindow):
         self.reader.notes.flush()  # the note typed for the paper left is saved at once
         self.follow.later("reader")  # the table paints its new selection first
 
-    def _show_current(self, reload_note: bool) -> None:
+    def show_current(self, reload_note: bool) -> None:
         self.follow.cancel("reader")
         pid = self.current_id()
         if pid is None:
@@ -791,7 +791,7 @@ class MainWindow(QMainWindow):
             self.state = FilterState(query="" if st.trash else st.query, tags=[value])
         elif kind == "list":
             self.state = FilterState(query="" if st.trash else st.query, list_name=value)
-            self._set_sort("position", False)
+            self.set_sort("position", False)
         elif kind == "decision":  # a query, so that it combines with what is typed after it
             query = f"decision:{value}"
             self.state = FilterState(query=query)
@@ -799,7 +799,7 @@ class MainWindow(QMainWindow):
         elif kind == "search":
             self._open_saved_search(value)
         if not self.state.list_name and self.sort_key == "position":
-            self._set_sort("added", False)
+            self.set_sort("added", False)
         self._select_sidebar_for_state()
         self.refresh_query()
 
@@ -819,7 +819,7 @@ class MainWindow(QMainWindow):
             st.status = value
         elif kind == "list":
             st.list_name = value
-            self._set_sort("position", False)
+            self.set_sort("position", False)
         self.refresh_query()
 
     def _open_saved_search(self, name: str) -> None:
@@ -833,9 +833,9 @@ class MainWindow(QMainWindow):
         if saved.sort is not None:
             if saved.query.strip() and not self.relevance.searching:
                 self.relevance.restored(self)  # its sort stands, not the relevance a new search takes
-            self._set_sort(saved.sort, saved.descending)
+            self.set_sort(saved.sort, saved.descending)
         elif self.state.list_name and not saved.query.strip():
-            self._set_sort(*self.state.first_sort())  # the list's own order
+            self.set_sort(*self.state.first_sort())  # the list's own order
 
     def exclude_tag(self, name: str) -> None:
         """Hide the papers with this tag (the sidebar's “exclude”)."""
@@ -858,7 +858,7 @@ class MainWindow(QMainWindow):
         elif key == "list":
             st.list_name = None
             if self.sort_key == "position":
-                self._set_sort("added", False)
+                self.set_sort("added", False)
         elif key.startswith("tag:"):
             st.tags = [t for t in st.tags if t != key[4:]]
         elif key.startswith("not:"):
@@ -878,14 +878,14 @@ class MainWindow(QMainWindow):
         self._select_sidebar_for_state()
         self.refresh_query()
 
-    def _set_sort(self, key: str, desc: bool) -> None:
+    def set_sort(self, key: str, desc: bool) -> None:
         self.sort_key, self.sort_desc = key, desc
         self.table.show_sort(key, desc)
 
     def on_sort_changed(self, column: int, order: Qt.SortOrder) -> None:
         key = SORT_KEYS[column] if 0 <= column < len(SORT_KEYS) else None
         if key is None:
-            self._set_sort(self.sort_key, self.sort_desc)
+            self.set_sort(self.sort_key, self.sort_desc)
             return
         self.sort_key, self.sort_desc = key, order == Qt.SortOrder.DescendingOrder
         self.refresh_query()

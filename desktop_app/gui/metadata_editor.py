@@ -58,7 +58,7 @@ class AuthorList(QWidget):
         self.list.setMinimumHeight(96)
         self.list.setToolTip(self.tr("Drag a name to reorder; double-click to correct it"))
         self.list.itemChanged.connect(self._normalize)
-        self.list.currentRowChanged.connect(lambda _r: self._update_buttons())
+        self.list.currentRowChanged.connect(lambda _r: self.update_buttons())
 
         self.new = QLineEdit(self)
         self.new.setObjectName("newAuthor")
@@ -96,7 +96,7 @@ class AuthorList(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addLayout(top)
         outer.addLayout(adder)
-        self._update_buttons()
+        self.update_buttons()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         if watched is self.new and event.type() in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride) and \
@@ -112,7 +112,7 @@ class AuthorList(QWidget):
         self.list.clear()
         for name in names:
             self._append(name)
-        self._update_buttons()
+        self.update_buttons()
 
     def authors(self) -> list[str]:
         return [self.list.item(n).text().strip() for n in range(self.list.count())
@@ -132,7 +132,7 @@ class AuthorList(QWidget):
         if names:
             self.new.clear()
             self.list.setCurrentRow(self.list.count() - 1)
-        self._update_buttons()
+        self.update_buttons()
 
     def move(self, delta: int) -> None:
         row = self.list.currentRow()
@@ -147,7 +147,7 @@ class AuthorList(QWidget):
         row = self.list.currentRow()
         if row >= 0:
             self.list.takeItem(row)
-        self._update_buttons()
+        self.update_buttons()
 
     def _normalize(self, item: QListWidgetItem) -> None:
         """An author edited in place is stored as "Family, Given" too."""
@@ -157,7 +157,7 @@ class AuthorList(QWidget):
             item.setText(name)
             self.list.blockSignals(False)
 
-    def _update_buttons(self) -> None:
+    def update_buttons(self) -> None:
         row, n = self.list.currentRow(), self.list.count()
         self.up.setEnabled(row > 0)
         self.down.setEnabled(0 <= row < n - 1)
@@ -396,5 +396,5 @@ def screenshot_view(window: QMainWindow) -> QWidget:
     dialog = open_metadata_editor(window)
     assert dialog is not None, "the screenshot needs a library with a paper selected"
     dialog.authors.list.setCurrentRow(0)
-    dialog.authors._update_buttons()
+    dialog.authors.update_buttons()
     return dialog

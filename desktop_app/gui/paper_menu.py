@@ -92,7 +92,7 @@ def show_related(window: MainWindow, ids: list[int]) -> None:
         return
     text = " OR ".join(f"related:{pid}" for pid in ids)
     window.on_sidebar_filter("all", "")
-    window._set_sort("relevance", False)  # the related: query ranks by its key terms
+    window.set_sort("relevance", False)  # the related: query ranks by its key terms
     window.search.set_text(text)
     window.on_query_typed(text)
 

@@ -230,7 +230,7 @@ class ReaderPane(QWidget):
             self.title_edit.setText(paper.title)
             self.title_edit.setCursorPosition(0)
         self.title_edit.setToolTip(self.tr("Derived from the abstract; edit to replace") if paper.title_source == "derived" else "")
-        self.meta.setText(self._meta_text(paper))
+        self.meta.setText(self.meta_text(paper))
         last = self.last_change_provider(paper.id) if self.last_change_provider is not None else ""
         self.last_change.setText(last)
         self.last_change.setVisible(bool(last))
@@ -258,7 +258,7 @@ class ReaderPane(QWidget):
         self.hl_bar.setEnabled(enabled and self.selection_span() is not None)
 
     @staticmethod
-    def _meta_text(p: PaperView) -> str:
+    def meta_text(p: PaperView) -> str:
         parts = []
         if p.authors:
             names = ", ".join(p.authors[:8]) + (" et al." if len(p.authors) > 8 else "")

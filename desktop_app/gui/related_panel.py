@@ -276,6 +276,10 @@ class SimilarWork(QObject):
             self._job = None
             self.panel.show_message(self.tr("Related papers are not available: {0}").format(message.splitlines()[0]))
 
+    def answered(self, pid: int | None) -> bool:
+        """Whether the related papers of ``pid`` have been found (and are kept)."""
+        return pid in self._cache
+
     def _fill(self, result: dict) -> None:
         self.panel.show_related(result["related"])
         self.chips.show_suggestions(result["pid"], result["suggestions"])
@@ -314,6 +318,6 @@ def screenshot_view(window: QMainWindow) -> QWidget:
     work: SimilarWork = window.similar
     timer = QElapsedTimer()
     timer.start()
-    while window.current_id() not in work._cache and timer.elapsed() < 10000:
+    while not work.answered(window.current_id()) and timer.elapsed() < 10000:
         QCoreApplication.processEvents()
     return window.reader

@@ -29,14 +29,14 @@ class RelevanceSort:
         if active and not self.searching:
             self.searching = True
             self.before = (win.sort_key, win.sort_desc) if win.sort_key != RELEVANCE else FALLBACK
-            win._set_sort(RELEVANCE, True)
+            win.set_sort(RELEVANCE, True)
         elif not active and self.searching:
             self.searching = False
             if win.sort_key == RELEVANCE and self.before is not None:
-                win._set_sort(*self.before)
+                win.set_sort(*self.before)
             self.before = None
         elif not active and win.sort_key == RELEVANCE:
-            win._set_sort(*FALLBACK)
+            win.set_sort(*FALLBACK)
         win.table.set_search_active(active)
 
     def search_sort(self, win: QMainWindow) -> dict[str, object]:

@@ -11,6 +11,7 @@ the triage position: window state, not library data.
 from __future__ import annotations
 
 import json
+import weakref
 
 from PySide6.QtCore import QObject
 
@@ -19,13 +20,16 @@ from desktop_app.core.insights.topics import TopicSet
 KEY = "topics/names"
 MAX_KEPT = 1000  # renames remembered per library (the oldest go first past this)
 
+# Each window's renames once read, kept here rather than written onto the window.
+_READ: weakref.WeakKeyDictionary[QObject, dict[str, str]] = weakref.WeakKeyDictionary()
+
 
 def user_names(window: QObject) -> dict[str, str]:
     """The window's {name found: name given} for its library, read from its settings on first use."""
-    names = getattr(window, "_topic_names", None)
+    names = _READ.get(window)
     if names is None:
         names = _load(window)
-        window._topic_names = names  # type: ignore[attr-defined]
+        _READ[window] = names
     return names
 
 

@@ -248,7 +248,7 @@ class TriageView(QWidget):
             ids = list(dict.fromkeys(only))
         else:
             if w.model.partial:
-                w._load_whole_list()  # the first page only so far (start-up): the whole list now
+                w.load_whole_list()  # the first page only so far (start-up): the whole list now
             ids = list(w.model.ids)
         if not ids:
             w.status_message(self.tr("No papers to triage here: choose a filter with papers first"))
@@ -296,7 +296,7 @@ class TriageView(QWidget):
         w.stack.setCurrentWidget(w.splitter)
         if self.paper is not None:
             w.select_paper(self.paper.id)
-        w._show_current(reload_note=True)
+        w.show_current(reload_note=True)
         w.table.setFocus()
 
     def hideEvent(self, event) -> None:  # noqa: ANN001, N802
@@ -358,7 +358,7 @@ class TriageView(QWidget):
         paper, html = pair
         self.paper = paper
         self.title.setText(paper.title)
-        self.meta.setText(self.window_.reader._meta_text(paper))
+        self.meta.setText(self.window_.reader.meta_text(paper))
         self.status.set_status(paper.status)
         self.rating.set_rating(paper.rating)
         self.decision.set_decision(paper.decision)

@@ -394,14 +394,14 @@ def test_titles_sort_with_the_locales_collation(make_window, seeded_dir: Path, c
             lib.papers.set_title(pid, title)
         lib.papers.delete([pid for pid in lib.query("").ids if pid not in ids])
     win = make_window(seeded_dir)
-    win._set_sort("title", False)
+    win.set_sort("title", False)
     win.refresh_query()
     shown = [win.model.data(win.model.index(r, 0)) for r in range(win.model.rowCount())]
     # SQLite's NOCASE would give Apple, Zebra, éclair, then the Chinese in code-point order
     # (中 U+4E2D, 北 U+5317, 阿 U+963F); the zh_CN collator gives pinyin (ālǐ, běijīng, zhōngguó),
     # Han before Latin, and folds case and accents
     assert shown == ["阿里巴巴模型", "北京数据集", "中国的强化学习", "Apple trees", "éclair studies", "Zebra crossings"]
-    win._set_sort("title", True)
+    win.set_sort("title", True)
     win.refresh_query()
     assert [win.model.data(win.model.index(r, 0)) for r in range(win.model.rowCount())] == shown[::-1]
 

@@ -96,7 +96,9 @@ def test_a_topic_name_given_is_kept_for_the_next_session_of_that_library(make_wi
     make_window.close(win)
 
     again = make_window(seeded_dir)  # a new window: the names come from the settings, not from memory
-    assert getattr(again, "_topic_names", None) is None
+    from desktop_app.gui import topic_names
+
+    assert again not in topic_names._READ
     dialog = _topics_of(again, qtbot)
     assert dialog.topics.names_given.get(dialog.topics.topics[0].number) == found
     assert dialog.topics.topics[0].name == "My own name"
