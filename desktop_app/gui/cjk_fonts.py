@@ -114,5 +114,5 @@ class CjkFontNotice(QObject):
 def attach(win: QMainWindow) -> CjkFontNotice:
     """Watch ``win`` (called by launch.open_main_window)."""
     notice = CjkFontNotice(win)
-    win.cjk_notice = notice  # type: ignore[attr-defined]
+    win.set_cjk_notice(notice)
     return notice

@@ -58,5 +58,5 @@ def attach(window) -> IndexStatus:  # noqa: ANN001 - a MainWindow
     """Show the catch-up in ``window``'s status bar; re-run its text search when caught up."""
     status = IndexStatus(window.library, window)
     status.caughtUp.connect(window.index_ready)
-    window.index_status = status
+    window.set_index_status(status)
     return status

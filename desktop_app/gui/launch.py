@@ -46,7 +46,7 @@ def open_main_window(library_dir: str | Path, settings: QSettings | None = None,
     index_status.attach(win)  # "Indexing… n of m" while the writer catches up
     cjk_fonts.attach(win)  # says once when Chinese text has no font to draw it
     libraries.remember_library(win.settings, folder)  # File → Open Recent
-    win.library_opener = lambda other, new=False: switch_library(win, other, new=new)  # Settings, File menu
+    win.set_library_opener(lambda other, new=False: switch_library(win, other, new=new))  # Settings, File menu
     win.show()  # the window checks the index after its first paint (MainWindow._finish_start)
     win.destroyed.connect(lambda *_: win.library.close())
     win.files.damaged.connect(lambda problem: _damaged_while_open(win, problem))
@@ -114,7 +114,7 @@ def _damaged_while_open(win: MainWindow, problem: str) -> None:
     window and its library, restore, and open a new window (``win.replaced_by``); on Quit, quit."""
     if getattr(win, "restore_asked", False) or not win.isVisible():
         return  # asked once per window (the table and the check may both find the damage)
-    win.restore_asked = True
+    win.mark_restore_asked()
     folder = win.library.folder
     chosen = ask_restore(folder, problem, win)
     if chosen is None:
@@ -132,7 +132,7 @@ def _damaged_while_open(win: MainWindow, problem: str) -> None:
             QMessageBox.critical(None, QCoreApplication.translate("Launch", "Marginalia"), str(err))
             app.quit()
             return
-        win.replaced_by = open_main_window(folder, settings)
+        win.set_replaced_by(open_main_window(folder, settings))
         libraries.hold(win.replaced_by, getattr(win, "library_lock", None), getattr(win, "instance_server", None))
     finally:
         app.setQuitOnLastWindowClosed(quit_on_close)
@@ -166,7 +166,7 @@ def switch_library(win: MainWindow, folder: str | Path, *, new: bool = False) ->
         text = str(exc) if isinstance(exc, LibraryError | OSError) else f"{type(exc).__name__}: {exc}"
         raise libraries.SwitchRefused(QCoreApplication.translate("Launch", "Cannot open the library {0}:\n{1}").format(target, text)) from exc
     had_server = getattr(win, "instance_server", None) is not None
-    win.replaced_by = new_win  # launch.current_window follows it (second starts, the end of run_gui)
+    win.set_replaced_by(new_win)  # launch.current_window follows it (second starts, the end of run_gui)
     close_window(win)
     libraries.release(win)
     server = serve_second_starts(target) if had_server else None
@@ -316,7 +316,7 @@ def open_shared_window(url: str, settings: QSettings | None = None) -> MainWindo
         raise
     index_status.attach(win)
     libraries.remember_library(win.settings, url)  # without its password
-    win.library_opener = lambda other, new=False: switch_library(win, other, new=new)
+    win.set_library_opener(lambda other, new=False: switch_library(win, other, new=new))
     shared_desk.attach(win)
     win.show()
     win.destroyed.connect(lambda *_: lib.close())
@@ -330,7 +330,7 @@ def switch_to_shared(win: MainWindow, url: str) -> MainWindow:
         new_win = open_shared_window(url, win.settings)
     except Exception as exc:
         raise libraries.SwitchRefused(QCoreApplication.translate("Launch", "Cannot open the shared library:\n{0}").format(exc)) from exc
-    win.replaced_by = new_win
+    win.set_replaced_by(new_win)
     close_window(win)
     libraries.release(win)
     return new_win

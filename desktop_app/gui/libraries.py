@@ -60,8 +60,7 @@ def library_lock(folder: Path) -> QLockFile:
 
 def hold(win: QMainWindow, lock: QLockFile | None, server: QObject | None = None) -> None:
     """The window owns this (locked) lock and this second-start server until :func:`release`."""
-    win.library_lock = lock
-    win.instance_server = server
+    win.hold_instance(lock, server)
 
 
 def release(win: QMainWindow) -> None:

@@ -54,6 +54,15 @@ from desktop_app.gui.window_settings import WindowSettings
 from desktop_app.gui.write_queue import WriteProgress
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from PySide6.QtCore import QLockFile, QObject
+
+    from desktop_app.gui.cjk_fonts import CjkFontNotice
+    from desktop_app.gui.index_status import IndexStatus
+    from desktop_app.gui.metadata_editor import MetadataEditor
+    from desktop_app.gui.offline import ServerState
+    from desktop_app.gui.shared_desk import RemoteChanges
     from desktop_app.gui.welcome import WelcomePanel
 
 ELSEWHERE_POLL_MS = 2000  # how often the note on screen is compared with the library
@@ -67,6 +76,17 @@ class MainWindow(QMainWindow):
 
     def __init__(self, library: Library, settings: QSettings | None = None) -> None:
         super().__init__()
+        # Given by the helpers that attach to the window, through the setters below.
+        self.library_lock: QLockFile | None = None  # libraries.hold
+        self.instance_server: QObject | None = None  # the second-start server, libraries.hold
+        self.library_opener: Callable[..., object] | None = None  # launch.switch_library
+        self.restore_asked = False  # launch: the restore was asked once
+        self.replaced_by: MainWindow | None = None  # launch: the window opened in this one's place
+        self.remote_changes: RemoteChanges | None = None  # shared_desk.attach
+        self.server_state: ServerState | None = None  # offline.attach
+        self.index_status: IndexStatus | None = None  # index_status.attach
+        self.metadata_editor: MetadataEditor | None = None  # the last editor opened
+        self.cjk_notice: CjkFontNotice | None = None  # cjk_fonts.attach
         self.library = library
         self.settings = settings or QSettings()
         self.window_settings = WindowSettings(self.settings, library.folder)
@@ -905,3 +925,41 @@ class MainWindow(QMainWindow):
 
     def status_message(self, text: str, ms: int = 5000) -> None:
         self.statusBar().showMessage(text, ms)
+
+    # --- what the helpers give the window ---------------------------------------------------
+
+    def hold_instance(self, lock: QLockFile | None, server: QObject | None) -> None:
+        """Own the library's (locked) lock and the second-start server until libraries.release."""
+        self.library_lock, self.instance_server = lock, server
+
+    def set_library_opener(self, opener: Callable[..., object]) -> None:
+        """How this window opens another library: ``opener(folder, new=False)`` (launch.switch_library)."""
+        self.library_opener = opener
+
+    def mark_restore_asked(self) -> None:
+        """The restore of this window and its library has been asked (once is enough)."""
+        self.restore_asked = True
+
+    def set_replaced_by(self, other: MainWindow | None) -> None:
+        """The window opened in this one's place (launch.current_window follows it)."""
+        self.replaced_by = other
+
+    def set_remote_changes(self, relay: RemoteChanges) -> None:
+        """The relay of the other desks' changes (shared_desk.attach)."""
+        self.remote_changes = relay
+
+    def set_server_state(self, state: ServerState) -> None:
+        """The shared library's server state (offline.attach)."""
+        self.server_state = state
+
+    def set_index_status(self, status: IndexStatus) -> None:
+        """The index catch-up in the status bar (index_status.attach)."""
+        self.index_status = status
+
+    def set_metadata_editor(self, dialog: MetadataEditor) -> None:
+        """The metadata editor opened last."""
+        self.metadata_editor = dialog
+
+    def set_cjk_notice(self, notice: CjkFontNotice) -> None:
+        """The CJK font notice (cjk_fonts.attach)."""
+        self.cjk_notice = notice

@@ -386,7 +386,7 @@ def open_metadata_editor(window: QMainWindow, paper_id: int | None = None) -> Me
         return None
     dialog = MetadataEditor(paper, lambda changes, base: save_metadata(window, pid, changes, base), window)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    window.metadata_editor = dialog
+    window.set_metadata_editor(dialog)
     dialog.open()
     return dialog
 

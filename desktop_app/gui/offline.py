@@ -66,7 +66,7 @@ def attach(win: QWidget) -> ServerState | None:
 
     stop = lib.on_reachability(tell)
     state.destroyed.connect(lambda: stop())
-    win.server_state = state
+    win.set_server_state(state)
     if not lib.reachable:
         win.offline_banner.show()
     return state

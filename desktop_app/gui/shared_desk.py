@@ -112,7 +112,7 @@ def attach(win: QWidget) -> RemoteChanges | None:
     win.reader.last_change_provider = lambda pid: last_change_text(lib, pid)
     relay = RemoteChanges(win)
     relay.arrived.connect(lambda rows: apply_rows(win, rows), Qt.ConnectionType.QueuedConnection)
-    win.remote_changes = relay
+    win.set_remote_changes(relay)
     from desktop_app.gui import offline
 
     offline.attach(win)  # the banner while the server cannot be reached
