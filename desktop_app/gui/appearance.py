@@ -1,15 +1,19 @@
 """The Appearance preferences applied to a window (``MainWindow.apply_preferences``): the font
 size of the paper table and the reader, and the theme (``gui.theme``).
-The ``win`` of these functions is a ``MainWindow`` (typed by its Qt base: main_window imports this)."""
+The ``win`` of these functions is a ``MainWindow``, typed by what they need of it (``window_protocol.WindowLike``)."""
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QApplication, QMainWindow
+from PySide6.QtWidgets import QApplication
 
 from desktop_app.gui import preferences as prefs
+
+if TYPE_CHECKING:
+    from desktop_app.gui.window_protocol import WindowLike
 
 MIN_FONT_SIZE, MAX_FONT_SIZE = 6, 32  # points; 0 is the system's size
 ROW_PADDING = 10  # pixels above and below a table row's text
@@ -25,7 +29,7 @@ def font_for(size: int) -> QFont:
     return font
 
 
-def apply_font_size(win: QMainWindow, size: int) -> None:
+def apply_font_size(win: WindowLike, size: int) -> None:
     """Set the paper table's and the reader's font, the table's row height, and the abstract's
     text size (its style sheet gives pixels; a size preference overrides them), then show the
     current paper again in that size."""
@@ -43,14 +47,14 @@ def apply_font_size(win: QMainWindow, size: int) -> None:
         win.show_current(reload_note=False)  # the abstract's HTML is laid out again with the rule
 
 
-def apply_theme(win: QMainWindow) -> None:
+def apply_theme(win: WindowLike) -> None:
     """Apply the saved theme ("system", "light", "dark"; a ``gui --theme`` of this run wins)."""
     from desktop_app.gui.theme import apply_preference
 
     apply_preference(win.settings)
 
 
-def apply_preferences(win: QMainWindow) -> None:
+def apply_preferences(win: WindowLike) -> None:
     """Everything of the Appearance page, read from the window's settings."""
     apply_font_size(win, prefs.get_int(win.settings, prefs.FONT_SIZE))
     apply_theme(win)
