@@ -26,6 +26,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check $(wildcard desktop_app tests benchmarks migrations packaging)
+	$(PY) -m mypy
 	$(PY) -m pytest
 
 test-fast: $(STAMP)
@@ -49,8 +50,10 @@ soak: $(STAMP)
 	MARGINALIA_NOTE_ROUNDS=50 MARGINALIA_FAULT_TRIALS=200 $(PY) -m pytest -q -p no:cacheprovider \
 		tests/core/test_concurrent_writers.py tests/e2e/test_fault_injection.py
 
+# ruff, then mypy (its files and settings are pyproject.toml's [tool.mypy]; cache in .mypy_cache)
 lint: $(STAMP)
 	$(PY) -m ruff check $(wildcard desktop_app tests benchmarks migrations packaging)
+	$(PY) -m mypy
 
 # the window's catalogues: new strings from desktop_app/gui into the .ts sources (translate the
 # "unfinished" ones, e.g. with pyside6-linguist), then the .qm the app loads (both committed;

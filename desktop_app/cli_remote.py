@@ -51,11 +51,11 @@ def servable(args: Any) -> bool:  # noqa: ANN401 - an argparse.Namespace of any 
     if command == "note":
         return args.set is None and args.append is None and args.file is None
     if command == "triage":
-        return args.triage_command == "queue"
+        return bool(args.triage_command == "queue")
     if command == "topics":
         return not (args.words and args.words[0] in ("decide", "tag"))
     if command == "trash":
-        return args.trash_command == "list"
+        return bool(args.trash_command == "list")
     if command == "reading-list":
         return args.rl_command in ("ls", "show")
     return False
@@ -125,7 +125,7 @@ def read_line(sock: socket.socket, limit: int | None = None) -> bytes | None:
             return None
 
 
-def ask(location: Path | str, argv: Sequence[str]) -> dict | None:
+def ask(location: Path | str, argv: Sequence[str]) -> dict[str, Any] | None:
     """The server's answer to this command line, or None when no server gave one."""
     if os.environ.get(NO_SERVER_ENV):
         return None

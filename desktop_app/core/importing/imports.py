@@ -230,7 +230,7 @@ class Imports:
         """Every import, newest first, as dicts of the ``import_batch`` columns."""
         with self.store.read() as conn:
             rows = conn.execute(select(t.import_batch).order_by(t.import_batch.c.id.desc()))
-            return [dict(r._mapping) for r in rows]
+            return [dict(r._mapping) for r in rows]  # noqa: SLF001 - Row._mapping is SQLAlchemy's public name for a row as a mapping
 
     def holds_nothing(self) -> bool:
         """Whether this library has no row at all (no paper, tag, list, batch, …): what

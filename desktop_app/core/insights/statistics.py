@@ -87,7 +87,7 @@ def library_statistics(store: Store, today: date | None = None) -> LibraryStatis
         def live_counts(column: ColumnElement) -> dict:
             counts = dict(conn.execute(select(column, func.count()).group_by(column)).all())
             for r in trashed:
-                counts[r._mapping[column]] -= 1
+                counts[r._mapping[column]] -= 1  # noqa: SLF001 - Row._mapping is SQLAlchemy's public row-as-mapping
             return {k: v for k, v in counts.items() if v > 0}
 
         def live_rows(stmt: Select, paper_id: ColumnElement) -> int:
