@@ -10,13 +10,19 @@ CLI's ``triage queue``), keyed by a fingerprint of the papers' texts (ids and te
 Decisions, tags and ratings do not change the fingerprint; an edited abstract or a new paper does.
 The matrix is held as its three CSR arrays (:class:`Csr`), so that reading it back and scoring
 with it needs numpy only: a ``triage queue`` process imports neither scikit-learn nor SciPy.
+On disk each array is a ``.npy`` file of its own, read back memory-mapped (``mapped_arrays.py``):
+at 100,000 papers the matrix is some 130 MB, which the window never copies into its heap. A pass
+over the whole matrix (scoring) goes a slice of rows at a time and gives each slice's pages back
+after it, so it leaves neither a copy nor the file's pages resident.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
+import shutil
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from sqlalchemy import func, select
 
+from desktop_app.core.insights.mapped_arrays import MappedArray
 from desktop_app.core.store import tables as t
 
 if TYPE_CHECKING:
@@ -34,6 +41,9 @@ log = logging.getLogger(__name__)
 
 CACHE_DIR = "cache"
 MAX_FEATURES = 262_144  # the most frequent terms kept at 100,000 papers (memory: ~40 MB of floats)
+PASS_VALUES = 1 << 20  # stored values per slice of a pass over the matrix (~30 MB of temporaries)
+FEATURES_PREFIX = "features-"
+_ARRAYS = ("ids", "indptr", "indices", "data")
 _lock = threading.Lock()
 _memory: dict[tuple[str, str], TextFeatures] = {}
 
@@ -47,6 +57,7 @@ class Csr:
     indices: np.ndarray
     data: np.ndarray
     shape: tuple[int, int]
+    mapped: tuple[MappedArray, ...] = ()  # the files behind ``indices`` and ``data``, when mapped
 
     @classmethod
     def of(cls, matrix: object) -> Csr:
@@ -55,15 +66,38 @@ class Csr:
         return cls(np.asarray(m.indptr, dtype=np.int64), np.asarray(m.indices, dtype=np.int32),
                    np.asarray(m.data, dtype=np.float32), (int(m.shape[0]), int(m.shape[1])))
 
-    def row_of_each_value(self) -> np.ndarray:
-        return np.repeat(np.arange(self.shape[0], dtype=np.int64), np.diff(self.indptr))
+    def give_back(self, start: int = 0, stop: int | None = None) -> None:
+        """Drop the resident pages of stored values ``start:stop`` (all by default) of a mapped
+        matrix; nothing for one in the heap."""
+        for part in self.mapped:
+            part.drop(start, stop)
+
+    def slices(self, values: int = PASS_VALUES) -> list[tuple[int, int]]:
+        """Row ranges ``(r0, r1)`` covering the matrix, each holding at most ``values`` stored
+        values (or one row, when a row holds more)."""
+        n, out, r0 = self.shape[0], [], 0
+        while r0 < n:
+            r1 = int(np.searchsorted(self.indptr, self.indptr[r0] + values, side="right")) - 1
+            r1 = min(n, max(r1, r0 + 1))
+            out.append((r0, r1))
+            r0 = r1
+        return out
 
     def dot(self, weights: np.ndarray) -> np.ndarray:
-        """The matrix times a dense vector of one weight per column (float64, one per row)."""
+        """The matrix times a dense vector of one weight per column (float64, one per row), a
+        slice of rows at a time: the temporaries stay at a slice's size, and a mapped matrix
+        gives each slice's pages back after it."""
+        out = np.zeros(self.shape[0])
         if not len(self.data):
-            return np.zeros(self.shape[0])
-        products = self.data.astype(np.float64) * weights[self.indices]
-        return np.bincount(self.row_of_each_value(), weights=products, minlength=self.shape[0])
+            return out
+        for r0, r1 in self.slices():
+            lo, hi = int(self.indptr[r0]), int(self.indptr[r1])
+            if hi > lo:
+                products = self.data[lo:hi].astype(np.float64) * weights[self.indices[lo:hi]]
+                local = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(self.indptr[r0:r1 + 1]))
+                out[r0:r1] = np.bincount(local, weights=products, minlength=r1 - r0)
+            self.give_back(lo, hi)
+        return out
 
     def row(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """(columns, values) of row ``i``."""
@@ -79,7 +113,9 @@ class Csr:
             vals.append(v.astype(np.float64) * float(w))
         if not cols:
             return np.zeros(self.shape[1])
-        return np.bincount(np.concatenate(cols), weights=np.concatenate(vals), minlength=self.shape[1])
+        columns, values = np.concatenate(cols), np.concatenate(vals)
+        self.give_back()  # the labelled rows' pages: a few, but a long session labels many
+        return np.bincount(columns, weights=values, minlength=self.shape[1])
 
 
 @dataclass
@@ -158,8 +194,8 @@ def features(store: Store, folder: Path | None) -> TextFeatures:
     if feats is None:
         ids, texts = paper_texts(store)
         feats = build(ids, texts, fp)
-        if folder is not None:
-            _save(folder, feats)
+        if folder is not None and _save(folder, feats):
+            feats = _load(folder, fp) or feats  # mapped: the built arrays leave the heap
     with _lock:
         for old in [k for k in _memory if k[0] == str(folder)]:
             del _memory[old]
@@ -173,7 +209,7 @@ def cached(store: Store, folder: Path | None) -> bool:
     with _lock:
         if (str(folder), fp) in _memory:
             return True
-    return folder is not None and all(p.exists() for p in _paths(folder, fp))
+    return folder is not None and _dir(folder, fp).is_dir()
 
 
 def build_in_child(folder: Path, timeout: float = 1800.0) -> bool:
@@ -185,42 +221,61 @@ def build_in_child(folder: Path, timeout: float = 1800.0) -> bool:
     return run_child(folder, ["triage", "features"], timeout, "features")
 
 
-def _paths(folder: Path, fp: str) -> tuple[Path, Path]:
-    base = folder / CACHE_DIR
-    return base / f"features-{fp}.npz", base / f"features-{fp}.terms"
+def _dir(folder: Path, fp: str) -> Path:
+    return folder / CACHE_DIR / f"{FEATURES_PREFIX}{fp}"
 
 
 def _load(folder: Path, fp: str) -> TextFeatures | None:
-    matrix_path, terms_path = _paths(folder, fp)
+    """The features of ``fp`` from the folder's cache, their arrays memory-mapped; None when
+    there are none (or they do not hold together: rebuilt)."""
+    where = _dir(folder, fp)
     try:
-        with np.load(matrix_path) as z:
-            ids, indptr, indices, data, shape = z["ids"], z["indptr"], z["indices"], z["data"], z["shape"]
-        text = terms_path.read_text(encoding="utf-8")
-        terms = text.split("\n") if text else []
-        n, m = int(shape[0]), int(shape[1])
-        if len(ids) != n or len(terms) != m or len(indptr) != n + 1 or len(indices) != len(data):
-            return None
-        return TextFeatures(fp, ids.astype(np.int64), Csr(indptr, indices, data, (n, m)), terms)
-    except (OSError, ValueError, KeyError):  # not there yet, or damaged: rebuilt
+        a = {name: MappedArray(where / f"{name}.npy") for name in _ARRAYS}
+        text = (where / "terms.txt").read_text(encoding="utf-8")
+    except (OSError, ValueError):
         return None
+    terms = text.split("\n") if text else []
+    ids, indptr, indices, data = (a[name].array for name in _ARRAYS)
+    n, m = len(ids), len(terms)
+    if (len(indptr) != n + 1 or len(indices) != len(data) or int(indptr[-1]) != len(data)
+            or ids.dtype != np.int64 or indptr.dtype != np.int64 or indices.dtype != np.int32
+            or data.dtype != np.float32):
+        return None
+    matrix = Csr(indptr, indices, data, (n, m), mapped=(a["indices"], a["data"]))
+    return TextFeatures(fp, ids, matrix, terms)
 
 
-def _save(folder: Path, feats: TextFeatures) -> None:
-    """Best effort (a read-only library folder just rebuilds next time); old generations go."""
-    matrix_path, terms_path = _paths(folder, feats.fingerprint)
+def _save(folder: Path, feats: TextFeatures) -> bool:
+    """One ``.npy`` per array and the terms, renamed into place whole; earlier generations go.
+    Best effort (a read-only library folder just rebuilds next time): False when not saved."""
+    final = _dir(folder, feats.fingerprint)
+    tmp = final.with_name(f"{final.name}.{os.getpid()}.tmp")  # a killed child's: core/leftovers.py
     try:
-        matrix_path.parent.mkdir(exist_ok=True)
-        for old in matrix_path.parent.glob("features-*"):
-            if feats.fingerprint not in old.name:
-                old.unlink(missing_ok=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
         m = feats.matrix
-        tmp = matrix_path.with_name(matrix_path.name + ".tmp.npz")
-        np.savez(tmp, ids=feats.ids, indptr=m.indptr, indices=m.indices, data=m.data,
-                 shape=np.asarray(m.shape, dtype=np.int64))
-        tmp_terms = terms_path.with_name(terms_path.name + ".tmp")
+        arrays = {"ids": (feats.ids, np.int64), "indptr": (m.indptr, np.int64),
+                  "indices": (m.indices, np.int32), "data": (m.data, np.float32)}
+        for name, (value, dtype) in arrays.items():
+            np.save(tmp / f"{name}.npy", np.ascontiguousarray(value, dtype=dtype), allow_pickle=False)
         # a term never holds a newline: the tokenizer splits on whitespace
-        tmp_terms.write_text("\n".join(feats.terms), encoding="utf-8")
-        os.replace(tmp_terms, terms_path)
-        os.replace(tmp, matrix_path)
+        (tmp / "terms.txt").write_text("\n".join(feats.terms), encoding="utf-8")
+        for old in final.parent.glob(FEATURES_PREFIX + "*"):
+            if old == final or old.name.endswith(".tmp"):
+                continue
+            # a process still mapping an old generation keeps reading it (POSIX); on Windows
+            # the files in use stay until a later save
+            if old.is_dir():
+                shutil.rmtree(old, ignore_errors=True)
+            else:  # the single-file layout of earlier versions
+                with contextlib.suppress(OSError):
+                    old.unlink()
+        if final.exists():  # another process saved the same texts meanwhile
+            shutil.rmtree(tmp, ignore_errors=True)
+            return True
+        tmp.rename(final)
     except OSError as exc:
-        log.info("features not cached in %s: %s", matrix_path.parent, exc)
+        log.info("features not cached in %s: %s", final.parent, exc)
+        shutil.rmtree(tmp, ignore_errors=True)
+        return final.is_dir()
+    return True
