@@ -74,6 +74,9 @@ install_debs() {
     [ -n "$missing" ] || return 0
     [ "$(id -u)" = 0 ] || die "missing Debian packages (run as root to install them): $missing"
     say "apt-get install $missing"
+    # a build killed while dpkg ran (in the cached Debian 11 root, say) leaves it half-configured:
+    # finish that first, or apt-get refuses everything
+    DEBIAN_FRONTEND=noninteractive dpkg --configure -a >/dev/null 2>&1 || true
     apt-get update -qq
     # shellcheck disable=SC2086
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
