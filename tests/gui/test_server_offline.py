@@ -78,6 +78,19 @@ def own_server() -> Iterator[Server]:
         yield Server(url)
 
 
+def shared_window(own_server: Server, settings: QSettings, qtbot, records: list[Record]):
+    """A new database on ``own_server`` holding ``records``, and a window on it with its index ready."""
+    from desktop_app.gui.launch import open_shared_window
+
+    url = new_database(own_server.url)
+    with Library.open(url) as lib:
+        lib.imports.from_records([("t.bib", ParseResult("bibtex", records))])
+    win = open_shared_window(url, settings)
+    qtbot.addWidget(win)
+    qtbot.waitUntil(lambda: win.files.index_ready, timeout=60000)
+    return win
+
+
 def timed(call) -> float:
     started = time.monotonic()
     call()
@@ -86,17 +99,12 @@ def timed(call) -> float:
 
 def test_the_window_survives_its_server_going_away_and_catches_up(qtbot, settings: QSettings,
                                                                   own_server: Server) -> None:
-    from desktop_app.gui.launch import close_window, open_shared_window
+    from desktop_app.gui.launch import close_window
 
-    url = new_database(own_server.url)
-    with Library.open(url) as lib:
-        lib.imports.from_records([("t.bib", ParseResult("bibtex", [
-            Record(title=f"Paper {n} on graph diffusion", abstract=f"Abstract {n} about graphs.", year=2020 + n % 5)
-            for n in range(300)]))])
-    win = open_shared_window(url, settings)
-    qtbot.addWidget(win)
+    win = shared_window(own_server, settings, qtbot, [
+        Record(title=f"Paper {n} on graph diffusion", abstract=f"Abstract {n} about graphs.", year=2020 + n % 5)
+        for n in range(300)])
     try:
-        qtbot.waitUntil(lambda: win.files.index_ready, timeout=60000)
         win.elsewhere_timer.stop()
         index_folder = win.library.index.index.folder
         assert (index_folder / STAMP).exists()
@@ -151,18 +159,13 @@ def test_a_hung_server_costs_the_window_one_second_once(qtbot, settings: QSettin
     answers, which no timeout of the server's notices. The window's first statement is cut
     after a second, the banner shows, every later call returns at once; the edits wait in the
     outbox and go when the server answers again."""
-    from desktop_app.gui.launch import close_window, open_shared_window
+    from desktop_app.gui.launch import close_window
     from desktop_app.gui.offline import SERVER_DEADLINE
 
-    url = new_database(own_server.url)
-    with Library.open(url) as lib:
-        lib.imports.from_records([("t.bib", ParseResult("bibtex", [
-            Record(title=f"Paper {n} on sparse coding", abstract=f"Abstract {n}.") for n in range(200)]))])
-    win = open_shared_window(url, settings)
-    qtbot.addWidget(win)
+    win = shared_window(own_server, settings, qtbot,
+                        [Record(title=f"Paper {n} on sparse coding", abstract=f"Abstract {n}.") for n in range(200)])
     stopped: list[int] = []
     try:
-        qtbot.waitUntil(lambda: win.files.index_ready, timeout=60000)
         win.elsewhere_timer.stop()
         shown = win.current_id()
         stopped = own_server.hang()
@@ -204,16 +207,11 @@ def test_every_screen_opens_with_the_server_gone(qtbot, settings: QSettings, own
     from PySide6.QtGui import QAction
     from PySide6.QtWidgets import QApplication, QDialog
 
-    from desktop_app.gui.launch import close_window, open_shared_window
+    from desktop_app.gui.launch import close_window
 
-    url = new_database(own_server.url)
-    with Library.open(url) as lib:
-        lib.imports.from_records([("t.bib", ParseResult("bibtex", [
-            Record(title=f"Paper {n} on optics", abstract=f"Abstract {n} on lenses.") for n in range(60)]))])
-    win = open_shared_window(url, settings)
-    qtbot.addWidget(win)
+    win = shared_window(own_server, settings, qtbot,
+                        [Record(title=f"Paper {n} on optics", abstract=f"Abstract {n} on lenses.") for n in range(60)])
     try:
-        qtbot.waitUntil(lambda: win.files.index_ready, timeout=60000)
         win.elsewhere_timer.stop()
         own_server.stop()
         _quiet(win.library.tags.all)
