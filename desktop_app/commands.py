@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from desktop_app.cli_support import UserError, print_json, write_out
 from desktop_app.core.library import Library
-from desktop_app.core.models import STATUSES
+from desktop_app.core.store.column_types import STATUSES
 
 if TYPE_CHECKING:
     from desktop_app.core.insights.topics import TopicSet

@@ -20,9 +20,9 @@ from sqlalchemy import delete, insert, select, update
 from desktop_app.core import attachment_files as af
 from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.models import ATTACHMENT_KINDS
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.column_types import ATTACHMENT_KINDS
 from desktop_app.core.values import Change
 
 

@@ -27,7 +27,6 @@ from desktop_app.core.anchoring import reanchor_all
 from desktop_app.core.changelog import rows as change_log
 from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.models import STATUSES
 from desktop_app.core.sameness import (
     NEAR_REASON,
     REASON_LABELS,
@@ -40,6 +39,7 @@ from desktop_app.core.sameness import (
     same_paper,
 )
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.column_types import STATUSES
 from desktop_app.core.values import Change, DuplicatePair, FieldDiff, PaperView
 
 if TYPE_CHECKING:

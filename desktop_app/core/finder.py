@@ -11,11 +11,11 @@ from sqlalchemy import ColumnElement, Select, and_, or_, select
 from sqlalchemy.exc import DBAPIError
 
 from desktop_app.core.errors import IndexDamaged, LibraryError
-from desktop_app.core.models import STATUSES
 from desktop_app.core.rules import decision_order, status_order
 from desktop_app.core.search.errors import QuerySyntaxError
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.column_types import STATUSES
 from desktop_app.core.store.dialect import like_escape
 from desktop_app.core.values import QueryResult
 

@@ -162,7 +162,7 @@ def parse_authors(text: str) -> list[str]:
 
 def check_changes(changes: dict[str, object]) -> dict[str, object]:
     """The changes as stored values (``authors`` as its JSON text in ``authors_json``)."""
-    from desktop_app.core.models import TITLE_SOURCES
+    from desktop_app.core.store.column_types import TITLE_SOURCES
 
     out: dict[str, object] = {}
     for key, value in changes.items():

@@ -1,25 +1,16 @@
-"""SQLModel tables: the library's truth. The Whoosh index is derived from these."""
+"""SQLModel tables: the library's schema as the migrations read it (``migrations/env.py``). The
+Whoosh index is derived from these. The store runs its statements on the same tables written in
+SQLAlchemy Core (``core/store/tables.py``, held equal to these by a test), so that opening a library
+never builds these classes."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import Column, ForeignKey, Index, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from desktop_app.core.records import DECISIONS as RECORD_DECISIONS
-
-STATUSES = ("unread", "skimmed", "read")
-# a triage decision, apart from reading status and rating (a paper can be "skimmed" and "keep");
-# NULL in the table is "none", not decided yet
-DECISIONS = RECORD_DECISIONS
-TITLE_SOURCES = ("given", "derived", "edited")
-
-
-def utcnow() -> datetime:
-    """Timezone-aware now in UTC. SQLModel's UTCDateTime refuses naive values; SQLite stores the
-    UTC wall time without an offset, PostgreSQL a timestamptz."""
-    return datetime.now(UTC)
+from desktop_app.core.store.column_types import utcnow
 
 
 def _fk(target: str, *, nullable: bool = False, index: bool = True) -> Column:
@@ -211,7 +202,7 @@ class Attachment(SQLModel, table=True):
     __tablename__ = "attachment"
     id: int | None = Field(default=None, primary_key=True)
     paper_id: int = Field(sa_column=_fk("paper.id"))
-    kind: str = "copy"  # one of ATTACHMENT_KINDS
+    kind: str = "copy"  # one of column_types.ATTACHMENT_KINDS
     path: str
     name: str = ""  # the file's original name
     size: int = 0
@@ -219,8 +210,6 @@ class Attachment(SQLModel, table=True):
     added_at: datetime = Field(default_factory=utcnow)
     removed_at: datetime | None = None
 
-
-ATTACHMENT_KINDS = ("copy", "link")
 
 
 class ChangeLog(SQLModel, table=True):

@@ -29,10 +29,10 @@ from desktop_app.core.changelog.changes import writes
 from desktop_app.core.display_text import display_text, neutral_bidi
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.metadata import short_authors
-from desktop_app.core.models import STATUSES
 from desktop_app.core.rules import check_decision, check_rating, check_status
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.column_types import STATUSES
 from desktop_app.core.store.dialect import Dialect
 from desktop_app.core.values import Change, HighlightView, PaperRow, PaperView
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import ColumnElement, case
 
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.models import DECISIONS, STATUSES
+from desktop_app.core.store.column_types import DECISIONS, STATUSES
 
 
 def normalize_tag(name: str) -> str:

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.core.models import DECISIONS, STATUSES
+from desktop_app.core.store.column_types import DECISIONS, STATUSES
 from desktop_app.gui import collation, i18n
 from desktop_app.gui.flow_layout import FlowLayout
 from desktop_app.gui.undo_toast import UndoToast

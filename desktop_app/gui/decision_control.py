@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QWidget
 
-from desktop_app.core.models import DECISIONS
+from desktop_app.core.store.column_types import DECISIONS
 from desktop_app.gui import i18n
 
 

@@ -194,7 +194,7 @@ class MapView(QWidget):
             self._colours, self._palette = np.empty(0, np.int16), []
         elif self.mode == "decision":
             f = self.data.facets
-            from desktop_app.core.models import DECISIONS
+            from desktop_app.core.store.column_types import DECISIONS
 
             self._palette = [other] + [self._on_base(DECISION_COLOURS[d]) for d in DECISIONS]
             self._colours = f.decisions.astype(np.int16)

@@ -15,7 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QInputDialog, QMainWindow, QMenu, QMessageBox, QWidget
 
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.models import DECISIONS, STATUSES
+from desktop_app.core.store.column_types import DECISIONS, STATUSES
 from desktop_app.gui import collation, i18n, preferences
 
 # The functions take the app's MainWindow (typed as QMainWindow: main_window.py imports this

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QToolButton, QWidget
 
-from desktop_app.core.models import STATUSES
+from desktop_app.core.store.column_types import STATUSES
 from desktop_app.gui import i18n
 
 if TYPE_CHECKING:

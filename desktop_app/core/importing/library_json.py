@@ -21,10 +21,10 @@ from sqlalchemy import exists, func, insert, select, update
 from desktop_app.core.changelog import rows as change_log
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.importing.writer import ImportWriter, finish_batch, start_batch
-from desktop_app.core.models import DECISIONS
 from desktop_app.core.records import ExportPaper, Record
 from desktop_app.core.store import Tx
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.column_types import DECISIONS
 from desktop_app.core.values import FileReport, ImportReport
 
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from desktop_app.core.insights.semantic import SemanticSpace, library_space
 from desktop_app.core.insights.topics import TopicSet, find_topics
-from desktop_app.core.models import DECISIONS
+from desktop_app.core.store.column_types import DECISIONS
 
 if TYPE_CHECKING:
     from desktop_app.core.store import Store

@@ -22,9 +22,9 @@ from functools import cache
 
 from sqlalchemy import ColumnElement, Connection, Select, String, func, select, type_coerce
 
-from desktop_app.core.models import DECISIONS, STATUSES
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.column_types import DECISIONS, STATUSES
 from desktop_app.core.store.dialect import Dialect
 from desktop_app.core.tags import Tags
 

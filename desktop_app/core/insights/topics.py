@@ -22,7 +22,7 @@ import numpy as np
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.insights.semantic import SemanticSpace, library_space
-from desktop_app.core.models import DECISIONS
+from desktop_app.core.store.column_types import DECISIONS
 from desktop_app.core.values import Change
 
 if TYPE_CHECKING:

@@ -63,9 +63,9 @@ def decided_since(store: Store, since: datetime) -> set[int]:
 
 
 def _change_log():  # noqa: ANN202 - a Table
-    from desktop_app.core.models import ChangeLog
+    from desktop_app.core.store.tables import change_log
 
-    return ChangeLog.__table__  # type: ignore[attr-defined]
+    return change_log
 
 
 class TriageProgress:

@@ -25,10 +25,10 @@ from whoosh.fields import ID, NUMERIC, Schema
 from whoosh.qparser import syntax
 from whoosh.qparser.plugins import TaggingPlugin
 
-from desktop_app.core.models import DECISIONS, STATUSES
 from desktop_app.core.search.index import SearchIndex
 from desktop_app.core.search.schema import DEFAULT_FIELDS, TEXT_FIELDS, build_schema
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.column_types import DECISIONS, STATUSES
 from desktop_app.core.store.dialect import Dialect, like_escape
 
 SQL_FIELDS = ("tag", "status", "decision", "rating", "year", "list", "related", "like", "key")

@@ -22,10 +22,10 @@ from sqlalchemy import Connection, Engine, Select, literal, select, true
 from sqlalchemy.exc import OperationalError
 
 from desktop_app.core.errors import LibraryBusy, LibraryReadOnly, PaperGone, ServerUnreachable
-from desktop_app.core.models import utcnow
 from desktop_app.core.store import tables as t
 from desktop_app.core.store import wal_witness
 from desktop_app.core.store.change_log import OPERATION, log_write
+from desktop_app.core.store.column_types import utcnow
 from desktop_app.core.store.dialect import Dialect, dialect_for
 from desktop_app.core.store.engine import BUSY_TIMEOUT_MS
 from desktop_app.core.store.failures import READ_ONLY, storage_errors
