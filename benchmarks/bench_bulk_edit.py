@@ -83,9 +83,28 @@ def run_step(app, meter: StallMeter, start: Callable[[], None], done: Callable[[
     return {"wall": wall, "cpu": cpu, "gui_cpu": gui, "stall": meter.longest}
 
 
+def _profiled(run: Callable[..., dict[str, float]]) -> Callable[..., dict[str, float]]:
+    """``run`` under cProfile in the GUI thread, its slowest calls printed after it."""
+    import cProfile
+    import pstats
+
+    def profiled(*args: object) -> dict[str, float]:
+        prof = cProfile.Profile()
+        prof.enable()
+        try:
+            return run(*args)
+        finally:
+            prof.disable()
+            pstats.Stats(prof).sort_stats("cumulative").print_stats(30)
+
+    return profiled
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, default=10_000)
+    ap.add_argument("--profile", action="store_true",
+                    help="also print the GUI thread's cProfile of each step (the slowest calls)")
     args = ap.parse_args(argv)
     print(f"bulk edit: mark all read, then undo, {args.size:,} papers ({environment()})")
     cached = cached_library(args.size)
@@ -129,12 +148,13 @@ def main(argv: list[str] | None = None) -> int:
         return not (busy() if callable(busy) else False)
 
     meter = StallMeter()
+    step = _profiled(run_step) if args.profile else run_step
     steps = {
-        "mark read": run_step(app, meter, win.bulk.panel.status_buttons["read"].click,
+        "mark read": step(app, meter, win.bulk.panel.status_buttons["read"].click,
                               lambda: stack.index() == 1 and idle()),
     }
     assert lib.papers.status_counts()["read"] == n, "not all marked read"
-    steps["undo"] = run_step(app, meter, stack.undo, lambda: stack.index() == 0 and idle())
+    steps["undo"] = step(app, meter, stack.undo, lambda: stack.index() == 0 and idle())
     assert lib.papers.status_counts()["unread"] == unread, "the undo did not restore the statuses"
     for name, r in steps.items():
         print(f"  {name:>9}: wall {ms(r['wall'])} · CPU {ms(r['cpu'])} (all threads; "

@@ -247,8 +247,16 @@ class PaperTable(QTableView):
 
     def selected_ids(self) -> list[int]:
         """The selected papers in table order; the current paper when nothing is selected."""
-        rows = sorted({r for rng in self.selectionModel().selection() for r in range(rng.top(), rng.bottom() + 1)})
-        ids = [self.paper_model.paper_id(r) for r in rows]  # ranges, not selectedRows(): 0.8 s at 10,000
+        # the selection's row ranges, merged, as slices of the model's ids (not selectedRows():
+        # 0.8 s at 10,000; not row by row: 125 ms at 100,000)
+        spans = sorted((rng.top(), rng.bottom()) for rng in self.selectionModel().selection())
+        ids: list[int] = []
+        shown = self.paper_model.ids
+        end = -1  # the last row taken
+        for top, bottom in spans:
+            if bottom > end:
+                ids.extend(shown[max(top, end + 1):bottom + 1])
+                end = bottom
         cur = self.current_id()
         if not ids and cur is not None:
             ids = [cur]

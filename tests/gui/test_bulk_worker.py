@@ -123,3 +123,18 @@ def test_bulk_panel_buttons_fit_at_1400_by_900(make_window, seeded_dir: Path, qt
         assert _clipped(panel) == []
     finally:
         i18n.install(qapp, "en")
+
+
+def test_selected_ids_follow_overlapping_and_separate_ranges_in_table_order(make_window, many_dir: Path,
+                                                                          qtbot) -> None:
+    from PySide6.QtCore import QItemSelection, QItemSelectionModel
+
+    win = _all_selected(make_window, many_dir, qtbot)
+    model, table = win.model, win.table
+    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+    table.selectionModel().clearSelection()
+    for top, bottom in ((40, 45), (10, 12), (11, 20), (44, 50), (700, 700)):  # overlaps, a gap, one row
+        sel = QItemSelection(model.index(top, 0), model.index(bottom, 0))
+        table.selectionModel().select(sel, flags)
+    rows = [*range(10, 21), *range(40, 51), 700]
+    assert table.selected_ids() == [model.paper_id(r) for r in rows]
