@@ -6,6 +6,9 @@ STAMP  := $(VENV)/.installed
 # tantivy for bench_core's comparison only: its own venv, never the app's
 TANTIVY_VENV  := .venv-tantivy
 TANTIVY_STAMP := $(TANTIVY_VENV)/.installed
+# a packaged embedding model, measured by bench_related_quality only: its own venv, never the app's
+WORDLLAMA_VENV  := .venv-wordllama
+WORDLLAMA_STAMP := $(WORDLLAMA_VENV)/.installed
 export QT_QPA_PLATFORM ?= offscreen
 
 .PHONY: run test test-fast bench soak lint package translations clean
@@ -21,6 +24,11 @@ $(TANTIVY_STAMP):
 	$(TANTIVY_VENV)/bin/python -m pip install --quiet tantivy==0.27.0
 	touch $(TANTIVY_STAMP)
 
+$(WORDLLAMA_STAMP):
+	test -x $(WORDLLAMA_VENV)/bin/python || $(PYTHON) -m venv $(WORDLLAMA_VENV)
+	$(WORDLLAMA_VENV)/bin/python -m pip install --quiet wordllama==0.4.0.post1
+	touch $(WORDLLAMA_STAMP)
+
 run: $(STAMP)
 	env -u QT_QPA_PLATFORM $(VENV)/bin/marginalia
 
@@ -32,7 +40,7 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not packaging" -x -q
 
-bench: $(STAMP) $(TANTIVY_STAMP)
+bench: $(STAMP) $(TANTIVY_STAMP) $(WORDLLAMA_STAMP)
 	$(PY) benchmarks/bench_core.py --size 10000
 	$(PY) benchmarks/bench_core.py --size 100000 --cached --bib-size 0
 	$(PY) benchmarks/bench_cli.py --sizes 10000 100000
@@ -42,6 +50,7 @@ bench: $(STAMP) $(TANTIVY_STAMP)
 	$(PY) benchmarks/bench_triage.py
 	$(PY) benchmarks/bench_tag_suggest.py
 	$(PY) benchmarks/bench_screening.py
+	$(PY) benchmarks/bench_related_quality.py
 	$(PY) benchmarks/bench_queue.py --sizes 2000 5000 100000
 	$(PY) benchmarks/bench_postgres.py --size $${PG_BENCH_SIZE:-100000}
 
@@ -68,4 +77,4 @@ package: $(STAMP)
 	bash packaging/build_linux.sh
 
 clean:
-	rm -rf build dist $(VENV) $(TANTIVY_VENV) .pytest_cache
+	rm -rf build dist $(VENV) $(TANTIVY_VENV) $(WORDLLAMA_VENV) .pytest_cache

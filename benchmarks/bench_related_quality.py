@@ -9,11 +9,17 @@ the semantic space alone (plain cosine), the semantic ranking ``SemanticSpace.re
 space with neighbour expansion, mixed with the tf-idf cosine: ``core/insights/semantic.py``),
 blends of the space's cosine with BM25 (the weight is the space's share) and for what ``Library.related`` gives now, with chance (the share of included
 papers) for scale. Target: at least 1.3× BM25 on each set.
+
+With ``.venv-wordllama`` (``make bench`` makes it), a packaged embedding model is measured too:
+wordllama 0.4's 256-dimension model (weights and tokenizer inside its wheel), its cosine alone
+and averaged with the space's. The app does not ship it; these lines say whether it should.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
 import tempfile
 import time
@@ -27,6 +33,44 @@ from tests.helpers.labelled_sets import SCREENING, import_records, screening_rec
 
 TARGET_RATIO = 1.3
 N = 10
+WORDLLAMA = Path(__file__).resolve().parents[1] / ".venv-wordllama" / "bin" / "python"
+
+
+def _wordllama(lib: Library, ids: list[int]) -> tuple[object, str] | None:
+    """Unit vectors of these papers from the packaged model (None without its venv), and a line
+    with its load and embedding time."""
+    import numpy as np
+    from sqlalchemy import select
+
+    from desktop_app.core.store import tables as t
+
+    if not WORDLLAMA.exists():
+        return None
+    with lib.store.read() as conn:
+        rows = dict(conn.execute(select(t.paper.c.id, t.paper.c.title + ". " + t.paper.c.abstract_text)).all())
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / "texts.json", Path(tmp) / "vectors.npy"
+        src.write_text(json.dumps([rows[i] for i in ids]), encoding="utf-8")
+        done = subprocess.run([str(WORDLLAMA), str(Path(__file__).with_name("wordllama_side.py")), str(src), str(out)],
+                              capture_output=True, text=True, check=True)
+        info = json.loads(done.stdout.strip().splitlines()[-1])
+        return np.load(out), f"wordllama loaded in {info['load_s']:.2f} s, embedded {info['n']} in {info['embed_s']:.2f} s"
+
+
+def _nearest(vectors, ids: list[int], of: set[int], extra=None) -> dict[int, list[int]]:  # noqa: ANN001
+    """The N nearest papers of each paper in ``of`` by cosine (plus ``extra``'s scores, averaged)."""
+    import numpy as np
+
+    pos = {pid: n for n, pid in enumerate(ids)}
+    out = {}
+    for pid in of:
+        scores = vectors @ vectors[pos[pid]]
+        if extra is not None:
+            scores = (scores + extra(pid)) / 2
+        scores[pos[pid]] = -np.inf
+        top = np.argsort(-scores)[:N]
+        out[pid] = [ids[i] for i in top]
+    return out
 
 
 def precision(related: dict[int, list[int]], included: set[int]) -> float:
@@ -57,6 +101,14 @@ def measure(path: Path, weights: list[float]) -> dict[str, float]:
             for w in weights:
                 blended = {p: [i for i, _ in rel.blend(bm25_scored[p], sem_scored[p], w)] for p in included}
                 out[f"blend {w:.2f}"] = precision(blended, included)
+            ids = sorted(labels)
+            embedded = _wordllama(lib, ids)
+            if embedded is not None:
+                vectors, line = embedded
+                print(f"  {line}")
+                out["wordllama alone"] = precision(_nearest(vectors, ids, included), included)
+                space_row = _space_scores(space, ids)
+                out["wordllama + space"] = precision(_nearest(vectors, ids, included, space_row), included)
             t1 = time.perf_counter()
             out["Library.related"] = precision({p: [i for i, _ in lib.insights.related(p, N)] for p in included}, included)
             per_paper = (time.perf_counter() - t1) / max(len(included), 1)
@@ -65,6 +117,20 @@ def measure(path: Path, weights: list[float]) -> dict[str, float]:
     print(f"{path.name}: {len(labels)} papers, {len(included)} included; space fitted in {fit:.2f} s; "
           f"Library.related {per_paper * 1000:.1f} ms a paper")
     return out
+
+
+def _space_scores(space, ids: list[int]):  # noqa: ANN001, ANN202
+    """A paper's cosine in the semantic space to every paper of ``ids`` (0 where it has no vector)."""
+    import numpy as np
+
+    def row(pid: int):  # noqa: ANN202
+        scores = np.zeros(len(ids), dtype=np.float32)
+        got = dict(space.similar(pid, len(ids)))
+        for n, other in enumerate(ids):
+            scores[n] = got.get(other, 0.0)
+        return scores
+
+    return row
 
 
 def main(argv: list[str] | None = None) -> int:
