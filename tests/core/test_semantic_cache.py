@@ -4,12 +4,15 @@ papers), none of the fit's memory in the caller, and a later state fitted anew."
 
 from __future__ import annotations
 
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from desktop_app.core.insights import semantic
+from desktop_app.core.insights import cache_lock, semantic
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
 
@@ -60,3 +63,39 @@ def test_a_damaged_cache_is_fitted_again(lib: Library) -> None:
     semantic.forget(lib.store)
     again = semantic.library_space(lib.store)
     assert len(again.ids) == 60
+
+
+def test_callers_at_once_wait_for_one_fit(lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three workers asking at once, and ready_space during the fit: one child, one space."""
+    children: list[Path] = []
+    real = semantic.fit_and_save
+
+    def child(folder: Path, timeout: float = 0.0) -> bool:
+        children.append(folder)
+        assert semantic.ready_space(lib.store) is None  # a fit under way: no second one started
+        time.sleep(0.4)  # the other callers arrive meanwhile
+        return real(lib.store, folder) is not None
+
+    monkeypatch.setattr(semantic, "fit_in_child", child)
+    with ThreadPoolExecutor(3) as pool:
+        spaces = list(pool.map(lambda _: semantic.library_space(lib.store), range(3)))
+    assert semantic.ready_space(lib.store) is spaces[0]
+    assert len(children) == 1
+    assert spaces[0] is spaces[1] is spaces[2] and isinstance(spaces[0].vectors, np.memmap)
+
+
+def test_a_child_waits_for_another_process_fitting_and_keeps_its_space(lib: Library) -> None:
+    """The child fitting the space (``marginalia triage space``) waits while another process
+    holds the cache's lock, then takes the space that one saved instead of fitting again."""
+    state = semantic.library_state(lib.store)
+    done: list[bool] = []
+    with cache_lock.held(lib.folder, "space"):  # this process is "the other one", fitting
+        child = threading.Thread(target=lambda: done.append(semantic.fit_in_child(lib.folder)))
+        child.start()
+        time.sleep(1.0)  # the child is up and waiting for the lock (or, before, fitting)
+        other = semantic.fit_space(*semantic.paper_texts(lib.store), dimensions=5)
+        assert semantic.save_space(lib.folder, state, other) is not None
+    child.join(60)
+    assert done == [True]
+    kept = semantic.load_space(lib.folder, state)
+    assert kept is not None and kept.vectors.shape[1] == 5  # the one saved here: not fitted again

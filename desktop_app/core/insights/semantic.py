@@ -20,7 +20,7 @@ import logging
 import threading
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -267,7 +267,10 @@ def library_state(store: Store) -> tuple:
 class _Kept:
     state: tuple = ()
     space: SemanticSpace | None = None
-    fitting: threading.Thread | None = None
+    fitting: threading.Thread | None = None  # ready_space's background fit
+    # held while this process fits (or maps) the store's space: one fit at a time, the other
+    # callers wait for it (each worker fitting its own would hold a fit's memory, a child each)
+    fit_lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 _kept: dict[int, _Kept] = {}
@@ -275,29 +278,20 @@ _kept: dict[int, _Kept] = {}
 
 def library_space(store: Store) -> SemanticSpace:
     """The space of all live papers, fitted once per state of their texts (the last one is kept
-    for each store); waits for a fit that :func:`ready_space` started. A folder library of more
-    than :data:`WAIT_PAPERS` papers has it fitted by a child process into its cache and mapped
-    from there (see :func:`_fit_in_background`)."""
+    for each store); waits for a fit under way in another thread (:func:`ready_space`'s or
+    another caller's) instead of starting its own. A folder library of more than
+    :data:`WAIT_PAPERS` papers has it fitted by a child process into its cache and mapped from
+    there (see :func:`_fit_in_background`)."""
     state = library_state(store)
     with _lock:
         kept = _kept.setdefault(id(store), _Kept())
         if kept.space is not None and kept.state == state:
             return kept.space
-        fitting = kept.fitting
-    if fitting is not None:
-        fitting.join()
+    with kept.fit_lock:
         with _lock:
             if kept.space is not None and kept.state == state:
                 return kept.space
-    folder = _folder_of(store) if state[0] > WAIT_PAPERS else None
-    if folder is not None:  # a large folder library: on disk, fitted before or now by a child
-        space = _mapped(store, folder, state, kept)
-        if space is not None:
-            return space
-    space = _fit_and_keep(store, state, kept)
-    if folder is not None:
-        save_space(folder, state, space)
-    return space
+        return _current(store, state, kept)
 
 
 def ready_space(store: Store) -> SemanticSpace | None:
@@ -310,38 +304,51 @@ def ready_space(store: Store) -> SemanticSpace | None:
         return library_space(store)
     with _lock:
         kept = _kept.setdefault(id(store), _Kept())
-        if kept.state == state or kept.fitting is not None:
-            return kept.space
+        if kept.state == state or kept.fitting is not None or kept.fit_lock.locked():
+            return kept.space  # current, or a fit under way: never wait for it
         kept.fitting = threading.Thread(target=_fit_in_background, args=(store, state, kept),
                                         name="semantic-space", daemon=True)
         kept.fitting.start()
         return kept.space
 
 
+def _current(store: Store, state: tuple, kept: _Kept) -> SemanticSpace:
+    """The space of ``state``, kept for ``store``: a large folder library's from its cache
+    (fitted there by a child when it is not), else fitted here. ``kept.fit_lock`` is held."""
+    folder = _folder_of(store) if state[0] > WAIT_PAPERS else None
+    if folder is None:
+        return _fit_and_keep(store, state, kept)
+    space = _mapped(store, folder, state, kept)  # on disk, fitted before or now by a child
+    if space is not None:
+        return space
+    log.info("semantic space fitted in this process: the child could not")
+    space = _fit_and_keep(store, state, kept)
+    save_space(folder, state, space)
+    return space
+
+
 def _fit_and_keep(store: Store, state: tuple, kept: _Kept) -> SemanticSpace:
     from threadpoolctl import threadpool_limits
 
-    try:
-        with threadpool_limits(1):  # BLAS threads spinning on a busy machine cost more than they give
-            space = fit_space(*paper_texts(store))
-        with _lock:
-            kept.state, kept.space = state, space
-        return space
-    finally:
-        with _lock:
-            if kept.fitting is threading.current_thread():
-                kept.fitting = None
+    with threadpool_limits(1):  # BLAS threads spinning on a busy machine cost more than they give
+        space = fit_space(*paper_texts(store))
+    with _lock:
+        kept.state, kept.space = state, space
+    return space
 
 
 def _fit_in_background(store: Store, state: tuple, kept: _Kept) -> None:
     """A large library's fit, started by :func:`ready_space`: for a folder library in a child
     process that leaves the space in the folder's cache, then mapped here (the fit's tf-idf
     and SVD take about 600 MB at 100,000 papers, which the window never holds; the mapped space
-    is read from the page cache as it is used); else, or when the child fails, in this thread."""
+    is read from the page cache as it is used); else, or when the child fails, in this thread.
+    Waits for a fit another thread has under way, then keeps its space."""
     try:
-        folder = _folder_of(store)
-        if folder is None or _mapped(store, folder, state, kept) is None:
-            _fit_and_keep(store, state, kept)
+        with kept.fit_lock:
+            with _lock:
+                done = kept.space is not None and kept.state == state
+            if not done:
+                _current(store, state, kept)
     except Exception:
         log.debug("fitting the semantic space failed", exc_info=True)
     finally:
@@ -375,19 +382,21 @@ def _folder_of(store: Store) -> Path | None:
 
 
 def _space_dir(folder: Path, state: tuple) -> Path:
-    from desktop_app.core.insights.text_features import CACHE_DIR
+    from desktop_app.core.insights.cache_lock import CACHE_DIR
 
     return Path(folder) / CACHE_DIR / (SPACE_PREFIX + "-".join(str(int(v)) for v in state))
 
 
 def save_space(folder: Path, state: tuple, space: SemanticSpace) -> Path | None:
     """Write ``space`` for ``state`` into the folder's cache (one .npy per array, renamed into
-    place whole), dropping the spaces of earlier states. Best effort: None when it cannot."""
+    place whole), dropping the spaces of earlier states (not another process's space being
+    written). Best effort: None when it cannot."""
     import json
+    import os
     import shutil
 
     final = _space_dir(folder, state)
-    tmp = final.with_name(final.name + ".tmp")
+    tmp = final.with_name(f"{final.name}.{os.getpid()}.tmp")  # a killed child's: core/leftovers.py
     try:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
@@ -398,8 +407,11 @@ def save_space(folder: Path, state: tuple, space: SemanticSpace) -> Path | None:
             np.save(tmp / f"{name}.npy", np.ascontiguousarray(value), allow_pickle=False)
         (tmp / "shape.json").write_text(json.dumps(list(w.shape)), "utf-8")
         for old in final.parent.glob(SPACE_PREFIX + "*"):
-            if old != tmp:
+            if old != final and not old.name.endswith(".tmp"):
                 shutil.rmtree(old, ignore_errors=True)
+        if final.exists():  # another process saved the same state meanwhile
+            shutil.rmtree(tmp, ignore_errors=True)
+            return final
         tmp.rename(final)
     except OSError as exc:
         log.info("semantic space not cached in %s: %s", final.parent, exc)
@@ -430,13 +442,19 @@ def load_space(folder: Path, state: tuple) -> SemanticSpace | None:
 
 
 def fit_and_save(store: Store, folder: Path) -> Path | None:
-    """The child's work (``marginalia triage space``): fit the whole library, save it."""
+    """The child's work (``marginalia triage space``): fit the whole library, save it; when
+    another process is fitting it, wait for that one and keep its space (fitted once)."""
     from threadpoolctl import threadpool_limits
 
-    state = library_state(store)
-    with threadpool_limits(1):
-        space = fit_space(*paper_texts(store))
-    return save_space(folder, state, space)
+    from desktop_app.core.insights import cache_lock
+
+    with cache_lock.held(folder, "space"):
+        state = library_state(store)
+        if load_space(folder, state) is not None:
+            return _space_dir(folder, state)
+        with threadpool_limits(1):
+            space = fit_space(*paper_texts(store))
+        return save_space(folder, state, space)
 
 
 def fit_in_child(folder: Path, timeout: float = 1800.0) -> bool:
