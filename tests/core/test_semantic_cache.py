@@ -39,7 +39,7 @@ def test_the_space_comes_from_a_child_through_the_cache(lib: Library) -> None:
     space = semantic.library_space(lib.store)
     cached = list((lib.folder / "cache").glob(semantic.SPACE_PREFIX + "*"))
     assert len(cached) == 1 and (cached[0] / "vectors.npy").is_file()
-    assert isinstance(space.vectors, np.memmap) and not space.vectors.flags.writeable
+    assert space.mapped and not space.vectors.flags.writeable  # mapped from the cache, read-only
     here = semantic.fit_space(*semantic.paper_texts(lib.store))  # the same fit, in this process
     assert np.array_equal(np.asarray(space.ids), here.ids)
     assert np.allclose(np.asarray(space.vectors), here.vectors, atol=1e-5)
@@ -81,7 +81,7 @@ def test_callers_at_once_wait_for_one_fit(lib: Library, monkeypatch: pytest.Monk
         spaces = list(pool.map(lambda _: semantic.library_space(lib.store), range(3)))
     assert semantic.ready_space(lib.store) is spaces[0]
     assert len(children) == 1
-    assert spaces[0] is spaces[1] is spaces[2] and isinstance(spaces[0].vectors, np.memmap)
+    assert spaces[0] is spaces[1] is spaces[2] and spaces[0].mapped
 
 
 def test_a_child_waits_for_another_process_fitting_and_keeps_its_space(lib: Library) -> None:

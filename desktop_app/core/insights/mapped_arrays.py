@@ -44,12 +44,12 @@ class MappedArray:
             self.array = np.frombuffer(self._mm, dtype=dtype, count=count, offset=self._offset).reshape(shape)
 
     def drop(self, start: int = 0, stop: int | None = None) -> None:
-        """Give back the pages behind elements ``start:stop`` (all by default) of a 1-D array;
-        the pages that hold an element outside the range as well go too (they come back on the
-        next read)."""
+        """Give back the pages behind elements ``start:stop`` (all by default; counted in C
+        order, so a row of a 2-D array is its width of elements); the pages that hold an
+        element outside the range as well go too (they come back on the next read)."""
         if self._mm is None or _DONTNEED is None:
             return
-        stop = len(self.array) if stop is None else stop
+        stop = self.array.size if stop is None else stop
         if stop <= start:
             return
         lo = (self._offset + start * self._itemsize) // _PAGE * _PAGE
