@@ -99,3 +99,38 @@ def test_a_child_waits_for_another_process_fitting_and_keeps_its_space(lib: Libr
     assert done == [True]
     kept = semantic.load_space(lib.folder, state)
     assert kept is not None and kept.vectors.shape[1] == 5  # the one saved here: not fitted again
+
+
+def _resident_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads VmRSS")
+def test_a_pass_over_the_mapped_space_leaves_its_pages_out_of_memory(tmp_path: Path) -> None:
+    """related() reads every vector and every tf-idf row; a space mapped from the cache gives
+    those pages back after it, so the window's resident set does not keep the whole space."""
+    from scipy.sparse import csr_matrix
+
+    rng = np.random.default_rng(3)
+    n, dims, per_row = 60_000, 100, 30
+    vectors = rng.normal(size=(n, dims)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    weights = csr_matrix((rng.random(n * per_row, dtype=np.float32),
+                          rng.integers(0, 20_000, n * per_row).astype(np.int32),
+                          np.arange(0, n * per_row + 1, per_row)), shape=(n, 20_000))
+    words = np.array([f"w{i}" for i in range(20_000)])
+    space = semantic.SemanticSpace(np.arange(1, n + 1, dtype=np.int64), vectors, weights, words)
+    semantic.save_space(tmp_path, (n,), space)
+    expected = space.related(7, 5)
+    del space, vectors, weights
+    mapped = semantic.load_space(tmp_path, (n,))
+    assert mapped is not None
+    before = _resident_mb()
+    assert mapped.related(7, 5) == expected
+    mapped.similar(7, 5)
+    w = mapped.weights
+    size_mb = (mapped.vectors.nbytes + w.data.nbytes + w.indices.nbytes) / 2**20  # ~37 MB
+    assert _resident_mb() - before < size_mb / 3

@@ -45,6 +45,7 @@ SPACE_SHARE = 0.6  # related papers: the expanded space cosine's share; the rest
 EXACT_PAIRS_UP_TO = 20_000  # close_pairs compares every pair up to this many papers (~1 s at 20,000)
 PAIR_BLOCK = 256  # rows compared at once: 256 x 20,000 cosines is 20 MB
 PAIR_PROBES = 2  # close_pairs above EXACT_PAIRS_UP_TO: each paper joins its two nearest centres' groups
+PASS_ROWS = 8_192  # rows of a mapped space read at once by a pass over it, their pages given back after
 MIN_DOCS_FOR_MIN_DF = 50  # below this a word seen in one paper is kept (a tiny library has few repeats)
 
 
@@ -56,14 +57,49 @@ class SemanticSpace:
     vectors: np.ndarray  # float32, (papers, dimensions), rows of norm 1 (0 for a paper without words)
     weights: csr_matrix  # the tf-idf rows the projection was fitted to (papers, words)
     words: np.ndarray  # the vocabulary, in the column order of ``weights``
-    mapped: tuple[MappedArray, ...] = ()  # the files behind the arrays, when read from the cache
+    # the files behind ``vectors`` and ``weights``' data and indices, when read from the cache
+    mapped: tuple[MappedArray, ...] = ()
 
-    def give_back(self) -> None:
-        """Drop the resident pages of a mapped space after a pass over it (``related`` reads
-        every vector and every tf-idf row: some 90 MB at 100,000 papers, which would otherwise
-        stay in the window's resident set); nothing for a space in the heap."""
-        for part in self.mapped:
-            part.drop()
+    def give_back(self, r0: int = 0, r1: int | None = None) -> None:
+        """Drop the resident pages of rows ``r0:r1`` (all by default) of a mapped space after a
+        pass over them (``related`` reads every vector and every tf-idf row: some 90 MB at
+        100,000 papers, which would otherwise stay in the window's resident set); nothing for a
+        space in the heap."""
+        if not self.mapped:
+            return
+        r1 = len(self.ids) if r1 is None else r1
+        vectors, data, indices = self.mapped
+        width = self.vectors.shape[1] if self.vectors.ndim == 2 else 0
+        vectors.drop(r0 * width, r1 * width)
+        lo, hi = int(self.weights.indptr[r0]), int(self.weights.indptr[r1])
+        data.drop(lo, hi)
+        indices.drop(lo, hi)
+
+    def _cosines(self, query: np.ndarray) -> np.ndarray:
+        """``vectors @ query``; over a mapped space :data:`PASS_ROWS` rows at a time, each
+        block's pages given back after it (the pass never holds the whole space resident)."""
+        if not self.mapped:
+            return self.vectors @ query
+        out = np.empty(len(self.vectors), dtype=np.result_type(self.vectors, query))
+        for r0 in range(0, len(out), PASS_ROWS):
+            r1 = min(len(out), r0 + PASS_ROWS)
+            out[r0:r1] = self.vectors[r0:r1] @ query
+            self.give_back(r0, r1)
+        return out
+
+    def _word_cosines(self, row: int) -> np.ndarray:
+        """The tf-idf cosine of every paper with row ``row``, a block of rows at a time over a
+        mapped space (as :meth:`_cosines`)."""
+        probe = self.weights[row].T
+        if not self.mapped:
+            return np.asarray((self.weights @ probe).todense()).ravel()
+        n = self.weights.shape[0]
+        out = np.empty(n, dtype=self.weights.dtype)
+        for r0 in range(0, n, PASS_ROWS):
+            r1 = min(n, r0 + PASS_ROWS)
+            out[r0:r1] = np.asarray((self.weights[r0:r1] @ probe).todense()).ravel()
+            self.give_back(r0, r1)
+        return out
 
     def rows(self, paper_ids: Sequence[int]) -> np.ndarray:
         """Row numbers of ``paper_ids`` (papers not in the space are left out)."""
@@ -84,10 +120,7 @@ class SemanticSpace:
         row = self._row(paper_id)
         if row is None:
             return []
-        try:
-            return self._best(self.vectors @ self.vectors[row], row, n)
-        finally:
-            self.give_back()
+        return self._best(self._cosines(np.array(self.vectors[row])), row, n)
 
     def related(self, paper_id: int, n: int = 10) -> list[tuple[int, float]]:
         """The ``n`` papers most related to ``paper_id``, (id, score) best first, itself left out:
@@ -97,19 +130,17 @@ class SemanticSpace:
         row = self._row(paper_id)
         if row is None:
             return []
-        try:
-            sims = self.vectors @ self.vectors[row]
-            sims[row] = -np.inf
-            m = min(EXPANSION, len(sims) - 1)
-            if m > 0:
-                near = np.argpartition(-sims, m - 1)[:m]
-                query = self.vectors[row] + self.vectors[near].mean(axis=0)
-                query /= max(float(np.linalg.norm(query)), 1e-12)
-                sims = self.vectors @ query
-            exact = np.asarray((self.weights @ self.weights[row].T).todense()).ravel()
-            return self._best(SPACE_SHARE * sims + (1 - SPACE_SHARE) * exact, row, n)
-        finally:
-            self.give_back()
+        sims = self._cosines(np.array(self.vectors[row]))
+        sims[row] = -np.inf
+        m = min(EXPANSION, len(sims) - 1)
+        if m > 0:
+            near = np.argpartition(-sims, m - 1)[:m]
+            query = self.vectors[row] + self.vectors[near].mean(axis=0)
+            query /= max(float(np.linalg.norm(query)), 1e-12)
+            sims = self._cosines(query)
+        exact = self._word_cosines(row)
+        self.give_back()  # the rows read since (the neighbours' vectors)
+        return self._best(SPACE_SHARE * sims + (1 - SPACE_SHARE) * exact, row, n)
 
     def nearest_among(self, paper_id: int, among: Sequence[int], n: int = 10) -> list[tuple[int, float]]:
         """The ``n`` papers of ``among`` nearest ``paper_id`` by cosine in the space, (id, cosine)
