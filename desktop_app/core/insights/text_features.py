@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_FEATURES = 262_144  # the most frequent terms kept at 100,000 papers (memory: ~40 MB of floats)
-PASS_VALUES = 1 << 20  # stored values per slice of a pass over the matrix (~30 MB of temporaries)
+PASS_VALUES = 1 << 18  # stored values per slice of a pass over the matrix (~8 MB of temporaries)
 FEATURES_PREFIX = "features-"
 _ARRAYS = ("ids", "indptr", "indices", "data")
 _lock = threading.Lock()

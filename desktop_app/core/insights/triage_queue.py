@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 NEAR_DUPLICATE = 0.8
 
 
-@dataclass
+@dataclass(slots=True)
 class QueueEntry:
     id: int
     score: float | None  # 0..1, the rank of its likelihood among the library (None: not learned)
