@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import mmap
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -56,3 +57,29 @@ class MappedArray:
         hi = min(len(self._mm), self._offset + stop * self._itemsize)
         self._mm.madvise(_DONTNEED, lo, hi - lo)
 
+
+
+def trim_heap() -> None:
+    """Hand the heap's free pages back to the system after a pass whose temporaries are freed
+    (glibc's ``malloc_trim``). Without it each worker thread's malloc arena keeps the peak of
+    the passes run in it (tens of MB each for a ranking of 100,000 papers) resident for the
+    process's life. Nothing where the C library has no ``malloc_trim``."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+_TRIM: list[Callable[[int], object] | None] = []  # [the C library's malloc_trim, or None], looked up once
+
+
+def _malloc_trim() -> Callable[[int], object] | None:
+    if not _TRIM:
+        found = None
+        try:
+            import ctypes
+
+            found = getattr(ctypes.CDLL(None), "malloc_trim", None)  # the process's own C library
+        except (OSError, TypeError):  # Windows: no handle for the process itself
+            found = None
+        _TRIM.append(found)
+    return _TRIM[0]

@@ -140,7 +140,13 @@ class SemanticSpace:
             sims = self._cosines(query)
         exact = self._word_cosines(row)
         self.give_back()  # the rows read since (the neighbours' vectors)
-        return self._best(SPACE_SHARE * sims + (1 - SPACE_SHARE) * exact, row, n)
+        try:
+            return self._best(SPACE_SHARE * sims + (1 - SPACE_SHARE) * exact, row, n)
+        finally:
+            if self.mapped:  # the window's space: its worker's temporaries leave the heap
+                from desktop_app.core.insights.mapped_arrays import trim_heap
+
+                trim_heap()
 
     def nearest_among(self, paper_id: int, among: Sequence[int], n: int = 10) -> list[tuple[int, float]]:
         """The ``n`` papers of ``among`` nearest ``paper_id`` by cosine in the space, (id, cosine)

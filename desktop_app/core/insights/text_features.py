@@ -33,7 +33,7 @@ from sqlalchemy import func, select
 
 from desktop_app.core.insights import cache_lock
 from desktop_app.core.insights.cache_lock import CACHE_DIR
-from desktop_app.core.insights.mapped_arrays import MappedArray
+from desktop_app.core.insights.mapped_arrays import MappedArray, trim_heap
 from desktop_app.core.store import tables as t
 
 if TYPE_CHECKING:
@@ -98,6 +98,7 @@ class Csr:
                 local = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(self.indptr[r0:r1 + 1]))
                 out[r0:r1] = np.bincount(local, weights=products, minlength=r1 - r0)
             self.give_back(lo, hi)
+        trim_heap()  # the slices' temporaries: freed, and now out of this thread's arena too
         return out
 
     def row(self, i: int) -> tuple[np.ndarray, np.ndarray]:
