@@ -10,8 +10,11 @@ characters, other scripts into words of two letters or more.
 papers, their largest id and the total length of their titles and abstracts: a note, a tag or a
 decision leaves it as it is) and keeps the result in memory; every later
 call on the same state answers at once. :func:`ready_space` answers without waiting for a large
-library's fit (it starts one in a thread and gives the last space meanwhile). Nothing is downloaded: scikit-learn fits it from the
-library's texts.
+library's fit (it starts one in a thread and gives the last space meanwhile). A process fits a
+store's space once at a time: a second caller waits for the fit under way, and the child that
+fits a folder library's space waits for another process fitting the same texts (the window's
+reader and a topics child at once) and keeps what it saved (``cache_lock.py``). Nothing is
+downloaded: scikit-learn fits it from the library's texts.
 """
 
 from __future__ import annotations
@@ -450,7 +453,7 @@ def save_space(folder: Path, state: tuple, space: SemanticSpace) -> Path | None:
     import shutil
 
     final = _space_dir(folder, state)
-    tmp = final.with_name(f"{final.name}.{os.getpid()}.tmp")  # a killed child's: core/leftovers.py
+    tmp = final.with_name(f"{final.name}.{os.getpid()}-{threading.get_ident()}.tmp")  # a killed child's: core/leftovers.py
     try:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
