@@ -4,12 +4,15 @@ papers), none of the fit's memory in the caller, and a later state fitted anew."
 
 from __future__ import annotations
 
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from desktop_app.core.insights import semantic
+from desktop_app.core.insights import cache_lock, semantic
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
 
@@ -36,7 +39,7 @@ def test_the_space_comes_from_a_child_through_the_cache(lib: Library) -> None:
     space = semantic.library_space(lib.store)
     cached = list((lib.folder / "cache").glob(semantic.SPACE_PREFIX + "*"))
     assert len(cached) == 1 and (cached[0] / "vectors.npy").is_file()
-    assert isinstance(space.vectors, np.memmap) and not space.vectors.flags.writeable
+    assert space.mapped and not space.vectors.flags.writeable  # mapped from the cache, read-only
     here = semantic.fit_space(*semantic.paper_texts(lib.store))  # the same fit, in this process
     assert np.array_equal(np.asarray(space.ids), here.ids)
     assert np.allclose(np.asarray(space.vectors), here.vectors, atol=1e-5)
@@ -60,3 +63,74 @@ def test_a_damaged_cache_is_fitted_again(lib: Library) -> None:
     semantic.forget(lib.store)
     again = semantic.library_space(lib.store)
     assert len(again.ids) == 60
+
+
+def test_callers_at_once_wait_for_one_fit(lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three workers asking at once, and ready_space during the fit: one child, one space."""
+    children: list[Path] = []
+    real = semantic.fit_and_save
+
+    def child(folder: Path, timeout: float = 0.0) -> bool:
+        children.append(folder)
+        assert semantic.ready_space(lib.store) is None  # a fit under way: no second one started
+        time.sleep(0.4)  # the other callers arrive meanwhile
+        return real(lib.store, folder) is not None
+
+    monkeypatch.setattr(semantic, "fit_in_child", child)
+    with ThreadPoolExecutor(3) as pool:
+        spaces = list(pool.map(lambda _: semantic.library_space(lib.store), range(3)))
+    assert semantic.ready_space(lib.store) is spaces[0]
+    assert len(children) == 1
+    assert spaces[0] is spaces[1] is spaces[2] and spaces[0].mapped
+
+
+def test_a_child_waits_for_another_process_fitting_and_keeps_its_space(lib: Library) -> None:
+    """The child fitting the space (``marginalia triage space``) waits while another process
+    holds the cache's lock, then takes the space that one saved instead of fitting again."""
+    state = semantic.library_state(lib.store)
+    done: list[bool] = []
+    with cache_lock.held(lib.folder, "space"):  # this process is "the other one", fitting
+        child = threading.Thread(target=lambda: done.append(semantic.fit_in_child(lib.folder)))
+        child.start()
+        time.sleep(1.0)  # the child is up and waiting for the lock (or, before, fitting)
+        other = semantic.fit_space(*semantic.paper_texts(lib.store), dimensions=5)
+        assert semantic.save_space(lib.folder, state, other) is not None
+    child.join(60)
+    assert done == [True]
+    kept = semantic.load_space(lib.folder, state)
+    assert kept is not None and kept.vectors.shape[1] == 5  # the one saved here: not fitted again
+
+
+def _resident_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads VmRSS")
+def test_a_pass_over_the_mapped_space_leaves_its_pages_out_of_memory(tmp_path: Path) -> None:
+    """related() reads every vector and every tf-idf row; a space mapped from the cache gives
+    those pages back after it, so the window's resident set does not keep the whole space."""
+    from scipy.sparse import csr_matrix
+
+    rng = np.random.default_rng(3)
+    n, dims, per_row = 60_000, 100, 30
+    vectors = rng.normal(size=(n, dims)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    weights = csr_matrix((rng.random(n * per_row, dtype=np.float32),
+                          rng.integers(0, 20_000, n * per_row).astype(np.int32),
+                          np.arange(0, n * per_row + 1, per_row)), shape=(n, 20_000))
+    words = np.array([f"w{i}" for i in range(20_000)])
+    space = semantic.SemanticSpace(np.arange(1, n + 1, dtype=np.int64), vectors, weights, words)
+    semantic.save_space(tmp_path, (n,), space)
+    expected = space.related(7, 5)
+    del space, vectors, weights
+    mapped = semantic.load_space(tmp_path, (n,))
+    assert mapped is not None
+    before = _resident_mb()
+    assert mapped.related(7, 5) == expected
+    mapped.similar(7, 5)
+    w = mapped.weights
+    size_mb = (mapped.vectors.nbytes + w.data.nbytes + w.indices.nbytes) / 2**20  # ~37 MB
+    assert _resident_mb() - before < size_mb / 3

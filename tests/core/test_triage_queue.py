@@ -302,6 +302,30 @@ def test_features_built_in_a_child_process_are_found_here(seed_library: Library)
     assert not text_features.cached(seed_library.store, seed_library.folder)  # a new text: rebuilt
 
 
+def test_a_child_building_features_waits_for_another_process_and_keeps_its_features(seed_library: Library) -> None:
+    """While another process builds the features (it holds the cache's lock), the child waits,
+    then reads what that one saved instead of building them again."""
+    import threading
+
+    from desktop_app.core.insights import cache_lock, text_features
+
+    lib = seed_library
+    done: list[bool] = []
+    with cache_lock.held(lib.folder, "features"):  # this process is "the other one", building
+        child = threading.Thread(target=lambda: done.append(text_features.build_in_child(lib.folder)))
+        child.start()
+        child.join(3.0)
+        assert child.is_alive()  # waiting for the lock (before: built its own meanwhile)
+        fp = text_features.fingerprint(lib.store)
+        ours = text_features.build(*text_features.paper_texts(lib.store), fp)
+        ours.terms[0] = "zz-built-by-the-other-process"
+        assert text_features._save(lib.folder, ours) # the other process's save
+    child.join(60)
+    assert done == [True]
+    kept = text_features._load(lib.folder, fp)
+    assert kept is not None and kept.terms[0] == "zz-built-by-the-other-process"
+
+
 def test_label_columns_of_a_csv_are_nothing_special(library_dir: Path, tmp_path: Path) -> None:
     src = tmp_path / "labelled.csv"
     src.write_text("title,abstract,label_included,label_abstract_screening\n"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import mmap
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -44,15 +45,41 @@ class MappedArray:
             self.array = np.frombuffer(self._mm, dtype=dtype, count=count, offset=self._offset).reshape(shape)
 
     def drop(self, start: int = 0, stop: int | None = None) -> None:
-        """Give back the pages behind elements ``start:stop`` (all by default) of a 1-D array;
-        the pages that hold an element outside the range as well go too (they come back on the
-        next read)."""
+        """Give back the pages behind elements ``start:stop`` (all by default; counted in C
+        order, so a row of a 2-D array is its width of elements); the pages that hold an
+        element outside the range as well go too (they come back on the next read)."""
         if self._mm is None or _DONTNEED is None:
             return
-        stop = len(self.array) if stop is None else stop
+        stop = self.array.size if stop is None else stop
         if stop <= start:
             return
         lo = (self._offset + start * self._itemsize) // _PAGE * _PAGE
         hi = min(len(self._mm), self._offset + stop * self._itemsize)
         self._mm.madvise(_DONTNEED, lo, hi - lo)
 
+
+
+def trim_heap() -> None:
+    """Hand the heap's free pages back to the system after a pass whose temporaries are freed
+    (glibc's ``malloc_trim``). Without it each worker thread's malloc arena keeps the peak of
+    the passes run in it (tens of MB each for a ranking of 100,000 papers) resident for the
+    process's life. Nothing where the C library has no ``malloc_trim``."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+_TRIM: list[Callable[[int], object] | None] = []  # [the C library's malloc_trim, or None], looked up once
+
+
+def _malloc_trim() -> Callable[[int], object] | None:
+    if not _TRIM:
+        found = None
+        try:
+            import ctypes
+
+            found = getattr(ctypes.CDLL(None), "malloc_trim", None)  # the process's own C library
+        except (OSError, TypeError):  # Windows: no handle for the process itself
+            found = None
+        _TRIM.append(found)
+    return _TRIM[0]

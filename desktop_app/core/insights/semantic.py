@@ -10,8 +10,11 @@ characters, other scripts into words of two letters or more.
 papers, their largest id and the total length of their titles and abstracts: a note, a tag or a
 decision leaves it as it is) and keeps the result in memory; every later
 call on the same state answers at once. :func:`ready_space` answers without waiting for a large
-library's fit (it starts one in a thread and gives the last space meanwhile). Nothing is downloaded: scikit-learn fits it from the
-library's texts.
+library's fit (it starts one in a thread and gives the last space meanwhile). A process fits a
+store's space once at a time: a second caller waits for the fit under way, and the child that
+fits a folder library's space waits for another process fitting the same texts (the window's
+reader and a topics child at once) and keeps what it saved (``cache_lock.py``). Nothing is
+downloaded: scikit-learn fits it from the library's texts.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import logging
 import threading
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,6 +32,7 @@ import numpy as np
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
 
+    from desktop_app.core.insights.mapped_arrays import MappedArray
     from desktop_app.core.store import Store
 
 # a Chinese (CJK ideograph) character alone, or a run of two or more letters of any other script
@@ -44,6 +48,7 @@ SPACE_SHARE = 0.6  # related papers: the expanded space cosine's share; the rest
 EXACT_PAIRS_UP_TO = 20_000  # close_pairs compares every pair up to this many papers (~1 s at 20,000)
 PAIR_BLOCK = 256  # rows compared at once: 256 x 20,000 cosines is 20 MB
 PAIR_PROBES = 2  # close_pairs above EXACT_PAIRS_UP_TO: each paper joins its two nearest centres' groups
+PASS_ROWS = 8_192  # rows of a mapped space read at once by a pass over it, their pages given back after
 MIN_DOCS_FOR_MIN_DF = 50  # below this a word seen in one paper is kept (a tiny library has few repeats)
 
 
@@ -55,6 +60,49 @@ class SemanticSpace:
     vectors: np.ndarray  # float32, (papers, dimensions), rows of norm 1 (0 for a paper without words)
     weights: csr_matrix  # the tf-idf rows the projection was fitted to (papers, words)
     words: np.ndarray  # the vocabulary, in the column order of ``weights``
+    # the files behind ``vectors`` and ``weights``' data and indices, when read from the cache
+    mapped: tuple[MappedArray, ...] = ()
+
+    def give_back(self, r0: int = 0, r1: int | None = None) -> None:
+        """Drop the resident pages of rows ``r0:r1`` (all by default) of a mapped space after a
+        pass over them (``related`` reads every vector and every tf-idf row: some 90 MB at
+        100,000 papers, which would otherwise stay in the window's resident set); nothing for a
+        space in the heap."""
+        if not self.mapped:
+            return
+        r1 = len(self.ids) if r1 is None else r1
+        vectors, data, indices = self.mapped
+        width = self.vectors.shape[1] if self.vectors.ndim == 2 else 0
+        vectors.drop(r0 * width, r1 * width)
+        lo, hi = int(self.weights.indptr[r0]), int(self.weights.indptr[r1])
+        data.drop(lo, hi)
+        indices.drop(lo, hi)
+
+    def _cosines(self, query: np.ndarray) -> np.ndarray:
+        """``vectors @ query``; over a mapped space :data:`PASS_ROWS` rows at a time, each
+        block's pages given back after it (the pass never holds the whole space resident)."""
+        if not self.mapped:
+            return self.vectors @ query
+        out = np.empty(len(self.vectors), dtype=np.result_type(self.vectors, query))
+        for r0 in range(0, len(out), PASS_ROWS):
+            r1 = min(len(out), r0 + PASS_ROWS)
+            out[r0:r1] = self.vectors[r0:r1] @ query
+            self.give_back(r0, r1)
+        return out
+
+    def _word_cosines(self, row: int) -> np.ndarray:
+        """The tf-idf cosine of every paper with row ``row``, a block of rows at a time over a
+        mapped space (as :meth:`_cosines`)."""
+        probe = self.weights[row].T
+        if not self.mapped:
+            return np.asarray((self.weights @ probe).todense()).ravel()
+        n = self.weights.shape[0]
+        out = np.empty(n, dtype=self.weights.dtype)
+        for r0 in range(0, n, PASS_ROWS):
+            r1 = min(n, r0 + PASS_ROWS)
+            out[r0:r1] = np.asarray((self.weights[r0:r1] @ probe).todense()).ravel()
+            self.give_back(r0, r1)
+        return out
 
     def rows(self, paper_ids: Sequence[int]) -> np.ndarray:
         """Row numbers of ``paper_ids`` (papers not in the space are left out)."""
@@ -75,7 +123,7 @@ class SemanticSpace:
         row = self._row(paper_id)
         if row is None:
             return []
-        return self._best(self.vectors @ self.vectors[row], row, n)
+        return self._best(self._cosines(np.array(self.vectors[row])), row, n)
 
     def related(self, paper_id: int, n: int = 10) -> list[tuple[int, float]]:
         """The ``n`` papers most related to ``paper_id``, (id, score) best first, itself left out:
@@ -85,16 +133,23 @@ class SemanticSpace:
         row = self._row(paper_id)
         if row is None:
             return []
-        sims = self.vectors @ self.vectors[row]
+        sims = self._cosines(np.array(self.vectors[row]))
         sims[row] = -np.inf
         m = min(EXPANSION, len(sims) - 1)
         if m > 0:
             near = np.argpartition(-sims, m - 1)[:m]
             query = self.vectors[row] + self.vectors[near].mean(axis=0)
             query /= max(float(np.linalg.norm(query)), 1e-12)
-            sims = self.vectors @ query
-        exact = np.asarray((self.weights @ self.weights[row].T).todense()).ravel()
-        return self._best(SPACE_SHARE * sims + (1 - SPACE_SHARE) * exact, row, n)
+            sims = self._cosines(query)
+        exact = self._word_cosines(row)
+        self.give_back()  # the rows read since (the neighbours' vectors)
+        try:
+            return self._best(SPACE_SHARE * sims + (1 - SPACE_SHARE) * exact, row, n)
+        finally:
+            if self.mapped:  # the window's space: its worker's temporaries leave the heap
+                from desktop_app.core.insights.mapped_arrays import trim_heap
+
+                trim_heap()
 
     def nearest_among(self, paper_id: int, among: Sequence[int], n: int = 10) -> list[tuple[int, float]]:
         """The ``n`` papers of ``among`` nearest ``paper_id`` by cosine in the space, (id, cosine)
@@ -107,6 +162,7 @@ class SemanticSpace:
         if len(rows) == 0:
             return []
         sims = self.vectors[rows] @ self.vectors[row]
+        self.give_back()
         m = min(n, len(rows))
         top = np.argpartition(-sims, m - 1)[:m]
         top = top[np.lexsort((self.ids[rows[top]], -sims[top]))]
@@ -132,6 +188,7 @@ class SemanticSpace:
                 i_rows, j_rows = group[i + start], group[j + start]
                 keep = i_rows < j_rows
                 found.append(np.stack([i_rows[keep], j_rows[keep], sims[i[keep], j[keep]]], axis=1))
+        self.give_back()
         if not found:
             return []
         rows = np.concatenate(found)
@@ -267,7 +324,10 @@ def library_state(store: Store) -> tuple:
 class _Kept:
     state: tuple = ()
     space: SemanticSpace | None = None
-    fitting: threading.Thread | None = None
+    fitting: threading.Thread | None = None  # ready_space's background fit
+    # held while this process fits (or maps) the store's space: one fit at a time, the other
+    # callers wait for it (each worker fitting its own would hold a fit's memory, a child each)
+    fit_lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 _kept: dict[int, _Kept] = {}
@@ -275,29 +335,20 @@ _kept: dict[int, _Kept] = {}
 
 def library_space(store: Store) -> SemanticSpace:
     """The space of all live papers, fitted once per state of their texts (the last one is kept
-    for each store); waits for a fit that :func:`ready_space` started. A folder library of more
-    than :data:`WAIT_PAPERS` papers has it fitted by a child process into its cache and mapped
-    from there (see :func:`_fit_in_background`)."""
+    for each store); waits for a fit under way in another thread (:func:`ready_space`'s or
+    another caller's) instead of starting its own. A folder library of more than
+    :data:`WAIT_PAPERS` papers has it fitted by a child process into its cache and mapped from
+    there (see :func:`_fit_in_background`)."""
     state = library_state(store)
     with _lock:
         kept = _kept.setdefault(id(store), _Kept())
         if kept.space is not None and kept.state == state:
             return kept.space
-        fitting = kept.fitting
-    if fitting is not None:
-        fitting.join()
+    with kept.fit_lock:
         with _lock:
             if kept.space is not None and kept.state == state:
                 return kept.space
-    folder = _folder_of(store) if state[0] > WAIT_PAPERS else None
-    if folder is not None:  # a large folder library: on disk, fitted before or now by a child
-        space = _mapped(store, folder, state, kept)
-        if space is not None:
-            return space
-    space = _fit_and_keep(store, state, kept)
-    if folder is not None:
-        save_space(folder, state, space)
-    return space
+        return _current(store, state, kept)
 
 
 def ready_space(store: Store) -> SemanticSpace | None:
@@ -310,38 +361,51 @@ def ready_space(store: Store) -> SemanticSpace | None:
         return library_space(store)
     with _lock:
         kept = _kept.setdefault(id(store), _Kept())
-        if kept.state == state or kept.fitting is not None:
-            return kept.space
+        if kept.state == state or kept.fitting is not None or kept.fit_lock.locked():
+            return kept.space  # current, or a fit under way: never wait for it
         kept.fitting = threading.Thread(target=_fit_in_background, args=(store, state, kept),
                                         name="semantic-space", daemon=True)
         kept.fitting.start()
         return kept.space
 
 
+def _current(store: Store, state: tuple, kept: _Kept) -> SemanticSpace:
+    """The space of ``state``, kept for ``store``: a large folder library's from its cache
+    (fitted there by a child when it is not), else fitted here. ``kept.fit_lock`` is held."""
+    folder = _folder_of(store) if state[0] > WAIT_PAPERS else None
+    if folder is None:
+        return _fit_and_keep(store, state, kept)
+    space = _mapped(store, folder, state, kept)  # on disk, fitted before or now by a child
+    if space is not None:
+        return space
+    log.info("semantic space fitted in this process: the child could not")
+    space = _fit_and_keep(store, state, kept)
+    save_space(folder, state, space)
+    return space
+
+
 def _fit_and_keep(store: Store, state: tuple, kept: _Kept) -> SemanticSpace:
     from threadpoolctl import threadpool_limits
 
-    try:
-        with threadpool_limits(1):  # BLAS threads spinning on a busy machine cost more than they give
-            space = fit_space(*paper_texts(store))
-        with _lock:
-            kept.state, kept.space = state, space
-        return space
-    finally:
-        with _lock:
-            if kept.fitting is threading.current_thread():
-                kept.fitting = None
+    with threadpool_limits(1):  # BLAS threads spinning on a busy machine cost more than they give
+        space = fit_space(*paper_texts(store))
+    with _lock:
+        kept.state, kept.space = state, space
+    return space
 
 
 def _fit_in_background(store: Store, state: tuple, kept: _Kept) -> None:
     """A large library's fit, started by :func:`ready_space`: for a folder library in a child
     process that leaves the space in the folder's cache, then mapped here (the fit's tf-idf
     and SVD take about 600 MB at 100,000 papers, which the window never holds; the mapped space
-    is read from the page cache as it is used); else, or when the child fails, in this thread."""
+    is read from the page cache as it is used); else, or when the child fails, in this thread.
+    Waits for a fit another thread has under way, then keeps its space."""
     try:
-        folder = _folder_of(store)
-        if folder is None or _mapped(store, folder, state, kept) is None:
-            _fit_and_keep(store, state, kept)
+        with kept.fit_lock:
+            with _lock:
+                done = kept.space is not None and kept.state == state
+            if not done:
+                _current(store, state, kept)
     except Exception:
         log.debug("fitting the semantic space failed", exc_info=True)
     finally:
@@ -375,19 +439,21 @@ def _folder_of(store: Store) -> Path | None:
 
 
 def _space_dir(folder: Path, state: tuple) -> Path:
-    from desktop_app.core.insights.text_features import CACHE_DIR
+    from desktop_app.core.insights.cache_lock import CACHE_DIR
 
     return Path(folder) / CACHE_DIR / (SPACE_PREFIX + "-".join(str(int(v)) for v in state))
 
 
 def save_space(folder: Path, state: tuple, space: SemanticSpace) -> Path | None:
     """Write ``space`` for ``state`` into the folder's cache (one .npy per array, renamed into
-    place whole), dropping the spaces of earlier states. Best effort: None when it cannot."""
+    place whole), dropping the spaces of earlier states (not another process's space being
+    written). Best effort: None when it cannot."""
     import json
+    import os
     import shutil
 
     final = _space_dir(folder, state)
-    tmp = final.with_name(final.name + ".tmp")
+    tmp = final.with_name(f"{final.name}.{os.getpid()}-{threading.get_ident()}.tmp")  # a killed child's: core/leftovers.py
     try:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
@@ -398,8 +464,11 @@ def save_space(folder: Path, state: tuple, space: SemanticSpace) -> Path | None:
             np.save(tmp / f"{name}.npy", np.ascontiguousarray(value), allow_pickle=False)
         (tmp / "shape.json").write_text(json.dumps(list(w.shape)), "utf-8")
         for old in final.parent.glob(SPACE_PREFIX + "*"):
-            if old != tmp:
+            if old != final and not old.name.endswith(".tmp"):
                 shutil.rmtree(old, ignore_errors=True)
+        if final.exists():  # another process saved the same state meanwhile
+            shutil.rmtree(tmp, ignore_errors=True)
+            return final
         tmp.rename(final)
     except OSError as exc:
         log.info("semantic space not cached in %s: %s", final.parent, exc)
@@ -415,28 +484,38 @@ def load_space(folder: Path, state: tuple) -> SemanticSpace | None:
 
     from scipy.sparse import csr_matrix
 
+    from desktop_app.core.insights.mapped_arrays import MappedArray
+
     where = _space_dir(folder, state)
     try:
-        a = {name: np.load(where / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in _ARRAYS}
+        files = {name: MappedArray(where / f"{name}.npy") for name in _ARRAYS}
+        a = {name: m.array for name, m in files.items()}
         shape = tuple(json.loads((where / "shape.json").read_text("utf-8")))
         n = len(a["ids"])
         if (len(shape) != 2 or shape[0] != n or len(a["vectors"]) != n or len(a["indptr"]) != n + 1
                 or len(a["words"]) != shape[1] or len(a["indices"]) != len(a["data"])):
             return None
         weights = csr_matrix((a["data"], a["indices"], a["indptr"]), shape=shape, copy=False)
-        return SemanticSpace(a["ids"], a["vectors"], weights, a["words"])
+        return SemanticSpace(a["ids"], a["vectors"], weights, a["words"],
+                             mapped=(files["vectors"], files["data"], files["indices"]))
     except (OSError, ValueError, TypeError):
         return None
 
 
 def fit_and_save(store: Store, folder: Path) -> Path | None:
-    """The child's work (``marginalia triage space``): fit the whole library, save it."""
+    """The child's work (``marginalia triage space``): fit the whole library, save it; when
+    another process is fitting it, wait for that one and keep its space (fitted once)."""
     from threadpoolctl import threadpool_limits
 
-    state = library_state(store)
-    with threadpool_limits(1):
-        space = fit_space(*paper_texts(store))
-    return save_space(folder, state, space)
+    from desktop_app.core.insights import cache_lock
+
+    with cache_lock.held(folder, "space"):
+        state = library_state(store)
+        if load_space(folder, state) is not None:
+            return _space_dir(folder, state)
+        with threadpool_limits(1):
+            space = fit_space(*paper_texts(store))
+        return save_space(folder, state, space)
 
 
 def fit_in_child(folder: Path, timeout: float = 1800.0) -> bool:

@@ -31,7 +31,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from sqlalchemy import func, select
 
-from desktop_app.core.insights.mapped_arrays import MappedArray
+from desktop_app.core.insights import cache_lock
+from desktop_app.core.insights.cache_lock import CACHE_DIR
+from desktop_app.core.insights.mapped_arrays import MappedArray, trim_heap
 from desktop_app.core.store import tables as t
 
 if TYPE_CHECKING:
@@ -39,9 +41,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CACHE_DIR = "cache"
 MAX_FEATURES = 262_144  # the most frequent terms kept at 100,000 papers (memory: ~40 MB of floats)
-PASS_VALUES = 1 << 20  # stored values per slice of a pass over the matrix (~30 MB of temporaries)
+PASS_VALUES = 1 << 18  # stored values per slice of a pass over the matrix (~8 MB of temporaries)
 FEATURES_PREFIX = "features-"
 _ARRAYS = ("ids", "indptr", "indices", "data")
 _lock = threading.Lock()
@@ -97,6 +98,7 @@ class Csr:
                 local = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(self.indptr[r0:r1 + 1]))
                 out[r0:r1] = np.bincount(local, weights=products, minlength=r1 - r0)
             self.give_back(lo, hi)
+        trim_heap()  # the slices' temporaries: freed, and now out of this thread's arena too
         return out
 
     def row(self, i: int) -> tuple[np.ndarray, np.ndarray]:
@@ -191,15 +193,22 @@ def features(store: Store, folder: Path | None) -> TextFeatures:
         if cached is not None:
             return cached
     feats = _load(folder, fp) if folder is not None else None
-    if feats is None:
-        ids, texts = paper_texts(store)
-        feats = build(ids, texts, fp)
-        if folder is not None and _save(folder, feats):
-            feats = _load(folder, fp) or feats  # mapped: the built arrays leave the heap
+    if feats is None and folder is not None:
+        with cache_lock.held(folder, "features"):  # another process building them: wait, then read
+            feats = _load(folder, fp) or _build_and_save(store, folder, fp)
+    elif feats is None:
+        feats = build(*paper_texts(store), fp)
     with _lock:
         for old in [k for k in _memory if k[0] == str(folder)]:
             del _memory[old]
         _memory[key] = feats
+    return feats
+
+
+def _build_and_save(store: Store, folder: Path, fp: str) -> TextFeatures:
+    feats = build(*paper_texts(store), fp)
+    if _save(folder, feats):
+        feats = _load(folder, fp) or feats  # mapped: the built arrays leave the heap
     return feats
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import select
 
 from desktop_app.core.insights import pace as pace_mod
 from desktop_app.core.insights import queue_model
+from desktop_app.core.insights.mapped_arrays import trim_heap
 from desktop_app.core.rules import check_decision
 from desktop_app.core.store import tables as t
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 NEAR_DUPLICATE = 0.8
 
 
-@dataclass
+@dataclass(slots=True)
 class QueueEntry:
     id: int
     score: float | None  # 0..1, the rank of its likelihood among the library (None: not learned)
@@ -169,6 +170,7 @@ class TriageQueue:
             terms = queue_model.why_terms(feats, fitted, row, why) if row >= 0 and rank < 200 else []
             entries.append(QueueEntry(pid, round(float(shown_score[i]), 4) if row >= 0 else None, terms))
         summary = QueueSummary(len(shown), len(decided), timing.seconds_per_paper, likely, True)
+        trim_heap()  # a ranking's temporaries (lists and arrays of every shown paper) are freed
         return Queue(entries, decided, summary)
 
     def near_duplicates(self, paper_id: int, threshold: float = NEAR_DUPLICATE,
