@@ -99,7 +99,9 @@ class EditController(QObject):
         self.journal = OutboxJournal(library.folder, library.server.location) if library.server else None
         self._adopted = 0  # edits of an earlier window's journal, in the outbox
         self._released = False  # the window is closed: its outbox is the journal's, never sent from here
-        self.destroyed.connect(self.release_journal)
+        journal = self.journal  # (a lambda: Qt calls no slot of an object being destroyed)
+        if journal is not None:
+            self.destroyed.connect(lambda *_: journal.release())
 
     def _warn(self, why: str) -> None:
         QMessageBox.warning(self._dialog_parent, self.tr("Marginalia"), why)
