@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import NamedTuple
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -20,7 +21,9 @@ from desktop_app.core.errors import (
     ServerUnreachable,
 )
 from desktop_app.core.library import Library
+from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
 from desktop_app.core.saved_filter import SavedFilter
+from desktop_app.core.store.outbox_journal import OutboxJournal
 from desktop_app.core.values import Change
 from desktop_app.gui import i18n
 from desktop_app.gui.note_editor import NoteEditor, NoteNotSaved, PaperDeleted
@@ -32,6 +35,29 @@ from desktop_app.gui.write_queue import LARGE, WriteQueue
 NOTE_SAVE_WAIT = 0.05  # seconds the GUI thread may wait for the write lock
 GUI_LOCK_WAIT = 0.08  # seconds an edit waits for the write lock on the GUI thread before the worker takes it
 MESSAGE_MS = 5000
+
+
+class Waiting(NamedTuple):
+    """An edit in the outbox; ``described`` (when it has one) is what its journal keeps."""
+
+    text: str
+    do: Do
+    undo: Undo
+    described: DescribedEdit | None = None
+
+
+def described(text: str, do: LibraryCall, undo: LibraryCall) -> DescribedEdit:
+    return DescribedEdit(text, do, undo)
+
+
+def call(manager: str, method: str, *args: object, **kwargs: object) -> LibraryCall:
+    """``lib.<manager>.<method>(*args, **kwargs)`` as data (core/library_call.py)."""
+    return LibraryCall(manager, method, args, kwargs)
+
+
+def ref(*path: str | int) -> ChangeRef:
+    """A value of the Change being undone: ``ref("detail", "old")``."""
+    return ChangeRef(path)
 
 
 class EditController(QObject):
@@ -67,8 +93,15 @@ class EditController(QObject):
         self.writes.deferredWrite.connect(lambda text: self._say(
             self.tr("Another program is writing to the library: “{0}” is applied when it is done").format(text)))
         # edits made while a shared library's server cannot be reached: sent in order when it is
-        # back (gui/offline.py calls send_outbox); kept in this window (notes: their drafts)
-        self.outbox: list[tuple[str, Do, Undo]] = []
+        # back (gui/offline.py calls send_outbox); those told as data are journaled in the desk's
+        # folder, so a window closed or killed meanwhile loses none (notes: their drafts)
+        self.outbox: list[Waiting] = []
+        self.journal = OutboxJournal(library.folder, library.server.location) if library.server else None
+        self._adopted = 0  # edits of an earlier window's journal, in the outbox
+        self._released = False  # the window is closed: its outbox is the journal's, never sent from here
+        journal = self.journal  # (a lambda: Qt calls no slot of an object being destroyed)
+        if journal is not None:
+            self.destroyed.connect(lambda *_: journal.release())
 
     def _warn(self, why: str) -> None:
         QMessageBox.warning(self._dialog_parent, self.tr("Marginalia"), why)
@@ -77,21 +110,35 @@ class EditController(QObject):
         """Whether a large edit (or an undo or redo waiting behind one) is being written."""
         return self.writes.busy()
 
-    def _do(self, text: str, do: Do, undo: Undo) -> Change | None:
+    def _call(self, edit: DescribedEdit) -> Change | None:
+        """An edit told as data (it can wait in the journal), run as :meth:`_do`."""
+        do, undo = self._bound(edit)
+        return self._do(edit.text, do, undo, edit)
+
+    def _call_many(self, n: int, edit: DescribedEdit) -> None:
+        do, undo = self._bound(edit)
+        self._do_many(n, edit.text, do, undo, edit)
+
+    def _bound(self, edit: DescribedEdit) -> tuple[Do, Undo]:
+        lib = self.library
+        return (lambda: edit.do(lib)), (lambda ch: edit.undo(lib, ch))
+
+    def _do(self, text: str, do: Do, undo: Undo, edit: DescribedEdit | None = None) -> Change | None:
         """Run an edit here and push it. While a large edit is being written it is refused (it
-        would wait for the write lock with the window frozen)."""
+        would wait for the write lock with the window frozen). ``edit``: the same as data, for
+        the journal while it waits for the server."""
         if self.writes.busy():
             self._say(self.tr("Wait a moment: a large edit is still being written"))
             return None
         if self.outbox:  # earlier edits wait for the server: this one goes after them
-            return self._keep(text, do, undo)
+            return self._keep(Waiting(text, do, undo, edit))
         try:
             # another program holding the write lock (a command-line import): the edit goes to
             # the worker rather than freeze the window while it waits
             with self.library.waiting_at_most(GUI_LOCK_WAIT):
                 return perform(self.undo_stack, text, do, undo, self.changed.emit, self._warn, self.writes)
         except ServerUnreachable:
-            return self._keep(text, do, undo)
+            return self._keep(Waiting(text, do, undo, edit))
         except LibraryBusy:
             self._say(self.tr("Another program is writing to the library: your edit is saved when it is done"))
             perform_in(self.writes, self.undo_stack, text, do, undo, self.changed.emit, self._warn)
@@ -100,18 +147,73 @@ class EditController(QObject):
             self._warn(str(exc))
             return None
 
-    def _keep(self, text: str, do: Do, undo: Undo) -> None:
-        """An edit the server cannot take now: kept, said, and sent when it is back."""
-        self.outbox.append((text, do, undo))
+    def _keep(self, waiting: Waiting) -> None:
+        """An edit the server cannot take now: kept (journaled when told as data), said, and
+        sent when it is back."""
+        self.outbox.append(waiting)
         self.message.emit(self.tr("The library's server cannot be reached: “{0}” waits and is sent when "
-                                  "it is back (%n edit(s) waiting)", "", len(self.outbox)).format(text), 15000)
+                                  "it is back (%n edit(s) waiting)", "", len(self.outbox)).format(waiting.text), 15000)
+        self._write_journal()
+
+    def _write_journal(self) -> None:
+        if self.journal is None or self._released:
+            return
+        try:
+            self.journal.write([w.described for w in self.outbox if w.described is not None])
+        except OSError as exc:
+            self.message.emit(self.tr("The waiting edits could not be kept on disk ({0}): keep this window "
+                                      "open until the server is back").format(exc), 15000)
+
+    def waiting_in_memory(self) -> int:
+        """How many waiting edits only this window holds (no journal keeps them)."""
+        kept = self.journal is not None
+        return sum(1 for w in self.outbox if w.described is None or not kept)
+
+    def may_close(self) -> bool:
+        """Closing the window: edits no journal keeps would be lost, so ask (Wait is the
+        default). Journaled ones need no question: the next window sends them."""
+        n = self.waiting_in_memory()
+        if not n:
+            return True
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Marginalia"),
+                          self.tr("%n edit(s) wait for the library's server and are kept only in this window: "
+                                  "closing it now loses them.", "", n), parent=self._dialog_parent)
+        wait = box.addButton(self.tr("Wait"), QMessageBox.ButtonRole.RejectRole)
+        box.addButton(self.tr("Close anyway"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(wait)
+        box.exec()
+        return box.clickedButton() is not wait
+
+    def release_journal(self) -> None:
+        """The window closes (or is gone): what waits stays in the journal, for the next window
+        on this library to send; this one sends nothing more."""
+        self._released = True
+        if self.journal is not None:
+            self.journal.release()
+
+    def adopt_journal(self) -> int:
+        """The edits an earlier window on this library left waiting (closed or killed while the
+        server was away): into this outbox, in order, ahead of any new edit. Their number."""
+        if self.journal is None:
+            return 0
+        edits, problems = self.journal.adopt()
+        for why in problems:
+            self.message.emit(why, 15000)
+        for edit in edits:
+            do, undo = self._bound(edit)
+            self.outbox.append(Waiting(edit.text, do, undo, edit))
+        self._adopted += len(edits)
+        self._write_journal()
+        return len(edits)
 
     def send_outbox(self) -> None:
         """Send the edits that waited for the server, in order. One the library now refuses (its
         paper deleted meanwhile, a tag renamed) is said and dropped; the others go on."""
+        if self._released:
+            return
         sent = bool(self.outbox)
         while self.outbox:
-            text, do, undo = self.outbox[0]
+            text, do, undo, _edit = self.outbox[0]
             try:
                 perform(self.undo_stack, text, do, undo, self.changed.emit, self._warn, self.writes)
             except (ServerUnreachable, LibraryBusy):
@@ -120,16 +222,20 @@ class EditController(QObject):
                 self.message.emit(self.tr("“{0}”, made while the server was away, could not be saved: {1}")
                                   .format(text, exc), 15000)
             self.outbox.pop(0)
-        if sent:
+            self._write_journal()
+        if self._adopted:
+            self._say(self.tr("%n edit(s) made while the server was away were saved", "", self._adopted))
+            self._adopted = 0
+        elif sent:
             self._say(self.tr("The edits made while the server was away are saved"))
 
-    def _do_many(self, n: int, text: str, do: Do, undo: Undo) -> None:
+    def _do_many(self, n: int, text: str, do: Do, undo: Undo, edit: DescribedEdit | None = None) -> None:
         """An edit of ``n`` papers: in the worker when large (or behind a write there), else here.
         Either way one undo step."""
         if n > LARGE or self.writes.busy():
             perform_in(self.writes, self.undo_stack, text, do, undo, self.changed.emit, self._warn)
         else:
-            self._do(text, do, undo)
+            self._do(text, do, undo, edit)
 
     def _say(self, text: str) -> None:
         self.message.emit(text, MESSAGE_MS)
@@ -145,30 +251,24 @@ class EditController(QObject):
     def add_tags(self, ids: list[int], names: list[str]) -> None:
         if not ids or not names or self._in_trash():
             return
-        lib = self.library
         label = (self.tr("Add tag {0} to %n paper(s)", "", len(ids)) if len(ids) > 1 else self.tr("Add tag {0}")).format(", ".join(names))
-        self._do_many(len(ids), label, lambda: lib.tags.add(ids, names),
-                      lambda ch: lib.tags.set_links(ch.detail["links"], present=False))
+        self._call_many(len(ids), described(label, call("tags", "add", ids, names),
+                                            call("tags", "set_links", ref("detail", "links"), present=False)))
 
     def remove_tag(self, ids: list[int], name: str) -> None:
-        lib = self.library
-        self._do_many(len(ids), self.tr("Remove tag {0}").format(name), lambda: lib.tags.remove(ids, [name]),
-                      lambda ch: lib.tags.set_links(ch.detail["links"], present=True))
+        self._call_many(len(ids), described(self.tr("Remove tag {0}").format(name), call("tags", "remove", ids, [name]),
+                                            call("tags", "set_links", ref("detail", "links"), present=True)))
 
     # ---- status, rating, title ---------------------------------------------------------------
     def _bulk(self, column: str, value: object, label: str, ids: list[int] | None = None) -> None:
         ids = self._table.selected_ids() if ids is None else ids
         if not ids or self._in_trash():
             return
-        lib = self.library
-        setter = {"status": lib.papers.set_status, "rating": lib.papers.set_rating,
-                  "decision": lib.papers.set_decision}[column]
-
-        def undo(ch: Change) -> Change:  # the values the edit replaced (those it changed)
-            return lib.papers.set_fields(ch.detail["old"]) if ch.detail["old"] else Change("papers", ch.paper_ids)
-
-        self._do_many(len(ids), label + (self.tr(" (%n papers)", "", len(ids)) if len(ids) > 1 else ""),
-                      lambda: setter(ids, value), undo)
+        setter = {"status": "set_status", "rating": "set_rating", "decision": "set_decision"}[column]
+        # the undo sets back the values the edit replaced (those it changed; none: nothing)
+        self._call_many(len(ids), described(label + (self.tr(" (%n papers)", "", len(ids)) if len(ids) > 1 else ""),
+                                            call("papers", setter, ids, value),
+                                            call("papers", "set_fields", ref("detail", "old"))))
 
     def set_status(self, status: str, ids: list[int] | None = None) -> None:
         """Of ``ids`` (triage: the paper on screen), else of the selected papers."""
@@ -193,9 +293,9 @@ class EditController(QObject):
     def edit_title(self, pid: int, title: str, base: str | None = None) -> None:
         """``base``: the title the user was looking at. If another program changed it meanwhile,
         the user's title is stored and the status bar says what it replaced (Undo brings it back)."""
-        lib = self.library
-        change = self._do(self.tr("Edit title"), lambda: lib.papers.set_title(pid, title),
-                          lambda ch: lib.papers.set_title(pid, ch.detail["old"][0], source=ch.detail["old"][1]))
+        change = self._call(described(self.tr("Edit title"), call("papers", "set_title", pid, title),
+                                      call("papers", "set_title", pid, ref("detail", "old", 0),
+                                           source=ref("detail", "old", 1))))
         if change is not None and base is not None and change.detail["old"][0] != base:
             self.message.emit(self.tr("The title had been changed elsewhere to “{0}”; "
                               "yours replaced it (Edit → Undo brings that one back)").format(change.detail['old'][0]), 15000)
@@ -239,9 +339,8 @@ class EditController(QObject):
     def restore_for_note(self, pid: int, editor: NoteEditor | None = None) -> None:
         """"Restore it" on the note editor's "deleted elsewhere" banner: the paper comes out of
         the trash (one undo step), then the note kept in the editor is stored."""
-        lib = self.library
-        if self._do(self.tr("Restore paper"), lambda: lib.papers.restore([pid]),
-                    lambda _ch: lib.papers.delete([pid])) is None:
+        if self._call(described(self.tr("Restore paper"), call("papers", "restore", [pid]),
+                                call("papers", "delete", [pid]))) is None:
             return
         shown = editor or self._notes
         shown.restored(pid)
@@ -300,11 +399,10 @@ class EditController(QObject):
         if self._filters().trash:
             self.purgeRequested.emit()
             return
-        lib = self.library
         n = len(ids)
         row = self._table.currentIndex().row()
-        if self._do(self.tr("Move %n paper(s) to the trash", "", n),
-                    lambda: lib.papers.delete(ids), lambda _ch: lib.papers.restore(ids)) is None:
+        if self._call(described(self.tr("Move %n paper(s) to the trash", "", n),
+                                call("papers", "delete", ids), call("papers", "restore", ids))) is None:
             return
         self._say(self.tr("Moved %n paper(s) to the trash", "", n))
         rows = self._table.paper_model.rowCount()
@@ -326,32 +424,26 @@ class EditController(QObject):
             state["row"] = gone.detail["row"]
             return gone
 
-        self._do(self.tr("Highlight"), do, undo)
+        # the journal's version re-adds on a redo after its undo (a new id); this one restores
+        self._do(self.tr("Highlight"), do, undo,
+                 described(self.tr("Highlight"), call("highlights", "add", pid, start, end, color, comment),
+                           call("highlights", "delete", ref("detail", "id"))))
 
     def delete_highlight(self, hid: int) -> None:
-        lib = self.library
-        state: dict = {}
-
-        def do() -> Change:
-            ch = lib.highlights.delete(hid)
-            state["row"] = ch.detail["row"]
-            return ch
-
-        self._do(self.tr("Delete highlight"), do, lambda _ch: lib.highlights.restore(state["row"]))
+        self._call(described(self.tr("Delete highlight"), call("highlights", "delete", hid),
+                             call("highlights", "restore", ref("detail", "row"))))
 
     def edit_highlight_comment(self, hid: int, comment: str) -> None:
-        lib = self.library
-        self._do(self.tr("Edit highlight comment"), lambda: lib.highlights.edit(hid, comment=comment),
-                 lambda ch: lib.highlights.edit(hid, comment=ch.detail["comment"]))
+        self._call(described(self.tr("Edit highlight comment"), call("highlights", "edit", hid, comment=comment),
+                             call("highlights", "edit", hid, comment=ref("detail", "comment"))))
 
     # ---- reading lists ---------------------------------------------------------------------
     def new_list_dialog(self, ids: list[int] | None = None) -> str | None:
         name, ok = QInputDialog.getText(self._dialog_parent, self.tr("New reading list"), self.tr("Name:"))
         if not ok or not name.strip():
             return None
-        lib = self.library
-        if self._do(self.tr("Create list {0}").format(name), lambda: lib.lists.create(name),
-                    lambda _ch: lib.lists.delete(name)) is None:
+        if self._call(described(self.tr("Create list {0}").format(name), call("lists", "create", name),
+                                call("lists", "delete", name))) is None:
             return None
         if ids:
             self.add_to_list(name, ids)
@@ -360,9 +452,9 @@ class EditController(QObject):
     def add_to_list(self, name: str, ids: list[int]) -> None:
         if self._in_trash():
             return
-        lib = self.library
-        self._do_many(len(ids), self.tr("Add %n paper(s) to {0}", "", len(ids)).format(name), lambda: lib.lists.add(name, ids),
-                      lambda ch: lib.lists.remove(name, ch.detail["added"]))
+        self._call_many(len(ids), described(self.tr("Add %n paper(s) to {0}", "", len(ids)).format(name),
+                                            call("lists", "add", name, ids),
+                                            call("lists", "remove", name, ref("detail", "added"))))
         self._say(self.tr("Added %n paper(s) to “{0}”", "", len(ids)).format(name))
 
     def add_to_list_dialog(self) -> None:
@@ -387,8 +479,8 @@ class EditController(QObject):
             return
         lib = self.library
         pos = [p for p, _, _ in lib.lists.items(name)].index(pid)
-        self._do(self.tr("Move in list"), lambda: lib.lists.move(name, pid, pos + delta),
-                 lambda ch: lib.lists.move(name, pid, ch.detail["old"]))
+        self._call(described(self.tr("Move in list"), call("lists", "move", name, pid, pos + delta),
+                             call("lists", "move", name, pid, ref("detail", "old"))))
         self.listReordered.emit(pid)
 
     def reorder_in_list(self, ids: list[int], row: int) -> None:
@@ -396,19 +488,17 @@ class EditController(QObject):
         name = self._filters().list_name
         if not name:
             return
-        lib = self.library
         keep = self._table.current_id()
-        self._do(self.tr("Reorder list"), lambda: lib.lists.move_many(name, ids, row),
-                 lambda ch: lib.lists.reorder(name, ch.detail["old"]))
+        self._call(described(self.tr("Reorder list"), call("lists", "move_many", name, ids, row),
+                             call("lists", "reorder", name, ref("detail", "old"))))
         self.listReordered.emit(keep)
 
     def remove_from_current_list(self) -> None:
         name, ids = self._filters().list_name, self._table.selected_ids()
         if not name or not ids:
             return
-        lib = self.library
-        self._do(self.tr("Remove from {0}").format(name), lambda: lib.lists.remove(name, ids),
-                 lambda ch: lib.lists.restore(ch.detail["snapshot"]))
+        self._call(described(self.tr("Remove from {0}").format(name), call("lists", "remove", name, ids),
+                             call("lists", "restore", ref("detail", "snapshot"))))
 
     def edit_item_note(self) -> None:
         name, pid = self._filters().list_name, self._table.current_id()
@@ -420,8 +510,8 @@ class EditController(QObject):
         text, ok = QInputDialog.getText(self._dialog_parent, self.tr("List item note"), self.tr("Note for this paper in “{0}”:").format(name),
                                         text=current)
         if ok:
-            self._do(self.tr("Edit item note"), lambda: lib.lists.set_item_note(name, pid, text),
-                     lambda ch: lib.lists.set_item_note(name, pid, ch.detail["old"]))
+            self._call(described(self.tr("Edit item note"), call("lists", "set_item_note", name, pid, text),
+                                 call("lists", "set_item_note", name, pid, ref("detail", "old"))))
 
     def on_list_menu(self, action: str, name: str) -> None:
         lib = self.library
@@ -433,18 +523,19 @@ class EditController(QObject):
         elif action == "rename":
             new, ok = QInputDialog.getText(parent, self.tr("Rename list"), self.tr("New name:"), text=name)
             if ok and new.strip():
-                self._do(self.tr("Rename list"), lambda: lib.lists.rename(name, new), lambda _c: lib.lists.rename(new, name))
+                self._call(described(self.tr("Rename list"), call("lists", "rename", name, new),
+                                     call("lists", "rename", new, name)))
                 self.listRenamed.emit(name, new)
         elif action == "describe":
             info = next((i for i in lib.lists.all() if i.name == name), None)
             text, ok = QInputDialog.getMultiLineText(parent, self.tr("Describe list"), self.tr("Description of “{0}”:").format(name),
                                                      info.description if info else "")
             if ok:
-                self._do(self.tr("Describe list"), lambda: lib.lists.describe(name, text),
-                         lambda ch: lib.lists.describe(name, ch.detail["old"]))
+                self._call(described(self.tr("Describe list"), call("lists", "describe", name, text),
+                                     call("lists", "describe", name, ref("detail", "old"))))
         elif action == "delete":
-            self._do(self.tr("Delete list {0}").format(name), lambda: lib.lists.delete(name),
-                     lambda ch: lib.lists.restore(ch.detail["snapshot"]))
+            self._call(described(self.tr("Delete list {0}").format(name), call("lists", "delete", name),
+                                 call("lists", "restore", ref("detail", "snapshot"))))
             if self._filters().list_name == name:
                 self.filterRequested.emit("all", "")
 
@@ -466,19 +557,20 @@ class EditController(QObject):
             new, ok = QInputDialog.getText(parent, self.tr("Rename tag"), self.tr("Rename “{0}” (its children follow) to:").format(name),
                                            text=name)
             if ok and new.strip() and new != name:
-                self._do(self.tr("Rename tag"), lambda: lib.tags.rename(name, new), lambda _c: lib.tags.rename(new, name))
+                self._call(described(self.tr("Rename tag"), call("tags", "rename", name, new),
+                                     call("tags", "rename", new, name)))
         elif action == "merge":
             from desktop_app.gui.merge_tags import ask_merge_target
 
             target = ask_merge_target(lib, name, parent)
             if target:
-                self._do(self.tr("Merge tag {0} into {1}").format(name, target), lambda: lib.tags.merge(name, target),
-                         lib.tags.unmerge)
+                self._call(described(self.tr("Merge tag {0} into {1}").format(name, target),
+                                     call("tags", "merge", name, target), call("tags", "unmerge", ref())))
         elif action == "color":
             color = QColorDialog.getColor(parent=parent, title=self.tr("Color of “{0}”").format(name))
             if color.isValid():
-                self._do(self.tr("Recolor tag"), lambda: lib.tags.recolor(name, color.name()),
-                         lambda ch: lib.tags.recolor(name, ch.detail["old_color"]))
+                self._call(described(self.tr("Recolor tag"), call("tags", "recolor", name, color.name()),
+                                     call("tags", "recolor", name, ref("detail", "old_color"))))
         elif action == "delete":
             def undo(ch: Change) -> Change:
                 out = lib.tags.set_links(ch.detail["links"], present=True) if ch.detail["links"] else ch
@@ -517,8 +609,8 @@ class EditController(QObject):
     def on_search_menu(self, action: str, name: str) -> None:
         lib = self.library
         if action == "delete":
-            self._do(self.tr("Delete saved search"), lambda: lib.searches.delete(name),
-                     lambda ch: lib.searches.save(name, ch.detail["old"]))
+            self._call(described(self.tr("Delete saved search"), call("searches", "delete", name),
+                                 call("searches", "save", name, ref("detail", "old"))))
         elif action == "snapshot":
             saved = SavedFilter.from_text(dict(lib.searches.all()).get(name, ""))
             query = saved.query

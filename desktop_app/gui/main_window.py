@@ -466,6 +466,9 @@ class MainWindow(QMainWindow):
                              (self.sort_key, self.sort_desc), self.state, self.current_id())
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if not self.edits.may_close():  # edits only this window holds wait for the server
+            event.ignore()
+            return
         if not self.reader.notes.flush():
             # the library is busy: wait for it rather than lose the note
             pid, text = self.reader.notes.paper_id(), self.reader.notes.edit.toPlainText()
@@ -479,6 +482,7 @@ class MainWindow(QMainWindow):
             job.cancel()
             job.wait(30000)
         self.save_settings()
+        self.edits.release_journal()  # the journaled edits wait for the next window on this library
         super().closeEvent(event)
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802

@@ -5,7 +5,8 @@ starts answering, from whichever thread noticed (the window's, or the change lis
 keeps reconnecting). Here that reaches the GUI thread by a queued signal: the banner shows or
 hides; when the server is back the window re-reads what it shows (the listener has already
 pulled the change log into the desk's index) and the edits that waited are sent in order
-(``EditController.send_outbox``). While the server is gone the window's own reads fail at once
+(``EditController.send_outbox``), with those an earlier window on this library left in its
+journal (closed or killed during an outage: ``EditController.adopt_journal``). While the server is gone the window's own reads fail at once
 (no wait on the GUI thread): the table keeps the rows it has, the reader the paper it shows.
 A server that hangs without closing its connections costs the window's thread at most
 SERVER_DEADLINE once (``lib.answer_within``, core/store/server_watchdog.py), then nothing.
@@ -16,7 +17,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
 from desktop_app.core.errors import ServerUnreachable
@@ -69,6 +70,8 @@ def attach(win: QWidget) -> ServerState | None:
     win.set_server_state(state)
     if not lib.reachable:
         win.offline_banner.show()
+    if win.edits.adopt_journal() and lib.reachable:  # else: when the server is back (_reachable)
+        QTimer.singleShot(0, win.edits, win.edits.send_outbox)
     return state
 
 

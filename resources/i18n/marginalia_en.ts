@@ -89,6 +89,20 @@
             <numerusform>The library&apos;s server cannot be reached: “{0}” waits and is sent when it is back (%n edits waiting)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n edit(s) wait for the library&apos;s server and are kept only in this window: closing it now loses them.</source>
+        <translation>
+            <numerusform>%n edit waits for the library&apos;s server and is kept only in this window: closing it now loses it.</numerusform>
+            <numerusform>%n edits wait for the library&apos;s server and are kept only in this window: closing it now loses them.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n edit(s) made while the server was away were saved</source>
+        <translation>
+            <numerusform>%n edit made while the server was away was saved</numerusform>
+            <numerusform>%n edits made while the server was away were saved</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>FileController</name>

@@ -940,6 +940,30 @@
         <source>Your note is kept on a new paper (number {0})</source>
         <translation>你的笔记已保存在一篇新论文上（编号 {0}）</translation>
     </message>
+    <message>
+        <source>The waiting edits could not be kept on disk ({0}): keep this window open until the server is back</source>
+        <translation>等待中的编辑无法保存到磁盘（{0}）：请在服务器恢复前保持此窗口打开</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n edit(s) wait for the library&apos;s server and are kept only in this window: closing it now loses them.</source>
+        <translation>
+            <numerusform>有 %n 项编辑正在等待库的服务器，且只保存在此窗口中：现在关闭将丢失它们。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>Close anyway</source>
+        <translation>仍然关闭</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n edit(s) made while the server was away were saved</source>
+        <translation>
+            <numerusform>服务器离线期间所做的 %n 项编辑已保存</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>

@@ -229,3 +229,57 @@ def test_every_screen_opens_with_the_server_gone(qtbot, settings: QSettings, own
         qtbot.waitUntil(lambda: not win.offline_banner.isVisible(), timeout=30000)
     finally:
         close_window(win)
+
+
+@pytest.mark.parametrize("ending", ["closed", "killed"])
+def test_edits_waiting_for_the_server_survive_their_window(qtbot, settings: QSettings, own_server: Server,
+                                                           ending: str, request: pytest.FixtureRequest) -> None:
+    """The server gone, a tag and a status edit wait; the window is closed (or dropped without
+    its closeEvent, as a kill leaves it). The server back, a new window on the library sends
+    them, in order, as undo steps, says so, and leaves no journal behind."""
+    import shiboken6
+
+    from desktop_app.gui.launch import close_window, open_shared_window
+
+    win = shared_window(own_server, settings, qtbot,
+                        [Record(title=f"Paper {n} on lenses", abstract=f"Abstract {n}.") for n in range(20)])
+    url, outbox = win.library.server.url, win.library.folder / "outbox"
+    win.elsewhere_timer.stop()
+    shown = win.current_id()
+    assert shown is not None
+    own_server.stop()
+    _quiet(win.library.tags.all)
+    qtbot.waitUntil(win.offline_banner.isVisible, timeout=3000)
+    win.edits.add_tags([shown], ["kept-on-disk"])
+    win.edits.set_status("read", [shown])
+    win.edits.remove_tag([shown], "kept-on-disk")
+    win.edits.add_tags([shown], ["second"])
+    assert len(win.edits.outbox) == 4 and win.edits.waiting_in_memory() == 0
+    assert len(list(outbox.glob("*.json"))) == 1
+    if ending == "closed":
+        close_window(win)  # no question: every waiting edit is journaled
+    else:
+        lib = win.library
+        # pytest-qt would close it at the end: it is no longer there to close
+        request.node.qt_widgets = [(w, f) for w, f in request.node.qt_widgets if w() is not win]
+        shiboken6.delete(win)  # gone without its closeEvent
+        lib.close()
+    assert len(list(outbox.glob("*.json"))) == 1
+
+    own_server.start()
+    again = open_shared_window(url, settings)
+    qtbot.addWidget(again)
+    try:
+        qtbot.waitUntil(lambda: not again.edits.outbox, timeout=20000)
+        row = again.library.papers.rows([shown])[shown]
+        assert row.status == "read" and "second" in row.tags and "kept-on-disk" not in row.tags  # in order
+        stack = again.undo_stack
+        assert [stack.text(i) for i in range(stack.count())] == [
+            "Add tag kept-on-disk", "Mark read", "Remove tag kept-on-disk", "Add tag second"]
+        said = again.statusBar().currentMessage()  # ("4 edit(s)": a catalogue compiled before the message)
+        assert said.startswith(("4 edits made", "4 edit(s) made")) and "server was away were saved" in said
+        assert not list(outbox.glob("*.json"))
+        stack.undo()  # an undo step like any other
+        assert "second" not in again.library.papers.rows([shown])[shown].tags
+    finally:
+        close_window(again)

@@ -1,0 +1,125 @@
+"""An edit of the library told as data: which manager method to call with which values, and
+how to undo it from the ``Change`` it returned. Unlike a closure it can be written to a file
+(core/store/outbox_journal.py), so an edit waiting for a shared library's server survives the
+window that made it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from desktop_app.core.values import Change
+
+if TYPE_CHECKING:
+    from desktop_app.core.library import Library
+
+# the Library's managers an edit may call (a journal file names no other attribute)
+MANAGERS = frozenset({"papers", "tags", "lists", "highlights", "searches", "trash", "topics"})
+_REF = "$change"  # the JSON key of a ChangeRef
+
+
+class BadCall(ValueError):
+    """A described edit that cannot be read back (an unknown manager, a malformed value)."""
+
+
+@dataclass(frozen=True)
+class ChangeRef:
+    """A value read from the Change of the edit being undone: ``("detail", "links")`` is
+    ``change.detail["links"]``, ``("paper_ids",)`` its papers, ``()`` the Change itself."""
+
+    path: tuple[str | int, ...] = ()
+
+    def resolve(self, change: Change | None) -> Any:  # noqa: ANN401 - whatever the Change holds
+        if change is None:
+            raise BadCall("a value of the edit's change is needed, and there is none")
+        value: Any = change
+        for step in self.path:
+            value = getattr(value, step) if isinstance(step, str) and isinstance(value, Change) else value[step]
+        return value
+
+
+@dataclass(frozen=True)
+class LibraryCall:
+    """``lib.<manager>.<method>(*args, **kwargs)``; args may hold :class:`ChangeRef` values."""
+
+    manager: str
+    method: str
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.manager not in MANAGERS or not self.method.isidentifier() or self.method.startswith("_"):
+            raise BadCall(f"not an edit of the library: {self.manager}.{self.method}")
+
+    def __call__(self, lib: Library, change: Change | None = None) -> Change:
+        method = getattr(getattr(lib, self.manager), self.method)
+        args = [_resolved(a, change) for a in self.args]
+        kwargs = {k: _resolved(v, change) for k, v in self.kwargs.items()}
+        result: Change = method(*args, **kwargs)
+        return result
+
+    def to_json(self) -> dict[str, Any]:
+        return {"manager": self.manager, "method": self.method,
+                "args": [_encoded(a) for a in self.args],
+                "kwargs": {k: _encoded(v) for k, v in self.kwargs.items()}}
+
+    @classmethod
+    def from_json(cls, data: object) -> LibraryCall:
+        if not isinstance(data, dict) or not isinstance(data.get("manager"), str) \
+                or not isinstance(data.get("method"), str) or not isinstance(data.get("args", []), list) \
+                or not isinstance(data.get("kwargs", {}), dict):
+            raise BadCall(f"not a library call: {data!r:.80}")
+        return cls(data["manager"], data["method"], tuple(_decoded(a) for a in data.get("args", [])),
+                   {str(k): _decoded(v) for k, v in data.get("kwargs", {}).items()})
+
+
+@dataclass(frozen=True)
+class DescribedEdit:
+    """One undoable edit as data: its label, what does it, what undoes it."""
+
+    text: str
+    do: LibraryCall
+    undo: LibraryCall
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "do": self.do.to_json(), "undo": self.undo.to_json()}
+
+    @classmethod
+    def from_json(cls, data: object) -> DescribedEdit:
+        if not isinstance(data, dict) or not isinstance(data.get("text"), str):
+            raise BadCall(f"not an edit: {data!r:.80}")
+        return cls(data["text"], LibraryCall.from_json(data.get("do")), LibraryCall.from_json(data.get("undo")))
+
+
+def _resolved(value: Any, change: Change | None) -> Any:  # noqa: ANN401 - a JSON value
+    return value.resolve(change) if isinstance(value, ChangeRef) else value
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _encoded(value: Any) -> Any:  # noqa: ANN401 - a JSON value
+    if isinstance(value, ChangeRef):
+        return {_REF: list(value.path)}
+    if isinstance(value, _SCALARS):
+        return value
+    if isinstance(value, list | tuple):
+        return [_encoded(v) for v in value]
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        return {k: _encoded(v) for k, v in value.items()}
+    raise BadCall(f"cannot be written down: {value!r:.80}")
+
+
+def _decoded(value: Any) -> Any:  # noqa: ANN401 - a JSON value
+    if isinstance(value, dict):
+        if set(value) == {_REF}:
+            path = value[_REF]
+            if not isinstance(path, list) or not all(isinstance(p, str | int) for p in path):
+                raise BadCall(f"not a reference to a change: {value!r:.80}")
+            return ChangeRef(tuple(path))
+        return {k: _decoded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_decoded(v) for v in value]
+    if isinstance(value, _SCALARS):
+        return value
+    raise BadCall(f"not a JSON value: {value!r:.80}")
