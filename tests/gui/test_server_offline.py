@@ -276,8 +276,8 @@ def test_edits_waiting_for_the_server_survive_their_window(qtbot, settings: QSet
         stack = again.undo_stack
         assert [stack.text(i) for i in range(stack.count())] == [
             "Add tag kept-on-disk", "Mark read", "Remove tag kept-on-disk", "Add tag second"]
-        said = again.statusBar().currentMessage()  # ("4 edit(s)": a catalogue compiled before the message)
-        assert said.startswith(("4 edits made", "4 edit(s) made")) and "server was away were saved" in said
+        said = again.statusBar().currentMessage()
+        assert said.startswith("4 edits made") and "server was away were saved" in said
         assert not list(outbox.glob("*.json"))
         stack.undo()  # an undo step like any other
         assert "second" not in again.library.papers.rows([shown])[shown].tags
