@@ -43,7 +43,7 @@ class Dialect:
         """A column compared and sorted without regard to case."""
         return column.collate("NOCASE")
 
-    def ci_equals(self, column: ColumnElement[Any], value: str) -> ColumnElement[bool]:
+    def ci_equals(self, column: ColumnElement[Any], value: str | ColumnElement[str]) -> ColumnElement[bool]:
         return column.collate("NOCASE") == value
 
     def ci_like(self, column: ColumnElement[Any], pattern: str) -> ColumnElement[bool]:
@@ -161,7 +161,7 @@ class PostgresDialect(Dialect):
     def nocase(self, column: ColumnElement[Any]) -> ColumnElement[Any]:
         return func.lower(column)
 
-    def ci_equals(self, column: ColumnElement[Any], value: str) -> ColumnElement[bool]:
+    def ci_equals(self, column: ColumnElement[Any], value: str | ColumnElement[str]) -> ColumnElement[bool]:
         return func.lower(column) == func.lower(value)
 
     def ci_like(self, column: ColumnElement[Any], pattern: str) -> ColumnElement[bool]:

@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Engine, Select, literal, select, true
+from sqlalchemy import Connection, CursorResult, Engine, Select, literal, select, true
 from sqlalchemy.exc import OperationalError
 
 from desktop_app.core.errors import LibraryBusy, LibraryReadOnly, PaperGone, ServerUnreachable
@@ -39,6 +39,16 @@ COMMITS_FILE = wal_witness.WITNESS_FILE  # the count of acknowledged writes, kep
 def live_ids_statement(d: Dialect) -> Select[int]:
     """Which of the ids bound to "ids" are live papers (built once per store: a hot path)."""
     return select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None), d.in_ids_named(t.paper.c.id, "ids"))
+
+
+def inserted_id(result: CursorResult[Any]) -> int:
+    """The primary key of the row a one-row INSERT made (SQLAlchemy types it optional: an
+    executemany has none)."""
+    key = result.inserted_primary_key
+    if key is None:
+        raise ValueError("not the result of a one-row INSERT")
+    new_id: int = key[0]
+    return new_id
 
 
 class Tx:
