@@ -22,7 +22,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def _fk(target: str, *, nullable: bool = False, index: bool = True) -> Column:
+def _fk(target: str, *, nullable: bool = False, index: bool = True) -> Column[int]:
     return Column(
         Integer, ForeignKey(target, ondelete="CASCADE"), nullable=nullable, index=index
     )
