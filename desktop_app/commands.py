@@ -16,13 +16,19 @@ if TYPE_CHECKING:
     from desktop_app.core.insights.topics import TopicSet
 
 
-def run(folder: Path, args: argparse.Namespace) -> int:
+def run(folder: Path | str, args: argparse.Namespace) -> int:
+    """Run one command on the library in ``folder``, or at a server's URL (a str)."""
     if args.command == "restore":  # works on a database that no longer opens
+        if isinstance(folder, str):
+            from desktop_app.core.conninfo import redact
+
+            raise UserError(f"a shared library's backups are its server's (pg_dump, pg_restore); "
+                            f"`marginalia restore` works on a library folder ({redact(folder)})")
         return cmd_restore(folder, args)
     return translating_damage(folder, lambda: _run_on_library(folder, args))
 
 
-def _run_on_library(folder: Path, args: argparse.Namespace) -> int:
+def _run_on_library(folder: Path | str, args: argparse.Namespace) -> int:
     lib = Library.open(folder, read_only=True if getattr(args, "read_only", False) else None,
                        ensure_index=args.command not in NO_INDEX)
     try:
@@ -48,8 +54,9 @@ def run_open(lib: Library, args: argparse.Namespace) -> int:
         return handler(lib, args) or 0
 
 
-def translating_damage(folder: Path, call: Callable[[], int]) -> int:
-    """Run *call*; a damaged database comes out as the library's one-line LibraryDamaged."""
+def translating_damage(folder: Path | str, call: Callable[[], int]) -> int:
+    """Run *call*; a damaged database comes out as the library's one-line LibraryDamaged (a
+    server library, ``folder`` its URL, has no SQLite database to be damaged)."""
     from sqlite3 import DatabaseError as SqliteDatabaseError
 
     from sqlalchemy.exc import DatabaseError
@@ -59,7 +66,7 @@ def translating_damage(folder: Path, call: Callable[[], int]) -> int:
     try:
         return call()
     except (DatabaseError, SqliteDatabaseError) as exc:
-        if not is_damage(exc):
+        if not is_damage(exc) or isinstance(folder, str):
             raise
         raise damaged_error(folder, str(getattr(exc, "orig", exc))) from exc
 
@@ -89,7 +96,7 @@ def _table(lib: Library, ids: list[int], scores: dict[int, float] | None = None)
         print(f"{pid:>6}  {r.status:<7} {stars:<5} {r.year or '':<4}  {r.title}{score}  {tags}".rstrip())
 
 
-def _json_papers(lib: Library, ids: list[int], scores: dict[int, float] | None = None) -> list[dict]:
+def _json_papers(lib: Library, ids: list[int], scores: dict[int, float] | None = None) -> list[dict[str, object]]:
     out = []
     for pid in ids:
         d = lib.papers.get(pid).as_json()
@@ -433,9 +440,9 @@ def cmd_reading_list(lib: Library, args: argparse.Namespace) -> int:
             print_json({"name": info.name, "description": info.description, "papers": rows})
         else:
             print(info.name + (f" — {info.description}" if info.description else ""))
-            rows = lib.papers.rows([i[0] for i in items])
+            by_id = lib.papers.rows([i[0] for i in items])
             for pid, pos, note in items:
-                print(f"{pos + 1:>3}. [{pid}] {rows[pid].title}" + (f"  — {note}" if note else ""))
+                print(f"{pos + 1:>3}. [{pid}] {by_id[pid].title}" + (f"  — {note}" if note else ""))
     return 0
 
 

@@ -40,7 +40,7 @@ class _Stop(Exception):
     """SIGTERM or SIGHUP: leave the loop and clean up."""
 
 
-def _identity(lib: Library) -> tuple:
+def _identity(lib: Library) -> tuple[object, ...]:
     """What a replacement of the database file or the index folder changes."""
     out: list[object] = []
     paths = [lib.index.index.folder]
@@ -63,7 +63,7 @@ class Server:
         self.parser = parser  # the command line's own (desktop_app.cli.build_parser)
         self.path = path
         self.lib: Library | None = None
-        self._identity: tuple = ()
+        self._identity: tuple[object, ...] = ()
         self.requests = 0
 
     # ---- the library -----------------------------------------------------------------------
@@ -87,7 +87,7 @@ class Server:
         return self.lib
 
     # ---- one request -----------------------------------------------------------------------
-    def answer(self, line: bytes) -> dict:
+    def answer(self, line: bytes) -> dict[str, object]:
         from desktop_app import commands
 
         try:

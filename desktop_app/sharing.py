@@ -80,8 +80,11 @@ def _copy_index(source: Library, target: Library) -> Path | None:
 
 def _adopt_index(target: Library, copy: Path) -> None:
     """The copied index as the desk's; its change cursor at the copied log's end."""
+    server = target.server
+    if server is None:  # (the target is always the server library just made)
+        raise ValueError("only a server library's desk adopts a copied index")
     index = target.index.index
     index.close()
     shutil.rmtree(index.folder, ignore_errors=True)
     copy.rename(index.folder)
-    target.server.index.adopt()
+    server.index.adopt()

@@ -78,7 +78,8 @@ def similarity(a: str, b: str) -> float:
         return 1.0
     if not a or not b:
         return 0.0
-    return 1.0 - _DIFF.diff_levenshtein(_DIFF.diff_main(a, b, False)) / max(len(a), len(b))
+    distance: int = _DIFF.diff_levenshtein(_DIFF.diff_main(a, b, False))  # diff_match_patch: no hints
+    return 1.0 - distance / max(len(a), len(b))
 
 
 def _leading_similarity(old: str, text: str) -> float:
@@ -269,7 +270,7 @@ def reanchor_all(conn: Connection, paper_id: int, plain: str, old_plain: str | N
     rows = conn.execute(
         select(h.c.id, h.c.start, h.c.end, h.c.quote, h.c.prefix, h.c.suffix, h.c.orphaned)
         .where(h.c.paper_id == paper_id)
-    ).all()
+    ).tuples().all()
     to_new = carry(old_plain, plain) if old_plain is not None else None
     for hid, start, end, quote, prefix, suffix, was_orphan in rows:
         mapped = (to_new(start), to_new(end)) if to_new is not None and not was_orphan else None

@@ -11,6 +11,7 @@ copies in ``files/`` that no attachment names (left behind).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -23,6 +24,7 @@ from desktop_app.core.errors import LibraryError
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.column_types import ATTACHMENT_KINDS
+from desktop_app.core.store.store import inserted_id
 from desktop_app.core.values import Change
 
 
@@ -45,7 +47,7 @@ class AttachmentView:
     def exists(self) -> bool:
         return self.location is not None and self.location.is_file()
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         return {"id": self.id, "paper": self.paper_id, "kind": self.kind, "path": self.path, "name": self.name,
                 "size": self.size, "sha256": self.sha256, "added_at": str(self.added_at)[:19],
                 "removed": self.removed, "exists": self.exists}
@@ -191,7 +193,7 @@ class Attachments:
             if changed:
                 out.append(f"{what} has changed since it was attached")
         with self.store.read() as conn:
-            named = set(conn.execute(select(a.c.path).where(a.c.kind == "copy")).scalars())
+            named: set[str] = set(conn.execute(select(a.c.path).where(a.c.kind == "copy")).scalars())
         out += [f"{rel} is in the library's files/ folder but no paper refers to it (left behind; "
                 "delete it if it is not needed)" for rel in af.copies_on_disk(self.folder) if rel not in named]
         return out
@@ -200,9 +202,9 @@ class Attachments:
 def insert_row(tx: Tx, paper_id: int, kind: str, path: str, name: str, size: int, sha: str,
                added_at: datetime | None = None) -> int:
     """In ``tx``: an attachment's row; its id."""
-    return int(tx.conn.execute(insert(t.attachment).values(
+    return inserted_id(tx.conn.execute(insert(t.attachment).values(
         paper_id=int(paper_id), kind=kind, path=path, name=name, size=size, sha256=sha,
-        added_at=added_at or tx.now)).inserted_primary_key[0])
+        added_at=added_at or tx.now)))
 
 
 def insert_copy(tx: Tx, folder: Path, paper_id: int, temp: Path, name: str, original: str, size: int,
@@ -211,8 +213,9 @@ def insert_copy(tx: Tx, folder: Path, paper_id: int, temp: Path, name: str, orig
     a row; the file is deleted again if the transaction rolls back. Returns the row's id."""
     a = t.attachment
     prefix = f"{af.FILES_DIR}/{int(paper_id)}/"
-    taken = {p[len(prefix):] for p in tx.conn.execute(
-        select(a.c.path).where(a.c.kind == "copy", a.c.path.startswith(prefix, autoescape=True))).scalars()}
+    paths: Iterable[str] = tx.conn.execute(
+        select(a.c.path).where(a.c.kind == "copy", a.c.path.startswith(prefix, autoescape=True))).scalars()
+    taken = {p[len(prefix):] for p in paths}
     final = af.place(temp, folder / af.FILES_DIR / str(int(paper_id)), name, taken)
     tx.after_rollback.append(lambda: af.remove_file(final))
     return insert_row(tx, paper_id, "copy", prefix + final.name, original, size, sha)

@@ -70,12 +70,12 @@ class Exports:
                     out.setdefault(pid, {})[info.name] = n
         return out
 
-    def reading_lists(self, paper_ids: Sequence[int] | None = None) -> list[dict]:
+    def reading_lists(self, paper_ids: Sequence[int] | None = None) -> list[dict[str, object]]:
         """Reading lists for the JSON document, items naming papers by uid (only exported ones)."""
         keep = set(paper_ids) if paper_ids is not None else None
         with self._store.read() as conn:
-            uids = dict(conn.execute(select(t.paper.c.id, t.paper.c.uid)).all())
-        out = []
+            uids: dict[int, str] = dict(conn.execute(select(t.paper.c.id, t.paper.c.uid)).tuples().all())
+        out: list[dict[str, object]] = []
         for info in self._lists.all():
             items = [{"uid": uids[pid], "position": pos, "note": note}
                      for pid, pos, note in self._lists.items(info.name) if keep is None or pid in keep]

@@ -10,6 +10,7 @@ from desktop_app.core.anchoring import make_anchor
 from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.store import inserted_id
 from desktop_app.core.values import Change
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ class Highlights:
         h = t.highlight
         with self._store.write() as tx:
             tx.require_papers([paper_id])
-            plain = tx.conn.execute(
+            plain: str = tx.conn.execute(
                 select(t.paper.c.abstract_text).where(t.paper.c.id == paper_id)
             ).scalar_one()
             if not (0 <= start < end <= len(plain)) or not plain[start:end].strip():
@@ -48,12 +49,12 @@ class Highlights:
                     f"{start}..{end} is not a span of the abstract (it has {len(plain)} characters)"
                 )
             a = make_anchor(plain, start, end)
-            hid = tx.conn.execute(
+            hid = inserted_id(tx.conn.execute(
                 insert(h).values(
                     paper_id=paper_id, start=a.start, end=a.end, quote=a.quote, prefix=a.prefix,
                     suffix=a.suffix, color=color, comment=comment, orphaned=False, created_at=tx.now,
                 )
-            ).inserted_primary_key[0]
+            ))
             tx.queue_index([paper_id])
         return Change("highlights", (paper_id,), text_changed=True, detail={"id": hid})
 
@@ -76,7 +77,7 @@ class Highlights:
             ).first()
             if row is None:
                 raise LibraryError(f"no highlight with id {highlight_id}")
-            pid, old_color, old_comment = row
+            pid, old_color, old_comment = row.tuple()
             tx.conn.execute(
                 update(h)
                 .where(h.c.id == highlight_id)

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from desktop_app.core.insights.topics import Topics
     from desktop_app.core.insights.triage_progress import TriageProgress
     from desktop_app.core.insights.triage_queue import TriageQueue
+    from desktop_app.core.leftovers import Leftover
     from desktop_app.core.library_backups import Backups
     from desktop_app.core.search.query import CompiledQuery
     from desktop_app.core.shared_library import Server
@@ -66,7 +67,7 @@ class Library:
         self.index = index
         store.on_text_changed = index.changed
         self.migration_backup: str | None = None
-        self.removed_leftovers: list = []  # files a killed command left, removed by clean_leftovers()
+        self.removed_leftovers: list[Leftover] = []  # files a killed command left, removed by clean_leftovers()
         self.server: Server | None = None  # a shared library's server part (core/shared_library.py)
         self.read_only = store.read_only
         self.papers = Papers(store)
@@ -212,8 +213,8 @@ class Library:
         store.actor = default_actor()  # change_log's "who" (core/changelog/changes.py)
         if not read_only:
             store.watch_wal(db_path)  # a -wal deleted under this process is written back (wal_witness.py)
-        index = IndexSync(folder / "index", store, background=background_index, read_only=read_only)
-        lib = cls(folder, store, index)
+        folder_index = IndexSync(folder / "index", store, background=background_index, read_only=read_only)
+        lib = cls(folder, store, folder_index)
         lib.migration_backup = backup
         if ensure_index:
             lib.ensure_index()
@@ -298,7 +299,7 @@ class Library:
 
     def query(self, query_text: str = "", **filters: object) -> QueryResult:
         """Ids of the papers matching a query and filters, sorted: see :meth:`Finder.query`."""
-        return self.finder.query(query_text, **filters)  # type: ignore[arg-type]
+        return self.finder.query(query_text, **filters)
 
     def did_you_mean(self, query_text: str, hits: int | None = None) -> str | None:
         """A spelling correction for a query with fewer than 3 hits, or None (search/suggest.py)."""
@@ -327,13 +328,13 @@ class Library:
         sort and filter; see :meth:`Finder.query`): ~200 ms at 100,000 papers. The
         window calls this at the first keystroke in its search box; it changes nothing."""
         if self.index.is_open:
-            self.finder.query("paper", **filters)  # type: ignore[arg-type]
+            self.finder.query("paper", **filters)
 
     def damaged(self, detail: str) -> LibraryDamaged:
         """The one-line error for this library's damaged database, naming the backup to restore."""
         return backups.damaged_error(self.folder, detail)
 
-    def clean_leftovers(self) -> list:
+    def clean_leftovers(self) -> list[Leftover]:
         """Remove what killed commands left in the library folder (core/leftovers.py); the items
         removed. The window does it after its first paint, ``check`` before it looks: not every
         open (it lists the attachment folders, 56 ms at 5,000 of them)."""

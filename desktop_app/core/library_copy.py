@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from sqlalchemy import Table, exists, func, insert, select
@@ -58,9 +58,9 @@ def copy_library(tx: Tx, source: Store, source_folder: Path, target_folder: Path
                 _write(tx, table, (tuple(r) for r in rows))
                 if progress:
                     progress(n, len(tables))
-            live = src.execute(select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None))).scalars().all()
+            live: Sequence[int] = src.execute(select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None))).scalars().all()
             a = t.attachment.c
-            copies = src.execute(select(a.path).where(a.kind == "copy")).scalars().all()
+            copies: Sequence[str] = src.execute(select(a.path).where(a.kind == "copy")).scalars().all()
         _advance_sequences(tx, tables)
         if tx.index_queue:  # a folder's index follows its queue (a server's desks, the change log)
             tx.queue_index(live)
@@ -76,24 +76,26 @@ def copy_library(tx: Tx, source: Store, source_folder: Path, target_folder: Path
     return ImportReport(files=[fr])
 
 
-def _write(tx: Tx, table: Table, rows: object) -> None:
+def _write(tx: Tx, table: Table, rows: Iterable[tuple[object, ...]]) -> None:
     names = [c.name for c in table.c]
     if tx.d.name == "postgresql":
         raw = tx.conn.connection.driver_connection  # psycopg's, in this transaction
+        if raw is None:  # only a closed connection has none
+            raise RuntimeError("copying into a closed connection")
         quote = tx.conn.dialect.identifier_preparer.quote
         columns = ", ".join(quote(name) for name in names)
         # COPY has no SQLAlchemy expression; the names are the model's, quoted. One COPY per
         # BATCH rows: each statement stays well inside the desk's statement_timeout
         statement = f"COPY {quote(table.name)} ({columns}) FROM STDIN"
-        it = iter(rows)  # type: ignore[call-overload]
+        it = iter(rows)
         with raw.cursor() as cur:
             while chunk := list(itertools.islice(it, BATCH)):
                 with cur.copy(statement) as copy:
                     for row in chunk:
                         copy.write_row(row)
         return
-    batch: list[dict] = []
-    for row in rows:  # type: ignore[attr-defined]
+    batch: list[dict[str, object]] = []
+    for row in rows:
         batch.append(dict(zip(names, row, strict=True)))
         if len(batch) >= BATCH:
             tx.conn.execute(insert(table), batch)

@@ -13,7 +13,7 @@ from sqlmodel import Field, SQLModel
 from desktop_app.core.store.column_types import utcnow
 
 
-def _fk(target: str, *, nullable: bool = False, index: bool = True) -> Column:
+def _fk(target: str, *, nullable: bool = False, index: bool = True) -> Column[int]:
     return Column(
         Integer, ForeignKey(target, ondelete="CASCADE"), nullable=nullable, index=index
     )

@@ -101,7 +101,7 @@ class Notes:
         rev = t.note_revision
         stmt = select(rev.c.saved_at, rev.c.text).where(rev.c.paper_id == paper_id).order_by(rev.c.id.desc())
         with self.store.read() as conn:
-            return [(str(saved_at)[:19], text) for saved_at, text in conn.execute(stmt)]
+            return [(str(saved_at)[:19], text) for saved_at, text in conn.execute(stmt).tuples()]
 
     def history(self, paper_id: int) -> list[NoteVersion]:
         """Every text the note has had, newest first: the current note (``id`` None, when there
@@ -113,7 +113,7 @@ class Notes:
             ).first()
             rows = conn.execute(
                 select(rev.c.id, rev.c.saved_at, rev.c.text).where(rev.c.paper_id == paper_id).order_by(rev.c.id.desc())
-            ).all()
+            ).tuples().all()
         out = [NoteVersion(None, _when(now[1]), now[0])] if now is not None and now[0] else []
         out += [NoteVersion(rid, _when(at), text) for rid, at, text in rows]
         return out

@@ -7,6 +7,7 @@ records into papers. Writers get :class:`ExportPaper` values, never database row
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 # Marginalia's own BibTeX field for the triage decision (other tools keep it or ignore it; a
 # file from another tool never has it, so its keywords stay keywords)
@@ -116,7 +117,7 @@ class ExportPaper:
     status: str
     rating: int
     note: str
-    note_revisions: list[dict] = field(default_factory=list)  # {"text", "saved_at"}
+    note_revisions: list[dict[str, Any]] = field(default_factory=list)  # {"text", "saved_at"}
     highlights: list[ExportHighlight] = field(default_factory=list)
     added_at: str = ""
     item_note: str | None = None  # reading-list item note, when exported from a list
@@ -124,6 +125,6 @@ class ExportPaper:
     keywords: list[str] = field(default_factory=list)  # the source file's keywords (not tags)
     # attached files (metadata only: {"kind", "path", "name", "size", "sha256", "added_at"}); the
     # copies themselves are in the library's files/ folder and kept by its backups
-    attachments: list[dict] = field(default_factory=list)
+    attachments: list[dict[str, Any]] = field(default_factory=list)
     decision: str | None = None  # the triage decision (keep / maybe / skip), None when undecided
     lists: dict[str, int] = field(default_factory=dict)  # reading list -> the paper's position in it (0-based)

@@ -35,7 +35,7 @@ def _proposals(store: Store, progress: Progress | None, cancelled: Cancelled | N
             select(p.id, p.title, p.abstract)
             .where(p.title_source == "derived", p.deleted_at.is_(None))
             .order_by(p.id)
-        ).all()
+        ).tuples().all()
     out: list[Retitle] = []
     for n, (pid, old, abstract) in enumerate(rows):
         if n % 200 == 0:
@@ -65,7 +65,7 @@ def set_derived_titles(store: Store, titles: Mapping[int, str]) -> Change:
             select(p.id, p.title).where(
                 tx.d.in_ids(p.id, ids), p.title_source == "derived", p.deleted_at.is_(None)
             )
-        ).all()
+        ).tuples().all()
         for pid, title in rows:
             new = " ".join(str(titles[pid]).split())
             if not new or new == title:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import ColumnElement, case
 
 from desktop_app.core.errors import LibraryError
@@ -40,11 +42,11 @@ def check_rating(rating: object) -> int:
     return rating
 
 
-def status_order(column: ColumnElement) -> ColumnElement:
+def status_order(column: ColumnElement[Any]) -> ColumnElement[int]:
     """unread < skimmed < read, for sorting."""
     return case({s: n for n, s in enumerate(STATUSES)}, value=column, else_=len(STATUSES))
 
 
-def decision_order(column: ColumnElement) -> ColumnElement:
+def decision_order(column: ColumnElement[Any]) -> ColumnElement[int]:
     """keep < maybe < skip < undecided, for sorting."""
     return case({s: n for n, s in enumerate(DECISIONS)}, value=column, else_=len(DECISIONS))

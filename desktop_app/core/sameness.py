@@ -30,6 +30,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from desktop_app.core.formats.identity import (
     family_key,
@@ -43,6 +44,9 @@ from desktop_app.core.formats.identity import (
 )
 from desktop_app.core.importing.keys import UNTITLED
 from desktop_app.core.records import Record
+
+if TYPE_CHECKING:
+    from sqlalchemy import RowMapping
 
 REASON_LABELS = {
     "doi": "same DOI",
@@ -124,7 +128,7 @@ def record_identity(rec: Record, plain: str, title: str, *, given: bool = True) 
     )
 
 
-def row_identity(row: Mapping, digests: frozenset[str] | None = None) -> Identity:
+def row_identity(row: RowMapping | Mapping[str, Any], digests: frozenset[str] | None = None) -> Identity:
     """The identity of a paper row (a mapping of ``paper`` columns). ``digests`` are its abstract
     digests when already known (from its ``abs:`` keys), which spares normalizing the abstract."""
     extra = json.loads(row["extra_json"] or "{}")

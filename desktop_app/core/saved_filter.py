@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 MARK = "filter"  # the key that tells a filter document from a query that happens to be JSON-like
 
@@ -54,7 +55,7 @@ class SavedFilter:
                 "list_name": self.list_name}
 
 
-def _document(text: str) -> dict | None:
+def _document(text: str) -> dict[str, Any] | None:
     if not text.lstrip().startswith("{"):
         return None
     try:

@@ -32,7 +32,7 @@ class SavedSearches:
         s = t.saved_search
         stmt = select(s.c.name, s.c.query).order_by(self.store.dialect.nocase(s.c.name))
         with self.store.read() as conn:
-            return [(name, query) for name, query in conn.execute(stmt)]
+            return [(name, query) for name, query in conn.execute(stmt).tuples()]
 
     @writes
     def save(self, name: str, query: str) -> Change:

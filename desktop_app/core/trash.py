@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import ColumnElement, Delete, String, delete, func, or_, select, type_coerce, update
 
@@ -36,12 +38,12 @@ class TrashedPaper:
     venue: str | None
     deleted_at: str  # as stored, to the second
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         return {"id": self.id, "title": self.title, "year": self.year, "venue": self.venue,
                 "deleted_at": self.deleted_at}
 
 
-Among = Callable[[ColumnElement], ColumnElement]  # a paper-id column -> "is one of the papers"
+Among = Callable[[ColumnElement[Any]], ColumnElement[bool]]  # a paper-id column -> "is one of the papers"
 
 
 def _dependents(among: Among) -> list[Delete]:
@@ -117,7 +119,7 @@ class Trash:
         """Delete every paper in the trash for good (not undoable)."""
         p = t.paper.c
         with self._store.write() as tx:
-            ids = list(tx.conn.execute(select(p.id).where(p.deleted_at.is_not(None)).order_by(p.id)).scalars())
+            ids: list[int] = list(tx.conn.execute(select(p.id).where(p.deleted_at.is_not(None)).order_by(p.id)).scalars())
             files = self._purge(tx, ids) if ids else 0
         return Change("papers", tuple(ids), text_changed=bool(ids), detail={"purged": True, "files": files})
 
@@ -129,7 +131,8 @@ class Trash:
         if not ids:
             raise LibraryError("no paper ids given")
         p = t.paper.c
-        state = dict(tx.conn.execute(select(p.id, p.deleted_at.is_not(None)).where(tx.d.in_ids(p.id, ids))).all())
+        state: dict[int, bool] = dict(
+            tx.conn.execute(select(p.id, p.deleted_at.is_not(None)).where(tx.d.in_ids(p.id, ids))).tuples().all())
         unknown = [i for i in ids if i not in state]
         if unknown:
             raise LibraryError(f"no paper with id {', '.join(map(str, unknown[:5]))}")
@@ -144,10 +147,10 @@ class Trash:
         Returns how many files are to be removed."""
         a = t.attachment.c
 
-        def among(column: ColumnElement) -> ColumnElement:
+        def among(column: ColumnElement[Any]) -> ColumnElement[bool]:
             return tx.d.in_ids(column, ids)
 
-        copies = set(tx.conn.execute(select(a.path).where(among(a.paper_id), a.kind == "copy")).scalars())
+        copies: set[str] = set(tx.conn.execute(select(a.path).where(among(a.paper_id), a.kind == "copy")).scalars())
         for stmt in _dependents(among):
             tx.conn.execute(stmt)
         tx.conn.execute(delete(t.paper).where(among(t.paper.c.id)))
@@ -157,5 +160,5 @@ class Trash:
                           .scalars())
         doomed = [self._folder / rel for rel in sorted(copies) if af.is_copy_path(rel)]
         for path in doomed:
-            tx.after_commit.append(lambda path=path: af.remove_file(path))
+            tx.after_commit.append(partial(af.remove_file, path))
         return len(doomed)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -14,7 +15,7 @@ class Change:
     tag_names: tuple[str, ...] = ()
     list_ids: tuple[int, ...] = ()
     text_changed: bool = False  # the full-text index must be updated
-    detail: dict = field(default_factory=dict, compare=False, hash=False)
+    detail: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass
@@ -28,7 +29,7 @@ class MatchNote:
     reason: str  # a key of sameness.REASON_LABELS
     paper_title: str = ""  # the title of the paper it matched
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {"index": self.index, "line": self.line, "title": self.title, "paper": self.paper_id,
                 "paper_title": self.paper_title, "reason": self.reason}
 
@@ -47,7 +48,7 @@ class FileReport:
     kept_apart: int = 0  # records the user kept as papers of their own despite a match
     refused_links: int = 0  # a backup's file links outside the library folder, not restored
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {
             "path": self.path,
             "format": self.format,
@@ -86,7 +87,7 @@ class ImportReport:
     def failed(self) -> int:
         return sum(f.failed for f in self.files)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {
             "added": self.added,
             "duplicates": self.duplicates,
@@ -161,13 +162,13 @@ class PaperView:
     tags: list[str]
     note: str
     added_at: str
-    extra: dict
+    extra: dict[str, str]
     highlights: list[HighlightView] = field(default_factory=list)
     lists: list[str] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)  # the source file's keywords (not tags)
     decision: str | None = None  # keep / maybe / skip; None: not decided
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         return {
             "id": self.id,
             "uid": self.uid,

@@ -187,3 +187,12 @@ def test_restore_refuses_while_a_window_holds_the_library(library_dir: Path, cap
     assert main(["--library", str(library_dir), "restore", "1"]) == 1
     assert "open in a Marginalia window" in capsys.readouterr().err
     assert not list(library_dir.glob("library-damaged-*"))
+
+
+def test_restore_on_a_server_library_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # the location is a URL, not a folder: `restore` once divided it by "backups" (TypeError);
+    # refused before any connection, so no server is needed
+    assert main(["--library", "postgresql://someone@127.0.0.1:1/papers", "restore"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("marginalia: ") and err.count("\n") == 1
+    assert "pg_dump" in err

@@ -159,3 +159,17 @@ def test_the_benchmark_lists_every_new_shape() -> None:
     assert names == {"empty_entries.bib", "identical_entries.bib", "many_authors.json", "many_items.json",
                      "huge_cell.csv", "error_lines.bib", "crossref_cycle.bib"}
     assert json.loads(shapes.csljson_many_items(3))[-1] == {"id": "i2", "type": "article", "title": "Item 2"}
+
+
+def test_csljson_names_not_given_as_a_list_cost_only_their_own_item_its_authors() -> None:
+    # a number where the author list belongs once failed the whole file (TypeError), and a
+    # string or a single name object was iterated: one author per character, or per key
+    items = [{"title": "Good paper", "author": [{"family": "Ok", "given": "A."}]},
+             {"title": "Numeric author", "author": 5},
+             {"title": "String author", "author": "Smith, J."},
+             {"title": "Object author", "editor": {"family": "Solo", "given": "H."}}]
+    result = read_bytes(json.dumps(items).encode(), name="odd_names.json")
+    assert not result.errors
+    authors = {r.title: r.authors for r in result.records}
+    assert authors == {"Good paper": ["Ok, A."], "Numeric author": [], "String author": ["Smith, J."],
+                       "Object author": ["Solo, H."]}

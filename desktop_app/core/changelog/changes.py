@@ -207,7 +207,7 @@ class Listener:
     :data:`POLL_SECONDS` anyway. ``wake`` runs in this thread: it must not touch Qt widgets (the
     GUI posts to its own thread). Reconnects after a lost connection."""
 
-    def __init__(self, conninfo: str, wake: Callable[[], None]) -> None:
+    def __init__(self, conninfo: str, wake: Callable[[], object]) -> None:  # its result unused
         self.conninfo = conninfo
         self.wake = wake
         self._stop = threading.Event()

@@ -46,10 +46,10 @@ def record(tx: Tx, kind: str, entries: Iterable[tuple[int, Mapping[str, Any]]]) 
         return 0
     actor = tx.actor or current_actor()  # the store's (a shared library: the role), else the login
     cols = t.change_log.c
-    for detail, ids in groups.items():
+    for dumped, ids in groups.items():
         rows = tx.d.id_values(ids).add_columns(
             literal(tx.now, cols.at.type), literal(actor, cols.actor.type), literal(kind, cols.kind.type),
-            literal(detail, cols.detail.type)).where(true())
+            literal(dumped, cols.detail.type)).where(true())
         tx.conn.execute(insert(t.change_log).from_select(["paper_id", "at", "actor", "kind", "detail"], rows))
     return sum(len(ids) for ids in groups.values())
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import bibtexparser
@@ -340,7 +340,7 @@ def _chunks(text: str, size: int | None = None) -> Iterator[tuple[int, str]]:
         start = end
 
 
-def _blocks(chunk: str) -> list[tuple[model.Block | Repaired, int]]:
+def _blocks(chunk: str) -> Sequence[tuple[model.Block | Repaired, int]]:
     """Split one chunk into (block, 0-based line of the block within the chunk); an entry the
     splitter refused but :func:`read_entry_leniently` can read comes back as :class:`Repaired`.
 
@@ -361,7 +361,7 @@ def _blocks(chunk: str) -> list[tuple[model.Block | Repaired, int]]:
     return found
 
 
-def _parse(text: str) -> list[tuple[model.Block | Repaired, int]]:
+def _parse(text: str) -> Sequence[tuple[model.Block | Repaired, int]]:
     blocks = [(block, block.start_line or 0)
               for block in bibtexparser.parse_string(text, parse_stack=[]).blocks]
     if any(_refused(block) for block, _ in blocks):
@@ -427,7 +427,10 @@ def _split(text: str, deadline: Deadline) -> _Split:
         for block, line_in_chunk in _blocks(chunk):
             line = offset + line_in_chunk + 1
             if isinstance(block, (model.DuplicateBlockKeyBlock, model.DuplicateFieldKeyBlock)):
-                block = block.ignore_error_block  # duplicates are reported below, not lost
+                read = block.ignore_error_block  # duplicates are reported below, not lost
+                if read is None:  # (bibtexparser always keeps it; without it, nothing to read)
+                    continue
+                block = read
             if isinstance(block, Repaired):
                 found.repairs.extend(_repair_problem(block, message, line + delta)
                                      for message, delta in block.repairs)

@@ -55,10 +55,16 @@ class LineIndex:
         return self._starts[min(max(line, 0), len(self._starts) - 1)]
 
 
+def _past_space(text: str, pos: int) -> int:
+    """The first position from ``pos`` on that is not whitespace."""
+    m = _WHITESPACE.match(text, pos)
+    return m.end() if m else pos  # (never None: \s* matches the empty string)
+
+
 def is_entry_start(raw: str | None) -> bool:
     """True when ``raw`` begins an entry (not an @comment, @preamble or @string block)."""
     m = _ENTRY_OPEN.match(raw or "")
-    return bool(m) and m.group(1).lower() not in _NOT_ENTRIES
+    return m is not None and m.group(1).lower() not in _NOT_ENTRIES
 
 
 def _value_end(text: str, pos: int, close: str) -> int:
@@ -122,7 +128,7 @@ def read_entry_leniently(text: str, start: int, lines: LineIndex) -> Repaired | 
             name, equals, pending = pending, pos, None
             pos += 1
         else:
-            pos = _WHITESPACE.match(text, pos).end()
+            pos = _past_space(text, pos)
             if pos >= len(text):
                 return None
             if text[pos] == close:

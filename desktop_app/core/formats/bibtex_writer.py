@@ -242,7 +242,7 @@ def render_bibtex(papers: Sequence[ExportPaper], *, include_notes: bool = False)
     library = Library()
     for paper, key in zip(papers, assign_keys(papers), strict=True):
         library.add(paper_entry(paper, key, include_notes=include_notes))
-    fmt = BibtexFormat()
+    fmt = BibtexFormat()  # type: ignore[no-untyped-call]  # bibtexparser: __init__ has no hints
     fmt.indent = "  "
     fmt.block_separator = "\n"
     text = bibtexparser.write_string(library, unparse_stack=[], bibtex_format=fmt)

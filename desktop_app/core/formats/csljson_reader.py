@@ -70,7 +70,7 @@ class _TextCollector(HTMLParser):
         if self.paragraphs[-1]:
             self.paragraphs.append([])
 
-    def handle_starttag(self, tag: str, attrs: list) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         local = self._local(tag)
         if local in _SKIP_TAGS:
             self._skipping += 1
@@ -179,7 +179,15 @@ def _person(person: object, extra: dict[str, str]) -> str:
     )
 
 
-def _institution(item: dict) -> str:
+def _people(value: object) -> list[object]:
+    """The names of a CSL name variable: its list, or the one name written without the list (a
+    string or a name object); anything else names nobody."""
+    if isinstance(value, list):
+        return value
+    return [value] if isinstance(value, (str, dict)) else []
+
+
+def _institution(item: dict[str, object]) -> str:
     """Crossref names the server of a preprint in ``institution: [{name: "medRxiv"}]``."""
     institutions = item.get("institution")
     if isinstance(institutions, list) and institutions and isinstance(institutions[0], dict):
@@ -187,7 +195,7 @@ def _institution(item: dict) -> str:
     return ""
 
 
-def _title(item: dict) -> str | None:
+def _title(item: dict[str, object]) -> str | None:
     title = _text(item.get("title"))
     subtitle = _text(item.get("subtitle"))
     if subtitle and subtitle.lower() not in title.lower():
@@ -195,12 +203,12 @@ def _title(item: dict) -> str | None:
     return title or None
 
 
-def _key(item: dict) -> str | None:
+def _key(item: dict[str, object]) -> str | None:
     key = _string(item.get("citation-key") or item.get("citation_key") or item.get("id"))
     return key if key and _KEY_SHAPE.match(key) and "://" not in key else None
 
 
-def _tags(item: dict) -> list[str]:
+def _tags(item: dict[str, object]) -> list[str]:
     tags: dict[str, None] = {}  # ordered; linear however many repeat
     for piece in re.split(r"[,;]", _string(item.get("keyword"))):
         if piece.strip():
@@ -208,16 +216,17 @@ def _tags(item: dict) -> list[str]:
     return list(tags)
 
 
-def item_to_record(item: dict, line: int | None = None, cut: list[str] | None = None) -> Record:
+def item_to_record(item: dict[str, object], line: int | None = None, cut: list[str] | None = None) -> Record:
     """Map one CSL-JSON item to a :class:`Record` (an abstract too long to convert is cut
     first, and noted in ``cut``)."""
     extra: dict[str, str] = {}
     for role in ("author", "editor"):
-        if isinstance(item.get(role), list) and len(item[role]) > MAX_NAMES:
-            item = {**item, role: cap_names(item[role], f"{role}s", cut if cut is not None else [])}
-    authors = [a for a in (_person(p, extra) for p in item.get("author") or []) if a]
+        names = item.get(role)
+        if isinstance(names, list) and len(names) > MAX_NAMES:
+            item = {**item, role: cap_names(names, f"{role}s", cut if cut is not None else [])}
+    authors = [a for a in (_person(p, extra) for p in _people(item.get("author"))) if a]
     if not authors and item.get("editor"):
-        authors = [a for a in (_person(p, extra) for p in item.get("editor") or []) if a]
+        authors = [a for a in (_person(p, extra) for p in _people(item.get("editor"))) if a]
         if authors:
             extra["author_role"] = "editor"
     csl_type = _string(item.get("type"))
@@ -323,6 +332,12 @@ _STREAM_CHARS = 8 * 1024 * 1024
 _SPACE = re.compile(r"\s*")
 
 
+def _past_space(text: str, pos: int) -> int:
+    """The first position from ``pos`` on that is not whitespace."""
+    m = _SPACE.match(text, pos)
+    return m.end() if m else pos  # (never None: \s* matches the empty string)
+
+
 _NAME_KEYS = frozenset({"family", "given", "literal", "suffix", "dropping-particle", "non-dropping-particle",
                         "parse-names", "comma-suffix", "static-ordering", "sequence", "affiliation"})
 
@@ -337,7 +352,7 @@ class _NameCap:
         self.cap = cap
         self.names = 0
 
-    def __call__(self, pairs: list[tuple[str, object]]) -> dict | None:
+    def __call__(self, pairs: list[tuple[str, object]]) -> dict[str, object] | None:
         if pairs and len(pairs) <= len(_NAME_KEYS) and all(k in _NAME_KEYS for k, _ in pairs):
             self.names += 1
             if self.names > self.cap:
@@ -349,21 +364,21 @@ def _leading_items(text: str) -> list[object] | None:
     """The first MAX_RECORDS + 1 items of a large top-level JSON list, decoded one by one (the
     rest of the list is never turned into objects); None when the text is not such a list, or
     not valid JSON up to there (then the whole text is decoded, and its error reported)."""
-    start = _SPACE.match(text).end()
+    start = _past_space(text, 0)
     if len(text) <= _STREAM_CHARS or not text.startswith("[", start):
         return None
     names = _NameCap(4 * MAX_NAMES)  # (authors and editors, with room: each role is cut later)
     decoder = json.JSONDecoder(parse_int=_int_or_text, strict=False, object_pairs_hook=names)
     items: list[object] = []
-    position = _SPACE.match(text, start + 1).end()
+    position = _past_space(text, start + 1)
     try:
         while len(items) <= MAX_RECORDS and not text.startswith("]", position):
             names.names = 0
             item, position = decoder.raw_decode(text, position)
             items.append(item)
-            position = _SPACE.match(text, position).end()
+            position = _past_space(text, position)
             if text.startswith(",", position):
-                position = _SPACE.match(text, position + 1).end()
+                position = _past_space(text, position + 1)
             elif not text.startswith("]", position):
                 return None
     except (ValueError, RecursionError):

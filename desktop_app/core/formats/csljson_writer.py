@@ -45,9 +45,9 @@ def csl_name(name: str) -> dict[str, str]:
     return out
 
 
-def paper_item(paper: ExportPaper, citation_key: str | None = None) -> dict:
+def paper_item(paper: ExportPaper, citation_key: str | None = None) -> dict[str, object]:
     """The CSL-JSON item for one paper; ``id`` is the paper's stable uid."""
-    item: dict = {"id": paper.uid, "type": csl_type(paper)}
+    item: dict[str, object] = {"id": paper.uid, "type": csl_type(paper)}
     if citation_key:
         item["citation-key"] = citation_key
 

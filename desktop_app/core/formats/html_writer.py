@@ -131,7 +131,8 @@ def note_html(note: str, shift: int = 3) -> str:
             token.tag = f"h{level}"
             if token.type == "heading_open" and level in NOTE_HEADING_STYLE:
                 token.attrSet("style", NOTE_HEADING_STYLE[level])
-    return _MD.renderer.render(tokens, _MD.options, {})
+    rendered: str = _MD.renderer.render(tokens, _MD.options, {})  # RendererHTML (the default)
+    return rendered
 
 
 def text_html(text: str) -> str:

@@ -27,7 +27,13 @@ from functools import lru_cache
 
 from pylatexenc import latex2text, latexwalker
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec
-from pylatexenc.macrospec import MacroSpec, MacroStandardArgsParser, ParsedVerbatimArgs
+from pylatexenc.macrospec import (
+    LatexContextDb,
+    MacroSpec,
+    MacroStandardArgsParser,
+    ParsedMacroArgs,
+    ParsedVerbatimArgs,
+)
 
 # ---------------------------------------------------------------- fast pass: accents
 
@@ -120,18 +126,23 @@ _URL_ESCAPE = re.compile(r"\\([&%_#$~])(?:\{\})?")
 _VERBATIM_START = re.compile(r"\\(?:url|path|nolinkurl)\s*\{")
 
 
-class _BracedVerbatimArg(MacroStandardArgsParser):
+class _BracedVerbatimArg(MacroStandardArgsParser):  # type: ignore[misc]  # pylatexenc: no hints
     """One ``{...}`` argument read as written (braces balanced), as ``\\url`` reads it."""
 
     def __init__(self) -> None:
         super().__init__(argspec="{")
 
-    def parse_args(self, w, pos, parsing_state=None):  # noqa: ANN001, ANN202 - pylatexenc API
+    def parse_args(
+        self, w: latexwalker.LatexWalker, pos: int,
+        parsing_state: latexwalker.ParsingState | None = None,
+    ) -> tuple[ParsedMacroArgs, int, int]:
         start = pos
         while start < len(w.s) and w.s[start].isspace():
             start += 1
         if start >= len(w.s) or w.s[start] != "{":
-            return super().parse_args(w, pos, parsing_state=parsing_state)
+            parsed: tuple[ParsedMacroArgs, int, int]
+            parsed = super().parse_args(w, pos, parsing_state=parsing_state)
+            return parsed
         end = _closing_brace(w.s, start)
         chars = w.s[start + 1 : end]
         node = w.make_node(latexwalker.LatexCharsNode, parsing_state=parsing_state,
@@ -164,7 +175,7 @@ def _href_text(node: latexwalker.LatexMacroNode, l2tobj: LatexNodes2Text) -> str
     return l2tobj.nodelist_to_text([args[1]]) if len(args) > 1 and args[1] else ""
 
 
-def _walker_context():  # noqa: ANN202 - a pylatexenc LatexContextDb
+def _walker_context() -> LatexContextDb:
     context = latexwalker.get_default_latex_context_db()
     context.add_context_category("bibliography", prepend=True, macros=[
         *(MacroSpec(name, args_parser=_BracedVerbatimArg()) for name in _VERBATIM_MACROS),
@@ -174,7 +185,7 @@ def _walker_context():  # noqa: ANN202 - a pylatexenc LatexContextDb
     return context
 
 
-def _text_context():  # noqa: ANN202 - a pylatexenc LatexContextDb
+def _text_context() -> LatexContextDb:
     context = latex2text.get_default_latex_context_db()
     context.add_context_category("bibliography", prepend=True, macros=[
         *(MacroTextSpec(name, simplify_repl=text) for name, text in _SYMBOLS.items()),
@@ -186,12 +197,13 @@ def _text_context():  # noqa: ANN202 - a pylatexenc LatexContextDb
     return context
 
 
-class _BibliographyText(LatexNodes2Text):
+class _BibliographyText(LatexNodes2Text):  # type: ignore[misc]  # pylatexenc has no type hints
     """pylatexenc's text converter, with inline math read by the project's math reader."""
 
-    def math_node_to_text(self, node):  # noqa: ANN001, ANN202 - pylatexenc API
+    def math_node_to_text(self, node: latexwalker.LatexNode) -> str:
         if not node.isNodeType(latexwalker.LatexMathNode) or node.displaytype != "inline":
-            return super().math_node_to_text(node)
+            text: str = super().math_node_to_text(node)
+            return text
         from desktop_app.core.text.mathtext import math_to_text  # the text package is heavy
 
         source = node.latex_verbatim()

@@ -4,8 +4,11 @@ on what one record may hold."""
 from __future__ import annotations
 
 import time
+from typing import TypeVar
 
 from desktop_app.core.records import Record
+
+T = TypeVar("T")
 
 
 class ImportTooLarge(Exception):
@@ -138,7 +141,7 @@ paper lists up to a few thousand); the rest are reported, not
 imported."""
 
 
-def cap_names(names: list, what: str, cut: list[str]) -> list:
+def cap_names(names: list[T], what: str, cut: list[str]) -> list[T]:
     """The first MAX_NAMES of ``names``; says in ``cut`` how many there were when more."""
     if len(names) <= MAX_NAMES:
         return names

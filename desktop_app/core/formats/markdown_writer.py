@@ -185,7 +185,7 @@ def demote_headings(note: str, shift: int = 3) -> str:
         hashes = "#" * min(int(token.tag[1]) + shift, 6)
         start, end = token.map
         if token.markup.startswith("#"):
-            lines[start] = _ATX.sub(lambda m, h=hashes: m.group(1) + h, lines[start], count=1)
+            lines[start] = _ATX.sub(r"\g<1>" + hashes, lines[start], count=1)  # the indent kept
         else:  # setext: fold the text lines into one ATX heading, drop the underline
             text = tokens[index + 1].content
             lines[start] = f"{hashes} {' '.join(text.split())}"

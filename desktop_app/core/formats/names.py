@@ -241,10 +241,10 @@ def parse_display_name(name: str) -> str:
         if word.lower() in _PARTICLES:  # "Adrian Del Maestro": capitalised particle
             return format_name(" ".join(words[i:]), " ".join(words[:i]))
     try:
-        parts = parse_single_name_into_parts(name, strict=False)
+        name_parts = parse_single_name_into_parts(name, strict=False)
     except Exception:  # noqa: BLE001 - odd input: keep the name as written
         return name
-    return format_name_parts(parts) or name
+    return format_name_parts(name_parts) or name
 
 
 def split_name_list(text: str) -> tuple[list[str], bool]:

@@ -95,7 +95,7 @@ C3_IS_PROCEEDINGS_TYPES = frozenset({"CONF", "CPAPER"})
 """Types whose C3 is the proceedings title (the venue; T2 is then the conference's name)."""
 
 
-class RisLineParser(rispy.RisParser):
+class RisLineParser(rispy.RisParser):  # type: ignore[misc]  # rispy has no type hints
     """rispy's parser with the tag lines real files hold: one or two spaces before the dash
     (``TY - JOUR``); ``A1`` and ``AU`` read into one list in the order of the file (the first
     author stays first, whichever tag names them); ``ED`` (editors) kept."""
@@ -230,7 +230,7 @@ def _ris_tag(line: str) -> str | None:
     return m.group(1) if m else None
 
 
-def _first(item: dict, *names: str) -> str:
+def _first(item: dict[str, object], *names: str) -> str:
     for name in names:
         value = item.get(name)
         if isinstance(value, list):
@@ -282,7 +282,7 @@ def split_keywords(values: Iterable[str]) -> list[str]:
     return list(keywords)
 
 
-def _pmid(item: dict, urls: list[str]) -> str | None:
+def _pmid(item: dict[str, object], urls: list[str]) -> str | None:
     """A PubMed id only where it is certain: a value that starts "PMID:" or is "123[pmid]"
     (the accession number, C1/C2, M1/M2, U1-U5 or a note; not "Comment on: ... PMID: 123",
     which is another paper's); a PubMed address; or the accession number of a record whose
@@ -312,7 +312,7 @@ def _type_code(ris_type: str) -> str:
     return _TYPE_CODES.get(upper, upper)
 
 
-def _people_by_role(item: dict, code: str, extra: dict[str, str]) -> tuple[list[str], list[str]]:
+def _people_by_role(item: dict[str, object], code: str, extra: dict[str, str]) -> tuple[list[str], list[str]]:
     """Authors and editors, by what each tag means for the type ``code``; series editors go to
     ``extra["series_editors"]``. A record with editors only lists them as its authors, marked
     ``extra["author_role"] = "editor"`` (as the BibTeX and CSL-JSON readers do)."""
@@ -341,7 +341,7 @@ def _people_by_role(item: dict, code: str, extra: dict[str, str]) -> tuple[list[
     return authors, editors
 
 
-def _serial_number(item: dict, extra: dict[str, str]) -> str | None:
+def _serial_number(item: dict[str, object], extra: dict[str, str]) -> str | None:
     """SN holds an ISBN or an ISSN (or a report or patent number): the ISBN is returned, the
     rest kept as ``extra["issn"]``."""
     serial = _first(item, "issn")
@@ -351,7 +351,7 @@ def _serial_number(item: dict, extra: dict[str, str]) -> str | None:
     return isbn
 
 
-def _venue(item: dict, code: str) -> str:
+def _venue(item: dict[str, object], code: str) -> str:
     """Where the work appeared: the journal, the book of a chapter, the proceedings. Full
     names (JF, T2) come before JO, which most tools fill with the abbreviation, like J2 and
     JA; a book's or report's T2 is its series, so its publisher (or institution) stands in."""
@@ -363,7 +363,7 @@ def _venue(item: dict, code: str) -> str:
     return _first(item, *names)
 
 
-def ris_item_to_record(item: dict, tagged: TaggedRecord) -> Record:
+def ris_item_to_record(item: dict[str, object], tagged: TaggedRecord) -> Record:
     """Map one rispy dictionary (read by :class:`RisLineParser`) to a :class:`Record`."""
     extra: dict[str, str] = {}
     ris_type = _first(item, "type_of_reference")
@@ -463,7 +463,7 @@ def read_tagged(
     ignore: frozenset[str],
     once: Mapping[str, str] | None = None,
     parser: type[rispy.RisParser],
-    to_record: Callable[[dict, TaggedRecord], Record],
+    to_record: Callable[[dict[str, object], TaggedRecord], Record],
     deadline: Deadline,
 ) -> ParseResult:
     """Shared by the RIS and Web of Science readers: segment, parse each record with rispy,

@@ -29,7 +29,7 @@ from desktop_app.core.records import ExportPaper
 _TAG_LIKE = re.compile(r"^[A-Z][A-Z0-9] {1,2}-")
 
 
-class _PlainRisWriter(RisWriter):
+class _PlainRisWriter(RisWriter):  # type: ignore[misc]  # rispy has no type hints
     """rispy's writer without the ``1.``, ``2.`` counter line before each record; ``U1`` (user
     field 1) holds Marginalia's own fields."""
 
@@ -58,10 +58,10 @@ def _note_value(note: str) -> str:
     )
 
 
-def paper_reference(paper: ExportPaper) -> dict:
+def paper_reference(paper: ExportPaper) -> dict[str, object]:
     """The rispy reference dict for one paper."""
     kind = ris_type(paper)
-    ref: dict = {"type_of_reference": kind}
+    ref: dict[str, object] = {"type_of_reference": kind}
 
     def put(key: str, value: str | None) -> None:
         if value is not None and one_line(value):
@@ -96,4 +96,5 @@ def render_ris(papers: Sequence[ExportPaper]) -> str:
     """All *papers* as an RIS file (records separated by a blank line)."""
     if not papers:
         return ""
-    return rispy.dumps([paper_reference(p) for p in papers], implementation=_PlainRisWriter)
+    text: str = rispy.dumps([paper_reference(p) for p in papers], implementation=_PlainRisWriter)
+    return text

@@ -51,7 +51,7 @@ _KEYWORD_FIELDS = ("author_keywords", "keywords_plus", "BD", "OR", "MC", "MQ")
 _AFTER_NAME = re.compile(r"\s+\(.*$")  # "Medvedeff, Cassandra A. (medvedeff22@ufl.edu)"
 
 
-class WosLineParser(rispy.WokParser):
+class WosLineParser(rispy.WokParser):  # type: ignore[misc]  # rispy has no type hints
     """rispy's Web of Science parser with continuation lines recognised by what they are not
     (a known tag and a space), not by their indentation; editors (BE) one per line like the
     authors; the descriptor fields of the other databases kept."""
@@ -70,21 +70,21 @@ def _wos_tag(line: str) -> str | None:
     return tag if tag in WOS_TAGS and line[2:3] in (" ", "") else None
 
 
-def _text(item: dict, name: str) -> str:
+def _text(item: dict[str, object], name: str) -> str:
     value = item.get(name)
     if isinstance(value, list):
         value = " ".join(v for v in value if isinstance(v, str))
     return value.strip() if isinstance(value, str) else ""
 
 
-def _list(item: dict, name: str) -> list[str]:
+def _list(item: dict[str, object], name: str) -> list[str]:
     value = item.get(name)
     if isinstance(value, str):
         return [value]
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
-def _names(item: dict, *fields: str) -> list[str]:
+def _names(item: dict[str, object], *fields: str) -> list[str]:
     """The names of the first of ``fields`` that has any, without the e-mail address some
     databases add in parentheses."""
     values = next((names for names in (_list(item, f) for f in fields) if names), [])
@@ -106,7 +106,7 @@ def readable_case(title: str) -> str:
     )
 
 
-def _people(item: dict, extra: dict[str, str]) -> tuple[list[str], list[str]]:
+def _people(item: dict[str, object], extra: dict[str, str]) -> tuple[list[str], list[str]]:
     """Authors (full names, AF, over the short ones, AU) and editors (BE); a record with
     editors only lists them as its authors, marked ``extra["author_role"] = "editor"``."""
     authors = people(_names(item, "author_full_name", "authors"), extra)
@@ -117,7 +117,7 @@ def _people(item: dict, extra: dict[str, str]) -> tuple[list[str], list[str]]:
     return authors, editors
 
 
-def _venue(item: dict, title: str) -> str:
+def _venue(item: dict[str, object], title: str) -> str:
     """The source (SO) or conference; a whole book's source is the book itself, so its
     publisher stands in."""
     venue = _text(item, "publication_name") or _text(item, "conference_title")
@@ -126,7 +126,7 @@ def _venue(item: dict, title: str) -> str:
     return venue
 
 
-def _entry_type(item: dict, kind: str) -> str:
+def _entry_type(item: dict[str, object], kind: str) -> str:
     """From the document type, Inspec's TY, else PT: a letter ("J") or words ("Journal Paper")."""
     if "proceedings paper" in _text(item, "document_type").lower():
         return "inproceedings"  # also in a book (PT B) or a book series (PT S)
@@ -137,7 +137,7 @@ def _entry_type(item: dict, kind: str) -> str:
     return _INSPEC_TYPES.get(kind) or _WOS_TYPES.get(kind[:1] if " " in kind else kind, "misc")
 
 
-def wos_item_to_record(item: dict, tagged: TaggedRecord) -> Record:
+def wos_item_to_record(item: dict[str, object], tagged: TaggedRecord) -> Record:
     """Map one :class:`WosLineParser` dictionary to a :class:`Record`."""
     extra: dict[str, str] = {}
     kind = _text(item, "publication_type")

@@ -11,8 +11,12 @@ import functools
 import html
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from desktop_app.core.records import ExportPaper
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 MAX_RATING = 5
 
@@ -167,7 +171,8 @@ _IMAGE_AS_LINK = "[image: "
 
 
 @functools.cache
-def _gfm_parser():  # noqa: ANN202 - markdown_it is imported lazily (only md and html need it)
+def _gfm_parser() -> MarkdownIt:
+    """markdown_it is imported on first need (only md and html need it)."""
     from markdown_it import MarkdownIt
 
     return MarkdownIt("commonmark").enable(["table", "strikethrough"])

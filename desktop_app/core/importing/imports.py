@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
+from typing import TypedDict
 
 from sqlalchemy import func, select, update
 
@@ -32,6 +34,19 @@ Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
 Parsed = list[tuple[str, ParseResult]]
 
+
+class BatchRow(TypedDict):
+    """One import as :meth:`Imports.batches` lists it: the ``import_batch`` row's columns."""
+
+    id: int
+    source: str
+    format: str
+    started_at: datetime
+    added: int
+    duplicates: int
+    merged: int
+    failed: int
+    undone: bool
 
 class _Cancelled(Exception):
     """The user cancelled: the transaction rolls back."""
@@ -207,7 +222,7 @@ class Imports:
             if undone[0]:
                 raise LibraryError(f"import {batch_id} was undone already")
             mine = (p.c.import_id == batch_id) & p.c.deleted_at.is_(None)  # those in the trash stay there
-            ids = list(tx.conn.execute(select(p.c.id).where(mine)).scalars())
+            ids: list[int] = list(tx.conn.execute(select(p.c.id).where(mine)).scalars())
             tx.conn.execute(update(p).where(mine).values(deleted_at=tx.now))
             tx.conn.execute(update(b).where(b.c.id == batch_id).values(undone=True))
             tx.queue_index(ids)
@@ -226,11 +241,13 @@ class Imports:
                                       .where(h.c.paper_id.in_(mine))).scalar_one()
         return {"papers": papers, "notes": notes, "highlights": highlights}
 
-    def batches(self) -> list[dict]:
+    def batches(self) -> list[BatchRow]:
         """Every import, newest first, as dicts of the ``import_batch`` columns."""
         with self.store.read() as conn:
             rows = conn.execute(select(t.import_batch).order_by(t.import_batch.c.id.desc()))
-            return [dict(r._mapping) for r in rows]  # noqa: SLF001 - Row._mapping is SQLAlchemy's public name for a row as a mapping
+            return [BatchRow(id=r.id, source=r.source, format=r.format, started_at=r.started_at,
+                             added=r.added, duplicates=r.duplicates, merged=r.merged, failed=r.failed,
+                             undone=r.undone) for r in rows]
 
     def holds_nothing(self) -> bool:
         """Whether this library has no row at all (no paper, tag, list, batch, …): what
@@ -245,6 +262,8 @@ class Imports:
         transaction, as it is: ids, the trash and the history kept (core/library_copy.py)."""
         from desktop_app.core.library_copy import copy_library
 
+        if self.folder is None:
+            raise LibraryError("copying a library needs the folder its attached copies go to")
         with self.store.write() as tx:
             _lock(tx)
             return copy_library(tx, source, source_folder, self.folder, progress)

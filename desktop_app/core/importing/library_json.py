@@ -12,9 +12,10 @@ none (unread, 0).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from sqlalchemy import exists, func, insert, select, update
 
@@ -25,6 +26,7 @@ from desktop_app.core.records import ExportPaper, Record
 from desktop_app.core.store import Tx
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.column_types import DECISIONS
+from desktop_app.core.store.store import inserted_id
 from desktop_app.core.values import FileReport, ImportReport
 
 
@@ -43,7 +45,7 @@ def is_library_json_file(path: str | Path) -> bool:
         return False
 
 
-def read_document(path: Path) -> tuple[dict, list[ExportPaper]]:
+def read_document(path: Path) -> tuple[dict[str, Any], list[ExportPaper]]:
     """The document and its papers; LibraryError when it is not a readable library document."""
     from desktop_app.core.formats.json_writer import papers_from_library_json
 
@@ -76,7 +78,7 @@ def _when(value: object, tx: Tx) -> datetime | None:
 def restore_document(
     tx: Tx,
     path: Path,
-    doc: dict,
+    doc: dict[str, Any],
     papers: list[ExportPaper],
     *,
     progress: Callable[[int, int], None] | None = None,
@@ -168,7 +170,7 @@ def _user_data(tx: Tx, writer: ImportWriter, pid: int, p: ExportPaper, new: bool
 def _note(tx: Tx, pid: int, p: ExportPaper) -> None:
     """The note's revisions the library lacks; a different note replaces it, the old one kept."""
     conn, nr, nt = tx.conn, t.note_revision, t.note
-    have_revs = set(conn.execute(select(nr.c.text).where(nr.c.paper_id == pid)).scalars())
+    have_revs: set[str] = set(conn.execute(select(nr.c.text).where(nr.c.paper_id == pid)).scalars())
     for rev in p.note_revisions:
         if rev.get("text") and rev["text"] not in have_revs:
             saved_at = _when(rev["saved_at"], tx) if rev.get("saved_at") else None
@@ -205,7 +207,7 @@ def _highlights(tx: Tx, pid: int, p: ExportPaper, plain: str) -> None:
         reanchor_all(conn, pid, plain)
 
 
-def _restore_list(tx: Tx, lst: dict, by_uid: dict[str, int]) -> None:
+def _restore_list(tx: Tx, lst: dict[str, Any], by_uid: dict[str, int]) -> None:
     """A reading list (found by name, any case, or created) gets the document's items at its end."""
     conn, rl, item = tx.conn, t.reading_list, t.reading_list_item
     name = str(lst.get("name") or "").strip()
@@ -213,9 +215,9 @@ def _restore_list(tx: Tx, lst: dict, by_uid: dict[str, int]) -> None:
         return
     lid = conn.execute(select(rl.c.id).where(tx.d.ci_equals(rl.c.name, name))).scalar()
     if lid is None:
-        lid = conn.execute(insert(rl).values(name=name, description=lst.get("description", ""), created_at=tx.now)
-                           ).inserted_primary_key[0]
-    start = conn.execute(
+        lid = inserted_id(conn.execute(
+            insert(rl).values(name=name, description=lst.get("description", ""), created_at=tx.now)))
+    start: int = conn.execute(
         select(func.coalesce(func.max(item.c.position) + 1, 0)).where(item.c.list_id == lid)
     ).scalar_one()
     add = tx.d.insert(item).on_conflict_do_nothing(index_elements=["list_id", "paper_id"])
@@ -233,7 +235,7 @@ def _inside(path: Path, folder: Path) -> bool:
         return False
 
 
-def _attachments(tx: Tx, folder: Path, doc_folder: Path, pid: int, attached: list,
+def _attachments(tx: Tx, folder: Path, doc_folder: Path, pid: int, attached: Sequence[object],
                  refused: list[str] | None = None) -> None:
     """A paper's attachments from a document (untrusted), those it lacks (same kind and SHA-256).
 

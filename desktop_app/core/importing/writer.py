@@ -23,6 +23,7 @@ import uuid
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
+from typing import Any
 
 from sqlalchemy import Select, bindparam, func, insert, select, union_all, update
 
@@ -43,6 +44,7 @@ from desktop_app.core.sameness import (
 )
 from desktop_app.core.store import Tx
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.store import inserted_id
 from desktop_app.core.values import FileReport, ImportReport, MatchNote
 
 RATINGS = range(6)
@@ -60,7 +62,7 @@ def start_batch(tx: Tx, source: str, fmt: str) -> int:
     """A new import batch (its counts are written by :func:`finish_batch`); its id."""
     values = dict(source=source, format=fmt, started_at=tx.now, added=0, duplicates=0, merged=0, failed=0,
                   undone=False)
-    return tx.conn.execute(insert(t.import_batch).values(**values)).inserted_primary_key[0]
+    return inserted_id(tx.conn.execute(insert(t.import_batch).values(**values)))
 
 
 def finish_batch(tx: Tx, batch_id: int, counts: ImportReport | FileReport) -> None:
@@ -107,7 +109,7 @@ class ImportWriter:
         self._keys: HashedKeys | None = None  # the library's citation keys, lower-case (read at the first new paper)
         self._suffixes_tried: dict[str, int] = {}  # pattern key -> its suffixes found taken (unique_key)
         d, p, pi, tg = tx.d, t.paper, t.paper_identity, t.tag
-        self._finds: dict[int, Select] = {}  # number of keys -> their look-up (find_statement)
+        self._finds: dict[int, Select[*tuple[Any, ...]]] = {}  # number of keys -> their look-up (find_statement)
         self._pending_keys: list[dict[str, object]] = []  # paper_identity rows not yet written
         self._key_batch = _KEY_BATCH if batch_keys else 1  # with batch_keys the caller flush()es
         # the library's papers before this import: the ones this import adds are found in `seen`
@@ -130,7 +132,7 @@ class ImportWriter:
         """The records that follow come from the next file of this import."""
         self.file_no += 1
 
-    def find_statement(self, count: int) -> Select:
+    def find_statement(self, count: int) -> Select[*tuple[Any, ...]]:
         """The candidates under ``count`` keys (bound as ``k0``, ``k1``, ...; ``before``: the
         newest paper id to consider) and what the rules compare of them, one row per key and
         paper: at most CANDIDATES_PER_KEY papers a key."""
@@ -208,7 +210,7 @@ class ImportWriter:
         if rec.title_derived and rec.title and rec.title.strip():  # Marginalia's own export of a
             title = plain_title(rec.title)  # derived title: kept as it was, still "derived"
         else:
-            title = plain_title(rec.title) if given else (derive_title(rec.abstract) if rec.abstract else UNTITLED)
+            title = plain_title(rec.title) if given and rec.title else (derive_title(rec.abstract) if rec.abstract else UNTITLED)
         ident = record_identity(rec, plain, title, given=given)
         keys = candidate_keys(ident)
         found = self.match(ident, keys)
@@ -231,7 +233,7 @@ class ImportWriter:
         key = self._citation_key(rec, title, fr)
         if rec.bibtex_key and key != rec.bibtex_key:  # the file's key, kept for the duplicate rules
             rec = replace(rec, extra={**rec.extra, FILE_KEY: rec.bibtex_key})
-        pid = self.conn.execute(self._add_paper, {
+        pid = inserted_id(self.conn.execute(self._add_paper, {
             "uid": uuid.uuid4().hex, "title": title, "title_source": source, "abstract": rec.abstract,
             "abstract_text": plain, "authors_json": json.dumps(rec.authors, ensure_ascii=False),
             "keywords_json": json.dumps(rec.keywords, ensure_ascii=False),
@@ -242,7 +244,7 @@ class ImportWriter:
             "rating": rec.rating if rec.rating in RATINGS else 0,
             "decision": rec.decision if rec.decision in DECISIONS else None,
             "added_at": self.now, "updated_at": self.now, "import_id": self.batch_id,
-        }).inserted_primary_key[0]
+        }))
         # (its identity and title are not kept: a later record of this import sharing a key with
         # it reads them back from its row, once; a 100,000-record import keeps 80 MB less)
         self.made_by[pid] = self.file_no
@@ -267,7 +269,8 @@ class ImportWriter:
         """The new paper's citation key: the file's own when valid and free, else the pattern's
         (core/citation_keys.py); a key of the file that could not be kept is reported."""
         if self._keys is None:
-            self._keys = HashedKeys(k.lower() for k in self.conn.execute(select(t.paper.c.bibtex_key)).scalars() if k)
+            taken: Iterable[str | None] = self.conn.execute(select(t.paper.c.bibtex_key)).scalars()
+            self._keys = HashedKeys(k.lower() for k in taken if k)
         own = (rec.bibtex_key or "").strip()
         if is_valid_key(own) and own.lower() not in self._keys:
             key = own

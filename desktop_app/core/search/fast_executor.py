@@ -77,16 +77,27 @@ class IndexView:
         # the segments and their deletions they were computed on
         self.state = tuple((a.segment_id, r.segment().deleted_count()) for r, _, a in self.leaves)
 
-    def result(self, key: tuple) -> Scored | np.ndarray | None:
-        return self.cache.get(("result", self.state, key))  # type: ignore[return-value]
+    def scored_result(self, key: tuple[object, ...]) -> Scored | None:
+        """The (docs, scores) kept under ``key``, or None."""
+        value = self.cache.get(("result", self.state, key))
+        if isinstance(value, tuple):
+            docs, scores = value
+            return docs, scores
+        return None
 
-    def keep(self, key: tuple, value: Scored | np.ndarray) -> None:
+    def docs_result(self, key: tuple[object, ...]) -> np.ndarray | None:
+        """The docs kept under ``key``, or None."""
+        value = self.cache.get(("result", self.state, key))
+        return value if isinstance(value, np.ndarray) else None
+
+    def keep(self, key: tuple[object, ...], value: Scored | np.ndarray) -> None:
         arrays = value if isinstance(value, tuple) else (value,)
         self.cache.put(("result", self.state, key), value, sum(a.nbytes for a in arrays))
 
     # ---- paper ids -----------------------------------------------------------------------------
     def pids_of(self, docs: np.ndarray) -> np.ndarray:
-        return self.pids[docs]
+        pids: np.ndarray = self.pids[docs]
+        return pids
 
     def live_pids(self) -> np.ndarray:
         return self.pids[self.live_docs]
@@ -237,9 +248,10 @@ class FastExecutor:
         if field not in schema:
             return None
         try:
-            return schema[field].to_bytes(text)
+            btext: bytes = schema[field].to_bytes(text)
         except ValueError:
             return None
+        return btext
 
     def _term(self, field: str, text: object, boost: float = 1.0) -> Scored:
         btext = self._btext(field, text)
@@ -261,7 +273,8 @@ class FastExecutor:
         tf = weights.astype(np.float64)
         fl = self.view.lengths(field)[docs]
         # whoosh.scoring.bm25, term for term in the same order, so the floats are the same
-        return idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * fl / avgfl)))
+        scores: np.ndarray = idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * fl / avgfl)))
+        return scores
 
     def _expanded(self, q: Query) -> Scored:
         """A prefix, fuzzy or range term: Whoosh's expansion, one union with summed scores."""
@@ -269,7 +282,7 @@ class FastExecutor:
         field = q.field()
         attrs = sorted((k, repr(v)) for k, v in vars(q).items() if k not in ("startchar", "endchar"))
         key = ("expanded", type(q).__name__, field, tuple(attrs))
-        found = view.result(key)
+        found = view.scored_result(key)
         if found is None:
             reader = view.searcher.reader()
             btexts = [b for b in q._btexts(reader) if b]
@@ -278,7 +291,7 @@ class FastExecutor:
             if len(btexts) > 1 and q.constantscore and not _whoosh_sums(len(btexts), reader.doc_count_all()):
                 found = (found[0], np.ones(len(found[0])))
             view.keep(key, found)
-        return found  # type: ignore[return-value]
+        return found
 
     def _phrase(self, q: Query) -> Scored:
         """Documents with every word (array intersection), then Whoosh's phrase matcher checks
@@ -296,7 +309,7 @@ class FastExecutor:
         if len(words) == 1:
             return docs, scores * q.boost if q.boost != 1.0 else scores
         key = ("phrase", field, tuple(words), q.slop)
-        matched = view.result(key)
+        matched = view.docs_result(key)
         if matched is None:
             matched = self._phrase_check(q, docs)
             view.keep(key, matched)
@@ -369,7 +382,8 @@ def _intersect(parts: list[np.ndarray], n: int) -> np.ndarray:
 def _minus(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
     if not len(a) or not len(b):
         return a
-    return a[~_mask(b, n)[a]]
+    rest: np.ndarray = a[~_mask(b, n)[a]]
+    return rest
 
 
 def _sum_union(parts: list[Scored], n: int) -> Scored:

@@ -16,13 +16,17 @@ against those tokens as the index matches them:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from whoosh import query
 
 from desktop_app.core.search.errors import QuerySyntaxError
+
+if TYPE_CHECKING:
+    from whoosh.analysis import Analyzer
 
 __all__ = ["hit_spans"]
 
@@ -36,7 +40,7 @@ class _Token:
 
 
 @lru_cache(maxsize=16)
-def _analyzer(field: str):  # noqa: ANN202 - a whoosh analyzer
+def _analyzer(field: str) -> Analyzer | None:
     from desktop_app.core.search.schema import build_schema
 
     schema = build_schema()
@@ -70,7 +74,8 @@ def _text(value: object) -> str:
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
 
-def _term_matcher(leaf: query.Query):  # noqa: ANN202 - a predicate on an indexed term, or None
+def _term_matcher(leaf: query.Query) -> Callable[[str], bool] | None:
+    """A predicate on an indexed term, or None."""
     if isinstance(leaf, query.Prefix):
         prefix = _text(leaf.text)
         return lambda term: term.startswith(prefix)
@@ -91,7 +96,7 @@ def _phrase_spans(leaf: query.Phrase, tokens: list[_Token]) -> Iterator[tuple[in
     if not words:
         return
     slop = max(1, int(getattr(leaf, "slop", 1) or 1))
-    by_pos = {}
+    by_pos: dict[int, _Token] = {}
     for tok in tokens:
         by_pos.setdefault(tok.pos, tok)
     for first in tokens:

@@ -240,11 +240,13 @@ class SearchIndex:
     @follows_generation
     def doc_count(self) -> int:
         with self._lock:
-            return self.searcher.doc_count()
+            count: int = self.searcher.doc_count()
+            return count
 
     def _empty(self) -> bool:
         # an index with no documents has an EmptyReader, whose column_reader() raises
-        return self.searcher.reader().doc_count_all() == 0
+        count: int = self.searcher.reader().doc_count_all()
+        return count == 0
 
     def _arrays(self) -> IndexView:
         """The current searcher's arrays: docnum -> paper id, live documents, field lengths
@@ -368,7 +370,7 @@ def _write_segment_arrays(folder: Path, ix: Index) -> None:
             log.warning("could not save the index's %s: %s", part.__name__.rsplit(".", 1)[-1], exc)
 
 
-def _fields(doc: IndexDoc) -> dict:
+def _fields(doc: IndexDoc) -> dict[str, object]:
     out = {
         "key": str(doc.pid),
         "pid": doc.pid,

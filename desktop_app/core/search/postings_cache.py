@@ -72,12 +72,12 @@ class PostingsCache:
     def __init__(self, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> None:
         self.budget = budget_bytes
         self.used = 0
-        self._items: OrderedDict[tuple, tuple[object, int]] = OrderedDict()
+        self._items: OrderedDict[tuple[object, ...], tuple[object, int]] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: tuple) -> object | None:
+    def get(self, key: tuple[object, ...]) -> object | None:
         with self._lock:
             item = self._items.get(key)
             if item is None:
@@ -87,7 +87,7 @@ class PostingsCache:
             self.hits += 1
             return item[0]
 
-    def put(self, key: tuple, value: object, nbytes: int) -> None:
+    def put(self, key: tuple[object, ...], value: object, nbytes: int) -> None:
         if nbytes > self.budget // 4:  # one huge entry would evict everything else
             return
         with self._lock:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sqlalchemy import ColumnElement, and_, func, not_, or_, select, true
 from whoosh import qparser, query
@@ -30,6 +31,10 @@ from desktop_app.core.search.schema import DEFAULT_FIELDS, TEXT_FIELDS, build_sc
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.column_types import DECISIONS, STATUSES
 from desktop_app.core.store.dialect import Dialect, like_escape
+
+if TYPE_CHECKING:
+    from whoosh.qparser import QueryParser
+    from whoosh.reading import IndexReader
 
 SQL_FIELDS = ("tag", "status", "decision", "rating", "year", "list", "related", "like", "key")
 # related:ID and like:ID ("more like this") -> (the ids of the papers related to paper ID, what
@@ -47,15 +52,15 @@ from desktop_app.core.search.errors import QuerySyntaxError  # noqa: E402  (re-e
 __all__ = ["QuerySyntaxError", "CompiledQuery", "compile_query", "parse"]
 
 
-class BoundedPrefix(query.Prefix):
+class BoundedPrefix(query.Prefix):  # type: ignore[misc]  # whoosh has no type hints
     """A prefix query that expands to at most PREFIX_EXPANSION_LIMIT terms: those that begin
     with the text as typed, and the text's own stem when the stemmer shortened it. A stemmed
     field keeps a word that begins with the text under a stem that may be shorter than it:
     ``QUAS`` is indexed as ``qua``, ``learning`` as ``learn``, so ``quas*`` and ``learning*``
     also match those (as the same words typed without the star do)."""
 
-    def _btexts(self, ixreader):  # noqa: ANN001, ANN202
-        out = []
+    def _btexts(self, ixreader: IndexReader) -> list[bytes]:
+        out: list[bytes] = []
         for n, term in enumerate(ixreader.expand_prefix(self.fieldname, self.text)):
             if n >= PREFIX_EXPANSION_LIMIT:
                 break
@@ -66,7 +71,7 @@ class BoundedPrefix(query.Prefix):
         return out
 
 
-def _shortened_stem(ixreader, fieldname: str, text: str) -> bytes | None:  # noqa: ANN001
+def _shortened_stem(ixreader: IndexReader, fieldname: str, text: str) -> bytes | None:
     """The indexed form of ``text`` in a stemmed field when it is shorter than the text (a
     proper prefix of it, as b-texts), else None."""
     if fieldname not in ixreader.schema:
@@ -81,14 +86,15 @@ def _shortened_stem(ixreader, fieldname: str, text: str) -> bytes | None:  # noq
     stem = forms[0]
     if len(stem) >= len(text) or not text.startswith(stem):
         return None
-    return field.to_bytes(stem)
+    stemmed: bytes = field.to_bytes(stem)
+    return stemmed
 
 
-class _RawPrefixPlugin(TaggingPlugin):
+class _RawPrefixPlugin(TaggingPlugin):  # type: ignore[misc]  # whoosh has no type hints
     """``word*``: a prefix query on the text as typed (not stemmed)."""
 
-    class RawPrefixNode(syntax.TextNode):
-        def query(self, parser):  # noqa: ANN001, ANN202
+    class RawPrefixNode(syntax.TextNode):  # type: ignore[misc]  # whoosh has no type hints
+        def query(self, parser: QueryParser) -> query.Query:
             fieldname = self.fieldname or parser.fieldname
             return syntax.attach(BoundedPrefix(fieldname, self.text.lower(), boost=self.boost), self)
 
@@ -141,7 +147,7 @@ _SCHEMA = _PARSER.schema
 class CompiledQuery:
     """A query ready to run: a SQL condition on ``paper`` plus what ranks and highlights."""
 
-    where: ColumnElement = field(default_factory=true)
+    where: ColumnElement[bool] = field(default_factory=true)
     text_query: query.Query | None = None
     terms: list[str] = field(default_factory=list)
     uses_index: bool = False
@@ -219,7 +225,7 @@ class _Compiler:
         self.rank_queries: list[query.Query] = []  # what ranks a related: filter
         self.rank_scores: dict[int, float] = {}  # or the scores that rank it
 
-    def compile(self, q: query.Query) -> ColumnElement:
+    def compile(self, q: query.Query) -> ColumnElement[bool]:
         if isinstance(q, query.Every):
             return true()
         if isinstance(q, query.NullQuery.__class__) or q is query.NullQuery:
@@ -242,13 +248,13 @@ class _Compiler:
             return or_(*(self.compile(c) for c in q.children()))
         raise QuerySyntaxError(f"cannot combine {q!r} with tag/status/rating filters")
 
-    def index_leaf(self, q: query.Query) -> ColumnElement:
+    def index_leaf(self, q: query.Query) -> ColumnElement[bool]:
         if self.index is None:
             raise QuerySyntaxError("text search needs the index")
         self.uses_index = True
         return self.d.in_ids(t.paper.c.id, sorted(self.index.matching_pids(q)))
 
-    def sql_leaf(self, q: query.Query) -> ColumnElement:
+    def sql_leaf(self, q: query.Query) -> ColumnElement[bool]:
         name = q.fieldname
         if name in ("year", "rating"):
             return self.numeric(q, name)
@@ -285,7 +291,7 @@ class _Compiler:
             select(t.paper_tag.c.paper_id).where(t.paper_tag.c.tag_id.in_(select(t.tag.c.id).where(cond)))
         )
 
-    def decision_leaf(self, text: str) -> ColumnElement:
+    def decision_leaf(self, text: str) -> ColumnElement[bool]:
         """decision:keep|maybe|skip, decision:none (undecided), decision:any (decided)."""
         value, p = text.lower(), t.paper.c
         if value == "none":
@@ -297,7 +303,7 @@ class _Compiler:
                 f"decision is one of {', '.join(DECISIONS)}, none or any, not '{text}'")
         return p.decision == value
 
-    def related_leaf(self, text: str, name: str = "related") -> ColumnElement:
+    def related_leaf(self, text: str, name: str = "related") -> ColumnElement[bool]:
         if not text.strip().isdigit():
             raise QuerySyntaxError(f"{name}: needs a paper id (a number), not '{text}'")
         if self.related is None:
@@ -310,7 +316,7 @@ class _Compiler:
             self.rank_queries.append(rank)
         return self.d.in_ids(t.paper.c.id, sorted(ids))
 
-    def numeric(self, q: query.Query, name: str) -> ColumnElement:
+    def numeric(self, q: query.Query, name: str) -> ColumnElement[bool]:
         col = t.paper.c[name]
         fieldobj = _SCHEMA[name]
         if isinstance(q, query.NumericRange):

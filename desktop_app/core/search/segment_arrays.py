@@ -69,7 +69,8 @@ def save(folder: Path, arrays: SegmentArrays) -> None:
     fd, tmp = tempfile.mkstemp(prefix=".seg-", suffix=SUFFIX, dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
-            np.savez(f, pids=arrays.pids, **{f"len_{k}": v for k, v in arrays.length_bytes.items()})
+            np.savez(f, allow_pickle=True, pids=arrays.pids,  # its default, named: mypy would take ** for it
+                     **{f"len_{k}": v for k, v in arrays.length_bytes.items()})
         os.replace(tmp, sidecar_path(folder, arrays.segment_id))
     except BaseException:
         with contextlib.suppress(OSError):

@@ -19,12 +19,13 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import Select, String, delete, func, literal, select, type_coerce
+from sqlalchemy import Row, Select, String, delete, func, literal, select, type_coerce
 
 from desktop_app.core.errors import ServerUnreachable
 from desktop_app.core.search.index import IndexDoc, SearchIndex
-from desktop_app.core.search.worker import WorkerClient, WorkerFailed
+from desktop_app.core.search.worker import Event, WorkerClient, WorkerFailed
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
 
@@ -39,7 +40,7 @@ BATCH_ENV = "MARGINALIA_INDEX_BATCH"  # overrides both (tests)
 
 
 
-def _doc_select(store: Store) -> Select:
+def _doc_select(store: Store) -> Select[*tuple[Any, ...]]:
     """What an index document is made of: the paper's text, its note and its highlights."""
     p, n, h = t.paper.c, t.note.c, t.highlight.c
     note = select(n.text).where(n.paper_id == p.id).scalar_subquery()
@@ -53,7 +54,7 @@ def _doc_select(store: Store) -> Select:
     ).where(p.deleted_at.is_(None))
 
 
-def _doc(r) -> IndexDoc:  # noqa: ANN001
+def _doc(r: Row[*tuple[Any, ...]]) -> IndexDoc:
     import json
 
     authors = " ".join(json.loads(r.authors_json or "[]"))
@@ -98,7 +99,7 @@ class IndexSync:
         self._draining = False  # the thread is between queue and index
         # called with each progress event ({"event": "progress", "phase", "done", "total"}, "done",
         # "error", "exit"), from the writer's thread or the child's reader thread
-        self.listeners: list[Callable[[dict], None]] = []
+        self.listeners: list[Callable[[Event], None]] = []
         self.last_error: str | None = None
         self.batch = int(os.environ.get(BATCH_ENV, "") or DRAIN_BATCH)  # papers per index commit
 
@@ -200,7 +201,7 @@ class IndexSync:
                 log.info("search index not opened: %s", exc)
                 self.is_open = False
 
-    def _worker_event(self, event: dict) -> None:
+    def _worker_event(self, event: Event) -> None:
         kind = event.get("event")
         if kind == "done" and event.get("cmd") in ("drain", "quit", "ensure"):
             self.last_error = None
@@ -218,7 +219,7 @@ class IndexSync:
                     self._wake.set()
         self._notify(event)
 
-    def _notify(self, event: dict) -> None:
+    def _notify(self, event: Event) -> None:
         for listener in list(self.listeners):
             try:
                 listener(event)
@@ -405,14 +406,18 @@ class IndexSync:
         self._thread = threading.Thread(target=self._run, name="index-sync", daemon=True)
         self._thread.start()
 
+    def _stopping(self) -> bool:
+        """Whether close() has asked the drain thread to stop (read anew at each call)."""
+        return self._stop
+
     def _run(self) -> None:
         def progress(done: int, total: int) -> None:
             self._notify({"event": "progress", "phase": "drain", "done": done, "total": total})
 
-        while not self._stop:
+        while not self._stopping():
             self._wake.wait()
             self._wake.clear()
-            if self._stop:
+            if self._stopping():  # close() set it while this thread waited
                 break
             self._draining = True
             try:

@@ -146,7 +146,7 @@ def save(folder: Path, vocab: SegmentVocabulary) -> None:
     fd, tmp = tempfile.mkstemp(prefix=".voc-", suffix=SUFFIX, dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
+            np.savez(f, allow_pickle=True, **arrays)  # its default, named: else mypy takes **arrays for it
         os.replace(tmp, sidecar_path(folder, vocab.segment_id))
     except BaseException:
         with contextlib.suppress(OSError):

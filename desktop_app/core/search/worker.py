@@ -32,6 +32,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,7 @@ def build_procs(total: int = MIN_PARALLEL_BUILD) -> int:
     return 2
 
 
-def build_options(total: int) -> dict:
+def build_options(total: int) -> dict[str, int | bool]:
     """``Index.writer`` options of a full rebuild (beside compound, timeout, delay)."""
     procs = build_procs(total)
     if procs == 1:
@@ -111,6 +112,9 @@ def build_options(total: int) -> dict:
     multisegment = os.environ.get("MARGINALIA_INDEX_MULTISEGMENT", "1") != "0"
     return {"limitmb": 256 // procs, "procs": procs, "multisegment": multisegment,
             "batchsize": max(1, min(100, total // (4 * procs)))}
+
+
+Event = dict[str, Any]  # one line of the child's output, as json.loads gives it (unchecked)
 
 
 class WorkerFailed(RuntimeError):
@@ -127,12 +131,12 @@ class WorkerClient:
     ``on_event(event)`` is called from that thread for every line (the GUI marshals it to its
     own thread). ``busy`` is True from a command's sending to its answer."""
 
-    def __init__(self, folder: Path, on_event: Callable[[dict], None] | None = None) -> None:
+    def __init__(self, folder: Path, on_event: Callable[[Event], None] | None = None) -> None:
         self.folder = folder
         self.on_event = on_event
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[str] | None = None
         self._seq = 0
-        self._answers: dict[int, dict] = {}
+        self._answers: dict[int, Event] = {}
         self._open: set[int] = set()
         self._cond = threading.Condition()
         self._send_lock = threading.Lock()
@@ -214,7 +218,7 @@ class WorkerClient:
 
     def wait(self, seq: int, timeout: float | None = None,
              progress: Callable[[int, int], None] | None = None,
-             cancelled: Callable[[], bool] | None = None) -> dict:
+             cancelled: Callable[[], bool] | None = None) -> Event:
         """Wait for the answer to ``seq``; relays progress, sends ``cancel`` when asked to.
         WorkerFailed on an error answer, the child's death or the timeout."""
         end = None if timeout is None else time.monotonic() + timeout
@@ -277,7 +281,7 @@ class WorkerClient:
                 self._cond.notify_all()
             self._emit({"event": "exit", "code": self.proc.poll()})
 
-    def _emit(self, event: dict) -> None:
+    def _emit(self, event: Event) -> None:
         if self.on_event is not None:
             try:
                 self.on_event(event)

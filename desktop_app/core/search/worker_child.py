@@ -11,10 +11,13 @@ import queue
 import sys
 import threading
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING, Protocol
 
 from desktop_app.core.library import Library
 from desktop_app.core.search.sync import BATCH_ENV, CHILD_DRAIN_BATCH
+
+if TYPE_CHECKING:
+    from desktop_app.core.search.sync import IndexSync
 
 log = logging.getLogger(__name__)
 NICE = 5  # niceness added to the child's (and its rebuild helpers') scheduling priority
@@ -45,7 +48,7 @@ class _Commands:
         self.queue.put(None)
 
 
-def serve(folder: Path, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+def serve(folder: Path | str, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     """The child's main loop (``marginalia --library DIR index-worker``)."""
     if stdin is None:
         # our own handle on the pipe, and sys.stdin pointed at the null device: a full rebuild
@@ -93,14 +96,20 @@ def serve(folder: Path, stdin: IO[str] | None = None, stdout: IO[str] | None = N
         lib.store.engine.dispose()
 
 
-def _pending(sync) -> int:  # noqa: ANN001
+class _Emit(Protocol):
+    """Writes one event to the parent as a line of JSON (serve's ``emit``)."""
+
+    def __call__(self, **event: object) -> None: ...
+
+
+def _pending(sync: IndexSync) -> int:
     try:
         return sync.pending()
     except Exception:  # noqa: BLE001 - only a hint for the status bar
         return -1
 
 
-def _run(cmd: str, lib, sync, commands: _Commands, emit) -> object:  # noqa: ANN001
+def _run(cmd: str, lib: Library, sync: IndexSync, commands: _Commands, emit: _Emit) -> object:
     def drain_progress(done: int, total: int) -> None:
         emit(event="progress", phase="drain", done=done, total=total)
 

@@ -146,7 +146,7 @@ def _contents(path: Path) -> tuple[int, int]:
 
 def list_backups(backups_dir: Path, *, contents: bool = True) -> list[BackupInfo]:
     """The backups in ``backups_dir``, newest first (with their paper and note counts)."""
-    out = []
+    out: list[BackupInfo] = []
     if not backups_dir.is_dir():
         return out
     for p in backups_dir.glob("library-*.sqlite"):

@@ -34,7 +34,7 @@ def log_write(conn: Connection, dialect: Dialect, touched: Iterable[int], now: d
     if op is not None:
         op[1][0] = True
     if len(ids) > MANY:
-        rows = [{"paper_id": None, "detail": json.dumps({"count": len(ids)})}]
+        rows: list[dict[str, object]] = [{"paper_id": None, "detail": json.dumps({"count": len(ids)})}]
     else:
         rows = [{"paper_id": pid, "detail": "{}"} for pid in ids] or [{"paper_id": None, "detail": "{}"}]
     for row in rows:

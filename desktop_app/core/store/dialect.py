@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     ColumnElement,
@@ -23,6 +24,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import sqlite
 
+if TYPE_CHECKING:
+    from sqlalchemy.dialects import postgresql
+
 
 def like_escape(text: str) -> str:
     """Escape LIKE's wildcards; use with ``escape="\\\\"``."""
@@ -35,49 +39,49 @@ class Dialect:
     name = "sqlite"
 
     # ---- comparison and ordering -------------------------------------------------------
-    def nocase(self, column: ColumnElement) -> ColumnElement:
+    def nocase(self, column: ColumnElement[Any]) -> ColumnElement[Any]:
         """A column compared and sorted without regard to case."""
         return column.collate("NOCASE")
 
-    def ci_equals(self, column: ColumnElement, value: str) -> ColumnElement:
+    def ci_equals(self, column: ColumnElement[Any], value: str | ColumnElement[str]) -> ColumnElement[bool]:
         return column.collate("NOCASE") == value
 
-    def ci_like(self, column: ColumnElement, pattern: str) -> ColumnElement:
+    def ci_like(self, column: ColumnElement[Any], pattern: str) -> ColumnElement[bool]:
         """LIKE without regard to case (SQLite's LIKE already ignores ASCII case)."""
         return column.like(pattern, escape="\\")
 
-    def ci_under(self, column: ColumnElement, path: str) -> ColumnElement:
+    def ci_under(self, column: ColumnElement[Any], path: str) -> ColumnElement[bool]:
         """The tag path ``path`` itself or any of its children ("rl" matches "rl/rlvr")."""
         return self.ci_equals(column, path) | self.ci_like(column, like_escape(path) + "/%")
 
     # ---- id lists ------------------------------------------------------------------------
-    def id_values(self, ids: Iterable[int]) -> Select:
+    def id_values(self, ids: Iterable[int]) -> Select[int]:
         """A one-column SELECT of the given ids, bound as ONE parameter whatever their number
         (an IN list of 100,000 parameters exceeds SQLite's limit)."""
         each = func.json_each(bindparam(None, json.dumps([int(i) for i in ids]))).table_valued("value")
         return select(each.c.value)
 
-    def in_ids(self, column: ColumnElement, ids: Iterable[int]) -> ColumnElement:
+    def in_ids(self, column: ColumnElement[Any], ids: Iterable[int]) -> ColumnElement[bool]:
         return column.in_(self.id_values(ids))
 
     # the same with a named parameter, for statements built once and run many times (hot paths:
     # building the expression anew cost more than running it): bind ``ids_value(ids)`` to ``name``
-    def ids_column(self, name: str) -> ColumnElement:
+    def ids_column(self, name: str) -> ColumnElement[int]:
         """The ids bound to ``name``, one per row, as a column to SELECT."""
         return func.json_each(bindparam(name)).table_valued("value").c.value
 
-    def in_ids_named(self, column: ColumnElement, name: str) -> ColumnElement:
+    def in_ids_named(self, column: ColumnElement[Any], name: str) -> ColumnElement[bool]:
         return column.in_(select(self.ids_column(name)))
 
     def ids_value(self, ids: Iterable[int]) -> object:
         return json.dumps([int(i) for i in ids])
 
     # ---- aggregation -----------------------------------------------------------------------
-    def string_agg(self, column: ColumnElement, separator: str) -> ColumnElement:
+    def string_agg(self, column: ColumnElement[Any], separator: str) -> ColumnElement[str]:
         return func.group_concat(column, separator)
 
     # ---- inserts -------------------------------------------------------------------------
-    def insert(self, table: Table):  # noqa: ANN201 - sqlite.Insert or postgresql.Insert
+    def insert(self, table: Table) -> sqlite.Insert | postgresql.Insert:
         """An INSERT that offers ``on_conflict_do_nothing`` / ``on_conflict_do_update``."""
         return sqlite.insert(table)
 
@@ -141,7 +145,7 @@ TAG_LOCK = 0x74616773  # "tags": shared by tag users, exclusive for changes to t
 IMPORT_LOCK = 0x696D7074  # "impt": one import at a time
 
 
-def _int_array():  # noqa: ANN202 - postgresql.ARRAY(Integer)
+def _int_array() -> postgresql.ARRAY[int]:
     """SQLAlchemy's PostgreSQL dialect is imported when a PostgreSQL store uses it: a SQLite
     window or command never pays for it (about 40 ms of start-up)."""
     from sqlalchemy.dialects.postgresql import ARRAY
@@ -154,34 +158,34 @@ class PostgresDialect(Dialect):
 
     name = "postgresql"
 
-    def nocase(self, column: ColumnElement) -> ColumnElement:
+    def nocase(self, column: ColumnElement[Any]) -> ColumnElement[Any]:
         return func.lower(column)
 
-    def ci_equals(self, column: ColumnElement, value: str) -> ColumnElement:
+    def ci_equals(self, column: ColumnElement[Any], value: str | ColumnElement[str]) -> ColumnElement[bool]:
         return func.lower(column) == func.lower(value)
 
-    def ci_like(self, column: ColumnElement, pattern: str) -> ColumnElement:
+    def ci_like(self, column: ColumnElement[Any], pattern: str) -> ColumnElement[bool]:
         return column.ilike(pattern, escape="\\")
 
-    def id_values(self, ids: Iterable[int]) -> Select:
+    def id_values(self, ids: Iterable[int]) -> Select[int]:
         return select(func.unnest(bindparam(None, [int(i) for i in ids], type_=_int_array())))
 
-    def in_ids(self, column: ColumnElement, ids: Iterable[int]) -> ColumnElement:
+    def in_ids(self, column: ColumnElement[Any], ids: Iterable[int]) -> ColumnElement[bool]:
         return column == any_(bindparam(None, [int(i) for i in ids], type_=_int_array()))
 
-    def ids_column(self, name: str) -> ColumnElement:
+    def ids_column(self, name: str) -> ColumnElement[int]:
         return func.unnest(bindparam(name, type_=_int_array()))
 
-    def in_ids_named(self, column: ColumnElement, name: str) -> ColumnElement:
+    def in_ids_named(self, column: ColumnElement[Any], name: str) -> ColumnElement[bool]:
         return column == any_(bindparam(name, type_=_int_array()))
 
     def ids_value(self, ids: Iterable[int]) -> object:
         return [int(i) for i in ids]
 
-    def string_agg(self, column: ColumnElement, separator: str) -> ColumnElement:
+    def string_agg(self, column: ColumnElement[Any], separator: str) -> ColumnElement[str]:
         return func.string_agg(column, separator)
 
-    def insert(self, table: Table):  # noqa: ANN201
+    def insert(self, table: Table) -> sqlite.Insert | postgresql.Insert:
         from sqlalchemy.dialects import postgresql
 
         return postgresql.insert(table)

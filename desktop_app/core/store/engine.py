@@ -30,8 +30,8 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
-from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.pool import NullPool, QueuePool
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.pool import ConnectionPoolEntry, NullPool, QueuePool
 
 BUSY_TIMEOUT_MS = 30000  # how long a write waits for another process's write lock (the window: core/store/store.py waiting_at_most)
 
@@ -46,13 +46,16 @@ def sqlite_uri(db_path: Path, **params: str) -> str:
 
 
 def connect(db_path: Path, *, read_only: bool = False, immutable: bool = False,
-            **kwargs: object) -> sqlite3.Connection:
-    """A DB-API connection to exactly ``db_path`` (never parsed as a URL)."""
+            check_same_thread: bool = True, timeout: float = 5.0) -> sqlite3.Connection:
+    """A DB-API connection to exactly ``db_path`` (never parsed as a URL); ``check_same_thread``
+    and ``timeout`` are sqlite3.connect's, with its defaults."""
     if read_only or immutable:
         params = {"mode": "ro"} | ({"immutable": "1"} if immutable else {})
-        return sqlite3.connect(sqlite_uri(db_path, **params), uri=True, **kwargs)  # type: ignore[arg-type]
+        return sqlite3.connect(sqlite_uri(db_path, **params), uri=True,
+                               check_same_thread=check_same_thread, timeout=timeout)
     # an absolute path never starts with "file:", so SQLite cannot take it for a URI
-    return sqlite3.connect(str(Path(db_path).absolute()), **kwargs)  # type: ignore[arg-type]
+    return sqlite3.connect(str(Path(db_path).absolute()),
+                           check_same_thread=check_same_thread, timeout=timeout)
 
 
 def read_only_mode(db_path: Path) -> bool:
@@ -84,7 +87,7 @@ def make_engine(db_path: Path, *, read_only: bool = False, immutable: bool = Fal
     )
 
     @event.listens_for(engine, "connect")
-    def _pragmas(dbapi_conn, _record) -> None:  # noqa: ANN001
+    def _pragmas(dbapi_conn: sqlite3.Connection, _record: ConnectionPoolEntry) -> None:
         cur = dbapi_conn.cursor()
         if ro:
             cur.execute("PRAGMA query_only=ON")
@@ -103,7 +106,7 @@ def make_migration_engine(db_path: Path) -> Engine:
     engine = create_engine("sqlite://", creator=lambda: connect(db_path), poolclass=NullPool)
 
     @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn, _record) -> None:  # noqa: ANN001
+    def _connect(dbapi_conn: sqlite3.Connection, _record: ConnectionPoolEntry) -> None:
         dbapi_conn.isolation_level = None  # pysqlite must not manage transactions itself
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA foreign_keys=OFF")  # must be set outside a transaction
@@ -112,7 +115,7 @@ def make_migration_engine(db_path: Path) -> Engine:
         cur.close()
 
     @event.listens_for(engine, "begin")
-    def _begin(conn) -> None:  # noqa: ANN001
+    def _begin(conn: Connection) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine

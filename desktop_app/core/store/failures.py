@@ -33,7 +33,7 @@ def disk_full(folder: Path | str) -> DiskFull:
     return DiskFull(f"no space left on {folder}; nothing was written")
 
 
-def privilege_error(orig: BaseException, role: str, schema: str, *, writing: bool) -> LibraryError | None:
+def privilege_error(orig: BaseException | None, role: str, schema: str, *, writing: bool) -> LibraryError | None:
     """A server's "permission denied" (SQLSTATE 42501, psycopg's InsufficientPrivilege) as one
     line naming the GRANT a library owner runs; None for any other error."""
     if getattr(orig, "sqlstate", None) != "42501":
@@ -63,7 +63,7 @@ def privilege_error(orig: BaseException, role: str, schema: str, *, writing: boo
                             "a library owner grants it (see docs/shared-library.md)")
 
 
-def unreachable(orig: BaseException, location: Path | str) -> ServerUnreachable | None:
+def unreachable(orig: BaseException | None, location: Path | str) -> ServerUnreachable | None:
     """psycopg's OperationalError (refused, lost, a statement timeout: QueryCanceled is one) or
     InterfaceError (a closed connection) as one line; None for any other error."""
     kinds = {c.__name__ for c in type(orig).__mro__ if c.__module__.partition(".")[0] == "psycopg"}

@@ -66,7 +66,8 @@ def current_revision(db_path: Path, *, immutable: bool | None = None) -> str | N
 def _has_tables(db_path: Path, immutable: bool | None) -> bool:
     con = connect(db_path, read_only=immutable is not None, immutable=bool(immutable))
     try:
-        return con.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0] > 0
+        tables: int = con.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
+        return tables > 0
     finally:
         con.close()
 

@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Engine, Select, literal, select, true
+from sqlalchemy import Connection, CursorResult, Engine, Select, literal, select, true
 from sqlalchemy.exc import OperationalError
 
 from desktop_app.core.errors import LibraryBusy, LibraryReadOnly, PaperGone, ServerUnreachable
@@ -36,15 +36,25 @@ if TYPE_CHECKING:
 COMMITS_FILE = wal_witness.WITNESS_FILE  # the count of acknowledged writes, kept beside the database
 
 
-def live_ids_statement(d: Dialect) -> Select:
+def live_ids_statement(d: Dialect) -> Select[int]:
     """Which of the ids bound to "ids" are live papers (built once per store: a hot path)."""
     return select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None), d.in_ids_named(t.paper.c.id, "ids"))
+
+
+def inserted_id(result: CursorResult[Any]) -> int:
+    """The primary key of the row a one-row INSERT made (SQLAlchemy types it optional: an
+    executemany has none)."""
+    key = result.inserted_primary_key
+    if key is None:
+        raise ValueError("not the result of a one-row INSERT")
+    new_id: int = key[0]
+    return new_id
 
 
 class Tx:
     """One write transaction: its connection, its dialect, and the index queue."""
 
-    def __init__(self, conn: Connection, dialect: Dialect, live_ids: Select | None = None,
+    def __init__(self, conn: Connection, dialect: Dialect, live_ids: Select[int] | None = None,
                  index_queue: bool = True) -> None:
         self.conn = conn
         self.index_queue = index_queue  # False: a shared library's desks index from change_log
@@ -82,7 +92,7 @@ class Tx:
     def require_papers(self, ids: Sequence[int]) -> list[int]:
         """The ids, deduplicated in order; LibraryError when one is not a live paper."""
         ids = list(dict.fromkeys(int(i) for i in ids))
-        found = set(self.conn.execute(self._live_ids, {"ids": self.d.ids_value(ids)}).scalars())
+        found: set[int] = set(self.conn.execute(self._live_ids, {"ids": self.d.ids_value(ids)}).scalars())
         missing = [i for i in ids if i not in found]
         if missing:
             raise PaperGone(f"no paper with id {', '.join(map(str, missing[:5]))}", tuple(missing))
@@ -294,7 +304,9 @@ class Store:
         The pages written back; None when a reader elsewhere kept the checkpoint from finishing
         (the next call tries again)."""
         with self.engine.connect() as conn:  # PASSIVE says how many pages; TRUNCATE reports 0
-            _busy, log, done = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+            # the three columns are integers (busy, pages in the log, pages written back)
+            row = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one().tuple()
+            _busy, log, done = map(int, row)
             if log > 0 and done < log:
                 return None
             # then empty it: readers elsewhere start from the database file alone (a reader in
@@ -351,7 +363,7 @@ class Store:
                 self.engine.connect() as conn:
             yield conn
 
-    def data_stamp(self) -> tuple | None:
+    def data_stamp(self) -> tuple[object, ...] | None:
         """Something that changes with every committed write to the database, for caches of
         derived data (the Finder's ordered id lists), or None where there is none (a server).
 
@@ -375,7 +387,7 @@ class Store:
             stamp.append((st.st_ino, st.st_size, st.st_mtime_ns))
         return tuple(stamp)
 
-    def fetch_ids(self, conn: Connection, stmt: Select) -> list[int]:
+    def fetch_ids(self, conn: Connection, stmt: Select[int]) -> list[int]:
         """The first column of ``stmt`` as ints, fetched through the driver's own cursor.
 
         Hot path: building 100,000 SQLAlchemy rows for the listing took 136 ms; the statement is
@@ -383,18 +395,25 @@ class Store:
         """
         compiled = stmt.compile(dialect=self.engine.dialect)
         params = compiled.construct_params()
-        if compiled.positional:
-            args: object = tuple(params[name] for name in compiled.positiontup or ())
-        else:
-            args = params
         processors = compiled._bind_processors
-        if processors:
-            if isinstance(args, tuple):
-                names = compiled.positiontup or ()
-                args = tuple(processors[n](v) if n in processors else v for n, v in zip(names, args, strict=True))
-            else:
-                args = {n: processors[n](v) if n in processors else v for n, v in args.items()}
-        cur = conn.connection.driver_connection.cursor()
+
+        def bound(name: str, value: object) -> object:
+            process = processors.get(name)
+            if process is None:
+                return value
+            if not callable(process):  # a tuple_() parameter's per-element processors
+                raise TypeError(f"fetch_ids cannot bind the tuple parameter {name!r}")
+            return process(value)
+
+        args: tuple[object, ...] | dict[str, object]
+        if compiled.positional:
+            args = tuple(bound(name, params[name]) for name in compiled.positiontup or ())
+        else:
+            args = {name: bound(name, value) for name, value in params.items()}
+        driver = conn.connection.driver_connection
+        if driver is None:  # only a connection already closed has none
+            raise RuntimeError("fetch_ids on a closed connection")
+        cur = driver.cursor()
         try:
             cur.execute(str(compiled), args)
             return [r[0] for r in cur.fetchall()]

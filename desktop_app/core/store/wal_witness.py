@@ -117,7 +117,8 @@ def frames_gone(db_path: Path) -> int:
         return 0
     if len(head) < 48:
         return 0
-    version, _unused, _change, is_init, _big_end, page, max_frame = struct.unpack("=IIIBBHI", head[:20])
+    fields: tuple[int, ...] = struct.unpack("=IIIBBHI", head[:20])
+    version, _unused, _change, is_init, _big_end, page, max_frame = fields
     if version != WAL_MAGIC or not is_init or not max_frame:
         return 0
     page_size = 65536 if page == 1 else page

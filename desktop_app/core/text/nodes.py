@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypeAlias
 
-__all__ = ["Delim", "Segment", "Span", "build_segments", "flat_text", "resolve_emphasis"]
+__all__ = ["Delim", "Node", "Segment", "Span", "build_segments", "flat_text", "resolve_emphasis"]
 
 _WS = re.compile(r"\s+")
 JUNK = re.compile(r"[\x00-\x08\x0e-\x1f\x7f\ud800-\udfff]")  # controls, lone surrogates
@@ -39,8 +41,14 @@ class Span:
 
     __slots__ = ("attr", "children")
 
-    def __init__(self, attr: str | None, children: list) -> None:
+    def __init__(self, attr: str | None, children: list[Node]) -> None:
         self.attr, self.children = attr, children
+
+
+# a node of the reader's tree: text, a styled span, or a delimiter run not yet paired (none is
+# left once resolve_emphasis has run)
+Node: TypeAlias = str | Span | Delim
+Flags: TypeAlias = tuple[bool, bool, bool, bool, bool]  # Segment's bold, italic, math, ref, code
 
 
 def is_punct(ch: str) -> bool:
@@ -48,11 +56,13 @@ def is_punct(ch: str) -> bool:
     return not ch.isalnum() and not ch.isspace()
 
 
-def resolve_emphasis(nodes: list) -> list:
+def resolve_emphasis(nodes: list[Node]) -> list[Node]:
     """Pair ``*``/``_`` delimiter runs into emphasis spans; unpaired ones stay literal."""
     if not any(isinstance(node, Delim) for node in nodes):
         return nodes
-    frames: list[list] = [[None, []]]
+    # (opener, children) of each open emphasis; the outermost's opener is a placeholder that
+    # nothing pairs with (the search below stops before it)
+    frames: list[tuple[Delim, list[Node]]] = [(Delim("", 0, False, False), [])]
 
     def unwind_to(k: int) -> None:
         while len(frames) - 1 > k:
@@ -79,21 +89,21 @@ def resolve_emphasis(nodes: list) -> list:
                 opener.count -= use
                 node.count -= use
                 if opener.count:
-                    frames[-1][1] = [span]
+                    frames[-1] = (opener, [span])
                 else:
                     frames.pop()
                     frames[-1][1].append(span)
             if not node.count:
                 continue
         if node.can_open and len(frames) <= _MAX_OPEN_EMPHASIS:
-            frames.append([node, []])
+            frames.append((node, []))
         else:
             frames[-1][1].append(node.char * node.count)
     unwind_to(0)
     return frames[0][1]
 
 
-def flat_text(nodes: list) -> str:
+def flat_text(nodes: list[Node]) -> str:
     """The text of a node list, styles ignored."""
     parts: list[str] = []
     stack = [iter(nodes)]
@@ -101,6 +111,8 @@ def flat_text(nodes: list) -> str:
         node = next(stack[-1], None)
         if node is None:
             stack.pop()
+        elif isinstance(node, Delim):  # unpaired: its characters, as resolve_emphasis leaves them
+            parts.append(node.char * node.count)
         elif isinstance(node, str):
             parts.append(node)
         else:
@@ -111,23 +123,26 @@ def flat_text(nodes: list) -> str:
 _FLAG_INDEX = {"b": (0,), "i": (1,), "bi": (0, 1), "math": (2,), "ref": (3,), "code": (4,)}
 
 
-def build_segments(nodes: list) -> list[Segment]:
+def build_segments(nodes: list[Node]) -> list[Segment]:
     """Flatten the tree into segments: whitespace collapsed, equal neighbours merged."""
-    runs: list[list] = []  # [text, flags]
+    texts: list[str] = []  # the runs of text so far, each with its flags
+    run_flags: list[Flags] = []
     space_before = True  # at the start, a space would be leading: drop it
-    stack = [(iter(nodes), (False, False, False, False, False))]
+    no_flags: Flags = (False, False, False, False, False)
+    stack: list[tuple[Iterator[Node], Flags]] = [(iter(nodes), no_flags)]
     while stack:
         it, flags = stack[-1]
         node = next(it, None)
         if node is None:
             stack.pop()
             continue
+        if isinstance(node, Delim):  # unpaired: its characters, as resolve_emphasis leaves them
+            node = node.char * node.count
         if not isinstance(node, str):
             if node.attr is not None:
-                new = list(flags)
-                for k in _FLAG_INDEX[node.attr]:
-                    new[k] = True
-                flags = tuple(new)
+                on = _FLAG_INDEX[node.attr]
+                bold, italic, math, ref, code = (flags[k] or k in on for k in range(5))
+                flags = (bold, italic, math, ref, code)
             stack.append((iter(node.children), flags))
             continue
         text = _WS.sub(" ", JUNK.sub("", node))
@@ -136,12 +151,14 @@ def build_segments(nodes: list) -> list[Segment]:
         if not text:
             continue
         space_before = text.endswith(" ")
-        if runs and runs[-1][1] == flags:
-            runs[-1][0] += text
+        if texts and run_flags[-1] == flags:
+            texts[-1] += text
         else:
-            runs.append([text, flags])
-    while runs and runs[-1][0].endswith(" "):
-        runs[-1][0] = runs[-1][0].rstrip(" ")
-        if not runs[-1][0]:
-            runs.pop()
-    return [Segment(text, *flags) for text, flags in runs]
+            texts.append(text)
+            run_flags.append(flags)
+    while texts and texts[-1].endswith(" "):
+        texts[-1] = texts[-1].rstrip(" ")
+        if not texts[-1]:
+            texts.pop()
+            run_flags.pop()
+    return [Segment(text, *flags) for text, flags in zip(texts, run_flags, strict=True)]

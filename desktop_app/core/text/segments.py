@@ -24,6 +24,7 @@ from desktop_app.core.text.mathtext import MathReader, TooDeep, math_to_text, sc
 from desktop_app.core.text.nodes import (
     JUNK,
     Delim,
+    Node,
     Segment,
     Span,
     build_segments,
@@ -88,8 +89,9 @@ class _TextReader:
         self.depth = 0
 
     # -- structure -------------------------------------------------------------------
-    def seq(self, closer: str | None = None) -> list:
-        s, n, out = self.s, self.n, []
+    def seq(self, closer: str | None = None) -> list[Node]:
+        s, n = self.s, self.n
+        out: list[Node] = []
         while self.i < n:
             m = _SPECIAL.search(s, self.i)
             if m is None:
@@ -142,7 +144,7 @@ class _TextReader:
                 self.i += len(text)
         return resolve_emphasis(out)
 
-    def group(self) -> list:
+    def group(self) -> list[Node]:
         self.depth += 1
         if self.depth > _MAX_DEPTH:
             raise TooDeep
@@ -154,7 +156,7 @@ class _TextReader:
         while self.i < self.n and self.s[self.i].isspace():
             self.i += 1
 
-    def arg(self) -> list:
+    def arg(self) -> list[Node]:
         """One macro argument as nodes: a braced group, a macro or a single character."""
         self.skip_ws()
         if self.i >= self.n or self.s[self.i] == "}":
@@ -167,7 +169,7 @@ class _TextReader:
             self.depth += 1
             if self.depth > _MAX_DEPTH:
                 raise TooDeep
-            nodes: list = []
+            nodes: list[Node] = []
             self.macro(nodes, None)
             self.depth -= 1
             return nodes
@@ -217,7 +219,7 @@ class _TextReader:
             break
 
     # -- tokens ------------------------------------------------------------------------
-    def macro(self, out: list, closer: str | None) -> bool:
+    def macro(self, out: list[Node], closer: str | None) -> bool:
         """Read one backslash command into ``out``; True when it consumed ``closer`` too."""
         s, start = self.s, self.i
         i = start + 1
@@ -317,7 +319,7 @@ class _TextReader:
                 out.append(name)
         return False
 
-    def accent(self, out: list, start: int) -> None:
+    def accent(self, out: list[Node], start: int) -> None:
         """A text accent such as ``\\'e``, ``\\"{u}`` or ``\\c c``, converted by pylatexenc."""
         if self.s[start + 1].isalpha():
             self.skip_ws()
@@ -328,7 +330,7 @@ class _TextReader:
             return  # an accent over nothing: drop it rather than show a lone combining mark
         out.append(sym.pylatexenc_fragment(self.s[start : self.i]))
 
-    def dollar(self, out: list) -> None:
+    def dollar(self, out: list[Node]) -> None:
         s, i = self.s, self.i
         if s.startswith("$$", i):
             end = s.find("$$", i + 2)
@@ -348,7 +350,7 @@ class _TextReader:
         out.append("$")
         self.i = i + 1
 
-    def delimiter(self, out: list) -> None:
+    def delimiter(self, out: list[Node]) -> None:
         s, i, c = self.s, self.i, self.s[self.i]
         j = i
         while j < self.n and s[j] == c:
@@ -368,7 +370,7 @@ class _TextReader:
         else:
             out.append(c * (j - i))
 
-    def backtick(self, out: list) -> None:
+    def backtick(self, out: list[Node]) -> None:
         s, i = self.s, self.i
         if s.startswith("``", i):
             out.append("“")
@@ -396,7 +398,7 @@ def _segments_strict(raw: str) -> list[Segment]:
     return build_segments(_TextReader(raw).seq())
 
 
-def segments(raw: str) -> list[Segment]:
+def segments(raw: object) -> list[Segment]:
     """Split a raw abstract into display segments (see the module docstring for the rules).
 
     Never raises: input nested beyond any real abstract (or anything unforeseen) falls

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+from typing import Any
 
 _GREEK = {
     "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε",
@@ -126,7 +127,7 @@ SUBSCRIPTS = dict(
 
 
 @lru_cache(maxsize=1)
-def _pylatexenc() -> tuple:
+def _pylatexenc() -> tuple[Any, Any]:  # pylatexenc has no type hints
     """pylatexenc's converter and its macro table, loaded on first need (import is slow)."""
     from pylatexenc import latex2text
 
