@@ -25,7 +25,7 @@ from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.column_types import ATTACHMENT_KINDS
 from desktop_app.core.store.store import inserted_id
-from desktop_app.core.values import Change
+from desktop_app.core.values import Change, ChangeKind
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,7 @@ class Attachments:
             with self.store.write() as tx:
                 tx.require_papers([paper_id])
                 aid = insert_row(tx, paper_id, "link", str(source), source.name, size, sha)
-            return Change("attachments", (int(paper_id),), detail={"attachment_id": aid})
+            return Change(ChangeKind.ATTACHMENTS, (int(paper_id),), detail={"attachment_id": aid})
         target_dir = self.folder / af.FILES_DIR / str(int(paper_id))
         try:
             temp, sha, size = af.copy_to_temp(source, target_dir)
@@ -134,7 +134,7 @@ class Attachments:
                 aid = insert_copy(tx, self.folder, paper_id, temp, name, source.name, size, sha)
         finally:
             temp.unlink(missing_ok=True)
-        return Change("attachments", (int(paper_id),), detail={"attachment_id": aid})
+        return Change(ChangeKind.ATTACHMENTS, (int(paper_id),), detail={"attachment_id": aid})
 
     @writes
     def remove(self, attachment_id: int, *, hard: bool = False) -> Change:
@@ -154,7 +154,7 @@ class Attachments:
                         tx.after_commit.append(lambda: af.remove_file(where))
             else:
                 tx.conn.execute(update(a).where(a.c.id == attachment_id).values(removed_at=tx.now))
-        return Change("attachments", (row.paper_id,), detail={"attachment_id": attachment_id, "hard": hard})
+        return Change(ChangeKind.ATTACHMENTS, (row.paper_id,), detail={"attachment_id": attachment_id, "hard": hard})
 
     @writes
     def restore(self, attachment_id: int) -> Change:
@@ -165,7 +165,7 @@ class Attachments:
                                   .returning(a.c.paper_id)).scalar()
         if pid is None:
             raise LibraryError(f"no attachment with id {attachment_id}")
-        return Change("attachments", (int(pid),), detail={"attachment_id": attachment_id})
+        return Change(ChangeKind.ATTACHMENTS, (int(pid),), detail={"attachment_id": attachment_id})
 
     # ---- checking --------------------------------------------------------------------------
     def problems(self) -> list[str]:

@@ -40,7 +40,7 @@ from desktop_app.core.sameness import (
 )
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.column_types import STATUSES
-from desktop_app.core.values import Change, DuplicatePair, FieldDiff, PaperView
+from desktop_app.core.values import Change, ChangeKind, DuplicatePair, FieldDiff, PaperView
 
 if TYPE_CHECKING:
     from desktop_app.core.papers import Papers
@@ -247,12 +247,12 @@ class Duplicates:
         unfiled = select(p.c.id).where(~exists().where(pi.c.paper_id == p.c.id))
         with self._store.read() as conn:
             if conn.execute(unfiled.limit(1)).first() is None:
-                return Change("duplicates", detail={"keys": 0})  # the usual case: no write at all
+                return Change(ChangeKind.DUPLICATES, detail={"keys": 0})  # the usual case: no write at all
         with self._store.write() as tx:
             ids = list(tx.conn.execute(unfiled).scalars())
             rows = self._identity_rows(tx.conn, ids)
             filed = sum(len(_file_keys(tx, pid, candidate_keys(row_identity(row)))) for pid, row in rows.items())
-        return Change("duplicates", tuple(ids), detail={"keys": filed})
+        return Change(ChangeKind.DUPLICATES, tuple(ids), detail={"keys": filed})
 
     # ---- comparing -------------------------------------------------------------------------
     def compare(self, a: int, b: int) -> list[FieldDiff]:
@@ -317,7 +317,7 @@ class Duplicates:
                 moved_json=json.dumps(moved, ensure_ascii=False), merged_at=tx.now, undone=False,
             )).inserted_primary_key[0]
             tx.queue_index([keep_id, other_id])
-        return Change("papers", (keep_id, other_id), text_changed=True,
+        return Change(ChangeKind.PAPERS, (keep_id, other_id), text_changed=True,
                       detail={"deleted": True, "merge_id": merge_id, "kept": keep_id, "merged": other_id})
 
     @writes
@@ -359,7 +359,7 @@ class Duplicates:
             tx.conn.execute(update(p).where(p.c.id == other_id).values(deleted_at=None))
             tx.conn.execute(update(m).where(m.c.id == merge_id).values(undone=True))
             tx.queue_index([keep_id, other_id])
-        return Change("papers", (keep_id, other_id), text_changed=True,
+        return Change(ChangeKind.PAPERS, (keep_id, other_id), text_changed=True,
                       detail={"restored": True, "merge_id": merge_id, "kept": keep_id, "merged": other_id})
 
     def merges(self) -> list[dict]:
@@ -378,7 +378,7 @@ class Duplicates:
             tx.require_papers([low, high])
             tx.conn.execute(tx.d.insert(dp).values(low_id=low, high_id=high)
                             .on_conflict_do_nothing(index_elements=["low_id", "high_id"]))
-        return Change("duplicates", (low, high), detail={"dismissed": (low, high)})
+        return Change(ChangeKind.DUPLICATES, (low, high), detail={"dismissed": (low, high)})
 
     @writes
     def undismiss(self, a: int, b: int) -> Change:
@@ -387,7 +387,7 @@ class Duplicates:
         dp = t.distinct_pair
         with self._store.write() as tx:
             tx.conn.execute(delete(dp).where(dp.c.low_id == low, dp.c.high_id == high))
-        return Change("duplicates", (low, high), detail={"undismissed": (low, high)})
+        return Change(ChangeKind.DUPLICATES, (low, high), detail={"undismissed": (low, high)})
 
     def dismissed(self) -> list[tuple[int, int]]:
         """The pairs said to be different papers, (low id, high id)."""

@@ -11,7 +11,7 @@ from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.store import inserted_id
-from desktop_app.core.values import Change
+from desktop_app.core.values import Change, ChangeKind
 
 if TYPE_CHECKING:
     from desktop_app.core.papers import Papers
@@ -56,7 +56,7 @@ class Highlights:
                 )
             ))
             tx.queue_index([paper_id])
-        return Change("highlights", (paper_id,), text_changed=True, detail={"id": hid})
+        return Change(ChangeKind.HIGHLIGHTS, (paper_id,), text_changed=True, detail={"id": hid})
 
     @writes
     def add_quote(self, paper_id: int, quote: str, color: str = "yellow", comment: str = "") -> Change:
@@ -87,7 +87,7 @@ class Highlights:
                 )
             )
             tx.queue_index([pid])
-        return Change("highlights", (pid,), text_changed=True,
+        return Change(ChangeKind.HIGHLIGHTS, (pid,), text_changed=True,
                       detail={"id": highlight_id, "color": old_color, "comment": old_comment})
 
     @writes
@@ -100,7 +100,7 @@ class Highlights:
                 raise LibraryError(f"no highlight with id {highlight_id}")
             tx.conn.execute(delete(h).where(h.c.id == highlight_id))
             tx.queue_index([row["paper_id"]])
-        return Change("highlights", (row["paper_id"],), text_changed=True, detail={"row": dict(row)})
+        return Change(ChangeKind.HIGHLIGHTS, (row["paper_id"],), text_changed=True, detail={"row": dict(row)})
 
     @writes
     def restore(self, row: dict[str, Any]) -> Change:
@@ -108,4 +108,4 @@ class Highlights:
         with self._store.write() as tx:
             tx.conn.execute(insert(t.highlight).values(**row))
             tx.queue_index([row["paper_id"]])
-        return Change("highlights", (row["paper_id"],), text_changed=True, detail={"id": row["id"]})
+        return Change(ChangeKind.HIGHLIGHTS, (row["paper_id"],), text_changed=True, detail={"id": row["id"]})

@@ -12,7 +12,7 @@ from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryBusy
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
-from desktop_app.core.values import Change
+from desktop_app.core.values import Change, ChangeKind
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class Notes:
             ).scalar()
             note = new_text(old or "")
             if old == note:
-                return Change("note", (paper_id,))
+                return Change(ChangeKind.NOTE, (paper_id,))
             theirs = old or ""
             conflict = base is not None and theirs != base
             if old:
@@ -94,7 +94,7 @@ class Notes:
         detail = {"old": theirs}
         if conflict:
             detail["conflict"] = theirs
-        return Change("note", (paper_id,), text_changed=True, detail=detail)
+        return Change(ChangeKind.NOTE, (paper_id,), text_changed=True, detail=detail)
 
     def revisions(self, paper_id: int) -> list[tuple[str, str]]:
         """Earlier texts of a paper's note, newest first: (saved_at, text)."""

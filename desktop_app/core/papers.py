@@ -34,7 +34,7 @@ from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.column_types import STATUSES
 from desktop_app.core.store.dialect import Dialect
-from desktop_app.core.values import Change, HighlightView, PaperRow, PaperView
+from desktop_app.core.values import Change, ChangeKind, HighlightView, PaperRow, PaperView
 
 _TAG_SEPARATOR = "\x1f"
 # the table's optional fields, in the order filled_fields() computes them ("marks": highlights or a note)
@@ -189,7 +189,7 @@ class Papers:
                 .values(title=title, title_source=source, updated_at=tx.now)
             )
             tx.queue_index([paper_id])
-        return Change("papers", (paper_id,), text_changed=True, detail={"old": (old[0], old[1])})
+        return Change(ChangeKind.PAPERS, (paper_id,), text_changed=True, detail={"old": (old[0], old[1])})
 
     @writes
     def update_metadata(self, paper_id: int, changes: dict[str, object],
@@ -218,7 +218,7 @@ class Papers:
             _refuse_conflicts(paper_id, row, stored, started)
             new = {k: v for k, v in stored.items() if _edit_value(k, row[k]) != _edit_value(k, v)}
             if not new:
-                return Change("papers", (paper_id,), detail={"old": {}, "fields": []})
+                return Change(ChangeKind.PAPERS, (paper_id,), detail={"old": {}, "fields": []})
             if "bibtex_key" in new:
                 _check_key_free(tx, paper_id, str(new["bibtex_key"]))
             if "abstract" in new:
@@ -236,7 +236,7 @@ class Papers:
                 tx.queue_index([paper_id])
         old = {_EDIT_NAME.get(k, k): _edit_value(k, row[k]) for k in new if k != "abstract_text"}
         fields = [_EDIT_NAME.get(k, k) for k in new if k not in ("abstract_text", "title_source")]
-        return Change("papers", (paper_id,), text_changed=bool(searched & new.keys()),
+        return Change(ChangeKind.PAPERS, (paper_id,), text_changed=bool(searched & new.keys()),
                       detail={"old": old, "fields": fields})
 
     @writes
@@ -275,7 +275,7 @@ class Papers:
             tx.conn.execute(update(t.paper).where(where).values({column: value, "updated_at": tx.now}))
             change_log.record(tx, column, [(pid, {"old": old, "new": value}) for pid, old in before])
         # the values it replaced, for undo (set_fields): the papers that already had it keep it
-        return Change("papers", tuple(ids), detail={column: value, "old": {pid: {column: old} for pid, old in before}})
+        return Change(ChangeKind.PAPERS, tuple(ids), detail={column: value, "old": {pid: {column: old} for pid, old in before}})
 
     @writes
     def set_fields(self, values: dict[int, dict[str, object]]) -> Change:
@@ -298,7 +298,7 @@ class Papers:
                     update(t.paper).where(tx.d.in_ids(p.id, ids)).values({column: value, "updated_at": tx.now})
                 )
             change_log.record_fields(tx, old, values)
-        return Change("papers", tuple(values))
+        return Change(ChangeKind.PAPERS, tuple(values))
 
     def mark_opened(self, paper_id: int) -> None:
         """Remember when a paper was last shown (not a user edit: no Change, no undo)."""
@@ -324,7 +324,7 @@ class Papers:
 
             reanchor_all(tx.conn, paper_id, plain, old_plain)
             tx.queue_index([paper_id])
-        return Change("highlights", (paper_id,), text_changed=True)
+        return Change(ChangeKind.HIGHLIGHTS, (paper_id,), text_changed=True)
 
     @writes
     def delete(self, paper_ids: Sequence[int]) -> Change:
@@ -332,7 +332,7 @@ class Papers:
         with self._store.write() as tx:
             ids = tx.require_papers(paper_ids)
             self._trash(tx, ids, tx.now)
-        return Change("papers", tuple(ids), text_changed=True, detail={"deleted": True})
+        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=True, detail={"deleted": True})
 
     @writes
     def restore(self, paper_ids: Sequence[int]) -> Change:
@@ -345,7 +345,7 @@ class Papers:
             if gone:
                 raise LibraryError(f"no paper with id {', '.join(map(str, gone[:5]))} (deleted for good)")
             self._trash(tx, ids, None)
-        return Change("papers", tuple(ids), text_changed=True, detail={"restored": True})
+        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=True, detail={"restored": True})
 
     @staticmethod
     def _trash(tx: Tx, ids: Sequence[int], when: object) -> None:

@@ -10,7 +10,7 @@ from sqlalchemy import Connection, and_, bindparam, delete, func, insert, select
 from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.store import tables as t
-from desktop_app.core.values import Change, ListInfo
+from desktop_app.core.values import Change, ChangeKind, ListInfo
 
 if TYPE_CHECKING:
     from desktop_app.core.store import Store, Tx
@@ -141,7 +141,7 @@ class ReadingLists:
             lid = tx.conn.execute(
                 insert(RL).values(name=name, description=description, created_at=tx.now)
             ).inserted_primary_key[0]
-        return Change("lists", list_ids=(lid,), detail={"name": name})
+        return Change(ChangeKind.LISTS, list_ids=(lid,), detail={"name": name})
 
     @writes
     def rename(self, name: str, new_name: str) -> Change:
@@ -152,7 +152,7 @@ class ReadingLists:
             if other is not None and other != lid:
                 raise LibraryError(f"a reading list named '{new_name}' exists already")
             tx.conn.execute(update(RL).where(RL.c.id == lid).values(name=new_name))
-        return Change("lists", list_ids=(lid,), detail={"old": name, "new": new_name})
+        return Change(ChangeKind.LISTS, list_ids=(lid,), detail={"old": name, "new": new_name})
 
     @writes
     def describe(self, name: str, description: str) -> Change:
@@ -160,7 +160,7 @@ class ReadingLists:
             lid = _list_id(tx.conn, tx.d, name)
             old = tx.conn.execute(select(RL.c.description).where(RL.c.id == lid)).scalar_one()
             tx.conn.execute(update(RL).where(RL.c.id == lid).values(description=description))
-        return Change("lists", list_ids=(lid,), detail={"old": old})
+        return Change(ChangeKind.LISTS, list_ids=(lid,), detail={"old": old})
 
     @writes
     def delete(self, name: str) -> Change:
@@ -169,7 +169,7 @@ class ReadingLists:
             lid = _list_id(tx.conn, tx.d, name)
             snap = _snapshot(tx.conn, lid)
             tx.conn.execute(delete(RL).where(RL.c.id == lid))
-        return Change("lists", list_ids=(lid,), detail={"snapshot": snap})
+        return Change(ChangeKind.LISTS, list_ids=(lid,), detail={"snapshot": snap})
 
     @writes
     def restore(self, snapshot: dict) -> Change:
@@ -189,7 +189,7 @@ class ReadingLists:
                 notes[pid] = note
             _insert_items(tx.conn, lid, notes)
             _renumber(tx.conn, lid, order)
-        return Change("lists", tuple(notes), list_ids=(lid,))
+        return Change(ChangeKind.LISTS, tuple(notes), list_ids=(lid,))
 
     # ---- items -----------------------------------------------------------------------------
     @writes
@@ -204,7 +204,7 @@ class ReadingLists:
             order[at:at] = new
             _insert_items(tx.conn, lid, dict.fromkeys(new, ""))
             _renumber(tx.conn, lid, order)
-        return Change("lists", tuple(new), list_ids=(lid,), detail={"added": new})
+        return Change(ChangeKind.LISTS, tuple(new), list_ids=(lid,), detail={"added": new})
 
     @writes
     def remove(self, name: str, paper_ids: Sequence[int]) -> Change:
@@ -216,7 +216,7 @@ class ReadingLists:
             tx.conn.execute(delete(ITEM).where(ITEM.c.list_id == lid, tx.d.in_ids(ITEM.c.paper_id, sorted(gone))))
             _renumber(tx.conn, lid, _order(tx.conn, lid))
         snap["items"] = [it for it in snap["items"] if it[0] in gone]
-        return Change("lists", tuple(sorted(gone)), list_ids=(lid,), detail={"snapshot": snap})
+        return Change(ChangeKind.LISTS, tuple(sorted(gone)), list_ids=(lid,), detail={"snapshot": snap})
 
     @writes
     def move(self, name: str, paper_id: int, position: int) -> Change:
@@ -230,7 +230,7 @@ class ReadingLists:
             order.remove(paper_id)
             order.insert(max(0, min(position, len(order))), paper_id)
             _renumber(tx.conn, lid, order)
-        return Change("lists", (paper_id,), list_ids=(lid,), detail={"old": old, "new": order.index(paper_id)})
+        return Change(ChangeKind.LISTS, (paper_id,), list_ids=(lid,), detail={"old": old, "new": order.index(paper_id)})
 
     @writes
     def set_item_note(self, name: str, paper_id: int, note: str) -> Change:
@@ -242,7 +242,7 @@ class ReadingLists:
             if old is None:
                 raise LibraryError(f"paper {paper_id} is not in '{name}'")
             tx.conn.execute(update(ITEM).where(item).values(note=note))
-        return Change("lists", (paper_id,), list_ids=(lid,), detail={"old": old})
+        return Change(ChangeKind.LISTS, (paper_id,), list_ids=(lid,), detail={"old": old})
 
     @writes
     def reorder(self, name: str, order: Sequence[int]) -> Change:
@@ -254,7 +254,7 @@ class ReadingLists:
             wanted = [int(p) for p in dict.fromkeys(order) if int(p) in old]
             new = wanted + [p for p in old if p not in wanted]
             _renumber(tx.conn, lid, new)
-        return Change("lists", tuple(new), list_ids=(lid,), detail={"old": old})
+        return Change(ChangeKind.LISTS, tuple(new), list_ids=(lid,), detail={"old": old})
 
     @writes
     def move_many(self, name: str, paper_ids: Sequence[int], position: int) -> Change:

@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
-from desktop_app.core.values import Change
+from desktop_app.core.values import Change, ChangeKind
 
 __all__ = ["rederive_titles", "set_derived_titles"]
 
@@ -59,7 +59,7 @@ def set_derived_titles(store: Store, titles: Mapping[int, str]) -> Change:
     ids = [int(i) for i in titles]
     old: dict[int, str] = {}
     if not ids:
-        return Change("papers", detail={"old": old})
+        return Change(ChangeKind.PAPERS, detail={"old": old})
     with store.write() as tx:
         rows = tx.conn.execute(
             select(p.id, p.title).where(
@@ -75,7 +75,7 @@ def set_derived_titles(store: Store, titles: Mapping[int, str]) -> Change:
             )
             old[pid] = title
         tx.queue_index(old)
-    return Change("papers", tuple(old), text_changed=bool(old), detail={"old": old})
+    return Change(ChangeKind.PAPERS, tuple(old), text_changed=bool(old), detail={"old": old})
 
 
 def rederive_titles(store: Store, dry_run: bool = True, progress: Progress | None = None,

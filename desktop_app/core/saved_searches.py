@@ -10,7 +10,7 @@ from desktop_app.core.errors import LibraryError
 from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
-from desktop_app.core.values import Change
+from desktop_app.core.values import Change, ChangeKind
 
 
 class _NoIndex:
@@ -52,7 +52,7 @@ class SavedSearches:
             tx.conn.execute(
                 ins.on_conflict_do_update(index_elements=["name"], set_={"query": ins.excluded.query})
             )
-        return Change("searches", detail={"name": name, "old": old})
+        return Change(ChangeKind.SEARCHES, detail={"name": name, "old": old})
 
     @writes
     def delete(self, name: str) -> Change:
@@ -62,4 +62,4 @@ class SavedSearches:
             old = tx.conn.execute(delete(s).where(s.c.name == name).returning(s.c.query)).scalar()
         if old is None:
             raise LibraryError(f"no saved search named '{name}'")
-        return Change("searches", detail={"name": name, "old": old})
+        return Change(ChangeKind.SEARCHES, detail={"name": name, "old": old})

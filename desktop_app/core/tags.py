@@ -37,7 +37,7 @@ from desktop_app.core.rules import normalize_tag
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.dialect import Dialect
-from desktop_app.core.values import Change, TagInfo
+from desktop_app.core.values import Change, ChangeKind, TagInfo
 
 _COLOR = re.compile(r"^(#[0-9a-fA-F]{6})?$")
 
@@ -123,7 +123,7 @@ class Tags:
                 by_name[name] = [(pid, real) for pid in ids if pid not in have]
             added = [link for name in names for link in by_name[name]]
             change_log.record(tx, "tag", [(pid, {"added": name}) for pid, name in added])
-        return Change("tags", tuple(ids), tuple(names), detail={"links": added})
+        return Change(ChangeKind.TAGS, tuple(ids), tuple(names), detail={"links": added})
 
     def _add_statements(self) -> dict:
         """Built once: bulk tagging thousands of papers is a hot path (the build cost more than
@@ -161,7 +161,7 @@ class Tags:
                 removed += [(pid, real) for pid in gone]
             _drop_unused(tx.conn, tids)
             change_log.record(tx, "tag", [(pid, {"removed": name}) for pid, name in removed])
-        return Change("tags", tuple(ids), tuple(names), detail={"links": removed})
+        return Change(ChangeKind.TAGS, tuple(ids), tuple(names), detail={"links": removed})
 
     @writes
     def set_links(self, links: Sequence[tuple[int, str]], present: bool) -> Change:
@@ -173,7 +173,7 @@ class Tags:
         for name, ids in by_tag.items():
             (self.add if present else self.remove)(ids, [name])
             pids.update(ids)
-        return Change("tags", tuple(sorted(pids)), tuple(by_tag))
+        return Change(ChangeKind.TAGS, tuple(sorted(pids)), tuple(by_tag))
 
     # ---- the tags themselves -----------------------------------------------------------------
     @writes
@@ -195,7 +195,7 @@ class Tags:
                     _merge(tx.conn, tx.d, tid, existing)
                 else:
                     tx.conn.execute(update(t.tag).where(t.tag.c.id == tid).values(name=target))
-        return Change("tags", tag_names=(old, new), detail={"renamed": {old: new}})
+        return Change(ChangeKind.TAGS, tag_names=(old, new), detail={"renamed": {old: new}})
 
     def merge_preview(self, source: str, target: str) -> dict:
         """What :meth:`merge` would do, changing nothing: ``tagged`` papers carry ``source``,
@@ -239,7 +239,7 @@ class Tags:
         merge = {"source": {"id": src, "name": name, "color": color}, "target": target_name,
                  "target_created": existing is None, "tagged": tagged,
                  "gained": [pid for pid in tagged if pid not in had]}
-        return Change("tags", tuple(tagged), (name, target_name), detail={"merge": merge})
+        return Change(ChangeKind.TAGS, tuple(tagged), (name, target_name), detail={"merge": merge})
 
     @writes
     def unmerge(self, merged: Change) -> Change:
@@ -262,7 +262,7 @@ class Tags:
                     tx.conn.execute(delete(pt).where(pt.c.tag_id == dst, tx.d.in_ids(pt.c.paper_id, m["gained"])))
                 if m["target_created"]:
                     tx.conn.execute(delete(t.tag).where(t.tag.c.id == dst))
-        return Change("tags", tuple(m["tagged"]), (src["name"], m["target"]), detail={"unmerged": m})
+        return Change(ChangeKind.TAGS, tuple(m["tagged"]), (src["name"], m["target"]), detail={"unmerged": m})
 
     @writes
     def recolor(self, name: str, color: str) -> Change:
@@ -277,7 +277,7 @@ class Tags:
                 raise LibraryError(f"no tag named '{name}'")
             old = tx.conn.execute(select(t.tag.c.color).where(t.tag.c.id == tid)).scalar_one()
             tx.conn.execute(update(t.tag).where(t.tag.c.id == tid).values(color=color))
-        return Change("tags", tag_names=(name,), detail={"old_color": old})
+        return Change(ChangeKind.TAGS, tag_names=(name,), detail={"old_color": old})
 
     @writes
     def delete(self, name: str) -> Change:
@@ -296,4 +296,4 @@ class Tags:
             tx.conn.execute(delete(t.tag).where(t.tag.c.id == tid))  # links go: ON DELETE CASCADE
             change_log.record(tx, "tag", [(pid, {"removed": real}) for pid in pids])
         links = [(p, real) for p in pids]
-        return Change("tags", tuple(pids), (real,), detail={"links": links, "color": color})
+        return Change(ChangeKind.TAGS, tuple(pids), (real,), detail={"links": links, "color": color})

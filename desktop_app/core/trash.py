@@ -25,7 +25,7 @@ from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
-from desktop_app.core.values import Change
+from desktop_app.core.values import Change, ChangeKind
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ class Trash:
             ids = self._require_trashed(tx, paper_ids)
             tx.conn.execute(update(t.paper).where(tx.d.in_ids(t.paper.c.id, ids)).values(deleted_at=None))
             tx.queue_index(ids)
-        return Change("papers", tuple(ids), text_changed=True, detail={"restored": True})
+        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=True, detail={"restored": True})
 
     @writes
     def purge(self, paper_ids: Sequence[int]) -> Change:
@@ -112,7 +112,7 @@ class Trash:
         with self._store.write() as tx:
             ids = self._require_trashed(tx, paper_ids)
             files = self._purge(tx, ids)
-        return Change("papers", tuple(ids), text_changed=True, detail={"purged": True, "files": files})
+        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=True, detail={"purged": True, "files": files})
 
     @writes
     def empty(self) -> Change:
@@ -121,7 +121,7 @@ class Trash:
         with self._store.write() as tx:
             ids: list[int] = list(tx.conn.execute(select(p.id).where(p.deleted_at.is_not(None)).order_by(p.id)).scalars())
             files = self._purge(tx, ids) if ids else 0
-        return Change("papers", tuple(ids), text_changed=bool(ids), detail={"purged": True, "files": files})
+        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=bool(ids), detail={"purged": True, "files": files})
 
     # ---- inside a transaction ------------------------------------------------------------
     @staticmethod

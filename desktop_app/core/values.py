@@ -3,19 +3,40 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
+
+
+class ChangeKind(StrEnum):
+    """What a :class:`Change` is about, which decides what a view refreshes. A ``StrEnum``: it
+    equals its string (``ChangeKind.TAGS == "tags"``), so a change told over a shared library's
+    change log or a test comparing with the string reads the same."""
+
+    PAPERS = "papers"  # papers' fields: status, rating, decision, title, deletion, merges
+    TAGS = "tags"
+    NOTE = "note"
+    HIGHLIGHTS = "highlights"
+    LISTS = "lists"
+    SEARCHES = "searches"
+    IMPORT = "import"  # papers added (or an import undone)
+    DUPLICATES = "duplicates"  # pairs marked distinct
+    ATTACHMENTS = "attachments"
 
 
 @dataclass(frozen=True)
 class Change:
     """What one mutation changed, so views refresh only what concerns them."""
 
-    kind: str  # "papers", "tags", "note", "highlights", "lists", "searches", "import", ...
+    kind: ChangeKind
     paper_ids: tuple[int, ...] = ()
     tag_names: tuple[str, ...] = ()
     list_ids: tuple[int, ...] = ()
     text_changed: bool = False  # the full-text index must be updated
     detail: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        # a string from outside the core (a test, a journal) becomes its kind; an unknown one is refused
+        object.__setattr__(self, "kind", ChangeKind(self.kind))
 
 
 @dataclass

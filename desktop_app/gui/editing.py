@@ -24,7 +24,7 @@ from desktop_app.core.library import Library
 from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
 from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.store.outbox_journal import OutboxJournal
-from desktop_app.core.values import Change
+from desktop_app.core.values import Change, ChangeKind
 from desktop_app.gui import i18n
 from desktop_app.gui.note_editor import NoteEditor, NoteNotSaved, PaperDeleted
 from desktop_app.gui.paper_table import PaperTable
@@ -576,7 +576,7 @@ class EditController(QObject):
                 out = lib.tags.set_links(ch.detail["links"], present=True) if ch.detail["links"] else ch
                 if ch.detail["color"]:
                     lib.tags.recolor(name, ch.detail["color"])
-                return Change("tags", out.paper_ids, (name,))
+                return Change(ChangeKind.TAGS, out.paper_ids, (name,))
 
             self._do(self.tr("Delete tag {0}").format(name), lambda: lib.tags.delete(name), undo)
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from desktop_app.appinfo import APP_NAME
 from desktop_app.core.library import Library
-from desktop_app.core.values import Change, ImportReport
+from desktop_app.core.values import Change, ChangeKind, ImportReport
 from desktop_app.gui import i18n
 from desktop_app.gui.jobs import Job, keep_while_running, start_job
 from desktop_app.gui.paper_table import PaperTable
@@ -190,7 +190,7 @@ class FileController(QObject):
         if report.cancelled:
             self.message.emit(self.tr("Import cancelled — nothing was added"), 5000)
             return
-        self.changed.emit(Change("import", tuple(report.paper_ids)))
+        self.changed.emit(Change(ChangeKind.IMPORT, tuple(report.paper_ids)))
         state = self._filters()
         if report.paper_ids and state.query == "" and not state.list_name:
             self._table.select_paper(report.paper_ids[0])

@@ -29,7 +29,7 @@ from desktop_app.core.errors import IndexDamaged, LibraryError, ServerUnreachabl
 from desktop_app.core.library import Library
 from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.search.errors import QuerySyntaxError
-from desktop_app.core.values import Change
+from desktop_app.core.values import Change, ChangeKind
 from desktop_app.gui import collation, did_you_mean, i18n, start_up_done
 from desktop_app.gui.bulk_panel import install_bulk_panel
 from desktop_app.gui.deferred import AfterFirstPaint, Coalescer
@@ -680,26 +680,26 @@ class MainWindow(QMainWindow):
         err = self.library.index.last_error
         self.status_label.setText(self.tr("Search index update failed ({0}); it will be retried").format(err) if err else "")
         kind = change.kind
-        if kind == "import" or any(change.detail.get(k) for k in ("deleted", "restored", "purged")):
+        if kind == ChangeKind.IMPORT or any(change.detail.get(k) for k in ("deleted", "restored", "purged")):
             self.refresh_sidebar()
             self.refresh_query()
             self.update_stack()
             return
-        if kind in ("papers", "tags", "note", "highlights"):
+        if kind in (ChangeKind.PAPERS, ChangeKind.TAGS, ChangeKind.NOTE, ChangeKind.HIGHLIGHTS):
             if change.paper_ids:
                 self.model.refresh_papers(change.paper_ids)
             else:
                 self.model.refresh_all()
-        if kind == "papers":  # a status may have changed: an edit, its undo or its redo
+        if kind == ChangeKind.PAPERS:  # a status may have changed: an edit, its undo or its redo
             self.follow.later("status counts")
-        if kind in ("tags", "lists", "searches"):
+        if kind in (ChangeKind.TAGS, ChangeKind.LISTS, ChangeKind.SEARCHES):
             self.refresh_sidebar()
-        if kind == "lists" and self.state.list_name:
+        if kind == ChangeKind.LISTS and self.state.list_name:
             self.refresh_query()
         cur = self.current_id()
         if self.bulk.bulk_shown():
             return  # the reader is hidden: shown afresh when it comes back (refresh_reader)
-        if cur is not None and (not change.paper_ids or cur in change.paper_ids or kind == "tags"):
+        if cur is not None and (not change.paper_ids or cur in change.paper_ids or kind == ChangeKind.TAGS):
             self.show_current(reload_note=False)
 
     def refresh_reader(self) -> None:

@@ -21,7 +21,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
 from desktop_app.core.errors import ServerUnreachable
-from desktop_app.core.values import Change
+from desktop_app.core.values import Change, ChangeKind
 
 SERVER_DEADLINE = 1.0  # seconds the window's thread waits for a server that stopped answering
 
@@ -82,5 +82,5 @@ def _reachable(win: QWidget, on: bool) -> None:
     if not on:
         return
     win.status_message(QCoreApplication.translate("OfflineBanner", "The library's server is back"), 5000)
-    win.on_change(Change("import"))  # the list, the sidebar, the counts and the reader, afresh
+    win.on_change(Change(ChangeKind.IMPORT))  # the list, the sidebar, the counts and the reader, afresh
     win.edits.send_outbox()

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from desktop_app.core.changelog.changes import ChangeRow, is_server_url
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.values import Change
+from desktop_app.core.values import Change, ChangeKind
 
 
 def _tr(text: str, n: int = -1) -> str:
@@ -97,9 +97,9 @@ def apply_rows(win: QWidget, rows: list[ChangeRow]) -> None:
     library_wide = any(r.paper_id is None for r in rows)
     kinds = {r.kind.partition(".")[0] for r in rows}
     if library_wide or kinds & {"imports", "trash"} or any(r.kind in ("papers.delete", "papers.restore") for r in rows):
-        win.on_change(Change("import"))  # the list, the sidebar and the counts
+        win.on_change(Change(ChangeKind.IMPORT))  # the list, the sidebar and the counts
     else:
-        win.on_change(Change("tags" if "tags" in kinds else "papers", ids))
+        win.on_change(Change(ChangeKind.TAGS if "tags" in kinds else ChangeKind.PAPERS, ids))
     win.edits.check_note_elsewhere()
 
 

@@ -50,7 +50,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.values import Change, PaperView
+from desktop_app.core.values import Change, ChangeKind, PaperView
 from desktop_app.gui import i18n, preferences, theme, word_marks
 from desktop_app.gui.decision_control import DecisionControl
 from desktop_app.gui.flash_label import FlashLabel
@@ -479,7 +479,7 @@ class TriageView(QWidget):
                     self._session.discard(pid)
                 else:
                     self._triaged.add(pid)
-        if change.kind == "tags":
+        if change.kind == ChangeKind.TAGS:
             self._known_tags()
         cur = self.current_id()
         if ids is not None and ids == [self._leaving] and ids[0] == cur:
@@ -490,7 +490,7 @@ class TriageView(QWidget):
             pair = self._load(cur)
             if pair is not None:
                 paper = pair[0]
-                if change.kind == "note" and self.notes.paper_id() == cur and not self.notes.dirty():
+                if change.kind == ChangeKind.NOTE and self.notes.paper_id() == cur and not self.notes.dirty():
                     self.notes.load(cur, paper.note, flush=False)
                 self.show_current()
         self._update_progress()

@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from desktop_app.core.errors import LibraryBusy, LibraryError
-from desktop_app.core.values import Change
+from desktop_app.core.values import Change, ChangeKind
 
 Do = Callable[[], Change]
 Undo = Callable[[Change], Change]
@@ -109,7 +109,7 @@ class LibraryCommand(QUndoCommand):
     def _undo_now(self) -> Change:
         """The undo of the last run (read when it runs: after that run, in the runner's order)."""
         if self._change is None:
-            return Change("papers", ())
+            return Change(ChangeKind.PAPERS, ())
         return self._undo(self._change)
 
     def applied(self, change: Change) -> None:

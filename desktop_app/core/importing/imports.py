@@ -28,7 +28,7 @@ from desktop_app.core.importing.writer import ImportWriter, finish_batch, start_
 from desktop_app.core.records import ParseResult, Record, summarised
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
-from desktop_app.core.values import Change, FileReport, ImportReport
+from desktop_app.core.values import Change, ChangeKind, FileReport, ImportReport
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
@@ -206,7 +206,7 @@ class Imports:
                          year=gone["year"], doi=gone["doi"], arxiv_id=gone["arxiv_id"], url=gone["url"], note=note)
         report = self.from_records([(f"the note of deleted paper {paper_id}", ParseResult("note", [rec]))],
                                    keep_apart=frozenset({(0, 0)}))
-        return Change("import", tuple(report.paper_ids), text_changed=True,
+        return Change(ChangeKind.IMPORT, tuple(report.paper_ids), text_changed=True,
                       detail={"batch": report.batch_id, "kept_from": paper_id})
 
     @writes
@@ -226,7 +226,7 @@ class Imports:
             tx.conn.execute(update(p).where(mine).values(deleted_at=tx.now))
             tx.conn.execute(update(b).where(b.c.id == batch_id).values(undone=True))
             tx.queue_index(ids)
-        return Change("import", tuple(ids), text_changed=True, detail={"undone": batch_id, "deleted": True})
+        return Change(ChangeKind.IMPORT, tuple(ids), text_changed=True, detail={"undone": batch_id, "deleted": True})
 
     def undo_cost(self, batch_id: int) -> dict[str, int]:
         """What undoing this import would move to the trash: ``papers`` (those not there yet), how

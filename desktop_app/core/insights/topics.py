@@ -23,7 +23,7 @@ import numpy as np
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.insights.semantic import SemanticSpace, library_space
 from desktop_app.core.store.column_types import DECISIONS
-from desktop_app.core.values import Change
+from desktop_app.core.values import Change, ChangeKind
 
 if TYPE_CHECKING:
     from desktop_app.core.papers import Papers
@@ -313,11 +313,11 @@ class Topics:
             raise LibraryError(f"a decision is one of {', '.join(DECISIONS)}, not '{value}'")
         ids = self.undecided(topic)
         if not ids:
-            return Change("papers", (), detail={"decision": value})
+            return Change(ChangeKind.PAPERS, (), detail={"decision": value})
         return self._papers.set_decision(ids, value)
 
     def undo_decide(self, change: Change) -> Change:
         """Undo :meth:`decide`: its papers undecided again, in one transaction."""
         if not change.paper_ids:
-            return Change("papers", (), detail={"decision": None})
+            return Change(ChangeKind.PAPERS, (), detail={"decision": None})
         return self._papers.set_decision(list(change.paper_ids), None)
