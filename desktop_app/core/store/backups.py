@@ -26,6 +26,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from desktop_app.core.errors import LibraryDamaged, LibraryError
+from desktop_app.core.processes import process_running
 from desktop_app.core.store.engine import connect
 from desktop_app.core.store.failures import translate
 from desktop_app.core.store.store import COMMITS_FILE
@@ -332,15 +333,7 @@ def library_in_use(folder: Path) -> bool:
         pid = int(lock.read_text("utf-8", errors="replace").split()[0])
     except (OSError, ValueError, IndexError):
         return False
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return pid != os.getpid() and process_running(pid)
 
 
 def restore(folder: Path, backup_path: Path, *, now: datetime | None = None) -> Path | None:

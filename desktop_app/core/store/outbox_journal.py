@@ -20,6 +20,7 @@ from pathlib import Path
 
 from desktop_app.core.formats.atomic import write_text_atomic
 from desktop_app.core.library_call import BadCall, DescribedEdit
+from desktop_app.core.processes import process_running
 
 VERSION = 1
 _held: set[Path] = set()  # the journals of this process's live windows
@@ -30,16 +31,6 @@ def library_key(url: str) -> str:
     return hashlib.sha256(url.encode()).hexdigest()[:16]
 
 
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # it exists, under another user
-        return True
-    return True
 
 
 class OutboxJournal:
@@ -76,7 +67,7 @@ class OutboxJournal:
             if path == self.path or path in _held:
                 continue
             parts = path.stem.split("-")
-            if len(parts) == 3 and parts[1].isdigit() and parts[1] != str(os.getpid()) and _alive(int(parts[1])):
+            if len(parts) == 3 and parts[1].isdigit() and parts[1] != str(os.getpid()) and process_running(int(parts[1])):
                 continue
             found.append(path)
         return sorted(found, key=lambda p: (p.stat().st_mtime, p.name))
