@@ -46,10 +46,6 @@ class Waiting(NamedTuple):
     described: DescribedEdit | None = None
 
 
-def described(text: str, do: LibraryCall, undo: LibraryCall) -> DescribedEdit:
-    return DescribedEdit(text, do, undo)
-
-
 def call(manager: str, method: str, *args: object, **kwargs: object) -> LibraryCall:
     """``lib.<manager>.<method>(*args, **kwargs)`` as data (core/library_call.py)."""
     return LibraryCall(manager, method, args, kwargs)
@@ -252,11 +248,11 @@ class EditController(QObject):
         if not ids or not names or self._in_trash():
             return
         label = (self.tr("Add tag {0} to %n paper(s)", "", len(ids)) if len(ids) > 1 else self.tr("Add tag {0}")).format(", ".join(names))
-        self._call_many(len(ids), described(label, call("tags", "add", ids, names),
+        self._call_many(len(ids), DescribedEdit(label, call("tags", "add", ids, names),
                                             call("tags", "set_links", ref("detail", "links"), present=False)))
 
     def remove_tag(self, ids: list[int], name: str) -> None:
-        self._call_many(len(ids), described(self.tr("Remove tag {0}").format(name), call("tags", "remove", ids, [name]),
+        self._call_many(len(ids), DescribedEdit(self.tr("Remove tag {0}").format(name), call("tags", "remove", ids, [name]),
                                             call("tags", "set_links", ref("detail", "links"), present=True)))
 
     # ---- status, rating, title ---------------------------------------------------------------
@@ -266,7 +262,7 @@ class EditController(QObject):
             return
         setter = {"status": "set_status", "rating": "set_rating", "decision": "set_decision"}[column]
         # the undo sets back the values the edit replaced (those it changed; none: nothing)
-        self._call_many(len(ids), described(label + (self.tr(" (%n papers)", "", len(ids)) if len(ids) > 1 else ""),
+        self._call_many(len(ids), DescribedEdit(label + (self.tr(" (%n papers)", "", len(ids)) if len(ids) > 1 else ""),
                                             call("papers", setter, ids, value),
                                             call("papers", "set_fields", ref("detail", "old"))))
 
@@ -293,7 +289,7 @@ class EditController(QObject):
     def edit_title(self, pid: int, title: str, base: str | None = None) -> None:
         """``base``: the title the user was looking at. If another program changed it meanwhile,
         the user's title is stored and the status bar says what it replaced (Undo brings it back)."""
-        change = self._call(described(self.tr("Edit title"), call("papers", "set_title", pid, title),
+        change = self._call(DescribedEdit(self.tr("Edit title"), call("papers", "set_title", pid, title),
                                       call("papers", "set_title", pid, ref("detail", "old", 0),
                                            source=ref("detail", "old", 1))))
         if change is not None and base is not None and change.detail["old"][0] != base:
@@ -339,7 +335,7 @@ class EditController(QObject):
     def restore_for_note(self, pid: int, editor: NoteEditor | None = None) -> None:
         """"Restore it" on the note editor's "deleted elsewhere" banner: the paper comes out of
         the trash (one undo step), then the note kept in the editor is stored."""
-        if self._call(described(self.tr("Restore paper"), call("papers", "restore", [pid]),
+        if self._call(DescribedEdit(self.tr("Restore paper"), call("papers", "restore", [pid]),
                                 call("papers", "delete", [pid]))) is None:
             return
         shown = editor or self._notes
@@ -401,7 +397,7 @@ class EditController(QObject):
             return
         n = len(ids)
         row = self._table.currentIndex().row()
-        if self._call(described(self.tr("Move %n paper(s) to the trash", "", n),
+        if self._call(DescribedEdit(self.tr("Move %n paper(s) to the trash", "", n),
                                 call("papers", "delete", ids), call("papers", "restore", ids))) is None:
             return
         self._say(self.tr("Moved %n paper(s) to the trash", "", n))
@@ -426,15 +422,15 @@ class EditController(QObject):
 
         # the journal's version re-adds on a redo after its undo (a new id); this one restores
         self._do(self.tr("Highlight"), do, undo,
-                 described(self.tr("Highlight"), call("highlights", "add", pid, start, end, color, comment),
+                 DescribedEdit(self.tr("Highlight"), call("highlights", "add", pid, start, end, color, comment),
                            call("highlights", "delete", ref("detail", "id"))))
 
     def delete_highlight(self, hid: int) -> None:
-        self._call(described(self.tr("Delete highlight"), call("highlights", "delete", hid),
+        self._call(DescribedEdit(self.tr("Delete highlight"), call("highlights", "delete", hid),
                              call("highlights", "restore", ref("detail", "row"))))
 
     def edit_highlight_comment(self, hid: int, comment: str) -> None:
-        self._call(described(self.tr("Edit highlight comment"), call("highlights", "edit", hid, comment=comment),
+        self._call(DescribedEdit(self.tr("Edit highlight comment"), call("highlights", "edit", hid, comment=comment),
                              call("highlights", "edit", hid, comment=ref("detail", "comment"))))
 
     # ---- reading lists ---------------------------------------------------------------------
@@ -442,7 +438,7 @@ class EditController(QObject):
         name, ok = QInputDialog.getText(self._dialog_parent, self.tr("New reading list"), self.tr("Name:"))
         if not ok or not name.strip():
             return None
-        if self._call(described(self.tr("Create list {0}").format(name), call("lists", "create", name),
+        if self._call(DescribedEdit(self.tr("Create list {0}").format(name), call("lists", "create", name),
                                 call("lists", "delete", name))) is None:
             return None
         if ids:
@@ -452,7 +448,7 @@ class EditController(QObject):
     def add_to_list(self, name: str, ids: list[int]) -> None:
         if self._in_trash():
             return
-        self._call_many(len(ids), described(self.tr("Add %n paper(s) to {0}", "", len(ids)).format(name),
+        self._call_many(len(ids), DescribedEdit(self.tr("Add %n paper(s) to {0}", "", len(ids)).format(name),
                                             call("lists", "add", name, ids),
                                             call("lists", "remove", name, ref("detail", "added"))))
         self._say(self.tr("Added %n paper(s) to “{0}”", "", len(ids)).format(name))
@@ -479,7 +475,7 @@ class EditController(QObject):
             return
         lib = self.library
         pos = [p for p, _, _ in lib.lists.items(name)].index(pid)
-        self._call(described(self.tr("Move in list"), call("lists", "move", name, pid, pos + delta),
+        self._call(DescribedEdit(self.tr("Move in list"), call("lists", "move", name, pid, pos + delta),
                              call("lists", "move", name, pid, ref("detail", "old"))))
         self.listReordered.emit(pid)
 
@@ -489,7 +485,7 @@ class EditController(QObject):
         if not name:
             return
         keep = self._table.current_id()
-        self._call(described(self.tr("Reorder list"), call("lists", "move_many", name, ids, row),
+        self._call(DescribedEdit(self.tr("Reorder list"), call("lists", "move_many", name, ids, row),
                              call("lists", "reorder", name, ref("detail", "old"))))
         self.listReordered.emit(keep)
 
@@ -497,7 +493,7 @@ class EditController(QObject):
         name, ids = self._filters().list_name, self._table.selected_ids()
         if not name or not ids:
             return
-        self._call(described(self.tr("Remove from {0}").format(name), call("lists", "remove", name, ids),
+        self._call(DescribedEdit(self.tr("Remove from {0}").format(name), call("lists", "remove", name, ids),
                              call("lists", "restore", ref("detail", "snapshot"))))
 
     def edit_item_note(self) -> None:
@@ -510,7 +506,7 @@ class EditController(QObject):
         text, ok = QInputDialog.getText(self._dialog_parent, self.tr("List item note"), self.tr("Note for this paper in “{0}”:").format(name),
                                         text=current)
         if ok:
-            self._call(described(self.tr("Edit item note"), call("lists", "set_item_note", name, pid, text),
+            self._call(DescribedEdit(self.tr("Edit item note"), call("lists", "set_item_note", name, pid, text),
                                  call("lists", "set_item_note", name, pid, ref("detail", "old"))))
 
     def on_list_menu(self, action: str, name: str) -> None:
@@ -523,7 +519,7 @@ class EditController(QObject):
         elif action == "rename":
             new, ok = QInputDialog.getText(parent, self.tr("Rename list"), self.tr("New name:"), text=name)
             if ok and new.strip():
-                self._call(described(self.tr("Rename list"), call("lists", "rename", name, new),
+                self._call(DescribedEdit(self.tr("Rename list"), call("lists", "rename", name, new),
                                      call("lists", "rename", new, name)))
                 self.listRenamed.emit(name, new)
         elif action == "describe":
@@ -531,10 +527,10 @@ class EditController(QObject):
             text, ok = QInputDialog.getMultiLineText(parent, self.tr("Describe list"), self.tr("Description of “{0}”:").format(name),
                                                      info.description if info else "")
             if ok:
-                self._call(described(self.tr("Describe list"), call("lists", "describe", name, text),
+                self._call(DescribedEdit(self.tr("Describe list"), call("lists", "describe", name, text),
                                      call("lists", "describe", name, ref("detail", "old"))))
         elif action == "delete":
-            self._call(described(self.tr("Delete list {0}").format(name), call("lists", "delete", name),
+            self._call(DescribedEdit(self.tr("Delete list {0}").format(name), call("lists", "delete", name),
                                  call("lists", "restore", ref("detail", "snapshot"))))
             if self._filters().list_name == name:
                 self.filterRequested.emit("all", "")
@@ -557,19 +553,19 @@ class EditController(QObject):
             new, ok = QInputDialog.getText(parent, self.tr("Rename tag"), self.tr("Rename “{0}” (its children follow) to:").format(name),
                                            text=name)
             if ok and new.strip() and new != name:
-                self._call(described(self.tr("Rename tag"), call("tags", "rename", name, new),
+                self._call(DescribedEdit(self.tr("Rename tag"), call("tags", "rename", name, new),
                                      call("tags", "rename", new, name)))
         elif action == "merge":
             from desktop_app.gui.merge_tags import ask_merge_target
 
             target = ask_merge_target(lib, name, parent)
             if target:
-                self._call(described(self.tr("Merge tag {0} into {1}").format(name, target),
+                self._call(DescribedEdit(self.tr("Merge tag {0} into {1}").format(name, target),
                                      call("tags", "merge", name, target), call("tags", "unmerge", ref())))
         elif action == "color":
             color = QColorDialog.getColor(parent=parent, title=self.tr("Color of “{0}”").format(name))
             if color.isValid():
-                self._call(described(self.tr("Recolor tag"), call("tags", "recolor", name, color.name()),
+                self._call(DescribedEdit(self.tr("Recolor tag"), call("tags", "recolor", name, color.name()),
                                      call("tags", "recolor", name, ref("detail", "old_color"))))
         elif action == "delete":
             def undo(ch: Change) -> Change:
@@ -609,7 +605,7 @@ class EditController(QObject):
     def on_search_menu(self, action: str, name: str) -> None:
         lib = self.library
         if action == "delete":
-            self._call(described(self.tr("Delete saved search"), call("searches", "delete", name),
+            self._call(DescribedEdit(self.tr("Delete saved search"), call("searches", "delete", name),
                                  call("searches", "save", name, ref("detail", "old"))))
         elif action == "snapshot":
             saved = SavedFilter.from_text(dict(lib.searches.all()).get(name, ""))
