@@ -10,6 +10,7 @@ bar then says what it did, with an Undo button (``undo_toast``).
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QItemSelection, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import (
@@ -34,6 +35,9 @@ from desktop_app.gui import collation, i18n
 from desktop_app.gui.flow_layout import FlowLayout
 from desktop_app.gui.undo_toast import UndoToast
 
+if TYPE_CHECKING:
+    from desktop_app.core.library import Library
+
 TAG_COUNT_LIMIT = 5000  # above this many selected papers, "Remove tag" offers every tag, uncounted
 NEW_LIST = QT_TRANSLATE_NOOP("BulkPanel", "New list…")
 
@@ -57,6 +61,7 @@ class BulkPanel(QWidget):
         self.setAccessibleName(self.tr("Selected papers"))
         self.window_ = window
         self.ids: list[int] = []
+        self._shown_for: int | None = None  # the papers the tag and list choices were read for
         self.toast = UndoToast(window.undo_stack, window.statusBar())
 
         self.heading = QLabel(self)
@@ -167,6 +172,18 @@ class BulkPanel(QWidget):
         self.heading.setText(i18n.number_in(self.tr("%n paper(s) selected", "", n), n))
         self.delete_button.setText(self.tr("Delete {0}…").format(_papers(n)))
         lib = self.window_.library
+        shown = hash(tuple(ids))
+        if shown != self._shown_for:  # else the same papers, no tag or list changed since: as they are
+            self._shown_for = shown
+            self._show_choices(lib, ids)
+        read_only = lib.read_only
+        for w in (*self.status_buttons.values(), *self.rating_buttons, self.tag_line, self.add_tag_button,
+                  self.remove_button, self.list_button, self.delete_button):
+            w.setEnabled(not read_only and (w is not self.remove_button or self.remove_combo.isEnabled()))
+
+    def _show_choices(self, lib: Library, ids: list[int]) -> None:
+        """The tags to remove (counted on these papers when they are few) and the lists to add to."""
+        n = len(ids)
         tags = lib.tags.all()
         self._tag_names.setStringList([t.name for t in tags])
         self.remove_combo.clear()
@@ -185,10 +202,10 @@ class BulkPanel(QWidget):
         for info in lib.lists.all():
             self.list_combo.addItem(info.name, info.name)
         self.list_combo.addItem(self.tr(NEW_LIST), None)
-        read_only = lib.read_only
-        for w in (*self.status_buttons.values(), *self.rating_buttons, self.tag_line, self.add_tag_button,
-                  self.remove_button, self.list_button, self.delete_button):
-            w.setEnabled(not read_only and (w is not self.remove_button or self.remove_combo.isEnabled()))
+
+    def forget_shown(self) -> None:
+        """A change that may concern the tags or lists shown: the next :meth:`show_papers` reads them."""
+        self._shown_for = None
 
     def _tag_counts(self, ids: list[int]) -> dict[str, int] | None:
         if len(ids) > TAG_COUNT_LIMIT:

@@ -132,3 +132,55 @@ def test_screenshot_bulk_panel(make_window, seeded_dir: Path, qtbot, tmp_path: P
     assert widget.currentWidget() is win.bulk.scroll
     assert win.bulk.panel.heading.text() == "3 papers selected"
     assert widget.grab().save(str(tmp_path / "bulk.png"))
+
+
+def test_a_status_edit_keeps_the_tag_choices_a_tag_edit_reads_them_again(make_window, seeded_dir: Path,
+                                                                       qtbot) -> None:
+    """The panel reads the tags and lists again only when they may have changed: marking 100,000
+    papers read must not re-count their tags on the GUI thread, but a tag added (here, or by a
+    change from elsewhere) shows in "Remove a tag"."""
+    win = _window(make_window, seeded_dir, qtbot)
+    ids = _select_three(win, qtbot)
+    panel = win.bulk.panel
+    reads: list[int] = []
+    real_all = win.library.tags.all
+    win.library.tags.all = lambda: (reads.append(1), real_all())[1]  # type: ignore[method-assign]
+
+    qtbot.mouseClick(panel.status_buttons["read"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: {win.library.papers.get(p).status for p in ids} == {"read"}, timeout=3000)
+    qtbot.wait(50)  # the panel's own refresh after the edit (one event-loop turn)
+    assert reads == []
+    assert panel.heading.text() == "3 papers selected"
+
+    qtbot.mouseClick(panel.tag_line, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(panel.tag_line, "to-cite")
+    qtbot.mouseClick(panel.add_tag_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: [panel.remove_combo.itemText(i) for i in range(panel.remove_combo.count())]
+                    == ["to-cite — on 3 of 3"], timeout=3000)
+    assert reads and panel.remove_button.isEnabled()
+
+
+def test_the_sidebar_counts_follow_a_bulk_edit_read_off_the_gui_thread(make_window, seeded_dir: Path,
+                                                                      qtbot) -> None:
+    import threading
+
+    win = _window(make_window, seeded_dir, qtbot)
+    ids = _select_three(win, qtbot)
+    threads: list[bool] = []
+    real_counts = win.library.papers.status_counts
+
+    def counts() -> dict[str, int]:
+        threads.append(threading.current_thread() is threading.main_thread())
+        return real_counts()
+
+    win.library.papers.status_counts = counts  # type: ignore[method-assign]
+    read_before = real_counts()["read"]
+    qtbot.mouseClick(win.bulk.panel.status_buttons["read"], Qt.MouseButton.LeftButton)
+
+    def read_entry() -> str:
+        library = win.sidebar.topLevelItem(0)
+        texts = [library.child(i).text(0) for i in range(library.childCount())]
+        return next(t for t in texts if t.startswith("Read"))
+
+    qtbot.waitUntil(lambda: read_entry() == f"Read  ({read_before + len(ids)})", timeout=3000)
+    assert threads and not any(threads)  # read in a worker, never on the GUI thread
