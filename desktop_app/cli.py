@@ -341,6 +341,7 @@ def _main(argv: Sequence[str] | None) -> int:
         code = cli_remote.run_remotely(library, sys.argv[1:] if argv is None else list(argv))
         if code is not None:
             return code
+        cli_remote.start_server_if_repeated(library)  # a loop of calls: the next ones are answered by it
     if args.command == "serve":
         return guarded(lambda: _serve(library, args.idle))
 

@@ -8,6 +8,13 @@ private to the user and print its answer, so a script that calls ``marginalia se
 loop pays Python's start and this module only. Nothing here imports more than the standard
 library's socket and json.
 
+A script that calls the command line in a loop need not start one: when a read command runs in
+its own process within :data:`REPEAT_WINDOW_S` of the last one on the same library
+(:func:`start_server_if_repeated`), it also starts ``marginalia serve`` in the background, which
+answers the calls after it and ends itself after :data:`AUTO_IDLE_MINUTES` without a request.
+A single call starts nothing. ``MARGINALIA_AUTO_SERVE=0`` turns this off; ``MARGINALIA_NO_SERVER``
+turns off asking a server at all.
+
 When no server answers (none started, a stale socket, a server that went away mid-answer, a
 platform without Unix sockets) the command runs in this process as before: the answer is the
 same either way, because the server runs the very same command code on a library it brings
@@ -28,6 +35,7 @@ import os
 import socket
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -37,6 +45,10 @@ CONNECT_TIMEOUT_S = 0.5
 ANSWER_TIMEOUT_S = 600.0  # a topics run over 100,000 papers takes a while; a dead server closes at once
 MAX_REQUEST = 1 << 20
 NO_SERVER_ENV = "MARGINALIA_NO_SERVER"  # set (to anything): always run in this process
+AUTO_SERVE_ENV = "MARGINALIA_AUTO_SERVE"  # "0": a loop of commands never starts a server
+REPEAT_WINDOW_S = 60.0  # a read command this soon after the last one on a library: a loop
+START_GRACE_S = 20.0  # after starting a server: no second one while it opens the library
+AUTO_IDLE_MINUTES = 5.0  # a server started by a loop ends itself this long after its last request
 
 _READS = frozenset({"search", "list", "show", "related", "stats", "attachments", "imports"})
 
@@ -170,3 +182,50 @@ def run_remotely(location: Path | str, argv: Sequence[str]) -> int | None:
         sys.stderr.write(err)
         sys.stderr.flush()
     return int(answer["code"])
+
+
+def serve_command(location: Path | str) -> list[str]:
+    """``marginalia --library LOCATION serve`` as this installation runs it: the bundle's own
+    binary, else this interpreter on the package."""
+    exe = [sys.executable] if getattr(sys, "frozen", False) else [sys.executable, "-m", "desktop_app"]
+    return [*exe, "--library", str(location), "serve", "--idle", f"{AUTO_IDLE_MINUTES:g}"]
+
+
+def start_server_if_repeated(location: Path | str, now: float | None = None) -> bool:
+    """Called when a read command runs in this process (no server answered): start a server in
+    the background when the last such command on this library was less than
+    :data:`REPEAT_WINDOW_S` ago, so that the rest of a loop is answered by it. True when one was
+    started. The time of the last command is the modification time of a stamp file beside the
+    socket; after a start it is set :data:`START_GRACE_S` ahead, so the calls made while the
+    server opens the library start no second one."""
+    if os.environ.get(NO_SERVER_ENV) or os.environ.get(AUTO_SERVE_ENV, "1").strip() in ("0", "no", "false"):
+        return False
+    path = socket_path(location)
+    if path is None:
+        return False
+    stamp = path.with_suffix(".last")
+    now = time.time() if now is None else now
+    try:
+        previous: float | None = stamp.stat().st_mtime
+    except OSError:
+        previous = None
+    repeated = previous is not None and 0 <= now - previous < REPEAT_WINDOW_S
+    starting = previous is not None and previous > now
+    if starting:
+        return False
+    try:
+        stamp.touch(mode=0o600)
+        stamp_time = now + START_GRACE_S if repeated else now
+        os.utime(stamp, (stamp_time, stamp_time))
+    except OSError:
+        return False
+    if not repeated:
+        return False
+    import subprocess  # only here: the client's usual path imports nothing it does not use
+
+    try:
+        subprocess.Popen(serve_command(location), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+    except OSError:
+        return False
+    return True

@@ -11,6 +11,9 @@ import pytest
 from tests.helpers.shared import SEEDS, SHARED, SHARED_MISSING
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# the tests run the command line in loops: no server starts itself behind their backs (the one
+# test of that starting, tests/e2e/test_cli_serve.py, turns it back on for its own processes)
+os.environ["MARGINALIA_AUTO_SERVE"] = "0"
 
 
 def _needs_shared(item: pytest.Item) -> bool:

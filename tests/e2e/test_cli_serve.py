@@ -278,3 +278,55 @@ def test_a_server_library_is_served_fresh(env: dict[str, str], pg_url: str, tmp_
             assert (res.stdout, res.stderr) == (alone.stdout, alone.stderr) and expect in res.stdout
     finally:
         s.stop()
+
+
+def _serve_processes(lib: Path) -> list[int]:
+    """The pids of ``marginalia serve`` processes for *lib* (read from /proc)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"serve" in argv and str(lib).encode() in argv:
+            pids.append(int(proc.name))
+    return pids
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc to find the started server")
+def test_a_loop_of_commands_starts_a_server_that_answers_the_rest(
+        env: dict[str, str], library: Path, tmp_path: Path) -> None:
+    """One call starts nothing; the second within a minute starts ``marginalia serve`` in the
+    background; the calls after it are answered by that server, with the same output, and it
+    ends on SIGTERM like one started by hand. ``MARGINALIA_AUTO_SERVE=0`` starts none."""
+    e = {k: v for k, v in env.items() if k != cli_remote.AUTO_SERVE_ENV}
+    off = {**e, cli_remote.AUTO_SERVE_ENV: "0"}
+    alone = cli(e, library, "search", "reinforcement robots", served=False)
+    try:
+        for _ in range(2):
+            assert cli(off, library, "search", "reinforcement robots").stdout == alone.stdout
+        time.sleep(1.0)
+        assert _serve_processes(library) == [], "started although turned off"
+
+        assert cli(e, library, "search", "reinforcement robots").stdout == alone.stdout  # the first: a stamp
+        time.sleep(1.0)
+        assert _serve_processes(library) == [], "one call started a server"
+        assert cli(e, library, "search", "reinforcement robots").stdout == alone.stdout  # the second: a start
+        deadline = time.monotonic() + 120
+        while True:
+            res, modules = served_without_imports(e, library, tmp_path, "search", "reinforcement robots")
+            if not modules & set(HEAVY):
+                break
+            assert time.monotonic() < deadline, "no server answered the calls after the second"
+            time.sleep(0.5)
+        assert (res.returncode, res.stdout, res.stderr) == (alone.returncode, alone.stdout, alone.stderr)
+        assert len(_serve_processes(library)) == 1  # the calls made while it opened started no other
+    finally:
+        for pid in _serve_processes(library):
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 30
+    while _serve_processes(library) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _serve_processes(library) == []
