@@ -30,7 +30,7 @@ def run(folder: Path | str, args: argparse.Namespace) -> int:
 
 def _run_on_library(folder: Path | str, args: argparse.Namespace) -> int:
     lib = Library.open(folder, read_only=True if getattr(args, "read_only", False) else None,
-                       ensure_index=args.command not in NO_INDEX)
+                       ensure_index=needs_index(args))
     try:
         return run_open(lib, args)
     finally:
@@ -73,6 +73,16 @@ def translating_damage(folder: Path | str, call: Callable[[], int]) -> int:
 
 SEARCHING = ("search", "list", "export")
 NO_INDEX = ("show", "attach", "attachments", "stats", "share")  # reads the database only: the index is neither checked nor loaded (Whoosh)
+# the window's children that fit the semantic space or the learned order's features from the
+# database's texts: the index is the window's to check and build, never theirs
+NO_INDEX_TRIAGE = ("space", "features")
+
+
+def needs_index(args: argparse.Namespace) -> bool:
+    """Whether the command opens the library with its index checked (and built when missing)."""
+    if args.command == "triage":
+        return getattr(args, "triage_command", None) not in NO_INDEX_TRIAGE
+    return args.command not in NO_INDEX
 
 
 def _repair_silently_wrong_index(lib: Library) -> None:

@@ -107,7 +107,7 @@ class Server:
             return {"v": cli_remote.PROTOCOL, "refused": "not a read command on this library"}
 
         def run() -> int:
-            lib = self.current(args.command not in commands.NO_INDEX)
+            lib = self.current(commands.needs_index(args))
             return commands.translating_damage(lib.folder, lambda: commands.run_open(lib, args))
 
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

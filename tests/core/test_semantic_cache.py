@@ -134,3 +134,17 @@ def test_a_pass_over_the_mapped_space_leaves_its_pages_out_of_memory(tmp_path: P
     w = mapped.weights
     size_mb = (mapped.vectors.nbytes + w.data.nbytes + w.indices.nbytes) / 2**20  # ~37 MB
     assert _resident_mb() - before < size_mb / 3
+
+
+def test_the_child_fitting_the_space_leaves_a_missing_index_to_the_window(lib: Library) -> None:
+    """``marginalia triage space`` reads the database's texts only: an index being built (here:
+    missing) is not built by the child too, which at 100,000 papers made the fit take minutes."""
+    import shutil
+
+    folder = Path(lib.folder)
+    state = semantic.library_state(lib.store)
+    lib.close()
+    shutil.rmtree(folder / "index")
+    assert semantic.fit_in_child(folder, timeout=300)
+    assert not (folder / "index").exists() or not any((folder / "index").glob("*.toc"))
+    assert semantic.load_space(folder, state) is not None
