@@ -34,6 +34,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check $(wildcard desktop_app tests benchmarks migrations packaging)
+	$(PY) -m ruff format --check --quiet $(wildcard desktop_app tests benchmarks migrations packaging)
 	$(PY) -m mypy
 	$(PY) -m pytest
 
@@ -59,9 +60,10 @@ soak: $(STAMP)
 	MARGINALIA_NOTE_ROUNDS=50 MARGINALIA_FAULT_TRIALS=200 $(PY) -m pytest -q -p no:cacheprovider \
 		tests/core/test_concurrent_writers.py tests/e2e/test_fault_injection.py
 
-# ruff, then mypy (its files and settings are pyproject.toml's [tool.mypy]; cache in .mypy_cache)
+# ruff's check and its formatter's check, then mypy (its files and settings are pyproject.toml's [tool.mypy]; cache in .mypy_cache)
 lint: $(STAMP)
 	$(PY) -m ruff check $(wildcard desktop_app tests benchmarks migrations packaging)
+	$(PY) -m ruff format --check $(wildcard desktop_app tests benchmarks migrations packaging)
 	$(PY) -m mypy
 
 # the window's catalogues: new strings from desktop_app/gui into the .ts sources (translate the

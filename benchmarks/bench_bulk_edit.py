@@ -103,8 +103,9 @@ def _profiled(run: Callable[..., dict[str, float]]) -> Callable[..., dict[str, f
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, default=10_000)
-    ap.add_argument("--profile", action="store_true",
-                    help="also print the GUI thread's cProfile of each step (the slowest calls)")
+    ap.add_argument(
+        "--profile", action="store_true", help="also print the GUI thread's cProfile of each step (the slowest calls)"
+    )
     args = ap.parse_args(argv)
     print(f"bulk edit: mark all read, then undo, {args.size:,} papers ({environment()})")
     cached = cached_library(args.size)
@@ -150,19 +151,24 @@ def main(argv: list[str] | None = None) -> int:
     meter = StallMeter()
     step = _profiled(run_step) if args.profile else run_step
     steps = {
-        "mark read": step(app, meter, win.bulk.panel.status_buttons["read"].click,
-                              lambda: stack.index() == 1 and idle()),
+        "mark read": step(
+            app, meter, win.bulk.panel.status_buttons["read"].click, lambda: stack.index() == 1 and idle()
+        ),
     }
     assert lib.papers.status_counts()["read"] == n, "not all marked read"
     steps["undo"] = step(app, meter, stack.undo, lambda: stack.index() == 0 and idle())
     assert lib.papers.status_counts()["unread"] == unread, "the undo did not restore the statuses"
     for name, r in steps.items():
-        print(f"  {name:>9}: wall {ms(r['wall'])} · CPU {ms(r['cpu'])} (all threads; "
-              f"{r['cpu'] / r['wall']:.2f}× wall) · GUI thread CPU {ms(r['gui_cpu'])} · "
-              f"longest GUI stall {ms(r['stall'])}")
+        print(
+            f"  {name:>9}: wall {ms(r['wall'])} · CPU {ms(r['cpu'])} (all threads; "
+            f"{r['cpu'] / r['wall']:.2f}× wall) · GUI thread CPU {ms(r['gui_cpu'])} · "
+            f"longest GUI stall {ms(r['stall'])}"
+        )
     worst = max(r["stall"] for r in steps.values()) * 1000
-    print(f"  {verdict(worst <= TARGET_STALL_MS)}  longest stall {worst:.1f} ms (target ≤ {TARGET_STALL_MS:.0f} ms"
-          f"{'' if args.size == 10_000 else ', set for 10,000 papers'})")
+    print(
+        f"  {verdict(worst <= TARGET_STALL_MS)}  longest stall {worst:.1f} ms (target ≤ {TARGET_STALL_MS:.0f} ms"
+        f"{'' if args.size == 10_000 else ', set for 10,000 papers'})"
+    )
     close_window(win)
     tmp.cleanup()
     return 0

@@ -34,10 +34,12 @@ def main(argv: list[str] | None = None) -> int:
         ids = lib.query("").ids[:1000]
         times: dict[str, list[float]] = {"tag add": [], "tag remove": [], "status": [], "rating": []}
         for k in range(a.rounds):
-            for name, call in (("tag add", lambda k=k: lib.tags.add(ids, [f"bench/t{k}"])),
-                               ("tag remove", lambda k=k: lib.tags.remove(ids, [f"bench/t{k}"])),
-                               ("status", lambda k=k: lib.papers.set_status(ids, ("read", "skimmed")[k % 2])),
-                               ("rating", lambda k=k: lib.papers.set_rating(ids, 1 + k % 5))):
+            for name, call in (
+                ("tag add", lambda k=k: lib.tags.add(ids, [f"bench/t{k}"])),
+                ("tag remove", lambda k=k: lib.tags.remove(ids, [f"bench/t{k}"])),
+                ("status", lambda k=k: lib.papers.set_status(ids, ("read", "skimmed")[k % 2])),
+                ("rating", lambda k=k: lib.papers.set_rating(ids, 1 + k % 5)),
+            ):
                 t0 = time.perf_counter()
                 call()
                 times[name].append(time.perf_counter() - t0)

@@ -51,8 +51,10 @@ def main() -> int:
         con = sqlite3.connect(db)
         n, distinct = con.execute("SELECT count(*), count(DISTINCT lower(bibtex_key)) FROM paper").fetchone()
         con.close()
-    print(f"migration 0007 -> head at {args.size:,} papers: {wall:.2f} s wall, {cpu:.2f} s CPU "
-          f"(CPU/wall {cpu / wall:.2f}); {n:,} papers, {distinct:,} distinct keys")
+    print(
+        f"migration 0007 -> head at {args.size:,} papers: {wall:.2f} s wall, {cpu:.2f} s CPU "
+        f"(CPU/wall {cpu / wall:.2f}); {n:,} papers, {distinct:,} distinct keys"
+    )
     return 0 if n == distinct else 1
 
 

@@ -34,8 +34,14 @@ from common import cached_library, environment, ms, verdict
 from desktop_app import cli_remote
 
 TARGETS = {10_000: 8.0, 100_000: 10.0}
-COMMANDS = [["search", "transformer"], ["list", "--query", "graph", "--limit", "50"], ["show", "42"],
-            ["related", "42"], ["triage", "queue", "--limit", "20"], ["stats"]]
+COMMANDS = [
+    ["search", "transformer"],
+    ["list", "--query", "graph", "--limit", "50"],
+    ["show", "42"],
+    ["related", "42"],
+    ["triage", "queue", "--limit", "20"],
+    ["stats"],
+]
 
 
 def run(argv: list[str], env: dict[str, str], runs: int) -> tuple[float, float]:
@@ -57,8 +63,12 @@ def proc_cpu(pid: int) -> float:
 
 
 def start_server(folder: Path, env: dict[str, str]) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "desktop_app", "--library", str(folder), "serve", "--idle", "0"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "desktop_app", "--library", str(folder), "serve", "--idle", "0"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     path = cli_remote.socket_path(folder)
     assert path is not None, "no private folder for the socket"
     deadline = time.monotonic() + 600
@@ -91,8 +101,7 @@ def _serve_pids(folder: Path, besides: int) -> list[int]:
     return pids
 
 
-def in_a_loop(argv: list[str], env: dict[str, str], folder: Path,
-              besides: int) -> tuple[float, float, float, float]:
+def in_a_loop(argv: list[str], env: dict[str, str], folder: Path, besides: int) -> tuple[float, float, float, float]:
     """(median CPU of the settled calls, their wall, the started server's CPU per answer, CPU of
     the first two calls): the command called LOOP_CALLS times with no server running at first."""
     with tempfile.TemporaryDirectory(prefix="bench-cli-run-") as run_dir:
@@ -114,8 +123,12 @@ def in_a_loop(argv: list[str], env: dict[str, str], folder: Path,
             for pid in _serve_pids(folder, besides):
                 os.kill(pid, signal.SIGTERM)
         settled = cpu[LOOP_SETTLED:]
-        return (statistics.median(settled), statistics.median(wall[LOOP_SETTLED:]),
-                server_cpu / len(settled), cpu[0] + cpu[1])
+        return (
+            statistics.median(settled),
+            statistics.median(wall[LOOP_SETTLED:]),
+            server_cpu / len(settled),
+            cpu[0] + cpu[1],
+        )
 
 
 def bench(size: int, runs: int) -> bool:
@@ -126,11 +139,15 @@ def bench(size: int, runs: int) -> bool:
     alone_env = {**env, cli_remote.NO_SERVER_ENV: "1"}
     floor, floor_wall = run([sys.executable, "-c", "import sqlite3"], env, runs)
     target = TARGETS.get(size, 10.0)
-    print(f"\n{size:,} papers ({folder}); floor `python -c 'import sqlite3'`: CPU {ms(floor)}, wall "
-          f"{ms(floor_wall)}; target: CPU ≤ {target:.0f}× the floor")
-    print(f"  {'command':<34} {'own process CPU':>16} {'×':>6} {'wall':>9}   {'served CPU':>11} {'×':>6}"
-          f" {'wall':>9} {'server CPU':>11}   {'in a loop CPU':>13} {'×':>6} {'server CPU':>11}"
-          f" {'first two':>10}  verdict")
+    print(
+        f"\n{size:,} papers ({folder}); floor `python -c 'import sqlite3'`: CPU {ms(floor)}, wall "
+        f"{ms(floor_wall)}; target: CPU ≤ {target:.0f}× the floor"
+    )
+    print(
+        f"  {'command':<34} {'own process CPU':>16} {'×':>6} {'wall':>9}   {'served CPU':>11} {'×':>6}"
+        f" {'wall':>9} {'server CPU':>11}   {'in a loop CPU':>13} {'×':>6} {'server CPU':>11}"
+        f" {'first two':>10}  verdict"
+    )
     ok = True
     server = start_server(folder, env)
     try:
@@ -144,10 +161,12 @@ def bench(size: int, runs: int) -> bool:
             loop_cpu, _loop_wall, loop_server, first_two = in_a_loop(argv, env, folder, server.pid)
             passed = served_cpu / floor <= target and loop_cpu / floor <= target
             ok &= passed
-            print(f"  {' '.join(args):<34} {ms(alone_cpu):>16} {alone_cpu / floor:>5.1f}× {ms(alone_wall):>9}   "
-                  f"{ms(served_cpu):>11} {served_cpu / floor:>5.1f}× {ms(served_wall):>9} {ms(per_answer):>11}   "
-                  f"{ms(loop_cpu):>13} {loop_cpu / floor:>5.1f}× {ms(loop_server):>11} {ms(first_two):>10}  "
-                  f"{verdict(passed)}")
+            print(
+                f"  {' '.join(args):<34} {ms(alone_cpu):>16} {alone_cpu / floor:>5.1f}× {ms(alone_wall):>9}   "
+                f"{ms(served_cpu):>11} {served_cpu / floor:>5.1f}× {ms(served_wall):>9} {ms(per_answer):>11}   "
+                f"{ms(loop_cpu):>13} {loop_cpu / floor:>5.1f}× {ms(loop_server):>11} {ms(first_two):>10}  "
+                f"{verdict(passed)}"
+            )
     finally:
         server.terminate()
         server.wait(60)

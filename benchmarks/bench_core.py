@@ -87,8 +87,9 @@ def read_papers(db_path: Path) -> tuple[list[tuple[int, str, str, str]], list[tu
     ).fetchall()
     tags = src.execute("SELECT pt.paper_id, t.name FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id").fetchall()
     src.close()
-    rows = [(pid, title or "", text or "", " ".join(json.loads(authors or "[]")))
-            for pid, title, text, authors in papers]
+    rows = [
+        (pid, title or "", text or "", " ".join(json.loads(authors or "[]"))) for pid, title, text, authors in papers
+    ]
     return rows, tags
 
 
@@ -148,8 +149,9 @@ def tantivy_query(q: Q) -> dict[str, str | None]:
     return {"key": q.text, "parse": parse, "prefix": prefix, "tag": q.tag}
 
 
-def run_tantivy(rows: list[tuple[int, str, str, str]], tags: list[tuple[int, str]], reps: int,
-                tmp: Path) -> dict | None:
+def run_tantivy(
+    rows: list[tuple[int, str, str, str]], tags: list[tuple[int, str]], reps: int, tmp: Path
+) -> dict | None:
     """The same papers and queries through tantivy in a child process; None (with a note
     printed) when the benchmark venv is missing or the child fails."""
     if not TANTIVY_PYTHON.exists():
@@ -158,8 +160,12 @@ def run_tantivy(rows: list[tuple[int, str, str, str]], tags: list[tuple[int, str
     by_paper: dict[int, list[str]] = {}
     for pid, name in tags:
         by_paper.setdefault(pid, []).append(name)
-    spec = {"docs": [[*row, by_paper.get(row[0], [])] for row in rows],
-            "queries": [tantivy_query(q) for q in QUERIES], "reps": reps, "limit": LIMIT}
+    spec = {
+        "docs": [[*row, by_paper.get(row[0], [])] for row in rows],
+        "queries": [tantivy_query(q) for q in QUERIES],
+        "reps": reps,
+        "limit": LIMIT,
+    }
     path = tmp / "tantivy-input.json"
     path.write_text(json.dumps(spec), "utf-8")
     done = subprocess.run([str(TANTIVY_PYTHON), str(TANTIVY_SIDE), str(path)], capture_output=True, text=True)
@@ -193,8 +199,13 @@ def child_cpu(argv: list[str], runs: int = 5) -> float:
     out = []
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+        subprocess.run(
+            argv,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+        )
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         out.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     return statistics.median(out)
@@ -241,12 +252,18 @@ def bench_bibtex(size: int) -> list[str]:
     t_ref = time.perf_counter() - t0
     n_ours, n_ref = len(result.records), len(library.entries)
     lines.append(f"BibTeX read ({size:,} entries, {len(data) / 1e6:.1f} MB, format detected: {result.format})")
-    lines.append(f"  desktop_app.core.formats.read_bytes  {t_ours:7.2f} s  {n_ours / t_ours:8,.0f} entries/s"
-                 f"  ({n_ours:,} records, {len(result.errors)} errors, {len(result.warnings)} warnings)")
-    lines.append(f"  bibtexparser.parse_string (raw)       {t_ref:7.2f} s  {n_ref / t_ref:8,.0f} entries/s"
-                 f"  ({n_ref:,} entries, {len(library.failed_blocks)} failed blocks)")
-    lines.append(f"  read_bytes / parse_string time: {t_ours / t_ref:.2f}×"
-                 "  (read_bytes also decodes, expands strings/crossrefs and maps fields to records)")
+    lines.append(
+        f"  desktop_app.core.formats.read_bytes  {t_ours:7.2f} s  {n_ours / t_ours:8,.0f} entries/s"
+        f"  ({n_ours:,} records, {len(result.errors)} errors, {len(result.warnings)} warnings)"
+    )
+    lines.append(
+        f"  bibtexparser.parse_string (raw)       {t_ref:7.2f} s  {n_ref / t_ref:8,.0f} entries/s"
+        f"  ({n_ref:,} entries, {len(library.failed_blocks)} failed blocks)"
+    )
+    lines.append(
+        f"  read_bytes / parse_string time: {t_ours / t_ref:.2f}×"
+        "  (read_bytes also decodes, expands strings/crossrefs and maps fields to records)"
+    )
     return lines
 
 
@@ -257,13 +274,17 @@ def bench_build(lib: Library, records: list, out: dict[str, object]) -> None:
     report = lib.imports.from_records([("benchmark corpus", ParseResult("bibtex", records))])
     t_import = time.perf_counter() - t0
     rate = report.added / t_import
-    print(f"import_records (one transaction)   {report.added:,} papers in {t_import:.1f} s"
-          f" = {rate:,.0f} papers/s   ({report.duplicates} duplicates)")
+    print(
+        f"import_records (one transaction)   {report.added:,} papers in {t_import:.1f} s"
+        f" = {rate:,.0f} papers/s   ({report.duplicates} duplicates)"
+    )
     t0 = time.perf_counter()
     why = lib.ensure_index()
     t_index = time.perf_counter() - t0
-    print(f"index build (first ensure_index, {why})   {t_index:.1f} s = {n / t_index:,.0f} papers/s"
-          f"   target ≤ {TARGET_INDEX_S:.0f} s   {verdict(t_index <= TARGET_INDEX_S)}")
+    print(
+        f"index build (first ensure_index, {why})   {t_index:.1f} s = {n / t_index:,.0f} papers/s"
+        f"   target ≤ {TARGET_INDEX_S:.0f} s   {verdict(t_index <= TARGET_INDEX_S)}"
+    )
     out.update(import_s=t_import, import_rate=rate, index_s=t_index)
 
 
@@ -274,19 +295,24 @@ def fine_ms(seconds: float) -> str:
 def engine_line(name: str, wall: dict[str, list[float]], cpu: dict[str, list[float]], extra: str = "") -> str:
     w50, w95, wmax = summary(wall)
     c50, c95, cmax = summary(cpu)
-    return (f"  {name:<24}  wall p50 {fine_ms(w50):>9} p95 {fine_ms(w95):>9} max {fine_ms(wmax):>9}"
-            f"   CPU p50 {fine_ms(c50):>9} p95 {fine_ms(c95):>9} max {fine_ms(cmax):>9}{extra}")
+    return (
+        f"  {name:<24}  wall p50 {fine_ms(w50):>9} p95 {fine_ms(w95):>9} max {fine_ms(wmax):>9}"
+        f"   CPU p50 {fine_ms(c50):>9} p95 {fine_ms(c95):>9} max {fine_ms(cmax):>9}{extra}"
+    )
 
 
 def ratio_line(name: str, m: tuple[float, float], ref: tuple[float, float], target: float, note: str = "") -> str:
     """Marginalia p95 / a reference's p95, (wall, CPU) each, against ``target``."""
     wall, cpu = (a / b if b else float("inf") for a, b in zip(m, ref, strict=True))
-    return (f"  p95 ratio Marginalia/{name:<8} wall {wall:5.2f}×   CPU {cpu:5.2f}×   target ≤ {target}×{note}   "
-            f"{verdict(wall <= target)} (wall) {verdict(cpu <= target)} (CPU)")
+    return (
+        f"  p95 ratio Marginalia/{name:<8} wall {wall:5.2f}×   CPU {cpu:5.2f}×   target ≤ {target}×{note}   "
+        f"{verdict(wall <= target)} (wall) {verdict(cpu <= target)} (CPU)"
+    )
 
 
 def bench_search(lib: Library, n: int, reps: int, profile: bool, tmp: Path, out: dict[str, object]) -> None:
     """The query mix through Marginalia, SQLite FTS5 and (when its venv exists) tantivy."""
+
     def ours(q: Q) -> list[int]:
         return lib.query(q.text, sort="relevance", limit=LIMIT).ids
 
@@ -305,19 +331,33 @@ def bench_search(lib: Library, n: int, reps: int, profile: bool, tmp: Path, out:
     print(engine_line("Marginalia (Whoosh+SQL)", m_times, m_cpu))
     print(engine_line("SQLite FTS5 reference", f_times, f_cpu, f"   (build {t_fts_build:.1f} s)"))
     if tv:
-        print(engine_line(f"tantivy {tv['version'].split(',')[0].removeprefix('tantivy ')}", tv["times"], tv["cpu"],
-                          f"   (build {tv['build_s']:.1f} s, {tv['segments']} segment(s))"))
+        print(
+            engine_line(
+                f"tantivy {tv['version'].split(',')[0].removeprefix('tantivy ')}",
+                tv["times"],
+                tv["cpu"],
+                f"   (build {tv['build_s']:.1f} s, {tv['segments']} segment(s))",
+            )
+        )
     print(ratio_line("FTS5", (m95, c95), (f95, fc95), TARGET_P95_RATIO))
     if tv:
         t95, tc95 = summary(tv["times"])[1], summary(tv["cpu"])[1]
         at = "" if n == TANTIVY_TARGET_SIZE else f" (set at {TANTIVY_TARGET_SIZE:,})"
         print(ratio_line("tantivy", (m95, c95), (t95, tc95), TARGET_TANTIVY_RATIO, at))
-        out.update(tantivy_version=tv["version"], tantivy_p50=summary(tv["times"])[0], tantivy_p95=t95,
-                   tantivy_max=summary(tv["times"])[2], tantivy_cpu_p95=tc95, p95_tantivy_ratio=m95 / t95,
-                   p95_tantivy_cpu_ratio=c95 / tc95 if tc95 else float("inf"),
-                   tantivy_per_query={k: statistics.median(v) for k, v in tv["times"].items()})
-    print(f"  slowest query                {ms(mmax)}   target ≤ {TARGET_MAX_QUERY_S * 1000:.0f} ms   "
-          f"{verdict(mmax <= TARGET_MAX_QUERY_S)}")
+        out.update(
+            tantivy_version=tv["version"],
+            tantivy_p50=summary(tv["times"])[0],
+            tantivy_p95=t95,
+            tantivy_max=summary(tv["times"])[2],
+            tantivy_cpu_p95=tc95,
+            p95_tantivy_ratio=m95 / t95,
+            p95_tantivy_cpu_ratio=c95 / tc95 if tc95 else float("inf"),
+            tantivy_per_query={k: statistics.median(v) for k, v in tv["times"].items()},
+        )
+    print(
+        f"  slowest query                {ms(mmax)}   target ≤ {TARGET_MAX_QUERY_S * 1000:.0f} ms   "
+        f"{verdict(mmax <= TARGET_MAX_QUERY_S)}"
+    )
     totals = {q.text: lib.query(q.text, sort="relevance", limit=LIMIT).total for q in QUERIES}
     f_totals = {q.text: fts_query(fts, q, count=True)[0] for q in QUERIES}
     t_totals = tv["counts"] if tv else {}
@@ -335,15 +375,26 @@ def bench_search(lib: Library, n: int, reps: int, profile: bool, tmp: Path, out:
         line += "".join(f" {c:>8,}" for c in counts)
         print(line + ("   ≠" if len(set(counts)) > 1 else ""))
     if any(len({totals[q.text], f_totals[q.text], *([t_totals[q.text]] if tv else [])}) > 1 for q in QUERIES):
-        print("  ≠ the match counts differ: Whoosh's Porter stemmer leaves derived forms (hypergraphic,"
-              " hypergraphization) whole where FTS5's porter and tantivy's en_stem (Snowball English) reduce"
-              " them to hypergraph; Marginalia also searches fields the references do not have (note, venue,"
-              " keywords, highlights: a few papers more), and its prefix queries read stemmed terms"
-              " (QUAS is indexed as qua, so quas* misses a paper whose only quas- word it is)")
-    out.update(search_p50=m50, search_p95=m95, search_max=mmax, fts_p50=f50, fts_p95=f95,
-               fts_max=fmax, p95_ratio=ratio, search_cpu_p95=c95, fts_cpu_p95=fc95,
-               p95_cpu_ratio=cpu_ratio,
-               per_query={k: statistics.median(v) for k, v in m_times.items()})
+        print(
+            "  ≠ the match counts differ: Whoosh's Porter stemmer leaves derived forms (hypergraphic,"
+            " hypergraphization) whole where FTS5's porter and tantivy's en_stem (Snowball English) reduce"
+            " them to hypergraph; Marginalia also searches fields the references do not have (note, venue,"
+            " keywords, highlights: a few papers more), and its prefix queries read stemmed terms"
+            " (QUAS is indexed as qua, so quas* misses a paper whose only quas- word it is)"
+        )
+    out.update(
+        search_p50=m50,
+        search_p95=m95,
+        search_max=mmax,
+        fts_p50=f50,
+        fts_p95=f95,
+        fts_max=fmax,
+        p95_ratio=ratio,
+        search_cpu_p95=c95,
+        fts_cpu_p95=fc95,
+        p95_cpu_ratio=cpu_ratio,
+        per_query={k: statistics.median(v) for k, v in m_times.items()},
+    )
     if profile:
         slowest = max(QUERIES, key=lambda q: statistics.median(m_times[q.text]))
         print(f"  cProfile of the slowest query {slowest.text!r}:")
@@ -359,14 +410,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=corpus.DEFAULT_SEED)
     ap.add_argument("--profile", action="store_true", help="cProfile the slowest query and the bulk tag")
     ap.add_argument("--json", help="also write the figures to this JSON file")
-    ap.add_argument("--cached", action="store_true",
-                    help="start from a copy of the cached library (common.py) instead of importing "
-                         "and indexing the corpus: for 100,000 papers")
+    ap.add_argument(
+        "--cached",
+        action="store_true",
+        help="start from a copy of the cached library (common.py) instead of importing "
+        "and indexing the corpus: for 100,000 papers",
+    )
     args = ap.parse_args(argv)
     n = args.size
     note = "" if n == TARGET_SIZE else f"   (targets are set for {TARGET_SIZE:,} papers)"
-    print(f"Marginalia core benchmark — {n:,} papers, corpus generator v{corpus.GENERATOR_VERSION} "
-          f"seed {args.seed}{note}")
+    print(
+        f"Marginalia core benchmark — {n:,} papers, corpus generator v{corpus.GENERATOR_VERSION} seed {args.seed}{note}"
+    )
     print(f"  {environment()}")
     out: dict[str, object] = {"size": n}
     with tempfile.TemporaryDirectory(prefix="marginalia-bench-core-") as tmp:
@@ -382,20 +437,24 @@ def main(argv: list[str] | None = None) -> int:
             bench_search(lib, n, args.reps, args.profile, Path(tmp), out)
             lib.index.drain()
             cli, floor = bench_cli(lib.folder)
-            print(f"CLI `marginalia search transformer`   CPU {ms(cli)} vs `python -c 'import sqlite3'` "
-                  f"{ms(floor)}: {cli / floor:.1f}×   target ≤ {TARGET_CLI_RATIO:.0f}×   "
-                  f"{verdict(cli / floor <= TARGET_CLI_RATIO)}")
+            print(
+                f"CLI `marginalia search transformer`   CPU {ms(cli)} vs `python -c 'import sqlite3'` "
+                f"{ms(floor)}: {cli / floor:.1f}×   target ≤ {TARGET_CLI_RATIO:.0f}×   "
+                f"{verdict(cli / floor <= TARGET_CLI_RATIO)}"
+            )
             out.update(cli_search_cpu=cli, python_sqlite3_cpu=floor, cli_cpu_ratio=cli / floor)
 
             # listing: every paper through query("") and rows() pages, as the table reads them
             t0 = time.perf_counter()
             res = lib.query("")
             for i in range(0, len(res.ids), PAGE):
-                lib.papers.rows(res.ids[i:i + PAGE])
+                lib.papers.rows(res.ids[i : i + PAGE])
             t_list = time.perf_counter() - t0
             listed = len(res.ids) / t_list
-            print(f"listing (query('') + rows() in pages of {PAGE})   {len(res.ids):,} papers in {t_list:.2f} s"
-                  f" = {listed:,.0f} papers/s   target ≥ {TARGET_LISTED:,}/s   {verdict(listed >= TARGET_LISTED)}")
+            print(
+                f"listing (query('') + rows() in pages of {PAGE})   {len(res.ids):,} papers in {t_list:.2f} s"
+                f" = {listed:,.0f} papers/s   target ≥ {TARGET_LISTED:,}/s   {verdict(listed >= TARGET_LISTED)}"
+            )
             out.update(listed_rate=listed)
 
             # bulk tag: 1,000 papers spread over the library, three times with new tags
@@ -407,9 +466,12 @@ def main(argv: list[str] | None = None) -> int:
                 lib.tags.add(ids, [f"bench/bulk-{k}"])
                 tag_times.append(time.perf_counter() - t0)
             worst = max(tag_times)
-            print(f"bulk add_tags on {len(ids):,} papers   " + " / ".join(ms(t) for t in tag_times)
-                  + f"   worst {ms(worst)}   target ≤ {TARGET_BULK_TAG_S * 1000:.0f} ms   "
-                  f"{verdict(worst <= TARGET_BULK_TAG_S)}")
+            print(
+                f"bulk add_tags on {len(ids):,} papers   "
+                + " / ".join(ms(t) for t in tag_times)
+                + f"   worst {ms(worst)}   target ≤ {TARGET_BULK_TAG_S * 1000:.0f} ms   "
+                f"{verdict(worst <= TARGET_BULK_TAG_S)}"
+            )
             out.update(bulk_tag_s=tag_times)
             if args.profile:
                 print("  cProfile of one bulk add_tags:")

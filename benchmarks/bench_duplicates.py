@@ -80,8 +80,12 @@ def _near_found(lib: Library, pairs: list) -> tuple[int, int]:
     """(reworded copies found with their paper, other pairs) among the semantic reason's pairs."""
     near = [p for p in pairs if p.reason == NEAR_REASON]
     rows = lib.papers.rows(sorted({i for p in near for i in (p.a, p.b)}))
-    hit = sum(1 for p in near if _typo(p.title_a) == p.title_b or _typo(p.title_b) == p.title_a
-              if (rows[p.a].venue or "").endswith(REWORDED_VENUE) != (rows[p.b].venue or "").endswith(REWORDED_VENUE))
+    hit = sum(
+        1
+        for p in near
+        if _typo(p.title_a) == p.title_b or _typo(p.title_b) == p.title_a
+        if (rows[p.a].venue or "").endswith(REWORDED_VENUE) != (rows[p.b].venue or "").endswith(REWORDED_VENUE)
+    )
     return hit, len(near) - hit
 
 
@@ -99,16 +103,20 @@ def seeds_check(folder: Path) -> None:
         space = library_space(lib.store)
         sims = space.vectors @ space.vectors.T
         closest = np.sort(sims[np.triu_indices(len(sims), 1)])[::-1][:5]
-        print(f"  seeds alone, {lib.papers.count()} papers: {len(pairs)} pairs {_by_reason(pairs)}; "
-              f"closest cosines of two seed papers {', '.join(f'{c:.3f}' for c in closest)}")
+        print(
+            f"  seeds alone, {lib.papers.count()} papers: {len(pairs)} pairs {_by_reason(pairs)}; "
+            f"closest cosines of two seed papers {', '.join(f'{c:.3f}' for c in closest)}"
+        )
         ids = lib.finder.list_ids()
         originals = [Record(title=v.title, abstract=v.abstract_text) for v in (lib.papers.get(i) for i in ids)]
         copies = _reworded_copies(originals, len(originals) // 3)
         lib.imports.from_records([("reworded", ParseResult("bibtex", copies))])
         pairs = lib.duplicates.find()
         hit, other = _near_found(lib, pairs)
-        print(f"  seeds + {len(copies)} reworded copies: {len(pairs)} pairs {_by_reason(pairs)}; "
-              f"{hit} of {len(copies)} copies found with their paper, {other} other pairs")
+        print(
+            f"  seeds + {len(copies)} reworded copies: {len(pairs)} pairs {_by_reason(pairs)}; "
+            f"{hit} of {len(copies)} copies found with their paper, {other} other pairs"
+        )
         space = library_space(lib.store)
         for p in [p for p in pairs if p.reason == NEAR_REASON][:3]:
             a, b = space.rows([p.a, p.b])
@@ -127,8 +135,7 @@ def build(folder: Path, size: int, planted: int, log=print, reworded: int = 0) -
     records = corpus.make_corpus(size, corpus.DEFAULT_SEED)
     bib = corpus.write_bibtex(records, folder.parent / "corpus.bib")
     report = lib.imports.from_files([bib])
-    log(f"  imported {len(seeds)} seed files and {report.added:,} BibTeX records "
-        f"({time.perf_counter() - t0:.0f} s)")
+    log(f"  imported {len(seeds)} seed files and {report.added:,} BibTeX records ({time.perf_counter() - t0:.0f} s)")
     if planted:
         parsed = read_path(bib)
         again = []
@@ -171,8 +178,10 @@ def main(argv: list[str] | None = None) -> int:
 
             t0, c0 = time.perf_counter(), time.process_time()
             library_space(lib.store)  # what the window has fitted by the time the user asks
-            print(f"  semantic space fitted (untimed for find): {ms(time.perf_counter() - t0)} wall, "
-                  f"{ms(time.process_time() - c0)} CPU")
+            print(
+                f"  semantic space fitted (untimed for find): {ms(time.perf_counter() - t0)} wall, "
+                f"{ms(time.process_time() - c0)} CPU"
+            )
             times, cpus, pairs = [], [], []
             for _ in range(max(2, args.reps)):
                 t0, c0 = time.perf_counter(), time.process_time()
@@ -184,14 +193,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  find: {len(pairs):,} pairs {_by_reason(pairs)}")
             every = lib.query("").ids
             in_library = sum(1 for r in lib.papers.rows(every).values() if (r.venue or "").endswith(REWORDED_VENUE))
-            print(f"  {NEAR_REASON}: {hit} of the {in_library} reworded copies in the library found with "
-                  f"their paper ({args.reworded - in_library} of the {args.reworded} asked for were merged "
-                  f"at import), {other} other pairs")
-            target = (f" — target {TARGET_FIND_S:.1f} s: {verdict(first < TARGET_FIND_S)}"
-                      if args.size == TARGET_SIZE else " (the target is set for 10,000 papers)")
+            print(
+                f"  {NEAR_REASON}: {hit} of the {in_library} reworded copies in the library found with "
+                f"their paper ({args.reworded - in_library} of the {args.reworded} asked for were merged "
+                f"at import), {other} other pairs"
+            )
+            target = (
+                f" — target {TARGET_FIND_S:.1f} s: {verdict(first < TARGET_FIND_S)}"
+                if args.size == TARGET_SIZE
+                else " (the target is set for 10,000 papers)"
+            )
             print(f"  find, first: {ms(first)} wall, {ms(cpus[0])} CPU (CPU/wall {cpus[0] / first:.2f}){target}")
-            print(f"  find again (identities of unchanged papers reused): median {ms(warm)} "
-                  f"over {len(times) - 1} runs")
+            print(f"  find again (identities of unchanged papers reused): median {ms(warm)} over {len(times) - 1} runs")
             if pairs:
                 t0 = time.perf_counter()
                 merged = lib.duplicates.merge(pairs[0].a, pairs[0].b)

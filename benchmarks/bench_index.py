@@ -36,8 +36,15 @@ def child(lib_dir: str) -> None:
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     counts = {q: lib.query(q).total for q in QUERIES}
     segments = len(lib.index.index.searcher.reader().leaf_readers()) if lib.index.index.doc_count() else 0
-    out = {"procs": build_procs(lib.papers.count()), "wall": wall, "cpu_self": cpu_self, "cpu_children": kids.ru_utime + kids.ru_stime,
-           "docs": lib.index.index.doc_count(), "segments": segments, "counts": counts}
+    out = {
+        "procs": build_procs(lib.papers.count()),
+        "wall": wall,
+        "cpu_self": cpu_self,
+        "cpu_children": kids.ru_utime + kids.ru_stime,
+        "docs": lib.index.index.doc_count(),
+        "segments": segments,
+        "counts": counts,
+    }
     lib.close()
     print(json.dumps(out), flush=True)
 
@@ -61,18 +68,24 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.runs):
         for procs in [int(p) for p in args.procs.split(",")]:
             env = dict(os.environ, MARGINALIA_INDEX_PROCS=str(procs))
-            out = subprocess.run([sys.executable, __file__, "--child", str(folder)], env=env, check=True,
-                                 capture_output=True, text=True).stdout
+            out = subprocess.run(
+                [sys.executable, __file__, "--child", str(folder)], env=env, check=True, capture_output=True, text=True
+            ).stdout
             r = json.loads(out.strip().splitlines()[-1])
             results.setdefault(procs, []).append(r)
-            print(f"  procs {r['procs']}: wall {r['wall']:.1f} s, CPU {r['cpu_self'] + r['cpu_children']:.1f} s "
-                  f"(this process {r['cpu_self']:.1f} s, helpers {r['cpu_children']:.1f} s); {r['docs']:,} docs in "
-                  f"{r['segments']} segment(s); matches {r['counts']}", flush=True)
+            print(
+                f"  procs {r['procs']}: wall {r['wall']:.1f} s, CPU {r['cpu_self'] + r['cpu_children']:.1f} s "
+                f"(this process {r['cpu_self']:.1f} s, helpers {r['cpu_children']:.1f} s); {r['docs']:,} docs in "
+                f"{r['segments']} segment(s); matches {r['counts']}",
+                flush=True,
+            )
     base = statistics.median(r["wall"] for r in results[min(results)])
     for procs, rs in sorted(results.items()):
         wall = statistics.median(r["wall"] for r in rs)
         cpu = statistics.median(r["cpu_self"] + r["cpu_children"] for r in rs)
-        print(f"procs {procs}: median wall {wall:.1f} s ({wall / base:.2f}× procs {min(results)}), median CPU {cpu:.1f} s")
+        print(
+            f"procs {procs}: median wall {wall:.1f} s ({wall / base:.2f}× procs {min(results)}), median CPU {cpu:.1f} s"
+        )
     counts = {json.dumps(r["counts"], sort_keys=True) for rs in results.values() for r in rs}
     print("same matches in every build" if len(counts) == 1 else f"MATCHES DIFFER: {counts}")
     return 0 if len(counts) == 1 else 1

@@ -57,17 +57,25 @@ def layout_in_memory(size: int) -> None:
         k = topics.choose_count(space.vectors)
         labels = topics.cluster(space.vectors, k)
         words = topics.distinctive_words(space, np.arange(size), labels, k)
-        found = topics.TopicSet([topics.Topic(c + 1, " ".join(words[c][:3]) or str(c), words[c],
-                                              [int(i) for i in ids[labels == c]]) for c in range(k)], size, True)
+        found = topics.TopicSet(
+            [
+                topics.Topic(c + 1, " ".join(words[c][:3]) or str(c), words[c], [int(i) for i in ids[labels == c]])
+                for c in range(k)
+            ],
+            size,
+            True,
+        )
         t2, c2 = time.perf_counter(), time.process_time()
         pmap = paper_map.layout(space, found)
         t3, c3 = time.perf_counter(), time.process_time()
     total = t3 - t0
     target = TARGET_LAYOUT.get(size)
     verdict = "" if target is None else f" (target ≤ {target:.0f} s: {_ok(total, target)})"
-    print(f"layout, {size:,} papers in memory: {total:.1f} s wall, {c3 - c0:.1f} s CPU{verdict}; space "
-          f"{t1 - t0:.1f} s wall / {c1 - c0:.1f} s CPU, topics ({k}) {t2 - t1:.1f} / {c2 - c1:.1f} s, "
-          f"layout {t3 - t2:.2f} / {c3 - c2:.2f} s; {len(pmap):,} points")
+    print(
+        f"layout, {size:,} papers in memory: {total:.1f} s wall, {c3 - c0:.1f} s CPU{verdict}; space "
+        f"{t1 - t0:.1f} s wall / {c1 - c0:.1f} s CPU, topics ({k}) {t2 - t1:.1f} / {c2 - c1:.1f} s, "
+        f"layout {t3 - t2:.2f} / {c3 - c2:.2f} s; {len(pmap):,} points"
+    )
 
 
 def window(size: int) -> None:
@@ -122,10 +130,12 @@ def window(size: int) -> None:
         if isinstance(data, Exception):
             raise data
         longest = max(gaps) if gaps else 0.0
-        print(f"window, {size:,} papers: the map computed in a worker in {wall:.1f} s wall, {cpu:.1f} s CPU "
-              f"(the process); the GUI thread's longest stall {longest:.0f} ms (target ≤ {TARGET_MS:.0f} ms: "
-              f"{_ok(longest, TARGET_MS)}), p99 {np.percentile(gaps, 99):.0f} ms, {sum(g > TARGET_MS for g in gaps)} "
-              f"gaps over {TARGET_MS:.0f} ms in {len(gaps):,} ticks")
+        print(
+            f"window, {size:,} papers: the map computed in a worker in {wall:.1f} s wall, {cpu:.1f} s CPU "
+            f"(the process); the GUI thread's longest stall {longest:.0f} ms (target ≤ {TARGET_MS:.0f} ms: "
+            f"{_ok(longest, TARGET_MS)}), p99 {np.percentile(gaps, 99):.0f} ms, {sum(g > TARGET_MS for g in gaps)} "
+            f"gaps over {TARGET_MS:.0f} ms in {len(gaps):,} ticks"
+        )
 
         view = MapView()
         view.resize(1000, 700)
@@ -134,10 +144,14 @@ def window(size: int) -> None:
         t1, c1 = time.perf_counter(), time.process_time()
         view.set_data(data)  # type: ignore[arg-type]
         view.repaint()
-        print(f"  handing {len(data.pmap):,} points to the shown view and painting them: "  # type: ignore[attr-defined]
-              f"{(time.perf_counter() - t1) * 1000:.0f} ms wall, {(time.process_time() - c1) * 1000:.0f} ms CPU")
-        for name, step in (("points into the cached image", view.render_points),
-                           ("a whole frame (grab: image, names)", lambda: (view._invalidate(), view.grab()))):
+        print(
+            f"  handing {len(data.pmap):,} points to the shown view and painting them: "  # type: ignore[attr-defined]
+            f"{(time.perf_counter() - t1) * 1000:.0f} ms wall, {(time.process_time() - c1) * 1000:.0f} ms CPU"
+        )
+        for name, step in (
+            ("points into the cached image", view.render_points),
+            ("a whole frame (grab: image, names)", lambda: (view._invalidate(), view.grab())),
+        ):
             walls, cpus = [], []
             for _ in range(15):
                 t, c = time.perf_counter(), time.process_time()
@@ -145,12 +159,16 @@ def window(size: int) -> None:
                 walls.append((time.perf_counter() - t) * 1000)
                 cpus.append((time.process_time() - c) * 1000)
             w, c = statistics.median(walls), statistics.median(cpus)
-            print(f"  paint, {name}: median {w:.1f} ms wall, {c:.1f} ms CPU, worst {max(walls):.1f} ms wall "
-                  f"(target ≤ {TARGET_MS:.0f} ms: {_ok(w, TARGET_MS)})")
+            print(
+                f"  paint, {name}: median {w:.1f} ms wall, {c:.1f} ms CPU, worst {max(walls):.1f} ms wall "
+                f"(target ≤ {TARGET_MS:.0f} ms: {_ok(w, TARGET_MS)})"
+            )
         view.zoom(8.0)
         t = time.perf_counter()
         view.render_points()
-        print(f"  paint zoomed in 8×: {(time.perf_counter() - t) * 1000:.1f} ms wall (the points off the view are skipped)")
+        print(
+            f"  paint zoomed in 8×: {(time.perf_counter() - t) * 1000:.1f} ms wall (the points off the view are skipped)"
+        )
     finally:
         lib.close()
         shutil.rmtree(work, ignore_errors=True)

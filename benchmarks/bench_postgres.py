@@ -32,8 +32,10 @@ from desktop_app.core.records import ParseResult
 
 DELAY_TARGET = 2.0  # seconds from an edit's commit at desk A to desk B having re-read the paper
 LISTING_TARGET = 1.5  # a server's listing p95 at most this many times the same listing on SQLite
-LISTINGS = (("list all, by title", {"sort": "title"}),
-            ("list all, by year descending", {"sort": "year", "descending": True}))
+LISTINGS = (
+    ("list all, by title", {"sort": "title"}),
+    ("list all, by year descending", {"sort": "year", "descending": True}),
+)
 
 DESK_B = r"""
 import json, sys, time
@@ -73,8 +75,10 @@ def p95_both(label: str, fn: Callable[[], object], runs: int = 20) -> tuple[floa
         fn()
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
-    print(f"  {label:<38} p95 wall {ms(percentile(walls, 95)):>8}   p95 cpu {ms(percentile(cpus, 95)):>8}"
-          f"   (median wall {ms(percentile(walls, 50))})")
+    print(
+        f"  {label:<38} p95 wall {ms(percentile(walls, 95)):>8}   p95 cpu {ms(percentile(cpus, 95)):>8}"
+        f"   (median wall {ms(percentile(walls, 50))})"
+    )
     return percentile(walls, 95), percentile(cpus, 95)
 
 
@@ -98,8 +102,10 @@ def compare_listings(server: dict[str, tuple[float, float]], lite: dict[str, tup
         (sw, sc), (lw, lc) = server[label], lite[label]
         good = sw <= LISTING_TARGET * lw
         ok &= good
-        print(f"  {label:<38} server p95 wall {ms(sw):>9} cpu {ms(sc):>9}   SQLite p95 wall {ms(lw):>9} "
-              f"cpu {ms(lc):>9}   {sw / lw:.2f}x  {verdict(good)}")
+        print(
+            f"  {label:<38} server p95 wall {ms(sw):>9} cpu {ms(sc):>9}   SQLite p95 wall {ms(lw):>9} "
+            f"cpu {ms(lc):>9}   {sw / lw:.2f}x  {verdict(good)}"
+        )
     return ok
 
 
@@ -126,12 +132,17 @@ def copy_from_sqlite(db: Path, url: str) -> int:
             quoted = ", ".join(f'"{c}"' for c in cols)
             with conn.cursor().copy(f"COPY {table.name} ({quoted}) FROM STDIN") as copy:
                 for row in src.execute(f"SELECT {quoted} FROM {table.name}"):
-                    copy.write_row([bool(v) if c in bools and v is not None else v for c, v in zip(cols, row, strict=True)])
+                    copy.write_row(
+                        [bool(v) if c in bools and v is not None else v for c, v in zip(cols, row, strict=True)]
+                    )
             for c in table.primary_key.columns:
-                if c.autoincrement is True or (c.autoincrement == "auto" and len(table.primary_key.columns) == 1
-                                               and c.type.python_type is int):
-                    conn.execute(f"SELECT setval(pg_get_serial_sequence('{table.name}', '{c.name}'), "
-                                 f"GREATEST((SELECT max({c.name}) FROM {table.name}), 1))")
+                if c.autoincrement is True or (
+                    c.autoincrement == "auto" and len(table.primary_key.columns) == 1 and c.type.python_type is int
+                ):
+                    conn.execute(
+                        f"SELECT setval(pg_get_serial_sequence('{table.name}', '{c.name}'), "
+                        f"GREATEST((SELECT max({c.name}) FROM {table.name}), 1))"
+                    )
         conn.commit()
         return int(conn.execute("SELECT count(*) FROM paper").fetchone()[0])
 
@@ -147,10 +158,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, default=100_000)
     ap.add_argument("--edits", type=int, default=20, help="edits timed from desk A to desk B")
-    ap.add_argument("--listing-only", action="store_true",
-                    help="only the listings, on the server and on SQLite (no index builds, no desk B)")
-    ap.add_argument("--import-path", action="store_true",
-                    help="load through the importer instead of COPY (slow: ~15 ms a paper)")
+    ap.add_argument(
+        "--listing-only",
+        action="store_true",
+        help="only the listings, on the server and on SQLite (no index builds, no desk B)",
+    )
+    ap.add_argument(
+        "--import-path", action="store_true", help="load through the importer instead of COPY (slow: ~15 ms a paper)"
+    )
     args = ap.parse_args(argv)
     from tests.helpers.postgres_server import postgres_server
 
@@ -167,15 +182,16 @@ def main(argv: list[str] | None = None) -> int:
 
             def load() -> None:
                 for start in range(0, len(records), 10_000):
-                    lib.imports.from_records([("c.bib", ParseResult("bibtex", records[start:start + 10_000]))])
+                    lib.imports.from_records([("c.bib", ParseResult("bibtex", records[start : start + 10_000]))])
 
             timed(f"import {args.size:,} papers (one transaction per 10,000)", load)
         else:
             from benchmarks.common import cached_library
 
             folder = cached_library(args.size)
-            copied = timed("COPY the cached SQLite library in (set-up)",
-                           lambda: copy_from_sqlite(folder / "library.sqlite", url))
+            copied = timed(
+                "COPY the cached SQLite library in (set-up)", lambda: copy_from_sqlite(folder / "library.sqlite", url)
+            )
             print(f"  copied {copied:,} papers")
             timed("VACUUM ANALYZE (as autovacuum would after the load)", lambda: vacuum(url))
         if args.listing_only:
@@ -188,8 +204,9 @@ def main(argv: list[str] | None = None) -> int:
         desk_b_home = Path(home) / "desk-b"  # another desk: its own cache (index) and data folders
         desk_b_home.mkdir()
         env = {**os.environ, "PYTHONPATH": str(Path.cwd()), "HOME": str(desk_b_home)}
-        desk_b = subprocess.Popen([sys.executable, "-c", DESK_B, url], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True, env=env)
+        desk_b = subprocess.Popen(
+            [sys.executable, "-c", DESK_B, url], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        )
         lines: list[dict] = []
         ready = threading.Event()
         arrived = threading.Condition()
@@ -226,16 +243,19 @@ def main(argv: list[str] | None = None) -> int:
             start = time.time()
             lib.notes.set(pid, f"edit {n} at desk A")
             with arrived:
-                ok = arrived.wait_for(lambda p=pid, s=start: any(p in m.get("ids", []) and m["at"] >= s
-                                                                   for m in lines), timeout=10)
+                ok = arrived.wait_for(
+                    lambda p=pid, s=start: any(p in m.get("ids", []) and m["at"] >= s for m in lines), timeout=10
+                )
                 seen = [m["at"] for m in lines if pid in m.get("ids", []) and m["at"] >= start]
             delays.append(seen[0] - start if ok and seen else 10.0)
             time.sleep(0.2)
         worst = max(delays)
         print("two desks")
-        print(f"  edit at A -> re-read at B (n={len(delays)})   p50 {ms(percentile(delays, 50))}   "
-              f"p95 {ms(percentile(delays, 95))}   max {ms(worst)}   "
-              f"target <= {DELAY_TARGET:.0f} s: {verdict(worst <= DELAY_TARGET)}")
+        print(
+            f"  edit at A -> re-read at B (n={len(delays)})   p50 {ms(percentile(delays, 50))}   "
+            f"p95 {ms(percentile(delays, 95))}   max {ms(worst)}   "
+            f"target <= {DELAY_TARGET:.0f} s: {verdict(worst <= DELAY_TARGET)}"
+        )
         desk_b.stdin.write("\n")  # type: ignore[union-attr]
         desk_b.stdin.flush()  # type: ignore[union-attr]
         desk_b.wait(120)

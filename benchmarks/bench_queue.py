@@ -64,9 +64,11 @@ def run(size: int) -> None:
                 lib.triage.queue("", limit=10)
                 walls.append(time.perf_counter() - t0)
                 cpus.append(time.process_time() - c0)
-        line = (f"{size:>7,} papers: first ranking (features built) {first_wall:.2f} s wall / {first_cpu:.2f} s CPU; "
-                f"re-rank median {1000 * statistics.median(walls):.0f} ms wall / {1000 * statistics.median(cpus):.0f} ms CPU, "
-                f"max {1000 * max(walls):.0f} / {1000 * max(cpus):.0f} ms")
+        line = (
+            f"{size:>7,} papers: first ranking (features built) {first_wall:.2f} s wall / {first_cpu:.2f} s CPU; "
+            f"re-rank median {1000 * statistics.median(walls):.0f} ms wall / {1000 * statistics.median(cpus):.0f} ms CPU, "
+            f"max {1000 * max(walls):.0f} / {1000 * max(cpus):.0f} ms"
+        )
         target = TARGET_CPU.get(size)
         if target is not None:
             line += f"  (target ≤ {1000 * target:.0f} ms CPU: {verdict(statistics.median(cpus) <= target)})"
@@ -76,9 +78,12 @@ def run(size: int) -> None:
             queue = [_child_cpu([*base, "triage", "queue", "--limit", "10"]) for _ in range(5)]
             listing = [_child_cpu([*base, "list", "--limit", "1"]) for _ in range(5)]
             extra = statistics.median(queue) - statistics.median(listing)
-            print(f"         `triage queue --limit 10` {1000 * statistics.median(queue):.0f} ms CPU, "
-                  f"`list --limit 1` {1000 * statistics.median(listing):.0f} ms CPU: {1000 * extra:+.0f} ms "
-                  f"(target ≤ +300 ms: {verdict(extra <= 0.300)})", flush=True)
+            print(
+                f"         `triage queue --limit 10` {1000 * statistics.median(queue):.0f} ms CPU, "
+                f"`list --limit 1` {1000 * statistics.median(listing):.0f} ms CPU: {1000 * extra:+.0f} ms "
+                f"(target ≤ +300 ms: {verdict(extra <= 0.300)})",
+                flush=True,
+            )
 
 
 def main() -> int:

@@ -51,10 +51,16 @@ def _wordllama(lib: Library, ids: list[int]) -> tuple[object, str] | None:
     with tempfile.TemporaryDirectory() as tmp:
         src, out = Path(tmp) / "texts.json", Path(tmp) / "vectors.npy"
         src.write_text(json.dumps([rows[i] for i in ids]), encoding="utf-8")
-        done = subprocess.run([str(WORDLLAMA), str(Path(__file__).with_name("wordllama_side.py")), str(src), str(out)],
-                              capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [str(WORDLLAMA), str(Path(__file__).with_name("wordllama_side.py")), str(src), str(out)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         info = json.loads(done.stdout.strip().splitlines()[-1])
-        return np.load(out), f"wordllama loaded in {info['load_s']:.2f} s, embedded {info['n']} in {info['embed_s']:.2f} s"
+        return np.load(
+            out
+        ), f"wordllama loaded in {info['load_s']:.2f} s, embedded {info['n']} in {info['embed_s']:.2f} s"
 
 
 def _nearest(vectors, ids: list[int], of: set[int], extra=None) -> dict[int, list[int]]:  # noqa: ANN001
@@ -95,9 +101,12 @@ def measure(path: Path, weights: list[float]) -> dict[str, float]:
             bm25 = {pid: [i for i, _ in rel.bm25_related(lib.store, idx, pid, rel.POOL)] for pid in included}
             bm25_scored = {pid: rel.bm25_related(lib.store, idx, pid, rel.POOL) for pid in included}
             sem_scored = {pid: space.similar(pid, rel.POOL) for pid in included}
-            out = {"chance": len(included) / len(labels), "bm25": precision(bm25, included),
-                   "space alone": precision({p: [i for i, _ in s] for p, s in sem_scored.items()}, included),
-                   "semantic": precision({p: [i for i, _ in space.related(p, N)] for p in included}, included)}
+            out = {
+                "chance": len(included) / len(labels),
+                "bm25": precision(bm25, included),
+                "space alone": precision({p: [i for i, _ in s] for p, s in sem_scored.items()}, included),
+                "semantic": precision({p: [i for i, _ in space.related(p, N)] for p in included}, included),
+            }
             for w in weights:
                 blended = {p: [i for i, _ in rel.blend(bm25_scored[p], sem_scored[p], w)] for p in included}
                 out[f"blend {w:.2f}"] = precision(blended, included)
@@ -110,12 +119,16 @@ def measure(path: Path, weights: list[float]) -> dict[str, float]:
                 space_row = _space_scores(space, ids)
                 out["wordllama + space"] = precision(_nearest(vectors, ids, included, space_row), included)
             t1 = time.perf_counter()
-            out["Library.related"] = precision({p: [i for i, _ in lib.insights.related(p, N)] for p in included}, included)
+            out["Library.related"] = precision(
+                {p: [i for i, _ in lib.insights.related(p, N)] for p in included}, included
+            )
             per_paper = (time.perf_counter() - t1) / max(len(included), 1)
         finally:
             lib.close()
-    print(f"{path.name}: {len(labels)} papers, {len(included)} included; space fitted in {fit:.2f} s; "
-          f"Library.related {per_paper * 1000:.1f} ms a paper")
+    print(
+        f"{path.name}: {len(labels)} papers, {len(included)} included; space fitted in {fit:.2f} s; "
+        f"Library.related {per_paper * 1000:.1f} ms a paper"
+    )
     return out
 
 
@@ -146,7 +159,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name:<16} {value:.3f}  {ratio}")
         now = res["Library.related"] / base if base else 0.0
         ok = ok and now >= TARGET_RATIO
-        print(f"  Library.related: {now:.2f}× BM25 (target ≥ {TARGET_RATIO}: {'ok' if now >= TARGET_RATIO else 'MISSED'})")
+        print(
+            f"  Library.related: {now:.2f}× BM25 (target ≥ {TARGET_RATIO}: {'ok' if now >= TARGET_RATIO else 'MISSED'})"
+        )
     return 0 if ok else 1
 
 

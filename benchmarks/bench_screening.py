@@ -89,10 +89,15 @@ def simulate(lib: Library, labels: dict[int, int], seed: int) -> dict[str, float
             k95 = k
     wall.sort()
     cpu.sort()
-    out = {"wss95": (n - k95) / n - 0.05, "r10": hits[int(0.10 * n) - 1] / npos,
-           "r25": hits[int(0.25 * n) - 1] / npos, "rerank_p50_ms": 1000 * wall[len(wall) // 2],
-           "rerank_p95_ms": 1000 * wall[int(len(wall) * 0.95)], "rerank_cpu_p50_ms": 1000 * cpu[len(cpu) // 2],
-           "rerank_cpu_p95_ms": 1000 * cpu[int(len(cpu) * 0.95)]}
+    out = {
+        "wss95": (n - k95) / n - 0.05,
+        "r10": hits[int(0.10 * n) - 1] / npos,
+        "r25": hits[int(0.25 * n) - 1] / npos,
+        "rerank_p50_ms": 1000 * wall[len(wall) // 2],
+        "rerank_p95_ms": 1000 * wall[int(len(wall) * 0.95)],
+        "rerank_cpu_p50_ms": 1000 * cpu[len(cpu) // 2],
+        "rerank_cpu_p95_ms": 1000 * cpu[int(len(cpu) * 0.95)],
+    }
     for mark, (est, left) in sorted(estimates.items()):
         out[f"estimate@{marks[mark]:.0%}"] = est
         out[f"truth@{marks[mark]:.0%}"] = left
@@ -117,11 +122,17 @@ def run_set(path: Path, seeds: list[int]) -> list[dict[str, float]]:
                 labels = dict(zip(pids, file_labels, strict=True))
                 results.append(simulate(lib, labels, seed))
             r = results[-1]
-            print(f"  seed {seed}: WSS@95 {r['wss95']:.3f}  recall@10% {r['r10']:.3f}  recall@25% {r['r25']:.3f}  "
-                  f"re-rank p50 {r['rerank_p50_ms']:.0f} ms (CPU {r['rerank_cpu_p50_ms']:.0f}), "
-                  f"p95 {r['rerank_p95_ms']:.0f} ms (CPU {r['rerank_cpu_p95_ms']:.0f})  keeps left "
-                  + ", ".join(f"{k.split('@')[1]}: est {r[k]:.1f} / true {r['truth@' + k.split('@')[1]]:.0f}"
-                              for k in r if k.startswith("estimate@")), flush=True)
+            print(
+                f"  seed {seed}: WSS@95 {r['wss95']:.3f}  recall@10% {r['r10']:.3f}  recall@25% {r['r25']:.3f}  "
+                f"re-rank p50 {r['rerank_p50_ms']:.0f} ms (CPU {r['rerank_cpu_p50_ms']:.0f}), "
+                f"p95 {r['rerank_p95_ms']:.0f} ms (CPU {r['rerank_cpu_p95_ms']:.0f})  keeps left "
+                + ", ".join(
+                    f"{k.split('@')[1]}: est {r[k]:.1f} / true {r['truth@' + k.split('@')[1]]:.0f}"
+                    for k in r
+                    if k.startswith("estimate@")
+                ),
+                flush=True,
+            )
     return results
 
 
@@ -145,8 +156,9 @@ def main() -> int:
         ours_all.append(ours)
         peer_all.append(peer)
         target = min(PEER.get(name, (0,)))
-        print(f"  mean WSS@95 {ours:.3f} vs ASReview {peer:.3f} (target ≥ {target:.2f}): "
-              f"{common.verdict(ours >= target)}")
+        print(
+            f"  mean WSS@95 {ours:.3f} vs ASReview {peer:.3f} (target ≥ {target:.2f}): {common.verdict(ours >= target)}"
+        )
     if ours_all:
         a, b = sum(ours_all) / len(ours_all), sum(peer_all) / len(peer_all)
         print(f"average WSS@95 {a:.3f} vs ASReview {b:.3f}: {common.verdict(a > b)}")

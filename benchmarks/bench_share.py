@@ -70,14 +70,18 @@ def main(argv: list[str] | None = None) -> int:
             wall, cpu, pg = time.perf_counter(), time.process_time(), server_cpu(url)
             report, where = share(lib, url)
             wall, cpu, pg = time.perf_counter() - wall, time.process_time() - cpu, server_cpu(url) - pg
-        print(f"  share --to: {report.added:,} papers to {where} in {wall:.1f} s wall, {cpu:.1f} s CPU (this "
-              f"process) + {pg:.1f} s CPU (the server); target <= {TARGET_S:.0f} s at 100,000: {verdict(wall <= TARGET_S * args.size / 100_000)}")
+        print(
+            f"  share --to: {report.added:,} papers to {where} in {wall:.1f} s wall, {cpu:.1f} s CPU (this "
+            f"process) + {pg:.1f} s CPU (the server); target <= {TARGET_S:.0f} s at 100,000: {verdict(wall <= TARGET_S * args.size / 100_000)}"
+        )
         t0 = time.perf_counter()
         with Library.open(url) as shared:
             n = shared.query("", limit=0).total
             hits = shared.query("learning", limit=0).total
-        print(f"  the server library opened with its index in {time.perf_counter() - t0:.1f} s: "
-              f"{n:,} live papers, 'learning' {hits:,} hits")
+        print(
+            f"  the server library opened with its index in {time.perf_counter() - t0:.1f} s: "
+            f"{n:,} live papers, 'learning' {hits:,} hits"
+        )
     print(f"  load average after: {os.getloadavg()[0]:.1f}")
     return 0
 

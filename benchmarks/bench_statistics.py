@@ -42,8 +42,8 @@ def main(argv: list[str] | None = None) -> int:
         random.Random(1).shuffle(ids)
         marked = min(40_000, len(ids))
         for k in range(0, marked, 1000):
-            lib.papers.set_status(ids[k:k + 1000], "read" if k % 3000 else "skimmed")
-            lib.papers.set_rating(ids[k:k + 500], 1 + (k // 1000) % 5)
+            lib.papers.set_status(ids[k : k + 1000], "read" if k % 3000 else "skimmed")
+            lib.papers.set_rating(ids[k : k + 500], 1 + (k // 1000) % 5)
         with lib.store.write() as tx:  # spread the history over 120 days
             tx.conn.exec_driver_sql("UPDATE change_log SET at = datetime(at, '-' || (seq % 120) || ' days')")
         walls, cpus = [], []
@@ -54,8 +54,10 @@ def main(argv: list[str] | None = None) -> int:
             cpus.append(time.process_time() - c)
         lib.close()
     print(f"bench_statistics — {st.papers:,} papers, {marked:,} marked, {len(st.progress)} days")
-    print(f"  lib.insights.statistics()  wall {common.ms(statistics.median(walls))}  cpu {common.ms(statistics.median(cpus))}"
-          f"  (median of 7; {common.environment()})")
+    print(
+        f"  lib.insights.statistics()  wall {common.ms(statistics.median(walls))}  cpu {common.ms(statistics.median(cpus))}"
+        f"  (median of 7; {common.environment()})"
+    )
     return 0
 
 

@@ -1,4 +1,4 @@
-""""Did you mean" and re-deriving titles at scale, on a copy of the cached benchmark library.
+""" "Did you mean" and re-deriving titles at scale, on a copy of the cached benchmark library.
 
     .venv/bin/python benchmarks/bench_suggest.py --size 100000
 
@@ -20,8 +20,14 @@ from common import cached_library, environment, ms, verdict
 from desktop_app.core.library import Library
 
 TARGET_MS = 100  # at 100,000 papers, a whole offer (the correction and the count of its hits)
-QUERIES = ("reinforcment lerning", "optimizaton", "title:transformr", "benchmrk AND tag:rl/rlvr",
-           "graph neural netwrks", "zzzzqqq")
+QUERIES = (
+    "reinforcment lerning",
+    "optimizaton",
+    "title:transformr",
+    "benchmrk AND tag:rl/rlvr",
+    "graph neural netwrks",
+    "zzzzqqq",
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,8 +46,10 @@ def main(argv: list[str] | None = None) -> int:
             t0, c0 = time.perf_counter(), time.process_time()
             missing = not any((folder / "index").glob("marginalia-voc-*"))
             lib.index.index.vocabulary()  # an index built by this version saved it at commit
-            print(f"  vocabulary {'computed (an index of an older version)' if missing else 'loaded'}: "
-                  f"{ms(time.perf_counter() - t0)} wall, {ms(time.process_time() - c0)} CPU (untimed below)")
+            print(
+                f"  vocabulary {'computed (an index of an older version)' if missing else 'loaded'}: "
+                f"{ms(time.perf_counter() - t0)} wall, {ms(time.process_time() - c0)} CPU (untimed below)"
+            )
             walls, cpus = [], []
             for q in QUERIES:  # each the first of this process: nothing of it read before
                 hits = lib.query(q, limit=0).total
@@ -50,9 +58,11 @@ def main(argv: list[str] | None = None) -> int:
                 walls.append(time.perf_counter() - t0)
                 cpus.append(time.process_time() - c0)
                 print(f"  did you mean {q!r} ({hits} hits): {fixed!r} in {ms(walls[-1])} wall, {ms(cpus[-1])} CPU")
-            print(f"  did you mean, slowest: {ms(max(walls))} wall, {ms(max(cpus))} CPU; "
-                  f"target <= {TARGET_MS} ms: {verdict(max(walls) * 1000 <= TARGET_MS)} "
-                  f"(CPU {verdict(max(cpus) * 1000 <= TARGET_MS)})")
+            print(
+                f"  did you mean, slowest: {ms(max(walls))} wall, {ms(max(cpus))} CPU; "
+                f"target <= {TARGET_MS} ms: {verdict(max(walls) * 1000 <= TARGET_MS)} "
+                f"(CPU {verdict(max(cpus) * 1000 <= TARGET_MS)})"
+            )
             t0 = time.perf_counter()
             changes = lib.rederive_titles(dry_run=True)
             print(f"  re-derive titles (dry run): {len(changes):,} would change, {ms(time.perf_counter() - t0)}")

@@ -65,8 +65,10 @@ def evaluate(lib, label: str) -> None:  # noqa: ANN001 - a Library
     if not tagged:
         print("    nothing to evaluate")
         return
-    print(f"    leave-one-out precision@{K}: {statistics.mean(p_at_k):.3f}"
-          f"  (hits / min({K}, own tags): {statistics.mean(p_adj):.3f}; at least one hit: {statistics.mean(any_hit):.1%})")
+    print(
+        f"    leave-one-out precision@{K}: {statistics.mean(p_at_k):.3f}"
+        f"  (hits / min({K}, own tags): {statistics.mean(p_adj):.3f}; at least one hit: {statistics.mean(any_hit):.1%})"
+    )
     print(f"    time per suggestion: p50 {ms(statistics.median(times))}, p95 {ms(percentile(times, 95))}")
 
 

@@ -73,8 +73,10 @@ def quality() -> float:
     for t in topics.topics:
         mix = {g: sum(1 for i in t.ids if labels.get(i, "").startswith(g)) for g in groups}
         print(f"  {t.number:>2}. {t.name:<40} {t.size:>4}  {mix}")
-    print(f"NMI (reviews and the seeds' venue): {nmi:.3f} (target ≥ {TARGET_NMI}: "
-          f"{'ok' if nmi >= TARGET_NMI else 'MISSED'}); with each seed file a label: {nmi_files:.3f}")
+    print(
+        f"NMI (reviews and the seeds' venue): {nmi:.3f} (target ≥ {TARGET_NMI}: "
+        f"{'ok' if nmi >= TARGET_NMI else 'MISSED'}); with each seed file a label: {nmi_files:.3f}"
+    )
     return nmi
 
 
@@ -113,9 +115,11 @@ def timing(size: int) -> None:
         shutil.rmtree(work, ignore_errors=True)
     target = TARGET_SECONDS.get(size)
     verdict = "" if target is None else f" (target ≤ {target:.0f} s: {'ok' if cold <= target else 'MISSED'})"
-    print(f"time at {size:,} papers: {cold:.1f} s wall, {cold_cpu:.1f} s CPU, cold{verdict} (space "
-          f"{fit:.1f} s wall, {fit_cpu:.1f} s CPU; {space.vectors.shape[1]} dimensions, {space.weights.shape[1]:,} "
-          f"words); {warm:.1f} s wall, {warm_cpu:.1f} s CPU with the space cached; {len(topics.topics)} topics")
+    print(
+        f"time at {size:,} papers: {cold:.1f} s wall, {cold_cpu:.1f} s CPU, cold{verdict} (space "
+        f"{fit:.1f} s wall, {fit_cpu:.1f} s CPU; {space.vectors.shape[1]} dimensions, {space.weights.shape[1]:,} "
+        f"words); {warm:.1f} s wall, {warm_cpu:.1f} s CPU with the space cached; {len(topics.topics)} topics"
+    )
     print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores: wall time above CPU time is waiting")
 
 
@@ -127,6 +131,7 @@ def timing_in_memory(size: int) -> None:
     from threadpoolctl import threadpool_limits
 
     from desktop_app.core.insights import semantic, topics
+
     _import_scikit_learn()
     records = corpus.make_corpus(size)  # the abstracts as written (LaTeX kept): close enough for words
     texts = [f"{r.title or ''}. {r.title or ''}. {r.abstract}" for r in records]
@@ -139,15 +144,23 @@ def timing_in_memory(size: int) -> None:
         labels = topics.cluster(space.vectors, k)
         topics.distinctive_words(space, np.arange(size), labels, k)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    print(f"in memory, {size:,} papers: {wall:.1f} s wall, {cpu:.1f} s CPU (space {fit:.1f} s wall, "
-          f"{fit_cpu:.1f} s CPU; {space.weights.shape[1]:,} words); {k} topics; no SQL read, no decision counts")
+    print(
+        f"in memory, {size:,} papers: {wall:.1f} s wall, {cpu:.1f} s CPU (space {fit:.1f} s wall, "
+        f"{fit_cpu:.1f} s CPU; {space.weights.shape[1]:,} words); {k} topics; no SQL read, no decision counts"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="*", default=[5_000, 20_000])
-    ap.add_argument("--in-memory", type=int, nargs="*", default=[], metavar="SIZE",
-                    help="also time these sizes on the synthetic texts without building a library")
+    ap.add_argument(
+        "--in-memory",
+        type=int,
+        nargs="*",
+        default=[],
+        metavar="SIZE",
+        help="also time these sizes on the synthetic texts without building a library",
+    )
     ap.add_argument("--skip-quality", action="store_true")
     args = ap.parse_args(argv)
     if not args.skip_quality:

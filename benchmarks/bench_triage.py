@@ -96,11 +96,15 @@ def main(argv: list[str] | None = None) -> int:
             app.processEvents()  # untimed: the prefetch of the next paper
         print(f"  entering triage ({len(view.ids):,} papers in the list): {ms(enter_s)}")
         if args.decisions:
-            print(f"  {busy_presses} of {args.presses} presses came while a re-rank was running; "
-                  f"{view.ranker.runs} re-ranks finished during the run")
+            print(
+                f"  {busy_presses} of {args.presses} presses came while a re-rank was running; "
+                f"{view.ranker.runs} re-ranks finished during the run"
+            )
         for name, values in (("wall", walls), ("CPU", cpus)):
-            print(f"  key → next paper shown, {name}: p50 {ms(statistics.median(values))}, "
-                  f"p95 {ms(percentile(values, 95))}, max {ms(max(values))}")
+            print(
+                f"  key → next paper shown, {name}: p50 {ms(statistics.median(values))}, "
+                f"p95 {ms(percentile(values, 95))}, max {ms(max(values))}"
+            )
         p95 = percentile(walls, 95) * 1000
         print(f"  {verdict(p95 <= TARGET_P95_MS)}  p95 wall {p95:.1f} ms (target ≤ {TARGET_P95_MS:.0f} ms)")
         view.leave()

@@ -47,14 +47,13 @@ def main(argv: list[str] | None = None) -> int:
         def listing() -> None:
             res = lib.query("", sort="title")
             for i in range(0, len(res.ids), 200):
-                rows(res.ids[i:i + 200])
+                rows(res.ids[i : i + 200])
 
         out["listing"] = timed(listing)
         ids = lib.query("").ids[:1000]
         tags = [timed(lambda k=k: tag(ids, [f"bench/t{k}"])) for k in range(5)]
         out["bulk tag 5×1000"] = (sum(c for c, _ in tags), sum(w for _, w in tags))
-        out["20 SQL queries"] = timed(lambda: [lib.query("tag:bench/t1 year:>=2020", sort="year")
-                                               for _ in range(20)])
+        out["20 SQL queries"] = timed(lambda: [lib.query("tag:bench/t1 year:>=2020", sort="year") for _ in range(20)])
         lib.close()
     api = "managers" if managers else "bound methods"
     print(f"bench_writes — {n:,} papers ({api} API)")

@@ -46,8 +46,10 @@ def verdict(ok: bool) -> str:
 
 
 def environment() -> str:
-    return (f"Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, "
-            f"{os.cpu_count()} CPUs, {platform.system()} {platform.machine()}")
+    return (
+        f"Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, "
+        f"{os.cpu_count()} CPUs, {platform.system()} {platform.machine()}"
+    )
 
 
 def library_cache_dir(size: int, seed: int = corpus.DEFAULT_SEED) -> Path:
@@ -75,8 +77,10 @@ def cached_library(size: int, seed: int = corpus.DEFAULT_SEED, log=print) -> Pat
         try:
             report = lib.imports.from_records([("benchmark corpus", ParseResult("bibtex", records))])
             if report.added != size:
-                log(f"  NOTE: the importer kept {report.added:,} of {size:,} papers; it took "
-                    f"{report.duplicates:,} for duplicates of others (identity rules changed?)")
+                log(
+                    f"  NOTE: the importer kept {report.added:,} of {size:,} papers; it took "
+                    f"{report.duplicates:,} for duplicates of others (identity rules changed?)"
+                )
             t1 = time.perf_counter()
             lib.ensure_index()
         finally:
@@ -84,8 +88,10 @@ def cached_library(size: int, seed: int = corpus.DEFAULT_SEED, log=print) -> Pat
         (building / "complete").write_text(f"{size}\n", "utf-8")
         shutil.rmtree(folder, ignore_errors=True)
         building.rename(folder)
-        log(f"  built in {time.perf_counter() - t0:.0f} s (import {t1 - t0:.0f} s, "
-            f"index {time.perf_counter() - t1:.0f} s)")
+        log(
+            f"  built in {time.perf_counter() - t0:.0f} s (import {t1 - t0:.0f} s, "
+            f"index {time.perf_counter() - t1:.0f} s)"
+        )
     lib = Library.open(folder, ensure_index=True)  # migrate / repair the index, untimed
     lib.close()
     return folder

@@ -33,8 +33,10 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=120.0)
     args = parser.parse_args()
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{'case':<20}{'size':>10}{'wall s':>9}{'cpu s':>8}{'peak MB':>9}{'maxrss':>8}"
-          f"{'child s':>9}  records / errors / warnings  verdict")
+    print(
+        f"{'case':<20}{'size':>10}{'wall s':>9}{'cpu s':>8}{'peak MB':>9}{'maxrss':>8}"
+        f"{'child s':>9}  records / errors / warnings  verdict"
+    )
     missed = 0
     with tempfile.TemporaryDirectory() as folder:
         for case in CASES:
@@ -49,19 +51,20 @@ def main() -> int:
             if report["returncode"] != 0:
                 missed += 1
                 tail = report["stderr"].strip().splitlines()[-1:] or ["?"]
-                print(f"{case.name:<20}{size:>10,}  FAILED after {report['elapsed']:.1f} s: "
-                      f"{tail[0][:120]}")
+                print(f"{case.name:<20}{size:>10,}  FAILED after {report['elapsed']:.1f} s: {tail[0][:120]}")
                 continue
             peak = report["peak_mb"] or report["maxrss_mb"]
             good = all(t in report["titles"] for t in case.good_titles)
             seconds = max(SECONDS, SECONDS * size / (10 * 1024 * 1024))
             ok = report["wall"] <= seconds and peak <= MEGABYTES and good
             missed += not ok
-            print(f"{case.name:<20}{size:>10,}{report['wall']:>9.2f}{report['cpu']:>8.2f}"
-                  f"{peak:>9.0f}{report['maxrss_mb']:>8.0f}{report['elapsed']:>9.2f}  "
-                  f"{report['records']} / {report['error_count']} / "
-                  f"{len(report['warnings'])}  {'PASS' if ok else 'MISS'}"
-                  + (f"  imported {report['imported'][-1]}" if report.get("imported") else ""))
+            print(
+                f"{case.name:<20}{size:>10,}{report['wall']:>9.2f}{report['cpu']:>8.2f}"
+                f"{peak:>9.0f}{report['maxrss_mb']:>8.0f}{report['elapsed']:>9.2f}  "
+                f"{report['records']} / {report['error_count']} / "
+                f"{len(report['warnings'])}  {'PASS' if ok else 'MISS'}"
+                + (f"  imported {report['imported'][-1]}" if report.get("imported") else "")
+            )
             for line, message in report["errors"][-3:] + report["warnings"][-3:]:
                 print(f"{'':<20}line {line}: {message[:150]}")
     return 1 if missed else 0

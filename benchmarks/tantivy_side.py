@@ -45,9 +45,18 @@ def build(docs: list) -> tuple[tantivy.Index, tantivy.Schema, float]:
         for tag in tags:
             parts = tag.lower().split("/")
             paths.update("/".join(parts[:k]) for k in range(1, len(parts) + 1))
-        writer.add_document(tantivy.Document(
-            id=pid, title=title, abstract=abstract, authors=authors, title_raw=title,
-            abstract_raw=abstract, authors_raw=authors, tag=sorted(paths)))
+        writer.add_document(
+            tantivy.Document(
+                id=pid,
+                title=title,
+                abstract=abstract,
+                authors=authors,
+                title_raw=title,
+                abstract_raw=abstract,
+                authors_raw=authors,
+                tag=sorted(paths),
+            )
+        )
     writer.commit()
     writer.wait_merging_threads()
     index.reload()
@@ -70,10 +79,15 @@ def main(path: str) -> int:
             # expands to 50 terms at most (11,807 of 12,215 matches for quas* at 100,000), so
             # a regex query per field: every term, constant score.
             pattern = re.escape(q["prefix"].lower()) + ".*"
-            text = tantivy.Query.boolean_query([
-                (tantivy.Occur.Should, tantivy.Query.boost_query(
-                    tantivy.Query.regex_query(schema, f + "_raw", pattern), BOOSTS[f]))
-                for f in FIELDS])
+            text = tantivy.Query.boolean_query(
+                [
+                    (
+                        tantivy.Occur.Should,
+                        tantivy.Query.boost_query(tantivy.Query.regex_query(schema, f + "_raw", pattern), BOOSTS[f]),
+                    )
+                    for f in FIELDS
+                ]
+            )
         if q["tag"]:
             tag = tantivy.Query.term_query(schema, "tag", q["tag"].lower())
             if text is None:  # the FTS5 reference lists these by id

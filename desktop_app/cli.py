@@ -19,8 +19,7 @@ from desktop_app import __version__
 from desktop_app.cli_support import guarded
 from desktop_app.paths import default_library_dir
 
-EXPORT_CHOICES = ("md", "html", "pdf", "bib", "ris", "csljson", "csv", "json",
-                  "bibliography-html", "bibliography-txt")
+EXPORT_CHOICES = ("md", "html", "pdf", "bib", "ris", "csljson", "csv", "json", "bibliography-html", "bibliography-txt")
 # what a C program killed by SIGPIPE reports (128 + 13): ``marginalia list | head`` ends quietly
 EXIT_BROKEN_PIPE = 141
 
@@ -28,15 +27,25 @@ EXIT_BROKEN_PIPE = 141
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="marginalia", description="Read, tag, note and export paper abstracts.")
     p.add_argument("--version", action="version", version=f"marginalia {__version__}")
-    p.add_argument("--library", metavar="DIR", default=None,
-                   help="library folder, or a shared library's postgresql://user@host/db URL or libpq "
-                        "'host=… dbname=…' string, never with a password (~/.pgpass, PGPASSWORD or a "
-                        "service file; see docs/shared-library.md) (default: $MARGINALIA_LIBRARY, else "
-                        "'library' in the user data folder)")
-    p.add_argument("--read-only", action="store_true",
-                   help="open the library read-only (also automatic when it may not be written)")
-    p.add_argument("--smoke-test", action="store_true",
-                   help="build the window on a temporary library, check it, print OK (for installers)")
+    p.add_argument(
+        "--library",
+        metavar="DIR",
+        default=None,
+        help="library folder, or a shared library's postgresql://user@host/db URL or libpq "
+        "'host=… dbname=…' string, never with a password (~/.pgpass, PGPASSWORD or a "
+        "service file; see docs/shared-library.md) (default: $MARGINALIA_LIBRARY, else "
+        "'library' in the user data folder)",
+    )
+    p.add_argument(
+        "--read-only",
+        action="store_true",
+        help="open the library read-only (also automatic when it may not be written)",
+    )
+    p.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="build the window on a temporary library, check it, print OK (for installers)",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     s = sub.add_parser("gui", help="open the window (the default)")
@@ -45,27 +54,47 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--query", default="", help="start with this search")
     s.add_argument("--select", type=int, help="start with this paper selected")
     s.add_argument("--size", default="1400x900", help="window size for --screenshot (WxH)")
-    s.add_argument("--theme", choices=("system", "light", "dark"),
-                   help="this colour scheme for this run (not saved; View → Theme saves one)")
-    s.add_argument("--lang", metavar="LANG",
-                   help="the window's language for this run: en or zh_CN (default: Settings, else the system's)")
-    s.add_argument("--view", default="main", metavar="NAME",
-                   help="with --screenshot: which view to render (see desktop_app/gui/screenshot_views.py)")
+    s.add_argument(
+        "--theme",
+        choices=("system", "light", "dark"),
+        help="this colour scheme for this run (not saved; View → Theme saves one)",
+    )
+    s.add_argument(
+        "--lang",
+        metavar="LANG",
+        help="the window's language for this run: en or zh_CN (default: Settings, else the system's)",
+    )
+    s.add_argument(
+        "--view",
+        default="main",
+        metavar="NAME",
+        help="with --screenshot: which view to render (see desktop_app/gui/screenshot_views.py)",
+    )
     s.add_argument("--smoke-test", action="store_true", dest="gui_smoke")
 
-    s = sub.add_parser("import", help="import files (seed lists, BibTeX, RIS, Web of Science, "
-                       "PubMed/MEDLINE .nbib, CSL-JSON, arXiv Atom, CSV)")
+    s = sub.add_parser(
+        "import",
+        help="import files (seed lists, BibTeX, RIS, Web of Science, PubMed/MEDLINE .nbib, CSL-JSON, arXiv Atom, CSV)",
+    )
     s.add_argument("files", nargs="+")
     s.add_argument("--skip-duplicates", action="store_true", help="do not merge fields into papers already there")
     s.add_argument("--arxiv-categories-as-tags", action="store_true")
-    s.add_argument("--keywords-as-tags", action="store_true",
-                   help="also add the files' keywords as tags under keywords/ (they are kept as each paper's "
-                        "keywords either way)")
-    s.add_argument("--show-matches", action="store_true",
-                   help="list each record found to be a paper already there, with the reason")
-    s.add_argument("--accept-links", action="store_true",
-                   help="a Marginalia JSON backup's file links outside the library folder are linked too "
-                        "(without it they are listed, not linked: a backup from elsewhere can name any file)")
+    s.add_argument(
+        "--keywords-as-tags",
+        action="store_true",
+        help="also add the files' keywords as tags under keywords/ (they are kept as each paper's keywords either way)",
+    )
+    s.add_argument(
+        "--show-matches",
+        action="store_true",
+        help="list each record found to be a paper already there, with the reason",
+    )
+    s.add_argument(
+        "--accept-links",
+        action="store_true",
+        help="a Marginalia JSON backup's file links outside the library folder are linked too "
+        "(without it they are listed, not linked: a backup from elsewhere can name any file)",
+    )
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("list", help="list papers")
@@ -74,9 +103,23 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--not-tag", action="append", default=[])
     s.add_argument("--status", choices=("unread", "skimmed", "read"))
     s.add_argument("--list", dest="list_name")
-    s.add_argument("--sort", default="added",
-                   choices=("added", "title", "year", "venue", "rating", "status", "decision", "updated", "id",
-                            "relevance", "position"))
+    s.add_argument(
+        "--sort",
+        default="added",
+        choices=(
+            "added",
+            "title",
+            "year",
+            "venue",
+            "rating",
+            "status",
+            "decision",
+            "updated",
+            "id",
+            "relevance",
+            "position",
+        ),
+    )
     s.add_argument("--descending", action="store_true")
     s.add_argument("--limit", type=int)
     s.add_argument("--json", action="store_true")
@@ -133,21 +176,32 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--list", dest="list_name")
     s.add_argument("--title")
     s.add_argument("--notes-in-bibtex", action="store_true")
-    s.add_argument("--style", default="apa", metavar="STYLE",
-                   help="citation style of the bibliography formats: apa, chicago-author-date, ieee, "
-                        "nature, association-for-computing-machinery, one of yours, or a .csl file")
+    s.add_argument(
+        "--style",
+        default="apa",
+        metavar="STYLE",
+        help="citation style of the bibliography formats: apa, chicago-author-date, ieee, "
+        "nature, association-for-computing-machinery, one of yours, or a .csl file",
+    )
 
     s = sub.add_parser("related", help="papers related to one (shared key terms)")
     s.add_argument("id", type=int)
     s.add_argument("--limit", type=int, default=10)
     s.add_argument("--json", action="store_true")
 
-    s = sub.add_parser("topics", help="group papers into topics (all, or a search's); "
-                       "`topics decide TOPIC keep|maybe|skip`; `topics tag TOPIC [NAME]`")
-    s.add_argument("words", nargs="*", metavar="QUERY",
-                   help="a search whose papers are grouped (default: all papers); or decide TOPIC "
-                        "keep|maybe|skip (every undecided paper of the topic), or tag TOPIC [NAME] "
-                        "(tag its papers topics/NAME); TOPIC is a number or a name")
+    s = sub.add_parser(
+        "topics",
+        help="group papers into topics (all, or a search's); "
+        "`topics decide TOPIC keep|maybe|skip`; `topics tag TOPIC [NAME]`",
+    )
+    s.add_argument(
+        "words",
+        nargs="*",
+        metavar="QUERY",
+        help="a search whose papers are grouped (default: all papers); or decide TOPIC "
+        "keep|maybe|skip (every undecided paper of the topic), or tag TOPIC [NAME] "
+        "(tag its papers topics/NAME); TOPIC is a number or a name",
+    )
     s.add_argument("--query", default=None, help="the search whose topics are meant (with decide and tag)")
     s.add_argument("--k", type=int, default=None, metavar="N", help="this many topics (default: the app chooses)")
     s.add_argument("--json", action="store_true")
@@ -213,39 +267,57 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--repair", action="store_true", help="rebuild the search index when it disagrees")
     sub.add_parser("backup", help="copy the database into backups/ (verified; old backups rotate)")
     s = sub.add_parser("restore", help="list the backups; with one named, put it in place of the database")
-    s.add_argument("backup", nargs="?", metavar="BACKUP",
-                   help="a number from the list (1 = newest), a file name in backups/, or a path")
+    s.add_argument(
+        "backup",
+        nargs="?",
+        metavar="BACKUP",
+        help="a number from the list (1 = newest), a file name in backups/, or a path",
+    )
     s = sub.add_parser("share", help="copy this library to a PostgreSQL server (postgresql://user@host/db)")
-    s.add_argument("--to", required=True, metavar="URL",
-                   help="libpq URL or service (postgresql:///?service=lab); passwords from ~/.pgpass")
+    s.add_argument(
+        "--to",
+        required=True,
+        metavar="URL",
+        help="libpq URL or service (postgresql:///?service=lab); passwords from ~/.pgpass",
+    )
     s.add_argument("--merge", action="store_true", help="copy into a server library that has papers already")
     s = sub.add_parser("delete", help="move papers to the trash (`marginalia trash restore ID...` brings them back)")
     s.add_argument("ids", nargs="+", type=int, metavar="ID")
-    s = sub.add_parser("trash", help="the deleted papers: list them, restore them, or delete them for good",
-                       description="Deleted papers (`marginalia delete`, the window's Delete key, a merged duplicate) wait in the "
-                                   "trash, kept across restarts, until they are restored or deleted for good. "
-                                   "Deleting for good cannot be undone; the files attached to those papers "
-                                   "are removed from the library's files/ folder.")
+    s = sub.add_parser(
+        "trash",
+        help="the deleted papers: list them, restore them, or delete them for good",
+        description="Deleted papers (`marginalia delete`, the window's Delete key, a merged duplicate) wait in the "
+        "trash, kept across restarts, until they are restored or deleted for good. "
+        "Deleting for good cannot be undone; the files attached to those papers "
+        "are removed from the library's files/ folder.",
+    )
     tr = s.add_subparsers(dest="trash_command", metavar="ACTION", required=True)
     x = tr.add_parser("list", help="the papers in the trash, the most recently deleted first")
     x.add_argument("--json", action="store_true")
     x = tr.add_parser("restore", help="take papers out of the trash")
     x.add_argument("ids", nargs="+", type=int, metavar="ID")
     x = tr.add_parser("empty", help="delete every paper in the trash for good (asks first)")
-    x.add_argument("--yes", action="store_true",
-                   help="do not ask (needed when not run from a terminal)")
+    x.add_argument("--yes", action="store_true", help="do not ask (needed when not run from a terminal)")
     sub.add_parser("imports", help="list past imports")
     s = sub.add_parser("undo-import", help="move the papers one import added to the trash")
     s.add_argument("batch", type=int)
-    s = sub.add_parser("serve", help="keep the library open and answer the read commands (search, list, show, "
-                       "related, triage queue, ...) of other marginalia processes at once",
-                       description="While it runs, read commands run from any terminal or script on this "
-                                   "library are answered by this process instead of each opening the "
-                                   "library anew (about a second of CPU each). Their output is the same: "
-                                   "the library is brought up to date before every answer. Writes still run "
-                                   "in their own process.")
-    s.add_argument("--idle", type=float, default=30.0, metavar="MINUTES",
-                   help="stop after this many minutes without a request (0: never; default 30)")
+    s = sub.add_parser(
+        "serve",
+        help="keep the library open and answer the read commands (search, list, show, "
+        "related, triage queue, ...) of other marginalia processes at once",
+        description="While it runs, read commands run from any terminal or script on this "
+        "library are answered by this process instead of each opening the "
+        "library anew (about a second of CPU each). Their output is the same: "
+        "the library is brought up to date before every answer. Writes still run "
+        "in their own process.",
+    )
+    s.add_argument(
+        "--idle",
+        type=float,
+        default=30.0,
+        metavar="MINUTES",
+        help="stop after this many minutes without a request (0: never; default 30)",
+    )
     sub.add_parser("index-worker")  # hidden: the window's search-index writer (core/search/worker_child.py)
     return p
 

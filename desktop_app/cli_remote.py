@@ -224,8 +224,14 @@ def start_server_if_repeated(location: Path | str, now: float | None = None) -> 
     import subprocess  # only here: the client's usual path imports nothing it does not use
 
     try:
-        subprocess.Popen(serve_command(location), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+        subprocess.Popen(
+            serve_command(location),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+        )
     except OSError:
         return False
     return True

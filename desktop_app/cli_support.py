@@ -25,7 +25,7 @@ def write_out(text: str) -> None:
     """Write *text* to stdout in pieces, so that a reader going away raises BrokenPipeError
     (which :func:`desktop_app.cli.main` turns into a quiet end) instead of passing unnoticed."""
     for start in range(0, len(text), _CHUNK):
-        sys.stdout.write(text[start:start + _CHUNK])
+        sys.stdout.write(text[start : start + _CHUNK])
 
 
 def guarded(call: Callable[[], int]) -> int:

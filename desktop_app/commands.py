@@ -22,15 +22,18 @@ def run(folder: Path | str, args: argparse.Namespace) -> int:
         if isinstance(folder, str):
             from desktop_app.core.conninfo import redact
 
-            raise UserError(f"a shared library's backups are its server's (pg_dump, pg_restore); "
-                            f"`marginalia restore` works on a library folder ({redact(folder)})")
+            raise UserError(
+                f"a shared library's backups are its server's (pg_dump, pg_restore); "
+                f"`marginalia restore` works on a library folder ({redact(folder)})"
+            )
         return cmd_restore(folder, args)
     return translating_damage(folder, lambda: _run_on_library(folder, args))
 
 
 def _run_on_library(folder: Path | str, args: argparse.Namespace) -> int:
-    lib = Library.open(folder, read_only=True if getattr(args, "read_only", False) else None,
-                       ensure_index=needs_index(args))
+    lib = Library.open(
+        folder, read_only=True if getattr(args, "read_only", False) else None, ensure_index=needs_index(args)
+    )
     try:
         return run_open(lib, args)
     finally:
@@ -72,7 +75,13 @@ def translating_damage(folder: Path | str, call: Callable[[], int]) -> int:
 
 
 SEARCHING = ("search", "list", "export")
-NO_INDEX = ("show", "attach", "attachments", "stats", "share")  # reads the database only: the index is neither checked nor loaded (Whoosh)
+NO_INDEX = (
+    "show",
+    "attach",
+    "attachments",
+    "stats",
+    "share",
+)  # reads the database only: the index is neither checked nor loaded (Whoosh)
 # the window's children that fit the semantic space or the learned order's features from the
 # database's texts: the index is the window's to check and build, never theirs
 NO_INDEX_TRIAGE = ("space", "features")
@@ -122,9 +131,13 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
     for f in args.files:
         if not Path(f).is_file():
             raise UserError(f"no such file: {f}")
-    report = lib.imports.from_files(args.files, duplicates="skip" if args.skip_duplicates else "merge",
-                                    tag_categories=args.arxiv_categories_as_tags,
-                                    keywords_as_tags=args.keywords_as_tags, accept_links=args.accept_links)
+    report = lib.imports.from_files(
+        args.files,
+        duplicates="skip" if args.skip_duplicates else "merge",
+        tag_categories=args.arxiv_categories_as_tags,
+        keywords_as_tags=args.keywords_as_tags,
+        accept_links=args.accept_links,
+    )
     if args.json:
         print_json(report.as_dict())
     else:
@@ -133,8 +146,10 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
             if args.show_matches:
                 for m in fr.matches:
                     where = f"line {m.line}: " if m.line else ""
-                    print(f"  {where}{m.title!r} is paper {m.paper_id} {m.paper_title!r} "
-                          f"({REASON_LABELS.get(m.reason, m.reason)})")
+                    print(
+                        f"  {where}{m.title!r} is paper {m.paper_id} {m.paper_title!r} "
+                        f"({REASON_LABELS.get(m.reason, m.reason)})"
+                    )
             for w in fr.warnings:
                 print(f"  warning: {w}")
             for e in fr.errors:
@@ -144,8 +159,16 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_list(lib: Library, args: argparse.Namespace) -> int:
-    res = lib.query(args.query, tags=args.tag, not_tags=args.not_tag, status=args.status,
-                    list_name=args.list_name, sort=args.sort, descending=args.descending, limit=args.limit)
+    res = lib.query(
+        args.query,
+        tags=args.tag,
+        not_tags=args.not_tag,
+        status=args.status,
+        list_name=args.list_name,
+        sort=args.sort,
+        descending=args.descending,
+        limit=args.limit,
+    )
     if args.json:
         print_json({"total": res.total, "papers": _json_papers(lib, res.ids)})
     else:
@@ -159,8 +182,7 @@ def cmd_search(lib: Library, args: argparse.Namespace) -> int:
     res = lib.query(args.query, sort="relevance", limit=args.limit)
     suggestion = lib.did_you_mean(args.query, res.total)
     if args.json:
-        print_json({"total": res.total, "papers": _json_papers(lib, res.ids, res.scores),
-                    "did_you_mean": suggestion})
+        print_json({"total": res.total, "papers": _json_papers(lib, res.ids, res.scores), "did_you_mean": suggestion})
     else:
         _table(lib, res.ids, res.scores)
         sys.stdout.flush()
@@ -285,14 +307,29 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
     if args.output == "-":
         if args.format == "pdf":
             raise UserError("a PDF cannot be written to standard output; give a file with -o")
-        text, n = export_text(lib, args.format, query=args.query, list_name=args.list_name, title=args.title,
-                              notes_in_bibtex=args.notes_in_bibtex, style=args.style)
+        text, n = export_text(
+            lib,
+            args.format,
+            query=args.query,
+            list_name=args.list_name,
+            title=args.title,
+            notes_in_bibtex=args.notes_in_bibtex,
+            style=args.style,
+        )
         write_out(text)
         sys.stdout.flush()  # written before it is said to be
         print(f"{n} papers written to standard output", file=sys.stderr)
         return 0
-    n = export_to_file(lib, args.format, Path(args.output), query=args.query, list_name=args.list_name,
-                       title=args.title, notes_in_bibtex=args.notes_in_bibtex, style=args.style)
+    n = export_to_file(
+        lib,
+        args.format,
+        Path(args.output),
+        query=args.query,
+        list_name=args.list_name,
+        title=args.title,
+        notes_in_bibtex=args.notes_in_bibtex,
+        style=args.style,
+    )
     print(f"{n} papers written to {args.output}", file=sys.stderr)
     return 0
 
@@ -330,8 +367,10 @@ def cmd_topics(lib: Library, args: argparse.Namespace) -> int:
         raise UserError("topics decide TOPIC keep|maybe|skip")
     change = lib.topics.decide(topic, words[1])
     left = topic.size - len(change.paper_ids)
-    print(f"{words[1]}: {len(change.paper_ids)} papers of topic {topic.number} ({topic.name})"
-          + (f"; {left} decided before, left as they were" if left else ""))
+    print(
+        f"{words[1]}: {len(change.paper_ids)} papers of topic {topic.number} ({topic.name})"
+        + (f"; {left} decided before, left as they were" if left else "")
+    )
     return 0
 
 
@@ -372,8 +411,13 @@ def cmd_triage(lib: Library, args: argparse.Namespace) -> int:
     s = q.summary
     if args.json:
         rows = lib.papers.rows([e.id for e in q.entries])
-        print_json({"query": args.query, "summary": s.as_json(), "papers": [
-            {"id": e.id, "title": rows[e.id].title, "score": e.score, "why": e.why} for e in q.entries]})
+        print_json(
+            {
+                "query": args.query,
+                "summary": s.as_json(),
+                "papers": [{"id": e.id, "title": rows[e.id].title, "score": e.score, "why": e.why} for e in q.entries],
+            }
+        )
         return 0
     rows = lib.papers.rows([e.id for e in q.entries])
     for e in q.entries:
@@ -392,10 +436,13 @@ def cmd_stats(lib: Library, args: argparse.Namespace) -> int:
     status = ", ".join(f"{n:,} {s}" for s, n in st.by_status.items())
     print(f"{st.papers:,} papers: {status}")
     if any(st.by_decision.get(k) for k in ("keep", "maybe", "skip")):
-        print("decisions: " + ", ".join(f"{n:,} {k if k != 'none' else 'undecided'}"
-                                        for k, n in st.by_decision.items()))
-    print(f"{st.rated:,} rated, {st.tagged:,} tagged ({st.tags:,} tags), {st.with_notes:,} with notes, "
-          f"{st.highlights:,} highlights")
+        print(
+            "decisions: " + ", ".join(f"{n:,} {k if k != 'none' else 'undecided'}" for k, n in st.by_decision.items())
+        )
+    print(
+        f"{st.rated:,} rated, {st.tagged:,} tagged ({st.tags:,} tags), {st.with_notes:,} with notes, "
+        f"{st.highlights:,} highlights"
+    )
     recent = [d for d in st.progress if d.skimmed or d.read][-7:]
     if recent:
         print("\nreading progress (last active days)")
@@ -522,8 +569,10 @@ def cmd_restore(folder: Path, args: argparse.Namespace) -> int:
 def cmd_imports(lib: Library, args: argparse.Namespace) -> int:
     for b in lib.imports.batches():
         state = " (undone)" if b["undone"] else ""
-        print(f"{b['id']:>4}  {str(b['started_at'])[:19]}  {b['added']} added, {b['duplicates']} duplicates, "
-              f"{b['failed']} failed  {b['source']}{state}")
+        print(
+            f"{b['id']:>4}  {str(b['started_at'])[:19]}  {b['added']} added, {b['duplicates']} duplicates, "
+            f"{b['failed']} failed  {b['source']}{state}"
+        )
     return 0
 
 
@@ -538,9 +587,11 @@ def cmd_delete(lib: Library, args: argparse.Namespace) -> int:
     """``marginalia delete ID...``: to the trash, all or none (an unknown id changes nothing)."""
     change = lib.papers.delete(args.ids)
     n = len(change.paper_ids)
-    print(f"moved {n} paper{'s' if n != 1 else ''} to the trash; "
-          f"`marginalia trash restore {' '.join(map(str, change.paper_ids))}` brings "
-          f"{'them' if n != 1 else 'it'} back")
+    print(
+        f"moved {n} paper{'s' if n != 1 else ''} to the trash; "
+        f"`marginalia trash restore {' '.join(map(str, change.paper_ids))}` brings "
+        f"{'them' if n != 1 else 'it'} back"
+    )
     return 0
 
 
@@ -568,8 +619,11 @@ def cmd_trash(lib: Library, args: argparse.Namespace) -> int:
     if not args.yes:
         what = f"{count} paper{'s' if count != 1 else ''}"
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            print(f"marginalia: emptying the trash deletes {what} for good and cannot be undone; "
-                  "run `marginalia trash empty --yes` to do it without being asked", file=sys.stderr)
+            print(
+                f"marginalia: emptying the trash deletes {what} for good and cannot be undone; "
+                "run `marginalia trash empty --yes` to do it without being asked",
+                file=sys.stderr,
+            )
             return 2
         try:
             answer = input(f"Delete the {what} in the trash for good? This cannot be undone. [y/N] ")
@@ -580,8 +634,10 @@ def cmd_trash(lib: Library, args: argparse.Namespace) -> int:
             return 1
     change = lib.trash.empty()
     n, files = len(change.paper_ids), change.detail.get("files", 0)
-    print(f"deleted {n} paper{'s' if n != 1 else ''} for good"
-          + (f" and {files} attached file{'s' if files != 1 else ''}" if files else ""))
+    print(
+        f"deleted {n} paper{'s' if n != 1 else ''} for good"
+        + (f" and {files} attached file{'s' if files != 1 else ''}" if files else "")
+    )
     return 0
 
 
@@ -613,12 +669,32 @@ def cmd_share(lib: Library, args: argparse.Namespace) -> int:
 
 
 HANDLERS = {
-    "import": cmd_import, "list": cmd_list, "search": cmd_search, "show": cmd_show, "tag": cmd_tag,
-    "retitle": cmd_retitle, "status": cmd_status, "rate": cmd_rate, "title": cmd_title, "note": cmd_note,
-    "highlight": cmd_highlight, "abstract": cmd_abstract, "export": cmd_export,
-    "reading-list": cmd_reading_list, "reindex": cmd_reindex, "check": cmd_check,
-    "backup": cmd_backup, "imports": cmd_imports, "undo-import": cmd_undo_import,
-    "related": cmd_related, "stats": cmd_stats, "triage": cmd_triage, "share": cmd_share,
-    "attach": cmd_attach, "attachments": cmd_attachments, "trash": cmd_trash, "delete": cmd_delete,
+    "import": cmd_import,
+    "list": cmd_list,
+    "search": cmd_search,
+    "show": cmd_show,
+    "tag": cmd_tag,
+    "retitle": cmd_retitle,
+    "status": cmd_status,
+    "rate": cmd_rate,
+    "title": cmd_title,
+    "note": cmd_note,
+    "highlight": cmd_highlight,
+    "abstract": cmd_abstract,
+    "export": cmd_export,
+    "reading-list": cmd_reading_list,
+    "reindex": cmd_reindex,
+    "check": cmd_check,
+    "backup": cmd_backup,
+    "imports": cmd_imports,
+    "undo-import": cmd_undo_import,
+    "related": cmd_related,
+    "stats": cmd_stats,
+    "triage": cmd_triage,
+    "share": cmd_share,
+    "attach": cmd_attach,
+    "attachments": cmd_attachments,
+    "trash": cmd_trash,
+    "delete": cmd_delete,
 }
 HANDLERS["topics"] = cmd_topics

@@ -12,8 +12,9 @@ from desktop_app.core.records import ExportPaper
 BIBLIOGRAPHY_FORMATS = ("bibliography-html", "bibliography-txt")
 
 
-def select_for_export(lib: Library, *, query: str | None = None, list_name: str | None = None,
-                      ids: list[int] | None = None) -> tuple[list[int], str, str]:
+def select_for_export(
+    lib: Library, *, query: str | None = None, list_name: str | None = None, ids: list[int] | None = None
+) -> tuple[list[int], str, str]:
     """(paper ids in order, document title, description) for a list, a query, or ids."""
     if ids is not None:
         return ids, "Selected papers", ""
@@ -28,9 +29,18 @@ def select_for_export(lib: Library, *, query: str | None = None, list_name: str 
     return res.ids, (f"Papers matching “{query}”" if query else "All papers"), ""
 
 
-def export_to_file(lib: Library, fmt: str, path: Path, *, query: str | None = None,
-                   list_name: str | None = None, ids: list[int] | None = None, title: str | None = None,
-                   notes_in_bibtex: bool = False, style: str = "apa") -> int:
+def export_to_file(
+    lib: Library,
+    fmt: str,
+    path: Path,
+    *,
+    query: str | None = None,
+    list_name: str | None = None,
+    ids: list[int] | None = None,
+    title: str | None = None,
+    notes_in_bibtex: bool = False,
+    style: str = "apa",
+) -> int:
     """Write the export atomically; returns the number of papers written.
 
     ``style``: the citation style of ``bibliography-html`` and ``bibliography-txt``.
@@ -52,15 +62,31 @@ def export_to_file(lib: Library, fmt: str, path: Path, *, query: str | None = No
 
             write_text_atomic(Path(path), render_bibliography(papers, fmt, style, title))
         else:
-            _write(lib, fmt, Path(path), papers, pids, title=title, description=description,
-                   notes_in_bibtex=notes_in_bibtex)
+            _write(
+                lib,
+                fmt,
+                Path(path),
+                papers,
+                pids,
+                title=title,
+                description=description,
+                notes_in_bibtex=notes_in_bibtex,
+            )
     except OSError as exc:
         raise ExportFailed(write_failure_message(exc, path)) from exc
     return len(papers)
 
 
-def export_text(lib: Library, fmt: str, *, query: str | None = None, list_name: str | None = None,
-                title: str | None = None, notes_in_bibtex: bool = False, style: str = "apa") -> tuple[str, int]:
+def export_text(
+    lib: Library,
+    fmt: str,
+    *,
+    query: str | None = None,
+    list_name: str | None = None,
+    title: str | None = None,
+    notes_in_bibtex: bool = False,
+    style: str = "apa",
+) -> tuple[str, int]:
     """(the export as text, the number of papers) for every format but PDF: for standard output."""
     from desktop_app.core.formats.writers import render_export
 
@@ -75,8 +101,9 @@ def export_text(lib: Library, fmt: str, *, query: str | None = None, list_name: 
         from desktop_app.core.citations import render_bibliography
 
         return render_bibliography(papers, fmt, style, title), len(papers)
-    return render_export(fmt, papers, title=title, description=description,
-                         include_notes_in_bibtex=notes_in_bibtex), len(papers)
+    return render_export(
+        fmt, papers, title=title, description=description, include_notes_in_bibtex=notes_in_bibtex
+    ), len(papers)
 
 
 def _library_json_text(lib: Library, papers: list[ExportPaper], pids: list[int], title: str) -> str:
@@ -88,8 +115,17 @@ def _library_json_text(lib: Library, papers: list[ExportPaper], pids: list[int],
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
 
 
-def _write(lib: Library, fmt: str, path: Path, papers: list[ExportPaper], pids: list[int], *, title: str, description: str,
-           notes_in_bibtex: bool) -> None:
+def _write(
+    lib: Library,
+    fmt: str,
+    path: Path,
+    papers: list[ExportPaper],
+    pids: list[int],
+    *,
+    title: str,
+    description: str,
+    notes_in_bibtex: bool,
+) -> None:
     from desktop_app.core.formats.writers import render_export, write_export
 
     if fmt == "json":
@@ -102,5 +138,4 @@ def _write(lib: Library, fmt: str, path: Path, papers: list[ExportPaper], pids: 
         html = render_export("html", papers, title=title, description=description)
         write_pdf(html, path, title=title)
     else:
-        write_export(fmt, papers, path, title=title, description=description,
-                     include_notes_in_bibtex=notes_in_bibtex)
+        write_export(fmt, papers, path, title=title, description=description, include_notes_in_bibtex=notes_in_bibtex)

@@ -29,8 +29,7 @@ PACKAGES: dict[str, dict[str, str]] = {
     "libxkbcommon.so.0": {"dnf": "libxkbcommon", "pacman": "libxkbcommon"},
     "libEGL.so.1": {"apt": "libegl1", "dnf": "libglvnd-egl", "pacman": "libglvnd", "zypper": "libEGL1"},
     "libGL.so.1": {"apt": "libgl1", "dnf": "libglvnd-glx", "pacman": "libglvnd", "zypper": "libGL1"},
-    "libOpenGL.so.0": {"apt": "libopengl0", "dnf": "libglvnd-opengl", "pacman": "libglvnd",
-                       "zypper": "libOpenGL0"},
+    "libOpenGL.so.0": {"apt": "libopengl0", "dnf": "libglvnd-opengl", "pacman": "libglvnd", "zypper": "libOpenGL0"},
     "libfontconfig.so.1": {"dnf": "fontconfig", "pacman": "fontconfig"},
     "libfreetype.so.6": {"dnf": "freetype", "pacman": "freetype2"},
     "libdbus-1.so.3": {"dnf": "dbus-libs", "pacman": "dbus"},
@@ -71,8 +70,12 @@ def package_manager(os_release: str | None = None) -> str | None:
         except OSError:
             os_release = ""
     ids = " ".join(re.findall(r'^(?:ID|ID_LIKE)="?([^"\n]*)"?', os_release, re.M)).lower().split()
-    for names, manager in ((("debian", "ubuntu"), "apt"), (("fedora", "rhel", "centos"), "dnf"),
-                           (("arch",), "pacman"), (("suse", "opensuse"), "zypper")):
+    for names, manager in (
+        (("debian", "ubuntu"), "apt"),
+        (("fedora", "rhel", "centos"), "dnf"),
+        (("arch",), "pacman"),
+        (("suse", "opensuse"), "zypper"),
+    ):
         if any(i in names or any(n in i for n in names) for i in ids):
             return manager
     for manager, tool in (("apt", "apt-get"), ("dnf", "dnf"), ("pacman", "pacman"), ("zypper", "zypper")):
@@ -139,8 +142,9 @@ def uses_xcb(env: dict[str, str]) -> bool:
     return bool(env.get("DISPLAY")) and env.get("XDG_SESSION_TYPE", "") != "wayland"
 
 
-def platform_problem(env: dict[str, str] | None = None, ldd: Callable[[Path], str] = _ldd,
-                     os_release: str | None = None) -> str | None:
+def platform_problem(
+    env: dict[str, str] | None = None, ldd: Callable[[Path], str] = _ldd, os_release: str | None = None
+) -> str | None:
     """A message naming what the xcb plugin lacks and the command that installs it, or None."""
     env = dict(os.environ) if env is None else env
     if not sys.platform.startswith("linux") or not uses_xcb(env):
@@ -157,8 +161,10 @@ def platform_problem(env: dict[str, str] | None = None, ldd: Callable[[Path], st
             _remember_pass(key)
         return None
     manager = package_manager(os_release)
-    lines = [f"Marginalia cannot open its window: Qt's X11 plugin needs {', '.join(missing)}, "
-             "which this system does not have."]
+    lines = [
+        f"Marginalia cannot open its window: Qt's X11 plugin needs {', '.join(missing)}, "
+        "which this system does not have."
+    ]
     if manager:
         packages = " ".join(dict.fromkeys(package_for(s, manager) for s in missing))
         lines.append("Install them with:")
@@ -171,8 +177,10 @@ def platform_problem(env: dict[str, str] | None = None, ldd: Callable[[Path], st
 # Qt platforms that need a display server (X11 or Wayland); any other asked for in
 # QT_QPA_PLATFORM (offscreen, minimal, vnc, eglfs, linuxfb, ...) draws without one
 DISPLAY_SERVER_PLATFORMS = ("xcb", "wayland")
-NO_SESSION = ("marginalia: no graphical session here (neither DISPLAY nor WAYLAND_DISPLAY is set), "
-              "so the window cannot open; the command line works without one: marginalia --help")
+NO_SESSION = (
+    "marginalia: no graphical session here (neither DISPLAY nor WAYLAND_DISPLAY is set), "
+    "so the window cannot open; the command line works without one: marginalia --help"
+)
 
 
 def no_graphical_session(env: dict[str, str] | None = None, platform: str = sys.platform) -> bool:

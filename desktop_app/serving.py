@@ -157,15 +157,19 @@ def _raise_stop(signum: int, frame: FrameType | None) -> None:
     raise _Stop(signum)
 
 
-def serve(location: Path | str, parser: Callable[[], ArgumentParser], *,
-          idle_minutes: float = DEFAULT_IDLE_MINUTES) -> int:
+def serve(
+    location: Path | str, parser: Callable[[], ArgumentParser], *, idle_minutes: float = DEFAULT_IDLE_MINUTES
+) -> int:
     """Answer read commands for *location* (command lines parsed by *parser*) until Ctrl+C, SIGTERM, or *idle_minutes* without a
     request (0: never idle out). Exit 0; 1 when the library does not open or another server
     already answers for it."""
     path = cli_remote.socket_path(location)
     if path is None:
-        print("marginalia: serve needs Unix sockets and a private folder for them "
-              "($XDG_RUNTIME_DIR); read commands run in their own process here", file=sys.stderr)
+        print(
+            "marginalia: serve needs Unix sockets and a private folder for them "
+            "($XDG_RUNTIME_DIR); read commands run in their own process here",
+            file=sys.stderr,
+        )
         return 1
     other = cli_remote.connect(path)
     if other is not None:
@@ -179,8 +183,11 @@ def serve(location: Path | str, parser: Callable[[], ArgumentParser], *,
         with _listening(path) as sock:
             sock.settimeout(POLL_S)
             idle = f"; {idle_minutes:g} min without a request ends it" if idle_minutes > 0 else ""
-            print(f"marginalia: serving read commands for {cli_remote.location_key(location)} "
-                  f"(Ctrl+C stops{idle})", file=sys.stderr, flush=True)
+            print(
+                f"marginalia: serving read commands for {cli_remote.location_key(location)} (Ctrl+C stops{idle})",
+                file=sys.stderr,
+                flush=True,
+            )
             last = time.monotonic()
             while idle_minutes <= 0 or time.monotonic() - last < idle_minutes * 60:
                 try:

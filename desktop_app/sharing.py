@@ -41,8 +41,9 @@ def share(source: Library, url: str, *, merge: bool = False) -> tuple[ImportRepo
         if target.read_only:
             raise LibraryError(f"your role may not write {redact(url)}")
         if not merge and target.papers.count():
-            raise LibraryError(f"{redact(url)} holds {target.papers.count()} papers already; "
-                               "add --merge to copy into it anyway")
+            raise LibraryError(
+                f"{redact(url)} holds {target.papers.count()} papers already; add --merge to copy into it anyway"
+            )
         if target.imports.holds_nothing():
             stamp = source.store.data_stamp()  # no write to the source from here to the copy's end:
             copied = _copy_index(source, target)  # then its index holds exactly the rows copied

@@ -23,8 +23,7 @@ if connection is None:  # `alembic` command line on a developer machine
     url = make_url(context.config.get_main_option("sqlalchemy.url") or "sqlite:///dev.sqlite")
     engine = make_migration_engine(Path(url.database or "dev.sqlite"))
     with engine.connect() as connection, connection.begin():
-        context.configure(connection=connection, target_metadata=target_metadata,
-                          render_as_batch=True)
+        context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
         context.run_migrations()
 else:
     context.configure(

@@ -28,8 +28,16 @@ HICOLOR_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 ICO_SIZES = (16, 24, 32, 48, 64, 128, 256)
 # icns element type -> pixel size (the @2x types carry double-resolution art)
 ICNS_TYPES = (
-    (b"icp4", 16), (b"icp5", 32), (b"icp6", 64), (b"ic07", 128), (b"ic08", 256),
-    (b"ic09", 512), (b"ic10", 1024), (b"ic11", 32), (b"ic12", 64), (b"ic13", 256),
+    (b"icp4", 16),
+    (b"icp5", 32),
+    (b"icp6", 64),
+    (b"ic07", 128),
+    (b"ic08", 256),
+    (b"ic09", 512),
+    (b"ic10", 1024),
+    (b"ic11", 32),
+    (b"ic12", 64),
+    (b"ic13", 256),
     (b"ic14", 512),
 )
 
@@ -78,9 +86,7 @@ def ico_bytes(pngs: dict[int, bytes]) -> bytes:
 
 
 def icns_bytes(pngs: dict[int, bytes]) -> bytes:
-    body = b"".join(
-        kind + struct.pack(">I", 8 + len(pngs[s])) + pngs[s] for kind, s in ICNS_TYPES
-    )
+    body = b"".join(kind + struct.pack(">I", 8 + len(pngs[s])) + pngs[s] for kind, s in ICNS_TYPES)
     return b"icns" + struct.pack(">I", 8 + len(body)) + body
 
 

@@ -67,8 +67,14 @@ def test_the_listing_finds_the_modules() -> None:
 
 def test_the_check_reads_paths_and_dotted_names() -> None:
     names = named("`core/store/engine.py`, desktop_app.gui.jobs and `desktop_app/cli.py`. `core/text/`")
-    mods = ["core/store/engine.py", "gui/jobs.py", "cli.py", "core/text/__init__.py",
-            "core/errors.py", "core/search/__init__.py"]
+    mods = [
+        "core/store/engine.py",
+        "gui/jobs.py",
+        "cli.py",
+        "core/text/__init__.py",
+        "core/errors.py",
+        "core/search/__init__.py",
+    ]
     assert unnamed(mods, names) == ["core/errors.py", "core/search/__init__.py"]
     assert unnamed(["core/errors.py"], named("errors.py search/errors.py")) == ["core/errors.py"]
 
@@ -84,7 +90,6 @@ def test_every_module_is_in_the_architecture_page() -> None:
 def test_every_module_the_page_names_exists() -> None:
     names = named(DOC.read_text(encoding="utf-8"))
     stale = sorted(
-        n for n in names
-        if n.startswith(("core/", "gui/")) and n.endswith(".py") and not (PACKAGE / n).is_file()
+        n for n in names if n.startswith(("core/", "gui/")) and n.endswith(".py") and not (PACKAGE / n).is_file()
     )
     assert not stale, f"docs/architecture.md names modules that do not exist: {', '.join(stale)}"

@@ -36,8 +36,18 @@ def test_one_call_starts_nothing_the_second_soon_after_starts_one(started: list[
     assert not cli_remote.start_server_if_repeated(lib, now=t)
     assert started == []
     assert cli_remote.start_server_if_repeated(lib, now=t + 5)
-    assert started == [[sys.executable, "-m", "desktop_app", "--library", str(lib), "serve", "--idle",
-                        f"{cli_remote.AUTO_IDLE_MINUTES:g}"]]
+    assert started == [
+        [
+            sys.executable,
+            "-m",
+            "desktop_app",
+            "--library",
+            str(lib),
+            "serve",
+            "--idle",
+            f"{cli_remote.AUTO_IDLE_MINUTES:g}",
+        ]
+    ]
     # while it opens the library, the calls of the loop start no second server
     assert not cli_remote.start_server_if_repeated(lib, now=t + 6)
     assert not cli_remote.start_server_if_repeated(lib, now=t + 5 + cli_remote.START_GRACE_S - 1)
@@ -62,18 +72,21 @@ def test_each_library_has_its_own_loop(started: list[list[str]], tmp_path: Path)
     assert started == []
 
 
-@pytest.mark.parametrize("env", [(cli_remote.AUTO_SERVE_ENV, "0"), (cli_remote.AUTO_SERVE_ENV, "no"),
-                                 (cli_remote.NO_SERVER_ENV, "1")])
-def test_turned_off(started: list[list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                    env: tuple[str, str]) -> None:
+@pytest.mark.parametrize(
+    "env", [(cli_remote.AUTO_SERVE_ENV, "0"), (cli_remote.AUTO_SERVE_ENV, "no"), (cli_remote.NO_SERVER_ENV, "1")]
+)
+def test_turned_off(
+    started: list[list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, env: tuple[str, str]
+) -> None:
     monkeypatch.setenv(*env)
     for i in range(3):
         assert not cli_remote.start_server_if_repeated(tmp_path / "lib", now=1_000_000.0 + i)
     assert started == []
 
 
-def test_no_private_socket_folder_starts_nothing(started: list[list[str]], tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_private_socket_folder_starts_nothing(
+    started: list[list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(cli_remote, "socket_dir", lambda: None)
     for i in range(3):
         assert not cli_remote.start_server_if_repeated(tmp_path / "lib", now=1_000_000.0 + i)
@@ -82,5 +95,8 @@ def test_no_private_socket_folder_starts_nothing(started: list[list[str]], tmp_p
 
 def test_a_bundle_starts_its_own_binary(started: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "frozen", True, raising=False)
-    assert cli_remote.serve_command("postgresql://lab@db/papers")[:3] == [sys.executable, "--library",
-                                                                       "postgresql://lab@db/papers"]
+    assert cli_remote.serve_command("postgresql://lab@db/papers")[:3] == [
+        sys.executable,
+        "--library",
+        "postgresql://lab@db/papers",
+    ]

@@ -37,8 +37,7 @@ def norm(name: str) -> str:
 @pytest.fixture(scope="module")
 def manifest() -> dict:
     fb = require("flatpak-builder", "flatpak-builder")
-    proc = subprocess.run([fb, "--show-manifest", str(MANIFEST)], capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run([fb, "--show-manifest", str(MANIFEST)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -55,8 +54,7 @@ def test_identity_runtime_and_permissions(manifest):
     assert manifest["runtime"] == "org.kde.Platform" and manifest["sdk"] == "org.kde.Sdk"
     assert re.fullmatch(r"6\.\d+", manifest["runtime-version"]), manifest["runtime-version"]
     args = manifest["finish-args"]
-    for needed in ("--socket=wayland", "--socket=fallback-x11", "--share=ipc", "--device=dri",
-                   "--filesystem=home"):
+    for needed in ("--socket=wayland", "--socket=fallback-x11", "--share=ipc", "--device=dri", "--filesystem=home"):
         assert needed in args, f"{needed} missing from finish-args {args}"
     assert "--socket=x11" not in args, "fallback-x11 only: X11 when there is no Wayland"
     assert not [a for a in args if a.startswith("--share=network")], "the app needs no network"
@@ -78,7 +76,8 @@ def test_pinned_wheels_with_checksums(manifest):
         assert norm(name) in wheels, f"{name} has no wheel in python3-dependencies.json"
         assert wheels[norm(name)]["version"] == version, (
             f"{name}: pyproject pins {version}, the Flatpak has {wheels[norm(name)]['version']}"
-            " (re-run packaging/flatpak/pip_sources.py)")
+            " (re-run packaging/flatpak/pip_sources.py)"
+        )
     # compiled wheels are for one Python (the runtime's) and x86_64 Linux
     pythons = {w["abi"] for w in wheels.values() if re.fullmatch(r"cp3\d+", w["abi"])}
     assert len(pythons) <= 1, f"wheels for several Pythons: {pythons}"
@@ -122,8 +121,9 @@ def test_app_module_installs_our_desktop_files(manifest):
     exec_line = re.search(r"^Exec=(\S+)", entry, re.M)[1]
     assert exec_line == manifest["command"]
     claimed = set(re.search(r"^MimeType=(.*)$", entry, re.M)[1].strip(";").split(";"))
-    defined = set(re.findall(r'<mime-type type="([^"]+)"',
-                             (ROOT / "resources/linux" / f"{APP_ID}.mime.xml").read_text()))
+    defined = set(
+        re.findall(r'<mime-type type="([^"]+)"', (ROOT / "resources/linux" / f"{APP_ID}.mime.xml").read_text())
+    )
     assert claimed == defined
     metainfo = (ROOT / "resources/linux" / f"{APP_ID}.metainfo.xml").read_text()
     assert f"<id>{APP_ID}</id>" in metainfo
@@ -137,25 +137,37 @@ def test_app_module_pip_install_works_offline(manifest, tmp_path):
     # pyproject's SPDX `license = "MIT"` needs setuptools 77 (the Flatpak brings 80.9); a venv
     # made by `python -m venv` may carry an older one, which only build isolation replaces
     if int(setuptools.__version__.split(".")[0]) < 77:
-        pytest.skip(f"setuptools {setuptools.__version__} in this interpreter; the offline "
-                    "install (--no-build-isolation) needs >= 77: pip install 'setuptools>=77'")
+        pytest.skip(
+            f"setuptools {setuptools.__version__} in this interpreter; the offline "
+            "install (--no-build-isolation) needs >= 77: pip install 'setuptools>=77'"
+        )
     app = module(manifest, "marginalia")
     cmd = shlex.split(app["build-commands"][0].replace("${FLATPAK_DEST}", str(tmp_path / "app")))
     assert cmd[:2] == ["pip3", "install"] and cmd[-1] == "."
     skip = set(app["sources"][0]["skip"])
     src = tmp_path / "src"
+
     def ignore(folder: str, names: list[str]) -> list[str]:
         here = Path(folder)
-        return [n for n in names
-                if (here == ROOT and n in skip) or n in ("__pycache__", "marginalia.egg-info")
-                # a worktree's git-excluded links (the editable mapping); a clone has none
-                or (here == ROOT / "desktop_app" and (here / n).is_symlink())]
+        return [
+            n
+            for n in names
+            if (here == ROOT and n in skip)
+            or n in ("__pycache__", "marginalia.egg-info")
+            # a worktree's git-excluded links (the editable mapping); a clone has none
+            or (here == ROOT / "desktop_app" and (here / n).is_symlink())
+        ]
 
     shutil.copytree(ROOT, src, symlinks=True, ignore=ignore)
     # --ignore-installed: without it pip first uninstalls the marginalia installed in this
     # interpreter (the developer's editable install), --prefix or not
-    proc = subprocess.run([sys.executable, "-m", "pip", *cmd[1:-1], "--ignore-installed", "."],
-                          cwd=src, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", *cmd[1:-1], "--ignore-installed", "."],
+        cwd=src,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     site = next((tmp_path / "app" / "lib").glob("python3*/site-packages"))
     assert (site / "desktop_app" / "migrations" / "env.py").is_file()

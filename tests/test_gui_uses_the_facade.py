@@ -18,8 +18,11 @@ def _owner(node: ast.expr) -> str:
 
 
 def store_reads(source: str) -> list[int]:
-    return [n.lineno for n in ast.walk(ast.parse(source))
-            if isinstance(n, ast.Attribute) and n.attr == "store" and _owner(n.value) in ("library", "lib")]
+    return [
+        n.lineno
+        for n in ast.walk(ast.parse(source))
+        if isinstance(n, ast.Attribute) and n.attr == "store" and _owner(n.value) in ("library", "lib")
+    ]
 
 
 def test_the_scan_sees_a_store_read() -> None:

@@ -70,9 +70,7 @@ def _nearest(name: str, known: set[str]) -> str | None:
     return None
 
 
-def imports_of(
-    module: str, source: str, known: set[str], *, is_package: bool = False
-) -> dict[str, int]:
+def imports_of(module: str, source: str, known: set[str], *, is_package: bool = False) -> dict[str, int]:
     """The ``desktop_app`` modules *module* imports (see the module docstring), with a line each.
 
     *known* is the set of all module names; *is_package* says *module* is an ``__init__``.
@@ -109,9 +107,7 @@ def import_graph(root: Path = ROOT) -> dict[str, dict[str, int]]:
     files = module_files(root)
     known = set(files)
     return {
-        name: imports_of(
-            name, path.read_text("utf-8"), known, is_package=path.name == "__init__.py"
-        )
+        name: imports_of(name, path.read_text("utf-8"), known, is_package=path.name == "__init__.py")
         for name, path in files.items()
     }
 
@@ -184,9 +180,7 @@ def describe(graph: Mapping[str, Mapping[str, int]], group: list[str]) -> str:
 def test_desktop_app_has_no_import_cycles() -> None:
     graph = import_graph()
     found = cycles(graph)
-    assert not found, "import cycles in desktop_app:\n" + "\n".join(
-        describe(graph, c) for c in found
-    )
+    assert not found, "import cycles in desktop_app:\n" + "\n".join(describe(graph, c) for c in found)
 
 
 # --- the detector, checked on graphs and sources made up for the purpose ------------------------
@@ -247,9 +241,7 @@ def test_control_every_import_form_is_an_edge() -> None:
         "desktop_app.lazy": 12,
     }
     # In a package's __init__, "." is the package itself; importing yourself is no edge.
-    init = (
-        "from . import sub\nfrom .inner import deep\nfrom desktop_app.pkg import sub as s, name\n"
-    )
+    init = "from . import sub\nfrom .inner import deep\nfrom desktop_app.pkg import sub as s, name\n"
     assert imports_of("desktop_app.pkg", init, known, is_package=True) == {
         "desktop_app.pkg.sub": 1,
         "desktop_app.pkg.inner.deep": 2,

@@ -48,10 +48,14 @@ print(json.dumps(out))
 
 def mime_types_of(paths: list[Path], data_dirs: list[Path], tmp: Path) -> dict[str, list]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
-    env.update(XDG_DATA_DIRS=os.pathsep.join(map(str, data_dirs)),
-               XDG_DATA_HOME=str(tmp / "empty-home"), QT_QPA_PLATFORM="offscreen")
-    proc = subprocess.run([sys.executable, "-c", PROBE, *map(str, paths)], env=env,
-                          capture_output=True, text=True, timeout=120)
+    env.update(
+        XDG_DATA_DIRS=os.pathsep.join(map(str, data_dirs)),
+        XDG_DATA_HOME=str(tmp / "empty-home"),
+        QT_QPA_PLATFORM="offscreen",
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, *map(str, paths)], env=env, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -80,8 +84,7 @@ def test_update_mime_database_and_qt_recognise_our_types(tmp_path: Path, samples
     data = tmp_path / "share"
     (data / "mime" / "packages").mkdir(parents=True)
     shutil.copyfile(MIME_XML, data / "mime" / "packages" / f"{APP_ID}.xml")
-    proc = subprocess.run([umd, "-V", str(data / "mime")], capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run([umd, "-V", str(data / "mime")], capture_output=True, text=True, timeout=120)
     # update-mime-database reports problems in the XML on stderr but may still exit 0
     assert proc.returncode == 0, proc.stderr
     assert "error" not in proc.stderr.lower() and "warning" not in proc.stderr.lower(), proc.stderr
@@ -99,8 +102,7 @@ def test_update_mime_database_and_qt_recognise_our_types(tmp_path: Path, samples
     assert by_name["bib-without-extension"][0] == BIBTEX, "BibTeX content not recognised"
 
     # and without our definitions the system does not know RIS: what the user met
-    before = mime_types_of([samples["x.ris"], samples["ris-without-extension"]],
-                           [tmp_path / "nothing"], tmp_path)
+    before = mime_types_of([samples["x.ris"], samples["ris-without-extension"]], [tmp_path / "nothing"], tmp_path)
     assert RIS not in [v[0] for v in before.values()], before
 
 
@@ -124,7 +126,7 @@ def test_definitions_add_to_the_standard_bibtex_type_without_redefining_it():
 def test_desktop_entry_claims_the_types_we_define():
     entry = (LINUX / f"{APP_ID}.desktop").read_text(encoding="utf-8")
     line = next(ln for ln in entry.splitlines() if ln.startswith("MimeType="))
-    claimed = [t for t in line[len("MimeType="):].split(";") if t]
+    claimed = [t for t in line[len("MimeType=") :].split(";") if t]
     assert claimed == [BIBTEX, RIS, NBIB]
     metainfo = (LINUX / f"{APP_ID}.metainfo.xml").read_text(encoding="utf-8")
     assert re.findall(r"<mediatype>([^<]+)</mediatype>", metainfo) == claimed

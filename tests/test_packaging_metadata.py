@@ -20,11 +20,17 @@ MAPPED = {"desktop_app/migrations": "migrations", "desktop_app/resources": "reso
 
 def source_files() -> set[str]:
     """Every file the installed app may read, under its name in the wheel."""
-    out = {str(p.relative_to(ROOT)) for p in (ROOT / "desktop_app").rglob("*")
-           if p.is_file() and "__pycache__" not in p.parts}
+    out = {
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "desktop_app").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
     for inside, folder in MAPPED.items():
-        out |= {f"{inside}/{p.relative_to(ROOT / folder)}" for p in (ROOT / folder).rglob("*")
-                if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"}
+        out |= {
+            f"{inside}/{p.relative_to(ROOT / folder)}"
+            for p in (ROOT / folder).rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+        }
     return out
 
 
@@ -48,9 +54,14 @@ def test_the_wheel_holds_every_source_and_data_file(wheel: Path) -> None:
     names = wheel_names(wheel)
     missing = sorted(source_files() - names)
     assert not missing, f"not in the wheel: {missing[:20]}"
-    for needed in ("desktop_app/core/store/engine.py", "desktop_app/migrations/env.py",
-                   "desktop_app/migrations/script.py.mako", "desktop_app/resources/i18n/marginalia_zh_CN.qm",
-                   "desktop_app/resources/icons/marginalia.svg", "desktop_app/py.typed"):
+    for needed in (
+        "desktop_app/core/store/engine.py",
+        "desktop_app/migrations/env.py",
+        "desktop_app/migrations/script.py.mako",
+        "desktop_app/resources/i18n/marginalia_zh_CN.qm",
+        "desktop_app/resources/icons/marginalia.svg",
+        "desktop_app/py.typed",
+    ):
         assert needed in names, needed
     assert [n for n in names if n.startswith("desktop_app/resources/csl/") and n.endswith(".csl")]
     assert [n for n in names if n.startswith("desktop_app/resources/sample/") and n.endswith(".txt")]
@@ -75,8 +86,11 @@ def test_a_new_subpackage_is_picked_up_without_a_list(tmp_path: Path) -> None:
     without_init.mkdir()
     (without_init / "page.py").write_text("VALUE = 2\n", encoding="utf-8")
     names = wheel_names(build_wheel(src, tmp_path / "dist"))
-    assert {"desktop_app/core/insights_probe/__init__.py", "desktop_app/core/insights_probe/model.py",
-            "desktop_app/gui/pages_probe/page.py"} <= names
+    assert {
+        "desktop_app/core/insights_probe/__init__.py",
+        "desktop_app/core/insights_probe/model.py",
+        "desktop_app/gui/pages_probe/page.py",
+    } <= names
 
 
 def test_the_flatpak_installs_the_postgresql_driver_and_every_dependency() -> None:

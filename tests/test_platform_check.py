@@ -31,7 +31,7 @@ LDD_DEBIAN12 = """\
 """
 OS = {
     "apt": 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\n',
-    "apt-ubuntu": 'ID=ubuntu\nID_LIKE=debian\n',
+    "apt-ubuntu": "ID=ubuntu\nID_LIKE=debian\n",
     "dnf": 'ID="rhel"\nID_LIKE="fedora"\n',
     "pacman": "ID=arch\n",
     "zypper": 'ID="opensuse-leap"\nID_LIKE="suse opensuse"\n',
@@ -50,13 +50,16 @@ def test_debian_package_names() -> None:
     assert debian_name("libdbus-1.so.3") == "libdbus-1-3"
 
 
-@pytest.mark.parametrize(("release", "command"), [
-    ("apt", "sudo apt-get install -y libxcb-icccm4 libxcb-keysyms1"),
-    ("apt-ubuntu", "sudo apt-get install -y libxcb-icccm4 libxcb-keysyms1"),
-    ("dnf", "sudo dnf install -y xcb-util-wm xcb-util-keysyms"),
-    ("pacman", "sudo pacman -S --needed xcb-util-wm xcb-util-keysyms"),
-    ("zypper", "sudo zypper install -y libxcb-icccm4 libxcb-keysyms1"),
-])
+@pytest.mark.parametrize(
+    ("release", "command"),
+    [
+        ("apt", "sudo apt-get install -y libxcb-icccm4 libxcb-keysyms1"),
+        ("apt-ubuntu", "sudo apt-get install -y libxcb-icccm4 libxcb-keysyms1"),
+        ("dnf", "sudo dnf install -y xcb-util-wm xcb-util-keysyms"),
+        ("pacman", "sudo pacman -S --needed xcb-util-wm xcb-util-keysyms"),
+        ("zypper", "sudo zypper install -y libxcb-icccm4 libxcb-keysyms1"),
+    ],
+)
 def test_the_message_names_the_libraries_and_one_install_command(release: str, command: str) -> None:
     if not sys.platform.startswith("linux") or xcb_plugin() is None:
         pytest.skip("Qt's xcb plugin exists only on Linux")
@@ -70,8 +73,7 @@ def test_the_message_names_the_libraries_and_one_install_command(release: str, c
 def test_no_message_when_nothing_is_missing_or_xcb_is_not_used() -> None:
     assert platform_problem(X11, ldd=lambda _p: LDD_DEBIAN12.replace("not found", "/x (0x1)")) is None
     assert platform_problem({"QT_QPA_PLATFORM": "offscreen", "DISPLAY": ":0"}, ldd=lambda _p: LDD_DEBIAN12) is None
-    assert platform_problem({"DISPLAY": ":0", "XDG_SESSION_TYPE": "wayland"},
-                            ldd=lambda _p: LDD_DEBIAN12) is None
+    assert platform_problem({"DISPLAY": ":0", "XDG_SESSION_TYPE": "wayland"}, ldd=lambda _p: LDD_DEBIAN12) is None
     assert platform_problem({}, ldd=lambda _p: LDD_DEBIAN12) is None  # no display at all
 
 
@@ -98,18 +100,30 @@ def test_the_cli_stops_with_the_message_before_qt_aborts(tmp_path: Path) -> None
     fake_ldd = tmp_path / "ldd"
     fake_ldd.write_text("#!/bin/sh\nprintf '\\tlibxcb-icccm.so.4 => not found\\n'\n")
     fake_ldd.chmod(0o755)
-    env = {"PATH": f"{tmp_path}:/usr/bin:/bin", "DISPLAY": ":99", "QT_QPA_PLATFORM": "xcb",
-           "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "desktop_app", "--library", str(tmp_path / "lib")],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    env = {
+        "PATH": f"{tmp_path}:/usr/bin:/bin",
+        "DISPLAY": ":99",
+        "QT_QPA_PLATFORM": "xcb",
+        "HOME": str(tmp_path),
+        "PYTHONPATH": str(ROOT),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--library", str(tmp_path / "lib")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1
     assert "needs libxcb-icccm.so.4" in done.stderr
     assert "install" in done.stderr.splitlines()[-1]
     assert "Traceback" not in done.stderr
 
 
-def test_a_passed_check_is_remembered_until_the_system_libraries_change(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_passed_check_is_remembered_until_the_system_libraries_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """ldd runs once; the next start reuses the result while plugin and ld.so.cache are the same."""
     import desktop_app.platform_check as pc
 

@@ -14,16 +14,23 @@ WINDOW_SELF_ATTRS = {"window", "window_", "win", "_window", "_win"}  # self.wind
 def _is_window(node: ast.expr) -> bool:
     if isinstance(node, ast.Name):
         return node.id in WINDOW_NAMES
-    return (isinstance(node, ast.Attribute) and node.attr in WINDOW_SELF_ATTRS
-            and isinstance(node.value, ast.Name) and node.value.id == "self")
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr in WINDOW_SELF_ATTRS
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    )
 
 
 def _private_members_of_main_window() -> set[str]:
     tree = ast.parse((GUI / "main_window.py").read_text(encoding="utf-8"))
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "MainWindow")
     names = {n.name for n in ast.walk(cls) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
-    names |= {n.attr for n in ast.walk(cls) if isinstance(n, ast.Attribute)
-              and isinstance(n.value, ast.Name) and n.value.id == "self"}
+    names |= {
+        n.attr
+        for n in ast.walk(cls)
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"
+    }
     return {n for n in names if n.startswith("_") and not n.startswith("__")}
 
 
@@ -46,8 +53,13 @@ def _offences(path: Path, private: set[str]) -> list[str]:
         for target in _targets(node):
             if isinstance(target, ast.Attribute) and _is_window(target.value):
                 found.append(f"{where}{target.lineno} assigns {ast.unparse(target)}")
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in {"setattr", "delattr"}
-                and node.args and _is_window(node.args[0])):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in {"setattr", "delattr"}
+            and node.args
+            and _is_window(node.args[0])
+        ):
             found.append(f"{where}{node.lineno} {ast.unparse(node)}")
         if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
             on_window = _is_window(node.value)
@@ -60,8 +72,9 @@ def _offences(path: Path, private: set[str]) -> list[str]:
 def test_no_gui_module_writes_into_the_window_or_calls_its_private_methods() -> None:
     private = _private_members_of_main_window()
     assert private, "the scan found MainWindow's private members"
-    offences = [o for path in sorted(GUI.glob("*.py")) if path.name != "main_window.py"
-                for o in _offences(path, private)]
+    offences = [
+        o for path in sorted(GUI.glob("*.py")) if path.name != "main_window.py" for o in _offences(path, private)
+    ]
     assert offences == []
 
 

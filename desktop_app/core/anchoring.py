@@ -58,7 +58,7 @@ class Anchor:
 
 def make_anchor(plain: str, start: int, end: int) -> Anchor:
     start, end = max(0, start), min(len(plain), end)
-    return Anchor(start, end, plain[start:end], plain[max(0, start - CONTEXT):start], plain[end:end + CONTEXT])
+    return Anchor(start, end, plain[start:end], plain[max(0, start - CONTEXT) : start], plain[end : end + CONTEXT])
 
 
 def _dmp(text_length: int = 1000) -> diff_match_patch:
@@ -88,7 +88,7 @@ def _leading_similarity(old: str, text: str) -> float:
     if not old:
         return 1.0
     consumed = edits = inserted = deleted = 0
-    for op, chunk in _DIFF.diff_main(old, text[:2 * len(old)], False):
+    for op, chunk in _DIFF.diff_main(old, text[: 2 * len(old)], False):
         if consumed >= len(old):
             break
         if op == diff_match_patch.DIFF_EQUAL:
@@ -111,14 +111,19 @@ def context_similarity(plain: str, start: int, end: int, prefix: str, suffix: st
     with nothing to compare, 1."""
     parts = []
     if prefix or start == 0:
-        parts.append(_leading_similarity(prefix[::-1], plain[max(0, start - 2 * len(prefix)):start][::-1]))
+        parts.append(_leading_similarity(prefix[::-1], plain[max(0, start - 2 * len(prefix)) : start][::-1]))
     if suffix or end == len(plain):
-        parts.append(_leading_similarity(suffix, plain[end:end + 2 * len(suffix)]))
+        parts.append(_leading_similarity(suffix, plain[end : end + 2 * len(suffix)]))
     return sum(parts) / len(parts) if parts else 1.0
 
 
 def score(
-    plain: str, start: int, end: int, quote: str, prefix: str, suffix: str,
+    plain: str,
+    start: int,
+    end: int,
+    quote: str,
+    prefix: str,
+    suffix: str,
     mapped: tuple[int, int] | None = None,
 ) -> tuple[float, float]:
     """(quote similarity, combined score) of the candidate ``plain[start:end]``.
@@ -148,7 +153,12 @@ def _exact_hits(plain: str, quote: str) -> list[int]:
 
 
 def _fuzzy_spans(
-    plain: str, quote: str, prefix: str, suffix: str, expected: int, reach: int,
+    plain: str,
+    quote: str,
+    prefix: str,
+    suffix: str,
+    expected: int,
+    reach: int,
 ) -> set[tuple[int, int]]:
     """Candidate spans near ``expected`` from bitap matches of the quote's head and tail and of
     the old prefix and suffix (each at most Match_MaxBits characters). A match costs
@@ -207,7 +217,11 @@ def _word_variants(plain: str, start: int, end: int, snap_start: bool, snap_end:
 
 
 def locate(
-    plain: str, quote: str, prefix: str, suffix: str, expected: int,
+    plain: str,
+    quote: str,
+    prefix: str,
+    suffix: str,
+    expected: int,
     mapped: tuple[int, int] | None = None,
 ) -> tuple[int, int] | None:
     """Where the quote stands now, or None (orphan). ``expected`` is where it should start;
@@ -267,10 +281,15 @@ def reanchor_all(conn: Connection, paper_id: int, plain: str, old_plain: str | N
     caller's write transaction."""
     h = t.highlight
     placed = orphaned = 0
-    rows = conn.execute(
-        select(h.c.id, h.c.start, h.c.end, h.c.quote, h.c.prefix, h.c.suffix, h.c.orphaned)
-        .where(h.c.paper_id == paper_id)
-    ).tuples().all()
+    rows = (
+        conn.execute(
+            select(h.c.id, h.c.start, h.c.end, h.c.quote, h.c.prefix, h.c.suffix, h.c.orphaned).where(
+                h.c.paper_id == paper_id
+            )
+        )
+        .tuples()
+        .all()
+    )
     to_new = carry(old_plain, plain) if old_plain is not None else None
     for hid, start, end, quote, prefix, suffix, was_orphan in rows:
         mapped = (to_new(start), to_new(end)) if to_new is not None and not was_orphan else None

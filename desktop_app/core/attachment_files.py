@@ -27,12 +27,55 @@ NAME_MAX = 120  # characters of a stored name (its suffix kept)
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*]')
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 # what a system viewer would run rather than show: never opened from the window
-PROGRAM_SUFFIXES = frozenset({
-    ".exe", ".com", ".bat", ".cmd", ".msi", ".msp", ".scr", ".pif", ".lnk", ".ps1", ".vbs", ".vbe",
-    ".js", ".jse", ".wsf", ".wsh", ".hta", ".cpl", ".jar", ".reg", ".sh", ".bash", ".zsh", ".csh",
-    ".command", ".app", ".desktop", ".appimage", ".run", ".bin", ".py", ".pyw", ".pl", ".rb",
-    ".url", ".scf", ".inf", ".gadget", ".application", ".dll", ".so", ".dylib", ".apk", ".deb", ".rpm",
-})
+PROGRAM_SUFFIXES = frozenset(
+    {
+        ".exe",
+        ".com",
+        ".bat",
+        ".cmd",
+        ".msi",
+        ".msp",
+        ".scr",
+        ".pif",
+        ".lnk",
+        ".ps1",
+        ".vbs",
+        ".vbe",
+        ".js",
+        ".jse",
+        ".wsf",
+        ".wsh",
+        ".hta",
+        ".cpl",
+        ".jar",
+        ".reg",
+        ".sh",
+        ".bash",
+        ".zsh",
+        ".csh",
+        ".command",
+        ".app",
+        ".desktop",
+        ".appimage",
+        ".run",
+        ".bin",
+        ".py",
+        ".pyw",
+        ".pl",
+        ".rb",
+        ".url",
+        ".scf",
+        ".inf",
+        ".gadget",
+        ".application",
+        ".dll",
+        ".so",
+        ".dylib",
+        ".apk",
+        ".deb",
+        ".rpm",
+    }
+)
 
 
 def safe_name(name: str) -> str:
@@ -60,8 +103,13 @@ def is_copy_path(path: str) -> bool:
     """Whether a stored copy path is one the library wrote: ``files/<digits>/<one name>``,
     relative, without ``..`` (paths from a JSON document are not trusted)."""
     parts = PurePosixPath(path).parts
-    return (len(parts) == 3 and parts[0] == FILES_DIR and parts[1].isdigit()
-            and parts[2] == safe_name(parts[2]) and "\\" not in path)
+    return (
+        len(parts) == 3
+        and parts[0] == FILES_DIR
+        and parts[1].isdigit()
+        and parts[2] == safe_name(parts[2])
+        and "\\" not in path
+    )
 
 
 def sha256_of(path: Path) -> tuple[str, int]:
@@ -127,8 +175,11 @@ def copies_on_disk(folder: Path) -> list[str]:
     for sub in root.iterdir():
         if not (sub.is_dir() and sub.name.isdigit()):
             continue
-        found += [f"{FILES_DIR}/{sub.name}/{f.name}" for f in sub.iterdir()
-                  if f.is_file() and not f.name.startswith(".attach-")]
+        found += [
+            f"{FILES_DIR}/{sub.name}/{f.name}"
+            for f in sub.iterdir()
+            if f.is_file() and not f.name.startswith(".attach-")
+        ]
     return sorted(found)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 
@@ -48,9 +49,18 @@ class AttachmentView:
         return self.location is not None and self.location.is_file()
 
     def as_json(self) -> dict[str, object]:
-        return {"id": self.id, "paper": self.paper_id, "kind": self.kind, "path": self.path, "name": self.name,
-                "size": self.size, "sha256": self.sha256, "added_at": str(self.added_at)[:19],
-                "removed": self.removed, "exists": self.exists}
+        return {
+            "id": self.id,
+            "paper": self.paper_id,
+            "kind": self.kind,
+            "path": self.path,
+            "name": self.name,
+            "size": self.size,
+            "sha256": self.sha256,
+            "added_at": str(self.added_at)[:19],
+            "removed": self.removed,
+            "exists": self.exists,
+        }
 
 
 class Attachments:
@@ -70,11 +80,19 @@ class Attachments:
         return p if p.is_absolute() else None
 
     def _view(self, row: object) -> AttachmentView:
-        r = row  # a Row of t.attachment
+        r: Any = row  # a Row of t.attachment: its columns are attributes
         return AttachmentView(
-            id=r.id, paper_id=r.paper_id, kind=r.kind, path=r.path, name=r.name, size=r.size,  # type: ignore[attr-defined]
-            sha256=r.sha256, added_at=r.added_at, removed=r.removed_at is not None,  # type: ignore[attr-defined]
-            location=self.resolve(r.kind, r.path))  # type: ignore[attr-defined]
+            id=r.id,
+            paper_id=r.paper_id,
+            kind=r.kind,
+            path=r.path,
+            name=r.name,
+            size=r.size,
+            sha256=r.sha256,
+            added_at=r.added_at,
+            removed=r.removed_at is not None,
+            location=self.resolve(r.kind, r.path),
+        )
 
     def for_paper(self, paper_id: int, *, removed: bool = False) -> list[AttachmentView]:
         """A paper's attachments in the order they were added (removed ones too with ``removed``)."""
@@ -109,8 +127,9 @@ class Attachments:
         if not source.is_file():
             raise LibraryError(f"{source} is not a file that can be attached")
         with self.store.read() as conn:
-            live = conn.execute(select(t.paper.c.id).where(
-                t.paper.c.id == int(paper_id), t.paper.c.deleted_at.is_(None))).first()
+            live = conn.execute(
+                select(t.paper.c.id).where(t.paper.c.id == int(paper_id), t.paper.c.deleted_at.is_(None))
+            ).first()
         if live is None:
             raise LibraryError(f"no paper with id {paper_id}")
         name = af.safe_name(source.name)
@@ -161,8 +180,9 @@ class Attachments:
         """Undo a soft removal."""
         a = t.attachment
         with self.store.write() as tx:
-            pid = tx.conn.execute(update(a).where(a.c.id == attachment_id).values(removed_at=None)
-                                  .returning(a.c.paper_id)).scalar()
+            pid = tx.conn.execute(
+                update(a).where(a.c.id == attachment_id).values(removed_at=None).returning(a.c.paper_id)
+            ).scalar()
         if pid is None:
             raise LibraryError(f"no attachment with id {attachment_id}")
         return Change(ChangeKind.ATTACHMENTS, (int(pid),), detail={"attachment_id": attachment_id})
@@ -172,8 +192,12 @@ class Attachments:
         """Attached files of live papers that are missing or no longer what was attached, and
         copies in the library's ``files/`` folder that no attachment (of any paper) names."""
         a, p = t.attachment, t.paper
-        stmt = (select(a).join(p, p.c.id == a.c.paper_id)
-                .where(a.c.removed_at.is_(None), p.c.deleted_at.is_(None)).order_by(a.c.paper_id, a.c.id))
+        stmt = (
+            select(a)
+            .join(p, p.c.id == a.c.paper_id)
+            .where(a.c.removed_at.is_(None), p.c.deleted_at.is_(None))
+            .order_by(a.c.paper_id, a.c.id)
+        )
         with self.store.read() as conn:
             views = [self._view(r) for r in conn.execute(stmt)]
         out = []
@@ -194,28 +218,43 @@ class Attachments:
                 out.append(f"{what} has changed since it was attached")
         with self.store.read() as conn:
             named: set[str] = set(conn.execute(select(a.c.path).where(a.c.kind == "copy")).scalars())
-        out += [f"{rel} is in the library's files/ folder but no paper refers to it (left behind; "
-                "delete it if it is not needed)" for rel in af.copies_on_disk(self.folder) if rel not in named]
+        out += [
+            f"{rel} is in the library's files/ folder but no paper refers to it (left behind; "
+            "delete it if it is not needed)"
+            for rel in af.copies_on_disk(self.folder)
+            if rel not in named
+        ]
         return out
 
 
-def insert_row(tx: Tx, paper_id: int, kind: str, path: str, name: str, size: int, sha: str,
-               added_at: datetime | None = None) -> int:
+def insert_row(
+    tx: Tx, paper_id: int, kind: str, path: str, name: str, size: int, sha: str, added_at: datetime | None = None
+) -> int:
     """In ``tx``: an attachment's row; its id."""
-    return inserted_id(tx.conn.execute(insert(t.attachment).values(
-        paper_id=int(paper_id), kind=kind, path=path, name=name, size=size, sha256=sha,
-        added_at=added_at or tx.now)))
+    return inserted_id(
+        tx.conn.execute(
+            insert(t.attachment).values(
+                paper_id=int(paper_id),
+                kind=kind,
+                path=path,
+                name=name,
+                size=size,
+                sha256=sha,
+                added_at=added_at or tx.now,
+            )
+        )
+    )
 
 
-def insert_copy(tx: Tx, folder: Path, paper_id: int, temp: Path, name: str, original: str, size: int,
-                sha: str) -> int:
+def insert_copy(tx: Tx, folder: Path, paper_id: int, temp: Path, name: str, original: str, size: int, sha: str) -> int:
     """In ``tx``: give the temporary copy ``temp`` a free name in ``folder/files/<paper id>/`` and
     a row; the file is deleted again if the transaction rolls back. Returns the row's id."""
     a = t.attachment
     prefix = f"{af.FILES_DIR}/{int(paper_id)}/"
     paths: Iterable[str] = tx.conn.execute(
-        select(a.c.path).where(a.c.kind == "copy", a.c.path.startswith(prefix, autoescape=True))).scalars()
-    taken = {p[len(prefix):] for p in paths}
+        select(a.c.path).where(a.c.kind == "copy", a.c.path.startswith(prefix, autoescape=True))
+    ).scalars()
+    taken = {p[len(prefix) :] for p in paths}
     final = af.place(temp, folder / af.FILES_DIR / str(int(paper_id)), name, taken)
     tx.after_rollback.append(lambda: af.remove_file(final))
     return insert_row(tx, paper_id, "copy", prefix + final.name, original, size, sha)

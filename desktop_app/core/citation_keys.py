@@ -80,7 +80,7 @@ def pattern_key(authors: Sequence[str], year: int | None, title: str) -> str:
     """``familyYEARfirstword``, e.g. ``vaswani2017attention``; ``anon`` and ``nd`` stand in."""
     family = ascii_fold(family_name(authors[0])) if authors else ""
     # (a name or word of hundreds of letters is cut: a suffix must still fit MAX_KEY_LENGTH)
-    return f"{family or 'anon'}{year or 'nd'}{_first_word(title)}"[:MAX_KEY_LENGTH - 10]
+    return f"{family or 'anon'}{year or 'nd'}{_first_word(title)}"[: MAX_KEY_LENGTH - 10]
 
 
 def _suffix_at(n: int) -> str:

@@ -91,8 +91,11 @@ def styles(user_dir: Path | None = None) -> list[CitationStyle]:
     out = []
     for sid in BUNDLED:
         path = user.pop(sid, None)
-        out.append(CitationStyle(sid, _title_of(path or bundled_dir() / f"{sid}.csl"),
-                                 path or bundled_dir() / f"{sid}.csl", path is None))
+        out.append(
+            CitationStyle(
+                sid, _title_of(path or bundled_dir() / f"{sid}.csl"), path or bundled_dir() / f"{sid}.csl", path is None
+            )
+        )
     extra = [CitationStyle(sid, _title_of(path), path, False) for sid, path in user.items()]
     return out + sorted(extra, key=lambda s: s.title.lower())
 
@@ -219,8 +222,9 @@ def _clean(entry: str) -> str:
     return re.sub(r"\.(\s*\.)+", ".", entry)
 
 
-def format_citation(papers: Sequence[ExportPaper], style_id: str = DEFAULT_STYLE, *,
-                    user_dir: Path | None = None) -> tuple[list[str], list[str]]:
+def format_citation(
+    papers: Sequence[ExportPaper], style_id: str = DEFAULT_STYLE, *, user_dir: Path | None = None
+) -> tuple[list[str], list[str]]:
     """(plain text entries, HTML entries) of the papers' bibliography in a style, one entry per
     paper in the style's order (author order for APA, the given order for numbered styles).
 
@@ -250,8 +254,9 @@ def _format(style, path: Path, items: list[dict]) -> tuple[list[str], list[str]]
             entries = [_drop_repeated_title(e, titles) for e in entries]
         except Exception as exc:
             detail = str(exc).splitlines()[0] if str(exc) else ""
-            raise CitationStyleError(f"citation style {path.name} cannot format these papers: "
-                                     f"{type(exc).__name__} {detail}".rstrip()) from exc
+            raise CitationStyleError(
+                f"citation style {path.name} cannot format these papers: {type(exc).__name__} {detail}".rstrip()
+            ) from exc
     plain = [_unswap(html.unescape(_TAG.sub("", e)), _UNSWAP_TEXT) for e in entries]
     return plain, [_unswap(e, _UNSWAP_HTML) for e in entries]
 
@@ -262,7 +267,7 @@ def _drop_repeated_title(entry: str, titles: list[str]) -> str:
     for title in titles:
         found = list(re.finditer(rf"“?{re.escape(title)}”?[.,]?\s*", entry, re.IGNORECASE))
         if len(found) >= 2:
-            entry = (entry[:found[1].start()] + entry[found[1].end():]).rstrip()
+            entry = (entry[: found[1].start()] + entry[found[1].end() :]).rstrip()
     return entry
 
 
@@ -283,12 +288,20 @@ def bibliography_html(entries: Sequence[str], title: str = "") -> str:
     if not title:
         return body
     t = html.escape(title)
-    return (f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{t}</title></head>\n'
-            f"<body>\n<h1>{t}</h1>\n{body}\n</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{t}</title></head>\n'
+        f"<body>\n<h1>{t}</h1>\n{body}\n</body></html>\n"
+    )
 
 
-def render_bibliography(papers: Sequence[ExportPaper], fmt: str, style_id: str = DEFAULT_STYLE,
-                        title: str = "Bibliography", *, user_dir: Path | None = None) -> str:
+def render_bibliography(
+    papers: Sequence[ExportPaper],
+    fmt: str,
+    style_id: str = DEFAULT_STYLE,
+    title: str = "Bibliography",
+    *,
+    user_dir: Path | None = None,
+) -> str:
     """The papers' bibliography as a whole file: ``bibliography-html`` (an HTML document whose
     text is all escaped) or ``bibliography-txt``."""
     plain, entries = format_citation(papers, style_id, user_dir=user_dir)
@@ -299,7 +312,8 @@ def render_bibliography(papers: Sequence[ExportPaper], fmt: str, style_id: str =
     raise ValueError(f"unknown bibliography format {fmt!r}")
 
 
-def cite_papers(lib: Library, paper_ids: Sequence[int], style_id: str = DEFAULT_STYLE, *,
-                user_dir: Path | None = None) -> tuple[list[str], list[str]]:
+def cite_papers(
+    lib: Library, paper_ids: Sequence[int], style_id: str = DEFAULT_STYLE, *, user_dir: Path | None = None
+) -> tuple[list[str], list[str]]:
     """:func:`format_citation` for papers of a library, by id."""
     return format_citation(lib.exports.papers(list(paper_ids)), style_id, user_dir=user_dir)

@@ -23,12 +23,35 @@ _SCHEMES = ("postgresql:", "postgres:")
 # one keyword=value pair of libpq's keyword form: a bare value or a quoted one with \' and \\ escapes
 _PAIR = re.compile(r"\s*([A-Za-z_]+)\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']*)")
 # libpq's keywords (the common ones are enough to tell a connection string from a folder name)
-_KEYWORDS = frozenset({
-    "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service", "sslmode",
-    "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name", "options",
-    "target_session_attrs", "channel_binding", "gssencmode", "sslcompression", "krbsrvname",
-    "require_auth", "sslnegotiation", "load_balance_hosts", "client_encoding", "keepalives",
-})
+_KEYWORDS = frozenset(
+    {
+        "host",
+        "hostaddr",
+        "port",
+        "dbname",
+        "user",
+        "password",
+        "passfile",
+        "service",
+        "sslmode",
+        "sslrootcert",
+        "sslcert",
+        "sslkey",
+        "connect_timeout",
+        "application_name",
+        "options",
+        "target_session_attrs",
+        "channel_binding",
+        "gssencmode",
+        "sslcompression",
+        "krbsrvname",
+        "require_auth",
+        "sslnegotiation",
+        "load_balance_hosts",
+        "client_encoding",
+        "keepalives",
+    }
+)
 # in any text: a password= value (bare or quoted) and a URL's user:password@
 _PASSWORD_VALUE = re.compile(r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&'\"]+)", re.IGNORECASE)
 _URL_PASSWORD = re.compile(r"([a-z][a-z0-9+.-]*://[^:/@\s]*):[^@\s/]*@", re.IGNORECASE)
@@ -89,10 +112,12 @@ def redact(url: str) -> str:
         userinfo, _, hostport = netloc.rpartition("@")
         netloc = f"{userinfo.partition(':')[0]}@{hostport}"
     # the query's own spelling is kept (host=/run/postgresql stays readable); only password= goes
-    query = "&".join(p for p in parts.query.split("&")
-                     if p and p.split("=", 1)[0].lower() != "password")
-    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "") + (
-        f"#{parts.fragment}" if parts.fragment else "")
+    query = "&".join(p for p in parts.query.split("&") if p and p.split("=", 1)[0].lower() != "password")
+    return (
+        f"{parts.scheme}://{netloc}{parts.path}"
+        + (f"?{query}" if query else "")
+        + (f"#{parts.fragment}" if parts.fragment else "")
+    )
 
 
 def scrub(message: str) -> str:

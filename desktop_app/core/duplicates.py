@@ -48,18 +48,45 @@ if TYPE_CHECKING:
 
 # The fields a merge chooses between, with their labels, in the order the view shows them.
 MERGE_FIELDS: dict[str, str] = {
-    "title": "Title", "authors": "Authors", "abstract": "Abstract", "venue": "Venue", "year": "Year",
-    "doi": "DOI", "arxiv_id": "arXiv id", "url": "URL", "bibtex_key": "Citation key",
-    "entry_type": "Entry type", "keywords": "Keywords",
+    "title": "Title",
+    "authors": "Authors",
+    "abstract": "Abstract",
+    "venue": "Venue",
+    "year": "Year",
+    "doi": "DOI",
+    "arxiv_id": "arXiv id",
+    "url": "URL",
+    "bibtex_key": "Citation key",
+    "entry_type": "Entry type",
+    "keywords": "Keywords",
 }
 # The paper columns each field is stored in (the first holds the value; the rest go with it).
 _COLUMNS: dict[str, tuple[str, ...]] = {
-    "title": ("title", "title_source"), "authors": ("authors_json",), "abstract": ("abstract", "abstract_text"),
+    "title": ("title", "title_source"),
+    "authors": ("authors_json",),
+    "abstract": ("abstract", "abstract_text"),
     "keywords": ("keywords_json",),
 }
 # The kept paper's columns a merge may change; ``before_json`` holds them.
-_BEFORE = ("title", "title_source", "abstract", "abstract_text", "authors_json", "keywords_json", "venue", "year",
-           "doi", "arxiv_id", "url", "bibtex_key", "entry_type", "extra_json", "status", "rating", "updated_at")
+_BEFORE = (
+    "title",
+    "title_source",
+    "abstract",
+    "abstract_text",
+    "authors_json",
+    "keywords_json",
+    "venue",
+    "year",
+    "doi",
+    "arxiv_id",
+    "url",
+    "bibtex_key",
+    "entry_type",
+    "extra_json",
+    "status",
+    "rating",
+    "updated_at",
+)
 # A key naming more papers than this ("t:introduction", one blurb on every chapter of a series)
 # tells nothing about any two of them; its pairs are not offered (they would be thousands).
 MAX_GROUP = 50
@@ -80,9 +107,14 @@ def _columns_of(field: str) -> tuple[str, ...]:
 def _fields(row: Mapping[str, Any]) -> dict[str, Any]:
     """A paper row's fields as the merge sees them (lists decoded)."""
     out = {f: row[f] for f in MERGE_FIELDS if f not in _COLUMNS}
-    out.update(title=row["title"], title_source=row["title_source"], abstract=row["abstract"],
-               abstract_text=row["abstract_text"], authors=json.loads(row["authors_json"] or "[]"),
-               keywords=json.loads(row["keywords_json"] or "[]"))
+    out.update(
+        title=row["title"],
+        title_source=row["title_source"],
+        abstract=row["abstract"],
+        abstract_text=row["abstract_text"],
+        authors=json.loads(row["authors_json"] or "[]"),
+        keywords=json.loads(row["keywords_json"] or "[]"),
+    )
     return out
 
 
@@ -164,11 +196,20 @@ class Duplicates:
             reason = pair_reason(identities[a], identities[b])
             if reason is None:
                 continue
-            pairs.append(DuplicatePair(a, b, reason, REASON_LABELS.get(reason, reason), reason in RULE_REASONS,
-                                       rows[a]["title"], rows[b]["title"]))
+            pairs.append(
+                DuplicatePair(
+                    a,
+                    b,
+                    reason,
+                    REASON_LABELS.get(reason, reason),
+                    reason in RULE_REASONS,
+                    rows[a]["title"],
+                    rows[b]["title"],
+                )
+            )
         pairs += self._near_in_space({(p.a, p.b) for p in pairs})
         pairs.sort(key=lambda p: (reason_rank(p.reason), p.a, p.b))
-        return pairs if limit is None else pairs[:max(0, limit)]
+        return pairs if limit is None else pairs[: max(0, limit)]
 
     def _near_in_space(self, offered: set[tuple[int, int]]) -> list[DuplicatePair]:
         """Pairs of live papers whose titles and abstracts are nearly one text in the library's
@@ -193,15 +234,21 @@ class Duplicates:
         from desktop_app.core.formats.identity import is_placeholder_abstract
 
         with self._store.read() as conn:
-            rows = conn.execute(select(p.id, p.title, p.abstract_text).where(
-                self._store.dialect.in_ids(p.id, ids), p.deleted_at.is_(None))).all()
+            rows = conn.execute(
+                select(p.id, p.title, p.abstract_text).where(
+                    self._store.dialect.in_ids(p.id, ids), p.deleted_at.is_(None)
+                )
+            ).all()
             dismissed = {(low, high) for low, high in conn.execute(select(dp.c.low_id, dp.c.high_id))}
         titles = {r[0]: r[1] for r in rows}
         # a missing or placeholder abstract ("[No abstract available]") says nothing: two such
         # papers are alike only by their titles, which the title rules judge
         said = {r[0] for r in rows if (r[2] or "").strip() and not is_placeholder_abstract(r[2])}
-        return [DuplicatePair(a, b, NEAR_REASON, NEAR_REASON, False, titles[a], titles[b])
-                for a, b in close if a in said and b in said and (a, b) not in dismissed]
+        return [
+            DuplicatePair(a, b, NEAR_REASON, NEAR_REASON, False, titles[a], titles[b])
+            for a, b in close
+            if a in said and b in said and (a, b) not in dismissed
+        ]
 
     def _candidates(self, conn: Connection) -> set[tuple[int, int]]:
         """(low id, high id) of live papers filed under one key, not dismissed.
@@ -236,8 +283,20 @@ class Duplicates:
         if not ids:
             return {}
         p = t.paper.c
-        stmt = select(p.id, p.title, p.title_source, p.abstract, p.abstract_text, p.authors_json, p.venue,
-                      p.year, p.doi, p.arxiv_id, p.bibtex_key, p.extra_json).where(self._store.dialect.in_ids(p.id, ids))
+        stmt = select(
+            p.id,
+            p.title,
+            p.title_source,
+            p.abstract,
+            p.abstract_text,
+            p.authors_json,
+            p.venue,
+            p.year,
+            p.doi,
+            p.arxiv_id,
+            p.bibtex_key,
+            p.extra_json,
+        ).where(self._store.dialect.in_ids(p.id, ids))
         return {row["id"]: row for row in conn.execute(stmt).mappings()}
 
     @writes
@@ -262,8 +321,14 @@ class Duplicates:
             raise LibraryError("a paper is compared with another paper, not with itself")
         fa, fb = (_view_fields(self._papers.get(pid)) for pid in (a, b))
         return [
-            FieldDiff(field, label, _shown(fa, field), _shown(fb, field), _shown(fa, field) == _shown(fb, field),
-                      default_choice(fa, fb, field))
+            FieldDiff(
+                field,
+                label,
+                _shown(fa, field),
+                _shown(fb, field),
+                _shown(fa, field) == _shown(fb, field),
+                default_choice(fa, fb, field),
+            )
             for field, label in MERGE_FIELDS.items()
         ]
 
@@ -299,26 +364,36 @@ class Duplicates:
                 tx.conn.execute(update(t.paper).where(t.paper.c.id == other_id).values(bibtex_key=None))
             tx.conn.execute(update(t.paper).where(t.paper.c.id == keep_id).values(**values, updated_at=tx.now))
             if swap:
-                tx.conn.execute(update(t.paper).where(t.paper.c.id == other_id)
-                                .values(bibtex_key=kept["bibtex_key"]))
+                tx.conn.execute(update(t.paper).where(t.paper.c.id == other_id).values(bibtex_key=kept["bibtex_key"]))
             change_log.record_fields(tx, {keep_id: kept}, {keep_id: values}, via="merge")
             if "anchors" in moved:
                 reanchor_all(tx.conn, keep_id, values["abstract_text"], kept["abstract_text"])
             final_abstract = values.get("abstract_text", kept["abstract_text"])
             moved["tag_ids"] = _move_tags(tx, keep_id, other_id)
             moved["list_item_ids"] = _move_list_items(tx, keep_id, other_id)
-            moved["highlight_ids"] = (_move_highlights(tx, keep_id, other_id)
-                                      if final_abstract == other["abstract_text"] else [])
+            moved["highlight_ids"] = (
+                _move_highlights(tx, keep_id, other_id) if final_abstract == other["abstract_text"] else []
+            )
             moved["note"] = _append_note(tx, keep_id, other_id, other["title"])
             moved["keys"] = _file_merged_keys(tx, keep_id, other_id)
             tx.conn.execute(update(t.paper).where(t.paper.c.id == other_id).values(deleted_at=tx.now))
-            merge_id = tx.conn.execute(insert(t.paper_merge).values(
-                kept_id=keep_id, merged_id=other_id, before_json=json.dumps(before, ensure_ascii=False),
-                moved_json=json.dumps(moved, ensure_ascii=False), merged_at=tx.now, undone=False,
-            )).inserted_primary_key[0]
+            merge_id = tx.conn.execute(
+                insert(t.paper_merge).values(
+                    kept_id=keep_id,
+                    merged_id=other_id,
+                    before_json=json.dumps(before, ensure_ascii=False),
+                    moved_json=json.dumps(moved, ensure_ascii=False),
+                    merged_at=tx.now,
+                    undone=False,
+                )
+            ).inserted_primary_key[0]
             tx.queue_index([keep_id, other_id])
-        return Change(ChangeKind.PAPERS, (keep_id, other_id), text_changed=True,
-                      detail={"deleted": True, "merge_id": merge_id, "kept": keep_id, "merged": other_id})
+        return Change(
+            ChangeKind.PAPERS,
+            (keep_id, other_id),
+            text_changed=True,
+            detail={"deleted": True, "merge_id": merge_id, "kept": keep_id, "merged": other_id},
+        )
 
     @writes
     def undo_merge(self, merge_id: int) -> Change:
@@ -337,20 +412,24 @@ class Duplicates:
             now = tx.conn.execute(select(p.c.status, p.c.rating).where(p.c.id == keep_id)).mappings().one()
             if "citation_key" in moved:  # the keys swapped back (see merge)
                 tx.conn.execute(update(p).where(p.c.id == other_id).values(bibtex_key=None))
-            tx.conn.execute(update(p).where(p.c.id == keep_id)
-                            .values({c: _from_json(c, v) for c, v in before.items()}))
+            tx.conn.execute(update(p).where(p.c.id == keep_id).values({c: _from_json(c, v) for c, v in before.items()}))
             if "citation_key" in moved:
                 tx.conn.execute(update(p).where(p.c.id == other_id).values(bibtex_key=moved["citation_key"]))
             change_log.record_fields(tx, {keep_id: now}, {keep_id: before}, via="merge")
             h, item, pt, pi = t.highlight, t.reading_list_item, t.paper_tag, t.paper_identity
             if moved["highlight_ids"]:  # first: the kept paper's own are re-placed next
-                tx.conn.execute(update(h).where(h.c.paper_id == keep_id, tx.d.in_ids(h.c.id, moved["highlight_ids"]))
-                                .values(paper_id=other_id))
+                tx.conn.execute(
+                    update(h)
+                    .where(h.c.paper_id == keep_id, tx.d.in_ids(h.c.id, moved["highlight_ids"]))
+                    .values(paper_id=other_id)
+                )
             _restore_anchors(tx, keep_id, moved.get("anchors"), before["abstract_text"])
             if moved["list_item_ids"]:
-                tx.conn.execute(update(item).where(item.c.paper_id == keep_id,
-                                                   tx.d.in_ids(item.c.id, moved["list_item_ids"]))
-                                .values(paper_id=other_id))
+                tx.conn.execute(
+                    update(item)
+                    .where(item.c.paper_id == keep_id, tx.d.in_ids(item.c.id, moved["list_item_ids"]))
+                    .values(paper_id=other_id)
+                )
             if moved["tag_ids"]:
                 tx.conn.execute(delete(pt).where(pt.c.paper_id == keep_id, tx.d.in_ids(pt.c.tag_id, moved["tag_ids"])))
             if moved["keys"]:
@@ -359,8 +438,12 @@ class Duplicates:
             tx.conn.execute(update(p).where(p.c.id == other_id).values(deleted_at=None))
             tx.conn.execute(update(m).where(m.c.id == merge_id).values(undone=True))
             tx.queue_index([keep_id, other_id])
-        return Change(ChangeKind.PAPERS, (keep_id, other_id), text_changed=True,
-                      detail={"restored": True, "merge_id": merge_id, "kept": keep_id, "merged": other_id})
+        return Change(
+            ChangeKind.PAPERS,
+            (keep_id, other_id),
+            text_changed=True,
+            detail={"restored": True, "merge_id": merge_id, "kept": keep_id, "merged": other_id},
+        )
 
     def merges(self) -> list[dict]:
         """Every merge, newest first, as dicts of the ``paper_merge`` columns (JSON left as text)."""
@@ -376,8 +459,11 @@ class Duplicates:
         dp = t.distinct_pair
         with self._store.write() as tx:
             tx.require_papers([low, high])
-            tx.conn.execute(tx.d.insert(dp).values(low_id=low, high_id=high)
-                            .on_conflict_do_nothing(index_elements=["low_id", "high_id"]))
+            tx.conn.execute(
+                tx.d.insert(dp)
+                .values(low_id=low, high_id=high)
+                .on_conflict_do_nothing(index_elements=["low_id", "high_id"])
+            )
         return Change(ChangeKind.DUPLICATES, (low, high), detail={"dismissed": (low, high)})
 
     @writes
@@ -393,7 +479,9 @@ class Duplicates:
         """The pairs said to be different papers, (low id, high id)."""
         dp = t.distinct_pair
         with self._store.read() as conn:
-            return [tuple(r) for r in conn.execute(select(dp.c.low_id, dp.c.high_id).order_by(dp.c.low_id, dp.c.high_id))]
+            return [
+                tuple(r) for r in conn.execute(select(dp.c.low_id, dp.c.high_id).order_by(dp.c.low_id, dp.c.high_id))
+            ]
 
 
 # ---- the steps of a merge and of its undo (inside the caller's transaction) -------------------
@@ -436,8 +524,9 @@ def _merged_values(kept: Mapping[str, Any], other: Mapping[str, Any], sides: Map
 def _anchors(conn: Connection, pid: int) -> list[dict[str, Any]]:
     """Where a paper's highlights sit now (what re-anchoring on a new abstract changes)."""
     h = t.highlight.c
-    return [dict(r) for r in conn.execute(
-        select(*(h[c] for c in _HIGHLIGHT_ANCHOR)).where(h.paper_id == pid)).mappings()]
+    return [
+        dict(r) for r in conn.execute(select(*(h[c] for c in _HIGHLIGHT_ANCHOR)).where(h.paper_id == pid)).mappings()
+    ]
 
 
 def _restore_anchors(tx: Tx, pid: int, anchors: list[dict[str, Any]] | None, plain: str) -> None:
@@ -448,8 +537,11 @@ def _restore_anchors(tx: Tx, pid: int, anchors: list[dict[str, Any]] | None, pla
     known = {a["id"] for a in anchors}
     later = [hid for hid in tx.conn.execute(select(h.c.id).where(h.c.paper_id == pid)).scalars() if hid not in known]
     for a in anchors:
-        tx.conn.execute(update(h).where(h.c.id == a["id"], h.c.paper_id == pid)
-                        .values({c: a[c] for c in _HIGHLIGHT_ANCHOR if c != "id"}))
+        tx.conn.execute(
+            update(h)
+            .where(h.c.id == a["id"], h.c.paper_id == pid)
+            .values({c: a[c] for c in _HIGHLIGHT_ANCHOR if c != "id"})
+        )
     if later:
         reanchor_all(tx.conn, pid, plain)
 
@@ -458,8 +550,11 @@ def _move_tags(tx: Tx, keep_id: int, other_id: int) -> list[int]:
     """Give the kept paper the other's tags it lacks; the tag ids added."""
     pt = t.paper_tag
     has = set(tx.conn.execute(select(pt.c.tag_id).where(pt.c.paper_id == keep_id)).scalars())
-    added = [tid for tid in tx.conn.execute(select(pt.c.tag_id).where(pt.c.paper_id == other_id)
-                                            .order_by(pt.c.tag_id)).scalars() if tid not in has]
+    added = [
+        tid
+        for tid in tx.conn.execute(select(pt.c.tag_id).where(pt.c.paper_id == other_id).order_by(pt.c.tag_id)).scalars()
+        if tid not in has
+    ]
     if added:
         tx.conn.execute(insert(pt), [{"paper_id": keep_id, "tag_id": tid} for tid in added])
     return added
@@ -470,8 +565,11 @@ def _move_list_items(tx: Tx, keep_id: int, other_id: int) -> list[int]:
     lists that hold the kept paper already; the item ids moved."""
     item = t.reading_list_item
     kept_lists = select(item.c.list_id).where(item.c.paper_id == keep_id)
-    ids = list(tx.conn.execute(select(item.c.id).where(item.c.paper_id == other_id, item.c.list_id.not_in(kept_lists))
-                               .order_by(item.c.id)).scalars())
+    ids = list(
+        tx.conn.execute(
+            select(item.c.id).where(item.c.paper_id == other_id, item.c.list_id.not_in(kept_lists)).order_by(item.c.id)
+        ).scalars()
+    )
     if ids:
         tx.conn.execute(update(item).where(tx.d.in_ids(item.c.id, ids)).values(paper_id=keep_id))
     return ids
@@ -491,18 +589,25 @@ def _append_note(tx: Tx, keep_id: int, other_id: int, other_title: str) -> dict[
     kept = tx.conn.execute(select(n.c.text, n.c.updated_at).where(n.c.paper_id == keep_id)).first()
     theirs = tx.conn.execute(select(n.c.text).where(n.c.paper_id == other_id)).scalar() or ""
     old = kept[0] if kept is not None else None
-    state: dict[str, Any] = {"existed": kept is not None, "text": old or "",
-                             "updated_at": _jsonable(kept[1]) if kept is not None else None}
+    state: dict[str, Any] = {
+        "existed": kept is not None,
+        "text": old or "",
+        "updated_at": _jsonable(kept[1]) if kept is not None else None,
+    }
     if not theirs.strip():
         return state
     heading = MERGED_FROM.format(title=" ".join((other_title or "").split()) or f"paper {other_id}")
     text = (old.rstrip("\n") + "\n\n" if old and old.strip() else "") + f"{heading}\n{theirs}"
     if old:
-        state["revision_id"] = tx.conn.execute(insert(t.note_revision).values(
-            paper_id=keep_id, text=old, saved_at=tx.now)).inserted_primary_key[0]
+        state["revision_id"] = tx.conn.execute(
+            insert(t.note_revision).values(paper_id=keep_id, text=old, saved_at=tx.now)
+        ).inserted_primary_key[0]
     ins = tx.d.insert(n).values(paper_id=keep_id, text=text, updated_at=tx.now)
-    tx.conn.execute(ins.on_conflict_do_update(index_elements=["paper_id"],
-                                              set_={"text": ins.excluded.text, "updated_at": ins.excluded.updated_at}))
+    tx.conn.execute(
+        ins.on_conflict_do_update(
+            index_elements=["paper_id"], set_={"text": ins.excluded.text, "updated_at": ins.excluded.updated_at}
+        )
+    )
     state["after"] = text
     return state
 

@@ -35,10 +35,17 @@ class Exports:
         with self._store.read() as conn:
             for pid in paper_ids:
                 attached = [
-                    {"kind": r.kind, "path": r.path, "name": r.name, "size": r.size, "sha256": r.sha256,
-                     "added_at": str(r.added_at)[:19]}
-                    for r in conn.execute(select(at).where(at.c.paper_id == pid, at.c.removed_at.is_(None))
-                                          .order_by(at.c.id))
+                    {
+                        "kind": r.kind,
+                        "path": r.path,
+                        "name": r.name,
+                        "size": r.size,
+                        "sha256": r.sha256,
+                        "added_at": str(r.added_at)[:19],
+                    }
+                    for r in conn.execute(
+                        select(at).where(at.c.paper_id == pid, at.c.removed_at.is_(None)).order_by(at.c.id)
+                    )
                 ]
                 v = self._papers.get(pid)
                 revisions = [
@@ -47,17 +54,40 @@ class Exports:
                         select(nr.c.saved_at, nr.c.text).where(nr.c.paper_id == pid).order_by(nr.c.id)
                     )
                 ]
-                out.append(ExportPaper(
-                    id=v.id, uid=v.uid, title=v.title, title_source=v.title_source, abstract=v.abstract,
-                    abstract_text=v.abstract_text, authors=v.authors, venue=v.venue, year=v.year, doi=v.doi,
-                    arxiv_id=v.arxiv_id, url=v.url, bibtex_key=v.bibtex_key, entry_type=v.entry_type,
-                    tags=v.tags, status=v.status, rating=v.rating, note=v.note, note_revisions=revisions,
-                    highlights=[ExportHighlight(h.quote, h.comment, h.color, h.start, h.end, h.orphaned)
-                                for h in v.highlights],
-                    added_at=v.added_at, item_note=item_notes.get(pid) or None,
-                    extra={k: str(val) for k, val in v.extra.items()}, keywords=list(v.keywords),
-                    attachments=attached, decision=v.decision, lists=places.get(pid, {}),
-                ))
+                out.append(
+                    ExportPaper(
+                        id=v.id,
+                        uid=v.uid,
+                        title=v.title,
+                        title_source=v.title_source,
+                        abstract=v.abstract,
+                        abstract_text=v.abstract_text,
+                        authors=v.authors,
+                        venue=v.venue,
+                        year=v.year,
+                        doi=v.doi,
+                        arxiv_id=v.arxiv_id,
+                        url=v.url,
+                        bibtex_key=v.bibtex_key,
+                        entry_type=v.entry_type,
+                        tags=v.tags,
+                        status=v.status,
+                        rating=v.rating,
+                        note=v.note,
+                        note_revisions=revisions,
+                        highlights=[
+                            ExportHighlight(h.quote, h.comment, h.color, h.start, h.end, h.orphaned)
+                            for h in v.highlights
+                        ],
+                        added_at=v.added_at,
+                        item_note=item_notes.get(pid) or None,
+                        extra={k: str(val) for k, val in v.extra.items()},
+                        keywords=list(v.keywords),
+                        attachments=attached,
+                        decision=v.decision,
+                        lists=places.get(pid, {}),
+                    )
+                )
         return out
 
     def _list_places(self, paper_ids: Sequence[int]) -> dict[int, dict[str, int]]:
@@ -77,8 +107,11 @@ class Exports:
             uids: dict[int, str] = dict(conn.execute(select(t.paper.c.id, t.paper.c.uid)).tuples().all())
         out: list[dict[str, object]] = []
         for info in self._lists.all():
-            items = [{"uid": uids[pid], "position": pos, "note": note}
-                     for pid, pos, note in self._lists.items(info.name) if keep is None or pid in keep]
+            items = [
+                {"uid": uids[pid], "position": pos, "note": note}
+                for pid, pos, note in self._lists.items(info.name)
+                if keep is None or pid in keep
+            ]
             if items or keep is None:
                 out.append({"name": info.name, "description": info.description, "items": items})
         return out

@@ -68,13 +68,17 @@ class Finder:
     def compile(self, query_text: str, *, defer_index: bool = False) -> CompiledQuery:
         """Parse a query; raises QuerySyntaxError with a one-line message."""
         if query_text.strip() and not self._index.is_open and _needs_index(query_text):
-            raise QuerySyntaxError(self._index.unavailable
-                                   or "the search index is being rebuilt; try again in a moment")
+            raise QuerySyntaxError(
+                self._index.unavailable or "the search index is being rebuilt; try again in a moment"
+            )
         from desktop_app.core.search.query import compile_query
 
         return compile_query(
-            query_text, self._index.index if self._index.is_open else None, self._store.dialect,
-            defer_index=defer_index, related=self._related,
+            query_text,
+            self._index.index if self._index.is_open else None,
+            self._store.dialect,
+            defer_index=defer_index,
+            related=self._related,
         )
 
     def _related(self, paper_id: int) -> tuple[list[int], object]:
@@ -83,15 +87,18 @@ class Finder:
         from desktop_app.core.insights.related import RELATED_SHOWN, related_to
 
         if not self._index.is_open:
-            raise QuerySyntaxError(self._index.unavailable or "the search index is being rebuilt; try again in a moment")
+            raise QuerySyntaxError(
+                self._index.unavailable or "the search index is being rebuilt; try again in a moment"
+            )
         try:
             ranked, rank = related_to(self._store, self._index.index, paper_id, RELATED_SHOWN, wait=False)
         except LibraryError as exc:  # no such paper: the search box says so
             raise QuerySyntaxError(f"related: {exc}") from exc
         return [pid for pid, _ in ranked], rank
 
-    def list_ids(self, *, status: str | None = None, sort: str = "added", descending: bool = False,
-                 limit: int | None = None) -> list[int]:
+    def list_ids(
+        self, *, status: str | None = None, sort: str = "added", descending: bool = False, limit: int | None = None
+    ) -> list[int]:
         """Ids of the live papers (of one ``status``, if given) in the order :meth:`query` lists
         them with no query text, ties broken by id; the first ``limit`` only, if given.
 
@@ -123,9 +130,7 @@ class Finder:
             if not self._index.is_open:
                 raise
             self._index.mark_damaged()
-            raise IndexDamaged(
-                f"the search index is damaged ({type(exc).__name__}); it is being rebuilt"
-            ) from exc
+            raise IndexDamaged(f"the search index is damaged ({type(exc).__name__}); it is being rebuilt") from exc
 
     def _query(
         self,
@@ -160,8 +165,9 @@ class Finder:
         for names, keep in ((tags, True), (not_tags, False)):
             for name in names:
                 tagged = p.id.in_(  # tags first, then their papers (as query.py's tag:)
-                    select(t.paper_tag.c.paper_id)
-                    .where(t.paper_tag.c.tag_id.in_(select(t.tag.c.id).where(d.ci_under(t.tag.c.name, name))))
+                    select(t.paper_tag.c.paper_id).where(
+                        t.paper_tag.c.tag_id.in_(select(t.tag.c.id).where(d.ci_under(t.tag.c.name, name)))
+                    )
                 )
                 where.append(tagged if keep else ~tagged)
         if status:
@@ -174,8 +180,7 @@ class Finder:
             stmt = stmt.select_from(
                 t.paper.join(t.reading_list_item, item.paper_id == p.id).join(
                     t.reading_list,
-                    and_(t.reading_list.c.id == item.list_id,
-                         d.ci_equals(t.reading_list.c.name, list_name)),
+                    and_(t.reading_list.c.id == item.list_id, d.ci_equals(t.reading_list.c.name, list_name)),
                 )
             )
         if sort == "position" and list_name:
@@ -230,8 +235,13 @@ class Finder:
                 self._ordered[key] = ids
         return ids
 
-    def _text_query(self, cq: CompiledQuery, stmt: Select, key: tuple, rank: bool,
-                    ) -> tuple[list[int], dict[int, float]]:
+    def _text_query(
+        self,
+        cq: CompiledQuery,
+        stmt: Select,
+        key: tuple,
+        rank: bool,
+    ) -> tuple[list[int], dict[int, float]]:
         """A query answered by the index alone: its matching paper ids (the executor's arrays)
         kept in the order of the SQL filters' id list, the best RANK_LIMIT first when ranking."""
         import numpy as np
@@ -254,8 +264,10 @@ class Finder:
 def _words_in_text(query_text: str, d: Dialect) -> list[ColumnElement]:
     """Each word of ``query_text`` somewhere in a paper's title, authors or abstract."""
     p = t.paper.c
-    return [or_(*(d.ci_like(col, f"%{like_escape(word)}%") for col in (p.title, p.authors_json, p.abstract_text)))
-            for word in query_text.split()]
+    return [
+        or_(*(d.ci_like(col, f"%{like_escape(word)}%") for col in (p.title, p.authors_json, p.abstract_text)))
+        for word in query_text.split()
+    ]
 
 
 def _member(ids: np.ndarray, of: np.ndarray) -> np.ndarray:

@@ -41,20 +41,26 @@ class Highlights:
         h = t.highlight
         with self._store.write() as tx:
             tx.require_papers([paper_id])
-            plain: str = tx.conn.execute(
-                select(t.paper.c.abstract_text).where(t.paper.c.id == paper_id)
-            ).scalar_one()
+            plain: str = tx.conn.execute(select(t.paper.c.abstract_text).where(t.paper.c.id == paper_id)).scalar_one()
             if not (0 <= start < end <= len(plain)) or not plain[start:end].strip():
-                raise LibraryError(
-                    f"{start}..{end} is not a span of the abstract (it has {len(plain)} characters)"
-                )
+                raise LibraryError(f"{start}..{end} is not a span of the abstract (it has {len(plain)} characters)")
             a = make_anchor(plain, start, end)
-            hid = inserted_id(tx.conn.execute(
-                insert(h).values(
-                    paper_id=paper_id, start=a.start, end=a.end, quote=a.quote, prefix=a.prefix,
-                    suffix=a.suffix, color=color, comment=comment, orphaned=False, created_at=tx.now,
+            hid = inserted_id(
+                tx.conn.execute(
+                    insert(h).values(
+                        paper_id=paper_id,
+                        start=a.start,
+                        end=a.end,
+                        quote=a.quote,
+                        prefix=a.prefix,
+                        suffix=a.suffix,
+                        color=color,
+                        comment=comment,
+                        orphaned=False,
+                        created_at=tx.now,
+                    )
                 )
-            ))
+            )
             tx.queue_index([paper_id])
         return Change(ChangeKind.HIGHLIGHTS, (paper_id,), text_changed=True, detail={"id": hid})
 
@@ -72,9 +78,7 @@ class Highlights:
         """Change a highlight's color and/or comment; ``detail`` keeps the old ones."""
         h = t.highlight
         with self._store.write() as tx:
-            row = tx.conn.execute(
-                select(h.c.paper_id, h.c.color, h.c.comment).where(h.c.id == highlight_id)
-            ).first()
+            row = tx.conn.execute(select(h.c.paper_id, h.c.color, h.c.comment).where(h.c.id == highlight_id)).first()
             if row is None:
                 raise LibraryError(f"no highlight with id {highlight_id}")
             pid, old_color, old_comment = row.tuple()
@@ -87,8 +91,12 @@ class Highlights:
                 )
             )
             tx.queue_index([pid])
-        return Change(ChangeKind.HIGHLIGHTS, (pid,), text_changed=True,
-                      detail={"id": highlight_id, "color": old_color, "comment": old_comment})
+        return Change(
+            ChangeKind.HIGHLIGHTS,
+            (pid,),
+            text_changed=True,
+            detail={"id": highlight_id, "color": old_color, "comment": old_comment},
+        )
 
     @writes
     def delete(self, highlight_id: int) -> Change:

@@ -25,16 +25,18 @@ def index_disagreement(store: Store, index: IndexSync) -> str | None:
     import numpy as np
 
     with store.read() as conn:  # as arrays: a command-line search runs this first (100,000 ids)
-        live_ids = np.sort(np.asarray(
-            store.fetch_ids(conn, select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None))), dtype=np.int64))
+        live_ids = np.sort(
+            np.asarray(
+                store.fetch_ids(conn, select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None))), dtype=np.int64
+            )
+        )
     indexed_ids = np.sort(index.index.all_pid_array())
     if np.array_equal(live_ids, indexed_ids):
         return None
     live, indexed = set(live_ids.tolist()), set(indexed_ids.tolist())
     if indexed == live:
         return None
-    return (f"search index differs from the database: {len(live - indexed)} missing, "
-            f"{len(indexed - live)} extra")
+    return f"search index differs from the database: {len(live - indexed)} missing, {len(indexed - live)} extra"
 
 
 def integrity_problems(store: Store, index: IndexSync) -> list[str]:
@@ -46,7 +48,8 @@ def integrity_problems(store: Store, index: IndexSync) -> list[str]:
         problems.append(
             f"the database lacks {describe_lost(missing, named)}: was its -wal file deleted or "
             "replaced while the library was open? Those writes are gone unless a backup has them; "
-            "`marginalia restore` lists the backups")
+            "`marginalia restore` lists the backups"
+        )
     with store.read() as conn:
         queued = conn.execute(select(func.count()).select_from(t.index_queue)).scalar_one()
         if queued:

@@ -158,8 +158,14 @@ class Library:
         return Backups(self.folder, self.store, self.server, read_only=self.read_only)
 
     @classmethod
-    def open(cls, folder: str | Path, *, background_index: bool = False, ensure_index: bool = True,
-             read_only: bool | None = None) -> Library:
+    def open(
+        cls,
+        folder: str | Path,
+        *,
+        background_index: bool = False,
+        ensure_index: bool = True,
+        read_only: bool | None = None,
+    ) -> Library:
         """Open (creating if needed) the library in ``folder``; migrate it when behind.
 
         With ``ensure_index`` a missing, stale or corrupt index is rebuilt now; otherwise the
@@ -174,8 +180,9 @@ class Library:
         if is_server_url(folder):  # postgresql://…: a shared library (core/shared_library.py)
             from desktop_app.core.shared_library import open_server
 
-            desk, store, index, server = open_server(str(folder), background_index=background_index,
-                                                     read_only=read_only)
+            desk, store, index, server = open_server(
+                str(folder), background_index=background_index, read_only=read_only
+            )
             lib = cls(desk, store, index)
             lib.server = server
             if ensure_index:
@@ -202,14 +209,12 @@ class Library:
                 ) from exc
         if not read_only:  # a library that vanished is not made anew (core/store/library_marker.py)
             library_marker.check(folder, db_path)
-        backup = migrate(db_path, folder / "backups", immutable=False if read_only and immutable is None
-                         else immutable)
+        backup = migrate(db_path, folder / "backups", immutable=False if read_only and immutable is None else immutable)
         if not read_only:
             with contextlib.suppress(OSError, sqlite3.Error):  # (a marker not written: the next open writes it)
                 library_marker.ensure(folder, db_path)
         engine = make_engine(db_path, read_only=read_only, immutable=bool(immutable))
-        store = Store(engine, location=str(folder), read_only=read_only,
-                      commits_file=folder / COMMITS_FILE)
+        store = Store(engine, location=str(folder), read_only=read_only, commits_file=folder / COMMITS_FILE)
         store.actor = default_actor()  # change_log's "who" (core/changelog/changes.py)
         if not read_only:
             store.watch_wal(db_path)  # a -wal deleted under this process is written back (wal_witness.py)
@@ -307,8 +312,9 @@ class Library:
 
         return did_you_mean(self.index, self.store, lambda q: self.query(q, limit=0).total, query_text, hits)
 
-    def rederive_titles(self, dry_run: bool = True, progress: Progress | None = None,
-                        cancelled: Cancelled | None = None) -> list[tuple[int, str, str]]:
+    def rederive_titles(
+        self, dry_run: bool = True, progress: Progress | None = None, cancelled: Cancelled | None = None
+    ) -> list[tuple[int, str, str]]:
         """(id, old, new) for each derived title the current algorithm would write differently;
         with ``dry_run=False`` they are written, in one transaction (core/retitle.py)."""
         from desktop_app.core.retitle import rederive_titles
@@ -358,8 +364,11 @@ class Library:
         from desktop_app.core import leftovers
 
         left = leftovers.find(self.folder)
-        return (integrity_problems(self.store, self.index) + self.attachments.problems()
-                + [f"left behind: {item}" for item in left])
+        return (
+            integrity_problems(self.store, self.index)
+            + self.attachments.problems()
+            + [f"left behind: {item}" for item in left]
+        )
 
 
 def _not_writable(folder: Path, db_path: Path) -> bool:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+
 class Backups:
     def __init__(self, folder: Path, store: Store, server: Server | None, *, read_only: bool) -> None:
         self.folder = folder
@@ -35,8 +36,11 @@ class Backups:
             raise self.server.backup_refused()
         if self.read_only:
             raise LibraryReadOnly(f"the library is read-only, so no backup can be written into {self.folder}")
-        made = self._settled(lambda: backups.make_backup(self.db_path, self.folder / backups.BACKUPS_DIR, reason,
-                                                         keep_at_most=keep_at_most))
+        made = self._settled(
+            lambda: backups.make_backup(
+                self.db_path, self.folder / backups.BACKUPS_DIR, reason, keep_at_most=keep_at_most
+            )
+        )
         self._keep_files_with(made)
         return made
 
@@ -46,8 +50,11 @@ class Backups:
         paint; the command line only backs up on ``marginalia backup``."""
         if self.read_only or self.server is not None:
             return None  # nothing can be written (the window says so), or the server keeps backups
-        made = self._settled(lambda: backups.backup_if_due(self.db_path, self.folder / backups.BACKUPS_DIR,
-                                                           every_hours=every_hours, keep_at_most=keep_at_most))
+        made = self._settled(
+            lambda: backups.backup_if_due(
+                self.db_path, self.folder / backups.BACKUPS_DIR, every_hours=every_hours, keep_at_most=keep_at_most
+            )
+        )
         if made is not None:
             self._keep_files_with(made)
         return made

@@ -59,18 +59,29 @@ class LibraryCall:
         return result
 
     def to_json(self) -> dict[str, Any]:
-        return {"manager": self.manager, "method": self.method,
-                "args": [_encoded(a) for a in self.args],
-                "kwargs": {k: _encoded(v) for k, v in self.kwargs.items()}}
+        return {
+            "manager": self.manager,
+            "method": self.method,
+            "args": [_encoded(a) for a in self.args],
+            "kwargs": {k: _encoded(v) for k, v in self.kwargs.items()},
+        }
 
     @classmethod
     def from_json(cls, data: object) -> LibraryCall:
-        if not isinstance(data, dict) or not isinstance(data.get("manager"), str) \
-                or not isinstance(data.get("method"), str) or not isinstance(data.get("args", []), list) \
-                or not isinstance(data.get("kwargs", {}), dict):
+        if (
+            not isinstance(data, dict)
+            or not isinstance(data.get("manager"), str)
+            or not isinstance(data.get("method"), str)
+            or not isinstance(data.get("args", []), list)
+            or not isinstance(data.get("kwargs", {}), dict)
+        ):
             raise BadCall(f"not a library call: {data!r:.80}")
-        return cls(data["manager"], data["method"], tuple(_decoded(a) for a in data.get("args", [])),
-                   {str(k): _decoded(v) for k, v in data.get("kwargs", {}).items()})
+        return cls(
+            data["manager"],
+            data["method"],
+            tuple(_decoded(a) for a in data.get("args", [])),
+            {str(k): _decoded(v) for k, v in data.get("kwargs", {}).items()},
+        )
 
 
 @dataclass(frozen=True)

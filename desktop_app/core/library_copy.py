@@ -39,8 +39,9 @@ def holds_nothing(store: Store) -> bool:
         return not any(conn.execute(select(exists().select_from(table))).scalar() for table in copied_tables())
 
 
-def copy_library(tx: Tx, source: Store, source_folder: Path, target_folder: Path,
-                 progress: Callable[[int, int], None] | None = None) -> ImportReport:
+def copy_library(
+    tx: Tx, source: Store, source_folder: Path, target_folder: Path, progress: Callable[[int, int], None] | None = None
+) -> ImportReport:
     """Copy every table of ``source`` into the (empty) library of ``tx``; what was copied."""
     tables = copied_tables()
     for table in tables:
@@ -58,7 +59,9 @@ def copy_library(tx: Tx, source: Store, source_folder: Path, target_folder: Path
                 _write(tx, table, (tuple(r) for r in rows))
                 if progress:
                     progress(n, len(tables))
-            live: Sequence[int] = src.execute(select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None))).scalars().all()
+            live: Sequence[int] = (
+                src.execute(select(t.paper.c.id).where(t.paper.c.deleted_at.is_(None))).scalars().all()
+            )
             a = t.attachment.c
             copies: Sequence[str] = src.execute(select(a.path).where(a.kind == "copy")).scalars().all()
         _advance_sequences(tx, tables)

@@ -76,8 +76,10 @@ def check_doi(value: object) -> str | None:
         return None
     doi = clean_doi(text)
     if doi is None:
-        raise LibraryError(f"“{text}” is not a DOI: a DOI looks like 10.1234/abc.567 (it starts with “10.”, "
-                           "then digits, a slash and the item's own part)")
+        raise LibraryError(
+            f"“{text}” is not a DOI: a DOI looks like 10.1234/abc.567 (it starts with “10.”, "
+            "then digits, a slash and the item's own part)"
+        )
     return doi
 
 
@@ -91,8 +93,9 @@ def check_arxiv_id(value: object) -> str | None:
         return None
     arxiv = normalize_arxiv_id(text)
     if arxiv is None:
-        raise LibraryError(f"“{text}” is not an arXiv id: one looks like 2101.01234 (or 2101.01234v2) "
-                           "or, before 2007, hep-th/9901001")
+        raise LibraryError(
+            f"“{text}” is not an arXiv id: one looks like 2101.01234 (or 2101.01234v2) or, before 2007, hep-th/9901001"
+        )
     return arxiv
 
 
@@ -126,8 +129,10 @@ def check_citation_key(value: object) -> str:
     if not text:
         raise LibraryError("the citation key cannot be empty (it is how a LaTeX document cites the paper)")
     if not is_valid_key(text):
-        raise LibraryError(f"“{text}” is not a citation key: no spaces and none of , {{ }} \" # % ' ( ) = \\ ~ "
-                           f"(BibTeX cannot cite it), at most {MAX_KEY_LENGTH} characters")
+        raise LibraryError(
+            f"“{text}” is not a citation key: no spaces and none of , {{ }} \" # % ' ( ) = \\ ~ "
+            f"(BibTeX cannot cite it), at most {MAX_KEY_LENGTH} characters"
+        )
     return text
 
 

@@ -14,9 +14,7 @@ from desktop_app.core.store.column_types import utcnow
 
 
 def _fk(target: str, *, nullable: bool = False, index: bool = True) -> Column[int]:
-    return Column(
-        Integer, ForeignKey(target, ondelete="CASCADE"), nullable=nullable, index=index
-    )
+    return Column(Integer, ForeignKey(target, ondelete="CASCADE"), nullable=nullable, index=index)
 
 
 class ImportBatch(SQLModel, table=True):
@@ -88,19 +86,13 @@ class Tag(SQLModel, table=True):
 class PaperTag(SQLModel, table=True):
     __tablename__ = "paper_tag"
     __table_args__ = (Index("ix_paper_tag_tag", "tag_id", "paper_id"),)
-    paper_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True)
-    )
-    tag_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("tag.id", ondelete="CASCADE"), primary_key=True)
-    )
+    paper_id: int = Field(sa_column=Column(Integer, ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True))
+    tag_id: int = Field(sa_column=Column(Integer, ForeignKey("tag.id", ondelete="CASCADE"), primary_key=True))
 
 
 class Note(SQLModel, table=True):
     __tablename__ = "note"
-    paper_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True)
-    )
+    paper_id: int = Field(sa_column=Column(Integer, ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True))
     text: str = ""
     updated_at: datetime = Field(default_factory=utcnow)
 
@@ -185,9 +177,7 @@ class DistinctPair(SQLModel, table=True):
     """Two papers the user said are not duplicates; never offered as a pair again."""
 
     __tablename__ = "distinct_pair"
-    low_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True)
-    )
+    low_id: int = Field(sa_column=Column(Integer, ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True))
     high_id: int = Field(
         sa_column=Column(Integer, ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True, index=True)
     )
@@ -209,7 +199,6 @@ class Attachment(SQLModel, table=True):
     sha256: str = ""
     added_at: datetime = Field(default_factory=utcnow)
     removed_at: datetime | None = None
-
 
 
 class ChangeLog(SQLModel, table=True):

@@ -74,9 +74,7 @@ class Notes:
             tx.require_papers([paper_id])
             tx.d.lock_paper(tx.conn, paper_id)
             # FOR UPDATE: PostgreSQL locks the row read here; SQLite's write lock is already held
-            old = tx.conn.execute(
-                select(t.note.c.text).where(t.note.c.paper_id == paper_id).with_for_update()
-            ).scalar()
+            old = tx.conn.execute(select(t.note.c.text).where(t.note.c.paper_id == paper_id).with_for_update()).scalar()
             note = new_text(old or "")
             if old == note:
                 return Change(ChangeKind.NOTE, (paper_id,))
@@ -85,10 +83,12 @@ class Notes:
             if old:
                 tx.conn.execute(insert(t.note_revision).values(paper_id=paper_id, text=old, saved_at=tx.now))
             ins = tx.d.insert(t.note).values(paper_id=paper_id, text=note, updated_at=tx.now)
-            tx.conn.execute(ins.on_conflict_do_update(
-                index_elements=["paper_id"],
-                set_={"text": ins.excluded.text, "updated_at": ins.excluded.updated_at},
-            ))
+            tx.conn.execute(
+                ins.on_conflict_do_update(
+                    index_elements=["paper_id"],
+                    set_={"text": ins.excluded.text, "updated_at": ins.excluded.updated_at},
+                )
+            )
             tx.conn.execute(update(t.paper).where(t.paper.c.id == paper_id).values(updated_at=tx.now))
             tx.queue_index([paper_id])
         detail = {"old": theirs}
@@ -108,12 +108,16 @@ class Notes:
         is one) and then its revisions. Each earlier text is a revision saved when it was replaced."""
         rev = t.note_revision
         with self.store.read() as conn:
-            now = conn.execute(
-                select(t.note.c.text, t.note.c.updated_at).where(t.note.c.paper_id == paper_id)
-            ).first()
-            rows = conn.execute(
-                select(rev.c.id, rev.c.saved_at, rev.c.text).where(rev.c.paper_id == paper_id).order_by(rev.c.id.desc())
-            ).tuples().all()
+            now = conn.execute(select(t.note.c.text, t.note.c.updated_at).where(t.note.c.paper_id == paper_id)).first()
+            rows = (
+                conn.execute(
+                    select(rev.c.id, rev.c.saved_at, rev.c.text)
+                    .where(rev.c.paper_id == paper_id)
+                    .order_by(rev.c.id.desc())
+                )
+                .tuples()
+                .all()
+            )
         out = [NoteVersion(None, _when(now[1]), now[0])] if now is not None and now[0] else []
         out += [NoteVersion(rid, _when(at), text) for rid, at, text in rows]
         return out
@@ -122,7 +126,5 @@ class Notes:
         """One stored revision by id (None when there is no such revision)."""
         rev = t.note_revision
         with self.store.read() as conn:
-            row = conn.execute(
-                select(rev.c.id, rev.c.saved_at, rev.c.text).where(rev.c.id == revision_id)
-            ).first()
+            row = conn.execute(select(rev.c.id, rev.c.saved_at, rev.c.text).where(rev.c.id == revision_id)).first()
         return None if row is None else NoteVersion(row[0], _when(row[1]), row[2])

@@ -47,17 +47,26 @@ def _rows_statement(d: Dialect) -> Select:
     tags = (
         select(d.string_agg(t.tag.c.name, _TAG_SEPARATOR))
         .join(t.paper_tag, t.paper_tag.c.tag_id == t.tag.c.id)
-        .where(t.paper_tag.c.paper_id == p.id).scalar_subquery()
-    )
-    highlights = (
-        select(func.count()).select_from(t.highlight).where(t.highlight.c.paper_id == p.id)
+        .where(t.paper_tag.c.paper_id == p.id)
         .scalar_subquery()
     )
+    highlights = select(func.count()).select_from(t.highlight).where(t.highlight.c.paper_id == p.id).scalar_subquery()
     has_note = exists().where(t.note.c.paper_id == p.id, t.note.c.text != "")
     # added_at as stored text: the table shows its first 16 characters, no datetime needed
     return select(
-        p.id, p.title, p.venue, p.year, p.status, p.rating, p.decision, type_coerce(p.added_at, String).label("added_at"),
-        type_coerce(p.updated_at, String).label("updated_at"), p.authors_json, tags.label("tags"), highlights.label("hl"), has_note.label("has_note"),
+        p.id,
+        p.title,
+        p.venue,
+        p.year,
+        p.status,
+        p.rating,
+        p.decision,
+        type_coerce(p.added_at, String).label("added_at"),
+        type_coerce(p.updated_at, String).label("updated_at"),
+        p.authors_json,
+        tags.label("tags"),
+        highlights.label("hl"),
+        has_note.label("has_note"),
     ).where(d.in_ids_named(p.id, "ids"))
 
 
@@ -79,9 +88,7 @@ class Papers:
     def status_counts(self) -> dict[str, int]:
         p = t.paper.c
         with self._store.read() as conn:
-            rows = conn.execute(
-                select(p.status, func.count()).where(p.deleted_at.is_(None)).group_by(p.status)
-            ).all()
+            rows = conn.execute(select(p.status, func.count()).where(p.deleted_at.is_(None)).group_by(p.status)).all()
         counts = {s: 0 for s in STATUSES}
         counts.update({r[0]: r[1] for r in rows})
         return counts
@@ -91,39 +98,65 @@ class Papers:
         d = self._store.dialect
         deleted = t.paper.c.deleted_at
         with self._store.read() as conn:
-            row = conn.execute(
-                select(t.paper).where(t.paper.c.id == paper_id, deleted.is_not(None) if trashed else deleted.is_(None))
-            ).mappings().first()
+            row = (
+                conn.execute(
+                    select(t.paper).where(
+                        t.paper.c.id == paper_id, deleted.is_not(None) if trashed else deleted.is_(None)
+                    )
+                )
+                .mappings()
+                .first()
+            )
             if row is None:
                 raise LibraryError(f"no paper with id {paper_id}")
-            tags = list(conn.execute(
-                select(t.tag.c.name).join(t.paper_tag, t.paper_tag.c.tag_id == t.tag.c.id)
-                .where(t.paper_tag.c.paper_id == paper_id).order_by(d.nocase(t.tag.c.name))
-            ).scalars())
+            tags = list(
+                conn.execute(
+                    select(t.tag.c.name)
+                    .join(t.paper_tag, t.paper_tag.c.tag_id == t.tag.c.id)
+                    .where(t.paper_tag.c.paper_id == paper_id)
+                    .order_by(d.nocase(t.tag.c.name))
+                ).scalars()
+            )
             note = conn.execute(select(t.note.c.text).where(t.note.c.paper_id == paper_id)).scalar()
             h = t.highlight.c
             hls = [
-                HighlightView(r.id, r.start, r.end, r.quote, r.prefix, r.suffix, r.color, r.comment,
-                              bool(r.orphaned))
+                HighlightView(r.id, r.start, r.end, r.quote, r.prefix, r.suffix, r.color, r.comment, bool(r.orphaned))
                 for r in conn.execute(
                     select(t.highlight).where(h.paper_id == paper_id).order_by(h.orphaned, h.start, h.id)
                 )
             ]
-            lists = list(conn.execute(
-                select(t.reading_list.c.name)
-                .join(t.reading_list_item, t.reading_list_item.c.list_id == t.reading_list.c.id)
-                .where(t.reading_list_item.c.paper_id == paper_id)
-                .order_by(d.nocase(t.reading_list.c.name))
-            ).scalars())
+            lists = list(
+                conn.execute(
+                    select(t.reading_list.c.name)
+                    .join(t.reading_list_item, t.reading_list_item.c.list_id == t.reading_list.c.id)
+                    .where(t.reading_list_item.c.paper_id == paper_id)
+                    .order_by(d.nocase(t.reading_list.c.name))
+                ).scalars()
+            )
         return PaperView(  # text made safe to show (core/display_text.py); an abstract keeps its length
-            id=row["id"], uid=row["uid"], title=display_text(row["title"]), title_source=row["title_source"],
-            abstract=neutral_bidi(row["abstract"]), abstract_text=neutral_bidi(row["abstract_text"]),
+            id=row["id"],
+            uid=row["uid"],
+            title=display_text(row["title"]),
+            title_source=row["title_source"],
+            abstract=neutral_bidi(row["abstract"]),
+            abstract_text=neutral_bidi(row["abstract_text"]),
             authors=[display_text(a) for a in json.loads(row["authors_json"] or "[]")],
-            venue=display_text(row["venue"]) if row["venue"] else row["venue"], year=row["year"],
-            doi=row["doi"], arxiv_id=row["arxiv_id"], url=row["url"], bibtex_key=row["bibtex_key"],
-            entry_type=row["entry_type"], status=row["status"], rating=row["rating"], tags=tags,
-            note=note or "", added_at=str(row["added_at"])[:19], extra=json.loads(row["extra_json"] or "{}"),
-            highlights=hls, lists=lists, keywords=json.loads(row["keywords_json"] or "[]"),
+            venue=display_text(row["venue"]) if row["venue"] else row["venue"],
+            year=row["year"],
+            doi=row["doi"],
+            arxiv_id=row["arxiv_id"],
+            url=row["url"],
+            bibtex_key=row["bibtex_key"],
+            entry_type=row["entry_type"],
+            status=row["status"],
+            rating=row["rating"],
+            tags=tags,
+            note=note or "",
+            added_at=str(row["added_at"])[:19],
+            extra=json.loads(row["extra_json"] or "{}"),
+            highlights=hls,
+            lists=lists,
+            keywords=json.loads(row["keywords_json"] or "[]"),
             decision=row["decision"],
         )
 
@@ -139,13 +172,19 @@ class Papers:
             for r in conn.execute(self._rows_stmt, {"ids": d.ids_value(paper_ids)}):
                 authors = [display_text(a) for a in json.loads(r.authors_json or "[]")]
                 out[r.id] = PaperRow(
-                    id=r.id, title=display_text(r.title), venue=display_text(r.venue) if r.venue else r.venue,
+                    id=r.id,
+                    title=display_text(r.title),
+                    venue=display_text(r.venue) if r.venue else r.venue,
                     year=r.year,
                     tags=sorted(r.tags.split(_TAG_SEPARATOR), key=str.lower) if r.tags else [],
-                    status=r.status, rating=r.rating, added_at=str(r.added_at)[:16],
-                    highlights=r.hl, has_note=bool(r.has_note),
+                    status=r.status,
+                    rating=r.rating,
+                    added_at=str(r.added_at)[:16],
+                    highlights=r.hl,
+                    has_note=bool(r.has_note),
                     authors="; ".join(authors[:3]) + (" …" if len(authors) > 3 else ""),
-                    authors_short=short_authors(authors), updated_at=str(r.updated_at or "")[:19],
+                    authors_short=short_authors(authors),
+                    updated_at=str(r.updated_at or "")[:19],
                     decision=r.decision,
                 )
         return out
@@ -162,12 +201,18 @@ class Papers:
             return func.coalesce(func.max(case((condition, 1), else_=0)), 0)
 
         tagged = exists().where(d.in_ids_named(t.paper_tag.c.paper_id, "ids"))
-        marked = or_(exists().where(d.in_ids_named(t.highlight.c.paper_id, "ids")),
-                     exists().where(d.in_ids_named(t.note.c.paper_id, "ids"), t.note.c.text != ""))
+        marked = or_(
+            exists().where(d.in_ids_named(t.highlight.c.paper_id, "ids")),
+            exists().where(d.in_ids_named(t.note.c.paper_id, "ids"), t.note.c.text != ""),
+        )
         stmt = select(
             some(and_(p.authors_json.is_not(None), p.authors_json.not_in(("", "[]")))),
-            some(func.coalesce(p.venue, "") != ""), some(func.coalesce(p.year, 0) != 0),
-            some(p.rating > 0), some(p.decision.is_not(None)), tagged, marked,
+            some(func.coalesce(p.venue, "") != ""),
+            some(func.coalesce(p.year, 0) != 0),
+            some(p.rating > 0),
+            some(p.decision.is_not(None)),
+            tagged,
+            marked,
         ).where(d.in_ids_named(p.id, "ids"))
         with self._store.read() as conn:
             row = conn.execute(stmt, {"ids": d.ids_value(paper_ids)}).one()
@@ -185,15 +230,15 @@ class Papers:
             tx.require_papers([paper_id])
             old = tx.conn.execute(select(p.title, p.title_source).where(p.id == paper_id)).one()
             tx.conn.execute(
-                update(t.paper).where(p.id == paper_id)
-                .values(title=title, title_source=source, updated_at=tx.now)
+                update(t.paper).where(p.id == paper_id).values(title=title, title_source=source, updated_at=tx.now)
             )
             tx.queue_index([paper_id])
         return Change(ChangeKind.PAPERS, (paper_id,), text_changed=True, detail={"old": (old[0], old[1])})
 
     @writes
-    def update_metadata(self, paper_id: int, changes: dict[str, object],
-                        base: dict[str, object] | None = None) -> Change:
+    def update_metadata(
+        self, paper_id: int, changes: dict[str, object], base: dict[str, object] | None = None
+    ) -> Change:
         """Edit a paper's bibliographic fields in one transaction (see core/metadata.py for the
         fields and their checks; a title set here becomes "edited" unless ``title_source`` is
         given). Only the fields whose stored value differs are written; ``detail["old"]`` holds
@@ -236,8 +281,12 @@ class Papers:
                 tx.queue_index([paper_id])
         old = {_EDIT_NAME.get(k, k): _edit_value(k, row[k]) for k in new if k != "abstract_text"}
         fields = [_EDIT_NAME.get(k, k) for k in new if k not in ("abstract_text", "title_source")]
-        return Change(ChangeKind.PAPERS, (paper_id,), text_changed=bool(searched & new.keys()),
-                      detail={"old": old, "fields": fields})
+        return Change(
+            ChangeKind.PAPERS,
+            (paper_id,),
+            text_changed=bool(searched & new.keys()),
+            detail={"old": old, "fields": fields},
+        )
 
     @writes
     def set_status(self, paper_ids: Sequence[int], status: str) -> Change:
@@ -275,7 +324,9 @@ class Papers:
             tx.conn.execute(update(t.paper).where(where).values({column: value, "updated_at": tx.now}))
             change_log.record(tx, column, [(pid, {"old": old, "new": value}) for pid, old in before])
         # the values it replaced, for undo (set_fields): the papers that already had it keep it
-        return Change(ChangeKind.PAPERS, tuple(ids), detail={column: value, "old": {pid: {column: old} for pid, old in before}})
+        return Change(
+            ChangeKind.PAPERS, tuple(ids), detail={column: value, "old": {pid: {column: old} for pid, old in before}}
+        )
 
     @writes
     def set_fields(self, values: dict[int, dict[str, object]]) -> Change:
@@ -284,9 +335,12 @@ class Papers:
         p = t.paper.c
         with self._store.write() as tx:
             tx.require_papers(list(values))
-            old = {r.id: {"status": r.status, "rating": r.rating, "decision": r.decision}
-                   for r in tx.conn.execute(
-                       select(p.id, p.status, p.rating, p.decision).where(tx.d.in_ids(p.id, list(values))))}
+            old = {
+                r.id: {"status": r.status, "rating": r.rating, "decision": r.decision}
+                for r in tx.conn.execute(
+                    select(p.id, p.status, p.rating, p.decision).where(tx.d.in_ids(p.id, list(values)))
+                )
+            }
             groups: dict[tuple[str, object], list[int]] = {}  # one UPDATE per column and value
             for pid, fields in values.items():
                 for column, value in fields.items():
@@ -313,11 +367,10 @@ class Papers:
         with self._store.write() as tx:
             tx.require_papers([paper_id])
             plain = to_plain(raw)
-            old_plain = tx.conn.execute(
-                select(t.paper.c.abstract_text).where(t.paper.c.id == paper_id)
-            ).scalar_one()
+            old_plain = tx.conn.execute(select(t.paper.c.abstract_text).where(t.paper.c.id == paper_id)).scalar_one()
             tx.conn.execute(
-                update(t.paper).where(t.paper.c.id == paper_id)
+                update(t.paper)
+                .where(t.paper.c.id == paper_id)
                 .values(abstract=raw, abstract_text=plain, updated_at=tx.now)
             )
             from desktop_app.core.anchoring import reanchor_all  # diff-match-patch, when needed
@@ -353,18 +406,21 @@ class Papers:
         tx.queue_index(ids)
 
 
-_EDIT_NAME = {"authors_json": "authors", "bibtex_key": "citation_key"}  # stored column -> the field update_metadata takes
+_EDIT_NAME = {
+    "authors_json": "authors",
+    "bibtex_key": "citation_key",
+}  # stored column -> the field update_metadata takes
 
 
 def _check_key_free(tx: Tx, paper_id: int, key: str) -> None:
     """LibraryError when another paper (one in the trash too) has the citation key ``key``."""
     p = t.paper.c
-    other = tx.conn.execute(select(p.id, p.deleted_at).where(func.lower(p.bibtex_key) == key.lower(),
-                                                            p.id != paper_id)).first()
+    other = tx.conn.execute(
+        select(p.id, p.deleted_at).where(func.lower(p.bibtex_key) == key.lower(), p.id != paper_id)
+    ).first()
     if other is not None:
         where = " (in the trash)" if other.deleted_at is not None else ""
-        raise LibraryError(f"the citation key “{key}” is paper {other.id}'s already{where}; "
-                           "a key names one paper")
+        raise LibraryError(f"the citation key “{key}” is paper {other.id}'s already{where}; a key names one paper")
 
 
 def _stored_base(base: dict[str, object], stored: dict[str, object]) -> dict[str, object]:
@@ -381,8 +437,9 @@ def _stored_base(base: dict[str, object], stored: dict[str, object]) -> dict[str
     return out
 
 
-def _refuse_conflicts(paper_id: int, row: Mapping[str, object], stored: dict[str, object],
-                      started: dict[str, object]) -> None:
+def _refuse_conflicts(
+    paper_id: int, row: Mapping[str, object], stored: dict[str, object], started: dict[str, object]
+) -> None:
     """MetadataConflict when a field's stored value is neither what the editing started from
     nor the edit itself (another program changed it meanwhile)."""
     from desktop_app.core.errors import MetadataConflict
@@ -394,8 +451,12 @@ def _refuse_conflicts(paper_id: int, row: Mapping[str, object], stored: dict[str
             clash[_EDIT_NAME.get(column, column)] = (now, mine)
     if clash:
         names = " and ".join(", ".join(n.replace("_", " ") for n in clash).rsplit(", ", 1))
-        raise MetadataConflict(f"another program changed the {names} of this paper while you edited "
-                               f"{'it' if len(clash) == 1 else 'them'}: choose which to keep", paper_id, clash)
+        raise MetadataConflict(
+            f"another program changed the {names} of this paper while you edited "
+            f"{'it' if len(clash) == 1 else 'them'}: choose which to keep",
+            paper_id,
+            clash,
+        )
 
 
 def _edit_value(column: str, value: object) -> object:

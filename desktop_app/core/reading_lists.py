@@ -31,9 +31,11 @@ def _list_id(conn: Connection, d: Dialect, name: str) -> int:
 
 
 def _order(conn: Connection, lid: int) -> list[int]:
-    return list(conn.execute(
-        select(ITEM.c.paper_id).where(ITEM.c.list_id == lid).order_by(ITEM.c.position, ITEM.c.id)
-    ).scalars())
+    return list(
+        conn.execute(
+            select(ITEM.c.paper_id).where(ITEM.c.list_id == lid).order_by(ITEM.c.position, ITEM.c.id)
+        ).scalars()
+    )
 
 
 def _renumber(conn: Connection, lid: int, order: list[int]) -> None:
@@ -50,16 +52,22 @@ def _renumber(conn: Connection, lid: int, order: list[int]) -> None:
 def _insert_items(conn: Connection, lid: int, notes: dict[int, str]) -> None:
     """New items at position 0; :func:`_renumber` places them."""
     if notes:
-        conn.execute(insert(ITEM), [{"list_id": lid, "paper_id": pid, "position": 0, "note": note}
-                                 for pid, note in notes.items()])
+        conn.execute(
+            insert(ITEM),
+            [{"list_id": lid, "paper_id": pid, "position": 0, "note": note} for pid, note in notes.items()],
+        )
 
 
 def _snapshot(conn: Connection, lid: int) -> dict:
     name, desc = conn.execute(select(RL.c.name, RL.c.description).where(RL.c.id == lid)).one()
-    items = [tuple(r) for r in conn.execute(
-        select(ITEM.c.paper_id, ITEM.c.position, ITEM.c.note)
-        .where(ITEM.c.list_id == lid)
-        .order_by(ITEM.c.position, ITEM.c.id))]
+    items = [
+        tuple(r)
+        for r in conn.execute(
+            select(ITEM.c.paper_id, ITEM.c.position, ITEM.c.note)
+            .where(ITEM.c.list_id == lid)
+            .order_by(ITEM.c.position, ITEM.c.id)
+        )
+    ]
     return {"name": name, "description": desc, "items": items}
 
 
@@ -86,8 +94,9 @@ def place_in_lists(tx: Tx, places: Sequence[tuple[str, int, int]]) -> list[int]:
         name = names[folded]
         lid = _find(tx.conn, tx.d, name)
         if lid is None:
-            lid = tx.conn.execute(insert(RL).values(name=name, description="", created_at=tx.now)
-                                  ).inserted_primary_key[0]
+            lid = tx.conn.execute(insert(RL).values(name=name, description="", created_at=tx.now)).inserted_primary_key[
+                0
+            ]
         order = _order(tx.conn, lid)
         held = set(order)
         new = [pid for _, pid in sorted(pairs) if pid not in held]
@@ -111,8 +120,9 @@ class ReadingLists:
         stmt = (
             select(RL.c.id, RL.c.name, RL.c.description, func.count(p.c.id))
             .select_from(
-                RL.outerjoin(ITEM, ITEM.c.list_id == RL.c.id)
-                .outerjoin(p, and_(p.c.id == ITEM.c.paper_id, p.c.deleted_at.is_(None)))
+                RL.outerjoin(ITEM, ITEM.c.list_id == RL.c.id).outerjoin(
+                    p, and_(p.c.id == ITEM.c.paper_id, p.c.deleted_at.is_(None))
+                )
             )
             .group_by(RL.c.id)
             .order_by(d.nocase(RL.c.name))
@@ -125,11 +135,15 @@ class ReadingLists:
         p = t.paper
         with self._store.read() as conn:
             lid = _list_id(conn, self._store.dialect, name)
-            return [tuple(r) for r in conn.execute(
-                select(ITEM.c.paper_id, ITEM.c.position, ITEM.c.note)
-                .join(p, p.c.id == ITEM.c.paper_id)
-                .where(ITEM.c.list_id == lid, p.c.deleted_at.is_(None))
-                .order_by(ITEM.c.position, ITEM.c.id))]
+            return [
+                tuple(r)
+                for r in conn.execute(
+                    select(ITEM.c.paper_id, ITEM.c.position, ITEM.c.note)
+                    .join(p, p.c.id == ITEM.c.paper_id)
+                    .where(ITEM.c.list_id == lid, p.c.deleted_at.is_(None))
+                    .order_by(ITEM.c.position, ITEM.c.id)
+                )
+            ]
 
     # ---- the lists -----------------------------------------------------------------------
     @writes
@@ -177,9 +191,13 @@ class ReadingLists:
         with self._store.write() as tx:
             lid = _find(tx.conn, tx.d, snapshot["name"])
             if lid is None:
-                lid = tx.conn.execute(insert(RL).values(
-                    name=snapshot["name"], description=snapshot.get("description", ""), created_at=tx.now,
-                )).inserted_primary_key[0]
+                lid = tx.conn.execute(
+                    insert(RL).values(
+                        name=snapshot["name"],
+                        description=snapshot.get("description", ""),
+                        created_at=tx.now,
+                    )
+                ).inserted_primary_key[0]
             order = _order(tx.conn, lid)
             notes: dict[int, str] = {}
             for pid, pos, note in sorted(snapshot["items"], key=lambda it: it[1]):
@@ -262,6 +280,6 @@ class ReadingLists:
         with self._store.read() as conn:
             old = _order(conn, _list_id(conn, self._store.dialect, name))
         moving = [p for p in old if p in set(paper_ids)]
-        before = [p for p in old[:max(0, position)] if p not in moving]
+        before = [p for p in old[: max(0, position)] if p not in moving]
         rest = [p for p in old if p not in moving and p not in before]
         return self.reorder(name, before + moving + rest)

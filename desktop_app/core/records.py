@@ -16,6 +16,7 @@ DECISION_FIELD = "marginalia-decision"
 # the ORM's models (a reading child process stays small)
 DECISIONS = ("keep", "maybe", "skip")
 
+
 @dataclass(slots=True)
 class Record:
     """One bibliographic record read from a file, before it becomes a paper.

@@ -31,11 +31,15 @@ def _proposals(store: Store, progress: Progress | None, cancelled: Cancelled | N
 
     p = t.paper.c
     with store.read() as conn:
-        rows = conn.execute(
-            select(p.id, p.title, p.abstract)
-            .where(p.title_source == "derived", p.deleted_at.is_(None))
-            .order_by(p.id)
-        ).tuples().all()
+        rows = (
+            conn.execute(
+                select(p.id, p.title, p.abstract)
+                .where(p.title_source == "derived", p.deleted_at.is_(None))
+                .order_by(p.id)
+            )
+            .tuples()
+            .all()
+        )
     out: list[Retitle] = []
     for n, (pid, old, abstract) in enumerate(rows):
         if n % 200 == 0:
@@ -61,25 +65,26 @@ def set_derived_titles(store: Store, titles: Mapping[int, str]) -> Change:
     if not ids:
         return Change(ChangeKind.PAPERS, detail={"old": old})
     with store.write() as tx:
-        rows = tx.conn.execute(
-            select(p.id, p.title).where(
-                tx.d.in_ids(p.id, ids), p.title_source == "derived", p.deleted_at.is_(None)
+        rows = (
+            tx.conn.execute(
+                select(p.id, p.title).where(tx.d.in_ids(p.id, ids), p.title_source == "derived", p.deleted_at.is_(None))
             )
-        ).tuples().all()
+            .tuples()
+            .all()
+        )
         for pid, title in rows:
             new = " ".join(str(titles[pid]).split())
             if not new or new == title:
                 continue
-            tx.conn.execute(
-                update(t.paper).where(p.id == pid).values(title=new, updated_at=tx.now)
-            )
+            tx.conn.execute(update(t.paper).where(p.id == pid).values(title=new, updated_at=tx.now))
             old[pid] = title
         tx.queue_index(old)
     return Change(ChangeKind.PAPERS, tuple(old), text_changed=bool(old), detail={"old": old})
 
 
-def rederive_titles(store: Store, dry_run: bool = True, progress: Progress | None = None,
-                    cancelled: Cancelled | None = None) -> list[Retitle]:
+def rederive_titles(
+    store: Store, dry_run: bool = True, progress: Progress | None = None, cancelled: Cancelled | None = None
+) -> list[Retitle]:
     """(id, old, new) for every derived title the current algorithm derives differently; unless
     ``dry_run``, they are written (see :func:`set_derived_titles`). Cancelled: an empty list."""
     changes = _proposals(store, progress, cancelled)

@@ -11,7 +11,7 @@ from desktop_app.core.store.column_types import DECISIONS, STATUSES
 
 
 def normalize_tag(name: str) -> str:
-    """"  RL / rlvr " -> "RL/rlvr": segments trimmed, empty segments dropped."""
+    """ "  RL / rlvr " -> "RL/rlvr": segments trimmed, empty segments dropped."""
     parts = [" ".join(p.split()) for p in name.split("/")]
     clean = "/".join(p for p in parts if p)
     if not clean:

@@ -66,6 +66,7 @@ def reason_rank(reason: str) -> int:
     order = (*RULE_REASONS, *LIKENESSES, NEAR_REASON)
     return order.index(reason) if reason in order else len(order)
 
+
 def _digest(text: str) -> str | None:
     """The digest an abstract is known by; None for an empty or placeholder one."""
     if is_placeholder_abstract(text):
@@ -99,14 +100,31 @@ def _title(title: str | None) -> str:
     return normalize_title(title) if title and title.strip().lower() != UNTITLED.lower() else ""
 
 
-def _identity(*, doi: str | None, arxiv: str | None, pmid: str | None, isbn: str | None, title: str | None,
-              shown: str | None, authors: list[str], year: int | None, venue: str | None,
-              abstracts: frozenset[str], citation_key: str | None) -> Identity:
+def _identity(
+    *,
+    doi: str | None,
+    arxiv: str | None,
+    pmid: str | None,
+    isbn: str | None,
+    title: str | None,
+    shown: str | None,
+    authors: list[str],
+    year: int | None,
+    venue: str | None,
+    abstracts: frozenset[str],
+    citation_key: str | None,
+) -> Identity:
     return Identity(
-        doi=normalize_doi(doi), arxiv=normalize_arxiv_id(arxiv), pmid=normalize_pmid(pmid),
-        isbn=normalize_isbn(isbn), title=_title(title), shown=_title(shown),
+        doi=normalize_doi(doi),
+        arxiv=normalize_arxiv_id(arxiv),
+        pmid=normalize_pmid(pmid),
+        isbn=normalize_isbn(isbn),
+        title=_title(title),
+        shown=_title(shown),
         families=tuple(family_key(a) for a in authors),
-        year=year, venue=normalize_title(venue), citation_key=(citation_key or "").strip().lower(),
+        year=year,
+        venue=normalize_title(venue),
+        citation_key=(citation_key or "").strip().lower(),
         abstracts=abstracts,
     )
 
@@ -121,10 +139,17 @@ def record_identity(rec: Record, plain: str, title: str, *, given: bool = True) 
     title as a paper made from it would show it (LaTeX rendered, as stored; derived from the
     abstract when ``given`` is False)."""
     return _identity(
-        doi=rec.doi, arxiv=rec.arxiv_id, pmid=rec.pmid or rec.extra.get("pmid"),
-        isbn=rec.isbn or rec.extra.get("isbn"), title=title if given else None, shown=title,
-        authors=rec.authors, year=rec.year,
-        venue=rec.venue, abstracts=_digests(rec.abstract, plain), citation_key=rec.bibtex_key,
+        doi=rec.doi,
+        arxiv=rec.arxiv_id,
+        pmid=rec.pmid or rec.extra.get("pmid"),
+        isbn=rec.isbn or rec.extra.get("isbn"),
+        title=title if given else None,
+        shown=title,
+        authors=rec.authors,
+        year=rec.year,
+        venue=rec.venue,
+        abstracts=_digests(rec.abstract, plain),
+        citation_key=rec.bibtex_key,
     )
 
 
@@ -134,8 +159,15 @@ def row_identity(row: RowMapping | Mapping[str, Any], digests: frozenset[str] | 
     extra = json.loads(row["extra_json"] or "{}")
     title = row["title"] if row["title_source"] != "derived" else None
     return _identity(
-        doi=row["doi"], arxiv=row["arxiv_id"], pmid=extra.get("pmid"), isbn=extra.get("isbn"), title=title,
-        shown=row["title"], authors=json.loads(row["authors_json"] or "[]"), year=row["year"], venue=row["venue"],
+        doi=row["doi"],
+        arxiv=row["arxiv_id"],
+        pmid=extra.get("pmid"),
+        isbn=extra.get("isbn"),
+        title=title,
+        shown=row["title"],
+        authors=json.loads(row["authors_json"] or "[]"),
+        year=row["year"],
+        venue=row["venue"],
         abstracts=_digests(row["abstract"], row["abstract_text"]) if digests is None else digests,
         # the key its file gave it where that was another paper's (import_writer.FILE_KEY)
         citation_key=extra.get("file_key") or row["bibtex_key"],
@@ -169,8 +201,7 @@ def candidate_keys(ident: Identity) -> list[str]:
 
 
 def _conflict(a: Identity, b: Identity) -> bool:
-    return any(x and y and x != y for x, y in ((a.doi, b.doi), (a.arxiv, b.arxiv), (a.pmid, b.pmid),
-                                              (a.isbn, b.isbn)))
+    return any(x and y and x != y for x, y in ((a.doi, b.doi), (a.arxiv, b.arxiv), (a.pmid, b.pmid), (a.isbn, b.isbn)))
 
 
 def _same_record(a: Identity, b: Identity) -> bool:
@@ -202,8 +233,12 @@ def same_paper(new: Identity, old: Identity, *, same_file: bool = False) -> str 
             return reason
     if same_file or _conflict(new, old):
         return None
-    if new.title and new.family and new.year is not None and (new.title, new.family, new.year) == (
-            old.title, old.family, old.year):
+    if (
+        new.title
+        and new.family
+        and new.year is not None
+        and (new.title, new.family, new.year) == (old.title, old.family, old.year)
+    ):
         return "title-author-year"
     return "same-record" if _same_record(new, old) else None
 

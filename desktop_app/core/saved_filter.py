@@ -33,9 +33,16 @@ class SavedFilter:
         """The text stored in ``saved_search.query``."""
         if self.query_only():
             return self.query
-        doc = {MARK: 1, "query": self.query, "status": self.status, "tags": list(self.tags),
-               "not_tags": list(self.not_tags), "list": self.list_name, "sort": self.sort,
-               "descending": self.descending}
+        doc = {
+            MARK: 1,
+            "query": self.query,
+            "status": self.status,
+            "tags": list(self.tags),
+            "not_tags": list(self.not_tags),
+            "list": self.list_name,
+            "sort": self.sort,
+            "descending": self.descending,
+        }
         return json.dumps(doc, ensure_ascii=False, sort_keys=True)
 
     @classmethod
@@ -44,15 +51,24 @@ class SavedFilter:
         doc = _document(text)
         if doc is None:
             return cls(query=text)
-        return cls(query=str(doc.get("query") or ""), status=_name(doc.get("status")),
-                   tags=_names(doc.get("tags")), not_tags=_names(doc.get("not_tags")),
-                   list_name=_name(doc.get("list")), sort=_name(doc.get("sort")),
-                   descending=bool(doc.get("descending")))
+        return cls(
+            query=str(doc.get("query") or ""),
+            status=_name(doc.get("status")),
+            tags=_names(doc.get("tags")),
+            not_tags=_names(doc.get("not_tags")),
+            list_name=_name(doc.get("list")),
+            sort=_name(doc.get("sort")),
+            descending=bool(doc.get("descending")),
+        )
 
     def query_filters(self) -> dict[str, object]:
         """The keyword arguments of ``Library.query`` besides the query text (and the sort)."""
-        return {"tags": list(self.tags), "not_tags": list(self.not_tags), "status": self.status,
-                "list_name": self.list_name}
+        return {
+            "tags": list(self.tags),
+            "not_tags": list(self.not_tags),
+            "status": self.status,
+            "list_name": self.list_name,
+        }
 
 
 def _document(text: str) -> dict[str, Any] | None:

@@ -49,9 +49,7 @@ class SavedSearches:
         with self.store.write() as tx:
             old = tx.conn.execute(select(s.c.query).where(s.c.name == name)).scalar()
             ins = tx.d.insert(s).values(name=name, query=query)
-            tx.conn.execute(
-                ins.on_conflict_do_update(index_elements=["name"], set_={"query": ins.excluded.query})
-            )
+            tx.conn.execute(ins.on_conflict_do_update(index_elements=["name"], set_={"query": ins.excluded.query}))
         return Change(ChangeKind.SEARCHES, detail={"name": name, "old": old})
 
     @writes

@@ -44,16 +44,24 @@ from desktop_app.core.store.failures import storage_errors
 log = logging.getLogger(__name__)
 __all__ = ["Server", "has_password", "is_server_url", "open_server", "redact"]
 
-INSTALL_HINT = ("opening a library on a PostgreSQL server needs psycopg: "
-                "pip install 'marginalia[postgresql]'")
+INSTALL_HINT = "opening a library on a PostgreSQL server needs psycopg: pip install 'marginalia[postgresql]'"
 MIGRATION_LOCK = 0x6D696772  # "migr": one desk migrates a server at a time
 SEQ_FILE = "change_seq"
 # operations that change nothing the index holds (its documents: title, abstract, authors,
 # keywords, venue, year, note, highlights): their rows need no re-indexing (a bulk tag of 1,000
 # papers would re-index 1,000 documents at every other desk)
-NO_TEXT = ("tags.", "lists.", "searches.", "attachments.", "papers.set_status", "papers.set_rating",
-           "papers.set_decision",
-           "duplicates.dismiss", "duplicates.undismiss", "duplicates.refresh_keys")
+NO_TEXT = (
+    "tags.",
+    "lists.",
+    "searches.",
+    "attachments.",
+    "papers.set_status",
+    "papers.set_rating",
+    "papers.set_decision",
+    "duplicates.dismiss",
+    "duplicates.undismiss",
+    "duplicates.refresh_keys",
+)
 
 
 def require_psycopg() -> Any:  # noqa: ANN401 - the module
@@ -144,11 +152,15 @@ def migrate_server(engine: Engine, *, read_only: bool) -> None:
 
         script = ScriptDirectory.from_config(alembic_config())
         if current is not None and current not in {r.revision for r in script.walk_revisions()}:
-            raise DatabaseTooNew(f"the shared library was written by a newer version of Marginalia "
-                                 f"(schema {current}); install the newer version to open it")
+            raise DatabaseTooNew(
+                f"the shared library was written by a newer version of Marginalia "
+                f"(schema {current}); install the newer version to open it"
+            )
         if read_only:
-            raise LibraryReadOnly("the shared library's schema is older than this Marginalia and your "
-                                  "role may not change it: ask its owner to open it once")
+            raise LibraryReadOnly(
+                "the shared library's schema is older than this Marginalia and your "
+                "role may not change it: ask its owner to open it once"
+            )
         with conn.begin():
             conn.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK)))
             cfg = alembic_config()
@@ -161,9 +173,14 @@ def may_write(engine: Engine) -> bool:
     with engine.connect() as conn:
         if conn.execute(select(func.to_regclass("paper"))).scalar() is None:
             return bool(conn.execute(text("SELECT has_database_privilege(current_database(), 'CREATE')")).scalar())
-        return bool(conn.execute(text(
-            "SELECT has_table_privilege('paper', 'INSERT,UPDATE') AND has_table_privilege('note', 'INSERT,UPDATE')"
-            " AND has_table_privilege('change_log', 'INSERT')")).scalar())
+        return bool(
+            conn.execute(
+                text(
+                    "SELECT has_table_privilege('paper', 'INSERT,UPDATE') AND has_table_privilege('note', 'INSERT,UPDATE')"
+                    " AND has_table_privilege('change_log', 'INSERT')"
+                )
+            ).scalar()
+        )
 
 
 class SharedIndexSync(IndexSync):
@@ -194,8 +211,7 @@ class SharedIndexSync(IndexSync):
         except OSError:
             pass  # derived: the next open pulls a little more
 
-    def drain(self, progress: Callable[[int, int], None] | None = None,
-              stop: Callable[[], bool] | None = None) -> int:
+    def drain(self, progress: Callable[[int, int], None] | None = None, stop: Callable[[], bool] | None = None) -> int:
         handled = 0
         with self._drain_lock:
             while self.is_open:
@@ -226,7 +242,7 @@ class SharedIndexSync(IndexSync):
             with self.store.read() as conn:
                 ids = list(conn.execute(select(t.paper.c.id)).scalars())
         for start in range(0, len(ids), 2000):
-            chunk = ids[start:start + 2000]
+            chunk = ids[start : start + 2000]
             with self.store.read() as conn:
                 rows = conn.execute(_doc_select(self.store).where(self.store.dialect.in_ids(t.paper.c.id, chunk))).all()
             docs = [_doc(r) for r in rows]
@@ -241,16 +257,21 @@ class SharedIndexSync(IndexSync):
 
     def pending(self) -> int:
         with self.store.read() as conn:
-            return int(conn.execute(select(func.count()).select_from(t.change_log)
-                                    .where(t.change_log.c.seq > self.feed.last_seq)).scalar_one())
+            return int(
+                conn.execute(
+                    select(func.count()).select_from(t.change_log).where(t.change_log.c.seq > self.feed.last_seq)
+                ).scalar_one()
+            )
 
-    def rebuild(self, progress: Callable[[int, int], None] | None = None,
-                cancelled: Callable[[], bool] | None = None) -> bool:
+    def rebuild(
+        self, progress: Callable[[int, int], None] | None = None, cancelled: Callable[[], bool] | None = None
+    ) -> bool:
         with self._drain_lock:
             head = self.feed.head()  # changes after this are pulled again: re-indexing is idempotent
             with self.store.read() as conn:
-                total = conn.execute(select(func.count()).select_from(t.paper)
-                                     .where(t.paper.c.deleted_at.is_(None))).scalar_one()
+                total = conn.execute(
+                    select(func.count()).select_from(t.paper).where(t.paper.c.deleted_at.is_(None))
+                ).scalar_one()
             ok = self.index.rebuild(self._all_docs(), total, progress, cancelled)
             self.is_open = ok or self.is_open
             if ok:
@@ -289,12 +310,15 @@ class Server:
                 self._listener = None
 
     def backup_refused(self) -> LibraryError:
-        return LibraryError(f"a shared library is backed up on its server (pg_dump); `marginalia export "
-                            f"--format json` writes a copy of everything ({self.location})")
+        return LibraryError(
+            f"a shared library is backed up on its server (pg_dump); `marginalia export "
+            f"--format json` writes a copy of everything ({self.location})"
+        )
 
 
-def open_server(url: str, *, background_index: bool = False, read_only: bool | None = None,
-                actor: str = "") -> tuple[Path, Store, SharedIndexSync, Server]:
+def open_server(
+    url: str, *, background_index: bool = False, read_only: bool | None = None, actor: str = ""
+) -> tuple[Path, Store, SharedIndexSync, Server]:
     """Connect, migrate, and make the desk's parts: (the desk folder, the store, the index, the
     server's own part). ``Library.open`` builds the Library from them."""
     with connect(url) as probe:

@@ -136,7 +136,8 @@ class Tags:
             self._add = {
                 "name": select(t.tag.c.name).where(t.tag.c.id == tid),
                 "have": select(pt.c.paper_id).where(pt.c.tag_id == tid, d.in_ids_named(pt.c.paper_id, "ids")),
-                "link": d.insert(pt).from_select(["paper_id", "tag_id"], rows)
+                "link": d.insert(pt)
+                .from_select(["paper_id", "tag_id"], rows)
                 .on_conflict_do_nothing(index_elements=["paper_id", "tag_id"]),
             }
         return self._add
@@ -183,13 +184,11 @@ class Tags:
         old, new = normalize_tag(old), normalize_tag(new)
         with self.store.write() as tx:
             tx.d.lock_tags(tx.conn, exclusive=True)
-            rows = tx.conn.execute(
-                select(t.tag.c.id, t.tag.c.name).where(tx.d.ci_under(t.tag.c.name, old))
-            ).all()
+            rows = tx.conn.execute(select(t.tag.c.id, t.tag.c.name).where(tx.d.ci_under(t.tag.c.name, old))).all()
             if not rows:
                 raise LibraryError(f"no tag named '{old}'")
             for tid, name in rows:
-                target = new + name[len(old):]
+                target = new + name[len(old) :]
                 existing = _tag_id(tx.conn, tx.d, target, create=False)
                 if existing is not None and existing != tid:
                     _merge(tx.conn, tx.d, tid, existing)
@@ -209,10 +208,15 @@ class Tags:
                 raise LibraryError(f"no tag named '{source}'")
             dst = _tag_id(conn, d, target, create=False)
             tagged = set(conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == src)).scalars())
-            have = set() if dst is None else set(
-                conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == dst)).scalars())
-        return {"tagged": len(tagged), "both": len(tagged & have), "gaining": len(tagged - have),
-                "target_exists": dst is not None}
+            have = (
+                set() if dst is None else set(conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == dst)).scalars())
+            )
+        return {
+            "tagged": len(tagged),
+            "both": len(tagged & have),
+            "gaining": len(tagged - have),
+            "target_exists": dst is not None,
+        }
 
     @writes
     def merge(self, source: str, target: str) -> Change:
@@ -236,9 +240,13 @@ class Tags:
             tagged = sorted(tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == src)).scalars())
             had = set(tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == dst)).scalars())
             _merge(tx.conn, tx.d, src, dst)
-        merge = {"source": {"id": src, "name": name, "color": color}, "target": target_name,
-                 "target_created": existing is None, "tagged": tagged,
-                 "gained": [pid for pid in tagged if pid not in had]}
+        merge = {
+            "source": {"id": src, "name": name, "color": color},
+            "target": target_name,
+            "target_created": existing is None,
+            "tagged": tagged,
+            "gained": [pid for pid in tagged if pid not in had],
+        }
         return Change(ChangeKind.TAGS, tuple(tagged), (name, target_name), detail={"merge": merge})
 
     @writes
@@ -288,9 +296,7 @@ class Tags:
             tid = _tag_id(tx.conn, tx.d, name, create=False)
             if tid is None:
                 raise LibraryError(f"no tag named '{name}'")
-            real, color = tx.conn.execute(
-                select(t.tag.c.name, t.tag.c.color).where(t.tag.c.id == tid)
-            ).one()
+            real, color = tx.conn.execute(select(t.tag.c.name, t.tag.c.color).where(t.tag.c.id == tid)).one()
             pt = t.paper_tag
             pids = tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == tid)).scalars().all()
             tx.conn.execute(delete(t.tag).where(t.tag.c.id == tid))  # links go: ON DELETE CASCADE

@@ -39,8 +39,13 @@ class TrashedPaper:
     deleted_at: str  # as stored, to the second
 
     def as_json(self) -> dict[str, object]:
-        return {"id": self.id, "title": self.title, "year": self.year, "venue": self.venue,
-                "deleted_at": self.deleted_at}
+        return {
+            "id": self.id,
+            "title": self.title,
+            "year": self.year,
+            "venue": self.venue,
+            "deleted_at": self.deleted_at,
+        }
 
 
 Among = Callable[[ColumnElement[Any]], ColumnElement[bool]]  # a paper-id column -> "is one of the papers"
@@ -48,9 +53,18 @@ Among = Callable[[ColumnElement[Any]], ColumnElement[bool]]  # a paper-id column
 
 def _dependents(among: Among) -> list[Delete]:
     """DELETE statements for every row that refers to the papers chosen by ``among``."""
-    stmts = [delete(table).where(among(table.c.paper_id))
-             for table in (t.paper_tag, t.note, t.note_revision, t.highlight, t.reading_list_item,
-                           t.paper_identity, t.attachment)]
+    stmts = [
+        delete(table).where(among(table.c.paper_id))
+        for table in (
+            t.paper_tag,
+            t.note,
+            t.note_revision,
+            t.highlight,
+            t.reading_list_item,
+            t.paper_identity,
+            t.attachment,
+        )
+    ]
     m, dp = t.paper_merge.c, t.distinct_pair.c
     stmts.append(delete(t.paper_merge).where(or_(among(m.kept_id), among(m.merged_id))))
     stmts.append(delete(t.distinct_pair).where(or_(among(dp.low_id), among(dp.high_id))))
@@ -75,15 +89,20 @@ class Trash:
         """The trashed papers' ids, the most recently deleted first."""
         p = t.paper.c
         with self._store.read() as conn:
-            return list(conn.execute(
-                select(p.id).where(p.deleted_at.is_not(None)).order_by(p.deleted_at.desc(), p.id.desc())
-            ).scalars())
+            return list(
+                conn.execute(
+                    select(p.id).where(p.deleted_at.is_not(None)).order_by(p.deleted_at.desc(), p.id.desc())
+                ).scalars()
+            )
 
     def items(self) -> list[TrashedPaper]:
         """The trashed papers, the most recently deleted first."""
         p = t.paper.c
-        stmt = (select(p.id, p.title, p.year, p.venue, type_coerce(p.deleted_at, String).label("at"))
-                .where(p.deleted_at.is_not(None)).order_by(p.deleted_at.desc(), p.id.desc()))
+        stmt = (
+            select(p.id, p.title, p.year, p.venue, type_coerce(p.deleted_at, String).label("at"))
+            .where(p.deleted_at.is_not(None))
+            .order_by(p.deleted_at.desc(), p.id.desc())
+        )
         with self._store.read() as conn:
             return [TrashedPaper(r.id, r.title, r.year, r.venue, str(r.at)[:19]) for r in conn.execute(stmt)]
 
@@ -91,9 +110,7 @@ class Trash:
         """Whether the paper is in the trash (False when it is live or deleted for good)."""
         p = t.paper.c
         with self._store.read() as conn:
-            return conn.execute(
-                select(p.id).where(p.id == paper_id, p.deleted_at.is_not(None))
-            ).first() is not None
+            return conn.execute(select(p.id).where(p.id == paper_id, p.deleted_at.is_not(None))).first() is not None
 
     # ---- writes --------------------------------------------------------------------------
     @writes
@@ -119,7 +136,9 @@ class Trash:
         """Delete every paper in the trash for good (not undoable)."""
         p = t.paper.c
         with self._store.write() as tx:
-            ids: list[int] = list(tx.conn.execute(select(p.id).where(p.deleted_at.is_not(None)).order_by(p.id)).scalars())
+            ids: list[int] = list(
+                tx.conn.execute(select(p.id).where(p.deleted_at.is_not(None)).order_by(p.id)).scalars()
+            )
             files = self._purge(tx, ids) if ids else 0
         return Change(ChangeKind.PAPERS, tuple(ids), text_changed=bool(ids), detail={"purged": True, "files": files})
 
@@ -132,7 +151,8 @@ class Trash:
             raise LibraryError("no paper ids given")
         p = t.paper.c
         state: dict[int, bool] = dict(
-            tx.conn.execute(select(p.id, p.deleted_at.is_not(None)).where(tx.d.in_ids(p.id, ids))).tuples().all())
+            tx.conn.execute(select(p.id, p.deleted_at.is_not(None)).where(tx.d.in_ids(p.id, ids))).tuples().all()
+        )
         unknown = [i for i in ids if i not in state]
         if unknown:
             raise LibraryError(f"no paper with id {', '.join(map(str, unknown[:5]))}")
@@ -156,8 +176,7 @@ class Trash:
         tx.conn.execute(delete(t.paper).where(among(t.paper.c.id)))
         tx.queue_index(ids)  # the index drops papers that are no longer there
         if copies:  # a path another attachment still names keeps its file
-            copies -= set(tx.conn.execute(select(a.path).where(a.kind == "copy", a.path.in_(sorted(copies))))
-                          .scalars())
+            copies -= set(tx.conn.execute(select(a.path).where(a.kind == "copy", a.path.in_(sorted(copies)))).scalars())
         doomed = [self._folder / rel for rel in sorted(copies) if af.is_copy_path(rel)]
         for path in doomed:
             tx.after_commit.append(partial(af.remove_file, path))

@@ -51,8 +51,14 @@ class MatchNote:
     paper_title: str = ""  # the title of the paper it matched
 
     def as_dict(self) -> dict[str, object]:
-        return {"index": self.index, "line": self.line, "title": self.title, "paper": self.paper_id,
-                "paper_title": self.paper_title, "reason": self.reason}
+        return {
+            "index": self.index,
+            "line": self.line,
+            "title": self.title,
+            "paper": self.paper_id,
+            "paper_title": self.paper_title,
+            "reason": self.reason,
+        }
 
 
 @dataclass

@@ -31,8 +31,11 @@ class ArrowGroup(QObject):
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
         # the type test first: while the window closes, PySide6 has handed this filter events
         # whose wrapper was no QEvent (their ``type`` an int), and a key event is all it wants
-        if not isinstance(event, QKeyEvent) or event.type() != QEvent.Type.KeyPress \
-                or event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+        if (
+            not isinstance(event, QKeyEvent)
+            or event.type() != QEvent.Type.KeyPress
+            or event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        ):
             return False
         chain = [b for b in self.members() if b.isVisible()]
         if obj not in chain:

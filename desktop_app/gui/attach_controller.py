@@ -116,8 +116,12 @@ class AttachController(QObject):
             self._say(self.tr("The attached file {0} is not there any more ({1})").format(v.name, v.path), 10000)
             return False
         if looks_like_program(v.location):
-            self._say(self.tr("{0} looks like a program; Marginalia does not run programs (it is in {1})").format(v.name, v.location.parent),
-                      10000)
+            self._say(
+                self.tr("{0} looks like a program; Marginalia does not run programs (it is in {1})").format(
+                    v.name, v.location.parent
+                ),
+                10000,
+            )
             return False
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(v.location))):
             self._say(self.tr("No application could open {0}").format(v.name), 10000)
@@ -148,8 +152,12 @@ class AttachController(QObject):
         if pid is None:
             self._say(self.tr("Select a paper to attach a file to it"))
             return
-        paths, _ = QFileDialog.getOpenFileNames(self._win, self.tr("Attach files to the paper"), str(Path.home()),
-                                                self.tr("PDF files (*.pdf);;All files (*)"))
+        paths, _ = QFileDialog.getOpenFileNames(
+            self._win,
+            self.tr("Attach files to the paper"),
+            str(Path.home()),
+            self.tr("PDF files (*.pdf);;All files (*)"),
+        )
         if paths:
             self.attach_paths(pid, paths)
 
@@ -177,7 +185,11 @@ class AttachController(QObject):
             added.append(change.detail["attachment_id"])
         if added:
             what = Path(paths[0]).name if len(added) == 1 else self.tr("%n files", "", len(added))
-            self._say((self.tr("Linked {0} to paper {1}") if mode == "link" else self.tr("Attached {0} to paper {1}")).format(what, paper_id))
+            self._say(
+                (self.tr("Linked {0} to paper {1}") if mode == "link" else self.tr("Attached {0} to paper {1}")).format(
+                    what, paper_id
+                )
+            )
         return added
 
     def _push_attached(self, change: Change, name: str) -> None:
@@ -186,8 +198,15 @@ class AttachController(QObject):
         win, lib = self._win, self._win.library
         aid = change.detail["attachment_id"]
         win.on_change(change)
-        win.undo_stack.push(LibraryCommand(self.tr("Attach {0}").format(name), lambda: lib.attachments.restore(aid),
-                                           lambda _ch: lib.attachments.remove(aid), win.on_change, change))
+        win.undo_stack.push(
+            LibraryCommand(
+                self.tr("Attach {0}").format(name),
+                lambda: lib.attachments.restore(aid),
+                lambda _ch: lib.attachments.remove(aid),
+                win.on_change,
+                change,
+            )
+        )
 
     def _attach_in_worker(self, paper_id: int, path: str) -> None:
         from desktop_app.gui.jobs import start_job
@@ -198,17 +217,26 @@ class AttachController(QObject):
             self._push_attached(change, name)  # type: ignore[arg-type]
             self._say(self.tr("Attached {0} to paper {1}").format(name, paper_id))
 
-        start_job(self._win, self.tr("Copying {0} into the library…").format(name),
-                  lambda progress, cancelled: lib.attachments.add(paper_id, path, mode="copy"),
-                  done, lambda message: self._say(message, 10000), modal=False)
+        start_job(
+            self._win,
+            self.tr("Copying {0} into the library…").format(name),
+            lambda progress, cancelled: lib.attachments.add(paper_id, path, mode="copy"),
+            done,
+            lambda message: self._say(message, 10000),
+            modal=False,
+        )
 
     def remove_attachment(self, attachment_id: int) -> None:
         lib, win = self._win.library, self._win
         try:
             name = lib.attachments.get(attachment_id).name
-            perform(win.undo_stack, self.tr("Remove attached file {0}").format(name),
-                    lambda: lib.attachments.remove(attachment_id),
-                    lambda _ch: lib.attachments.restore(attachment_id), win.on_change)
+            perform(
+                win.undo_stack,
+                self.tr("Remove attached file {0}").format(name),
+                lambda: lib.attachments.remove(attachment_id),
+                lambda _ch: lib.attachments.restore(attachment_id),
+                win.on_change,
+            )
         except LibraryError as exc:
             self._say(str(exc))
             return
@@ -244,8 +272,10 @@ class AttachController(QObject):
         return None
 
 
-SAMPLE_PDF = (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n"
-              b"trailer<</Root 1 0 R>>\n%%EOF\n")
+SAMPLE_PDF = (
+    b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n"
+    b"trailer<</Root 1 0 R>>\n%%EOF\n"
+)
 
 
 def screenshot_view(window: Any) -> QWidget:  # noqa: ANN401 - the MainWindow

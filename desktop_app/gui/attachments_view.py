@@ -77,8 +77,10 @@ class AttachmentStrip(QWidget):
             b.setText(_label(v))
             b.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_FileIcon))
             b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-            b.setToolTip((self.tr("Open with the system's viewer") if v.exists else self.tr("The file is not there any more"))
-                         + ("" if v.kind == "copy" else self.tr(" (linked, not copied)")))
+            b.setToolTip(
+                (self.tr("Open with the system's viewer") if v.exists else self.tr("The file is not there any more"))
+                + ("" if v.kind == "copy" else self.tr(" (linked, not copied)"))
+            )
             b.setAccessibleName(self.tr("Open attached file {0}").format(v.name))
             b.setCursor(Qt.CursorShape.PointingHandCursor)
             b.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)

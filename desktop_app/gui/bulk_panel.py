@@ -177,8 +177,15 @@ class BulkPanel(QWidget):
             self._shown_for = shown
             self._show_choices(lib, ids)
         read_only = lib.read_only
-        for w in (*self.status_buttons.values(), *self.rating_buttons, self.tag_line, self.add_tag_button,
-                  self.remove_button, self.list_button, self.delete_button):
+        for w in (
+            *self.status_buttons.values(),
+            *self.rating_buttons,
+            self.tag_line,
+            self.add_tag_button,
+            self.remove_button,
+            self.list_button,
+            self.delete_button,
+        ):
             w.setEnabled(not read_only and (w is not self.remove_button or self.remove_combo.isEnabled()))
 
     def _show_choices(self, lib: Library, ids: list[int]) -> None:
@@ -215,7 +222,7 @@ class BulkPanel(QWidget):
         counts: Counter[str] = Counter()
         papers = self.window_.library.papers
         for start in range(0, len(ids), PAGE):  # a page a query, as the table reads them
-            for row in papers.rows(ids[start:start + PAGE]).values():
+            for row in papers.rows(ids[start : start + PAGE]).values():
                 counts.update(row.tags)
         return dict(counts)
 
@@ -243,14 +250,22 @@ class BulkPanel(QWidget):
     def set_decision(self, decision: str | None) -> None:
         ids, before = self._targets(), self.window_.undo_stack.index()
         self.window_.edits.set_decision(decision)
-        self._edited(before, self.tr("Decided {0} {1}").format(_papers(len(ids)), i18n.decision_word(decision))
-                     if decision else self.tr("Cleared the decision of {0}").format(_papers(len(ids))))
+        self._edited(
+            before,
+            self.tr("Decided {0} {1}").format(_papers(len(ids)), i18n.decision_word(decision))
+            if decision
+            else self.tr("Cleared the decision of {0}").format(_papers(len(ids))),
+        )
 
     def set_rating(self, rating: int) -> None:
         ids, before = self._targets(), self.window_.undo_stack.index()
         self.window_.edits.set_rating(rating)
-        self._edited(before, self.tr("Rated {0} {1}").format(_papers(len(ids)), rating) if rating else
-                     self.tr("Cleared the rating of {0}").format(_papers(len(ids))))
+        self._edited(
+            before,
+            self.tr("Rated {0} {1}").format(_papers(len(ids)), rating)
+            if rating
+            else self.tr("Cleared the rating of {0}").format(_papers(len(ids))),
+        )
 
     def add_tag(self) -> None:
         name = self.tag_line.text().strip()

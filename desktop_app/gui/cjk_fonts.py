@@ -45,7 +45,8 @@ def advice() -> str:
         "CjkFontNotice",
         "Chinese, Japanese or Korean text is drawn as boxes: no installed font covers it. Install "
         "one, then restart Marginalia: fonts-noto-cjk (Debian, Ubuntu), "
-        "google-noto-sans-cjk-fonts (Fedora), noto-fonts-cjk (Arch).")
+        "google-noto-sans-cjk-fonts (Fedora), noto-fonts-cjk (Arch).",
+    )
 
 
 class CjkFontNotice(QObject):
@@ -60,7 +61,8 @@ class CjkFontNotice(QObject):
         win.model.modelReset.connect(later)
         win.model.rowsInserted.connect(later)
         win.table.selectionModel().currentRowChanged.connect(
-            lambda *_: QTimer.singleShot(AFTER_PAINT_MS, self, self._check_reader))
+            lambda *_: QTimer.singleShot(AFTER_PAINT_MS, self, self._check_reader)
+        )
         QTimer.singleShot(START_MS, self, self._check_table)
 
     def done(self) -> bool:

@@ -13,8 +13,9 @@ class AfterFirstPaint(QObject):
     """Calls ``callback`` once, one event-loop turn after ``widget`` was first painted, or after
     ``fallback_ms`` if it never is (a window started minimised, a hidden widget)."""
 
-    def __init__(self, widget: QWidget, callback: Callable[[], None], fallback_ms: int,
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self, widget: QWidget, callback: Callable[[], None], fallback_ms: int, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self._callback: Callable[[], None] | None = callback
         self._widget = widget

@@ -1,4 +1,4 @@
-""""Did you mean …?" under the search box: a query with fewer than three hits is offered a
+""" "Did you mean …?" under the search box: a query with fewer than three hits is offered a
 spelling correction from the index's vocabulary (``Library.did_you_mean``); one click applies it.
 
 Nothing of it runs at start-up or while typing: the correction is computed in a worker after a
@@ -37,8 +37,9 @@ class DidYouMeanLine(QWidget):
         self.button = QToolButton(self)  # plain text: the words come from the user and the library
         self.button.setObjectName("didYouMeanButton")
         self.button.setAutoRaise(True)
-        self.button.setStyleSheet("QToolButton#didYouMeanButton { color: palette(link);"
-                                  " text-decoration: underline; border: none; }")
+        self.button.setStyleSheet(
+            "QToolButton#didYouMeanButton { color: palette(link); text-decoration: underline; border: none; }"
+        )
         self.button.setToolTip(self.tr("Search for this instead"))
         self.button.clicked.connect(self._apply)
         row.addWidget(self.label)
@@ -71,8 +72,7 @@ class DidYouMeanLine(QWidget):
         self.applied.emit(self.suggestion)
 
 
-def attach(library: Library, owner: QWidget, layout: QLayout,
-           apply: Callable[[str], None]) -> DidYouMeanLine:
+def attach(library: Library, owner: QWidget, layout: QLayout, apply: Callable[[str], None]) -> DidYouMeanLine:
     """Build the line, add it to ``layout`` (below the search bar) and apply a click with ``apply``."""
     line = DidYouMeanLine(library, owner)
     line.applied.connect(apply)

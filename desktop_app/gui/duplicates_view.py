@@ -76,7 +76,9 @@ class _Value(QLabel):
 def _summary(p: PaperView) -> str:
     """What the merge carries over besides the fields: one plain line per paper."""
     status = i18n.status_label(p.status)
-    parts = [QCoreApplication.translate("DuplicatesView", "{0}, rated {1}").format(status, p.rating) if p.rating else status]
+    parts = [
+        QCoreApplication.translate("DuplicatesView", "{0}, rated {1}").format(status, p.rating) if p.rating else status
+    ]
     if p.tags:
         parts.append(QCoreApplication.translate("DuplicatesView", "tags: {0}").format(", ".join(p.tags)))
     if p.lists:
@@ -153,8 +155,13 @@ class DuplicatesDialog(QDialog):
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.StyledPanel)
         rl.addWidget(self.scroll, 1)
-        hint = QLabel(self.tr("Tags, reading-list places, highlights and notes of both papers are kept; the other "
-                      "paper goes to the trash. Ctrl+Z in the main window undoes a merge."), right)
+        hint = QLabel(
+            self.tr(
+                "Tags, reading-list places, highlights and notes of both papers are kept; the other "
+                "paper goes to the trash. Ctrl+Z in the main window undoes a merge."
+            ),
+            right,
+        )
         hint.setWordWrap(True)
         hint.setObjectName("hintText")  # secondary text in the theme's muted colour (readable, unlike disabled)
         rl.addWidget(hint)
@@ -185,10 +192,15 @@ class DuplicatesDialog(QDialog):
 
     def _build_shortcuts(self) -> None:
         keys: dict[str, Callable[[], object]] = {
-            "Up": lambda: self._step(-1), "Down": lambda: self._step(1),
-            "Return": self._return, "Enter": self._return,
-            "Delete": self.dismiss_current, "N": self.dismiss_current, "S": self.swap,
-            "Ctrl+Z": self.undo_stack.undo, "Ctrl+Shift+Z": self.undo_stack.redo,
+            "Up": lambda: self._step(-1),
+            "Down": lambda: self._step(1),
+            "Return": self._return,
+            "Enter": self._return,
+            "Delete": self.dismiss_current,
+            "N": self.dismiss_current,
+            "S": self.swap,
+            "Ctrl+Z": self.undo_stack.undo,
+            "Ctrl+Shift+Z": self.undo_stack.redo,
         }
         for key, slot in keys.items():
             sc = QShortcut(QKeySequence(key), self)
@@ -248,8 +260,12 @@ class DuplicatesDialog(QDialog):
         self.pair_list.clear()
         for p in self.pairs:
             item = QTreeWidgetItem([i18n.reason_label(p.reason), p.title_a, p.title_b])  # item text: plain, never HTML
-            item.setToolTip(0, self.tr("The import's own rules call these one paper") if p.strong
-                            else self.tr("Alike, but the import's rules do not call them one paper"))
+            item.setToolTip(
+                0,
+                self.tr("The import's own rules call these one paper")
+                if p.strong
+                else self.tr("Alike, but the import's rules do not call them one paper"),
+            )
             if p.strong:
                 font = item.font(0)
                 font.setBold(True)
@@ -265,8 +281,11 @@ class DuplicatesDialog(QDialog):
 
     def _update_status(self) -> None:
         n = len(self.pairs)
-        self.status.setText(self.tr("No possible duplicates.") if not n else
-                            self.tr("%n possible duplicate(s) — the import's own reasons in bold", "", n))
+        self.status.setText(
+            self.tr("No possible duplicates.")
+            if not n
+            else self.tr("%n possible duplicate(s) — the import's own reasons in bold", "", n)
+        )
 
     def _current_pair(self) -> DuplicatePair | None:
         row = self.pair_list.indexOfTopLevelItem(self.pair_list.currentItem()) if self.pair_list.currentItem() else -1
@@ -318,7 +337,10 @@ class DuplicatesDialog(QDialog):
             return
         bold = QFont(self.font())
         bold.setBold(True)
-        for col, text in ((1, self.tr("Keep: paper {0}").format(self._keep)), (2, self.tr("Merge into it, then trash: paper {0}").format(self._other))):
+        for col, text in (
+            (1, self.tr("Keep: paper {0}").format(self._keep)),
+            (2, self.tr("Merge into it, then trash: paper {0}").format(self._other)),
+        ):
             head = _plain_label(text, page)
             head.setFont(bold)
             grid.addWidget(head, 0, col)
@@ -357,7 +379,13 @@ class DuplicatesDialog(QDialog):
             if group is not None:
                 radio = QRadioButton(cell)
                 radio.setObjectName(f"choose_{d.field}_{'keep' if side == KEEP else 'other'}")
-                radio.setAccessibleName((self.tr("{0}: use the value of the kept paper") if side == KEEP else self.tr("{0}: use the value of the other paper")).format(d.label))
+                radio.setAccessibleName(
+                    (
+                        self.tr("{0}: use the value of the kept paper")
+                        if side == KEEP
+                        else self.tr("{0}: use the value of the other paper")
+                    ).format(d.label)
+                )
                 group.addButton(radio, side)
                 radio.setChecked((d.default == "keep") == (side == KEEP))
                 h.addWidget(radio, 0, Qt.AlignmentFlag.AlignTop)
@@ -401,8 +429,14 @@ class DuplicatesDialog(QDialog):
         lib = self.library
         title = next((p.title_a if p.a == other else p.title_b for p in self.pairs if other in (p.a, p.b)), "")
         text = self.tr("Merge duplicate “{0}”").format(title[:40]) if title else self.tr("Merge duplicates")
-        if self._perform(text, lambda: lib.duplicates.merge(keep, other, choices),
-                         lambda ch: lib.duplicates.undo_merge(ch.detail["merge_id"])) is not None:
+        if (
+            self._perform(
+                text,
+                lambda: lib.duplicates.merge(keep, other, choices),
+                lambda ch: lib.duplicates.undo_merge(ch.detail["merge_id"]),
+            )
+            is not None
+        ):
             self.status.setText(self.tr("Merged paper {0} into paper {1}. Ctrl+Z undoes it.").format(other, keep))
 
     def dismiss_current(self) -> None:
@@ -410,8 +444,11 @@ class DuplicatesDialog(QDialog):
         if pair is None or self.library.read_only:
             return
         lib = self.library
-        self._perform(self.tr("Not duplicates"), lambda: lib.duplicates.dismiss(pair.a, pair.b),
-                      lambda _ch: lib.duplicates.undismiss(pair.a, pair.b))
+        self._perform(
+            self.tr("Not duplicates"),
+            lambda: lib.duplicates.dismiss(pair.a, pair.b),
+            lambda _ch: lib.duplicates.undismiss(pair.a, pair.b),
+        )
 
     def _perform(self, text: str, do: Callable[[], Change], undo: Callable[[Change], Change]) -> Change | None:
         try:
@@ -465,11 +502,16 @@ def screenshot_duplicates(window: QMainWindow) -> QWidget:
             paper = lib.papers.get(pid)
             title = paper.title.replace("e", "", 1) if "e" in paper.title else paper.title + " (preprint)"
             author = f"  author = {{{' and '.join(paper.authors)}}},\n" if paper.authors else ""
-            abstract = paper.abstract if paper.abstract.count("{") == paper.abstract.count("}") else \
-                paper.abstract_text.replace("{", "(").replace("}", ")")
-            bib = (f"@inproceedings{{again{pid},\n  title = {{{title}}},\n{author}"
-                   f"  booktitle = {{Workshop on Scaling}},\n  year = {{{paper.year or 2026}}},\n"
-                   f"  abstract = {{{abstract}}},\n}}\n")
+            abstract = (
+                paper.abstract
+                if paper.abstract.count("{") == paper.abstract.count("}")
+                else paper.abstract_text.replace("{", "(").replace("}", ")")
+            )
+            bib = (
+                f"@inproceedings{{again{pid},\n  title = {{{title}}},\n{author}"
+                f"  booktitle = {{Workshop on Scaling}},\n  year = {{{paper.year or 2026}}},\n"
+                f"  abstract = {{{abstract}}},\n}}\n"
+            )
             with tempfile.TemporaryDirectory() as folder:
                 path = Path(folder) / "again.bib"
                 path.write_text(bib, "utf-8")

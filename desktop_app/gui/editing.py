@@ -73,8 +73,16 @@ class EditController(QObject):
     exportRequested = Signal(str)  # noqa: N815  export this reading list
     purgeRequested = Signal()  # noqa: N815  Delete in the Trash view: delete the selection for good (asks)
 
-    def __init__(self, library: Library, undo_stack: QUndoStack, table: PaperTable, notes: NoteEditor,
-                 search: SearchBar, filters: Callable[[], FilterState], parent: QWidget) -> None:
+    def __init__(
+        self,
+        library: Library,
+        undo_stack: QUndoStack,
+        table: PaperTable,
+        notes: NoteEditor,
+        search: SearchBar,
+        filters: Callable[[], FilterState],
+        parent: QWidget,
+    ) -> None:
         super().__init__(parent)
         self.library = library
         self.undo_stack = undo_stack
@@ -86,8 +94,11 @@ class EditController(QObject):
         # large edits, their undo and redo: in a worker, in order; a small undo or redo runs
         # here, unless another program holds the write lock longer than GUI_LOCK_WAIT
         self.writes = WriteQueue(parent, lambda: library.waiting_at_most(GUI_LOCK_WAIT))
-        self.writes.deferredWrite.connect(lambda text: self._say(
-            self.tr("Another program is writing to the library: “{0}” is applied when it is done").format(text)))
+        self.writes.deferredWrite.connect(
+            lambda text: self._say(
+                self.tr("Another program is writing to the library: “{0}” is applied when it is done").format(text)
+            )
+        )
         # edits made while a shared library's server cannot be reached: sent in order when it is
         # back (gui/offline.py calls send_outbox); those told as data are journaled in the desk's
         # folder, so a window closed or killed meanwhile loses none (notes: their drafts)
@@ -147,8 +158,14 @@ class EditController(QObject):
         """An edit the server cannot take now: kept (journaled when told as data), said, and
         sent when it is back."""
         self.outbox.append(waiting)
-        self.message.emit(self.tr("The library's server cannot be reached: “{0}” waits and is sent when "
-                                  "it is back (%n edit(s) waiting)", "", len(self.outbox)).format(waiting.text), 15000)
+        self.message.emit(
+            self.tr(
+                "The library's server cannot be reached: “{0}” waits and is sent when it is back (%n edit(s) waiting)",
+                "",
+                len(self.outbox),
+            ).format(waiting.text),
+            15000,
+        )
         self._write_journal()
 
     def _write_journal(self) -> None:
@@ -157,8 +174,12 @@ class EditController(QObject):
         try:
             self.journal.write([w.described for w in self.outbox if w.described is not None])
         except OSError as exc:
-            self.message.emit(self.tr("The waiting edits could not be kept on disk ({0}): keep this window "
-                                      "open until the server is back").format(exc), 15000)
+            self.message.emit(
+                self.tr(
+                    "The waiting edits could not be kept on disk ({0}): keep this window open until the server is back"
+                ).format(exc),
+                15000,
+            )
 
     def waiting_in_memory(self) -> int:
         """How many waiting edits only this window holds (no journal keeps them)."""
@@ -171,9 +192,16 @@ class EditController(QObject):
         n = self.waiting_in_memory()
         if not n:
             return True
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Marginalia"),
-                          self.tr("%n edit(s) wait for the library's server and are kept only in this window: "
-                                  "closing it now loses them.", "", n), parent=self._dialog_parent)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            self.tr("Marginalia"),
+            self.tr(
+                "%n edit(s) wait for the library's server and are kept only in this window: closing it now loses them.",
+                "",
+                n,
+            ),
+            parent=self._dialog_parent,
+        )
         wait = box.addButton(self.tr("Wait"), QMessageBox.ButtonRole.RejectRole)
         box.addButton(self.tr("Close anyway"), QMessageBox.ButtonRole.DestructiveRole)
         box.setDefaultButton(wait)
@@ -215,8 +243,9 @@ class EditController(QObject):
             except (ServerUnreachable, LibraryBusy):
                 return  # gone again: the rest waits for the next return
             except LibraryError as exc:
-                self.message.emit(self.tr("“{0}”, made while the server was away, could not be saved: {1}")
-                                  .format(text, exc), 15000)
+                self.message.emit(
+                    self.tr("“{0}”, made while the server was away, could not be saved: {1}").format(text, exc), 15000
+                )
             self.outbox.pop(0)
             self._write_journal()
         if self._adopted:
@@ -247,13 +276,25 @@ class EditController(QObject):
     def add_tags(self, ids: list[int], names: list[str]) -> None:
         if not ids or not names or self._in_trash():
             return
-        label = (self.tr("Add tag {0} to %n paper(s)", "", len(ids)) if len(ids) > 1 else self.tr("Add tag {0}")).format(", ".join(names))
-        self._call_many(len(ids), DescribedEdit(label, call("tags", "add", ids, names),
-                                            call("tags", "set_links", ref("detail", "links"), present=False)))
+        label = (
+            self.tr("Add tag {0} to %n paper(s)", "", len(ids)) if len(ids) > 1 else self.tr("Add tag {0}")
+        ).format(", ".join(names))
+        self._call_many(
+            len(ids),
+            DescribedEdit(
+                label, call("tags", "add", ids, names), call("tags", "set_links", ref("detail", "links"), present=False)
+            ),
+        )
 
     def remove_tag(self, ids: list[int], name: str) -> None:
-        self._call_many(len(ids), DescribedEdit(self.tr("Remove tag {0}").format(name), call("tags", "remove", ids, [name]),
-                                            call("tags", "set_links", ref("detail", "links"), present=True)))
+        self._call_many(
+            len(ids),
+            DescribedEdit(
+                self.tr("Remove tag {0}").format(name),
+                call("tags", "remove", ids, [name]),
+                call("tags", "set_links", ref("detail", "links"), present=True),
+            ),
+        )
 
     # ---- status, rating, title ---------------------------------------------------------------
     def _bulk(self, column: str, value: object, label: str, ids: list[int] | None = None) -> None:
@@ -262,9 +303,14 @@ class EditController(QObject):
             return
         setter = {"status": "set_status", "rating": "set_rating", "decision": "set_decision"}[column]
         # the undo sets back the values the edit replaced (those it changed; none: nothing)
-        self._call_many(len(ids), DescribedEdit(label + (self.tr(" (%n papers)", "", len(ids)) if len(ids) > 1 else ""),
-                                            call("papers", setter, ids, value),
-                                            call("papers", "set_fields", ref("detail", "old"))))
+        self._call_many(
+            len(ids),
+            DescribedEdit(
+                label + (self.tr(" (%n papers)", "", len(ids)) if len(ids) > 1 else ""),
+                call("papers", setter, ids, value),
+                call("papers", "set_fields", ref("detail", "old")),
+            ),
+        )
 
     def set_status(self, status: str, ids: list[int] | None = None) -> None:
         """Of ``ids`` (triage: the paper on screen), else of the selected papers."""
@@ -272,16 +318,21 @@ class EditController(QObject):
 
     def set_decision(self, decision: str | None, ids: list[int] | None = None) -> None:
         """keep / maybe / skip, or None (undecided), of ``ids`` or of the selected papers."""
-        label = self.tr("Clear decision") if decision is None else self.tr("Decide {0}").format(
-            i18n.decision_word(decision))
+        label = (
+            self.tr("Clear decision")
+            if decision is None
+            else self.tr("Decide {0}").format(i18n.decision_word(decision))
+        )
         self._bulk("decision", decision, label, ids)
 
     def decide_topic(self, topic: object, decision: str) -> None:
         """Every undecided paper of a topic (core/insights/topics.py) decided at once: one undo step."""
         lib = self.library
-        self._do(self.tr("Decide topic {0} {1}").format(getattr(topic, "name", ""), i18n.decision_word(decision)),
-                 lambda: lib.topics.decide(topic, decision),  # type: ignore[arg-type]
-                 lambda ch: lib.topics.undo_decide(ch))
+        self._do(
+            self.tr("Decide topic {0} {1}").format(getattr(topic, "name", ""), i18n.decision_word(decision)),
+            lambda: lib.topics.decide(topic, decision),  # type: ignore[arg-type]
+            lambda ch: lib.topics.undo_decide(ch),
+        )
 
     def set_rating(self, rating: int, ids: list[int] | None = None) -> None:
         self._bulk("rating", rating, self.tr("Rate {0}").format(rating), ids)
@@ -289,12 +340,21 @@ class EditController(QObject):
     def edit_title(self, pid: int, title: str, base: str | None = None) -> None:
         """``base``: the title the user was looking at. If another program changed it meanwhile,
         the user's title is stored and the status bar says what it replaced (Undo brings it back)."""
-        change = self._call(DescribedEdit(self.tr("Edit title"), call("papers", "set_title", pid, title),
-                                      call("papers", "set_title", pid, ref("detail", "old", 0),
-                                           source=ref("detail", "old", 1))))
+        change = self._call(
+            DescribedEdit(
+                self.tr("Edit title"),
+                call("papers", "set_title", pid, title),
+                call("papers", "set_title", pid, ref("detail", "old", 0), source=ref("detail", "old", 1)),
+            )
+        )
         if change is not None and base is not None and change.detail["old"][0] != base:
-            self.message.emit(self.tr("The title had been changed elsewhere to “{0}”; "
-                              "yours replaced it (Edit → Undo brings that one back)").format(change.detail['old'][0]), 15000)
+            self.message.emit(
+                self.tr(
+                    "The title had been changed elsewhere to “{0}”; "
+                    "yours replaced it (Edit → Undo brings that one back)"
+                ).format(change.detail["old"][0]),
+                15000,
+            )
 
     # ---- notes -----------------------------------------------------------------------------
     def save_note(self, pid: int, text: str, base: str | None = None, editor: NoteEditor | None = None) -> bool:
@@ -333,10 +393,16 @@ class EditController(QObject):
         return True
 
     def restore_for_note(self, pid: int, editor: NoteEditor | None = None) -> None:
-        """"Restore it" on the note editor's "deleted elsewhere" banner: the paper comes out of
+        """ "Restore it" on the note editor's "deleted elsewhere" banner: the paper comes out of
         the trash (one undo step), then the note kept in the editor is stored."""
-        if self._call(DescribedEdit(self.tr("Restore paper"), call("papers", "restore", [pid]),
-                                call("papers", "delete", [pid]))) is None:
+        if (
+            self._call(
+                DescribedEdit(
+                    self.tr("Restore paper"), call("papers", "restore", [pid]), call("papers", "delete", [pid])
+                )
+            )
+            is None
+        ):
             return
         shown = editor or self._notes
         shown.restored(pid)
@@ -344,7 +410,7 @@ class EditController(QObject):
             self._say(self.tr("The paper is back from the trash; your note is stored"))
 
     def keep_note_as_new_paper(self, pid: int, editor: NoteEditor | None = None) -> None:
-        """"Keep as a new paper" on the note editor's "deleted elsewhere" banner: the note kept in
+        """ "Keep as a new paper" on the note editor's "deleted elsewhere" banner: the note kept in
         the editor is stored on a new paper copying the deleted one (one undo step: undoing it
         moves the new paper, note and all, to the trash)."""
         shown = editor or self._notes
@@ -352,8 +418,11 @@ class EditController(QObject):
         if text is None:
             return
         lib = self.library
-        change = self._do(self.tr("Keep note as a new paper"), lambda: lib.imports.note_as_new_paper(pid, text),
-                          lambda ch: lib.imports.undo(ch.detail["batch"]))
+        change = self._do(
+            self.tr("Keep note as a new paper"),
+            lambda: lib.imports.note_as_new_paper(pid, text),
+            lambda ch: lib.imports.undo(ch.detail["batch"]),
+        )
         if change is None:  # refused, or written later: the editor keeps the text until then
             return
         shown.kept_as_new(pid)
@@ -397,8 +466,16 @@ class EditController(QObject):
             return
         n = len(ids)
         row = self._table.currentIndex().row()
-        if self._call(DescribedEdit(self.tr("Move %n paper(s) to the trash", "", n),
-                                call("papers", "delete", ids), call("papers", "restore", ids))) is None:
+        if (
+            self._call(
+                DescribedEdit(
+                    self.tr("Move %n paper(s) to the trash", "", n),
+                    call("papers", "delete", ids),
+                    call("papers", "restore", ids),
+                )
+            )
+            is None
+        ):
             return
         self._say(self.tr("Moved %n paper(s) to the trash", "", n))
         rows = self._table.paper_model.rowCount()
@@ -421,25 +498,50 @@ class EditController(QObject):
             return gone
 
         # the journal's version re-adds on a redo after its undo (a new id); this one restores
-        self._do(self.tr("Highlight"), do, undo,
-                 DescribedEdit(self.tr("Highlight"), call("highlights", "add", pid, start, end, color, comment),
-                           call("highlights", "delete", ref("detail", "id"))))
+        self._do(
+            self.tr("Highlight"),
+            do,
+            undo,
+            DescribedEdit(
+                self.tr("Highlight"),
+                call("highlights", "add", pid, start, end, color, comment),
+                call("highlights", "delete", ref("detail", "id")),
+            ),
+        )
 
     def delete_highlight(self, hid: int) -> None:
-        self._call(DescribedEdit(self.tr("Delete highlight"), call("highlights", "delete", hid),
-                             call("highlights", "restore", ref("detail", "row"))))
+        self._call(
+            DescribedEdit(
+                self.tr("Delete highlight"),
+                call("highlights", "delete", hid),
+                call("highlights", "restore", ref("detail", "row")),
+            )
+        )
 
     def edit_highlight_comment(self, hid: int, comment: str) -> None:
-        self._call(DescribedEdit(self.tr("Edit highlight comment"), call("highlights", "edit", hid, comment=comment),
-                             call("highlights", "edit", hid, comment=ref("detail", "comment"))))
+        self._call(
+            DescribedEdit(
+                self.tr("Edit highlight comment"),
+                call("highlights", "edit", hid, comment=comment),
+                call("highlights", "edit", hid, comment=ref("detail", "comment")),
+            )
+        )
 
     # ---- reading lists ---------------------------------------------------------------------
     def new_list_dialog(self, ids: list[int] | None = None) -> str | None:
         name, ok = QInputDialog.getText(self._dialog_parent, self.tr("New reading list"), self.tr("Name:"))
         if not ok or not name.strip():
             return None
-        if self._call(DescribedEdit(self.tr("Create list {0}").format(name), call("lists", "create", name),
-                                call("lists", "delete", name))) is None:
+        if (
+            self._call(
+                DescribedEdit(
+                    self.tr("Create list {0}").format(name),
+                    call("lists", "create", name),
+                    call("lists", "delete", name),
+                )
+            )
+            is None
+        ):
             return None
         if ids:
             self.add_to_list(name, ids)
@@ -448,9 +550,14 @@ class EditController(QObject):
     def add_to_list(self, name: str, ids: list[int]) -> None:
         if self._in_trash():
             return
-        self._call_many(len(ids), DescribedEdit(self.tr("Add %n paper(s) to {0}", "", len(ids)).format(name),
-                                            call("lists", "add", name, ids),
-                                            call("lists", "remove", name, ref("detail", "added"))))
+        self._call_many(
+            len(ids),
+            DescribedEdit(
+                self.tr("Add %n paper(s) to {0}", "", len(ids)).format(name),
+                call("lists", "add", name, ids),
+                call("lists", "remove", name, ref("detail", "added")),
+            ),
+        )
         self._say(self.tr("Added %n paper(s) to “{0}”", "", len(ids)).format(name))
 
     def add_to_list_dialog(self) -> None:
@@ -459,7 +566,9 @@ class EditController(QObject):
             return
         names = [i.name for i in self.library.lists.all()]
         new = self.tr("New list…")
-        choice, ok = QInputDialog.getItem(self._dialog_parent, self.tr("Add to reading list"), self.tr("List:"), names + [new], 0, False)
+        choice, ok = QInputDialog.getItem(
+            self._dialog_parent, self.tr("Add to reading list"), self.tr("List:"), names + [new], 0, False
+        )
         if not ok:
             return
         if choice == new:
@@ -475,8 +584,13 @@ class EditController(QObject):
             return
         lib = self.library
         pos = [p for p, _, _ in lib.lists.items(name)].index(pid)
-        self._call(DescribedEdit(self.tr("Move in list"), call("lists", "move", name, pid, pos + delta),
-                             call("lists", "move", name, pid, ref("detail", "old"))))
+        self._call(
+            DescribedEdit(
+                self.tr("Move in list"),
+                call("lists", "move", name, pid, pos + delta),
+                call("lists", "move", name, pid, ref("detail", "old")),
+            )
+        )
         self.listReordered.emit(pid)
 
     def reorder_in_list(self, ids: list[int], row: int) -> None:
@@ -485,16 +599,26 @@ class EditController(QObject):
         if not name:
             return
         keep = self._table.current_id()
-        self._call(DescribedEdit(self.tr("Reorder list"), call("lists", "move_many", name, ids, row),
-                             call("lists", "reorder", name, ref("detail", "old"))))
+        self._call(
+            DescribedEdit(
+                self.tr("Reorder list"),
+                call("lists", "move_many", name, ids, row),
+                call("lists", "reorder", name, ref("detail", "old")),
+            )
+        )
         self.listReordered.emit(keep)
 
     def remove_from_current_list(self) -> None:
         name, ids = self._filters().list_name, self._table.selected_ids()
         if not name or not ids:
             return
-        self._call(DescribedEdit(self.tr("Remove from {0}").format(name), call("lists", "remove", name, ids),
-                             call("lists", "restore", ref("detail", "snapshot"))))
+        self._call(
+            DescribedEdit(
+                self.tr("Remove from {0}").format(name),
+                call("lists", "remove", name, ids),
+                call("lists", "restore", ref("detail", "snapshot")),
+            )
+        )
 
     def edit_item_note(self) -> None:
         name, pid = self._filters().list_name, self._table.current_id()
@@ -503,11 +627,20 @@ class EditController(QObject):
             return
         lib = self.library
         current = next((n for p, _, n in lib.lists.items(name) if p == pid), "")
-        text, ok = QInputDialog.getText(self._dialog_parent, self.tr("List item note"), self.tr("Note for this paper in “{0}”:").format(name),
-                                        text=current)
+        text, ok = QInputDialog.getText(
+            self._dialog_parent,
+            self.tr("List item note"),
+            self.tr("Note for this paper in “{0}”:").format(name),
+            text=current,
+        )
         if ok:
-            self._call(DescribedEdit(self.tr("Edit item note"), call("lists", "set_item_note", name, pid, text),
-                                 call("lists", "set_item_note", name, pid, ref("detail", "old"))))
+            self._call(
+                DescribedEdit(
+                    self.tr("Edit item note"),
+                    call("lists", "set_item_note", name, pid, text),
+                    call("lists", "set_item_note", name, pid, ref("detail", "old")),
+                )
+            )
 
     def on_list_menu(self, action: str, name: str) -> None:
         lib = self.library
@@ -519,19 +652,36 @@ class EditController(QObject):
         elif action == "rename":
             new, ok = QInputDialog.getText(parent, self.tr("Rename list"), self.tr("New name:"), text=name)
             if ok and new.strip():
-                self._call(DescribedEdit(self.tr("Rename list"), call("lists", "rename", name, new),
-                                     call("lists", "rename", new, name)))
+                self._call(
+                    DescribedEdit(
+                        self.tr("Rename list"), call("lists", "rename", name, new), call("lists", "rename", new, name)
+                    )
+                )
                 self.listRenamed.emit(name, new)
         elif action == "describe":
             info = next((i for i in lib.lists.all() if i.name == name), None)
-            text, ok = QInputDialog.getMultiLineText(parent, self.tr("Describe list"), self.tr("Description of “{0}”:").format(name),
-                                                     info.description if info else "")
+            text, ok = QInputDialog.getMultiLineText(
+                parent,
+                self.tr("Describe list"),
+                self.tr("Description of “{0}”:").format(name),
+                info.description if info else "",
+            )
             if ok:
-                self._call(DescribedEdit(self.tr("Describe list"), call("lists", "describe", name, text),
-                                     call("lists", "describe", name, ref("detail", "old"))))
+                self._call(
+                    DescribedEdit(
+                        self.tr("Describe list"),
+                        call("lists", "describe", name, text),
+                        call("lists", "describe", name, ref("detail", "old")),
+                    )
+                )
         elif action == "delete":
-            self._call(DescribedEdit(self.tr("Delete list {0}").format(name), call("lists", "delete", name),
-                                 call("lists", "restore", ref("detail", "snapshot"))))
+            self._call(
+                DescribedEdit(
+                    self.tr("Delete list {0}").format(name),
+                    call("lists", "delete", name),
+                    call("lists", "restore", ref("detail", "snapshot")),
+                )
+            )
             if self._filters().list_name == name:
                 self.filterRequested.emit("all", "")
 
@@ -550,24 +700,39 @@ class EditController(QObject):
         elif action == "exclude":
             self.tagExcluded.emit(name)
         elif action == "rename":
-            new, ok = QInputDialog.getText(parent, self.tr("Rename tag"), self.tr("Rename “{0}” (its children follow) to:").format(name),
-                                           text=name)
+            new, ok = QInputDialog.getText(
+                parent, self.tr("Rename tag"), self.tr("Rename “{0}” (its children follow) to:").format(name), text=name
+            )
             if ok and new.strip() and new != name:
-                self._call(DescribedEdit(self.tr("Rename tag"), call("tags", "rename", name, new),
-                                     call("tags", "rename", new, name)))
+                self._call(
+                    DescribedEdit(
+                        self.tr("Rename tag"), call("tags", "rename", name, new), call("tags", "rename", new, name)
+                    )
+                )
         elif action == "merge":
             from desktop_app.gui.merge_tags import ask_merge_target
 
             target = ask_merge_target(lib, name, parent)
             if target:
-                self._call(DescribedEdit(self.tr("Merge tag {0} into {1}").format(name, target),
-                                     call("tags", "merge", name, target), call("tags", "unmerge", ref())))
+                self._call(
+                    DescribedEdit(
+                        self.tr("Merge tag {0} into {1}").format(name, target),
+                        call("tags", "merge", name, target),
+                        call("tags", "unmerge", ref()),
+                    )
+                )
         elif action == "color":
             color = QColorDialog.getColor(parent=parent, title=self.tr("Color of “{0}”").format(name))
             if color.isValid():
-                self._call(DescribedEdit(self.tr("Recolor tag"), call("tags", "recolor", name, color.name()),
-                                     call("tags", "recolor", name, ref("detail", "old_color"))))
+                self._call(
+                    DescribedEdit(
+                        self.tr("Recolor tag"),
+                        call("tags", "recolor", name, color.name()),
+                        call("tags", "recolor", name, ref("detail", "old_color")),
+                    )
+                )
         elif action == "delete":
+
             def undo(ch: Change) -> Change:
                 out = lib.tags.set_links(ch.detail["links"], present=True) if ch.detail["links"] else ch
                 if ch.detail["color"]:
@@ -590,8 +755,9 @@ class EditController(QObject):
             return
         query = saved.to_text()
         suggested = saved.query or ", ".join(label for _key, label in state.chips())
-        name, ok = QInputDialog.getText(self._dialog_parent, self.tr("Save search"), self.tr("Name:"),
-                                        text=suggested[:40])
+        name, ok = QInputDialog.getText(
+            self._dialog_parent, self.tr("Save search"), self.tr("Name:"), text=suggested[:40]
+        )
         if ok and name.strip():
             lib = self.library
 
@@ -605,8 +771,13 @@ class EditController(QObject):
     def on_search_menu(self, action: str, name: str) -> None:
         lib = self.library
         if action == "delete":
-            self._call(DescribedEdit(self.tr("Delete saved search"), call("searches", "delete", name),
-                                 call("searches", "save", name, ref("detail", "old"))))
+            self._call(
+                DescribedEdit(
+                    self.tr("Delete saved search"),
+                    call("searches", "delete", name),
+                    call("searches", "save", name, ref("detail", "old")),
+                )
+            )
         elif action == "snapshot":
             saved = SavedFilter.from_text(dict(lib.searches.all()).get(name, ""))
             query = saved.query
@@ -622,4 +793,6 @@ class EditController(QObject):
                 return lib.lists.add(list_name, ids)
 
             self._do(self.tr("Snapshot search to list"), do, lambda _c: lib.lists.delete(list_name))
-            self._say(self.tr("Reading list “{0}” holds the %n paper(s) the search found", "", len(ids)).format(list_name))
+            self._say(
+                self.tr("Reading list “{0}” holds the %n paper(s) the search found", "", len(ids)).format(list_name)
+            )

@@ -59,8 +59,12 @@ class FilledColumns(QObject):
             self._apply(filled)
             return
         library = self.library
-        self.worker.start(lambda _progress, _cancelled: (ids, library.papers.filled_fields(ids)),
-                          self._done, lambda _message: None, again=self.refresh)
+        self.worker.start(
+            lambda _progress, _cancelled: (ids, library.papers.filled_fields(ids)),
+            self._done,
+            lambda _message: None,
+            again=self.refresh,
+        )
 
     def _apply(self, filled: frozenset[str]) -> None:
         self.asked += 1

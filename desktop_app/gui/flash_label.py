@@ -12,8 +12,10 @@ from PySide6.QtGui import QAccessible, QAccessibleEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 FLASH_MS = 1500  # long enough to be read at a glance, short enough to be gone by the next paper
-PILL = ('QLabel#flashLabel[showing="true"] { background: palette(highlight); color: palette(highlighted-text);'
-        " border-radius: 8px; padding: 1px 8px; font-weight: 600; }")
+PILL = (
+    'QLabel#flashLabel[showing="true"] { background: palette(highlight); color: palette(highlighted-text);'
+    " border-radius: 8px; padding: 1px 8px; font-weight: 600; }"
+)
 
 
 class FlashLabel(QLabel):

@@ -9,8 +9,11 @@ border is always there, transparent until the widget has the focus.
 _FRAMED = ("QTreeWidget#sidebar", "QTableView#paperTable", "QTextBrowser#readerView", "QListWidget#highlightList")
 
 FOCUS = (
-    "\n" + ", ".join(_FRAMED) + " { border: 2px solid transparent; }\n"
-    + ", ".join(f"{w}:focus" for w in _FRAMED) + " { border: 2px solid palette(highlight); }\n"
+    "\n"
+    + ", ".join(_FRAMED)
+    + " { border: 2px solid transparent; }\n"
+    + ", ".join(f"{w}:focus" for w in _FRAMED)
+    + " { border: 2px solid palette(highlight); }\n"
     "QWidget#ratingControl { border: 1px solid transparent; border-radius: 4px; }\n"
     "QWidget#ratingControl:focus { border: 1px solid palette(highlight); }\n"
     # the status buttons: a checked one is filled with a blue already, so its focus is dark

@@ -16,7 +16,9 @@ def show_shortcuts(parent: QWidget) -> None:
     dlg.setObjectName("shortcutsDialog")
     dlg.setWindowTitle(QCoreApplication.translate("HelpDialogs", "Keyboard shortcuts"))
     lay = QVBoxLayout(dlg)
-    rows = "".join(f"<tr><td style='padding-right:18px'><b>{k}</b></td><td>{v}</td></tr>" for k, v in translated_shortcuts())
+    rows = "".join(
+        f"<tr><td style='padding-right:18px'><b>{k}</b></td><td>{v}</td></tr>" for k, v in translated_shortcuts()
+    )
     label = QLabel(f"<table>{rows}</table>", dlg)
     label.setTextFormat(Qt.TextFormat.RichText)
     lay.addWidget(label)
@@ -31,5 +33,9 @@ def show_about(parent: QWidget, library: Library) -> None:
     box.setObjectName("aboutBox")
     box.setWindowTitle(QCoreApplication.translate("HelpDialogs", "About {0}").format(APP_NAME))
     box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(QCoreApplication.translate("HelpDialogs", "{0} {1}\n\nA reading room for paper abstracts.\n\nLibrary: {2}\nPapers: {3}").format(APP_NAME, VERSION, library.folder, i18n.number(library.papers.count())))
+    box.setText(
+        QCoreApplication.translate(
+            "HelpDialogs", "{0} {1}\n\nA reading room for paper abstracts.\n\nLibrary: {2}\nPapers: {3}"
+        ).format(APP_NAME, VERSION, library.folder, i18n.number(library.papers.count()))
+    )
     box.open()

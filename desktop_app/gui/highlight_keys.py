@@ -45,14 +45,19 @@ class HighlightKeys(QObject):
         if r.paper is None or r.read_only:
             return
         if r.selection_span() is None:
-            r.show_highlight_prompt(QCoreApplication.translate(
-                "HighlightKeys", "Select words first: Shift+arrows in the abstract, then h and 1–5"))
+            r.show_highlight_prompt(
+                QCoreApplication.translate(
+                    "HighlightKeys", "Select words first: Shift+arrows in the abstract, then h and 1–5"
+                )
+            )
             self.pending = False
             self._timer.start(HINT_MS)
             return
         self.pending = True
         colours = " · ".join(f"{n} {i18n.color_label(c)}" for n, c in enumerate(COLORS, 1))
-        r.show_highlight_prompt(QCoreApplication.translate("HighlightKeys", "Highlight color: {0} (Esc cancels)").format(colours))
+        r.show_highlight_prompt(
+            QCoreApplication.translate("HighlightKeys", "Highlight color: {0} (Esc cancels)").format(colours)
+        )
         self._timer.start(CHOICE_MS)
 
     def disarm(self) -> None:
@@ -79,8 +84,11 @@ class HighlightKeys(QObject):
         if kind == QEvent.Type.FocusOut and self.pending:
             self.disarm()
             return False
-        if not self.pending or kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride) \
-                or not isinstance(event, QKeyEvent):
+        if (
+            not self.pending
+            or kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride)
+            or not isinstance(event, QKeyEvent)
+        ):
             return False
         if event.key() in (Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta):
             return False  # a modifier alone decides nothing yet

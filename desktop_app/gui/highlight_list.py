@@ -28,8 +28,7 @@ class _WrappedRows(QStyledItemDelegate):
         view: QListWidget = self.parent()  # type: ignore[assignment]
         width = text_width(view)
         text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
-        rect = option.fontMetrics.boundingRect(QRect(0, 0, width, 1_000_000),
-                                               int(Qt.TextFlag.TextWordWrap), text)
+        rect = option.fontMetrics.boundingRect(QRect(0, 0, width, 1_000_000), int(Qt.TextFlag.TextWordWrap), text)
         return QSize(view.viewport().width(), rect.height() + 2 * ROW_PADDING)
 
 

@@ -146,7 +146,7 @@ def color_label(color: str) -> str:
 
 
 def status_label(status: str) -> str:
-    """"Unread", "Skimmed", "Read" (translated) for a stored status."""
+    """ "Unread", "Skimmed", "Read" (translated) for a stored status."""
     return tr(STATUS_LABELS[status]) if status in STATUS_LABELS else status
 
 
@@ -210,7 +210,7 @@ def plurals() -> Plurals:
 
 
 def decision_label(decision: str | None) -> str:
-    """"Keep", "Maybe", "Skip", "Undecided" (translated) for a stored decision (None: undecided)."""
+    """ "Keep", "Maybe", "Skip", "Undecided" (translated) for a stored decision (None: undecided)."""
     key = decision or "none"
     return tr(DECISION_LABELS[key]) if key in DECISION_LABELS else key
 
@@ -228,7 +228,7 @@ def status_word(status: str) -> str:
 
 
 def papers(n: int) -> str:
-    """"1 paper" / "2 papers", with the locale's digit grouping."""
+    """ "1 paper" / "2 papers", with the locale's digit grouping."""
     return number_in(plurals().papers(n), n)
 
 

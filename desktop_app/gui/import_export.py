@@ -27,18 +27,33 @@ from desktop_app.gui.jobs import Job, keep_while_running, start_job
 from desktop_app.gui.paper_table import PaperTable
 from desktop_app.gui.search_bar import FilterState
 
-IMPORT_FILTER = QT_TRANSLATE_NOOP("FileController", "Bibliographies (*.bib *.ris *.txt *.json *.xml *.atom *.csv *.tsv *.enw *.nbib);;"
-                 "All files (*)")
+IMPORT_FILTER = QT_TRANSLATE_NOOP(
+    "FileController", "Bibliographies (*.bib *.ris *.txt *.json *.xml *.atom *.csv *.tsv *.enw *.nbib);;All files (*)"
+)
 EXPORT_FORMATS = [
-    ("md", QT_TRANSLATE_NOOP("ExportDialog", "Markdown (.md)")), ("html", QT_TRANSLATE_NOOP("ExportDialog", "HTML page (.html)")), ("pdf", QT_TRANSLATE_NOOP("ExportDialog", "PDF (.pdf)")), ("bib", QT_TRANSLATE_NOOP("ExportDialog", "BibTeX (.bib)")),
-    ("ris", QT_TRANSLATE_NOOP("ExportDialog", "RIS (.ris)")), ("csljson", QT_TRANSLATE_NOOP("ExportDialog", "CSL-JSON (.json)")), ("csv", QT_TRANSLATE_NOOP("ExportDialog", "CSV spreadsheet (.csv)")),
+    ("md", QT_TRANSLATE_NOOP("ExportDialog", "Markdown (.md)")),
+    ("html", QT_TRANSLATE_NOOP("ExportDialog", "HTML page (.html)")),
+    ("pdf", QT_TRANSLATE_NOOP("ExportDialog", "PDF (.pdf)")),
+    ("bib", QT_TRANSLATE_NOOP("ExportDialog", "BibTeX (.bib)")),
+    ("ris", QT_TRANSLATE_NOOP("ExportDialog", "RIS (.ris)")),
+    ("csljson", QT_TRANSLATE_NOOP("ExportDialog", "CSL-JSON (.json)")),
+    ("csv", QT_TRANSLATE_NOOP("ExportDialog", "CSV spreadsheet (.csv)")),
     ("json", QT_TRANSLATE_NOOP("ExportDialog", "Marginalia JSON — everything, for backups (.json)")),
     ("bibliography-html", QT_TRANSLATE_NOOP("ExportDialog", "Bibliography in the citation style, HTML (.html)")),
     ("bibliography-txt", QT_TRANSLATE_NOOP("ExportDialog", "Bibliography in the citation style, plain text (.txt)")),
 ]
-EXTENSIONS = {"md": ".md", "html": ".html", "pdf": ".pdf", "bib": ".bib", "ris": ".ris",
-              "csljson": ".json", "csv": ".csv", "json": ".json",
-              "bibliography-html": ".html", "bibliography-txt": ".txt"}
+EXTENSIONS = {
+    "md": ".md",
+    "html": ".html",
+    "pdf": ".pdf",
+    "bib": ".bib",
+    "ris": ".ris",
+    "csljson": ".json",
+    "csv": ".csv",
+    "json": ".json",
+    "bibliography-html": ".html",
+    "bibliography-txt": ".txt",
+}
 
 
 def sample_files() -> list[Path]:
@@ -93,8 +108,14 @@ class FileController(QObject):
     damaged = Signal(str)  # the database failed its check (backup_if_due_async): what is wrong
     imported = Signal()  # an import finished and its papers are shown (the table takes the keys)
 
-    def __init__(self, library: Library, table: PaperTable, status_label: QLabel,
-                 filters: Callable[[], FilterState], parent: QWidget) -> None:
+    def __init__(
+        self,
+        library: Library,
+        table: PaperTable,
+        status_label: QLabel,
+        filters: Callable[[], FilterState],
+        parent: QWidget,
+    ) -> None:
         super().__init__(parent)
         self.library = library
         self._table = table
@@ -107,7 +128,9 @@ class FileController(QObject):
 
     # ---- import ----------------------------------------------------------------------------
     def import_dialog(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self._window, self.tr("Import files"), str(Path.home()), self.tr(IMPORT_FILTER))
+        paths, _ = QFileDialog.getOpenFileNames(
+            self._window, self.tr("Import files"), str(Path.home()), self.tr(IMPORT_FILTER)
+        )
         if paths:
             self.import_paths(paths)
 
@@ -125,15 +148,29 @@ class FileController(QObject):
         from PySide6.QtWidgets import QMessageBox
 
         answer = QMessageBox.question(
-            self._window, self.tr("Link files outside the library?"),
-            self.tr("The backup links %n file(s) outside this library's folder. They were not linked: a backup "
-                    "from elsewhere can name any file on this computer. Link them now? Only if you trust the "
-                    "backup.", "", refused),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            self._window,
+            self.tr("Link files outside the library?"),
+            self.tr(
+                "The backup links %n file(s) outside this library's folder. They were not linked: a backup "
+                "from elsewhere can name any file on this computer. Link them now? Only if you trust the "
+                "backup.",
+                "",
+                refused,
+            ),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         if answer == QMessageBox.StandardButton.Yes:
             lib = self.library
-            start_job(self._window, self.tr("Restoring…"), lambda progress, cancelled: lib.imports.from_files(
-                paths, progress=progress, cancelled=cancelled, accept_links=True), self.import_done, self._job_failed)
+            start_job(
+                self._window,
+                self.tr("Restoring…"),
+                lambda progress, cancelled: lib.imports.from_files(
+                    paths, progress=progress, cancelled=cancelled, accept_links=True
+                ),
+                self.import_done,
+                self._job_failed,
+            )
 
     def import_paths(self, paths: list[str], preview: bool = True) -> None:
         lib = self.library
@@ -143,9 +180,16 @@ class FileController(QObject):
 
         # only regular files are opened here (a FIFO would block this thread); the rest are
         # reported by the reading job, in one line each
-        if any(not_a_file(p) is None and is_library_json_file(p) for p in paths):  # backups restore everything; no preview needed
-            start_job(win, self.tr("Restoring…"), lambda progress, cancelled: lib.imports.from_files(
-                paths, progress=progress, cancelled=cancelled), lambda r: self._restored(r, paths), self._job_failed)
+        if any(
+            not_a_file(p) is None and is_library_json_file(p) for p in paths
+        ):  # backups restore everything; no preview needed
+            start_job(
+                win,
+                self.tr("Restoring…"),
+                lambda progress, cancelled: lib.imports.from_files(paths, progress=progress, cancelled=cancelled),
+                lambda r: self._restored(r, paths),
+                self._job_failed,
+            )
             return
 
         def parse(progress, cancelled):  # noqa: ANN001, ANN202
@@ -163,16 +207,24 @@ class FileController(QObject):
                 dlg.keywords_as_tags.setChecked(defaults["keywords_as_tags"])
                 if dlg.exec() != QDialog.DialogCode.Accepted:
                     return
-                options = {"duplicates": dlg.duplicates(), "keep_apart": dlg.keep_apart(),
-                           "keywords_as_tags": dlg.add_keywords_as_tags(),
-                           "tag_categories": defaults["tag_categories"]}
+                options = {
+                    "duplicates": dlg.duplicates(),
+                    "keep_apart": dlg.keep_apart(),
+                    "keywords_as_tags": dlg.add_keywords_as_tags(),
+                    "tag_categories": defaults["tag_categories"],
+                }
             elif not report.added and not report.duplicates:
                 self.import_done(report)
                 return
-            start_job(win, self.tr("Importing…"),
-                      lambda progress, cancelled: lib.imports.from_records(parsed, progress=progress,
-                                                                           cancelled=cancelled, **options),
-                      self.import_done, self._job_failed)
+            start_job(
+                win,
+                self.tr("Importing…"),
+                lambda progress, cancelled: lib.imports.from_records(
+                    parsed, progress=progress, cancelled=cancelled, **options
+                ),
+                self.import_done,
+                self._job_failed,
+            )
 
         start_job(win, self.tr("Reading files…"), parse, parsed_ok, self._job_failed)
 
@@ -181,9 +233,11 @@ class FileController(QObject):
         from desktop_app.gui import preferences as prefs
 
         settings = self._window.settings
-        return {"duplicates": "skip" if prefs.get_bool(settings, prefs.IMPORT_SKIP_DUPLICATES) else "merge",
-                "keywords_as_tags": prefs.get_bool(settings, prefs.IMPORT_KEYWORDS_AS_TAGS),
-                "tag_categories": prefs.get_bool(settings, prefs.IMPORT_ARXIV_CATEGORIES_AS_TAGS)}
+        return {
+            "duplicates": "skip" if prefs.get_bool(settings, prefs.IMPORT_SKIP_DUPLICATES) else "merge",
+            "keywords_as_tags": prefs.get_bool(settings, prefs.IMPORT_KEYWORDS_AS_TAGS),
+            "tag_categories": prefs.get_bool(settings, prefs.IMPORT_ARXIV_CATEGORIES_AS_TAGS),
+        }
 
     def import_done(self, report: ImportReport) -> None:
         """Show an import's result: refresh, select its first paper, report problems."""
@@ -214,8 +268,9 @@ class FileController(QObject):
     # ---- export ----------------------------------------------------------------------------
     def export_dialog(self, list_name: str | None = None) -> None:
         lists = [i.name for i in self.library.lists.all()]
-        dlg = ExportDialog(lists, len(self._table.selected_ids()) > 0, list_name or self._filters().list_name,
-                           self._window)
+        dlg = ExportDialog(
+            lists, len(self._table.selected_ids()) > 0, list_name or self._filters().list_name, self._window
+        )
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return
         fmt = dlg.format.currentData()
@@ -243,8 +298,13 @@ class FileController(QObject):
             from desktop_app.gui.paper_menu import citation_style
 
             kwargs["style"] = citation_style(self._window)
-        start_job(self._window, self.tr("Exporting…"), lambda p, c: export_to_file(lib, fmt, path, **kwargs),
-                  lambda n: self.message.emit(self.tr("Exported %n paper(s) to {0}", "", n).format(path), 10000), self._job_failed)
+        start_job(
+            self._window,
+            self.tr("Exporting…"),
+            lambda p, c: export_to_file(lib, fmt, path, **kwargs),
+            lambda n: self.message.emit(self.tr("Exported %n paper(s) to {0}", "", n).format(path), 10000),
+            self._job_failed,
+        )
 
     def print_dialog(self) -> None:
         from PySide6.QtGui import QTextDocument
@@ -277,7 +337,11 @@ class FileController(QObject):
         self.index_ready = False
         job = Job(lambda progress, cancelled: lib.ensure_index(progress, cancelled), self._window)
         label.setText(self.tr("Preparing the search index…"))
-        job.progressed.connect(lambda n, t: label.setText(self.tr("Indexing {0} of %n paper(s)…", "", t).format(i18n.number(n)).replace(str(t), i18n.number(t))))
+        job.progressed.connect(
+            lambda n, t: label.setText(
+                self.tr("Indexing {0} of %n paper(s)…", "", t).format(i18n.number(n)).replace(str(t), i18n.number(t))
+            )
+        )
 
         def done(why) -> None:  # noqa: ANN001
             self.index_ready = True
@@ -308,7 +372,9 @@ class FileController(QObject):
             return None
         lib = self.library
         enabled, keep = self.backup_preferences()
-        job = Job(lambda progress, cancelled: lib.backups.check_then_make(enabled=enabled, keep_at_most=keep), self._window)
+        job = Job(
+            lambda progress, cancelled: lib.backups.check_then_make(enabled=enabled, keep_at_most=keep), self._window
+        )
         job.succeeded.connect(self._backup_done)
         job.failed.connect(self._backup_failed)
         keep_while_running(self._window, job)
@@ -335,23 +401,34 @@ class FileController(QObject):
 
     def rebuild_index(self) -> None:
         lib = self.library
-        start_job(self._window, self.tr("Rebuilding the search index…"), lambda p, c: lib.reindex(p, c),
-                  lambda ok: self.message.emit(self.tr("Search index rebuilt") if ok else self.tr("Rebuild cancelled"), 5000),
-                  self._job_failed)
+        start_job(
+            self._window,
+            self.tr("Rebuilding the search index…"),
+            lambda p, c: lib.reindex(p, c),
+            lambda ok: self.message.emit(self.tr("Search index rebuilt") if ok else self.tr("Rebuild cancelled"), 5000),
+            self._job_failed,
+        )
 
     def check_library(self) -> None:
         problems = self.library.integrity_check()
         age = i18n.plurals().backup_age(self.library.backups.newest_age())
         if problems:
             # plain text: a problem names attached files, whose names come from imported files
-            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Check library"), "\n".join([*problems, age]),
-                              QMessageBox.StandardButton.Ok, self._window)
+            box = QMessageBox(
+                QMessageBox.Icon.Warning,
+                self.tr("Check library"),
+                "\n".join([*problems, age]),
+                QMessageBox.StandardButton.Ok,
+                self._window,
+            )
             box.setTextFormat(Qt.TextFormat.PlainText)
             box.exec()
         else:
-            QMessageBox.information(self._window, self.tr("Check library"),
-                                    self.tr("All is well: %n paper(s); database and index agree.\n", "", self.library.papers.count())
-                                    + age)
+            QMessageBox.information(
+                self._window,
+                self.tr("Check library"),
+                self.tr("All is well: %n paper(s); database and index agree.\n", "", self.library.papers.count()) + age,
+            )
 
     def undo_import_dialog(self) -> None:
         batches = [b for b in self.library.imports.batches() if not b["undone"] and b["added"]]

@@ -53,15 +53,17 @@ def _headline(report: ImportReport) -> str:
     if report.duplicates:
         reasons = "; ".join(f"{i18n.reason_label(r)}: {n}" for r, n in report.reasons().items())
         return QCoreApplication.translate("ImportPreview", "{0}, {1} already there ({2}), {3}.").format(
-            added, report.duplicates, reasons, failed)
+            added, report.duplicates, reasons, failed
+        )
     return QCoreApplication.translate("ImportPreview", "{0}, {1}.").format(added, failed)
 
 
 class ImportPreview(QDialog):
     """Shows a dry run's report; the user picks how duplicates are treated and what to keep apart."""
 
-    def __init__(self, report: ImportReport, parsed: list[tuple[str, ParseResult]] | None = None,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, report: ImportReport, parsed: list[tuple[str, ParseResult]] | None = None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("importPreview")
         self.setWindowTitle(self.tr("Import"))
@@ -75,8 +77,13 @@ class ImportPreview(QDialog):
 
         self.matches = self._match_list(report)
         if self.matches.topLevelItemCount():
-            hint = QLabel(self.tr("Each of these records was found to be a paper already there. Tick "
-                          "“Keep apart” to import one as a paper of its own."), self)
+            hint = QLabel(
+                self.tr(
+                    "Each of these records was found to be a paper already there. Tick "
+                    "“Keep apart” to import one as a paper of its own."
+                ),
+                self,
+            )
             hint.setWordWrap(True)
             lay.addWidget(hint)
             lay.addWidget(self.matches)
@@ -90,8 +97,9 @@ class ImportPreview(QDialog):
         self.details.setMinimumSize(620, 110)
         lay.addWidget(self.details)
 
-        self.merge = QRadioButton(self.tr("Duplicates: fill in what the library lacks (your tags, notes and edits stay)"),
-                                  self)
+        self.merge = QRadioButton(
+            self.tr("Duplicates: fill in what the library lacks (your tags, notes and edits stay)"), self
+        )
         self.skip = QRadioButton(self.tr("Duplicates: skip them"), self)
         self.merge.setChecked(True)
         group = QButtonGroup(self)
@@ -106,7 +114,11 @@ class ImportPreview(QDialog):
 
         with_keywords, distinct = _keyword_count(parsed or [])
         self.keywords_as_tags = QCheckBox(
-            self.tr("Add the files' keywords as tags under keywords/ ({0} on {1}; they are kept as each paper's keywords either way)").format(self.tr('%n keyword(s)', '', distinct), self.tr('%n record(s)', '', with_keywords)), self)
+            self.tr(
+                "Add the files' keywords as tags under keywords/ ({0} on {1}; they are kept as each paper's keywords either way)"
+            ).format(self.tr("%n keyword(s)", "", distinct), self.tr("%n record(s)", "", with_keywords)),
+            self,
+        )
         self.keywords_as_tags.setObjectName("keywordsAsTags")
         self.offers_keywords = bool(with_keywords)
         if with_keywords:
@@ -129,7 +141,15 @@ class ImportPreview(QDialog):
         tree.setRootIsDecorated(False)
         tree.setUniformRowHeights(True)
         tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        tree.setHeaderLabels([self.tr("Keep apart"), self.tr("Record in the file"), self.tr("Is the paper"), self.tr("Because"), self.tr("Where")])
+        tree.setHeaderLabels(
+            [
+                self.tr("Keep apart"),
+                self.tr("Record in the file"),
+                self.tr("Is the paper"),
+                self.tr("Because"),
+                self.tr("Where"),
+            ]
+        )
         several = len(report.files) > 1
         for file_no, fr in enumerate(report.files):
             for m in fr.matches:
@@ -156,12 +176,22 @@ class ImportPreview(QDialog):
     def _details(report: ImportReport) -> list[str]:
         details = []
         for fr in report.files:
-            details.append(QCoreApplication.translate("ImportPreview", "{0} ({1}): {2} new, {3} already there, {4} failed").format(
-                Path(fr.path).name, fr.format, fr.added, fr.duplicates, fr.failed))
+            details.append(
+                QCoreApplication.translate("ImportPreview", "{0} ({1}): {2} new, {3} already there, {4} failed").format(
+                    Path(fr.path).name, fr.format, fr.added, fr.duplicates, fr.failed
+                )
+            )
             details += [QCoreApplication.translate("ImportPreview", "    warning: {0}").format(w) for w in fr.warnings]
-            details += [QCoreApplication.translate("ImportPreview", "    failed: {0}").format(e) for e in fr.errors[:_MAX_ERRORS]]
+            details += [
+                QCoreApplication.translate("ImportPreview", "    failed: {0}").format(e)
+                for e in fr.errors[:_MAX_ERRORS]
+            ]
             if len(fr.errors) > _MAX_ERRORS:
-                details.append(QCoreApplication.translate("ImportPreview", "    … and {0} more").format(len(fr.errors) - _MAX_ERRORS))
+                details.append(
+                    QCoreApplication.translate("ImportPreview", "    … and {0} more").format(
+                        len(fr.errors) - _MAX_ERRORS
+                    )
+                )
         return details
 
     def duplicates(self) -> str:

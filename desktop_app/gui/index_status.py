@@ -51,7 +51,9 @@ class IndexStatus(QObject):
                 self.label.setText("")
                 self.caughtUp.emit()
         elif kind == "error":
-            self.label.setText(self.tr("Search index update failed ({0}); it will be retried").format(event.get('message')))
+            self.label.setText(
+                self.tr("Search index update failed ({0}); it will be retried").format(event.get("message"))
+            )
 
 
 def attach(window) -> IndexStatus:  # noqa: ANN001 - a MainWindow

@@ -42,7 +42,7 @@ class Job(QThread):
 
             if is_damage(exc):  # bad pages: one line; the window offers the backup (``damaged``)
                 self.damaged_found = True
-                self.failed.emit(self.tr("The library database is damaged ({0}).").format(getattr(exc, 'orig', exc)))
+                self.failed.emit(self.tr("The library database is damaged ({0}).").format(getattr(exc, "orig", exc)))
             elif isinstance(exc, LibraryError | QuerySyntaxError | OSError):
                 self.failed.emit(str(exc))
             else:
@@ -124,8 +124,9 @@ class SerialJob:
     def busy(self) -> bool:
         return self.job is not None
 
-    def start(self, work: Work, done: Callable[[object], None], failed: Callable[[str], None],
-              again: Callable[[], None]) -> bool:
+    def start(
+        self, work: Work, done: Callable[[object], None], failed: Callable[[str], None], again: Callable[[], None]
+    ) -> bool:
         """Start ``work``; False (and ``again`` kept for later) when a run is going."""
         if self.job is not None:
             self._again = again
@@ -145,4 +146,3 @@ class SerialJob:
             again()
         else:
             handler(value)  # type: ignore[arg-type]
-

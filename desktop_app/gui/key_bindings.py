@@ -47,7 +47,9 @@ class Registration:
         if self.widget is other.widget:
             return True
         for outer, inner in ((self, other), (other, self)):
-            if outer.context == Qt.ShortcutContext.WidgetWithChildrenShortcut and outer.widget.isAncestorOf(inner.widget):
+            if outer.context == Qt.ShortcutContext.WidgetWithChildrenShortcut and outer.widget.isAncestorOf(
+                inner.widget
+            ):
                 return True
         return False
 
@@ -59,8 +61,15 @@ def registrations(window: QWidget) -> list[Registration]:
         if action.isSeparator() or action.menu() is not None:
             continue
         for seq in action.shortcuts():
-            out.append(Registration(seq.toString(QKeySequence.SequenceFormat.PortableText), action,
-                                    action.shortcutContext(), None, action.isEnabled()))
+            out.append(
+                Registration(
+                    seq.toString(QKeySequence.SequenceFormat.PortableText),
+                    action,
+                    action.shortcutContext(),
+                    None,
+                    action.isEnabled(),
+                )
+            )
     for sc in window.findChildren(QShortcut):
         parent = sc.parent()
         widget = parent if isinstance(parent, QWidget) else None
@@ -68,8 +77,9 @@ def registrations(window: QWidget) -> list[Registration]:
         if ctx in (Qt.ShortcutContext.WindowShortcut, Qt.ShortcutContext.ApplicationShortcut):
             widget = None
         for seq in sc.keys():  # noqa: SIM118 - QShortcut.keys(), not a dict
-            out.append(Registration(seq.toString(QKeySequence.SequenceFormat.PortableText), sc, ctx, widget,
-                                    sc.isEnabled()))
+            out.append(
+                Registration(seq.toString(QKeySequence.SequenceFormat.PortableText), sc, ctx, widget, sc.isEnabled())
+            )
     return out
 
 
@@ -79,7 +89,7 @@ def collisions(window: QWidget, *, only_enabled: bool = False) -> list[tuple[Reg
     regs = [r for r in registrations(window) if r.enabled or not only_enabled]
     out = []
     for n, a in enumerate(regs):
-        for b in regs[n + 1:]:
+        for b in regs[n + 1 :]:
             if a.key == b.key and a.overlaps(b):
                 out.append((a, b))
     return out

@@ -25,8 +25,9 @@ from desktop_app.gui.single_instance import InstanceServer, hand_over
 BACKUP_AFTER_MS = 800
 
 
-def open_main_window(library_dir: str | Path, settings: QSettings | None = None, *,
-                     ask_restore: bool = True) -> MainWindow:
+def open_main_window(
+    library_dir: str | Path, settings: QSettings | None = None, *, ask_restore: bool = True
+) -> MainWindow:
     """The shown main window on that library, using the running QApplication.
 
     A damaged database is found here (opening it, or building the window on it, fails): the
@@ -78,15 +79,31 @@ def _build_window(folder: Path, settings: QSettings | None) -> MainWindow:
 def ask_restore(folder: Path, exc: object, parent: QWidget | None = None) -> backups.BackupInfo | None:
     """Ask whether to put the newest sound backup in place of the damaged database: the backup
     when the answer is Restore; None when there is none (said) or the user chose Quit."""
-    newest = next((b for b in backups.list_backups(folder / backups.BACKUPS_DIR)
-                   if backups.integrity_problem(b.path) is None), None)  # checked newest first, lazily
+    newest = next(
+        (b for b in backups.list_backups(folder / backups.BACKUPS_DIR) if backups.integrity_problem(b.path) is None),
+        None,
+    )  # checked newest first, lazily
     if newest is None:
-        QMessageBox.critical(parent, QCoreApplication.translate("Launch", "Marginalia"), QCoreApplication.translate("Launch", "The library is damaged and there is no backup to restore.\n\n{0}").format(exc))
+        QMessageBox.critical(
+            parent,
+            QCoreApplication.translate("Launch", "Marginalia"),
+            QCoreApplication.translate(
+                "Launch", "The library is damaged and there is no backup to restore.\n\n{0}"
+            ).format(exc),
+        )
         return None
-    box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("Launch", "Marginalia"),
-                      QCoreApplication.translate("Launch", "The library is damaged. Restore the backup of {0}?").format(newest.describe()), parent=parent)
+    box = QMessageBox(
+        QMessageBox.Icon.Warning,
+        QCoreApplication.translate("Launch", "Marginalia"),
+        QCoreApplication.translate("Launch", "The library is damaged. Restore the backup of {0}?").format(
+            newest.describe()
+        ),
+        parent=parent,
+    )
     box.setObjectName("restoreQuestion")
-    box.setInformativeText(QCoreApplication.translate("Launch", "The damaged file is kept aside in {0}.\n({1})").format(folder, exc))
+    box.setInformativeText(
+        QCoreApplication.translate("Launch", "The damaged file is kept aside in {0}.\n({1})").format(folder, exc)
+    )
     box.setStandardButtons(QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel)
     box.button(QMessageBox.StandardButton.Ok).setText(QCoreApplication.translate("Launch", "Restore"))
     box.button(QMessageBox.StandardButton.Cancel).setText(QCoreApplication.translate("Launch", "Quit"))
@@ -146,7 +163,9 @@ def switch_library(win: MainWindow, folder: str | Path, *, new: bool = False) ->
     target = Path(folder).expanduser().absolute()
     if target == Path(win.library.folder).absolute():
         if new:
-            raise libraries.SwitchRefused(QCoreApplication.translate("Launch", "{0} is the library open in this window.").format(target))
+            raise libraries.SwitchRefused(
+                QCoreApplication.translate("Launch", "{0} is the library open in this window.").format(target)
+            )
         return win
     problem = libraries.refusal(target, new=new)
     if problem is not None:
@@ -154,17 +173,25 @@ def switch_library(win: MainWindow, folder: str | Path, *, new: bool = False) ->
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise libraries.SwitchRefused(QCoreApplication.translate("Launch", "Cannot create the folder {0}: {1}").format(target, exc.strerror)) from exc
+        raise libraries.SwitchRefused(
+            QCoreApplication.translate("Launch", "Cannot create the folder {0}: {1}").format(target, exc.strerror)
+        ) from exc
     lock = libraries.library_lock(target)
     if not lock.tryLock(libraries.LOCK_WAIT_MS):
-        raise libraries.SwitchRefused(QCoreApplication.translate("Launch", "The library {0} is open in another Marginalia window. Close it there first.").format(target))
+        raise libraries.SwitchRefused(
+            QCoreApplication.translate(
+                "Launch", "The library {0} is open in another Marginalia window. Close it there first."
+            ).format(target)
+        )
     win.reader.notes.flush()  # closing flushes too; this keeps the note if opening fails below
     try:
         new_win = open_main_window(target, win.settings)
     except Exception as exc:
         lock.unlock()
         text = str(exc) if isinstance(exc, LibraryError | OSError) else f"{type(exc).__name__}: {exc}"
-        raise libraries.SwitchRefused(QCoreApplication.translate("Launch", "Cannot open the library {0}:\n{1}").format(target, text)) from exc
+        raise libraries.SwitchRefused(
+            QCoreApplication.translate("Launch", "Cannot open the library {0}:\n{1}").format(target, text)
+        ) from exc
     had_server = getattr(win, "instance_server", None) is not None
     win.set_replaced_by(new_win)  # launch.current_window follows it (second starts, the end of run_gui)
     close_window(win)
@@ -203,7 +230,9 @@ def open_forwarded(win: MainWindow, files: list[str]) -> None:
         win.files.import_paths(found)
     missing = [Path(f).name for f in files if f not in found]
     if missing:
-        win.statusBar().showMessage(QCoreApplication.translate("Launch", "Not found: {0}").format(', '.join(missing)), 10000)
+        win.statusBar().showMessage(
+            QCoreApplication.translate("Launch", "Not found: {0}").format(", ".join(missing)), 10000
+        )
 
 
 def serve_second_starts(folder: Path) -> InstanceServer | None:
@@ -217,11 +246,15 @@ def serve_second_starts(folder: Path) -> InstanceServer | None:
 
 
 def _not_handed_over(folder: Path, files: list[str]) -> str:
-    text = QCoreApplication.translate("Launch", "The library {0} is open in another Marginalia window, which did not answer.\n"
-              "Close it there first, or start with --library to open another library.").format(folder)
+    text = QCoreApplication.translate(
+        "Launch",
+        "The library {0} is open in another Marginalia window, which did not answer.\n"
+        "Close it there first, or start with --library to open another library.",
+    ).format(folder)
     if files:
-        text += QCoreApplication.translate("Launch", "\n\nThese files were not imported: {0}.\nImport them with File → Import… in that window."
-                   ).format(", ".join(Path(f).name for f in files))
+        text += QCoreApplication.translate(
+            "Launch", "\n\nThese files were not imported: {0}.\nImport them with File → Import… in that window."
+        ).format(", ".join(Path(f).name for f in files))
     return text
 
 
@@ -251,12 +284,14 @@ def run_gui(folder: Path | str, args: argparse.Namespace) -> int:
     if getattr(args, "theme", None):  # for this run only: the saved preference stays
         theme.manager().set_override(args.theme)
     if screenshot and getattr(args, "view", "main") not in screenshot_views.VIEWS:
-        return _fail(f"no view {args.view!r} to render; the views: {', '.join(screenshot_views.VIEWS)}",
-                     headless=True)
+        return _fail(f"no view {args.view!r} to render; the views: {', '.join(screenshot_views.VIEWS)}", headless=True)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        return _fail(QCoreApplication.translate("Launch", "Cannot create the library folder {0}:\n{1}").format(folder, exc), headless=headless)
+        return _fail(
+            QCoreApplication.translate("Launch", "Cannot create the library folder {0}:\n{1}").format(folder, exc),
+            headless=headless,
+        )
     files = [str(Path(f).absolute()) for f in getattr(args, "files", []) or []]
     lock = QLockFile(str(folder / ".marginalia.lock"))
     lock.setStaleLockTime(0)
@@ -270,8 +305,9 @@ def run_gui(folder: Path | str, args: argparse.Namespace) -> int:
     server = None if screenshot else serve_second_starts(folder)
     try:
         try:
-            win = open_main_window(folder, QSettings() if not screenshot else _scratch_settings(),
-                                   ask_restore=not screenshot)
+            win = open_main_window(
+                folder, QSettings() if not screenshot else _scratch_settings(), ask_restore=not screenshot
+            )
         except BaseException:
             if server is not None:  # no window will take what it acknowledged: stop saying yes
                 server.close()
@@ -329,7 +365,9 @@ def switch_to_shared(win: MainWindow, url: str) -> MainWindow:
     try:
         new_win = open_shared_window(url, win.settings)
     except Exception as exc:
-        raise libraries.SwitchRefused(QCoreApplication.translate("Launch", "Cannot open the shared library:\n{0}").format(exc)) from exc
+        raise libraries.SwitchRefused(
+            QCoreApplication.translate("Launch", "Cannot open the shared library:\n{0}").format(exc)
+        ) from exc
     win.set_replaced_by(new_win)
     close_window(win)
     libraries.release(win)

@@ -31,7 +31,7 @@ class SwitchRefused(Exception):
 # ---- the recent list -------------------------------------------------------------------------
 def recent_libraries(settings: QSettings) -> list[str]:
     """The recent library folders, most recent first (at most RECENT_LIBRARIES_MAX)."""
-    return prefs.get_list(settings, prefs.RECENT_LIBRARIES)[:prefs.RECENT_LIBRARIES_MAX]
+    return prefs.get_list(settings, prefs.RECENT_LIBRARIES)[: prefs.RECENT_LIBRARIES_MAX]
 
 
 def remember_library(settings: QSettings, folder: str | Path) -> None:
@@ -43,7 +43,7 @@ def remember_library(settings: QSettings, folder: str | Path) -> None:
     else:
         path = str(Path(folder).expanduser().absolute())
     rest = [f for f in recent_libraries(settings) if f != path]
-    prefs.put(settings, prefs.RECENT_LIBRARIES, [path, *rest][:prefs.RECENT_LIBRARIES_MAX])
+    prefs.put(settings, prefs.RECENT_LIBRARIES, [path, *rest][: prefs.RECENT_LIBRARIES_MAX])
 
 
 def forget_library(settings: QSettings, folder: str) -> None:
@@ -81,22 +81,34 @@ def refusal(folder: Path, *, new: bool = False) -> str | None:
         return QCoreApplication.translate("Libraries", "{0} is a file, not a folder.").format(folder)
     if (folder / DB_NAME).exists():
         if new:
-            return QCoreApplication.translate("Libraries", "{0} already holds a library: open it with Switch library… instead.").format(folder)
+            return QCoreApplication.translate(
+                "Libraries", "{0} already holds a library: open it with Switch library… instead."
+            ).format(folder)
     elif folder.is_dir() and any(p.name != LOCK_NAME for p in folder.iterdir()):
-        return (QCoreApplication.translate("Libraries", "{0} is neither a Marginalia library nor empty. Choose an empty folder "
-                "to make a new library there.").format(folder))
+        return QCoreApplication.translate(
+            "Libraries",
+            "{0} is neither a Marginalia library nor empty. Choose an empty folder to make a new library there.",
+        ).format(folder)
     probe = folder if folder.exists() else next((p for p in folder.parents if p.exists()), None)
     if probe is None or not os.access(probe, os.W_OK | os.X_OK):
-        return QCoreApplication.translate("Libraries", "{0} cannot be written by this user: choose a folder you may write.").format(folder)
+        return QCoreApplication.translate(
+            "Libraries", "{0} cannot be written by this user: choose a folder you may write."
+        ).format(folder)
     if (folder / DB_NAME).exists() and not os.access(folder / DB_NAME, os.R_OK | os.W_OK):
-        return QCoreApplication.translate("Libraries", "The library database in {0} cannot be written by this user.").format(folder)
+        return QCoreApplication.translate(
+            "Libraries", "The library database in {0} cannot be written by this user."
+        ).format(folder)
     return None
 
 
 # ---- switching ------------------------------------------------------------------------------
 def ask_folder(win: QMainWindow, *, new: bool = False, parent: QWidget | None = None) -> str:
     """The folder the user chose to switch to ("" on Cancel)."""
-    title = QCoreApplication.translate("Libraries", "New library: choose an empty folder") if new else QCoreApplication.translate("Libraries", "Switch library: choose a library or an empty folder")
+    title = (
+        QCoreApplication.translate("Libraries", "New library: choose an empty folder")
+        if new
+        else QCoreApplication.translate("Libraries", "Switch library: choose a library or an empty folder")
+    )
     return QFileDialog.getExistingDirectory(parent or win, title, str(Path(win.library.folder).parent))
 
 
@@ -107,8 +119,9 @@ def choose_and_switch(win: QMainWindow, *, new: bool = False) -> QMainWindow | N
     return switch_or_say(win, folder, new=new) if folder else None
 
 
-def switch_or_say(win: QMainWindow, folder: str | Path, *, new: bool = False,
-                  parent: QWidget | None = None) -> QMainWindow | None:
+def switch_or_say(
+    win: QMainWindow, folder: str | Path, *, new: bool = False, parent: QWidget | None = None
+) -> QMainWindow | None:
     """Switch library (``win.library_opener``: launch.switch_library); a refusal is said in a
     (non-blocking) message box named ``libraryRefused``. The new window, or None."""
     opener = getattr(win, "library_opener", None)  # launch.switch_library, set by launch.open_main_window
@@ -117,7 +130,12 @@ def switch_or_say(win: QMainWindow, folder: str | Path, *, new: bool = False,
             raise SwitchRefused(QCoreApplication.translate("Libraries", "This window cannot open another library."))
         return opener(folder, new)
     except SwitchRefused as exc:
-        box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("Libraries", "Open library"), str(exc), parent=parent or win)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            QCoreApplication.translate("Libraries", "Open library"),
+            str(exc),
+            parent=parent or win,
+        )
         box.setObjectName("libraryRefused")
         box.open()
         return None
@@ -126,8 +144,10 @@ def switch_or_say(win: QMainWindow, folder: str | Path, *, new: bool = False,
 # ---- the File menu ----------------------------------------------------------------------------
 def add_library_menu(win: QMainWindow, menu: QMenu) -> QMenu:
     """New library…, Switch library… and Open Recent ▸ in the window's File menu."""
-    for text, new, name in ((QT_TRANSLATE_NOOP("Libraries", "New library…"), True, "newLibraryAction"),
-                            (QT_TRANSLATE_NOOP("Libraries", "Switch library…"), False, "switchLibraryAction")):
+    for text, new, name in (
+        (QT_TRANSLATE_NOOP("Libraries", "New library…"), True, "newLibraryAction"),
+        (QT_TRANSLATE_NOOP("Libraries", "Switch library…"), False, "switchLibraryAction"),
+    ):
         action = QAction(QCoreApplication.translate("Libraries", text), win)
         action.setObjectName(name)
         action.triggered.connect(lambda _=False, n=new: choose_and_switch(win, new=n))

@@ -97,7 +97,9 @@ class MainWindow(QMainWindow):
         self.likely_sort = LikelySort(self.library, self)  # the table's "Likely keep" sort
         self.undo_stack = QUndoStack(self)
         self.setObjectName("mainWindow")
-        self.setWindowTitle((self.tr("{0} — {1} (read-only)") if library.read_only else "{0} — {1}").format(APP_NAME, library.folder))
+        self.setWindowTitle(
+            (self.tr("{0} — {1} (read-only)") if library.read_only else "{0} — {1}").format(APP_NAME, library.folder)
+        )
         self.setAcceptDrops(True)
         apply_preference(self.settings)  # light, dark or the system's, before the widgets are made
         self._build()
@@ -138,16 +140,22 @@ class MainWindow(QMainWindow):
         self.table.doubleClicked.connect(lambda _i: self.focus_reader())
 
         # the note editor saves through the edit controller, built next
-        self.reader = ReaderPane(lambda pid, text, base: self.edits.save_note(pid, text, base), self,
-                                 drafts=self.library.folder / "drafts")
+        self.reader = ReaderPane(
+            lambda pid, text, base: self.edits.save_note(pid, text, base), self, drafts=self.library.folder / "drafts"
+        )
 
         center = QWidget(self)
         cl = QVBoxLayout(center)
         cl.setContentsMargins(0, 0, 0, 0)
         cl.setSpacing(0)
         if self.library.read_only:
-            banner = QLabel(self.tr("This library is read-only: you can read, search and export, but changes "
-                            "cannot be saved (this user may not write its folder or database)."), center)
+            banner = QLabel(
+                self.tr(
+                    "This library is read-only: you can read, search and export, but changes "
+                    "cannot be saved (this user may not write its folder or database)."
+                ),
+                center,
+            )
             banner.setObjectName("readOnlyBanner")
             banner.setWordWrap(True)
             banner.setMargin(6)
@@ -183,20 +191,27 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status_label)
         self._library_count: int | None = None  # papers in the library, read with the sidebar's counts
         # what follows the table's own work by one event-loop turn (run in this order)
-        self.follow = Coalescer({name: quiet(call) for name, call in {  # quiet: a lost server, said by the banner
-            "reader": lambda: self.show_current(reload_note=True),
-            "count": self._show_count,
-            "chips": lambda: self.search.set_chips(self.state.chips()),
-            "status counts": self._show_status_counts,  # the sidebar's Unread/Skimmed/Read: read in a worker
-        }.items()}, self)
+        self.follow = Coalescer(
+            {
+                name: quiet(call)
+                for name, call in {  # quiet: a lost server, said by the banner
+                    "reader": lambda: self.show_current(reload_note=True),
+                    "count": self._show_count,
+                    "chips": lambda: self.search.set_chips(self.state.chips()),
+                    "status counts": self._show_status_counts,  # the sidebar's Unread/Skimmed/Read: read in a worker
+                }.items()
+            },
+            self,
+        )
         self._counts_worker = SerialJob(self)  # asked while it reads: read once more when it is done
 
     def _build_controllers(self) -> None:
         def filters() -> FilterState:
             return self.state  # read at each use: the window replaces its FilterState on a new filter
 
-        self.edits = EditController(self.library, self.undo_stack, self.table, self.reader.notes, self.search,
-                                    filters, self)
+        self.edits = EditController(
+            self.library, self.undo_stack, self.table, self.reader.notes, self.search, filters, self
+        )
         self.files = FileController(self.library, self.table, self.status_label, filters, self)
         ed, rd = self.edits, self.reader
         # "Applying “Mark read (10,000 papers)”…" while a large edit is written in the worker
@@ -294,7 +309,9 @@ class MainWindow(QMainWindow):
 
         p = mb.addMenu(self.tr("&Paper"))
         for status, key in (("unread", "U"), ("skimmed", "S"), ("read", "R")):
-            self._action(p, self.tr("Mark {0}\t{1}").format(i18n.status_word(status), key), lambda s=status: ed.set_status(s))
+            self._action(
+                p, self.tr("Mark {0}\t{1}").format(i18n.status_word(status), key), lambda s=status: ed.set_status(s)
+            )
         p.addSeparator()
         open_paper = self._action(p, self.tr("&Open paper"), self.open_paper, "Ctrl+Return", "openPaperAction")
         open_paper.setShortcuts([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
@@ -419,10 +436,16 @@ class MainWindow(QMainWindow):
         abstract, never while typing in a text field."""
         ed = self.edits
         keys = {
-            "J": self.table.next_paper, "K": self.table.prev_paper, "Return": self.focus_reader,
-            "Space": self.focus_reader, "T": self.focus_tags, "N": self.focus_note,
-            "U": lambda: ed.set_status("unread"), "S": lambda: ed.set_status("skimmed"),
-            "R": lambda: ed.set_status("read"), "Delete": ed.delete_selected,
+            "J": self.table.next_paper,
+            "K": self.table.prev_paper,
+            "Return": self.focus_reader,
+            "Space": self.focus_reader,
+            "T": self.focus_tags,
+            "N": self.focus_note,
+            "U": lambda: ed.set_status("unread"),
+            "S": lambda: ed.set_status("skimmed"),
+            "R": lambda: ed.set_status("read"),
+            "Delete": ed.delete_selected,
             "Escape": self.clear_search,
         }
         for n in range(6):
@@ -446,7 +469,9 @@ class MainWindow(QMainWindow):
 
         recovered = recover_drafts(self.library.folder / "drafts", self.library.notes.set)
         if recovered:
-            self.status_message(self.tr("Recovered unsaved note text for %n paper(s) after a crash", "", len(recovered)), 15000)
+            self.status_message(
+                self.tr("Recovered unsaved note text for %n paper(s) after a crash", "", len(recovered)), 15000
+            )
 
     # ---- state: settings -------------------------------------------------------------------
     def _restore_settings(self) -> None:
@@ -463,8 +488,14 @@ class MainWindow(QMainWindow):
             self.table.show_sort(self.sort_key, self.sort_desc)
 
     def save_settings(self) -> None:
-        self.window_settings.save(self, (self.splitter, self.reader.splitter), self.table.horizontalHeader(),
-                             (self.sort_key, self.sort_desc), self.state, self.current_id())
+        self.window_settings.save(
+            self,
+            (self.splitter, self.reader.splitter),
+            self.table.horizontalHeader(),
+            (self.sort_key, self.sort_desc),
+            self.state,
+            self.current_id(),
+        )
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if not self.edits.may_close():  # edits only this window holds wait for the server
@@ -509,8 +540,14 @@ class MainWindow(QMainWindow):
             sort = "position"
         try:
             res = self.library.query(
-                self.state.query, tags=self.state.tags, not_tags=self.state.not_tags, status=self.state.status,
-                list_name=self.state.list_name, sort=sort, descending=self.sort_desc, trash=self.state.trash,
+                self.state.query,
+                tags=self.state.tags,
+                not_tags=self.state.not_tags,
+                status=self.state.status,
+                list_name=self.state.list_name,
+                sort=sort,
+                descending=self.sort_desc,
+                trash=self.state.trash,
             )
         except QuerySyntaxError as exc:
             from desktop_app.gui.query_messages import plain_query_error
@@ -522,8 +559,9 @@ class MainWindow(QMainWindow):
             self.files.ensure_index_async()
             return
         except ServerUnreachable:  # the list shown stays; the banner says why (gui/offline.py)
-            self.search.show_error(self.tr("The library's server cannot be reached: the search runs "
-                                           "again when it is back"))
+            self.search.show_error(
+                self.tr("The library's server cannot be reached: the search runs again when it is back")
+            )
             return
         self.search.show_error(None)
         self.trash.shown(self.state.trash)
@@ -572,8 +610,12 @@ class MainWindow(QMainWindow):
             self.refresh_query(keep=keep)
             self.update_stack()
             return
-        ids = collation.order(self, self.library.finder.list_ids(status=st.status, sort=self.sort_key,
-                                                                 descending=self.sort_desc, limit=FIRST_PAGE))
+        ids = collation.order(
+            self,
+            self.library.finder.list_ids(
+                status=st.status, sort=self.sort_key, descending=self.sort_desc, limit=FIRST_PAGE
+            ),
+        )
         self.terms = []
         self.reader.hit_query = ""
         self.model.reorderable = False
@@ -606,8 +648,9 @@ class MainWindow(QMainWindow):
             return  # a refresh (a search, a filter, a sort) replaced the first page meanwhile
         st = self.state
         keep = self.current_id()
-        ids = collation.order(self, self.library.finder.list_ids(status=st.status, sort=self.sort_key,
-                                                                 descending=self.sort_desc))
+        ids = collation.order(
+            self, self.library.finder.list_ids(status=st.status, sort=self.sort_key, descending=self.sort_desc)
+        )
         appended = self.model.complete(ids)
         if keep is None:
             keep = self._restored_selection
@@ -640,16 +683,21 @@ class MainWindow(QMainWindow):
             self.table.viewport().update()
         self.reader.tags.set_known_tags([t.name for t in tags], colors)
         self._library_count = self.library.papers.count()
-        self.sidebar.populate(self._library_count, self._sidebar_counts(), tags,
-                              self.library.lists.all(), self.library.searches.all())
+        self.sidebar.populate(
+            self._library_count, self._sidebar_counts(), tags, self.library.lists.all(), self.library.searches.all()
+        )
         self._select_sidebar_for_state()
 
     def _show_status_counts(self) -> None:
         """The sidebar's status, decision and trash counts, read in a worker: at 100,000 papers
         the grouped queries take tens of milliseconds while an edit's worker writes, which the
         GUI thread would feel. A lost server leaves the counts as they are (the banner says why)."""
-        self._counts_worker.start(lambda _progress, _cancelled: self._sidebar_counts(),
-                                  self._counts_read, lambda _message: None, self._show_status_counts)
+        self._counts_worker.start(
+            lambda _progress, _cancelled: self._sidebar_counts(),
+            self._counts_read,
+            lambda _message: None,
+            self._show_status_counts,
+        )
 
     def _counts_read(self, counts: object) -> None:
         if isinstance(counts, dict):
@@ -664,7 +712,9 @@ class MainWindow(QMainWindow):
         return counts
 
     def _select_sidebar_for_state(self) -> None:
-        self.sidebar.show_filter(self.state, (self.sort_key, self.sort_desc))  # the entry standing for the filter, or none
+        self.sidebar.show_filter(
+            self.state, (self.sort_key, self.sort_desc)
+        )  # the entry standing for the filter, or none
 
     def update_stack(self, empty: bool | None = None) -> None:
         """The welcome panel for an empty library (nothing in the trash either: the sidebar must
@@ -686,7 +736,9 @@ class MainWindow(QMainWindow):
     def on_change(self, change: Change) -> None:
         """Refresh only what a change concerns."""
         err = self.library.index.last_error
-        self.status_label.setText(self.tr("Search index update failed ({0}); it will be retried").format(err) if err else "")
+        self.status_label.setText(
+            self.tr("Search index update failed ({0}); it will be retried").format(err) if err else ""
+        )
         kind = change.kind
         gone_or_back = any(change.detail.get(k) for k in ("deleted", "restored", "purged"))
         if kind not in (ChangeKind.PAPERS, ChangeKind.NOTE, ChangeKind.HIGHLIGHTS) or gone_or_back:
@@ -801,8 +853,13 @@ class MainWindow(QMainWindow):
             return
         self._search_warmed = True
         st, lib = self.state, self.library
-        shown = dict(tags=st.tags, not_tags=st.not_tags, status=st.status, list_name=st.list_name,
-                     **self.relevance.search_sort(self))
+        shown = dict(
+            tags=st.tags,
+            not_tags=st.not_tags,
+            status=st.status,
+            list_name=st.list_name,
+            **self.relevance.search_sort(self),
+        )
         job = Job(lambda progress, cancelled: lib.warm_search(**shown), self)
         keep_while_running(self, job)
         job.start()
@@ -934,9 +991,13 @@ class MainWindow(QMainWindow):
         except Exception:  # noqa: BLE001 - a busy or closing library: try at the next tick
             return
         if pages is not None:
-            self.status_message(self.tr(
-                "The library's -wal file was deleted while the window was open: the recent changes "
-                "the window still held were written back into the library. Nothing was lost."), 60000)
+            self.status_message(
+                self.tr(
+                    "The library's -wal file was deleted while the window was open: the recent changes "
+                    "the window still held were written back into the library. Nothing was lost."
+                ),
+                60000,
+            )
 
     def status_message(self, text: str, ms: int = 5000) -> None:
         self.statusBar().showMessage(text, ms)

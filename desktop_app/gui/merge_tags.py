@@ -26,8 +26,11 @@ def preview_text(source: str, target: str, preview: dict) -> str:
     """“9 papers tagged 'rl' will be tagged 'reinforcement-learning'; 3 already have both; the tag
     'rl' is removed.”"""
     gaining, both = preview["gaining"], preview["both"]
-    parts = [f"{_papers(gaining)} tagged '{source}' will be tagged '{target}'" if gaining
-             else f"no paper gains the tag '{target}'"]
+    parts = [
+        f"{_papers(gaining)} tagged '{source}' will be tagged '{target}'"
+        if gaining
+        else f"no paper gains the tag '{target}'"
+    ]
     if both:
         parts.append(f"{both:,} already {'has' if both == 1 else 'have'} both")
     parts.append(f"the tag '{source}' is removed")
@@ -125,7 +128,6 @@ def screenshot_merge_tags(window: QWidget) -> QWidget:
         names = [t.name for t in lib.tags.all()]
     source = "rl" if "rl" in names else names[0]
     dlg = MergeTagsDialog(lib, source, window)
-    dlg.choose("reinforcement-learning" if "reinforcement-learning" in names else
-               next(n for n in names if n != source))
+    dlg.choose("reinforcement-learning" if "reinforcement-learning" in names else next(n for n in names if n != source))
     dlg.show()
     return dlg

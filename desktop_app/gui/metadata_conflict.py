@@ -12,9 +12,13 @@ from PySide6.QtWidgets import QButtonGroup, QGroupBox, QLabel, QRadioButton, QVB
 SHOWN_CHARS = 400  # a long abstract is cut here in the choice (the whole text is what is kept)
 
 FIELD_LABELS = {  # the fields as the editor's form names them
-    "title": QT_TRANSLATE_NOOP("FieldChoices", "Title"), "authors": QT_TRANSLATE_NOOP("FieldChoices", "Authors"),
-    "venue": QT_TRANSLATE_NOOP("FieldChoices", "Venue"), "year": QT_TRANSLATE_NOOP("FieldChoices", "Year"),
-    "doi": "DOI", "arxiv_id": QT_TRANSLATE_NOOP("FieldChoices", "arXiv id"), "url": "URL",
+    "title": QT_TRANSLATE_NOOP("FieldChoices", "Title"),
+    "authors": QT_TRANSLATE_NOOP("FieldChoices", "Authors"),
+    "venue": QT_TRANSLATE_NOOP("FieldChoices", "Venue"),
+    "year": QT_TRANSLATE_NOOP("FieldChoices", "Year"),
+    "doi": "DOI",
+    "arxiv_id": QT_TRANSLATE_NOOP("FieldChoices", "arXiv id"),
+    "url": "URL",
     "entry_type": QT_TRANSLATE_NOOP("FieldChoices", "Entry type"),
     "citation_key": QT_TRANSLATE_NOOP("FieldChoices", "Citation key"),
     "abstract": QT_TRANSLATE_NOOP("FieldChoices", "Abstract"),
@@ -46,8 +50,10 @@ class FieldChoices(QWidget):
         """Show a choice for each field: {field: (theirs, mine)}."""
         self.clear()
         for name, (theirs, mine) in fields.items():
-            box = QGroupBox(self.tr("{0}: changed elsewhere while you edited it").format(
-                self.tr(FIELD_LABELS.get(name, name))), self)
+            box = QGroupBox(
+                self.tr("{0}: changed elsewhere while you edited it").format(self.tr(FIELD_LABELS.get(name, name))),
+                self,
+            )
             box.setObjectName(f"choice_{name}")
             column = QVBoxLayout(box)
             group = QButtonGroup(box)

@@ -53,8 +53,9 @@ class AuthorList(QWidget):
         self.list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.list.setDefaultDropAction(Qt.DropAction.MoveAction)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.list.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
-                                  | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.list.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
         self.list.setMinimumHeight(96)
         self.list.setToolTip(self.tr("Drag a name to reorder; double-click to correct it"))
         self.list.itemChanged.connect(self._normalize)
@@ -75,8 +76,11 @@ class AuthorList(QWidget):
         self.down.setObjectName("authorDown")
         self.remove = QPushButton(self.tr("Remove"), self)
         self.remove.setObjectName("authorRemove")
-        for b, slot in ((self.up, lambda: self.move(-1)), (self.down, lambda: self.move(1)),
-                        (self.remove, self.remove_current)):
+        for b, slot in (
+            (self.up, lambda: self.move(-1)),
+            (self.down, lambda: self.move(1)),
+            (self.remove, self.remove_current),
+        ):
             b.setAutoDefault(False)
             b.clicked.connect(lambda _=False, s=slot: s())
 
@@ -99,8 +103,11 @@ class AuthorList(QWidget):
         self.update_buttons()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        if watched is self.new and event.type() in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride) and \
-                event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):  # type: ignore[attr-defined]
+        if (
+            watched is self.new
+            and event.type() in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        ):  # type: ignore[attr-defined]
             if event.type() == QEvent.Type.ShortcutOverride:
                 event.accept()  # the key is this field's: no shortcut takes it
                 return False
@@ -115,8 +122,7 @@ class AuthorList(QWidget):
         self.update_buttons()
 
     def authors(self) -> list[str]:
-        return [self.list.item(n).text().strip() for n in range(self.list.count())
-                if self.list.item(n).text().strip()]
+        return [self.list.item(n).text().strip() for n in range(self.list.count()) if self.list.item(n).text().strip()]
 
     def _append(self, name: str) -> None:
         item = QListWidgetItem(name)
@@ -198,8 +204,12 @@ class MetadataEditor(QDialog):
         self.url.setPlaceholderText(self.tr("e.g. https://example.org/paper"))
         self.citation_key = QLineEdit(paper.bibtex_key or "", self)
         self.citation_key.setObjectName("metaCitationKey")
-        self.citation_key.setToolTip(self.tr("How a LaTeX document cites the paper (\\cite{{{0}}}). Made once, "
-                                             "unique in the library; every export keeps it.").format(paper.bibtex_key or ""))
+        self.citation_key.setToolTip(
+            self.tr(
+                "How a LaTeX document cites the paper (\\cite{{{0}}}). Made once, "
+                "unique in the library; every export keeps it."
+            ).format(paper.bibtex_key or "")
+        )
         self.entry_type = QComboBox(self)
         self.entry_type.setObjectName("metaEntryType")
         self.entry_type.addItem(self.tr("Automatic (from the venue)"), None)
@@ -214,14 +224,25 @@ class MetadataEditor(QDialog):
         self.abstract.setObjectName("metaAbstract")
         self.abstract.setPlainText(paper.abstract)  # plain text: never rendered as HTML here
         self.abstract.setTabChangesFocus(True)
-        self.abstract.setToolTip(self.tr("Plain text; LaTeX such as $x^2$ or \\textbf{…} is kept and rendered in the reader. "
-                                 "Highlights follow their words when the text changes."))
+        self.abstract.setToolTip(
+            self.tr(
+                "Plain text; LaTeX such as $x^2$ or \\textbf{…} is kept and rendered in the reader. "
+                "Highlights follow their words when the text changes."
+            )
+        )
         self.abstract.setMinimumHeight(120)
 
-        for w, name in ((self.title, self.tr("Title")), (self.venue, self.tr("Venue")), (self.year, self.tr("Year")), (self.doi, "DOI"),
-                        (self.arxiv, self.tr("arXiv id")), (self.url, "URL"), (self.citation_key, self.tr("Citation key")),
-                        (self.entry_type, self.tr("Entry type")),
-                        (self.abstract, self.tr("Abstract"))):
+        for w, name in (
+            (self.title, self.tr("Title")),
+            (self.venue, self.tr("Venue")),
+            (self.year, self.tr("Year")),
+            (self.doi, "DOI"),
+            (self.arxiv, self.tr("arXiv id")),
+            (self.url, "URL"),
+            (self.citation_key, self.tr("Citation key")),
+            (self.entry_type, self.tr("Entry type")),
+            (self.abstract, self.tr("Abstract")),
+        ):
             w.setAccessibleName(name)
         form = QFormLayout()
         form.addRow(self.tr("&Title:"), self.title)
@@ -246,8 +267,9 @@ class MetadataEditor(QDialog):
         self.error.setFont(bold)
         self.error.hide()
 
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
-                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.buttons.accepted.connect(self.try_save)
         self.buttons.rejected.connect(self.reject)
         outer = QVBoxLayout(self)
@@ -259,19 +281,32 @@ class MetadataEditor(QDialog):
 
     def _typed(self) -> dict[str, object]:
         return {
-            "title": self.title.text(), "authors": self.authors.authors(), "venue": self.venue.text(),
-            "year": self.year.text(), "doi": self.doi.text(), "arxiv_id": self.arxiv.text(),
-            "url": self.url.text(), "entry_type": self.entry_type.currentData(),
-            "citation_key": self.citation_key.text(), "abstract": self.abstract.toPlainText(),
+            "title": self.title.text(),
+            "authors": self.authors.authors(),
+            "venue": self.venue.text(),
+            "year": self.year.text(),
+            "doi": self.doi.text(),
+            "arxiv_id": self.arxiv.text(),
+            "url": self.url.text(),
+            "entry_type": self.entry_type.currentData(),
+            "citation_key": self.citation_key.text(),
+            "abstract": self.abstract.toPlainText(),
         }
 
     def _started(self) -> dict[str, object]:
         """The paper's fields as the dialog opened with them (the form's own spelling)."""
         p = self.paper
         return {
-            "title": p.title, "authors": list(p.authors), "venue": p.venue or "", "year": str(p.year or ""),
-            "doi": p.doi or "", "arxiv_id": p.arxiv_id or "", "url": p.url or "", "entry_type": p.entry_type,
-            "citation_key": p.bibtex_key or "", "abstract": p.abstract,
+            "title": p.title,
+            "authors": list(p.authors),
+            "venue": p.venue or "",
+            "year": str(p.year or ""),
+            "doi": p.doi or "",
+            "arxiv_id": p.arxiv_id or "",
+            "url": p.url or "",
+            "entry_type": p.entry_type,
+            "citation_key": p.bibtex_key or "",
+            "abstract": p.abstract,
         }
 
     def changes(self) -> dict[str, object]:
@@ -279,8 +314,11 @@ class MetadataEditor(QDialog):
         typed, now = self._typed(), self._started()
         out = {}
         for key, value in typed.items():
-            same = value == now[key] if key in ("authors", "abstract", "entry_type") else \
-                " ".join(str(value).split()) == " ".join(str(now[key]).split())
+            same = (
+                value == now[key]
+                if key in ("authors", "abstract", "entry_type")
+                else " ".join(str(value).split()) == " ".join(str(now[key]).split())
+            )
             if not same:
                 out[key] = value
         return out
@@ -315,7 +353,6 @@ class MetadataEditor(QDialog):
         self.accept()
         return True
 
-
     def _apply_choices(self) -> None:
         """The choice made for each field changed elsewhere: theirs goes into the form (so
         nothing is written for it), and theirs is the base of the next save either way."""
@@ -336,8 +373,15 @@ class MetadataEditor(QDialog):
         elif name == "entry_type":
             self.entry_type.setCurrentIndex(max(0, self.entry_type.findData(value)) if value else 0)
         else:
-            {"title": self.title, "venue": self.venue, "year": self.year, "doi": self.doi, "arxiv_id": self.arxiv,
-             "url": self.url, "citation_key": self.citation_key}[name].setText(str(value))
+            {
+                "title": self.title,
+                "venue": self.venue,
+                "year": self.year,
+                "doi": self.doi,
+                "arxiv_id": self.arxiv,
+                "url": self.url,
+                "citation_key": self.citation_key,
+            }[name].setText(str(value))
 
 
 def _form_value(name: str, value: object) -> object:
@@ -350,22 +394,41 @@ def _form_value(name: str, value: object) -> object:
 
 
 # the field names of "Edit venue" and so on, as the undo history shows them
-FIELD_WORDS = (QT_TRANSLATE_NOOP("MetadataEditor", "title"), QT_TRANSLATE_NOOP("MetadataEditor", "authors"),
-               QT_TRANSLATE_NOOP("MetadataEditor", "venue"), QT_TRANSLATE_NOOP("MetadataEditor", "year"),
-               QT_TRANSLATE_NOOP("MetadataEditor", "doi"), QT_TRANSLATE_NOOP("MetadataEditor", "arxiv"),
-               QT_TRANSLATE_NOOP("MetadataEditor", "url"), QT_TRANSLATE_NOOP("MetadataEditor", "entry type"),
-               QT_TRANSLATE_NOOP("MetadataEditor", "citation key"), QT_TRANSLATE_NOOP("MetadataEditor", "abstract"))
+FIELD_WORDS = (
+    QT_TRANSLATE_NOOP("MetadataEditor", "title"),
+    QT_TRANSLATE_NOOP("MetadataEditor", "authors"),
+    QT_TRANSLATE_NOOP("MetadataEditor", "venue"),
+    QT_TRANSLATE_NOOP("MetadataEditor", "year"),
+    QT_TRANSLATE_NOOP("MetadataEditor", "doi"),
+    QT_TRANSLATE_NOOP("MetadataEditor", "arxiv"),
+    QT_TRANSLATE_NOOP("MetadataEditor", "url"),
+    QT_TRANSLATE_NOOP("MetadataEditor", "entry type"),
+    QT_TRANSLATE_NOOP("MetadataEditor", "citation key"),
+    QT_TRANSLATE_NOOP("MetadataEditor", "abstract"),
+)
 
 
-def save_metadata(window: QMainWindow, paper_id: int, changes: dict[str, object],
-                  base: dict[str, object] | None = None) -> Change:
+def save_metadata(
+    window: QMainWindow, paper_id: int, changes: dict[str, object], base: dict[str, object] | None = None
+) -> Change:
     """Apply ``changes`` as one undoable command on the window's stack; LibraryError when refused
     (MetadataConflict when another program changed a field since ``base``)."""
     lib = window.library
     names = [k.replace("_id", "").replace("_", " ") for k in changes]
-    text = QCoreApplication.translate("MetadataEditor", "Edit {0}").format(QCoreApplication.translate("MetadataEditor", names[0])) if len(names) == 1 else QCoreApplication.translate("MetadataEditor", "Edit metadata")
-    return perform(window.undo_stack, text, lambda: lib.papers.update_metadata(paper_id, changes, base),
-                   lambda ch: lib.papers.update_metadata(paper_id, ch.detail["old"]), window.edits.changed.emit)
+    text = (
+        QCoreApplication.translate("MetadataEditor", "Edit {0}").format(
+            QCoreApplication.translate("MetadataEditor", names[0])
+        )
+        if len(names) == 1
+        else QCoreApplication.translate("MetadataEditor", "Edit metadata")
+    )
+    return perform(
+        window.undo_stack,
+        text,
+        lambda: lib.papers.update_metadata(paper_id, changes, base),
+        lambda ch: lib.papers.update_metadata(paper_id, ch.detail["old"]),
+        window.edits.changed.emit,
+    )
 
 
 def open_metadata_editor(window: QMainWindow, paper_id: int | None = None) -> MetadataEditor | None:
@@ -376,7 +439,9 @@ def open_metadata_editor(window: QMainWindow, paper_id: int | None = None) -> Me
         window.status_message(QCoreApplication.translate("MetadataEditor", "Select a paper to edit its metadata"))
         return None
     if window.library.read_only:
-        window.status_message(QCoreApplication.translate("MetadataEditor", "This library is read-only: its papers cannot be edited"))
+        window.status_message(
+            QCoreApplication.translate("MetadataEditor", "This library is read-only: its papers cannot be edited")
+        )
         return None
     window.reader.notes.flush()
     try:

@@ -55,7 +55,7 @@ class _Edit(QPlainTextEdit):
 
 
 class ConflictBanner(QFrame):
-    """"Changed elsewhere — Show · Keep mine · Take theirs": the note was written by another
+    """ "Changed elsewhere — Show · Keep mine · Take theirs": the note was written by another
     program while this one was being edited. Both texts are stored; the user picks which stays."""
 
     def __init__(self, parent: QWidget) -> None:
@@ -66,9 +66,13 @@ class ConflictBanner(QFrame):
         row = QHBoxLayout(self)
         row.setContentsMargins(6, 3, 6, 3)
         self.label = QLabel(self.tr("Changed elsewhere —"), self)
-        self.label.setToolTip(self.tr("Another program (the command line, another window) changed this note "
-                              "while you were editing it. Both texts are kept; the other one is in the "
-                              "note's revisions."))
+        self.label.setToolTip(
+            self.tr(
+                "Another program (the command line, another window) changed this note "
+                "while you were editing it. Both texts are kept; the other one is in the "
+                "note's revisions."
+            )
+        )
         row.addWidget(self.label)
         self.show_button = QToolButton(self)
         self.show_button.setText(self.tr("Show"))
@@ -101,7 +105,7 @@ class ConflictBanner(QFrame):
 
 
 class DeletedBanner(QFrame):
-    """"This paper was deleted elsewhere — Restore it · Save note to a file…": the paper of a
+    """ "This paper was deleted elsewhere — Restore it · Save note to a file…": the paper of a
     note being written was deleted by another program or desk. The text stays in the editor (or
     among its pending notes) and in its draft until it is stored or the user saves it to a file."""
 
@@ -122,8 +126,12 @@ class DeletedBanner(QFrame):
         self.new_paper_button = QToolButton(self)
         self.new_paper_button.setObjectName("keepNoteAsNewPaper")
         self.new_paper_button.setText(self.tr("Keep as a new paper"))
-        self.new_paper_button.setToolTip(self.tr("Store the note on a new paper that copies the deleted one's "
-                                                 "title, abstract and authors (while it is in the trash)"))
+        self.new_paper_button.setToolTip(
+            self.tr(
+                "Store the note on a new paper that copies the deleted one's "
+                "title, abstract and authors (while it is in the trash)"
+            )
+        )
         self.file_button = QToolButton(self)
         self.file_button.setObjectName("saveNoteToFile")
         self.file_button.setText(self.tr("Save note to a file…"))
@@ -134,12 +142,17 @@ class DeletedBanner(QFrame):
 
     def show_for(self, paper_id: int, restorable: bool, on_screen: bool) -> None:
         self.paper_id, self.restorable = paper_id, restorable
-        self.label.setText(self.tr("This paper was deleted elsewhere —") if on_screen else
-                           self.tr("The paper of a note you were writing was deleted elsewhere —"))
+        self.label.setText(
+            self.tr("This paper was deleted elsewhere —")
+            if on_screen
+            else self.tr("The paper of a note you were writing was deleted elsewhere —")
+        )
         self.restore_button.setEnabled(restorable)
         self.restore_button.setToolTip(
-            self.tr("Take the paper out of the trash and store the note") if restorable else
-            self.tr("The paper was deleted for good; save the note to a file instead"))
+            self.tr("Take the paper out of the trash and store the note")
+            if restorable
+            else self.tr("The paper was deleted for good; save the note to a file instead")
+        )
         self.show()
 
 
@@ -148,8 +161,9 @@ class NoteEditor(QWidget):
     restoreRequested = Signal(int)  # noqa: N815  put this deleted paper back (then ``restored``)
     keepAsNewRequested = Signal(int)  # noqa: N815  keep this deleted paper's note on a new paper (then ``kept_as_new``)
 
-    def __init__(self, save: Callable[[int, str, str], bool], parent: QWidget | None = None,
-                 drafts: Path | None = None) -> None:
+    def __init__(
+        self, save: Callable[[int, str, str], bool], parent: QWidget | None = None, drafts: Path | None = None
+    ) -> None:
         """``save(paper_id, text, base)`` stores the note (``base``: the text the editing started
         from); it returns False when it must be retried.
         ``drafts`` is a folder where unsaved text is journaled between keystrokes and the save,
@@ -406,8 +420,11 @@ class NoteEditor(QWidget):
             self.deleted_banner.hide()
             return
         path, _filter = QFileDialog.getSaveFileName(
-            self, self.tr("Save note to a file"), str(Path.home() / f"note-{pid}.md"),
-            self.tr("Markdown (*.md);;All files (*)"))
+            self,
+            self.tr("Save note to a file"),
+            str(Path.home() / f"note-{pid}.md"),
+            self.tr("Markdown (*.md);;All files (*)"),
+        )
         if not path:
             return
         try:
@@ -419,8 +436,9 @@ class NoteEditor(QWidget):
 
     def set_read_only(self, on: bool) -> None:
         self.edit.setReadOnly(on)
-        self.edit.setPlaceholderText(self.tr("This library is read-only.") if on
-                                     else self.tr("Write a note in Markdown — it saves itself."))
+        self.edit.setPlaceholderText(
+            self.tr("This library is read-only.") if on else self.tr("Write a note in Markdown — it saves itself.")
+        )
 
     def saved_text(self) -> str:
         """The text last loaded or stored: what the editor believes the library holds."""

@@ -56,6 +56,7 @@ class MainWindow(Protocol):
     def select_row(self, row: int) -> None: ...
     def status_message(self, text: str, ms: int = 5000) -> None: ...
 
+
 # inserted / deleted text: a tint of green / red behind the text (readable on light and dark
 # text, as the colour is translucent), deleted text also struck through
 INS_STYLE = "background-color: rgba(46, 160, 67, 0.28);"
@@ -138,7 +139,11 @@ def version_labels(versions: list[NoteVersion]) -> list[str]:
             when = QCoreApplication.translate("NoteHistoryDialog", "before {0}").format(locale_date(v.saved_at))
         size = i18n.plurals().characters(len(v.text))
         line = first_line(v.text) or QCoreApplication.translate("NoteHistoryDialog", "(empty)")
-        text = QCoreApplication.translate("NoteHistoryDialog", "Current note · {0} · {1} — {2}") if v.id is None else "{0} · {1} — {2}"
+        text = (
+            QCoreApplication.translate("NoteHistoryDialog", "Current note · {0} · {1} — {2}")
+            if v.id is None
+            else "{0} · {1} — {2}"
+        )
         out.append(text.format(when, size, line))
     return out
 
@@ -224,8 +229,9 @@ class NoteHistoryDialog(QDialog):
         row = self.list.currentRow()
         version = self.selected()
         current = self.versions[0] if self.versions and self.versions[0].id is None else None
-        self.restore_button.setEnabled(version is not None and version.id is not None
-                                       and not self.window_.library.read_only)
+        self.restore_button.setEnabled(
+            version is not None and version.id is not None and not self.window_.library.read_only
+        )
         if version is None:
             self.caption.setText(self.tr("This paper's note has no earlier versions.") if not self.versions else "")
             self.diff.setHtml("")
@@ -236,8 +242,9 @@ class NoteHistoryDialog(QDialog):
         else:
             older = self.versions[row + 1] if row + 1 < len(self.versions) else None
             old, new = (older.text if older else ""), version.text
-            self.caption.setText(self.tr("Changes against the version before it:") if older
-                                 else self.tr("The oldest version kept:"))
+            self.caption.setText(
+                self.tr("Changes against the version before it:") if older else self.tr("The oldest version kept:")
+            )
         self.diff.setHtml(f'<div style="white-space: pre-wrap">{diff_html(old, new)}</div>')
 
     def restore_selected(self) -> None:
@@ -264,7 +271,10 @@ def restore_note(window: MainWindow, paper_id: int, text: str) -> bool:
         return True
     before = stack.index()
     if not window.edits.save_note(paper_id, text, base):
-        window.status_message(QCoreApplication.translate("NoteHistoryDialog", "The library is busy; try restoring again in a moment"), 5000)
+        window.status_message(
+            QCoreApplication.translate("NoteHistoryDialog", "The library is busy; try restoring again in a moment"),
+            5000,
+        )
         return False
     if stack.index() > before:
         cmd = stack.command(stack.index() - 1)
@@ -272,7 +282,12 @@ def restore_note(window: MainWindow, paper_id: int, text: str) -> bool:
         cmd.closed = True
     if notes.paper_id() == paper_id:
         notes.load(paper_id, text, flush=False)
-    window.status_message(QCoreApplication.translate("NoteHistoryDialog", "Restored an earlier version of the note (Edit → Undo takes it back)"), 5000)
+    window.status_message(
+        QCoreApplication.translate(
+            "NoteHistoryDialog", "Restored an earlier version of the note (Edit → Undo takes it back)"
+        ),
+        5000,
+    )
     return True
 
 
@@ -280,7 +295,9 @@ def show_note_history(window: MainWindow, paper_id: int | None = None) -> NoteHi
     """Open the note history of ``paper_id`` (the current paper by default)."""
     pid = paper_id if paper_id is not None else window.current_id()
     if pid is None:
-        window.status_message(QCoreApplication.translate("NoteHistoryDialog", "Select a paper to see its note history"), 5000)
+        window.status_message(
+            QCoreApplication.translate("NoteHistoryDialog", "Select a paper to see its note history"), 5000
+        )
         return None
     window.reader.notes.flush()
     try:

@@ -27,11 +27,12 @@ SERVER_DEADLINE = 1.0  # seconds the window's thread waits for a server that sto
 
 
 class OfflineBanner(QLabel):
-    """"The library's server cannot be reached — showing what this desk has; edits wait"."""
+    """ "The library's server cannot be reached — showing what this desk has; edits wait"."""
 
     def __init__(self, parent: QWidget) -> None:
-        super().__init__(self.tr("The library's server cannot be reached — showing what this desk has; "
-                                 "edits wait"), parent)
+        super().__init__(
+            self.tr("The library's server cannot be reached — showing what this desk has; edits wait"), parent
+        )
         self.setObjectName("offlineBanner")
         self.setWordWrap(True)
         self.setMargin(6)
@@ -40,9 +41,11 @@ class OfflineBanner(QLabel):
 
 def quiet(call: Callable[[], None]) -> Callable[[], None]:
     """``call`` with a lost server left unsaid (the banner says it): for the window's follow-ups."""
+
     def run() -> None:
         with contextlib.suppress(ServerUnreachable):
             call()
+
     return run
 
 

@@ -65,9 +65,28 @@ MAX_ZOOM = 200.0
 PAN_STEP = 0.1  # an arrow key pans a tenth of the view
 DEFAULT_FILE = "map.png"  # a file name, not a text to translate
 # categorical colours (Tableau 10, then their lighter forms), nudged to 3:1 on the background
-TOPIC_COLOURS = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
-                 "#9c755f", "#17becf", "#a0cbe8", "#ffbe7d", "#8cd17d", "#b6992d", "#f1ce63", "#86bcb6",
-                 "#d37295", "#fabfd2", "#d4a6c8", "#79706e")
+TOPIC_COLOURS = (
+    "#4e79a7",
+    "#f28e2b",
+    "#e15759",
+    "#76b7b2",
+    "#59a14f",
+    "#edc948",
+    "#b07aa1",
+    "#ff9da7",
+    "#9c755f",
+    "#17becf",
+    "#a0cbe8",
+    "#ffbe7d",
+    "#8cd17d",
+    "#b6992d",
+    "#f1ce63",
+    "#86bcb6",
+    "#d37295",
+    "#fabfd2",
+    "#d4a6c8",
+    "#79706e",
+)
 DECISION_COLOURS = {"keep": "#2e9d4a", "maybe": "#e3a21a", "skip": "#d93f35"}
 
 
@@ -80,8 +99,9 @@ class MapData:
     tree: cKDTree | None
 
 
-def build(library: object, ids: list[int], topics: TopicSet | None,
-          cancelled: Callable[[], bool] = lambda: False) -> MapData:
+def build(
+    library: object, ids: list[int], topics: TopicSet | None, cancelled: Callable[[], bool] = lambda: False
+) -> MapData:
     """The work of a map (in a worker): layout and facets (in a child process for a large list:
     ``core/insights/child_worker.py``), then the k-d tree."""
     from scipy.spatial import cKDTree
@@ -138,8 +158,9 @@ class MapView(QWidget):
         self.setMouseTracking(True)
         self.setMinimumSize(320, 240)
         self.setAccessibleName(self.tr("Map of the papers"))
-        self.setAccessibleDescription(self.tr("Arrows pan, + and - zoom, 0 fits, Enter shows the paper at the "
-                                              "cross; Shift+drag draws a lasso"))
+        self.setAccessibleDescription(
+            self.tr("Arrows pan, + and - zoom, 0 fits, Enter shows the paper at the cross; Shift+drag draws a lasso")
+        )
         self.data: MapData | None = None
         self.mode = "topic"
         self.lasso_mode = False
@@ -202,8 +223,9 @@ class MapView(QWidget):
             self._legend.append((i18n.decision_label(None), other))
         elif self.mode == "tag":
             f = self.data.facets
-            self._palette = [other] + [self._on_base(TOPIC_COLOURS[n % len(TOPIC_COLOURS)])
-                                       for n in range(len(f.tag_names))]
+            self._palette = [other] + [
+                self._on_base(TOPIC_COLOURS[n % len(TOPIC_COLOURS)]) for n in range(len(f.tag_names))
+            ]
             self._colours = (f.tags + 1).astype(np.int16)
             self._legend = [(name, self._palette[n + 1]) for n, name in enumerate(f.tag_names)]
             self._legend.append((self.tr("other or no tag"), other))
@@ -312,16 +334,23 @@ class MapView(QWidget):
         """The points alone on the background, at the widget's size (the cached layer)."""
         k = theme.colors()
         ratio = self.devicePixelRatioF()
-        image = QImage(max(1, round(self.width() * ratio)), max(1, round(self.height() * ratio)),
-                       QImage.Format.Format_ARGB32_Premultiplied)
+        image = QImage(
+            max(1, round(self.width() * ratio)),
+            max(1, round(self.height() * ratio)),
+            QImage.Format.Format_ARGB32_Premultiplied,
+        )
         image.setDevicePixelRatio(ratio)
         image.fill(QColor(k.base))
         if self.data is None or not len(self.data.pmap):
             return image
         xy = self.screen_points()
         size, smooth, cap = self._point_style(len(xy))
-        visible = ((xy[:, 0] > -size) & (xy[:, 0] < self.width() + size)
-                   & (xy[:, 1] > -size) & (xy[:, 1] < self.height() + size))
+        visible = (
+            (xy[:, 0] > -size)
+            & (xy[:, 0] < self.width() + size)
+            & (xy[:, 1] > -size)
+            & (xy[:, 1] < self.height() + size)
+        )
         if not smooth:  # many points: square dots written straight into the image's pixels
             _stamp(image, xy[visible] * ratio, self._argb()[self._colours[visible]], max(1, round(size * ratio)))
             return image
@@ -440,9 +469,11 @@ class MapView(QWidget):
     def _paint_message(self, p: QPainter, k: theme.Colors) -> None:
         p.setPen(QColor(k.muted))
         p.setFont(self.font())
-        p.drawText(QRectF(self.rect()).adjusted(20, 20, -20, -20),
-                   Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap,
-                   self.message)
+        p.drawText(
+            QRectF(self.rect()).adjusted(20, 20, -20, -20),
+            Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap,
+            self.message,
+        )
 
     def _paint_cross(self, p: QPainter, k: theme.Colors) -> None:
         c = QPointF(self.width() / 2, self.height() / 2)
@@ -504,14 +535,18 @@ class MapView(QWidget):
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
         steps = event.angleDelta().y() / 120
         if steps:
-            self.zoom(ZOOM_STEP ** steps, event.position())
+            self.zoom(ZOOM_STEP**steps, event.position())
 
     # ---- keyboard --------------------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         key = event.key()
         step = PAN_STEP * min(self.width(), self.height())
-        pans = {Qt.Key.Key_Left: (step, 0), Qt.Key.Key_Right: (-step, 0), Qt.Key.Key_Up: (0, step),
-                Qt.Key.Key_Down: (0, -step)}
+        pans = {
+            Qt.Key.Key_Left: (step, 0),
+            Qt.Key.Key_Right: (-step, 0),
+            Qt.Key.Key_Up: (0, step),
+            Qt.Key.Key_Down: (0, -step),
+        }
         if key in pans:
             self.pan_pixels(*pans[key])
             self._set_hover(self.nearest_to_centre())
@@ -595,8 +630,12 @@ class MapDialog(QDialog):
         """The map of the window's shown list (on ``topics`` when given), in a worker."""
         ids = topics_ids(topics) if topics is not None else list(self.window_.model.ids)
         library = self.window_.library
-        if self.worker.start(lambda _p, cancelled: build(library, ids, topics, cancelled),
-                             self._done, self._failed, again=lambda: self.compute(topics)):
+        if self.worker.start(
+            lambda _p, cancelled: build(library, ids, topics, cancelled),
+            self._done,
+            self._failed,
+            again=lambda: self.compute(topics),
+        ):
             self.summary.setText(self.tr("Placing {0} by similarity…").format(i18n.papers(len(ids))))
             self.save_button.setEnabled(False)
 
@@ -621,8 +660,11 @@ class MapDialog(QDialog):
         self.view.set_data(data if len(pmap) else None, message)
         self.save_button.setEnabled(bool(len(pmap)))
         topics = len(pmap.topics.topics)
-        self.summary.setText(self.tr("{0} in {1} topics").format(i18n.papers(len(pmap)), i18n.number(topics))
-                             if len(pmap) else self.tr("No papers"))
+        self.summary.setText(
+            self.tr("{0} in {1} topics").format(i18n.papers(len(pmap)), i18n.number(topics))
+            if len(pmap)
+            else self.tr("No papers")
+        )
 
     def refresh_names(self) -> None:
         """Show the names the user gave (after a rename in the Topics dialog)."""
@@ -651,8 +693,7 @@ class MapDialog(QDialog):
         self.hint.setText(title or self._keys_hint())
 
     def _keys_hint(self) -> str:
-        return self.tr("Wheel or +/- zooms, drag or arrows pan, a click or Enter shows the paper, "
-                       "Shift+drag selects")
+        return self.tr("Wheel or +/- zooms, drag or arrows pan, a click or Enter shows the paper, Shift+drag selects")
 
     def show_paper(self, pid: int) -> None:
         """Show the paper in the window (its row selected, the reader follows)."""
@@ -668,8 +709,9 @@ class MapDialog(QDialog):
         return self.view.save_png(path)
 
     def save_dialog(self) -> None:
-        path, _filter = QFileDialog.getSaveFileName(self, self.tr("Save the map as PNG"), DEFAULT_FILE,
-                                                    self.tr("PNG images (*.png)"))
+        path, _filter = QFileDialog.getSaveFileName(
+            self, self.tr("Save the map as PNG"), DEFAULT_FILE, self.tr("PNG images (*.png)")
+        )
         if not path:
             return
         if not path.lower().endswith(".png"):

@@ -62,8 +62,13 @@ def copy_citation(window: MainWindow, ids: list[int] | None = None) -> bool:
     if len(ids) > CITE_IN_PLACE:
         from desktop_app.gui.jobs import start_job
 
-        start_job(window, i18n.plurals().formatting_references(len(ids)),
-                  lambda _progress, _cancelled: cite_papers(lib, ids, style), put, failed)
+        start_job(
+            window,
+            i18n.plurals().formatting_references(len(ids)),
+            lambda _progress, _cancelled: cite_papers(lib, ids, style),
+            put,
+            failed,
+        )
         return True
     try:
         put(cite_papers(lib, ids, style))
@@ -98,7 +103,11 @@ def show_related(window: MainWindow, ids: list[int]) -> None:
 
 
 def _add_tag_dialog(window: MainWindow, ids: list[int]) -> None:
-    name, ok = QInputDialog.getText(window, QCoreApplication.translate("PaperMenu", "Add tag"), QCoreApplication.translate("PaperMenu", "Tag for {0}:").format(_papers(len(ids))))
+    name, ok = QInputDialog.getText(
+        window,
+        QCoreApplication.translate("PaperMenu", "Add tag"),
+        QCoreApplication.translate("PaperMenu", "Tag for {0}:").format(_papers(len(ids))),
+    )
     if ok and name.strip():
         window.edits.add_tags(ids, [name.strip()])
 
@@ -161,15 +170,35 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
         return act
 
     if callable(getattr(window, "open_paper", None)):
-        add(QCoreApplication.translate("PaperMenu", "Open paper") if n == 1
-            else QCoreApplication.translate("PaperMenu", "Open the current paper"), window.open_paper)  # one viewer, not n
+        add(
+            QCoreApplication.translate("PaperMenu", "Open paper")
+            if n == 1
+            else QCoreApplication.translate("PaperMenu", "Open the current paper"),
+            window.open_paper,
+        )  # one viewer, not n
     # the key is the Paper menu's action's; shown here as text only (one registration per key)
-    add((QCoreApplication.translate("PaperMenu", "Copy citation") if n == 1 else QCoreApplication.translate("PaperMenu", "Copy {0} citations").format(n)) + f"\t{COPY_CITATION_KEY}",
-        lambda: copy_citation(window, ids))
-    add(QCoreApplication.translate("PaperMenu", "Copy BibTeX") if n == 1 else QCoreApplication.translate("PaperMenu", "Copy BibTeX of {0} papers").format(n), lambda: copy_bibtex(window, ids))
+    add(
+        (
+            QCoreApplication.translate("PaperMenu", "Copy citation")
+            if n == 1
+            else QCoreApplication.translate("PaperMenu", "Copy {0} citations").format(n)
+        )
+        + f"\t{COPY_CITATION_KEY}",
+        lambda: copy_citation(window, ids),
+    )
+    add(
+        QCoreApplication.translate("PaperMenu", "Copy BibTeX")
+        if n == 1
+        else QCoreApplication.translate("PaperMenu", "Copy BibTeX of {0} papers").format(n),
+        lambda: copy_bibtex(window, ids),
+    )
     menu.addSeparator()
 
-    lists = menu.addMenu(QCoreApplication.translate("PaperMenu", "Add to reading list") if n == 1 else QCoreApplication.translate("PaperMenu", "Add {0} papers to reading list").format(n))
+    lists = menu.addMenu(
+        QCoreApplication.translate("PaperMenu", "Add to reading list")
+        if n == 1
+        else QCoreApplication.translate("PaperMenu", "Add {0} papers to reading list").format(n)
+    )
     lists.setEnabled(writable)
     for info in lib.lists.all():
         add(info.name, lambda name=info.name: ed.add_to_list(name, ids), lists)
@@ -191,7 +220,11 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
     status.setEnabled(writable)
     current = {row.status for row in lib.papers.rows(ids).values()}
     for value in STATUSES:
-        act = add(QCoreApplication.translate("PaperMenu", "Mark {0}").format(i18n.status_word(value)), lambda v=value: ed.set_status(v), status)
+        act = add(
+            QCoreApplication.translate("PaperMenu", "Mark {0}").format(i18n.status_word(value)),
+            lambda v=value: ed.set_status(v),
+            status,
+        )
         act.setCheckable(True)
         act.setChecked(current == {value})
 
@@ -207,17 +240,32 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
     rating.setEnabled(writable)
     ratings = {row.rating for row in lib.papers.rows(ids).values()}
     for value in range(6):
-        act = add(QCoreApplication.translate("PaperMenu", "No rating") if value == 0 else "★" * value, lambda v=value: ed.set_rating(v), rating)
+        act = add(
+            QCoreApplication.translate("PaperMenu", "No rating") if value == 0 else "★" * value,
+            lambda v=value: ed.set_rating(v),
+            rating,
+        )
         act.setCheckable(True)
         act.setChecked(ratings == {value})
     menu.addSeparator()
 
-    add(QCoreApplication.translate("PaperMenu", "Related papers") if n == 1 else QCoreApplication.translate("PaperMenu", "Papers related to these {0}").format(n), lambda: show_related(window, ids),
-        enabled=window.files.index_ready)
+    add(
+        QCoreApplication.translate("PaperMenu", "Related papers")
+        if n == 1
+        else QCoreApplication.translate("PaperMenu", "Papers related to these {0}").format(n),
+        lambda: show_related(window, ids),
+        enabled=window.files.index_ready,
+    )
     if callable(getattr(window, "edit_metadata", None)):
         add(QCoreApplication.translate("PaperMenu", "Edit metadata…"), window.edit_metadata, enabled=writable)
     menu.addSeparator()
-    add(QCoreApplication.translate("PaperMenu", "Move to the trash") if n == 1 else QCoreApplication.translate("PaperMenu", "Move {0} papers to the trash").format(n), ed.delete_selected, enabled=writable)
+    add(
+        QCoreApplication.translate("PaperMenu", "Move to the trash")
+        if n == 1
+        else QCoreApplication.translate("PaperMenu", "Move {0} papers to the trash").format(n),
+        ed.delete_selected,
+        enabled=writable,
+    )
     return menu
 
 

@@ -41,12 +41,29 @@ COLUMNS = [
     # appended, so that the columns above keep their numbers; the table shows Authors after Title
     (QT_TRANSLATE_NOOP("PaperModel", "Authors"), "authors", 120),
     (QT_TRANSLATE_NOOP("PaperModel", "Modified"), "updated", 86),
-    (QT_TRANSLATE_NOOP("PaperModel", "Relevance"), "relevance", 88),  # the search's score: shown while a text search is active
+    (
+        QT_TRANSLATE_NOOP("PaperModel", "Relevance"),
+        "relevance",
+        88,
+    ),  # the search's score: shown while a text search is active
     (QT_TRANSLATE_NOOP("PaperModel", "Decision"), "decision", 74),  # keep / maybe / skip; shown after Status
     (QT_TRANSLATE_NOOP("PaperModel", "Likely keep"), "likely", 84),  # the learned triage order (gui/likely_sort.py)
 ]
-(COL_TITLE, COL_VENUE, COL_YEAR, COL_TAGS, COL_STATUS, COL_RATING, COL_MARKS, COL_ADDED, COL_AUTHORS, COL_MODIFIED,
- COL_RELEVANCE, COL_DECISION, COL_LIKELY) = range(len(COLUMNS))
+(
+    COL_TITLE,
+    COL_VENUE,
+    COL_YEAR,
+    COL_TAGS,
+    COL_STATUS,
+    COL_RATING,
+    COL_MARKS,
+    COL_ADDED,
+    COL_AUTHORS,
+    COL_MODIFIED,
+    COL_RELEVANCE,
+    COL_DECISION,
+    COL_LIKELY,
+) = range(len(COLUMNS))
 STATUS_LABEL = {"unread": "Unread", "skimmed": "Skimmed", "read": "Read"}
 PaperIdRole = Qt.ItemDataRole.UserRole + 1
 TagsRole = Qt.ItemDataRole.UserRole + 2
@@ -55,13 +72,25 @@ Index = QModelIndex | QPersistentModelIndex
 
 # data() is called for every role of every painted cell (~1,700 calls a screen): the roles it
 # answers as a set of ints (Qt passes ints), and the item flags computed once
-_ANSWERED_ROLES = frozenset(int(r) for r in (
-    Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole,
-    Qt.ItemDataRole.ForegroundRole, TagsRole, Qt.ItemDataRole.TextAlignmentRole,
-    Qt.ItemDataRole.AccessibleTextRole, PaperIdRole,
-))
-_FONT, _FOREGROUND, _ALIGNMENT, _TOOLTIP = (int(Qt.ItemDataRole.FontRole), int(Qt.ItemDataRole.ForegroundRole),
-                                         int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.ToolTipRole))
+_ANSWERED_ROLES = frozenset(
+    int(r)
+    for r in (
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.FontRole,
+        Qt.ItemDataRole.ForegroundRole,
+        TagsRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.AccessibleTextRole,
+        PaperIdRole,
+    )
+)
+_FONT, _FOREGROUND, _ALIGNMENT, _TOOLTIP = (
+    int(Qt.ItemDataRole.FontRole),
+    int(Qt.ItemDataRole.ForegroundRole),
+    int(Qt.ItemDataRole.TextAlignmentRole),
+    int(Qt.ItemDataRole.ToolTipRole),
+)
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
@@ -105,8 +134,9 @@ class PaperTableModel(QAbstractTableModel):
         return self._grey[1]
 
     # ---- content ---------------------------------------------------------------------------
-    def set_ids(self, ids: list[int], total: int | None = None, *, partial: bool = False,
-                scores: dict[int, float] | None = None) -> None:
+    def set_ids(
+        self, ids: list[int], total: int | None = None, *, partial: bool = False, scores: dict[int, float] | None = None
+    ) -> None:
         """Show these papers. ``partial``: they are only the first rows of the result, and
         :meth:`complete` brings the whole list later without disturbing the view. ``scores``:
         the text search's relevance scores (QueryResult.scores), shown in the Relevance column."""
@@ -161,8 +191,11 @@ class PaperTableModel(QAbstractTableModel):
                 self._dates.clear()
             when = QDateTime.fromString(stored[:19], "yyyy-MM-dd HH:mm:ss")
             when.setTimeZone(QTimeZone.utc())
-            shown = QLocale().toString(when.toLocalTime().date(), QLocale.FormatType.ShortFormat) \
-                if when.isValid() else stored[:10]
+            shown = (
+                QLocale().toString(when.toLocalTime().date(), QLocale.FormatType.ShortFormat)
+                if when.isValid()
+                else stored[:10]
+            )
             self._dates[stored] = shown
         return shown
 
@@ -216,7 +249,7 @@ class PaperTableModel(QAbstractTableModel):
         page = row // PAGE
         rows = self._pages.get(page)
         if rows is None:
-            ids = self.ids[page * PAGE:(page + 1) * PAGE]
+            ids = self.ids[page * PAGE : (page + 1) * PAGE]
             try:
                 rows = self.library.papers.rows(ids)
             except ServerUnreachable:  # a shared library's server is gone: an empty row, not a crash
@@ -274,24 +307,34 @@ class PaperTableModel(QAbstractTableModel):
         if role == _FONT:
             return self._bold if col == COL_TITLE and r.status == "unread" else None
         if role == _FOREGROUND:
-            return self._muted() if col in (COL_ADDED, COL_VENUE, COL_YEAR, COL_MODIFIED, COL_RELEVANCE, COL_LIKELY) else None
+            return (
+                self._muted()
+                if col in (COL_ADDED, COL_VENUE, COL_YEAR, COL_MODIFIED, COL_RELEVANCE, COL_LIKELY)
+                else None
+            )
         if role == _ALIGNMENT:
             return _CENTER if col in (COL_YEAR, COL_MARKS) else _RIGHT if col in (COL_RELEVANCE, COL_LIKELY) else None
         if role == _TOOLTIP:
             if col == COL_TITLE:
                 return r.title + (f"\n{r.authors}" if r.authors else "")
             if col == COL_MARKS:
-                return (self.tr("%n highlight(s), has a note", "", r.highlights) if r.has_note
-                        else self.tr("%n highlight(s)", "", r.highlights))
+                return (
+                    self.tr("%n highlight(s), has a note", "", r.highlights)
+                    if r.has_note
+                    else self.tr("%n highlight(s)", "", r.highlights)
+                )
             if col == COL_AUTHORS:
                 return r.authors or None
             if col == COL_MODIFIED:
                 return r.updated_at + " UTC" if r.updated_at else None
             if col == COL_LIKELY and r.id in self.likely:
                 return self.tr("Learned from your keeps and skips: more likely a keep than {0}% of the library").format(
-                    round(100 * self.likely[r.id]))
+                    round(100 * self.likely[r.id])
+                )
             if col == COL_RELEVANCE and r.id in self.scores:
-                return self.tr("Search score {0:.2f} (BM25F; the best here: {1:.2f})").format(self.scores[r.id], self._best)
+                return self.tr("Search score {0:.2f} (BM25F; the best here: {1:.2f})").format(
+                    self.scores[r.id], self._best
+                )
             return None
         if col == COL_TITLE:
             return r.title

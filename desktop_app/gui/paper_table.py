@@ -37,8 +37,15 @@ _READABLE_VERSIONS = (4, 5)
 _HEADER_MAGIC = b"MargHdr"
 # the columns shown only when a paper shown has something in them, unless the user chose
 # (core/papers.py FILLABLE names the fields)
-FILLED_BY = {COL_AUTHORS: "authors", COL_VENUE: "venue", COL_YEAR: "year", COL_RATING: "rating",
-             COL_DECISION: "decision", COL_TAGS: "tags", COL_MARKS: "marks"}
+FILLED_BY = {
+    COL_AUTHORS: "authors",
+    COL_VENUE: "venue",
+    COL_YEAR: "year",
+    COL_RATING: "rating",
+    COL_DECISION: "decision",
+    COL_TAGS: "tags",
+    COL_MARKS: "marks",
+}
 HIDDEN_BY_DEFAULT = frozenset((COL_ADDED, COL_MODIFIED, COL_LIKELY))  # shown from the header's menu
 
 
@@ -69,18 +76,21 @@ class PaperHeader(QHeaderView):
             return False  # another version's columns: the defaults stay
         version, wanted = data[n], bool(data[n + 1])
         chosen: dict[int, bool] = {}
-        rest = data[n + 2:]
+        rest = data[n + 2 :]
         if version == 5:
             if not rest or len(rest) < 1 + 2 * rest[0]:
                 return False
             k = rest[0]
             chosen = {rest[1 + 2 * i]: bool(rest[2 + 2 * i]) for i in range(k) if rest[1 + 2 * i] < len(COLUMNS)}
-            rest = rest[1 + 2 * k:]
+            rest = rest[1 + 2 * k :]
         if not super().restoreState(QByteArray(rest)):
             return False
         if version == 4:  # every column was the user's to show or hide: what differs from the defaults was chosen
-            chosen = {c: not self.isSectionHidden(c) for c in range(len(COLUMNS))
-                      if c not in (COL_TITLE, COL_RELEVANCE) and self.isSectionHidden(c) != (c in HIDDEN_BY_DEFAULT)}
+            chosen = {
+                c: not self.isSectionHidden(c)
+                for c in range(len(COLUMNS))
+                if c not in (COL_TITLE, COL_RELEVANCE) and self.isSectionHidden(c) != (c in HIDDEN_BY_DEFAULT)
+            }
         self.relevance_wanted = wanted
         self.chosen = chosen
         self.apply_visibility()
@@ -120,8 +130,11 @@ class PaperHeader(QHeaderView):
         """The Title takes the width the other columns leave (Stretch), but never less than
         TITLE_MIN: when they leave less, it keeps TITLE_MIN and the table scrolls sideways. The
         Relevance column of a search is not counted: it takes its width from the Title's."""
-        others = sum(self.sectionSize(n) for n in range(self.count())
-                     if n not in (COL_TITLE, COL_RELEVANCE) and not self.isSectionHidden(n))
+        others = sum(
+            self.sectionSize(n)
+            for n in range(self.count())
+            if n not in (COL_TITLE, COL_RELEVANCE) and not self.isSectionHidden(n)
+        )
         free = self.viewport().width() - others
         mode = QHeaderView.ResizeMode.Stretch if free >= TITLE_MIN else QHeaderView.ResizeMode.Interactive
         if self.sectionResizeMode(COL_TITLE) != mode:
@@ -207,7 +220,10 @@ class PaperTable(QTableView):
         menu.setObjectName("columnChooser")
         for n in sorted(range(len(COLUMNS)), key=header.visualIndex):
             label = column_title(n)
-            text = {COL_MARKS: self.tr("Highlights and note"), COL_RELEVANCE: self.tr("Relevance (while searching)")}.get(n, label)
+            text = {
+                COL_MARKS: self.tr("Highlights and note"),
+                COL_RELEVANCE: self.tr("Relevance (while searching)"),
+            }.get(n, label)
             act = menu.addAction(text)
             act.setCheckable(True)
             act.setChecked(header.column_shown(n))
@@ -255,7 +271,7 @@ class PaperTable(QTableView):
         end = -1  # the last row taken
         for top, bottom in spans:
             if bottom > end:
-                ids.extend(shown[max(top, end + 1):bottom + 1])
+                ids.extend(shown[max(top, end + 1) : bottom + 1])
                 end = bottom
         cur = self.current_id()
         if not ids and cur is not None:
@@ -294,7 +310,8 @@ class PaperTable(QTableView):
     def select_row(self, row: int) -> None:
         idx = self.paper_model.index(row, 0)
         self.selectionModel().setCurrentIndex(
-            idx, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+            idx, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        )
         self.scrollTo(idx)
         self.currentPaperChanged.emit()
 

@@ -62,8 +62,14 @@ def render_pdf(html: str, *, title: str = "Marginalia export") -> tuple[bytes, i
         writer.setTitle(title)
         writer.setCreator("Marginalia")
         writer.setResolution(144)
-        writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
-                                         QMarginsF(18, 16, 18, 18), QPageLayout.Unit.Millimeter))
+        writer.setPageLayout(
+            QPageLayout(
+                QPageSize(QPageSize.PageSizeId.A4),
+                QPageLayout.Orientation.Portrait,
+                QMarginsF(18, 16, 18, 18),
+                QPageLayout.Unit.Millimeter,
+            )
+        )
         doc = QTextDocument()
         doc.setDocumentMargin(0)
         font = QFont("DejaVu Sans")
@@ -89,8 +95,11 @@ def render_pdf(html: str, *, title: str = "Marginalia export") -> tuple[bytes, i
                     painter.restore()
                 painter.setFont(QFont("DejaVu Sans", 8))
                 painter.setPen(Qt.GlobalColor.darkGray)
-                painter.drawText(QRectF(QPointF(0, page_h + footer * 0.2), QSizeF(rect.width(), footer * 0.8)),
-                                 Qt.AlignmentFlag.AlignCenter, f"{title} — page {n + 1} of {pages}")
+                painter.drawText(
+                    QRectF(QPointF(0, page_h + footer * 0.2), QSizeF(rect.width(), footer * 0.8)),
+                    Qt.AlignmentFlag.AlignCenter,
+                    f"{title} — page {n + 1} of {pages}",
+                )
         finally:
             ended = painter.end()
         if not ended:

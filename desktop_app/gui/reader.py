@@ -141,8 +141,9 @@ class ReaderPane(QWidget):
         self.abstract.customContextMenuRequested.connect(self._abstract_menu)
         self.abstract.selectionChanged.connect(self._selection_changed)
         # a caret when focused: Shift+arrows select, then h and a colour digit (highlight_keys.py)
-        self.abstract.setTextInteractionFlags(self.abstract.textInteractionFlags()
-                                              | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.abstract.setTextInteractionFlags(
+            self.abstract.textInteractionFlags() | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
         tl.addWidget(self.abstract, 1)
 
         self.hl_bar = QWidget(top)
@@ -154,13 +155,19 @@ class ReaderPane(QWidget):
         self.hl_label.setTextFormat(Qt.TextFormat.PlainText)
         hb.addWidget(self.hl_label)
         # one style sheet for the colour buttons, parsed once (not one per button)
-        self.hl_bar.setStyleSheet("".join(
-            f"QToolButton#highlight_{color} {{ background: {HIGHLIGHT_BG[color]}; border: 1px solid palette(mid);"
-            " border-radius: 8px; min-width: 16px; min-height: 16px; }" for color in COLORS))
+        self.hl_bar.setStyleSheet(
+            "".join(
+                f"QToolButton#highlight_{color} {{ background: {HIGHLIGHT_BG[color]}; border: 1px solid palette(mid);"
+                " border-radius: 8px; min-width: 16px; min-height: 16px; }"
+                for color in COLORS
+            )
+        )
         for n, color in enumerate(COLORS, 1):
             b = QToolButton(self.hl_bar)
             b.setObjectName(f"highlight_{color}")
-            b.setToolTip(self.tr("Highlight the selection in {0} (h then {1}, or Shift+{1})").format(i18n.color_label(color), n))
+            b.setToolTip(
+                self.tr("Highlight the selection in {0} (h then {1}, or Shift+{1})").format(i18n.color_label(color), n)
+            )
             b.setAccessibleName(self.tr("Highlight {0}").format(i18n.color_label(color)))
             b.clicked.connect(lambda _=False, c=color: self.highlight_selection(c))
             hb.addWidget(b)
@@ -199,8 +206,9 @@ class ReaderPane(QWidget):
         self.show_paper(None)
 
     # ---- showing ---------------------------------------------------------------------------
-    def show_paper(self, paper: PaperView | None, terms: list[str] | None = None,
-                   list_note: tuple[str, str] | None = None) -> None:
+    def show_paper(
+        self, paper: PaperView | None, terms: list[str] | None = None, list_note: tuple[str, str] | None = None
+    ) -> None:
         """Show a paper; ``list_note`` is (list name, the item's note) when a list is shown."""
         if terms is not None:
             self.terms = terms
@@ -229,7 +237,9 @@ class ReaderPane(QWidget):
         if not self.title_edit.hasFocus():
             self.title_edit.setText(paper.title)
             self.title_edit.setCursorPosition(0)
-        self.title_edit.setToolTip(self.tr("Derived from the abstract; edit to replace") if paper.title_source == "derived" else "")
+        self.title_edit.setToolTip(
+            self.tr("Derived from the abstract; edit to replace") if paper.title_source == "derived" else ""
+        )
         self.meta.setText(self.meta_text(paper))
         last = self.last_change_provider(paper.id) if self.last_change_provider is not None else ""
         self.last_change.setText(last)
@@ -324,7 +334,9 @@ class ReaderPane(QWidget):
                 label = self.tr("⚠ orphaned: {0}").format(label)
             item = self.hl_list.add_highlight(label, HIGHLIGHT_BG.get(h.color, HIGHLIGHT_BG["yellow"]))
             item.setData(Qt.ItemDataRole.UserRole, h.id)
-            item.setToolTip(self.tr("This passage is no longer in the abstract") if h.orphaned else self.tr("Click to show it"))
+            item.setToolTip(
+                self.tr("This passage is no longer in the abstract") if h.orphaned else self.tr("Click to show it")
+            )
         self.hl_list.setVisible(bool(self.paper.highlights))
         self.hl_list.fit_height()
 
@@ -426,6 +438,9 @@ class ReaderPane(QWidget):
         if self.selection_span() is not None:
             menu.addSeparator()
             for color in COLORS:
-                menu.addAction(self.tr("Highlight {0}").format(i18n.color_label(color)), lambda c=color: self.highlight_selection(c))
+                menu.addAction(
+                    self.tr("Highlight {0}").format(i18n.color_label(color)),
+                    lambda c=color: self.highlight_selection(c),
+                )
             menu.addAction(self.tr("Highlight with comment…"), lambda: self.highlight_selection("yellow", True))
         menu.exec(self.abstract.mapToGlobal(pos))

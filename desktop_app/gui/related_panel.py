@@ -140,7 +140,9 @@ class RelatedPanel(QWidget):
         self._refocus = False
 
     def strength_word(self, strength: str) -> str:
-        return {"strong": self.tr("strong"), "related": self.tr("related"), "weak": self.tr("weak")}.get(strength, strength)
+        return {"strong": self.tr("strong"), "related": self.tr("related"), "weak": self.tr("weak")}.get(
+            strength, strength
+        )
 
     def _clear(self) -> None:
         if any(b.hasFocus() for b in self.buttons):
@@ -171,9 +173,11 @@ class TitleLink(QPushButton):
 
     def restyle(self) -> None:
         k = theme.colors()
-        self.setStyleSheet(f"QPushButton#relatedPaper {{ text-align: left; border: 2px solid transparent; padding: 0;"
-                           f" color: {k.text}; }} QPushButton#relatedPaper:hover {{ text-decoration: underline; }}"
-                           " QPushButton#relatedPaper:focus { border: 2px solid palette(highlight); }")
+        self.setStyleSheet(
+            f"QPushButton#relatedPaper {{ text-align: left; border: 2px solid transparent; padding: 0;"
+            f" color: {k.text}; }} QPushButton#relatedPaper:hover {{ text-decoration: underline; }}"
+            " QPushButton#relatedPaper:focus { border: 2px solid palette(highlight); }"
+        )
 
     def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
         super().resizeEvent(event)

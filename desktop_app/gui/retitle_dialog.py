@@ -43,6 +43,7 @@ class MainWindow(Protocol):
 
     def status_message(self, text: str, ms: int = 5000) -> None: ...
 
+
 Retitle = tuple[int, str, str]
 
 
@@ -56,7 +57,16 @@ class RetitleDialog(QDialog):
         self.resize(900, 480)
         layout = QVBoxLayout(self)
         intro = QLabel(
-            i18n.number_in(self.tr("%n title(s) derived from their abstracts would read differently now. Titles you edited or that came with the paper are never changed.", "", len(changes)), len(changes)), self)
+            i18n.number_in(
+                self.tr(
+                    "%n title(s) derived from their abstracts would read differently now. Titles you edited or that came with the paper are never changed.",
+                    "",
+                    len(changes),
+                ),
+                len(changes),
+            ),
+            self,
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
         self.tree = QTreeWidget(self)
@@ -74,7 +84,10 @@ class RetitleDialog(QDialog):
         self.tree.setColumnWidth(0, 440)
         layout.addWidget(self.tree, 1)
         row = QHBoxLayout()
-        for text, state in ((self.tr("Check all"), Qt.CheckState.Checked), (self.tr("Check none"), Qt.CheckState.Unchecked)):
+        for text, state in (
+            (self.tr("Check all"), Qt.CheckState.Checked),
+            (self.tr("Check none"), Qt.CheckState.Unchecked),
+        ):
             b = QPushButton(text, self)
             b.clicked.connect(lambda _=False, s=state: self._check_all(s))
             row.addWidget(b)
@@ -105,7 +118,8 @@ class RetitleDialog(QDialog):
         """{paper id: new title} of the checked rows."""
         return {
             int(item.data(0, Qt.ItemDataRole.UserRole)): item.text(0)
-            for item in self._items() if item.checkState(0) == Qt.CheckState.Checked
+            for item in self._items()
+            if item.checkState(0) == Qt.CheckState.Checked
         }
 
 
@@ -113,10 +127,13 @@ def apply_titles(window: MainWindow, titles: dict[int, str]) -> Change | None:
     """Write ``titles`` as one undoable command ("Re-derive titles"); Undo puts the old back."""
     lib = window.library
     try:
-        return perform(window.undo_stack, QCoreApplication.translate("RetitleDialog", "Re-derive titles"),
-                       lambda: lib.set_derived_titles(titles),
-                       lambda ch: lib.set_derived_titles(ch.detail["old"]),
-                       window.edits.changed.emit)
+        return perform(
+            window.undo_stack,
+            QCoreApplication.translate("RetitleDialog", "Re-derive titles"),
+            lambda: lib.set_derived_titles(titles),
+            lambda ch: lib.set_derived_titles(ch.detail["old"]),
+            window.edits.changed.emit,
+        )
     except LibraryError as exc:
         QMessageBox.warning(window, QCoreApplication.translate("RetitleDialog", "Marginalia"), str(exc))
         return None
@@ -128,7 +145,11 @@ def show_retitle_dialog(window: MainWindow) -> None:
 
     def done(changes: object) -> None:
         if not changes:
-            window.status_message(QCoreApplication.translate("RetitleDialog", "Every derived title is already what the current rules derive"))
+            window.status_message(
+                QCoreApplication.translate(
+                    "RetitleDialog", "Every derived title is already what the current rules derive"
+                )
+            )
             return
         dialog = RetitleDialog(list(changes), window)  # type: ignore[arg-type]
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -142,9 +163,13 @@ def show_retitle_dialog(window: MainWindow) -> None:
         dialog.accepted.connect(accepted)
         dialog.open()  # window-modal, without a nested event loop
 
-    start_job(window, QCoreApplication.translate("RetitleDialog", "Comparing derived titles…"),
-              lambda progress, cancelled: lib.rederive_titles(True, progress, cancelled),
-              done, lambda message: QMessageBox.warning(window, QCoreApplication.translate("RetitleDialog", "Marginalia"), message))
+    start_job(
+        window,
+        QCoreApplication.translate("RetitleDialog", "Comparing derived titles…"),
+        lambda progress, cancelled: lib.rederive_titles(True, progress, cancelled),
+        done,
+        lambda message: QMessageBox.warning(window, QCoreApplication.translate("RetitleDialog", "Marginalia"), message),
+    )
 
 
 def screenshot_view(window: MainWindow) -> QWidget:

@@ -62,8 +62,14 @@ class FilterState:
         return None
 
     def as_dict(self) -> dict:
-        return {"query": self.query, "status": self.status, "tags": self.tags, "not_tags": self.not_tags,
-                "list_name": self.list_name, "trash": self.trash}
+        return {
+            "query": self.query,
+            "status": self.status,
+            "tags": self.tags,
+            "not_tags": self.not_tags,
+            "list_name": self.list_name,
+            "trash": self.trash,
+        }
 
     def saved(self, sort: str | None, descending: bool) -> SavedFilter:
         """The whole filter and the table's sort, as a saved search keeps them. The sort every
@@ -71,9 +77,15 @@ class FilterState:
         text, as saved searches always were."""
         if (sort, descending) == self.first_sort():
             sort, descending = None, False
-        return SavedFilter(query=self.query.strip(), status=self.status, tags=tuple(self.tags),
-                           not_tags=tuple(self.not_tags), list_name=self.list_name, sort=sort,
-                           descending=descending)
+        return SavedFilter(
+            query=self.query.strip(),
+            status=self.status,
+            tags=tuple(self.tags),
+            not_tags=tuple(self.not_tags),
+            list_name=self.list_name,
+            sort=sort,
+            descending=descending,
+        )
 
     def first_sort(self) -> tuple[str, bool]:
         """The sort the window gives this filter when it is chosen: relevance for a text
@@ -84,14 +96,24 @@ class FilterState:
 
     @classmethod
     def from_saved(cls, saved: SavedFilter) -> FilterState:
-        return cls(query=saved.query, status=saved.status, tags=list(saved.tags), not_tags=list(saved.not_tags),
-                   list_name=saved.list_name)
+        return cls(
+            query=saved.query,
+            status=saved.status,
+            tags=list(saved.tags),
+            not_tags=list(saved.not_tags),
+            list_name=saved.list_name,
+        )
 
     @classmethod
     def from_dict(cls, d: dict) -> FilterState:
-        return cls(query=str(d.get("query") or ""), status=d.get("status") or None,
-                   tags=list(d.get("tags") or []), not_tags=list(d.get("not_tags") or []),
-                   list_name=d.get("list_name") or None, trash=bool(d.get("trash")))
+        return cls(
+            query=str(d.get("query") or ""),
+            status=d.get("status") or None,
+            tags=list(d.get("tags") or []),
+            not_tags=list(d.get("not_tags") or []),
+            list_name=d.get("list_name") or None,
+            trash=bool(d.get("trash")),
+        )
 
 
 class SearchBar(QWidget):
@@ -109,7 +131,9 @@ class SearchBar(QWidget):
         self.box = QLineEdit(self)
         self.box.setObjectName("searchBox")
         self.box.setAccessibleName(self.tr("Search"))
-        self.box.setPlaceholderText(self.tr('Search — e.g.  tag:rl/* AND NOT status:read   "in-context learning"   year:>=2025'))
+        self.box.setPlaceholderText(
+            self.tr('Search — e.g.  tag:rl/* AND NOT status:read   "in-context learning"   year:>=2025')
+        )
         self.box.setClearButtonEnabled(True)
         self.count = QLabel("", self)
         self.count.setObjectName("resultCount")
@@ -150,7 +174,11 @@ class SearchBar(QWidget):
         self.error.setVisible(bool(message))
 
     def show_count(self, shown: int, total_library: int) -> None:
-        self.count.setText(self.tr("{0} of {1}").format(i18n.number(shown), i18n.number(total_library)) if shown != total_library else i18n.papers(total_library))
+        self.count.setText(
+            self.tr("{0} of {1}").format(i18n.number(shown), i18n.number(total_library))
+            if shown != total_library
+            else i18n.papers(total_library)
+        )
 
     def _chip_clicked(self, key: str) -> None:
         alt = QApplication.keyboardModifiers() & Qt.KeyboardModifier.AltModifier
@@ -170,8 +198,11 @@ class SearchBar(QWidget):
             b.setText(f"{label}  ✕")
             b.setObjectName("filterChip")
             tag = key.startswith(("tag:", "not:"))
-            b.setToolTip(self.tr("Remove this filter (Alt+click: the opposite tag filter)") if tag
-                         else self.tr("Remove this filter"))
+            b.setToolTip(
+                self.tr("Remove this filter (Alt+click: the opposite tag filter)")
+                if tag
+                else self.tr("Remove this filter")
+            )
             b.setAccessibleName(self.tr("Filter {0}; press to remove").format(label))
             # its colours: the application's style sheet (desktop_app.gui.theme)
             b.clicked.connect(lambda _=False, k=key: self._chip_clicked(k))

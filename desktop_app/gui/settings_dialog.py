@@ -40,8 +40,11 @@ from desktop_app.gui.appearance import MAX_FONT_SIZE, MIN_FONT_SIZE
 from desktop_app.gui.i18n import language_combo
 
 CSL_NS = "{http://purl.org/net/xbiblio/csl}"
-THEME_LABELS = (("system", QT_TRANSLATE_NOOP("SettingsDialog", "Follow the system")), ("light", QT_TRANSLATE_NOOP("SettingsDialog", "Light")),
-                ("dark", QT_TRANSLATE_NOOP("SettingsDialog", "Dark")))
+THEME_LABELS = (
+    ("system", QT_TRANSLATE_NOOP("SettingsDialog", "Follow the system")),
+    ("light", QT_TRANSLATE_NOOP("SettingsDialog", "Light")),
+    ("dark", QT_TRANSLATE_NOOP("SettingsDialog", "Dark")),
+)
 MAX_KEEP = 200  # backups
 
 
@@ -69,11 +72,19 @@ def style_title(path: Path) -> str:
     try:
         root = parse(str(path)).getroot()
     except (ParseError, DefusedXmlException) as exc:
-        raise ValueError(QCoreApplication.translate("SettingsDialog", "it is not well-formed XML ({0})").format(exc)) from exc
+        raise ValueError(
+            QCoreApplication.translate("SettingsDialog", "it is not well-formed XML ({0})").format(exc)
+        ) from exc
     except OSError as exc:
-        raise ValueError(QCoreApplication.translate("SettingsDialog", "it cannot be read ({0})").format(exc.strerror)) from exc
+        raise ValueError(
+            QCoreApplication.translate("SettingsDialog", "it cannot be read ({0})").format(exc.strerror)
+        ) from exc
     if root.tag not in (f"{CSL_NS}style", "style"):
-        raise ValueError(QCoreApplication.translate("SettingsDialog", "its root element is <{0}>, not a CSL <style>").format(root.tag.rpartition('}')[2]))
+        raise ValueError(
+            QCoreApplication.translate("SettingsDialog", "its root element is <{0}>, not a CSL <style>").format(
+                root.tag.rpartition("}")[2]
+            )
+        )
     title = root.find(f"{CSL_NS}info/{CSL_NS}title")
     if title is None:
         title = root.find("info/title")
@@ -134,15 +145,24 @@ class SettingsDialog(QDialog):
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("settingsTabs")
         lay.addWidget(self.tabs)
-        for title, build, shown in (("Appearance", self._appearance, self.tr("Appearance")), ("Library", self._library, self.tr("Library")),
-                                    ("Backups", self._backups, self.tr("Backups")), ("Import", self._import, self.tr("Import")),
-                                    ("Citations", self._citations, self.tr("Citations")), ("Attachments", self._attachments, self.tr("Attachments"))):
+        for title, build, shown in (
+            ("Appearance", self._appearance, self.tr("Appearance")),
+            ("Library", self._library, self.tr("Library")),
+            ("Backups", self._backups, self.tr("Backups")),
+            ("Import", self._import, self.tr("Import")),
+            ("Citations", self._citations, self.tr("Citations")),
+            ("Attachments", self._attachments, self.tr("Attachments")),
+        ):
             page = QWidget(self.tabs)
             page.setObjectName(f"settingsPage{title}")
             build(page)
             self.tabs.addTab(page, shown)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-                                        | QDialogButtonBox.StandardButton.Apply, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok
+            | QDialogButtonBox.StandardButton.Cancel
+            | QDialogButtonBox.StandardButton.Apply,
+            self,
+        )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.apply)
@@ -205,7 +225,9 @@ class SettingsDialog(QDialog):
         lay.addWidget(self.folder_label)
         row = QHBoxLayout()
         self.switch_button = QPushButton(self.tr("Switch library…"), page)
-        self.switch_button.setToolTip(self.tr("Open another library, or an empty folder as a new library, in this window"))
+        self.switch_button.setToolTip(
+            self.tr("Open another library, or an empty folder as a new library, in this window")
+        )
         self.switch_button.clicked.connect(lambda: self._choose_library(new=False))
         self.new_button = QPushButton(self.tr("New library…"), page)
         self.new_button.clicked.connect(lambda: self._choose_library(new=True))
@@ -225,8 +247,12 @@ class SettingsDialog(QDialog):
         self.backups_keep = QSpinBox(page)
         self.backups_keep.setObjectName("backupsKeep")
         self.backups_keep.setRange(1, MAX_KEEP)
-        self.backups_keep.setToolTip(self.tr("Of the daily, weekly and monthly backups, at most this many are kept "
-                                     "(the backups made before an upgrade are kept apart)"))
+        self.backups_keep.setToolTip(
+            self.tr(
+                "Of the daily, weekly and monthly backups, at most this many are kept "
+                "(the backups made before an upgrade are kept apart)"
+            )
+        )
         form.addRow(self.backups_enabled)
         form.addRow(self.tr("Backups to keep:"), self.backups_keep)
         row = QHBoxLayout()
@@ -252,8 +278,9 @@ class SettingsDialog(QDialog):
         self.keywords_as_tags.setObjectName("importKeywordsAsTags")
         self.categories_as_tags = QCheckBox(self.tr("Add arXiv categories as tags (under arxiv/)"), page)
         self.categories_as_tags.setObjectName("importCategoriesAsTags")
-        self.skip_duplicates = QCheckBox(self.tr("Skip papers already in the library (else fill in what the library lacks)"),
-                                         page)
+        self.skip_duplicates = QCheckBox(
+            self.tr("Skip papers already in the library (else fill in what the library lacks)"), page
+        )
         self.skip_duplicates.setObjectName("importSkipDuplicates")
         for box in (self.keywords_as_tags, self.categories_as_tags, self.skip_duplicates):
             lay.addWidget(box)
@@ -266,7 +293,9 @@ class SettingsDialog(QDialog):
         self._fill_styles()
         add = QPushButton(self.tr("Add style file…"), page)
         add.setObjectName("addStyleButton")
-        add.setToolTip(self.tr("Add a citation style from a .csl file (for instance one from the Zotero style repository)"))
+        add.setToolTip(
+            self.tr("Add a citation style from a .csl file (for instance one from the Zotero style repository)")
+        )
         add.clicked.connect(self._choose_style_file)
         form.addRow(self.tr("Copy citation and bibliographies in:"), self.citation_style)
         form.addRow("", add)
@@ -274,8 +303,9 @@ class SettingsDialog(QDialog):
     def _attachments(self, page: QWidget) -> None:
         lay = QVBoxLayout(page)
         lay.addWidget(QLabel(self.tr("A file dropped on a paper is:"), page))
-        self.attach_copy = QRadioButton(self.tr("Copied into the library's files folder (backed up and exported with it)"),
-                                        page)
+        self.attach_copy = QRadioButton(
+            self.tr("Copied into the library's files folder (backed up and exported with it)"), page
+        )
         self.attach_copy.setObjectName("attachCopy")
         self.attach_link = QRadioButton(self.tr("Linked where it is (the library only remembers its path)"), page)
         self.attach_link.setObjectName("attachLink")
@@ -402,7 +432,9 @@ class SettingsDialog(QDialog):
             self.backup_now_button.setEnabled(True)
             self.backup_state.setText(self.tr("The backup failed: {0}").format(message))
 
-        start_job(self, self.tr("Backing up…"), lambda p, c: lib.backups.make("manual", keep_at_most=keep), done, failed)
+        start_job(
+            self, self.tr("Backing up…"), lambda p, c: lib.backups.make("manual", keep_at_most=keep), done, failed
+        )
 
     def backups_folder(self) -> Path:
         from desktop_app.core.store.backups import BACKUPS_DIR
@@ -431,8 +463,9 @@ class SettingsDialog(QDialog):
         self.citation_style.setCurrentIndex(index)
 
     def _choose_style_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Add a citation style"), str(Path.home()),
-                                              self.tr("CSL styles (*.csl);;All files (*)"))
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Add a citation style"), str(Path.home()), self.tr("CSL styles (*.csl);;All files (*)")
+        )
         if path:
             self.add_style(Path(path))
 
@@ -442,8 +475,12 @@ class SettingsDialog(QDialog):
         try:
             style_id, _title = add_style_file(path)
         except (ValueError, OSError) as exc:
-            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Add style file"),
-                              self.tr("{0} cannot be used as a citation style: {1}.").format(path.name, exc), parent=self)
+            box = QMessageBox(
+                QMessageBox.Icon.Warning,
+                self.tr("Add style file"),
+                self.tr("{0} cannot be used as a citation style: {1}.").format(path.name, exc),
+                parent=self,
+            )
             box.setObjectName("styleRefused")
             box.open()
             return None

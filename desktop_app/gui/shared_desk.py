@@ -108,7 +108,9 @@ def attach(win: QWidget) -> RemoteChanges | None:
     lib = win.library
     if lib.server is None:
         return None
-    win.setWindowTitle((_tr("{0} — {1} (read-only)") if lib.read_only else "{0} — {1}").format("Marginalia", lib.server.location))
+    win.setWindowTitle(
+        (_tr("{0} — {1} (read-only)") if lib.read_only else "{0} — {1}").format("Marginalia", lib.server.location)
+    )
     win.reader.last_change_provider = lambda pid: last_change_text(lib, pid)
     relay = RemoteChanges(win)
     relay.arrived.connect(lambda rows: apply_rows(win, rows), Qt.ConnectionType.QueuedConnection)
@@ -142,10 +144,15 @@ class ConnectDialog(QDialog):
         self.setObjectName("connectSharedDialog")
         self.setWindowTitle(self.tr("Connect to a shared library"))
         layout = QVBoxLayout(self)
-        intro = QLabel(self.tr("A library on a PostgreSQL server, shared by a lab. Enter its address "
-                               "(postgresql://user@host/database) or a service name from your "
-                               "pg_service.conf. Passwords are never stored here: put yours in "
-                               "~/.pgpass."), self)
+        intro = QLabel(
+            self.tr(
+                "A library on a PostgreSQL server, shared by a lab. Enter its address "
+                "(postgresql://user@host/database) or a service name from your "
+                "pg_service.conf. Passwords are never stored here: put yours in "
+                "~/.pgpass."
+            ),
+            self,
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
         form = QFormLayout()
@@ -190,8 +197,9 @@ class ConnectDialog(QDialog):
         finally:
             QGuiApplication.restoreOverrideCursor()
         if ok and has_password(url):
-            said += "\n" + self.tr("The password in the address is used now and never saved; "
-                                   "put it in ~/.pgpass to connect next time.")
+            said += "\n" + self.tr(
+                "The password in the address is used now and never saved; put it in ~/.pgpass to connect next time."
+            )
         self.result.setText(said)
         return ok
 
@@ -216,6 +224,8 @@ def screenshot_view(window: QWidget) -> QWidget:
     """File → Connect to a shared library…, filled in (for the docs)."""
     dialog = ConnectDialog(window)
     dialog.address.setText("postgresql://lin@db.lab.example/papers?sslmode=require")
-    dialog.result.setText(QCoreApplication.translate("ConnectDialog", "connected as lin to papers on db.lab.example:5432"))
+    dialog.result.setText(
+        QCoreApplication.translate("ConnectDialog", "connected as lin to papers on db.lab.example:5432")
+    )
     dialog.show()
     return dialog

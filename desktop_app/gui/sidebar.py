@@ -26,7 +26,15 @@ KIND = Qt.ItemDataRole.UserRole + 10
 VALUE = Qt.ItemDataRole.UserRole + 11
 QUERY = Qt.ItemDataRole.UserRole + 12  # a saved search's query
 MIME_IDS = "application/x-marginalia-paper-ids"
-_SECTION = {"all": "library", "status": "library", "decision": "library", "trash": "library", "tag": "tags", "list": "lists", "search": "searches"}
+_SECTION = {
+    "all": "library",
+    "status": "library",
+    "decision": "library",
+    "trash": "library",
+    "tag": "tags",
+    "list": "lists",
+    "search": "searches",
+}
 
 
 def color_icon(color: str) -> QIcon:
@@ -66,8 +74,12 @@ class Sidebar(QTreeWidget):
         self._sections: dict[str, QTreeWidgetItem] = {}
         self._tag_filter = ""
         self.filter_box: QLineEdit | None = None  # set by SidebarPane: typing in the tree goes there
-        for key, label in (("library", self.tr("Library")), ("tags", self.tr("Tags")), ("lists", self.tr("Reading lists")),
-                           ("searches", self.tr("Saved searches"))):
+        for key, label in (
+            ("library", self.tr("Library")),
+            ("tags", self.tr("Tags")),
+            ("lists", self.tr("Reading lists")),
+            ("searches", self.tr("Saved searches")),
+        ):
             it = QTreeWidgetItem(self, [label])
             it.setFlags(Qt.ItemFlag.ItemIsEnabled)
             f = it.font(0)
@@ -85,8 +97,14 @@ class Sidebar(QTreeWidget):
             it.setForeground(0, heading)
 
     # ---- filling ---------------------------------------------------------------------------
-    def populate(self, total: int, counts: dict[str, int], tags: list[TagInfo], lists: list[ListInfo],
-                 searches: list[tuple[str, str]]) -> None:
+    def populate(
+        self,
+        total: int,
+        counts: dict[str, int],
+        tags: list[TagInfo],
+        lists: list[ListInfo],
+        searches: list[tuple[str, str]],
+    ) -> None:
         current = self.current_filter()
         expanded = self._expanded_tags()
         self.setUpdatesEnabled(False)
@@ -212,8 +230,13 @@ class Sidebar(QTreeWidget):
         if kind and self.current_filter() == (kind, value) and self.currentItem().isSelected():
             return  # already (the window asks at every refresh, e.g. each search typed)
         section = self._sections.get(_SECTION.get(kind, ""))
-        found = None if section is None else next(
-            (it for it in self._iter(section) if it.data(0, KIND) == kind and it.data(0, VALUE) == value), None)
+        found = (
+            None
+            if section is None
+            else next(
+                (it for it in self._iter(section) if it.data(0, KIND) == kind and it.data(0, VALUE) == value), None
+            )
+        )
         self.blockSignals(True)
         if found is not None:
             self.setCurrentItem(found)
@@ -229,8 +252,15 @@ class Sidebar(QTreeWidget):
         sort) shows that search."""
         entry = state.sidebar_entry()
         if state.query.strip() or entry is None:
-            saved = next((it for it in self._iter(self._sections["searches"]) if it.data(0, KIND) == "search"
-                          and _same_filter(SavedFilter.from_text(it.data(0, QUERY) or ""), state, sort)), None)
+            saved = next(
+                (
+                    it
+                    for it in self._iter(self._sections["searches"])
+                    if it.data(0, KIND) == "search"
+                    and _same_filter(SavedFilter.from_text(it.data(0, QUERY) or ""), state, sort)
+                ),
+                None,
+            )
             if saved is not None:
                 entry = ("search", saved.data(0, VALUE))
         if entry is None:
@@ -326,7 +356,9 @@ class Sidebar(QTreeWidget):
             menu.addAction(self.tr("Edit description…"), lambda: self.listMenuAction.emit("describe", value))
             menu.addAction(self.tr("Delete list"), lambda: self.listMenuAction.emit("delete", value))
         elif kind == "search":
-            menu.addAction(self.tr("Save as reading list (snapshot)"), lambda: self.searchMenuAction.emit("snapshot", value))
+            menu.addAction(
+                self.tr("Save as reading list (snapshot)"), lambda: self.searchMenuAction.emit("snapshot", value)
+            )
             menu.addAction(self.tr("Delete saved search"), lambda: self.searchMenuAction.emit("delete", value))
         elif kind == "trash":
             menu.addAction(self.tr("Show the trash"), lambda: self.filterChosen.emit("trash", ""))
@@ -363,9 +395,13 @@ class Sidebar(QTreeWidget):
 
 
 def _same_filter(saved: SavedFilter, state: FilterState, sort: tuple[str, bool] | None) -> bool:
-    same = (saved.query.strip() == state.query.strip() and saved.status == state.status
-            and list(saved.tags) == state.tags and list(saved.not_tags) == state.not_tags
-            and saved.list_name == state.list_name)
+    same = (
+        saved.query.strip() == state.query.strip()
+        and saved.status == state.status
+        and list(saved.tags) == state.tags
+        and list(saved.not_tags) == state.not_tags
+        and saved.list_name == state.list_name
+    )
     if not same or saved.is_empty():
         return False
     return saved.sort is None or sort is None or (saved.sort, saved.descending) == sort

@@ -58,8 +58,9 @@ def parse_request(line: bytes) -> list[str] | None:
     return files
 
 
-def hand_over(folder: Path, files: list[str], *, connect_ms: int = CONNECT_TIMEOUT_MS,
-              answer_ms: int = ANSWER_TIMEOUT_MS) -> bool:
+def hand_over(
+    folder: Path, files: list[str], *, connect_ms: int = CONNECT_TIMEOUT_MS, answer_ms: int = ANSWER_TIMEOUT_MS
+) -> bool:
     """Ask the instance running on *folder* to raise its window and open *files*. True once it
     acknowledged; False when nothing listens (a stale socket file counts) or no answer came."""
     sock = QLocalSocket()
@@ -135,7 +136,7 @@ class InstanceServer(QObject):
             return
         if b"\n" not in buffer:
             return
-        line = bytes(buffer[:buffer.index(b"\n")])
+        line = bytes(buffer[: buffer.index(b"\n")])
         del buffer[:]
         files = parse_request(line)
         if files is None:

@@ -98,8 +98,12 @@ class Chart(QWidget):
         fm = self.fontMetrics()
         top = fm.height() + 2 * _PAD
         left = self.left_margin(fm)
-        return QRect(left, top, max(10, self.width() - left - 2 * _PAD),
-                     max(10, self.height() - top - self.bottom_margin(fm) - _PAD))
+        return QRect(
+            left,
+            top,
+            max(10, self.width() - left - 2 * _PAD),
+            max(10, self.height() - top - self.bottom_margin(fm) - _PAD),
+        )
 
     def paintEvent(self, _event: object) -> None:  # noqa: N802
         k = theme.colors()
@@ -112,8 +116,11 @@ class Chart(QWidget):
         title_font.setBold(True)
         p.setFont(title_font)
         p.setPen(QColor(k.text))
-        p.drawText(QRect(_PAD, _PAD // 2, self.width() - 2 * _PAD, self.fontMetrics().height() + _PAD),
-                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.title)
+        p.drawText(
+            QRect(_PAD, _PAD // 2, self.width() - 2 * _PAD, self.fontMetrics().height() + _PAD),
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            self.title,
+        )
         p.setFont(self.font())
         if not self.has_data():
             p.setPen(QColor(k.muted))
@@ -135,8 +142,11 @@ class Chart(QWidget):
             p.setPen(QPen(QColor(k.border), 1, Qt.PenStyle.DotLine if v else Qt.PenStyle.SolidLine))
             p.drawLine(QPointF(r.left(), y), QPointF(r.right(), y))
             p.setPen(QColor(k.muted))
-            p.drawText(QRectF(0, y - fm.height() / 2, r.left() - 4, fm.height()),
-                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, _number(v))
+            p.drawText(
+                QRectF(0, y - fm.height() / 2, r.left() - 4, fm.height()),
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                _number(v),
+            )
 
 
 class ProgressChart(Chart):
@@ -247,13 +257,19 @@ class HBarChart(Chart):
             y = r.top() + row * i
             p.setPen(QColor(k.text))
             label = fm.elidedText(name or "—", Qt.TextElideMode.ElideRight, r.left() - 2 * _PAD)
-            p.drawText(QRectF(_PAD, y, r.left() - 2 * _PAD, row),
-                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, label)
+            p.drawText(
+                QRectF(_PAD, y, r.left() - 2 * _PAD, row),
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                label,
+            )
             w = (r.width() - count_width) * count / top
             p.fillRect(QRectF(r.left(), y + row * 0.15, max(w, 1.0), row * 0.7), bar)
             p.setPen(QColor(k.muted))
-            p.drawText(QRectF(r.left() + w + 4, y, count_width, row),
-                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, _number(count))
+            p.drawText(
+                QRectF(r.left() + w + 4, y, count_width, row),
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                _number(count),
+            )
 
 
 class VBarChart(Chart):
@@ -285,8 +301,11 @@ class VBarChart(Chart):
             p.fillRect(QRectF(x, r.bottom() - h, width, h), QColor(k.accent))
             if i % every == 0 or i == n - 1 and n % every == 1:
                 p.setPen(QColor(k.muted))
-                p.drawText(QRectF(r.left() + slot * i - slot * (every - 1) / 2, r.bottom() + 2, slot * every,
-                                  fm.height()), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, label)
+                p.drawText(
+                    QRectF(r.left() + slot * i - slot * (every - 1) / 2, r.bottom() + 2, slot * every, fm.height()),
+                    Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                    label,
+                )
 
 
 def _date_labels(p: QPainter, r: QRect, k: theme.Colors, fm: QFontMetrics, days: list[date]) -> None:
@@ -303,8 +322,13 @@ def _date_labels(p: QPainter, r: QRect, k: theme.Colors, fm: QFontMetrics, days:
     p.setPen(QColor(k.muted))
     for i in picks:
         x = r.left() + (r.width() * i / (n - 1) if n > 1 else r.width() / 2)
-        align = (Qt.AlignmentFlag.AlignLeft if i == 0 else Qt.AlignmentFlag.AlignRight if i == n - 1
-                 else Qt.AlignmentFlag.AlignHCenter)
+        align = (
+            Qt.AlignmentFlag.AlignLeft
+            if i == 0
+            else Qt.AlignmentFlag.AlignRight
+            if i == n - 1
+            else Qt.AlignmentFlag.AlignHCenter
+        )
         left = x if i == 0 else x - width if i == n - 1 else x - width / 2
         p.drawText(QRectF(left, r.bottom() + 2, width, fm.height()), align | Qt.AlignmentFlag.AlignTop, text(days[i]))
 
@@ -385,8 +409,14 @@ class StatisticsDialog(QDialog):
         outer.addLayout(buttons)
 
     def charts(self) -> list[Chart]:
-        return [self.progress_chart, self.daily_chart, self.year_chart, self.rating_chart,
-                self.tag_chart, self.venue_chart]
+        return [
+            self.progress_chart,
+            self.daily_chart,
+            self.year_chart,
+            self.rating_chart,
+            self.tag_chart,
+            self.venue_chart,
+        ]
 
     # ---- counting ------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -410,11 +440,25 @@ class StatisticsDialog(QDialog):
     def show_statistics(self, st: LibraryStatistics) -> None:
         self.stats = st
         self.busy.hide()
-        self.summary.setText(self.tr(
-            "{0} papers: {1} read, {2} skimmed, {3} unread. {4} rated, {5} tagged, {6} with notes, "
-            "{7} highlights.").format(*map(_number, (
-                st.papers, st.by_status.get("read", 0), st.by_status.get("skimmed", 0),
-                st.by_status.get("unread", 0), st.rated, st.tagged, st.with_notes, st.highlights))))
+        self.summary.setText(
+            self.tr(
+                "{0} papers: {1} read, {2} skimmed, {3} unread. {4} rated, {5} tagged, {6} with notes, {7} highlights."
+            ).format(
+                *map(
+                    _number,
+                    (
+                        st.papers,
+                        st.by_status.get("read", 0),
+                        st.by_status.get("skimmed", 0),
+                        st.by_status.get("unread", 0),
+                        st.rated,
+                        st.tagged,
+                        st.with_notes,
+                        st.highlights,
+                    ),
+                )
+            )
+        )
         self.progress_chart.set_data(st.progress)
         self.daily_chart.set_data(st.progress)
         self.tag_chart.set_data(st.by_tag)
@@ -429,9 +473,12 @@ class StatisticsDialog(QDialog):
         return self.charts_widget.grab().save(str(path), "PNG")
 
     def save_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save statistics as PNG"),
-                                              str(Path.home() / "marginalia-statistics.png"),
-                                              self.tr("PNG images (*.png)"))
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            self.tr("Save statistics as PNG"),
+            str(Path.home() / "marginalia-statistics.png"),
+            self.tr("PNG images (*.png)"),
+        )
         if not path:
             return
         if not path.lower().endswith(".png"):

@@ -54,8 +54,9 @@ class StatusControl(QWidget):
             self.buttons[status].setChecked(True)
 
 
-def decision_row(parent: QWidget, on_status: Callable[[str], object],
-                 on_rating: Callable[[int], object]) -> tuple[QHBoxLayout, StatusControl, RatingControl]:
+def decision_row(
+    parent: QWidget, on_status: Callable[[str], object], on_rating: Callable[[int], object]
+) -> tuple[QHBoxLayout, StatusControl, RatingControl]:
     """The status buttons and the stars side by side (the reader and triage): the row, and both."""
     from desktop_app.gui.rating_control import RatingControl
 

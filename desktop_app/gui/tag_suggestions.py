@@ -76,8 +76,11 @@ class SuggestionChips(QWidget):
         self.setVisible(bool(self.chips))
 
     def _why(self, why: str) -> str:
-        return {"similar papers": self.tr("similar papers"), "key terms": self.tr("its key terms"),
-                "similar papers and key terms": self.tr("similar papers and its key terms")}.get(why, why)
+        return {
+            "similar papers": self.tr("similar papers"),
+            "key terms": self.tr("its key terms"),
+            "similar papers and key terms": self.tr("similar papers and its key terms"),
+        }.get(why, why)
 
     def accept(self, n: int) -> None:
         """Add suggestion ``n`` (1-based) to the paper it was made for."""
@@ -92,4 +95,5 @@ class SuggestionChips(QWidget):
             f"QToolButton#tagSuggestion {{ background: transparent; color: {k.text}; border: 1px dashed {k.border};"
             " border-radius: 10px; padding: 2px 8px; }"
             f"QToolButton#tagSuggestion:hover {{ background: {k.chip}; color: {k.chip_text}; }}"
-            "QToolButton#tagSuggestion:focus { border: 2px solid palette(highlight); }")
+            "QToolButton#tagSuggestion:focus { border: 2px solid palette(highlight); }"
+        )

@@ -32,8 +32,11 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 THEMES = preferences.THEMES  # "system", "light", "dark"
-LABELS = {"system": QT_TRANSLATE_NOOP("Theme", "System"), "light": QT_TRANSLATE_NOOP("Theme", "Light"),
-          "dark": QT_TRANSLATE_NOOP("Theme", "Dark")}
+LABELS = {
+    "system": QT_TRANSLATE_NOOP("Theme", "System"),
+    "light": QT_TRANSLATE_NOOP("Theme", "Light"),
+    "dark": QT_TRANSLATE_NOOP("Theme", "Dark"),
+}
 AA = 4.5  # WCAG AA for normal text
 
 Rgb = tuple[int, int, int]
@@ -104,26 +107,60 @@ _R = QPalette.ColorRole
 _G = QPalette.ColorGroup
 
 _LIGHT = {
-    _R.Window: "#f2f3f5", _R.WindowText: "#1f2328", _R.Base: "#ffffff", _R.AlternateBase: "#f6f8fa",
-    _R.ToolTipBase: "#fffbe6", _R.ToolTipText: "#1f2328", _R.PlaceholderText: "#6b7075",
-    _R.Text: "#1f2328", _R.Button: "#f7f8fa", _R.ButtonText: "#1f2328", _R.BrightText: "#ffffff",
-    _R.Light: "#ffffff", _R.Midlight: "#e3e5e8", _R.Mid: "#c4c7cc", _R.Dark: "#9aa0a6", _R.Shadow: "#5f6368",
-    _R.Highlight: "#1967d2", _R.HighlightedText: "#ffffff", _R.Link: "#1967d2", _R.LinkVisited: "#7b1fa2",
+    _R.Window: "#f2f3f5",
+    _R.WindowText: "#1f2328",
+    _R.Base: "#ffffff",
+    _R.AlternateBase: "#f6f8fa",
+    _R.ToolTipBase: "#fffbe6",
+    _R.ToolTipText: "#1f2328",
+    _R.PlaceholderText: "#6b7075",
+    _R.Text: "#1f2328",
+    _R.Button: "#f7f8fa",
+    _R.ButtonText: "#1f2328",
+    _R.BrightText: "#ffffff",
+    _R.Light: "#ffffff",
+    _R.Midlight: "#e3e5e8",
+    _R.Mid: "#c4c7cc",
+    _R.Dark: "#9aa0a6",
+    _R.Shadow: "#5f6368",
+    _R.Highlight: "#1967d2",
+    _R.HighlightedText: "#ffffff",
+    _R.Link: "#1967d2",
+    _R.LinkVisited: "#7b1fa2",
     _R.Accent: "#1967d2",
 }
 _DARK = {
-    _R.Window: "#26272b", _R.WindowText: "#e8eaed", _R.Base: "#17181a", _R.AlternateBase: "#1f2023",
-    _R.ToolTipBase: "#303134", _R.ToolTipText: "#e8eaed", _R.PlaceholderText: "#9aa0a6",
-    _R.Text: "#e8eaed", _R.Button: "#33353a", _R.ButtonText: "#e8eaed", _R.BrightText: "#ffffff",
-    _R.Light: "#4a4d52", _R.Midlight: "#3c4043", _R.Mid: "#5f6368", _R.Dark: "#141517", _R.Shadow: "#000000",
-    _R.Highlight: "#3367b5", _R.HighlightedText: "#ffffff", _R.Link: "#8ab4f8", _R.LinkVisited: "#c58af9",
+    _R.Window: "#26272b",
+    _R.WindowText: "#e8eaed",
+    _R.Base: "#17181a",
+    _R.AlternateBase: "#1f2023",
+    _R.ToolTipBase: "#303134",
+    _R.ToolTipText: "#e8eaed",
+    _R.PlaceholderText: "#9aa0a6",
+    _R.Text: "#e8eaed",
+    _R.Button: "#33353a",
+    _R.ButtonText: "#e8eaed",
+    _R.BrightText: "#ffffff",
+    _R.Light: "#4a4d52",
+    _R.Midlight: "#3c4043",
+    _R.Mid: "#5f6368",
+    _R.Dark: "#141517",
+    _R.Shadow: "#000000",
+    _R.Highlight: "#3367b5",
+    _R.HighlightedText: "#ffffff",
+    _R.Link: "#8ab4f8",
+    _R.LinkVisited: "#c58af9",
     _R.Accent: "#3367b5",
 }
 _DISABLED = {  # (light, dark) for the roles that change when disabled
-    _R.WindowText: ("#9aa0a6", "#6f7378"), _R.Text: ("#9aa0a6", "#6f7378"),
-    _R.ButtonText: ("#9aa0a6", "#6f7378"), _R.Highlight: ("#c4c7cc", "#4a4d52"),
-    _R.HighlightedText: ("#5f6368", "#9aa0a6"), _R.Base: ("#f6f7f9", "#1c1d20"),
-    _R.Button: ("#eef0f2", "#26282b"), _R.PlaceholderText: ("#b0b4b9", "#5f6368"),
+    _R.WindowText: ("#9aa0a6", "#6f7378"),
+    _R.Text: ("#9aa0a6", "#6f7378"),
+    _R.ButtonText: ("#9aa0a6", "#6f7378"),
+    _R.Highlight: ("#c4c7cc", "#4a4d52"),
+    _R.HighlightedText: ("#5f6368", "#9aa0a6"),
+    _R.Base: ("#f6f7f9", "#1c1d20"),
+    _R.Button: ("#eef0f2", "#26282b"),
+    _R.PlaceholderText: ("#b0b4b9", "#5f6368"),
 }
 
 
@@ -195,17 +232,27 @@ def derive(palette: QPalette) -> Colors:
     note_box = mix(base, "#ffd54f", 0.16 if dark else 0.22)
     button = c(_R.Button)
     return Colors(
-        dark=dark, window=window, base=base, text=text,
+        dark=dark,
+        window=window,
+        base=base,
+        text=text,
         muted=readable(readable(mix(text, base, 0.38), base), window),  # on fields and on the window
         border=mix(base, text, 0.3 if dark else 0.25),
-        button=button, button_text=readable(c(_R.ButtonText), button),
-        accent=accent, on_accent=on_accent,
-        sidebar=sidebar, sidebar_text=readable(text, sidebar),
+        button=button,
+        button_text=readable(c(_R.ButtonText), button),
+        accent=accent,
+        on_accent=on_accent,
+        sidebar=sidebar,
+        sidebar_text=readable(text, sidebar),
         sidebar_heading=readable(mix(text, sidebar, 0.3), sidebar),
-        selection=selection, selection_text=readable(text, selection),
-        chip=chip, chip_text=readable(text, chip),
-        filter_chip=filter_chip, filter_chip_text=readable(mix(text, accent, 0.45), filter_chip),
-        note_box=note_box, note_box_text=readable(text, note_box),
+        selection=selection,
+        selection_text=readable(text, selection),
+        chip=chip,
+        chip_text=readable(text, chip),
+        filter_chip=filter_chip,
+        filter_chip_text=readable(mix(text, accent, 0.45), filter_chip),
+        note_box=note_box,
+        note_box_text=readable(text, note_box),
         error=readable("#f28b82" if dark else "#b3261e", base),
         indicator_border=readable(mix(text, base, 0.55), base, 3.0),
         star=readable(mix(text, base, 0.45), base, 3.0),  # a control, not text: 3:1
@@ -220,7 +267,8 @@ def style_sheet(colors: Colors, *, fusion: bool = True) -> str:
     whose check boxes and radio buttons are drawn here (its own vanish on a dark background);
     a native style draws its own."""
     k = colors
-    return f"""
+    return (
+        f"""
 QTableView#paperTable {{ border: none; selection-background-color: {k.selection}; selection-color: {k.selection_text}; }}
 QTreeWidget#sidebar {{ border: none; background: {k.sidebar}; color: {k.sidebar_text}; }}
 QTreeWidget#sidebar::item {{ padding: 3px 2px; }}
@@ -242,7 +290,9 @@ QToolButton#filterChip {{ background: {k.filter_chip}; color: {k.filter_chip_tex
 QWidget#ratingControl QToolButton {{ color: {k.star}; font-size: 16px; padding: 0 1px; }}
 QWidget#ratingControl QToolButton[filled="true"] {{ color: {k.star_filled}; }}
 QListWidget#highlightList {{ border: none; }}
-{_indicators(colors) if fusion else ""}""" + FOCUS  # last: the focused widget always shows it
+{_indicators(colors) if fusion else ""}"""
+        + FOCUS
+    )  # last: the focused widget always shows it
 
 
 def _check_image() -> str:
@@ -258,8 +308,10 @@ def _indicators(k: Colors) -> str:
     an unticked box stays visible on a dark background."""
     image = _check_image()
     check = f' image: url("{image}");' if image else ""
-    dot = (f"qradialgradient(cx:0.5, cy:0.5, radius:0.5, fx:0.5, fy:0.5, stop:0 {k.on_accent},"
-           f" stop:0.4 {k.on_accent}, stop:0.5 {k.accent}, stop:1 {k.accent})")
+    dot = (
+        f"qradialgradient(cx:0.5, cy:0.5, radius:0.5, fx:0.5, fy:0.5, stop:0 {k.on_accent},"
+        f" stop:0.4 {k.on_accent}, stop:0.5 {k.accent}, stop:1 {k.accent})"
+    )
     boxes = "QCheckBox::indicator, QAbstractItemView::indicator"
     return f"""{boxes}, QRadioButton::indicator {{ width: 14px; height: 14px; border: 1px solid {k.indicator_border}; background: {k.base}; }}
 {boxes} {{ border-radius: 3px; }}
@@ -277,8 +329,7 @@ def document_css(colors: Colors) -> str:
     """Rules added after the reader's own document style sheet. The abstract's text is the
     palette's (Qt ignores a ``body`` colour there); references are muted in the theme's colour, and
     text on a user's highlight (a light fill in either scheme) stays dark."""
-    return (f".ref {{ color: {colors.muted}; }}\n"
-            ".hl { color: #1f2328; }\n")
+    return f".ref {{ color: {colors.muted}; }}\n.hl {{ color: #1f2328; }}\n"
 
 
 def chip_colors(color: str) -> tuple[str, str]:

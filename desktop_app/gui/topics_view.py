@@ -83,9 +83,17 @@ class TopicsDialog(QDialog):
         self.tree.setObjectName("topicList")
         self.tree.setRootIsDecorated(False)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.tree.setHeaderLabels([self.tr("Topic"), self.tr("Distinctive words"), self.tr("Papers"),
-                                   i18n.decision_label("keep"), i18n.decision_label("maybe"),
-                                   i18n.decision_label("skip"), i18n.decision_label(None)])
+        self.tree.setHeaderLabels(
+            [
+                self.tr("Topic"),
+                self.tr("Distinctive words"),
+                self.tr("Papers"),
+                i18n.decision_label("keep"),
+                i18n.decision_label("maybe"),
+                i18n.decision_label("skip"),
+                i18n.decision_label(None),
+            ]
+        )
         self.tree.setColumnWidth(0, 220)
         self.tree.setColumnWidth(1, 360)
         for col in range(2, 7):
@@ -93,15 +101,19 @@ class TopicsDialog(QDialog):
         self.tree.itemSelectionChanged.connect(self._selection_changed)
         self.tree.itemActivated.connect(lambda *_: self.show_papers())
         self.tree.setItemDelegate(_NameOnly(self.tree))
-        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed
-                                  | QAbstractItemView.EditTrigger.DoubleClicked)
+        self.tree.setEditTriggers(
+            QAbstractItemView.EditTrigger.EditKeyPressed | QAbstractItemView.EditTrigger.DoubleClicked
+        )
         self.tree.itemChanged.connect(self._renamed)
         lay.addWidget(self.tree, 1)
 
         buttons = QHBoxLayout()
         self.decide_buttons: dict[str, QPushButton] = {}
-        for value, label in (("keep", self.tr("&Keep its undecided…")), ("maybe", self.tr("&Maybe its undecided…")),
-                             ("skip", self.tr("&Skip its undecided…"))):
+        for value, label in (
+            ("keep", self.tr("&Keep its undecided…")),
+            ("maybe", self.tr("&Maybe its undecided…")),
+            ("skip", self.tr("&Skip its undecided…")),
+        ):
             b = QPushButton(label, self)
             b.setObjectName(f"topicDecide_{value}")
             b.clicked.connect(lambda _=False, v=value: self.decide(v))
@@ -113,8 +125,9 @@ class TopicsDialog(QDialog):
         self.show_button.clicked.connect(self.show_papers)
         self.triage_button = QPushButton(self.tr("T&riage the chosen topics"), self)
         self.triage_button.setObjectName("topicTriage")
-        self.triage_button.setToolTip(self.tr("Walk only the papers of the selected topics (Ctrl+click "
-                                              "chooses several), most likely keeps first"))
+        self.triage_button.setToolTip(
+            self.tr("Walk only the papers of the selected topics (Ctrl+click chooses several), most likely keeps first")
+        )
         self.triage_button.clicked.connect(self.triage_chosen)
         self.rename_button = QPushButton(self.tr("Re&name…"), self)
         self.rename_button.setToolTip(self.tr("Give the topic a name of your own (F2); kept for this session"))
@@ -139,8 +152,9 @@ class TopicsDialog(QDialog):
         ids = list(self.window_.model.ids)
         k = self.count.value() or None
         library = self.window_.library
-        if self.worker.start(lambda _p, cancelled: topics_of(library, ids, k, cancelled),
-                             self._done, self._failed, again=self.compute):
+        if self.worker.start(
+            lambda _p, cancelled: topics_of(library, ids, k, cancelled), self._done, self._failed, again=self.compute
+        ):
             self.summary.setText(self.tr("Finding the topics of {0}…").format(i18n.papers(len(ids))))
 
     def busy(self) -> bool:
@@ -159,8 +173,14 @@ class TopicsDialog(QDialog):
         self.tree.clear()
         for t in ts.topics:
             d = t.decisions
-            item = QTreeWidgetItem([t.name, ", ".join(t.words), i18n.number(t.size),
-                                    *(i18n.number(d.get(k, 0)) for k in ("keep", "maybe", "skip", "undecided"))])
+            item = QTreeWidgetItem(
+                [
+                    t.name,
+                    ", ".join(t.words),
+                    i18n.number(t.size),
+                    *(i18n.number(d.get(k, 0)) for k in ("keep", "maybe", "skip", "undecided")),
+                ]
+            )
             item.setData(0, Qt.ItemDataRole.UserRole, t.number)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
             item.setToolTip(0, self.tr("F2 or a double-click renames the topic"))
@@ -251,9 +271,12 @@ class TopicsDialog(QDialog):
             self.window_.status_message(self.tr("Every paper of “{0}” is decided already").format(topic.name))
             return
         answer = QMessageBox.question(
-            self, self.tr("Decide a topic"),
-            self.tr("Decide {0} of “{1}” {2}? Papers decided before keep their decision; Ctrl+Z undoes it.")
-            .format(i18n.papers(n), topic.name, i18n.decision_word(value)))
+            self,
+            self.tr("Decide a topic"),
+            self.tr("Decide {0} of “{1}” {2}? Papers decided before keep their decision; Ctrl+Z undoes it.").format(
+                i18n.papers(n), topic.name, i18n.decision_word(value)
+            ),
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return
         self.window_.edits.decide_topic(topic, value)
@@ -262,8 +285,9 @@ class TopicsDialog(QDialog):
         topic = self.selected()
         if topic is None:
             return
-        name, ok = QInputDialog.getText(self, self.tr("Save topic as tag"),
-                                        self.tr("Tag (under topics/):"), text=topic.name)
+        name, ok = QInputDialog.getText(
+            self, self.tr("Save topic as tag"), self.tr("Tag (under topics/):"), text=topic.name
+        )
         if ok and name.strip():
             self.window_.edits.add_tags(list(topic.ids), [f"topics/{' '.join(name.replace('/', ' ').split())}"])
 

@@ -42,8 +42,10 @@ class TrashBar(QWidget):
         self.setObjectName("trashBar")
         lay = QHBoxLayout(self)
         lay.setContentsMargins(8, 4, 8, 4)
-        self.label = QLabel(self.tr("Deleted papers wait here, also after a restart, until you restore them "
-                                    "or delete them for good."), self)
+        self.label = QLabel(
+            self.tr("Deleted papers wait here, also after a restart, until you restore them or delete them for good."),
+            self,
+        )
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.label.setWordWrap(True)
         self.restore = QPushButton(self.tr("&Restore"), self)
@@ -123,8 +125,14 @@ class TrashController(QObject):
         lib, win = self._win.library, self._win
         n = len(ids)
         try:
-            perform(win.undo_stack, self.tr("Restore %n paper(s) from the trash", "", n),
-                    lambda: lib.trash.restore(ids), lambda _ch: lib.papers.delete(ids), win.on_change, self._warn)
+            perform(
+                win.undo_stack,
+                self.tr("Restore %n paper(s) from the trash", "", n),
+                lambda: lib.trash.restore(ids),
+                lambda _ch: lib.papers.delete(ids),
+                win.on_change,
+                self._warn,
+            )
         except LibraryError as exc:
             self._warn(str(exc))
             return
@@ -136,9 +144,15 @@ class TrashController(QObject):
         if not ids:
             return
         n = len(ids)
-        if not self._ask(self.tr("Delete for good"),
-                         self.tr("Delete %n paper(s) for good? Their tags, notes, highlights and attached "
-                                 "files go with them. This cannot be undone.", "", n)):
+        if not self._ask(
+            self.tr("Delete for good"),
+            self.tr(
+                "Delete %n paper(s) for good? Their tags, notes, highlights and attached "
+                "files go with them. This cannot be undone.",
+                "",
+                n,
+            ),
+        ):
             return
         self._purge(lambda: self._win.library.trash.purge(ids))
 
@@ -149,9 +163,15 @@ class TrashController(QObject):
         if not n:
             self._say(self.tr("The trash is empty"))
             return
-        if not self._ask(self.tr("Empty trash"),
-                         self.tr("Delete all %n paper(s) in the trash for good? Their tags, notes, highlights "
-                                 "and attached files go with them. This cannot be undone.", "", n)):
+        if not self._ask(
+            self.tr("Empty trash"),
+            self.tr(
+                "Delete all %n paper(s) in the trash for good? Their tags, notes, highlights "
+                "and attached files go with them. This cannot be undone.",
+                "",
+                n,
+            ),
+        ):
             return
         self._purge(lib.trash.empty)
 
@@ -182,12 +202,21 @@ def add_trash_entries(window: QMainWindow, menu: QMenu, n: int) -> None:
     """The table's context menu in the Trash view (gui/paper_menu.py), for ``n`` selected papers."""
     trash: TrashController = window.trash  # type: ignore[attr-defined]
     writable = not window.library.read_only  # type: ignore[attr-defined]
-    restore = (QCoreApplication.translate("TrashController", "Restore") if n == 1
-               else QCoreApplication.translate("TrashController", "Restore {0} papers").format(n))
-    purge = (QCoreApplication.translate("TrashController", "Delete for good…") if n == 1
-             else QCoreApplication.translate("TrashController", "Delete {0} papers for good…").format(n))
-    for text, slot in ((restore, trash.restore_selected), (purge, trash.purge_selected),
-                       (QCoreApplication.translate("TrashController", "Empty trash…"), trash.empty_trash)):
+    restore = (
+        QCoreApplication.translate("TrashController", "Restore")
+        if n == 1
+        else QCoreApplication.translate("TrashController", "Restore {0} papers").format(n)
+    )
+    purge = (
+        QCoreApplication.translate("TrashController", "Delete for good…")
+        if n == 1
+        else QCoreApplication.translate("TrashController", "Delete {0} papers for good…").format(n)
+    )
+    for text, slot in (
+        (restore, trash.restore_selected),
+        (purge, trash.purge_selected),
+        (QCoreApplication.translate("TrashController", "Empty trash…"), trash.empty_trash),
+    ):
         act = menu.addAction(text)
         act.triggered.connect(lambda _=False, slot=slot: slot())
         act.setEnabled(writable)

@@ -145,8 +145,9 @@ class TriageView(QWidget):
         self.learned.setObjectName("triageLearnedOrder")
         self.learned.setCheckable(True)
         self.learned.setText(self.tr("Most likely keeps first (o)"))
-        self.learned.setToolTip(self.tr("Order the undecided papers by what your keeps and skips "
-                                        "taught; off: the list's own order"))
+        self.learned.setToolTip(
+            self.tr("Order the undecided papers by what your keeps and skips taught; off: the list's own order")
+        )
         self.learned.setChecked(preferences.get_bool(window.settings, preferences.TRIAGE_LEARNED_ORDER))
         self.learned.toggled.connect(self._learned_toggled)
         second.addWidget(self.learned)
@@ -204,8 +205,11 @@ class TriageView(QWidget):
         self.abstract.customContextMenuRequested.connect(self._abstract_menu)
         outer.addWidget(self.abstract, 3)
 
-        self.notes = NoteEditor(lambda pid, text, base: window.edits.save_note(pid, text, base, editor=self.notes), self,
-                                drafts=self.library.folder / "drafts")
+        self.notes = NoteEditor(
+            lambda pid, text, base: window.edits.save_note(pid, text, base, editor=self.notes),
+            self,
+            drafts=self.library.folder / "drafts",
+        )
         self.notes.history_button.hide()
         self.notes.restoreRequested.connect(lambda pid: window.edits.restore_for_note(pid, self.notes))
         self.notes.keepAsNewRequested.connect(lambda pid: window.edits.keep_note_as_new_paper(pid, self.notes))
@@ -333,8 +337,11 @@ class TriageView(QWidget):
             stored = self.library.papers.get(pid)
         except Exception:  # noqa: BLE001 - deleted, busy or closing: the next tick looks again
             return
-        if self.notes.paper_id() == pid and not self.notes.banner.isVisible() \
-                and stored.note != self.notes.saved_text():
+        if (
+            self.notes.paper_id() == pid
+            and not self.notes.banner.isVisible()
+            and stored.note != self.notes.saved_text()
+        ):
             self.notes.changed_elsewhere(stored.note)
             self.notes.setVisible(True)
         shown = (self.paper.title, self.paper.tags, self.paper.status, self.paper.rating, self.paper.decision)
@@ -380,8 +387,10 @@ class TriageView(QWidget):
     def word_lists(self) -> tuple[list[str], list[str]]:
         """This library's include and exclude words (Settings → Triage, or the abstract's menu)."""
         s, key = self.window_.settings, self.window_.window_settings.key
-        return (word_marks.parse_words(str(s.value(key(word_marks.INCLUDE_KEY), "") or "")),
-                word_marks.parse_words(str(s.value(key(word_marks.EXCLUDE_KEY), "") or "")))
+        return (
+            word_marks.parse_words(str(s.value(key(word_marks.INCLUDE_KEY), "") or "")),
+            word_marks.parse_words(str(s.value(key(word_marks.EXCLUDE_KEY), "") or "")),
+        )
 
     def add_word(self, word: str, include: bool) -> None:
         s, key = self.window_.settings, self.window_.window_settings.key
@@ -413,10 +422,8 @@ class TriageView(QWidget):
         menu = self.abstract.createStandardContextMenu()
         if word and not self.library.read_only:
             menu.addSeparator()
-            menu.addAction(self.tr("Colour “{0}” as an include word").format(word),
-                           lambda: self.add_word(word, True))
-            menu.addAction(self.tr("Colour “{0}” as an exclude word").format(word),
-                           lambda: self.add_word(word, False))
+            menu.addAction(self.tr("Colour “{0}” as an include word").format(word), lambda: self.add_word(word, True))
+            menu.addAction(self.tr("Colour “{0}” as an exclude word").format(word), lambda: self.add_word(word, False))
         menu.exec(self.abstract.mapToGlobal(pos))  # type: ignore[arg-type]
 
     def _spacious(self) -> None:
@@ -458,8 +465,9 @@ class TriageView(QWidget):
         except Exception:  # noqa: BLE001 - a busy library: the session's count stands alone
             logged = set()
         today = len((logged | self._session) & triaged)
-        self.progress.setText(self.tr("{0} of {1} triaged; {2} today").format(
-            f"{len(triaged):,}", f"{len(self.ids):,}", f"{today:,}"))
+        self.progress.setText(
+            self.tr("{0} of {1} triaged; {2} today").format(f"{len(triaged):,}", f"{len(self.ids):,}", f"{today:,}")
+        )
 
     def on_change(self, change: Change) -> None:
         """A change (ours, its undo or redo, another view's): show it if it concerns the paper
@@ -519,8 +527,8 @@ class TriageView(QWidget):
         seen_set = set(seen)
         rest = [pid for pid in queue.order if pid in self._ids_set and pid not in seen_set]
         known = set(rest) | seen_set
-        rest += [pid for pid in self.ids[self.pos + 1:] if pid not in known]  # added meanwhile
-        if rest != self.ids[self.pos + 1:]:
+        rest += [pid for pid in self.ids[self.pos + 1 :] if pid not in known]  # added meanwhile
+        if rest != self.ids[self.pos + 1 :]:
             self.ids = seen + rest
             self._prefetch_timer.start()
         cur = self.current_id()
@@ -533,15 +541,20 @@ class TriageView(QWidget):
         parts = [self.tr("{0} of {1} decided").format(i18n.number(s.decided), i18n.number(s.shown))]
         if s.seconds_left is not None and s.undecided:
             minutes = round(s.seconds_left / 60)
-            left = (self.tr("about {0} h {1} min left at your pace of the last {2}").format(
-                minutes // 60, minutes % 60, 50) if minutes >= 60 else
-                self.tr("about {0} min left at your pace of the last {1}").format(max(minutes, 1), 50))
+            left = (
+                self.tr("about {0} h {1} min left at your pace of the last {2}").format(minutes // 60, minutes % 60, 50)
+                if minutes >= 60
+                else self.tr("about {0} min left at your pace of the last {1}").format(max(minutes, 1), 50)
+            )
             parts.append(left)
         if s.likely_keeps is not None and s.undecided:
             parts.append(self.tr("about {0} likely keeps remain").format(i18n.number(round(s.likely_keeps))))
         if not s.learned and s.message:
-            parts.append(self.tr("list order until there is at least one keep and one skip")
-                         if "one keep" in s.message else self.tr("list order"))
+            parts.append(
+                self.tr("list order until there is at least one keep and one skip")
+                if "one keep" in s.message
+                else self.tr("list order")
+            )
         return " · ".join(parts)
 
     def _set_offer(self, offer: tuple[list[int], str] | None) -> None:
@@ -551,8 +564,11 @@ class TriageView(QWidget):
             self.offer.hide()
             return
         ids, decision = offer
-        self.offer.setText(self.tr("{0} near-duplicate(s) of the paper you just decided: press d to "
-                                   "decide them {1} too").format(len(ids), i18n.decision_word(decision)))
+        self.offer.setText(
+            self.tr("{0} near-duplicate(s) of the paper you just decided: press d to decide them {1} too").format(
+                len(ids), i18n.decision_word(decision)
+            )
+        )
         self.offer.show()
 
     def apply_offer(self) -> None:
@@ -652,8 +668,13 @@ class TriageView(QWidget):
         names = quick_tags(self.window_.settings)
         known = sorted(t.name for t in self.library.tags.all())
         name, ok = QInputDialog.getItem(
-            self, self.tr("Quick tag"), self.tr("Tag for Alt+{0}:").format(slot), [names[slot - 1]] + known
-            if names[slot - 1] else known, 0, True)
+            self,
+            self.tr("Quick tag"),
+            self.tr("Tag for Alt+{0}:").format(slot),
+            [names[slot - 1]] + known if names[slot - 1] else known,
+            0,
+            True,
+        )
         name = " ".join(name.split()) if ok else ""
         if ok:
             self.set_quick_tag(slot, name)
@@ -676,11 +697,15 @@ class TriageView(QWidget):
     def _show_keys(self) -> None:
         keys = self.decision_keys()
         self.decision.set_keys(keys)
-        text = self.tr("{0} keep · {1} maybe · {2} skip · o learned order · e emphasis · u unread · s skimmed · r read · "
-                       "0–5 rate · t tag · n note · Space, j or → next · k or ← previous · Esc leave").format(
-            keys["keep"], keys["maybe"], keys["skip"])
-        quick = [self.tr("Alt+{0} {1}").format(n, name)
-                 for n, name in enumerate(quick_tags(self.window_.settings), 1) if name]
+        text = self.tr(
+            "{0} keep · {1} maybe · {2} skip · o learned order · e emphasis · u unread · s skimmed · r read · "
+            "0–5 rate · t tag · n note · Space, j or → next · k or ← previous · Esc leave"
+        ).format(keys["keep"], keys["maybe"], keys["skip"])
+        quick = [
+            self.tr("Alt+{0} {1}").format(n, name)
+            for n, name in enumerate(quick_tags(self.window_.settings), 1)
+            if name
+        ]
         if quick:
             text += "\n" + self.tr("Quick tags: {0}").format(" · ".join(quick))
         self.keys.setText(text)

@@ -25,13 +25,15 @@ class Runner(Protocol):
 
     def busy(self) -> bool: ...
 
-    def submit(self, text: str, work: Callable[[], Change], done: Callable[[Change], None],
-               failed: Callable[[str], None]) -> None: ...
+    def submit(
+        self, text: str, work: Callable[[], Change], done: Callable[[Change], None], failed: Callable[[str], None]
+    ) -> None: ...
 
     def gui_wait(self) -> AbstractContextManager[None]: ...
 
-    def defer(self, text: str, work: Callable[[], Change], done: Callable[[Change], None],
-              failed: Callable[[str], None]) -> None: ...
+    def defer(
+        self, text: str, work: Callable[[], Change], done: Callable[[Change], None], failed: Callable[[str], None]
+    ) -> None: ...
 
 
 class LibraryCommand(QUndoCommand):
@@ -40,8 +42,18 @@ class LibraryCommand(QUndoCommand):
     waiting for the write lock no longer than the runner's ``gui_wait`` allows: held longer by
     another program, they are deferred to the runner too."""
 
-    def __init__(self, text: str, do: Do, undo: Undo, notify: Notify, first: Change | None,
-                 failed: Failed | None = None, runner: Runner | None = None, *, large: bool = False) -> None:
+    def __init__(
+        self,
+        text: str,
+        do: Do,
+        undo: Undo,
+        notify: Notify,
+        first: Change | None,
+        failed: Failed | None = None,
+        runner: Runner | None = None,
+        *,
+        large: bool = False,
+    ) -> None:
         super().__init__(text)
         self._do = do
         self._undo = undo
@@ -135,8 +147,15 @@ class LibraryCommand(QUndoCommand):
         self._report(what, str(exc))
 
 
-def perform(stack: QUndoStack, text: str, do: Do, undo: Undo, notify: Notify,
-            failed: Failed | None = None, runner: Runner | None = None) -> Change:
+def perform(
+    stack: QUndoStack,
+    text: str,
+    do: Do,
+    undo: Undo,
+    notify: Notify,
+    failed: Failed | None = None,
+    runner: Runner | None = None,
+) -> Change:
     """Run ``do`` now; when it succeeds, push it so that Ctrl+Z runs ``undo``.
     Errors from ``do`` propagate and nothing is pushed. A later undo or redo that the library
     refuses is reported to ``failed`` and the step leaves the stack. With a ``runner`` (busy
@@ -147,8 +166,9 @@ def perform(stack: QUndoStack, text: str, do: Do, undo: Undo, notify: Notify,
     return change
 
 
-def perform_in(runner: Runner, stack: QUndoStack, text: str, do: Do, undo: Undo, notify: Notify,
-               failed: Failed) -> LibraryCommand:
+def perform_in(
+    runner: Runner, stack: QUndoStack, text: str, do: Do, undo: Undo, notify: Notify, failed: Failed
+) -> LibraryCommand:
     """Push the step at once and run ``do`` in ``runner`` (a large edit): its undo or redo,
     asked for meanwhile, runs after it there. A refused ``do`` is reported to ``failed`` and the
     step then does nothing (the stack drops it at its next undo)."""

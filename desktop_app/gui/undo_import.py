@@ -25,7 +25,7 @@ def source_names(source: str, shown: int = 3) -> str:
 
 
 def when(started: datetime | str, today: date | None = None) -> str:
-    """"at 14:02" today, else "on 2026-11-30 at 14:02", in local time."""
+    """ "at 14:02" today, else "on 2026-11-30 at 14:02", in local time."""
     if isinstance(started, str):
         started = datetime.fromisoformat(started)
     if started.tzinfo is None:
@@ -40,27 +40,40 @@ def undo_import_text(batch: dict, cost: dict[str, int], today: date | None = Non
     highlights that go with them."""
     papers, notes, highlights = cost["papers"], cost["notes"], cost["highlights"]
     them = "it" if papers == 1 else "them"
-    head = (f"Move the {_plural(papers, 'paper')} added by the import of {source_names(batch['source'])} "
-            f"{when(batch['started_at'], today)} to the trash?")
+    head = (
+        f"Move the {_plural(papers, 'paper')} added by the import of {source_names(batch['source'])} "
+        f"{when(batch['started_at'], today)} to the trash?"
+    )
     parts = []
     if notes:
-        parts.append((f"{notes:,} of them {'has a note' if notes == 1 else 'have notes'}") if papers > 1 else "it has a note")
+        parts.append(
+            (f"{notes:,} of them {'has a note' if notes == 1 else 'have notes'}") if papers > 1 else "it has a note"
+        )
     if highlights:
         parts.append(_plural(highlights, "highlight"))
     if parts:
         tail = f"{', '.join(parts)}; they go with {them}."
     else:
         tail = "none of them has notes or highlights." if papers > 1 else "it has no note or highlight."
-    return (f"{head} {tail[0].upper()}{tail[1:]} The Trash in the sidebar brings {them} back, or deletes "
-            f"{them} for good.")
+    return (
+        f"{head} {tail[0].upper()}{tail[1:]} The Trash in the sidebar brings {them} back, or deletes {them} for good."
+    )
 
 
 def undo_import_box(parent: QWidget, batch: dict, cost: dict[str, int]) -> QMessageBox:
     """The question box: Move papers to the trash / Cancel, Cancel the default (Enter does not move them)."""
-    box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("UndoImport", "Undo import"), undo_import_text(batch, cost),
-                      QMessageBox.StandardButton.Cancel, parent)
+    box = QMessageBox(
+        QMessageBox.Icon.Warning,
+        QCoreApplication.translate("UndoImport", "Undo import"),
+        undo_import_text(batch, cost),
+        QMessageBox.StandardButton.Cancel,
+        parent,
+    )
     box.setObjectName("undoImportBox")
-    remove = box.addButton(i18n.number_in(i18n.plurals().trash_papers(cost["papers"]), cost["papers"]), QMessageBox.ButtonRole.DestructiveRole)
+    remove = box.addButton(
+        i18n.number_in(i18n.plurals().trash_papers(cost["papers"]), cost["papers"]),
+        QMessageBox.ButtonRole.DestructiveRole,
+    )
     remove.setObjectName("undoImportRemove")
     cancel = box.button(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(cancel)

@@ -20,9 +20,11 @@ class WelcomePanel(QWidget):
         title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         title.setStyleSheet("font-size: 26px; font-weight: 600;")
         text = QLabel(
-            self.tr("Your library is empty. Bring in a conference's abstracts, a BibTeX file,\n"
-            "an RIS, PubMed, CSL-JSON, arXiv or CSV export — or start with the sample.\n"
-            "You can also drop files on this window."),
+            self.tr(
+                "Your library is empty. Bring in a conference's abstracts, a BibTeX file,\n"
+                "an RIS, PubMed, CSL-JSON, arXiv or CSV export — or start with the sample.\n"
+                "You can also drop files on this window."
+            ),
             self,
         )
         text.setAlignment(Qt.AlignmentFlag.AlignCenter)

@@ -47,7 +47,9 @@ class WindowSettings:
 
     def sort(self) -> tuple[str, bool]:
         """The sort key and whether it is descending."""
-        return str(self.settings.value("table/sort", "added")), str(self.settings.value("table/desc", "false")) == "true"
+        return str(self.settings.value("table/sort", "added")), str(
+            self.settings.value("table/desc", "false")
+        ) == "true"
 
     def filter_state(self) -> FilterState:
         try:
@@ -60,8 +62,15 @@ class WindowSettings:
         return int(sel) if sel not in (None, "") and str(sel).isdigit() else None
 
     # ---- save ------------------------------------------------------------------------------
-    def save(self, window: QWidget, splitters: tuple[QSplitter, QSplitter], header: QHeaderView,
-             sort: tuple[str, bool], state: FilterState, selected: int | None) -> None:
+    def save(
+        self,
+        window: QWidget,
+        splitters: tuple[QSplitter, QSplitter],
+        header: QHeaderView,
+        sort: tuple[str, bool],
+        state: FilterState,
+        selected: int | None,
+    ) -> None:
         s = self.settings
         s.setValue("window/geometry", window.saveGeometry())
         for key, splitter in zip(SPLITTER_KEYS, splitters, strict=True):

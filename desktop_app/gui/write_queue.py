@@ -45,8 +45,7 @@ class WriteQueue(QObject):
     started = Signal(str)  # the text of the write now running
     deferredWrite = Signal(str)  # noqa: N815  a write that found the lock held elsewhere waits here
 
-    def __init__(self, owner: QObject,
-                 gui_wait: Callable[[], AbstractContextManager[None]] | None = None) -> None:
+    def __init__(self, owner: QObject, gui_wait: Callable[[], AbstractContextManager[None]] | None = None) -> None:
         super().__init__(owner)
         self._owner = owner
         self.gui_wait = gui_wait or contextlib.nullcontext
@@ -57,8 +56,9 @@ class WriteQueue(QObject):
     def busy(self) -> bool:
         return self._job is not None or bool(self._pending)
 
-    def submit(self, text: str, work: Callable[[], Change], done: Callable[[Change], None],
-               failed: Callable[[str], None]) -> None:
+    def submit(
+        self, text: str, work: Callable[[], Change], done: Callable[[Change], None], failed: Callable[[str], None]
+    ) -> None:
         """Run ``work`` after the writes before it; ``done`` or ``failed`` on the GUI thread."""
         was = self.busy()
         self._pending.append(_Write(text, work, done, failed))
@@ -67,8 +67,9 @@ class WriteQueue(QObject):
         if not was:
             self.busyChanged.emit(True)
 
-    def defer(self, text: str, work: Callable[[], Change], done: Callable[[Change], None],
-              failed: Callable[[str], None]) -> None:
+    def defer(
+        self, text: str, work: Callable[[], Change], done: Callable[[Change], None], failed: Callable[[str], None]
+    ) -> None:
         """A write the GUI thread tried and found the lock held by another program: said, then
         run here after the writes before it."""
         self.deferredWrite.emit(text)

@@ -26,15 +26,32 @@ ROOT = Path(__file__).resolve().parents[2]
 OUT = Path(__file__).with_name("python3-dependencies.json")
 INSTALLER_EXTRA = "postgresql"  # psycopg[binary]: psycopg with the libpq of psycopg-binary
 BUILD_TOOLS = ["setuptools==80.9.0", "wheel==0.45.1"]  # pyproject's build-system, offline
-PLATFORMS = ["manylinux_2_34_x86_64", "manylinux_2_28_x86_64", "manylinux_2_17_x86_64",
-             "manylinux2014_x86_64", "any"]
+PLATFORMS = ["manylinux_2_34_x86_64", "manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x86_64", "any"]
 
 
 def download(requirements: list[str], dest: Path, python_version: str, deps: bool) -> list[Path]:
     tag = "cp" + python_version.replace(".", "")
-    cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(dest),
-           "--only-binary", ":all:", "--python-version", python_version,
-           "--implementation", "cp", "--abi", tag, "--abi", "abi3", "--abi", "none"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--quiet",
+        "--dest",
+        str(dest),
+        "--only-binary",
+        ":all:",
+        "--python-version",
+        python_version,
+        "--implementation",
+        "cp",
+        "--abi",
+        tag,
+        "--abi",
+        "abi3",
+        "--abi",
+        "none",
+    ]
     for p in PLATFORMS:
         cmd += ["--platform", p]
     if not deps:
@@ -61,13 +78,15 @@ def module(runtime: list[Path], tools: list[Path]) -> dict:
     return {
         "name": "python3-dependencies",
         "buildsystem": "simple",
-        "build-commands": [pip + " ".join(w.name for w in runtime),
-                           pip + " ".join(w.name for w in tools)],
-        "cleanup": ["/bin/wheel", "/lib/python3*/site-packages/setuptools*",
-                    "/lib/python3*/site-packages/_distutils_hack",
-                    "/lib/python3*/site-packages/distutils-precedence.pth",
-                    "/lib/python3*/site-packages/pkg_resources",
-                    "/lib/python3*/site-packages/wheel*"],
+        "build-commands": [pip + " ".join(w.name for w in runtime), pip + " ".join(w.name for w in tools)],
+        "cleanup": [
+            "/bin/wheel",
+            "/lib/python3*/site-packages/setuptools*",
+            "/lib/python3*/site-packages/_distutils_hack",
+            "/lib/python3*/site-packages/distutils-precedence.pth",
+            "/lib/python3*/site-packages/pkg_resources",
+            "/lib/python3*/site-packages/wheel*",
+        ],
         "sources": [source(w) for w in [*runtime, *tools]],
     }
 

@@ -26,8 +26,15 @@ from pathlib import Path
 GLIBC_RE = re.compile(r"\bGLIBC_(\d+(?:\.\d+)+)\b")
 # Libraries every glibc system has: they map to libc6, whose floor comes from symbol versions.
 LIBC_SONAMES = {
-    "libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "librt.so.1",
-    "libutil.so.1", "libresolv.so.2", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1",
+    "libc.so.6",
+    "libm.so.6",
+    "libpthread.so.0",
+    "libdl.so.2",
+    "librt.so.1",
+    "libutil.so.1",
+    "libresolv.so.2",
+    "ld-linux-x86-64.so.2",
+    "ld-linux-aarch64.so.1",
 }
 
 
@@ -132,8 +139,10 @@ def compute(bundle: Path) -> tuple[str, list[str]]:
                 missing.append(lib)
             else:
                 deps.add(pkg)
-                report.append(f"  {lib:32} {pkg:24} <- {needers[lib][0]} (not installed here;"
-                              " package named by soname, found with apt-cache)")
+                report.append(
+                    f"  {lib:32} {pkg:24} <- {needers[lib][0]} (not installed here;"
+                    " package named by soname, found with apt-cache)"
+                )
             continue
         paths[lib] = cache[lib]
     owner = owners(sorted(set(paths.values())))

@@ -18,10 +18,31 @@ pytestmark = pytest.mark.shared  # every test here reads ../shared
 
 # real abstracts; without ../shared the conftest skips this module's tests (TEXTS stays empty)
 TEXTS = [to_plain(block) for block in SEEDS[0].read_text(encoding="utf-8").split("\n\n")[1:13]] if SEEDS else []
-WORDS = ["graph", "token", "we", "propose", "a", "novel", "loss", "that", "scales", "badly",
-         "with", "data", "the", "of", "results", "show", ",", ".", "(", ")", "3.5", "LLMs"]
-SETTINGS = settings(max_examples=200, deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+WORDS = [
+    "graph",
+    "token",
+    "we",
+    "propose",
+    "a",
+    "novel",
+    "loss",
+    "that",
+    "scales",
+    "badly",
+    "with",
+    "data",
+    "the",
+    "of",
+    "results",
+    "show",
+    ",",
+    ".",
+    "(",
+    ")",
+    "3.5",
+    "LLMs",
+]
+SETTINGS = settings(max_examples=200, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -73,21 +94,24 @@ def test_rewritten_words_are_placed_where_they_were_or_orphaned(h: tuple[str, in
     where = _reanchor(plain, new, start, end)
     if where is not None:  # only on the words that replaced the quote (or their neighbours)
         lo, hi = start - 1, start + len(text) + 1
-        assert where[0] < hi and where[1] > lo, (quote, text, new[where[0]:where[1]])
+        assert where[0] < hi and where[1] > lo, (quote, text, new[where[0] : where[1]])
 
 
 @SETTINGS
 @given(highlighted(), st.data(), st.sampled_from("aeiouxz"), st.booleans())
 def test_a_one_letter_edit_inside_the_quote_keeps_it_on_the_edited_words(
-    h: tuple[str, int, int], data: st.DataObject, letter: str, delete: bool,
+    h: tuple[str, int, int],
+    data: st.DataObject,
+    letter: str,
+    delete: bool,
 ) -> None:
     plain, start, end = h
     assume(end - start >= 12)
     at = data.draw(st.sampled_from([i for i in range(start, end) if plain[i].isalpha()]))
     if delete:
         assume(plain[at - 1].isalpha() or plain[at + 1].isalpha())  # no word disappears
-        new, new_end = plain[:at] + plain[at + 1:], end - 1
+        new, new_end = plain[:at] + plain[at + 1 :], end - 1
     else:
-        new, new_end = plain[:at] + letter + plain[at + 1:], end
+        new, new_end = plain[:at] + letter + plain[at + 1 :], end
     assume(new != plain)
     assert _reanchor(plain, new, start, end) == (start, new_end)

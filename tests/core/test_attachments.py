@@ -77,8 +77,9 @@ def test_bad_requests_change_nothing(seed_library: Library, tmp_path: Path) -> N
     assert not (seed_library.folder / "files").exists()
 
 
-def test_a_rolled_back_add_leaves_no_file(seed_library: Library, tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_rolled_back_add_leaves_no_file(
+    seed_library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def fail(*_a: object, **_k: object) -> int:
         raise LibraryError("disk said no")
 
@@ -143,12 +144,15 @@ def test_check_reports_missing_and_changed_files_with_the_paper(seed_library: Li
     a.location.unlink()
     b.location.write_bytes(PDF[:-3] + b"XYZ")  # same size, other bytes
     problems = lib.integrity_check()
-    assert problems == ["paper 7: attached file 'gone.pdf' (files/7/gone.pdf) is missing",
-                        "paper 8: attached file 'edited.pdf' (files/8/edited.pdf) has changed since it was attached"]
+    assert problems == [
+        "paper 7: attached file 'gone.pdf' (files/7/gone.pdf) is missing",
+        "paper 8: attached file 'edited.pdf' (files/8/edited.pdf) has changed since it was attached",
+    ]
 
 
-def test_cli_attach_list_and_check(library_dir: Path, seed_paths: list[Path], tmp_path: Path,
-                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_attach_list_and_check(
+    library_dir: Path, seed_paths: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     lib_arg = ["--library", str(library_dir)]
     assert main([*lib_arg, "import", str(seed_paths[0])]) == 0
     src = _pdf(tmp_path)
@@ -158,7 +162,9 @@ def test_cli_attach_list_and_check(library_dir: Path, seed_paths: list[Path], tm
     assert main([*lib_arg, "attachments", "1", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert [(a["kind"], a["path"], a["exists"]) for a in listed] == [
-        ("copy", "files/1/paper.pdf", True), ("link", str(src), True)]
+        ("copy", "files/1/paper.pdf", True),
+        ("link", str(src), True),
+    ]
     src.unlink()
     assert main([*lib_arg, "check"]) == 1
     assert f"paper 1: attached file 'paper.pdf' ({src}) is missing" in capsys.readouterr().out
@@ -205,8 +211,9 @@ def test_json_restore_without_the_files_keeps_them_as_missing(seed_library: Libr
     lib.close()
     doc = _export_json(lib.folder, tmp_path / "doc" / "library.json")
     [paper] = [p for p in doc["papers"] if p["attachments"]]
-    paper["attachments"].append({"kind": "copy", "path": "files/1/../../../../etc/passwd", "name": "passwd",
-                                 "size": 1, "sha256": "0" * 64})
+    paper["attachments"].append(
+        {"kind": "copy", "path": "files/1/../../../../etc/passwd", "name": "passwd", "size": 1, "sha256": "0" * 64}
+    )
     (tmp_path / "doc" / "library.json").write_text(json.dumps(doc), "utf-8")
     with Library.open(tmp_path / "other") as other:
         other.imports.from_files([str(tmp_path / "doc" / "library.json")])
@@ -256,7 +263,8 @@ def test_upgrade_from_0004_keeps_papers_and_adds_attachments(library_dir: Path, 
             "INSERT INTO paper (id, uid, title, title_source, abstract, abstract_text, authors_json, extra_json, "
             "raw, content_hash, status, rating, added_at, updated_at) VALUES (1, 'u1', 'Old paper', 'given', "
             "'An abstract.', 'An abstract.', '[]', '{}', '', '', 'read', 4, '2026-11-01 10:00:00', "
-            "'2026-11-01 10:00:00')")
+            "'2026-11-01 10:00:00')"
+        )
     assert "attachment" not in {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
     con.close()
     with Library.open(library_dir) as lib:

@@ -37,8 +37,10 @@ def test_a_library_backup_obeys_keep_at_most_and_check_then_backup_obeys_enabled
     with Library.open(library_dir) as lib:
         assert lib.backups.check_then_make(enabled=False) == ("backup", None)
         assert not (library_dir / "backups").exists() or not list((library_dir / "backups").iterdir())
-        older = [backups.make_backup(lib.db_path, library_dir / "backups", "auto",
-                                     now=datetime.now() - timedelta(days=n)) for n in (3, 2, 1)]
+        older = [
+            backups.make_backup(lib.db_path, library_dir / "backups", "auto", now=datetime.now() - timedelta(days=n))
+            for n in (3, 2, 1)
+        ]
         assert len(list((library_dir / "backups").iterdir())) == 3
         made = lib.backups.make(keep_at_most=2)
         assert sorted((library_dir / "backups").iterdir()) == sorted([older[-1], made])

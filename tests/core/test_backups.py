@@ -44,8 +44,9 @@ def test_backup_is_verified_and_self_contained(library_dir: Path) -> None:
 @pytest.mark.shared
 def test_a_damaged_database_is_never_kept_as_a_backup(library_dir: Path) -> None:
     make_library(library_dir)
-    good = backups.make_backup(library_dir / "library.sqlite", library_dir / "backups", "auto",
-                               now=datetime.now() - timedelta(days=2))
+    good = backups.make_backup(
+        library_dir / "library.sqlite", library_dir / "backups", "auto", now=datetime.now() - timedelta(days=2)
+    )
     damage(library_dir / "library.sqlite")
     with pytest.raises(LibraryDamaged) as info:
         backups.make_backup(library_dir / "library.sqlite", library_dir / "backups", "manual")

@@ -20,12 +20,30 @@ def test_a_string_becomes_its_kind_and_an_unknown_one_is_refused() -> None:
 
 def test_every_change_the_library_makes_names_its_kind(library_dir: Path) -> None:
     with Library.open(library_dir) as lib:
-        added = lib.imports.from_records([("r", ParseResult("csv", [Record(title="A", abstract="Alpha text."),
-                                                                    Record(title="B", abstract="Beta text.")]))])
+        added = lib.imports.from_records(
+            [
+                (
+                    "r",
+                    ParseResult(
+                        "csv", [Record(title="A", abstract="Alpha text."), Record(title="B", abstract="Beta text.")]
+                    ),
+                )
+            ]
+        )
         ids = lib.query("", sort="added").ids
-        changes = [lib.papers.set_status(ids, "read"), lib.tags.add(ids, ["x"]), lib.notes.set(ids[0], "n"),
-                   lib.lists.create("l"), lib.papers.delete(ids[:1])]
+        changes = [
+            lib.papers.set_status(ids, "read"),
+            lib.tags.add(ids, ["x"]),
+            lib.notes.set(ids[0], "n"),
+            lib.lists.create("l"),
+            lib.papers.delete(ids[:1]),
+        ]
     assert added.added == 2
-    assert [c.kind for c in changes] == [ChangeKind.PAPERS, ChangeKind.TAGS, ChangeKind.NOTE, ChangeKind.LISTS,
-                                         ChangeKind.PAPERS]
+    assert [c.kind for c in changes] == [
+        ChangeKind.PAPERS,
+        ChangeKind.TAGS,
+        ChangeKind.NOTE,
+        ChangeKind.LISTS,
+        ChangeKind.PAPERS,
+    ]
     assert all(isinstance(c.kind, ChangeKind) for c in changes)

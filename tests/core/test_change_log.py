@@ -16,12 +16,23 @@ from desktop_app.core.records import ParseResult, Record
 def test_facade_writes_are_logged_in_their_transaction(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MARGINALIA_ACTOR", "ana")
     with Library.open(tmp_path / "lib") as lib:
-        report = lib.imports.from_records([("t.bib", ParseResult("bibtex", [
-            Record(title="A", abstract="First abstract."), Record(title="B", abstract="Second abstract.")]))])
+        report = lib.imports.from_records(
+            [
+                (
+                    "t.bib",
+                    ParseResult(
+                        "bibtex",
+                        [Record(title="A", abstract="First abstract."), Record(title="B", abstract="Second abstract.")],
+                    ),
+                )
+            ]
+        )
         a, b = sorted(report.paper_ids)
         feed = ChangeFeed(lib.store, 0)
         assert [(r.kind, r.paper_id, r.actor) for r in feed.pull()] == [
-            ("imports.from_records", a, "ana"), ("imports.from_records", b, "ana")]
+            ("imports.from_records", a, "ana"),
+            ("imports.from_records", b, "ana"),
+        ]
         lib.tags.add([a, b], ["x"])
         lib.papers.set_status([b], "read")
         lib.notes.set(a, "n")
@@ -29,8 +40,14 @@ def test_facade_writes_are_logged_in_their_transaction(tmp_path: Path, monkeypat
         lib.lists.create("L")  # no paper: one library-wide row
         lib.lists.add("L", [b])
         assert [(r.kind, r.paper_id) for r in feed.pull()] == [
-            ("tags.add", a), ("tags.add", b), ("papers.set_status", b), ("notes.set", a),
-            ("highlights.add_quote", a), ("lists.create", None), ("lists.add", b)]
+            ("tags.add", a),
+            ("tags.add", b),
+            ("papers.set_status", b),
+            ("notes.set", a),
+            ("highlights.add_quote", a),
+            ("lists.create", None),
+            ("lists.add", b),
+        ]
         with pytest.raises(LibraryError):
             lib.notes.set(99999, "no such paper")  # rolled back: no row
         lib.tags.add([a], ["x"])  # nothing new, still an operation on a: logged
@@ -67,8 +84,18 @@ def test_every_write_of_every_manager_carries_the_mark(tmp_path: Path) -> None:
     from desktop_app.core.changelog.changes import WRITE_MARK
 
     with Library.open(tmp_path / "lib") as lib:
-        for name in ("papers", "tags", "notes", "lists", "searches", "highlights", "imports",
-                     "duplicates", "attachments", "trash"):
+        for name in (
+            "papers",
+            "tags",
+            "notes",
+            "lists",
+            "searches",
+            "highlights",
+            "imports",
+            "duplicates",
+            "attachments",
+            "trash",
+        ):
             cls = type(getattr(lib, name))
             for attr, fn in inspect.getmembers(cls, inspect.isfunction):
                 returns = str(inspect.signature(fn).return_annotation).strip("'")
@@ -80,8 +107,17 @@ def test_every_write_of_every_manager_carries_the_mark(tmp_path: Path) -> None:
 def test_every_mutating_manager_method_is_named(tmp_path: Path) -> None:
     """The wrapping finds each public method marked @writes (the facade's writes)."""
     with Library.open(tmp_path / "lib") as lib:
-        for name in ("papers", "tags", "notes", "lists", "searches", "highlights", "imports",
-                     "duplicates", "attachments"):
+        for name in (
+            "papers",
+            "tags",
+            "notes",
+            "lists",
+            "searches",
+            "highlights",
+            "imports",
+            "duplicates",
+            "attachments",
+        ):
             manager = getattr(lib, name)
             wrapped = [attr for attr, value in vars(manager).items() if getattr(value, "__marginalia_logged__", False)]
             assert wrapped, name

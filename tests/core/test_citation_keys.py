@@ -94,8 +94,11 @@ def test_a_files_own_key_is_kept_and_a_clash_is_reported(empty_library: Library,
     assert any("'bad key here' is not a valid BibTeX key" in w and "'smith2020graphs'" in w for w in warnings), warnings
 
     other = tmp_path / "other.bib"  # another file brings a key a paper of the library has
-    other.write_text("@article{smith2020,\n  author = {Doe, John},\n  title = {Trees},\n  year = {2021},\n"
-                     "  abstract = {A paper about trees, not graphs, with a key already taken.},\n}\n", "utf-8")
+    other.write_text(
+        "@article{smith2020,\n  author = {Doe, John},\n  title = {Trees},\n  year = {2021},\n"
+        "  abstract = {A paper about trees, not graphs, with a key already taken.},\n}\n",
+        "utf-8",
+    )
     report = lib.imports.from_files([other])
     assert report.added == 1
     (new_id,) = report.paper_ids

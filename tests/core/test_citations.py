@@ -113,8 +113,7 @@ def test_title_less_seed_papers_format_with_their_derived_title(seed_library) ->
 def test_a_corpus_entry_with_doi(empty_library) -> None:
     report = empty_library.imports.from_files([CORPUS / "bibtex" / "jabref__testjabref.bib"])
     assert report.added > 0
-    pid = next(pid for pid in empty_library.query("").ids
-               if empty_library.papers.get(pid).doi == "10.1063/1.2431650")
+    pid = next(pid for pid in empty_library.query("").ids if empty_library.papers.get(pid).doi == "10.1063/1.2431650")
     plain, _ = cite_papers(empty_library, [pid], "apa")
     assert plain[0].startswith("Salcedo, L. L. (2007). Comment on"), plain[0]
     assert "https://doi.org/10.1063/1.2431650" in plain[0]
@@ -127,8 +126,9 @@ def test_a_users_style_is_listed_and_used(cited, tmp_path: Path) -> None:
     folder = user_styles_dir()  # the tests' XDG_DATA_HOME
     folder.mkdir(parents=True)
     text = (citations.bundled_dir() / "ieee.csl").read_text(encoding="utf-8")
-    (folder / "my-lab.csl").write_text(text.replace("<title>IEEE Reference Guide", "<title>My Lab (IEEE-like)", 1),
-                                       encoding="utf-8")
+    (folder / "my-lab.csl").write_text(
+        text.replace("<title>IEEE Reference Guide", "<title>My Lab (IEEE-like)", 1), encoding="utf-8"
+    )
     styles = dict(available_styles())
     assert styles["my-lab"].startswith("My Lab (IEEE-like)")
     plain, _ = cite_papers(cited, [_id(cited, "Attention")], "my-lab")
@@ -143,11 +143,14 @@ def test_a_users_style_is_listed_and_used(cited, tmp_path: Path) -> None:
     assert cite_papers(cited, [_id(cited, "Attention")], str(elsewhere))[0][0].startswith("1. Vaswani, A.")
 
 
-@pytest.mark.parametrize("content, why", [
-    ("<style xmlns='http://purl.org/net/xbiblio/csl'><info>", "cannot be read"),
-    ("<html><body>not a style</body></html>", "is not a CSL style with a bibliography"),
-    ("", "cannot be read"),
-])
+@pytest.mark.parametrize(
+    "content, why",
+    [
+        ("<style xmlns='http://purl.org/net/xbiblio/csl'><info>", "cannot be read"),
+        ("<html><body>not a style</body></html>", "is not a CSL style with a bibliography"),
+        ("", "cannot be read"),
+    ],
+)
 def test_a_broken_style_is_a_clear_error_naming_the_file(cited, tmp_path: Path, content: str, why: str) -> None:
     (tmp_path / "broken.csl").write_text(content, encoding="utf-8")
     assert ("broken", "broken") in available_styles(tmp_path)  # listed by its file name
@@ -157,25 +160,48 @@ def test_a_broken_style_is_a_clear_error_naming_the_file(cited, tmp_path: Path, 
         format_citation(cited.exports.papers([_id(cited, "Attention")]), "nope", user_dir=tmp_path)
 
 
-def test_cli_bibliography_exports_and_a_broken_style(cited, library_dir: Path, tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_bibliography_exports_and_a_broken_style(
+    cited, library_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cited.close()
     out = tmp_path / "refs.html"
-    assert cli.main(["--library", str(library_dir), "export", "--format", "bibliography-html",
-                     "--style", "ieee", "-o", str(out)]) == 0
+    assert (
+        cli.main(
+            [
+                "--library",
+                str(library_dir),
+                "export",
+                "--format",
+                "bibliography-html",
+                "--style",
+                "ieee",
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "<script>" not in page
     assert '<p class="csl-entry">[1] A. Vaswani' in page or '<p class="csl-entry">[2] A. Vaswani' in page
     capsys.readouterr()
-    assert cli.main(["--library", str(library_dir), "export", "--format", "bibliography-txt", "--query",
-                     "attention", "-o", "-"]) == 0
+    assert (
+        cli.main(
+            ["--library", str(library_dir), "export", "--format", "bibliography-txt", "--query", "attention", "-o", "-"]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.startswith("Vaswani, A., Shazeer, N., Parmar, N., & Uszkoreit, J. (2017).")
     from desktop_app.paths import user_styles_dir
 
     user_styles_dir().mkdir(parents=True)
     (user_styles_dir() / "broken.csl").write_text("<style", encoding="utf-8")
-    assert cli.main(["--library", str(library_dir), "export", "--format", "bibliography-txt", "--style",
-                     "broken", "-o", "-"]) == 1
+    assert (
+        cli.main(
+            ["--library", str(library_dir), "export", "--format", "bibliography-txt", "--style", "broken", "-o", "-"]
+        )
+        == 1
+    )
     err = capsys.readouterr().err
     assert err.startswith("marginalia: citation style broken.csl cannot be read") and "Traceback" not in err
 

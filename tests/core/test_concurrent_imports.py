@@ -57,7 +57,8 @@ def _alone(tmp_path: Path) -> int:
 @pytest.mark.shared
 @pytest.mark.postgresql
 def test_the_same_files_imported_at_two_desks_at_once_give_each_paper_once(
-        pg_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pg_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     expected = _alone(tmp_path)
     assert expected > 50
     for r in range(ROUNDS):

@@ -22,13 +22,22 @@ from desktop_app.core.store import tables as t
 from tests.helpers.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
 
 ROUNDS = 30
-RECORDS = [Record(title=f"Paper number {i}", abstract=f"An abstract about subject {i}.", year=2020 + i,
-                  authors=[f"Author{i}, A."], doi=f"10.30/{i}") for i in range(4)]
+RECORDS = [
+    Record(
+        title=f"Paper number {i}",
+        abstract=f"An abstract about subject {i}.",
+        year=2020 + i,
+        authors=[f"Author{i}, A."],
+        doi=f"10.30/{i}",
+    )
+    for i in range(4)
+]
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)])
-def desks(request: pytest.FixtureRequest, tmp_path: Path,
-          monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Library, Library, list[int]]]:
+def desks(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[Library, Library, list[int]]]:
     """Two desks on one library with four papers."""
     if request.param == "sqlite":
         where: str | Path = tmp_path / "lib"
@@ -74,8 +83,9 @@ def _tags(lib: Library, pid: int) -> set[str]:
 
 def _count_folded(lib: Library, name: str) -> int:
     with lib.store.read() as conn:
-        return conn.execute(select(func.count()).select_from(t.tag)
-                            .where(func.lower(t.tag.c.name) == name.lower())).scalar_one()
+        return conn.execute(
+            select(func.count()).select_from(t.tag).where(func.lower(t.tag.c.name) == name.lower())
+        ).scalar_one()
 
 
 def test_creating_one_new_tag_at_two_desks_gives_one_tag(desks: tuple[Library, Library, list[int]]) -> None:
@@ -86,22 +96,22 @@ def test_creating_one_new_tag_at_two_desks_gives_one_tag(desks: tuple[Library, L
         assert f"topic{r}" in _tags(a, p0) and f"topic{r}" in _tags(a, p1), r
 
 
-def test_renaming_onto_an_existing_tag_keeps_a_tag_added_meanwhile(
-        desks: tuple[Library, Library, list[int]]) -> None:
+def test_renaming_onto_an_existing_tag_keeps_a_tag_added_meanwhile(desks: tuple[Library, Library, list[int]]) -> None:
     a, b, (p0, p1, p2, p3) = desks
     for r in range(ROUNDS):
         old, new = f"old{r}", f"new{r}"
         a.tags.add([p0], [old])
         a.tags.add([p1], [new])
-        _at_once(lambda old=old, new=new: a.tags.rename(old, new),
-                 lambda old=old, new=new: (b.tags.add([p2], [old]), b.tags.add([p3], [new])))
+        _at_once(
+            lambda old=old, new=new: a.tags.rename(old, new),
+            lambda old=old, new=new: (b.tags.add([p2], [old]), b.tags.add([p3], [new])),
+        )
         assert new in _tags(a, p0) and new in _tags(a, p1) and new in _tags(a, p3), r
         assert _tags(a, p2) & {old, new}, r  # tagged before the rename (now new) or after it (old)
         assert _count_folded(a, new) == 1, r
 
 
-def test_removing_a_tags_last_use_keeps_the_other_desks_new_use(
-        desks: tuple[Library, Library, list[int]]) -> None:
+def test_removing_a_tags_last_use_keeps_the_other_desks_new_use(desks: tuple[Library, Library, list[int]]) -> None:
     a, b, (p0, p1, _p2, _p3) = desks
     for r in range(ROUNDS):
         name = f"last{r}"
@@ -118,8 +128,10 @@ def test_merging_keeps_a_tag_added_meanwhile(desks: tuple[Library, Library, list
         src, dst = f"src{r}", f"dst{r}"
         a.tags.add([p0], [src])
         a.tags.add([p1], [dst])
-        _at_once(lambda src=src, dst=dst: a.tags.merge(src, dst),
-                 lambda src=src, dst=dst: (b.tags.add([p2], [src]), b.tags.add([p3], [dst])))
+        _at_once(
+            lambda src=src, dst=dst: a.tags.merge(src, dst),
+            lambda src=src, dst=dst: (b.tags.add([p2], [src]), b.tags.add([p3], [dst])),
+        )
         assert dst in _tags(a, p0) and dst in _tags(a, p1) and dst in _tags(a, p3), r
         assert _tags(a, p2) & {src, dst}, r
 
@@ -129,9 +141,13 @@ def test_adding_and_removing_other_tags_at_once_keeps_both(desks: tuple[Library,
     for r in range(ROUNDS):
         keep, drop = f"keep{r}", f"drop{r}"
         a.tags.add([p0, p1], [drop])
-        _at_once(lambda keep=keep, r=r: a.tags.add([p3, p1, p2], [keep, f"Both{r}"]),
-                 lambda keep=keep, drop=drop, r=r: (b.tags.add([p2, p0], [f"both{r}", keep]),
-                                               b.tags.remove([p0, p1], [drop])))
+        _at_once(
+            lambda keep=keep, r=r: a.tags.add([p3, p1, p2], [keep, f"Both{r}"]),
+            lambda keep=keep, drop=drop, r=r: (
+                b.tags.add([p2, p0], [f"both{r}", keep]),
+                b.tags.remove([p0, p1], [drop]),
+            ),
+        )
         for pid in (p0, p1, p2, p3):
             assert keep in _tags(a, pid), (r, pid)
             assert drop not in _tags(a, pid), (r, pid)

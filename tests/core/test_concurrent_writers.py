@@ -24,9 +24,21 @@ def run_writers(folder: Path, paper: int, mode: str, tmp_path: Path) -> list[str
     start = tmp_path / f"start-{mode}"
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "tests.core.note_writers", str(folder), str(paper), str(w),
-             str(ROUNDS), mode, str(start)],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                "-m",
+                "tests.core.note_writers",
+                str(folder),
+                str(paper),
+                str(w),
+                str(ROUNDS),
+                mode,
+                str(start),
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for w in range(WRITERS)
     ]
@@ -79,9 +91,23 @@ def test_cli_append_is_atomic(paper_in: tuple[Path, int]) -> None:
     """`marginalia note ID --append` from several processes at once: every line survives."""
     folder, pid = paper_in
     procs = [
-        subprocess.Popen([sys.executable, "-m", "desktop_app", "--library", str(folder), "note", str(pid),
-                          "--append", f"cli line {n}"], cwd=ROOT, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "desktop_app",
+                "--library",
+                str(folder),
+                "note",
+                str(pid),
+                "--append",
+                f"cli line {n}",
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for n in range(4)
     ]
     for p in procs:

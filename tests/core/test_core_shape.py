@@ -10,12 +10,30 @@ from pathlib import Path
 import pytest
 
 CORE = Path(__file__).resolve().parents[2] / "desktop_app" / "core"
-MANAGERS = ("papers", "tags", "notes", "highlights", "reading_lists", "saved_searches", "importing.imports",
-            "exports", "finder", "duplicates", "trash", "library_backups", "insights.triage_progress",
-            "insights.library_insights")
-ATTRIBUTES = {"reading_lists": "lists", "saved_searches": "searches", "importing.imports": "imports",
-              "library_backups": "backups", "insights.triage_progress": "progress",
-              "insights.library_insights": "insights"}
+MANAGERS = (
+    "papers",
+    "tags",
+    "notes",
+    "highlights",
+    "reading_lists",
+    "saved_searches",
+    "importing.imports",
+    "exports",
+    "finder",
+    "duplicates",
+    "trash",
+    "library_backups",
+    "insights.triage_progress",
+    "insights.library_insights",
+)
+ATTRIBUTES = {
+    "reading_lists": "lists",
+    "saved_searches": "searches",
+    "importing.imports": "imports",
+    "library_backups": "backups",
+    "insights.triage_progress": "progress",
+    "insights.library_insights": "insights",
+}
 
 
 def _path(name: str) -> Path:
@@ -26,7 +44,8 @@ def _imports(path: Path) -> set[str]:
     """Modules imported at run time (type-only imports of a manager it receives are fine)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     type_only = {
-        id(n) for block in ast.walk(tree)
+        id(n)
+        for block in ast.walk(tree)
         if isinstance(block, ast.If) and getattr(block.test, "id", None) == "TYPE_CHECKING"
         for n in ast.walk(block)
     }

@@ -21,8 +21,11 @@ from desktop_app.exporting import export_to_file
 def cut(seed_library: Library) -> tuple[Library, list[int]]:
     """The seed library and its papers whose derived title was cut ("…")."""
     lib = seed_library
-    ids = [i for i in lib.query("").ids if lib.papers.get(i).title_source == "derived"
-           and lib.papers.get(i).title.endswith("…")]
+    ids = [
+        i
+        for i in lib.query("").ids
+        if lib.papers.get(i).title_source == "derived" and lib.papers.get(i).title.endswith("…")
+    ]
     assert ids, "no seed title was cut"
     return lib, ids
 
@@ -55,8 +58,11 @@ def test_markdown_html_and_bibliographies_say_so_without_a_second_full_stop(cut:
 
 def test_a_given_title_is_written_as_it_is(tmp_path: Path) -> None:
     bib = tmp_path / "given.bib"
-    bib.write_text("@article{a, author = {Doe, J}, title = {Given... and kept.}, year = {2020},\n"
-                   "  abstract = {An abstract long enough to be one in this test file.}}\n", "utf-8")
+    bib.write_text(
+        "@article{a, author = {Doe, J}, title = {Given... and kept.}, year = {2020},\n"
+        "  abstract = {An abstract long enough to be one in this test file.}}\n",
+        "utf-8",
+    )
     with Library.open(tmp_path / "lib") as lib:
         lib.imports.from_files([bib])
         out = render_export("bib", lib.exports.papers(lib.query("").ids))
@@ -64,8 +70,9 @@ def test_a_given_title_is_written_as_it_is(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("fmt", ["bib", "ris", "csljson"])
-def test_a_derived_title_is_derived_again_when_read_back(cut: tuple[Library, list[int]], fmt: str,
-                                                         tmp_path: Path) -> None:
+def test_a_derived_title_is_derived_again_when_read_back(
+    cut: tuple[Library, list[int]], fmt: str, tmp_path: Path
+) -> None:
     lib, ids = cut
     path = tmp_path / f"out.{fmt}"
     export_to_file(lib, fmt, path, ids=ids)

@@ -1,4 +1,4 @@
-""""Did you mean": corrections from the seed library's index vocabulary (core/search/suggest.py)."""
+""" "Did you mean": corrections from the seed library's index vocabulary (core/search/suggest.py)."""
 
 from __future__ import annotations
 

@@ -62,8 +62,10 @@ def test_combining_marks_of_real_scripts_stay() -> None:
 
 
 def test_the_markdown_export_follows_no_script_link(seed_library: Library, tmp_path: Path) -> None:
-    note = ("see [x](javascript:alert(1)), [y](JaVa&#115;cript:alert(2)), [z]( vbscript:msg ),\n"
-            "[ok](https://example.org/a_(b)) and <javascript:alert(3)>\n\n[ref]: javascript:alert(4)")
+    note = (
+        "see [x](javascript:alert(1)), [y](JaVa&#115;cript:alert(2)), [z]( vbscript:msg ),\n"
+        "[ok](https://example.org/a_(b)) and <javascript:alert(3)>\n\n[ref]: javascript:alert(4)"
+    )
     out = note_markdown(note)
     assert "javascript:" not in out.lower().replace("&lt;javascript:", "")
     assert "[x](#)" in out and "[y](#)" in out and "[ok](https://example.org/a_(b))" in out

@@ -30,6 +30,7 @@ def empty_library(request: pytest.FixtureRequest, library_dir: Path):
     """An empty library, on SQLite and on PostgreSQL (tests/helpers/pg_fixtures.py)."""
     yield from empty_library_on(request, library_dir)
 
+
 # the same paper again, its title mistyped, its abstract revised; and another book by Schank
 # two chapters of one book, each carrying the book's blurb as its abstract
 def _id(lib: Library, title: str) -> int:
@@ -81,8 +82,10 @@ def test_find_offers_the_pairs_the_import_left_apart_strongest_first(pairs_libra
         (scripts, concept, "same citation key", "same citation key", False),
     ]
     first = lib.duplicates.find(limit=1)
-    assert len(first) == 1 and (first[0].title_a, first[0].title_b) == ("Deep Learning for Cats",
-                                                                        "Deep Lerning for Cats")
+    assert len(first) == 1 and (first[0].title_a, first[0].title_b) == (
+        "Deep Learning for Cats",
+        "Deep Lerning for Cats",
+    )
 
 
 def test_a_trashed_paper_is_not_offered(pairs_library: Library) -> None:
@@ -105,22 +108,22 @@ def test_find_in_a_real_bibliography_offers_a_title_twice(empty_library: Library
     assert not diffs["title"].equal and not diffs["doi"].equal and diffs["authors"].equal
 
 
-def test_a_key_shared_by_too_many_papers_offers_none_of_its_pairs(pairs_library: Library,
-                                                                    tmp_path: Path) -> None:
+def test_a_key_shared_by_too_many_papers_offers_none_of_its_pairs(pairs_library: Library, tmp_path: Path) -> None:
     """51 chapters called "Introduction" would be 1,275 pairs that say nothing: none is offered."""
     from desktop_app.core.duplicates import MAX_GROUP
 
     lib = pairs_library
 
     def misc(title: str, n: int, key: str) -> str:
-        return "".join(f"@misc{{{key}{i},\n  title = {{{title}}},\n  author = {{Author{i}, A.}},\n"
-                       f"  year = {{{1900 + i}}},\n}}\n" for i in range(n))
+        return "".join(
+            f"@misc{{{key}{i},\n  title = {{{title}}},\n  author = {{Author{i}, A.}},\n  year = {{{1900 + i}}},\n}}\n"
+            for i in range(n)
+        )
 
     lib.imports.from_files([write_file(tmp_path, "intros.bib", misc("Introduction", MAX_GROUP + 1, "intro"))])
     assert len(lib.duplicates.find()) == 3
     lib.imports.from_files([write_file(tmp_path, "prefaces.bib", misc("Preface", 2, "preface"))])
-    assert [p.reason for p in lib.duplicates.find()] == ["doi", "same abstract", "same title",
-                                                         "same citation key"]
+    assert [p.reason for p in lib.duplicates.find()] == ["doi", "same abstract", "same title", "same citation key"]
 
 
 def test_refresh_keys_files_keys_for_papers_made_before(pairs_library: Library) -> None:
@@ -130,7 +133,8 @@ def test_refresh_keys_files_keys_for_papers_made_before(pairs_library: Library) 
         tx.conn.execute(delete(t.paper_identity))
     # without keys only the semantic space finds a pair: the two books of one abstract
     assert [(p.title_a, p.title_b, p.reason) for p in lib.duplicates.find()] == [
-        ("Potential outcomes", "Structural causal models", NEAR_REASON)]
+        ("Potential outcomes", "Structural causal models", NEAR_REASON)
+    ]
     change = lib.duplicates.refresh_keys()
     assert len(change.paper_ids) == 6 and change.detail["keys"] > 6
     assert lib.duplicates.find() == before
@@ -143,7 +147,10 @@ def test_compare_lists_fields_side_by_side_with_the_default_choice(pairs_library
     cats, typo = _id(lib, "Deep Learning for Cats"), _id(lib, "Deep Lerning for Cats")
     diffs = {d.field: d for d in lib.duplicates.compare(cats, typo)}
     assert (diffs["title"].a, diffs["title"].b, diffs["title"].equal) == (
-        "Deep Learning for Cats", "Deep Lerning for Cats", False)
+        "Deep Learning for Cats",
+        "Deep Lerning for Cats",
+        False,
+    )
     assert diffs["authors"].equal and diffs["authors"].a == "Smith, John; Doe, Jane"
     assert (diffs["url"].a, diffs["url"].default) == ("", "other")  # the kept paper lacks one
     assert diffs["venue"].default == "keep" and diffs["abstract"].b == REVISED
@@ -160,8 +167,7 @@ def test_merge_with_choices_moves_everything_and_undo_restores_it_exactly(pairs_
     lib.tags.add([cats, typo], ["ml"])
     lib.tags.add([typo], ["cats/felids", "to-read"])
     lib.tags.add([cats], ["mine"])
-    for name, ids in (("both", [other_paper, typo, cats]), ("other only", [other_paper, typo]),
-                      ("kept only", [cats])):
+    for name, ids in (("both", [other_paper, typo, cats]), ("other only", [other_paper, typo]), ("kept only", [cats])):
         lib.lists.create(name)
         lib.lists.add(name, ids)
     lib.notes.set(cats, "kept note")
@@ -190,8 +196,10 @@ def test_merge_with_choices_moves_everything_and_undo_restores_it_exactly(pairs_
     assert (merged.status, merged.rating) == ("read", 4)
     # the kept paper took the other's abstract: its own highlight re-anchors on the new text, and
     # the other's highlights, whose abstract it now is, come along
-    assert [(h.id, h.quote, h.orphaned) for h in merged.highlights] == [(other_hl, "very cute", False),
-                                                                        (kept_hl, "cute", False)]
+    assert [(h.id, h.quote, h.orphaned) for h in merged.highlights] == [
+        (other_hl, "very cute", False),
+        (kept_hl, "cute", False),
+    ]
     assert lib.papers.count() == 5
     with pytest.raises(LibraryError, match="no paper"):
         lib.papers.get(typo)
@@ -224,8 +232,7 @@ def test_merge_of_equal_abstracts_moves_the_highlights(pairs_library: Library) -
     change = lib.duplicates.merge(outcomes, scm, {"title": "other", "authors": "other"})
     merged = lib.papers.get(outcomes)
     assert (merged.title, merged.authors) == ("Structural causal models", ["Pearl, Judea"])
-    assert [(h.id, h.quote, h.comment) for h in merged.highlights] == [(hl, "structural models",
-                                                                        "the second half")]
+    assert [(h.id, h.quote, h.comment) for h in merged.highlights] == [(hl, "structural models", "the second half")]
     assert merged.note == ""  # neither had one
     assert _no_note_rows(lib)
     lib.duplicates.undo_merge(change.detail["merge_id"])

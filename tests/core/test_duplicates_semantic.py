@@ -26,13 +26,16 @@ def test_reworded_copies_of_seed_papers_are_offered_and_nothing_else(tmp_path: P
         assert lib.imports.from_files(seed_paths).added == 76
         assert lib.duplicates.find() == []  # 76 different papers
         ids = lib.finder.list_ids()[:3]
-        copies = [Record(title="Preprint " + str(n), abstract=_reworded(lib.papers.get(pid).abstract_text))
-                  for n, pid in enumerate(ids)]
+        copies = [
+            Record(title="Preprint " + str(n), abstract=_reworded(lib.papers.get(pid).abstract_text))
+            for n, pid in enumerate(ids)
+        ]
         assert lib.imports.from_records([("preprints", ParseResult("bibtex", copies))]).added == 3
         new = sorted(set(lib.finder.list_ids()) - set(lib.finder.list_ids()[:76]))
         pairs = lib.duplicates.find()
         assert [(p.a, p.b, p.reason, p.strong) for p in pairs] == [
-            (a, b, NEAR_REASON, False) for a, b in zip(ids, new, strict=True)]
+            (a, b, NEAR_REASON, False) for a, b in zip(ids, new, strict=True)
+        ]
         assert pairs[0].title_b == "Preprint 0"
 
         lib.duplicates.dismiss(ids[0], new[0])

@@ -41,4 +41,3 @@ def test_an_empty_record_is_reported_with_its_line_and_a_reimport_adds_nothing(t
         assert again.added == 0 and lib.papers.count() == 3
         venue_only = [m for m in again.matches if m.line == 10]
         assert [m.reason for m in venue_only] == ["same-record"], again.matches
-

@@ -25,6 +25,8 @@ from tests.helpers.full_disk import OLD, full_disk_on_fsync, full_disk_on_write
 from tests.helpers.shared import ROOT, SEEDS
 
 TEXT_FORMATS = ("md", "html", "bib", "ris", "csljson", "csv", "json")
+
+
 def silent_truncation(monkeypatch: pytest.MonkeyPatch) -> None:
     """The write claims every byte but only half reach the file (a broken network share)."""
     real_write = os.write
@@ -89,8 +91,9 @@ def test_a_silently_truncated_write_is_caught(small_library: Library, tmp_path: 
 
 
 @pytest.mark.shared
-def test_after_the_disk_has_room_again_the_export_is_written(small_library: Library, tmp_path: Path,
-                                                             monkeypatch) -> None:
+def test_after_the_disk_has_room_again_the_export_is_written(
+    small_library: Library, tmp_path: Path, monkeypatch
+) -> None:
     out = tmp_path / "papers.ris"
     out.write_bytes(OLD)
     with monkeypatch.context() as m:
@@ -112,7 +115,8 @@ def test_the_cli_says_one_line_and_exits_1(small_library: Library, tmp_path: Pat
     err = capsys.readouterr().err
     assert code == 1
     assert err.strip().splitlines() == [
-        f"marginalia: could not write {out}: no space left on {folder}; the old file is unchanged"], err
+        f"marginalia: could not write {out}: no space left on {folder}; the old file is unchanged"
+    ], err
     assert "written" not in err
     assert out.read_bytes() == OLD and _others(folder, "papers.md") == []
 
@@ -120,7 +124,8 @@ def test_the_cli_says_one_line_and_exits_1(small_library: Library, tmp_path: Pat
 def test_messages_for_other_failures(tmp_path: Path) -> None:
     target = tmp_path / "sub" / "x.csv"
     assert atomic.write_failure_message(OSError(errno.EROFS, "ro"), target) == (
-        f"could not write {target}: {target.parent} is on a read-only file system; no file was written")
+        f"could not write {target}: {target.parent} is on a read-only file system; no file was written"
+    )
     assert "no permission to write in" in atomic.write_failure_message(PermissionError(errno.EACCES, "x"), target)
     assert "the folder" in atomic.write_failure_message(FileNotFoundError(errno.ENOENT, "x"), target)
     assert "Input/output error" in atomic.write_failure_message(OSError(errno.EIO, "Input/output error"), target)
@@ -151,14 +156,38 @@ def test_a_real_read_only_folder(tmp_path: Path) -> None:
         out.chmod(0o644)
         folder.chmod(0o555)
         demote = ["setpriv", "--bounding-set=-all", "--inh-caps=-all"] if as_root else []
-        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT), "HOME": str(base),
-               "XDG_CONFIG_HOME": str(base / "config"), "XDG_DATA_HOME": str(base / "data")}
-        res = subprocess.run([*demote, sys.executable, "-m", "desktop_app", "--library", str(lib_dir), "export",
-                              "--format", "bib", "-o", str(out)], capture_output=True, text=True, env=env,
-                             cwd=ROOT, timeout=120)
+        env = {
+            **os.environ,
+            "QT_QPA_PLATFORM": "offscreen",
+            "PYTHONPATH": str(ROOT),
+            "HOME": str(base),
+            "XDG_CONFIG_HOME": str(base / "config"),
+            "XDG_DATA_HOME": str(base / "data"),
+        }
+        res = subprocess.run(
+            [
+                *demote,
+                sys.executable,
+                "-m",
+                "desktop_app",
+                "--library",
+                str(lib_dir),
+                "export",
+                "--format",
+                "bib",
+                "-o",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=ROOT,
+            timeout=120,
+        )
         assert res.returncode == 1, res.stderr
         assert res.stderr.strip().splitlines() == [
-            f"marginalia: could not write {out}: no permission to write in {folder}; the old file is unchanged"]
+            f"marginalia: could not write {out}: no permission to write in {folder}; the old file is unchanged"
+        ]
         assert out.read_bytes() == OLD and sorted(p.name for p in folder.iterdir()) == ["papers.bib"]
     finally:
         if (base / "read-only").exists():

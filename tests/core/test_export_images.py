@@ -21,7 +21,7 @@ from desktop_app.core.records import ExportPaper
 #: Markdown images in all the forms CommonMark and GFM accept, and some that only look like one.
 IMAGE_NOTES = [
     "![pixel](http://tracker.example/p.png)",
-    "See ![a *diagram*](https://example.org/d.png \"title\") here.",
+    'See ![a *diagram*](https://example.org/d.png "title") here.',
     "![ref][logo] and ![logo] and ![logo][]\n\n[logo]: https://example.org/logo.png",
     "[![badge](https://img.example/b.svg)](https://example.org/)",
     "- item ![x](<https://example.org/a b.png>)\n> quote ![y](https://example.org/y.png)",
@@ -44,11 +44,31 @@ def _images(markdown: str) -> list[str]:
 
 
 def _paper(note: str = "", abstract: str = "An abstract.") -> ExportPaper:
-    return ExportPaper(id=1, uid="u1", title="T", title_source="derived", abstract=abstract,
-                       abstract_text=abstract, authors=[], venue=None, year=2026, doi=None, arxiv_id=None,
-                       url=None, bibtex_key=None, entry_type=None, tags=[], status="unread", rating=0,
-                       note=note, note_revisions=[], highlights=[], added_at="2026-01-01T00:00:00",
-                       item_note=None, extra={})
+    return ExportPaper(
+        id=1,
+        uid="u1",
+        title="T",
+        title_source="derived",
+        abstract=abstract,
+        abstract_text=abstract,
+        authors=[],
+        venue=None,
+        year=2026,
+        doi=None,
+        arxiv_id=None,
+        url=None,
+        bibtex_key=None,
+        entry_type=None,
+        tags=[],
+        status="unread",
+        rating=0,
+        note=note,
+        note_revisions=[],
+        highlights=[],
+        added_at="2026-01-01T00:00:00",
+        item_note=None,
+        extra={},
+    )
 
 
 @pytest.mark.parametrize("note", IMAGE_NOTES)

@@ -31,8 +31,11 @@ Compared on the held-out set.
 <script>alert('x')</script> <b>not bold</b>
 """
 COLOUR_WORDS = re.compile(r"\b(" + "|".join(COLORS) + r")\b", re.IGNORECASE)
-QUOTES = (("composable building blocks", "yellow", "core claim"), ("300 individual environments", "green", ""),
-          ("50 base environments", "blue", ""))
+QUOTES = (
+    ("composable building blocks", "yellow", "core claim"),
+    ("300 individual environments", "green", ""),
+    ("50 base environments", "blue", ""),
+)
 
 
 @pytest.fixture
@@ -83,7 +86,7 @@ def test_html_export_renders_the_note_table_and_names_no_colour(noted) -> None:
     doc.feed(html)
     names = [t for t, _ in doc.tags]
     assert "table" in names and names.count("th") == 2 and names.count("td") >= 4
-    note = html[html.index('<div class="note">'):html.index("</div>", html.index('<div class="note">'))]
+    note = html[html.index('<div class="note">') : html.index("</div>", html.index('<div class="note">'))]
     assert "<td>GPT-cell</td>" in note and '<td style="text-align:right">91.5</td>' in note
     assert "| Model |" not in html  # not left as pipes
     visible = " ".join(doc.text)
@@ -100,7 +103,7 @@ def test_html_export_renders_the_note_table_and_names_no_colour(noted) -> None:
 def test_html_note_headings_sit_below_the_paper_title(noted) -> None:
     lib, pid = noted
     html = _html(lib, pid)
-    note = html[html.index('<div class="note">'):html.index("<h3>Highlights</h3>")]
+    note = html[html.index('<div class="note">') : html.index("<h3>Highlights</h3>")]
     levels = [int(n) for n in re.findall(r"<h(\d)", note)]
     assert levels == [4, 5, 6]  # "#", "##", "###" below the paper's h2 and the section h3
     assert re.search(r'<h2><span class="num">1\.</span> ', html)
@@ -111,13 +114,13 @@ def test_html_note_headings_sit_below_the_paper_title(noted) -> None:
 def test_markdown_export_quotes_highlights_without_colours_and_keeps_the_table(noted) -> None:
     lib, pid = noted
     md, _ = export_text(lib, "md", query=f'"{lib.papers.get(pid).title}"')
-    section = md[md.index("### Highlights"):]
+    section = md[md.index("### Highlights") :]
     section = section[: section.index("\n---")] if "\n---" in section else section
     assert not COLOUR_WORDS.search(section)
     for quote, _, _ in QUOTES:
         assert f"> {quote}" in section
     assert "— core claim" in section
-    note = md[md.index("### Note"):md.index("### Highlights")]
+    note = md[md.index("### Note") : md.index("### Highlights")]
     assert "#### Results" in note and "##### Numbers" in note and "###### Caveat" in note
     rendered = MarkdownIt("commonmark").enable("table").render(note)
     assert "<table>" in rendered and "<td>GPT-cell</td>" in rendered

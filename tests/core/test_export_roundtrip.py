@@ -28,7 +28,7 @@ def annotated(seed_library: Library) -> Library:
     lib.highlights.add_quote(races, "composable building blocks", comment="core claim", color="green")
     lib.papers.set_status([races], "read")
     lib.papers.set_rating([races], 5)
-    lib.papers.set_title(ids[3], "=HYPERLINK(\"http://x\") My edited title")
+    lib.papers.set_title(ids[3], '=HYPERLINK("http://x") My edited title')
     lib.lists.create("Group meeting", "RL papers for Friday")
     lib.lists.add("Group meeting", [ids[5], races, ids[3]])
     lib.lists.set_item_note("Group meeting", races, "discuss section 3")
@@ -67,8 +67,10 @@ def test_bibliographic_formats_reimport_without_duplicates(annotated: Library, t
         back = [fresh.papers.get(i) for i in fresh.query("").ids]
         assert {p.title for p in back} == shown
         if fmt != "csv":
-            sources = {"given" if p.title_source == "edited" else p.title_source  # an edited title is the file's
-                       for p in annotated.exports.papers(annotated.query("").ids)}
+            sources = {
+                "given" if p.title_source == "edited" else p.title_source  # an edited title is the file's
+                for p in annotated.exports.papers(annotated.query("").ids)
+            }
             assert {p.title_source for p in back} == sources
 
 
@@ -79,7 +81,7 @@ def test_csv_cells_that_look_like_formulas_are_defused(annotated: Library, tmp_p
         rows = list(csv.DictReader(fh))
     assert len(rows) == 3
     titles = [r["title"] for r in rows]
-    assert "'=HYPERLINK(\"http://x\") My edited title" in titles
+    assert '\'=HYPERLINK("http://x") My edited title' in titles
     for r in rows:
         for value in r.values():
             assert (value or " ")[0] not in "=+-@\t\r", value
@@ -112,14 +114,22 @@ def test_json_is_lossless_and_restores_into_a_new_library(annotated: Library, tm
         report = moved.imports.from_files([out])
         assert report.added == 76
         dst = moved.papers.get(find_paper(moved, "composable building blocks"))
-        assert (dst.uid, dst.title, dst.status, dst.rating, dst.tags, dst.note) == \
-               (src.uid, src.title, src.status, src.rating, src.tags, src.note)
-        assert [(h.quote, h.comment, h.color, h.start, h.end) for h in dst.highlights] == \
-               [(h.quote, h.comment, h.color, h.start, h.end) for h in src.highlights]
+        assert (dst.uid, dst.title, dst.status, dst.rating, dst.tags, dst.note) == (
+            src.uid,
+            src.title,
+            src.status,
+            src.rating,
+            src.tags,
+            src.note,
+        )
+        assert [(h.quote, h.comment, h.color, h.start, h.end) for h in dst.highlights] == [
+            (h.quote, h.comment, h.color, h.start, h.end) for h in src.highlights
+        ]
         assert [t for _, t in moved.notes.revisions(dst.id)] == ["First thoughts"]
         items = moved.lists.items("Group meeting")
-        assert [moved.papers.get(p).uid for p, _, _ in items] == [annotated.papers.get(p).uid
-                                                             for p, _, _ in annotated.lists.items("Group meeting")]
+        assert [moved.papers.get(p).uid for p, _, _ in items] == [
+            annotated.papers.get(p).uid for p, _, _ in annotated.lists.items("Group meeting")
+        ]
         assert moved.query("note:composition").ids == [dst.id]
         # restoring twice adds nothing
         assert moved.imports.from_files([out]).added == 0

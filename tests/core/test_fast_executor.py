@@ -20,15 +20,34 @@ from desktop_app.core.search.query import _positive_text, parse
 from tests.helpers.shared import SEEDS
 
 QUERIES = [
-    "learning", "reinforcement learning", "policy AND reward", "model OR graph", "diffusion OR flow",
-    '"large language models"', '"in-context learning"', '"language model"', "quas*", "transf*",
-    "optim*", "learn*", "reasonin~2", "title:model", "abstract:graph^2", "NOT learning",
-    "learning NOT graph", "(policy OR reward) ANDNOT learning", "graph ANDMAYBE neural",
-    "venue:neurips", "nosuchwordanywhere", "title:[a TO c]",
+    "learning",
+    "reinforcement learning",
+    "policy AND reward",
+    "model OR graph",
+    "diffusion OR flow",
+    '"large language models"',
+    '"in-context learning"',
+    '"language model"',
+    "quas*",
+    "transf*",
+    "optim*",
+    "learn*",
+    "reasonin~2",
+    "title:model",
+    "abstract:graph^2",
+    "NOT learning",
+    "learning NOT graph",
+    "(policy OR reward) ANDNOT learning",
+    "graph ANDMAYBE neural",
+    "venue:neurips",
+    "nosuchwordanywhere",
+    "title:[a TO c]",
 ]
-WORDS = ("graph neural network policy reward learning model language large diffusion flow "
-         "transformer transfer transform optimal optimize optimizer quasi quasar reasoning "
-         "agent memory sparse attention kernel bandit").split()
+WORDS = (
+    "graph neural network policy reward learning model language large diffusion flow "
+    "transformer transfer transform optimal optimize optimizer quasi quasar reasoning "
+    "agent memory sparse attention kernel bandit"
+).split()
 
 
 def _generated_docs(n: int, seed: int = 7, start: int = 1) -> list[IndexDoc]:
@@ -38,9 +57,20 @@ def _generated_docs(n: int, seed: int = 7, start: int = 1) -> list[IndexDoc]:
     def text(k: int) -> str:
         return " ".join(rng.choices(WORDS, weights, k=k))
 
-    return [IndexDoc(pid=start + i, title=text(rng.randint(3, 9)), abstract=text(rng.randint(5, 40)),
-                     authors="", note=text(3) if i % 17 == 0 else "", highlight="", venue="NeurIPS",
-                     year=2026, uid=f"u{start + i}") for i in range(n)]
+    return [
+        IndexDoc(
+            pid=start + i,
+            title=text(rng.randint(3, 9)),
+            abstract=text(rng.randint(5, 40)),
+            authors="",
+            note=text(3) if i % 17 == 0 else "",
+            highlight="",
+            venue="NeurIPS",
+            year=2026,
+            uid=f"u{start + i}",
+        )
+        for i in range(n)
+    ]
 
 
 def _compare(index: SearchIndex, queries: list[str]) -> None:
@@ -105,8 +135,9 @@ def test_generated_corpus_with_segments_and_deletions(generated: SearchIndex) ->
 def test_segment_arrays_are_written_at_commit_and_hold_paper_ids(generated: SearchIndex) -> None:
     files = sorted(p.name for p in generated.folder.glob(segment_arrays.PREFIX + "*"))
     leaves = generated.searcher.reader().leaf_readers()
-    assert files == sorted(segment_arrays.sidecar_path(generated.folder, r.segment().segment_id()).name
-                           for r, _ in leaves)
+    assert files == sorted(
+        segment_arrays.sidecar_path(generated.folder, r.segment().segment_id()).name for r, _ in leaves
+    )
     assert generated.all_pids() == set(range(1, 100)) | set(range(160, 5201))
     assert generated.matching_pids(parse("nosuchwordanywhere")) == set()
 
@@ -116,10 +147,10 @@ def test_ranking_within_papers_and_the_fallback_agree(generated: SearchIndex) ->
     within = set(range(1, 5201, 3))
     fast = generated.ranked_pids(q, 20, within=within)
     assert len(fast) == 20 and {pid for pid, _ in fast} <= within
-    mask = {d for d in range(generated.searcher.doc_count_all())
-            if int(generated._arrays().pids[d]) in within}
-    whoosh = [(int(generated._arrays().pids[h.docnum]), h.score)
-              for h in generated.searcher.search(q, limit=20, filter=mask)]
+    mask = {d for d in range(generated.searcher.doc_count_all()) if int(generated._arrays().pids[d]) in within}
+    whoosh = [
+        (int(generated._arrays().pids[h.docnum]), h.score) for h in generated.searcher.search(q, limit=20, filter=mask)
+    ]
     assert [p for p, _ in fast] == [p for p, _ in whoosh]
     assert np.allclose([s for _, s in fast], [s for _, s in whoosh], rtol=1e-12)
 

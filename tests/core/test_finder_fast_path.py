@@ -10,12 +10,24 @@ import sqlite3
 import pytest
 
 QUERIES = [
-    "attention", "reinforcement learning", "policy OR reward", "learning NOT reinforcement",
-    "NOT learning", '"language models"', "trans*", "atention~", "title:learning", "learning ANDNOT policy",
-    "nothingmatchesthis", "(policy OR reward) AND NOT model",
+    "attention",
+    "reinforcement learning",
+    "policy OR reward",
+    "learning NOT reinforcement",
+    "NOT learning",
+    '"language models"',
+    "trans*",
+    "atention~",
+    "title:learning",
+    "learning ANDNOT policy",
+    "nothingmatchesthis",
+    "(policy OR reward) AND NOT model",
 ]
 SHAPES = [
-    {"sort": "relevance"}, {"sort": "added"}, {"sort": "title", "descending": True}, {"sort": "year"},
+    {"sort": "relevance"},
+    {"sort": "added"},
+    {"sort": "title", "descending": True},
+    {"sort": "year"},
     {"sort": "relevance", "limit": 5, "offset": 3},
 ]
 
@@ -58,8 +70,16 @@ def test_with_filters_and_a_list(seed_library) -> None:
     lib.lists.create("week")
     lib.lists.add("week", ids[::2])
     lib.papers.set_status(ids[1::4], "read")
-    for text in ("learning", "policy OR model", "NOT learning", "tag:rl learning", "learning NOT tag:rl/deep",
-                 "status:read (policy OR model)", "tag:rl OR learning", "year:>2015 learning policy"):
+    for text in (
+        "learning",
+        "policy OR model",
+        "NOT learning",
+        "tag:rl learning",
+        "learning NOT tag:rl/deep",
+        "status:read (policy OR model)",
+        "tag:rl OR learning",
+        "year:>2015 learning policy",
+    ):
         _same(lib, text, tags=["rl"], sort="relevance")
         _same(lib, text, not_tags=["rl"], sort="added")
         _same(lib, text, list_name="week", sort="position")

@@ -48,7 +48,11 @@ def test_broken_blocks_are_reported_with_their_lines_and_the_rest_imports():
     result = read_bytes(BROKEN.encode(), name="broken.bib")
     assert result.format == "bibtex"
     assert [(r.bibtex_key, r.line) for r in result.records] == [
-        ("good1", 1), ("good2", 11), ("bad2", 16), ("twice", 20), ("last", 23),
+        ("good1", 1),
+        ("good2", 11),
+        ("bad2", 16),
+        ("twice", 20),
+        ("last", 23),
     ]
     assert [e.line for e in result.errors] == [6, 21]
     assert "bad1" in result.errors[0].message and "not imported" in result.errors[0].message
@@ -128,8 +132,10 @@ def test_crossref_inherits_missing_fields_recursively_and_keeps_own():
 
 
 def test_missing_crossref_target_and_cycles_are_warnings():
-    text = "@misc{a, crossref={b}, title={A}}\n@misc{b, crossref={a}, title={B}}\n" \
-           "@misc{c, crossref={nowhere}, title={C}}\n"
+    text = (
+        "@misc{a, crossref={b}, title={A}}\n@misc{b, crossref={a}, title={B}}\n"
+        "@misc{c, crossref={nowhere}, title={C}}\n"
+    )
     result = read_bibtex(text)
     assert len(result.records) == 3
     messages = " | ".join(w.message for w in result.warnings)
@@ -235,7 +241,7 @@ def test_strip_outer_braces(value, expected):
 
 
 def test_parenthesised_entries_and_comments():
-    text = "@comment{ignored}\n@preamble{\"x\"}\n@article(k, title={Paren})\n"
+    text = '@comment{ignored}\n@preamble{"x"}\n@article(k, title={Paren})\n'
     (record,) = read_bibtex(text).records
     assert record.title == "Paren"
 
@@ -290,11 +296,15 @@ def test_many_reused_keys_make_one_summary_warning():
 
 def test_entry_without_a_key_is_imported():
     # EndNote writes the entry type and a newline, then the first field: no key, no comma
-    text = "@article{\nauthor = {Smith, Jane},\ntitle = {No key here},\nyear = {2001}\n}\n" \
-           "@article{,\n  title = {Empty key}\n}\n@misc{k2, title={After}}\n"
+    text = (
+        "@article{\nauthor = {Smith, Jane},\ntitle = {No key here},\nyear = {2001}\n}\n"
+        "@article{,\n  title = {Empty key}\n}\n@misc{k2, title={After}}\n"
+    )
     result = read_bibtex(text)
     assert [(r.bibtex_key, r.title, r.line) for r in result.records] == [
-        (None, "No key here", 1), (None, "Empty key", 6), ("k2", "After", 9),
+        (None, "No key here", 1),
+        (None, "Empty key", 6),
+        ("k2", "After", 9),
     ]
     assert result.records[0].authors == ["Smith, Jane"] and result.records[0].year == 2001
     assert result.records[0].raw.startswith("@article{\nauthor") and result.records[0].raw[-1] == "}"
@@ -311,11 +321,11 @@ def test_text_inside_a_repaired_entry_is_not_read_as_another_entry():
 
 
 def test_empty_field_between_commas_is_skipped_with_a_warning():
-    text = "@misc{ok, title={Before}}\n@article{k,\n  title = {X},, year = 2000,\n" \
-           "  author = {Doe, J},\n}\n"
+    text = "@misc{ok, title={Before}}\n@article{k,\n  title = {X},, year = 2000,\n  author = {Doe, J},\n}\n"
     result = read_bibtex(text)
     assert [(r.bibtex_key, r.title, r.year, r.authors) for r in result.records] == [
-        ("ok", "Before", None, []), ("k", "X", 2000, ["Doe, J"]),
+        ("ok", "Before", None, []),
+        ("k", "X", 2000, ["Doe, J"]),
     ]
     assert result.errors == []
     assert [str(w) for w in result.warnings] == [
@@ -339,14 +349,15 @@ def test_missing_comma_between_fields_is_recovered_with_the_line(fields):
     assert (record.title, record.year, record.venue) == ("X", 2000, "J")
     warnings = [str(w) for w in result.warnings]
     year_line = 3 if "} year" in fields else 4
-    assert warnings[0] == (f"line {year_line}: k: no comma between the fields title and year; "
-                           "read as two fields")
+    assert warnings[0] == (f"line {year_line}: k: no comma between the fields title and year; read as two fields")
     assert result.errors == []
 
 
 def test_equals_signs_inside_values_are_not_fields():
-    text = "@misc{k, title = {a = b}, note = \"x = y\", url = {http://x.org/?a=b&c=d},\n" \
-           "  howpublished = http://x.org/?q=1}\n"
+    text = (
+        '@misc{k, title = {a = b}, note = "x = y", url = {http://x.org/?a=b&c=d},\n'
+        "  howpublished = http://x.org/?q=1}\n"
+    )
     result = read_bibtex(text)
     (record,) = result.records
     assert record.title == "a = b" and record.extra["note"] == "x = y"
@@ -357,7 +368,9 @@ def test_equals_signs_inside_values_are_not_fields():
 def test_split_run_on_value_pieces_and_lines():
     assert split_run_on_value("{X}") == [(None, "{X}", 0)]
     assert split_run_on_value('{X}\n  year = 2000\n\n  note = "a=b"') == [
-        (None, "{X}", 0), ("year", "2000", 1), ("note", '"a=b"', 3),
+        (None, "{X}", 0),
+        ("year", "2000", 1),
+        ("note", '"a=b"', 3),
     ]
     assert split_run_on_value("http://x.org/?a=b") == [(None, "http://x.org/?a=b", 0)]
 
@@ -372,12 +385,9 @@ def test_lenient_reading_still_refuses_unbalanced_entries():
 @pytest.mark.parametrize(
     ("fields", "doi", "url"),
     [
-        ("doi = {{10.1016/j.x.2000.01.001}}, url = {{http://x.org/~a}}",
-         "10.1016/j.x.2000.01.001", "http://x.org/~a"),
-        ('doi = "{10.1000/ABC}", url = {\\url{http://x.org/a\\_b}}', "10.1000/ABC",
-         "http://x.org/a_b"),
-        ("doi = {10.1000/a\\_b}, url = {{https://doi.org/10.1000/a_b}}", "10.1000/a_b",
-         "https://doi.org/10.1000/a_b"),
+        ("doi = {{10.1016/j.x.2000.01.001}}, url = {{http://x.org/~a}}", "10.1016/j.x.2000.01.001", "http://x.org/~a"),
+        ('doi = "{10.1000/ABC}", url = {\\url{http://x.org/a\\_b}}', "10.1000/ABC", "http://x.org/a_b"),
+        ("doi = {10.1000/a\\_b}, url = {{https://doi.org/10.1000/a_b}}", "10.1000/a_b", "https://doi.org/10.1000/a_b"),
     ],
 )
 def test_identifiers_lose_their_protecting_braces(fields, doi, url):
@@ -386,8 +396,7 @@ def test_identifiers_lose_their_protecting_braces(fields, doi, url):
 
 
 def test_protected_isbn_and_eprint():
-    text = "@book{k, title={T}, isbn = {{978-1-59593-609-7}}, eprint = {{2101.00001}}, " \
-           "archiveprefix = {arXiv}}"
+    text = "@book{k, title={T}, isbn = {{978-1-59593-609-7}}, eprint = {{2101.00001}}, archiveprefix = {arXiv}}"
     (record,) = read_bibtex(text).records
     assert record.isbn == "978-1-59593-609-7" and record.extra["isbn"] == "978-1-59593-609-7"
     assert record.arxiv_id == "2101.00001"
@@ -426,8 +435,7 @@ def test_latex_macros_real_titles_use(latex, text):
 
 
 def test_keywords_are_the_files_keywords_not_tags():
-    text = "@article{k, title={T}, keywords = {{Smith, J.}, \\LaTeX; graphs, graphs},\n" \
-           "  keyword = {extra}}"
+    text = "@article{k, title={T}, keywords = {{Smith, J.}, \\LaTeX; graphs, graphs},\n  keyword = {extra}}"
     (record,) = read_bibtex(text).records
     assert record.keywords == ["Smith, J.", "LaTeX", "graphs", "extra"]
     assert record.tags == []
@@ -439,14 +447,11 @@ def test_keywords_are_capped(monkeypatch):
     monkeypatch.setattr(bibtex_reader, "MAX_TAGS", 3)
     result = read_bibtex("@article{k, title={T}, keywords = {a, b, c, d, e}}")
     assert result.records[0].keywords == ["a", "b", "c"]
-    assert [str(w) for w in result.warnings] == [
-        "line 1: too long, cut: keywords (5; kept the first 3)"
-    ]
+    assert [str(w) for w in result.warnings] == ["line 1: too long, cut: keywords (5; kept the first 3)"]
 
 
 def test_editors_beside_authors():
-    text = "@incollection{k, title={T}, author={Doe, Jane}, " \
-           "editor={Y. Bengio and Schuurmans, D. and others}}"
+    text = "@incollection{k, title={T}, author={Doe, Jane}, editor={Y. Bengio and Schuurmans, D. and others}}"
     (record,) = read_bibtex(text).records
     assert record.authors == ["Doe, Jane"]
     assert record.editors == ["Bengio, Y.", "Schuurmans, D."]
@@ -472,31 +477,32 @@ def test_pubmed_id(fields, pmid):
 
 
 def test_list_fields_given_twice_are_joined():
-    text = "@article{k, author={Ed von Test}, author={Second Author}, keywords={a},\n" \
-           "  Keywords={b, c}, editor={One, E.}, editor={Two, F.}, title={T}, title={U}}"
+    text = (
+        "@article{k, author={Ed von Test}, author={Second Author}, keywords={a},\n"
+        "  Keywords={b, c}, editor={One, E.}, editor={Two, F.}, title={T}, title={U}}"
+    )
     result = read_bibtex(text)
     (record,) = result.records
     assert record.authors == ["von Test, Ed", "Author, Second"]
     assert record.editors == ["One, E.", "Two, F."]
     assert record.keywords == ["a", "b", "c"]
     assert record.title == "T"  # other fields: the first value, with a warning
-    assert [w.message for w in result.warnings] == [
-        "k: field title appears twice; the first value is used"
-    ]
+    assert [w.message for w in result.warnings] == ["k: field title appears twice; the first value is used"]
 
 
 def test_entry_type_and_brace_on_separate_lines():
-    text = "@misc{a, title={A}}\n    @article\n    {valid,\n      title = {Valid entry}\n    }\n" \
-           "@misc{c, title={C}}\n"
+    text = "@misc{a, title={A}}\n    @article\n    {valid,\n      title = {Valid entry}\n    }\n@misc{c, title={C}}\n"
     result = read_bibtex(text)
     assert [(r.bibtex_key, r.line) for r in result.records] == [("a", 1), ("valid", 2), ("c", 6)]
     assert result.errors == [] and result.warnings == []
 
 
 def test_url_from_howpublished():
-    text = "@misc{a, title={A}, howpublished = {\\url{http://x.org/~a}}}\n" \
-           "@misc{b, title={B}, howpublished = {\\href {https://www.gap-system.org} " \
-           "{\\texttt{https://www.gap-system.org}}}}\n"
+    text = (
+        "@misc{a, title={A}, howpublished = {\\url{http://x.org/~a}}}\n"
+        "@misc{b, title={B}, howpublished = {\\href {https://www.gap-system.org} "
+        "{\\texttt{https://www.gap-system.org}}}}\n"
+    )
     a, b = read_bibtex(text).records
     assert a.url == "http://x.org/~a"
     assert b.url == "https://www.gap-system.org"

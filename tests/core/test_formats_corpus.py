@@ -42,8 +42,7 @@ EXPECTED = [
     ("ris/jabref__RisImporterTest5a.ris", "ris", 1, 0),
     ("csl-json/citation-js__doi.json", "csljson", 2, 0),
     ("csl-json/zotero-better-bibtex__Pandoc_Citation.csl.json", "csljson", 4, 0),
-    ("csl-json/zotero-better-bibtex__Date_export_to_Better_CSL-JSON_360_811.csl.json", "csljson",
-     7, 0),
+    ("csl-json/zotero-better-bibtex__Date_export_to_Better_CSL-JSON_360_811.csl.json", "csljson", 7, 0),
     ("arxiv-atom/arxiv.py__search_query_au_del_maestro.xml", "arxiv", 10, 0),
     ("arxiv-atom/arxiv.py__q_testing_s0_m100_cfe7536492ca.body.xml", "arxiv", 100, 0),
     ("arxiv-atom/arxiv.py__id_abc_s0_m100_b79c8dcf6bc3.body.xml", "arxiv", 0, 1),
@@ -54,13 +53,15 @@ EXPECTED = [
 def test_every_corpus_file_is_listed():
     # zotero-translators/ holds Zotero's own importer test cases (input + expected items); they
     # are a fidelity suite of their own, not single files with one expected record count.
-    on_disk = {str(p.relative_to(CORPUS)) for p in CORPUS.rglob("*")
-               if p.is_file() and p.relative_to(CORPUS).parts[0] != "zotero-translators"}
+    on_disk = {
+        str(p.relative_to(CORPUS))
+        for p in CORPUS.rglob("*")
+        if p.is_file() and p.relative_to(CORPUS).parts[0] != "zotero-translators"
+    }
     assert on_disk - {"SOURCES.md"} == {name for name, *_ in EXPECTED}
 
 
-@pytest.mark.parametrize(("name", "fmt", "records", "errors"), EXPECTED,
-                         ids=[e[0].split("/")[-1] for e in EXPECTED])
+@pytest.mark.parametrize(("name", "fmt", "records", "errors"), EXPECTED, ids=[e[0].split("/")[-1] for e in EXPECTED])
 @pytest.mark.shared
 def test_corpus_file_imports(name, fmt, records, errors):
     result = read_path(CORPUS / name)
@@ -91,8 +92,7 @@ def test_biber_examples_crossref_inheritance():
     records = _by_key("bibtex/python-bibtexparser__biber-examples.bib")
     child = records["westfahl:space"]
     assert child.title == (
-        "The True Frontier: Confronting and Avoiding the Realities of Space in American "
-        "Science Fiction Films"
+        "The True Frontier: Confronting and Avoiding the Realities of Space in American Science Fiction Films"
     )
     # Missing fields come from @collection{westfahl:frontier}; its title becomes the venue.
     assert child.year == 2000
@@ -170,9 +170,7 @@ def test_utf16be_with_cr_line_endings():
 
 @pytest.mark.shared
 def test_cp1252_declared_utf8_still_imports():
-    result = read_path(
-        CORPUS / "bibtex/jabref__encoding-windows-1252-but-utf-8-declared--decoding-fails.bib"
-    )
+    result = read_path(CORPUS / "bibtex/jabref__encoding-windows-1252-but-utf-8-declared--decoding-fails.bib")
     (record,) = result.records
     assert record.authors == ["Last, Test I."]
     assert "Windows-1252" in str(result.warnings[0])
@@ -189,7 +187,9 @@ def test_junk_after_last_entry_is_tolerated():
 def test_jabref_complex_hard_names():
     records = _by_key("bibtex/jabref__complex.bib")
     assert records["10250999"].authors == [
-        "von Hippel, Eric", "Reagle, Jr., Joseph M.", "Sherry, John F., Jr.",
+        "von Hippel, Eric",
+        "Reagle, Jr., Joseph M.",
+        "Sherry, John F., Jr.",
         "van den Huevel, Jr., Johan A",
     ]
     assert records["1137631"].authors[0] == "Boström, Gustav"
@@ -244,18 +244,14 @@ def test_ris_without_ty_is_reported():
     assert record.title == "Editorial: Open Source and Empirical Software Engineering"
     assert record.year == 2001
     messages = [str(w) for w in result.warnings]
-    assert messages[0] == (
-        "line 2: a record without a TY line (lines 2-11); imported what it holds"
-    )
+    assert messages[0] == ("line 2: a record without a TY line (lines 2-11); imported what it holds")
     assert "found 0 TY and 1 ER lines" in messages[1]
 
 
 @pytest.mark.shared
 def test_ris_continuation_line_starting_with_er():
     records = read_path(CORPUS / "ris/rispy__example_multiline.ris").records
-    assert [r.abstract for r in records] == [
-        "first line, ER then second line and at the end the last line"
-    ] * 3
+    assert [r.abstract for r in records] == ["first line, ER then second line and at the end the last line"] * 3
 
 
 @pytest.mark.shared
@@ -274,17 +270,18 @@ def test_crossref_wrapped_csl_json():
 
 @pytest.mark.shared
 def test_csl_json_dates_and_markup():
-    dates = read_path(
-        CORPUS / "csl-json/zotero-better-bibtex__Date_export_to_Better_CSL-JSON_360_811.csl.json"
-    ).records
+    dates = read_path(CORPUS / "csl-json/zotero-better-bibtex__Date_export_to_Better_CSL-JSON_360_811.csl.json").records
     assert [(r.bibtex_key, r.year) for r in dates] == [
-        ("t1", 2014), ("t2", None), ("t3", 2014), ("t4", 2014), ("t5", -334), ("t6", -100),
+        ("t1", 2014),
+        ("t2", None),
+        ("t3", 2014),
+        ("t4", 2014),
+        ("t5", -334),
+        ("t6", -100),
         ("Staiger1985", 1985),
     ]
     pandoc = read_path(CORPUS / "csl-json/zotero-better-bibtex__Pandoc_Citation.csl.json").records
-    assert pandoc[0].title == (
-        "The physical volcanology of the 1600 eruption of Huaynaputina, southern Peru"
-    )
+    assert pandoc[0].title == ("The physical volcanology of the 1600 eruption of Huaynaputina, southern Peru")
     assert pandoc[0].year == 2014  # first year of a range
     assert "(g1)" in pandoc[3].title
 
@@ -306,9 +303,7 @@ def test_arxiv_legacy_feed():
 
 @pytest.mark.shared
 def test_arxiv_current_feed():
-    records = read_path(
-        CORPUS / "arxiv-atom/arxiv.py__q_testing_s0_m100_cfe7536492ca.body.xml"
-    ).records
+    records = read_path(CORPUS / "arxiv-atom/arxiv.py__q_testing_s0_m100_cfe7536492ca.body.xml").records
     assert all(r.arxiv_id and "v" not in r.arxiv_id for r in records)
     assert all("\n" not in r.title for r in records)
     assert records[1].authors[:3] == ["Ramírez, Aurora", "Berrios, Mario", "Romero, José Raúl"]
@@ -320,9 +315,7 @@ def test_arxiv_error_feed():
     result = read_path(CORPUS / "arxiv-atom/arxiv.py__id_abc_s0_m100_b79c8dcf6bc3.body.xml")
     assert result.format == "arxiv"
     assert result.records == []
-    assert [str(e) for e in result.errors] == [
-        "line 9: arXiv returned an error: incorrect id format for abc"
-    ]
+    assert [str(e) for e in result.errors] == ["line 9: arXiv returned an error: incorrect id format for abc"]
 
 
 SEEDS = sorted((SHARED / "seeds").glob("*.txt"))

@@ -82,8 +82,7 @@ def test_item_fields():
 
 
 def test_empty_container_title_and_bad_items():
-    text = json.dumps([{"title": "A", "container-title": []}, 5, {"note": "nothing else"}],
-                      indent=2)
+    text = json.dumps([{"title": "A", "container-title": []}, 5, {"note": "nothing else"}], indent=2)
     result = read_csljson(text)
     assert [r.venue for r in result.records] == [None]
     assert [e.line for e in result.errors] == [6, 7]

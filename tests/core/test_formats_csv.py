@@ -36,9 +36,7 @@ def test_columns_and_values():
 
 @pytest.mark.parametrize("delimiter", ["\t", ";", "|", ","])
 def test_delimiter_is_sniffed(delimiter):
-    text = delimiter.join(["title", "abstract", "year"]) + "\n" + delimiter.join(
-        ["T", "An abstract", "2001"]
-    )
+    text = delimiter.join(["title", "abstract", "year"]) + "\n" + delimiter.join(["T", "An abstract", "2001"])
     assert sniff_delimiter(text.split("\n")[0]) == delimiter
     (record,) = read_csv(text).records
     assert (record.title, record.abstract, record.year) == ("T", "An abstract", 2001)

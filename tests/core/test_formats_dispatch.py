@@ -28,18 +28,16 @@ NOT_BIBLIOGRAPHIC = {
     "empty": (b"", "the file is empty"),
     "blank": (b" \n\t\r\n", "the file is empty"),
     "png": (_png(), "not a bibliographic file (looks like a PNG image)"),
-    "pdf": (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n", "not a bibliographic file "
-            "(looks like a PDF document)"),
-    "jpeg": (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00", "not a bibliographic file (looks like a JPEG "
-             "image)"),
-    "zip": (b"PK\x03\x04\x14\x00\x00\x00", "not a bibliographic file (looks like a ZIP archive "
-            "or an Office document)"),
-    "random": (random.Random(7).randbytes(4096), "not a bibliographic file (looks like binary "
-               "data)"),
+    "pdf": (
+        b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n",
+        "not a bibliographic file (looks like a PDF document)",
+    ),
+    "jpeg": (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00", "not a bibliographic file (looks like a JPEG image)"),
+    "zip": (b"PK\x03\x04\x14\x00\x00\x00", "not a bibliographic file (looks like a ZIP archive or an Office document)"),
+    "random": (random.Random(7).randbytes(4096), "not a bibliographic file (looks like binary data)"),
     "prose": (b"Dear diary,\nnothing to see here.\n", None),
     "json": (b"[1, 2, 3]", "not a bibliographic file (JSON, but not a CSL-JSON list of items)"),
-    "html": (b"<!DOCTYPE html><html><body>Hi</body></html>",
-             "not a bibliographic file (looks like a web page)"),
+    "html": (b"<!DOCTYPE html><html><body>Hi</body></html>", "not a bibliographic file (looks like a web page)"),
 }
 
 
@@ -70,8 +68,7 @@ def test_forcing_a_format_does_not_read_a_pdf():
         (b"\xff\xfe" + BIB.encode("utf-16-le"), "UTF-16 LE", None),
         (b"\xfe\xff" + BIB.encode("utf-16-be"), "UTF-16 BE", None),
         (BIB.encode("utf-16-le"), "UTF-16 LE", "no byte-order mark: decoded as UTF-16 LE"),
-        (BIB.encode("cp1252", errors="replace"), "Windows-1252",
-         "not UTF-8: decoded as Windows-1252"),
+        (BIB.encode("cp1252", errors="replace"), "Windows-1252", "not UTF-8: decoded as Windows-1252"),
     ],
 )
 def test_decode_bytes(data, encoding, warning):
@@ -111,8 +108,7 @@ def test_legacy_encodings_are_decoded_and_reported(text, codec, label):
         ("title,abstract\nx,y\n", "a.bib", "csv"),
         ('<feed xmlns="http://www.w3.org/2005/Atom"><entry/></feed>', "", "arxiv"),
         ("PT J\nAU Doe, J\nTI x\nER\n", "", "wos"),
-        ("NeurIPS 2026 Papers\n\n" + "A long abstract sentence that goes on. " * 4 + "\n", "",
-         "seed"),
+        ("NeurIPS 2026 Papers\n\n" + "A long abstract sentence that goes on. " * 4 + "\n", "", "seed"),
     ],
 )
 def test_detection_is_by_content(text, name, fmt):

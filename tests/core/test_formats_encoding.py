@@ -16,8 +16,7 @@ CYRILLIC_BIB = "@article{k, title={Исследование свойств гр�
 
 
 @pytest.mark.parametrize("text", [ASCII_BIB, CJK_BIB, CYRILLIC_BIB], ids=["ascii", "cjk", "cyr"])
-@pytest.mark.parametrize(("codec", "label"), [("utf-16-le", "UTF-16 LE"),
-                                              ("utf-16-be", "UTF-16 BE")])
+@pytest.mark.parametrize(("codec", "label"), [("utf-16-le", "UTF-16 LE"), ("utf-16-be", "UTF-16 BE")])
 def test_utf16_without_bom_is_decoded(text, codec, label):
     # ASCII-only UTF-16 is valid UTF-8 too (NULs and all): it must not be read as such
     decoded = decode_bytes(text.encode(codec))

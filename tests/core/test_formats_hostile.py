@@ -79,8 +79,7 @@ def test_a_ris_record_of_a_million_keywords(tmp_path):
     assert any(line == 6 and "keywords" in message for line, message in report["warnings"])
 
 
-@pytest.mark.parametrize(("name", "line"), [("nul.bib", 7), ("nul.ris", 6), ("nul.json", 3),
-                                            ("nul.csv", 3)])
+@pytest.mark.parametrize(("name", "line"), [("nul.bib", 7), ("nul.ris", 6), ("nul.json", 3), ("nul.csv", 3)])
 def test_a_nul_byte_drops_only_its_record(tmp_path, name, line):
     report = _run(tmp_path, name)
     assert len(report["titles"]) == 2
@@ -88,12 +87,15 @@ def test_a_nul_byte_drops_only_its_record(tmp_path, name, line):
     assert error[0] == line and "NUL" in error[1]
 
 
-@pytest.mark.parametrize(("name", "line", "cut"), [
-    ("huge_abstract.bib", 7, "abstract (52,428,774 characters; kept the first 100,000)"),
-    ("huge_abstract.ris", 6, "abstract (52,428,774 characters; kept the first 100,000)"),
-    ("huge_abstract.json", 7, "abstract (52,428,750 characters; kept the first 400,000)"),
-    ("huge_abstract.xml", 4, "abstract (52,428,774 characters; kept the first 100,000)"),
-])
+@pytest.mark.parametrize(
+    ("name", "line", "cut"),
+    [
+        ("huge_abstract.bib", 7, "abstract (52,428,774 characters; kept the first 100,000)"),
+        ("huge_abstract.ris", 6, "abstract (52,428,774 characters; kept the first 100,000)"),
+        ("huge_abstract.json", 7, "abstract (52,428,750 characters; kept the first 400,000)"),
+        ("huge_abstract.xml", 4, "abstract (52,428,774 characters; kept the first 100,000)"),
+    ],
+)
 def test_a_50_mb_abstract_is_cut_with_a_warning(tmp_path, name, line, cut):
     report = _run(tmp_path, name)
     index = report["titles"].index("Huge")
@@ -144,10 +146,13 @@ def test_the_time_budget_stops_each_stage_with_one_error():
 
 
 def test_many_macros_under_the_cap_spend_the_files_expansion_budget():
-    big = '@string{b0 = "' + "x" * 1000 + '"}\n' + "".join(
-        f"@string{{b{i} = b{i - 1} # b{i - 1}}}\n" for i in range(1, 10))
-    entries = "".join(f"@misc{{e{i}, title = {{T{i}}}, note = b9 # b8 # b7}}\n"
-                      for i in range(200))
+    big = (
+        '@string{b0 = "'
+        + "x" * 1000
+        + '"}\n'
+        + "".join(f"@string{{b{i} = b{i - 1} # b{i - 1}}}\n" for i in range(1, 10))
+    )
+    entries = "".join(f"@misc{{e{i}, title = {{T{i}}}, note = b9 # b8 # b7}}\n" for i in range(200))
     result = read_bytes((big + entries + "@misc{last, title={Last}}\n").encode(), name="x.bib")
     assert "Last" in [r.title for r in result.records]
     assert 10 < len(result.records) < 100  # the budget (16 million characters) stops the rest

@@ -77,8 +77,12 @@ def test_abstract_digest_ignores_case_space_punctuation():
 
 def test_candidate_keys():
     record = Record(
-        abstract=LONG, title="A Title!", authors=["von Neumann, John"], year=1945,
-        doi="https://doi.org/10.1/ABC", arxiv_id="arXiv:2101.00001v2",
+        abstract=LONG,
+        title="A Title!",
+        authors=["von Neumann, John"],
+        year=1945,
+        doi="https://doi.org/10.1/ABC",
+        arxiv_id="arXiv:2101.00001v2",
     )
     whole = '["a title", ["neumann"], 1945, ""]'  # shown title, families, year, venue
     assert _keys(record) == [
@@ -95,8 +99,9 @@ def test_candidate_keys():
 @pytest.mark.shared
 def test_same_paper_from_arxiv_and_bibtex_shares_keys():
     (arxiv,) = [
-        r for r in read_path(CORPUS / "arxiv-atom/arxiv.py__search_query_au_del_maestro.xml")
-        .records if r.arxiv_id == "1201.4869"
+        r
+        for r in read_path(CORPUS / "arxiv-atom/arxiv.py__search_query_au_del_maestro.xml").records
+        if r.arxiv_id == "1201.4869"
     ]
     bib = (
         "@article{DelMaestro2012, author = {Del Maestro, Adrian},"
@@ -144,7 +149,6 @@ def test_parse_display_name(name, formatted):
 
 def test_split_name_list_and_family_key():
     assert split_name_list("Smith, J.; Doe, K.; et al.") == (["Smith, J.", "Doe, K."], True)
-    assert split_name_list("Ada Lovelace AND Alan Turing") == (
-        ["Lovelace, Ada", "Turing, Alan"], False)
+    assert split_name_list("Ada Lovelace AND Alan Turing") == (["Lovelace, Ada", "Turing, Alan"], False)
     assert family_key("Müller-Lüdenscheidt, Hans") == "mullerludenscheidt"
     assert family_key("") == ""

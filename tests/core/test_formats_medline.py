@@ -28,21 +28,24 @@ from desktop_app.core.formats.ris_reader import MAX_LIST_ITEMS
 from desktop_app.core.records import Record
 from tests.helpers.hostile_cases import measure
 
-ZOTERO_NBIB = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / \
-    "zotero-translators" / "nbib"
+ZOTERO_NBIB = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "zotero-translators" / "nbib"
 CASES = [f"case{n:03d}" for n in range(1, 10)]
-FIELDS = ("title", "authors", "editors", "year", "doi", "venue", "abstract", "keywords", "pmid",
-          "entry_type")
-ZOTERO_TYPES = {"journalArticle": "article", "bookSection": "incollection", "book": "book",
-                "report": "techreport", "thesis": "phdthesis"}
+FIELDS = ("title", "authors", "editors", "year", "doi", "venue", "abstract", "keywords", "pmid", "entry_type")
+ZOTERO_TYPES = {
+    "journalArticle": "article",
+    "bookSection": "incollection",
+    "book": "book",
+    "report": "techreport",
+    "thesis": "phdthesis",
+}
 
 # (case, record index, field): why our value differs from Zotero's, on purpose
 ACCEPTED = {
     ("case005", 1, "doi"): "ERIC's AID holds http://dx.doi.org/10.1186/s40468-019-0086-7; "
-                           "we read the DOI from a doi.org link, Zotero only from '[doi]' values",
+    "we read the DOI from a doi.org link, Zotero only from '[doi]' values",
     ("case007", 1, "doi"): "the same: AID http://dx.doi.org/10.1007/s11423-019-09653-8",
     ("case008", 1, "title"): "Zotero moves an ERIC book's title to bookTitle, which the item "
-                             "type has not, and so loses it; we keep TI as the title",
+    "type has not, and so loses it; we keep TI as the title",
 }
 
 
@@ -63,8 +66,7 @@ def _words(text: str | None) -> str:
 def _expected_venue(item: dict) -> str | None:
     """Zotero's container title; for a report, book or thesis (no container) the institution,
     publisher or university, which is what our writers read ``venue`` as for those types."""
-    for name in ("publicationTitle", "proceedingsTitle", "bookTitle", "institution",
-                 "university", "publisher"):
+    for name in ("publicationTitle", "proceedingsTitle", "bookTitle", "institution", "university", "publisher"):
         if item.get(name):
             return item[name]
     return None
@@ -122,8 +124,7 @@ def compare_case(case: str) -> tuple[int, int, dict[tuple[str, int, str], tuple]
 
 def _need_zotero_cases() -> None:
     if not (ZOTERO_NBIB / "case001.nbib").is_file():
-        pytest.skip(f"needs Zotero's nbib test cases in {ZOTERO_NBIB} (../shared beside the "
-                    "checkout)")
+        pytest.skip(f"needs Zotero's nbib test cases in {ZOTERO_NBIB} (../shared beside the checkout)")
 
 
 @pytest.mark.shared
@@ -133,8 +134,7 @@ def test_zotero_nbib_case(case):
     expected, got, differences = compare_case(case)
     assert got == expected
     accepted = {key for key in ACCEPTED if key[0] == case}
-    assert set(differences) == accepted, {k: v for k, v in differences.items()
-                                          if k not in accepted}
+    assert set(differences) == accepted, {k: v for k, v in differences.items() if k not in accepted}
 
 
 @pytest.mark.shared
@@ -199,8 +199,9 @@ def test_fields_of_a_journal_article():
     assert not result.errors and not result.warnings
     first = result.records[0]
     assert first.title == "The GTPase dynamin binds to and is activated by a subset of SH3 domains."
-    assert first.abstract == ("Src homology 3 (SH3) domains have been implicated in mediating "
-                              "protein-protein interactions.")
+    assert first.abstract == (
+        "Src homology 3 (SH3) domains have been implicated in mediating protein-protein interactions."
+    )
     assert first.authors == ["Gout, Ivan", "van Raaij, M J", "SH3 Study Group"]
     assert first.extra["et_al"] == "1"
     assert first.year == 1993 and first.venue == "Cell" and first.entry_type == "article"
@@ -235,8 +236,7 @@ def test_many_records_separated_by_blank_lines():
 def test_records_without_pmid_are_separated_by_blank_lines():
     text = "OWN - ERIC\nTI  - One\nAU  - Doe, Jane\n\nOWN - ERIC\nTI  - Two\n"
     result = read_medline(text)
-    assert [(r.title, r.line, r.pmid) for r in result.records] == [("One", 1, None),
-                                                                    ("Two", 5, None)]
+    assert [(r.title, r.line, r.pmid) for r in result.records] == [("One", 1, None), ("Two", 5, None)]
     assert result.records[0].authors == ["Doe, Jane"]
 
 
@@ -253,14 +253,17 @@ def test_a_continuation_after_a_blank_line_stays_in_its_record():
     assert record.abstract == "First part second part" and record.title == "T"
 
 
-@pytest.mark.parametrize(("au", "name"), [
-    ("Gout I", "Gout, I"),
-    ("van Raaij MJ", "van Raaij, M J"),
-    ("Wong Kee Song LM", "Wong Kee Song, L M"),
-    ("Smith JA Jr", "Smith, Jr, J A"),
-    ("Test, David W.", "Test, David W."),  # ERIC writes AU in full
-    ("Madonna", "Madonna"),
-])
+@pytest.mark.parametrize(
+    ("au", "name"),
+    [
+        ("Gout I", "Gout, I"),
+        ("van Raaij MJ", "van Raaij, M J"),
+        ("Wong Kee Song LM", "Wong Kee Song, L M"),
+        ("Smith JA Jr", "Smith, Jr, J A"),
+        ("Test, David W.", "Test, David W."),  # ERIC writes AU in full
+        ("Madonna", "Madonna"),
+    ],
+)
 def test_abbreviated_author_names(au, name):
     assert au_name(au) == name
 
@@ -285,26 +288,31 @@ def test_doi_and_pii_from_aid_lines():
 
 
 def test_book_fields():
-    text = ("PMID- 1\nBTI - A Book\nFAU - Doe, Jane\nPT  - Book\nPB  - A Press\nPL  - Paris\n"
-            "ISBN- 978-1-5985-7192-9\nDP  - 2012 Jan\n")
+    text = (
+        "PMID- 1\nBTI - A Book\nFAU - Doe, Jane\nPT  - Book\nPB  - A Press\nPL  - Paris\n"
+        "ISBN- 978-1-5985-7192-9\nDP  - 2012 Jan\n"
+    )
     (record,) = read_medline(text).records
     assert record.title == "A Book" and record.entry_type == "book"
     assert record.venue == "A Press" and record.extra["address"] == "Paris"
     assert record.isbn == "978-1-5985-7192-9" and record.year == 2012
 
 
-@pytest.mark.parametrize(("types", "kind"), [
-    (["Journal Article", "Review"], "article"),
-    (["Case Reports"], "article"),
-    (["Book Chapter"], "incollection"),
-    (["Books", "Collected Works - General"], "book"),
-    (["Dissertations/Theses - Doctoral Dissertations"], "phdthesis"),
-    (["Dissertations/Theses - Masters Theses"], "mastersthesis"),
-    (["Reports - Research"], "techreport"),
-    (["Journal Articles", "Reports - Research"], "article"),
-    (["Letter"], "article"),
-    ([], "article"),
-])
+@pytest.mark.parametrize(
+    ("types", "kind"),
+    [
+        (["Journal Article", "Review"], "article"),
+        (["Case Reports"], "article"),
+        (["Book Chapter"], "incollection"),
+        (["Books", "Collected Works - General"], "book"),
+        (["Dissertations/Theses - Doctoral Dissertations"], "phdthesis"),
+        (["Dissertations/Theses - Masters Theses"], "mastersthesis"),
+        (["Reports - Research"], "techreport"),
+        (["Journal Articles", "Reports - Research"], "article"),
+        (["Letter"], "article"),
+        ([], "article"),
+    ],
+)
 def test_entry_types(types, kind):
     text = "PMID- 1\nTI  - T\n" + "".join(f"PT  - {t}\n" for t in types)
     assert read_medline(text).records[0].entry_type == kind
@@ -325,20 +333,37 @@ def test_year_falls_back_to_the_electronic_date():
     assert record.year == 2022
 
 
-@pytest.mark.parametrize(("pages", "full"), [
-    ("6913-7", "6913-6917"), ("475-82", "475-482"), ("12-24", "12-24"), ("1042", "1042"),
-    ("e123-e130", "e123-e130"), ("98-2", "98-2"), ("S1-7", "S1-7"),
-])
+@pytest.mark.parametrize(
+    ("pages", "full"),
+    [
+        ("6913-7", "6913-6917"),
+        ("475-82", "475-482"),
+        ("12-24", "12-24"),
+        ("1042", "1042"),
+        ("e123-e130", "e123-e130"),
+        ("98-2", "98-2"),
+        ("S1-7", "S1-7"),
+    ],
+)
 def test_page_ranges_are_written_in_full(pages, full):
     assert full_page_range(pages) == full
 
 
-@pytest.mark.parametrize(("line", "tag"), [
-    ("PMID- 1", ("PMID", "1")), ("TI  - x", ("TI", "x")), ("FAU - A, B", ("FAU", "A, B")),
-    ("ISSN - EISSN-1", ("ISSN", "EISSN-1")), ("AU  -", ("AU", "")), ("TI - x", None),
-    ("      continued", None), ("CT - scan", None), ("Some text - more", None),
-    ("TY  -JOUR", None),
-])
+@pytest.mark.parametrize(
+    ("line", "tag"),
+    [
+        ("PMID- 1", ("PMID", "1")),
+        ("TI  - x", ("TI", "x")),
+        ("FAU - A, B", ("FAU", "A, B")),
+        ("ISSN - EISSN-1", ("ISSN", "EISSN-1")),
+        ("AU  -", ("AU", "")),
+        ("TI - x", None),
+        ("      continued", None),
+        ("CT - scan", None),
+        ("Some text - more", None),
+        ("TY  -JOUR", None),
+    ],
+)
 def test_tag_lines(line, tag):
     assert tag_of(line) == tag
 
@@ -376,15 +401,13 @@ def test_repeated_tags_and_keywords_are_capped_with_warnings():
     assert len(record.keywords) == MAX_TAGS
     messages = [w.message for w in result.warnings]
     assert any("5 lines of a repeated tag" in m for m in messages)
-    assert any(f"keywords ({MAX_LIST_ITEMS:,}; kept the first {MAX_TAGS:,})" in m
-               for m in messages)
+    assert any(f"keywords ({MAX_LIST_ITEMS:,}; kept the first {MAX_TAGS:,})" in m for m in messages)
 
 
 def test_a_record_of_a_million_continuation_lines_reads_in_linear_time(tmp_path):
     path = tmp_path / "long.nbib"
     body = "AB  - start\n" + "      continued line of the abstract\n" * 1_000_000
-    path.write_text("PMID- 1\nTI  - Good\n\nPMID- 2\nTI  - The long one\n" + body
-                    + "\nPMID- 3\nTI  - Also good\n")
+    path.write_text("PMID- 1\nTI  - Good\n\nPMID- 2\nTI  - The long one\n" + body + "\nPMID- 3\nTI  - Also good\n")
     report = measure(path, timeout=60)
     assert report["returncode"] == 0, report["stderr"][-2000:]
     assert report["format"] == "medline"

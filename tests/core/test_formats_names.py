@@ -60,8 +60,7 @@ def test_family_first_counts_the_family_words():
 
 
 def test_bibtex_family_first_with_latex_braces_and_commas():
-    names, _ = split_bibtex_names(
-        r"{\"O}ZT{\"U}RK A and {YANG Y} and Yang, Yi and Milton {Abramowitz}", latex_to_text)
+    names, _ = split_bibtex_names(r"{\"O}ZT{\"U}RK A and {YANG Y} and Yang, Yi and Milton {Abramowitz}", latex_to_text)
     # a braced name is literal; a comma already says which part is the family
     assert names == ["ÖZTÜRK, A", "YANG Y", "Yang, Yi", "Abramowitz, Milton"]
 
@@ -76,6 +75,5 @@ def test_comma_forms_of_wos_and_ris_are_unchanged():
 def test_readers_use_it():
     bib = read_bytes(b"@article{k, title={T}, author={YANG Y and ZHANG Xiao-Ming}}", name="a.bib")
     assert bib.records[0].authors == ["YANG, Y", "ZHANG, Xiao-Ming"]
-    ris = read_bytes(b"TY  - JOUR\nAU  - YANG Yi-Ming\nAU  - Yang, Yi\nTI  - T\nER  - \n",
-                     name="a.ris")
+    ris = read_bytes(b"TY  - JOUR\nAU  - YANG Yi-Ming\nAU  - Yang, Yi\nTI  - T\nER  - \n", name="a.ris")
     assert ris.records[0].authors == ["YANG, Yi-Ming", "Yang, Yi"]

@@ -30,7 +30,8 @@ def test_medline_tags_without_the_space_after_the_dash() -> None:
     assert result.format == "medline"
     assert [(r.pmid, r.title, r.year, r.line) for r in result.records] == [
         ("22664238", "Salt intake and blood pressure in adolescents.", 2012, 1),
-        ("22664239", "A second study.", 2013, 9)]
+        ("22664239", "A second study.", 2013, 9),
+    ]
     assert result.records[0].authors == ["Doe, Jane"]
     assert result.records[1].abstract.startswith("COVID-19 and SARS-CoV-2")
     assert result.errors == [] and result.warnings == []
@@ -76,11 +77,14 @@ def test_web_of_science_and_inspec_records_of_any_type() -> None:
     assert result.format == "wos"
     assert [(r.title, r.authors, r.year, r.entry_type) for r in result.records] == [
         ("Optical properties of thin films", ["Lee, DJ", "Shaw, RW"], 2000, "inproceedings"),
-        ("A journal paper from Inspec", ["Doe, J"], 2001, "article")]
+        ("A journal paper from Inspec", ["Doe, J"], 2001, "article"),
+    ]
     inspec = read_bytes(INSPEC_TY.encode(), name="inspec.txt")
     assert inspec.format == "wos"
     assert [(r.title, r.line, r.entry_type) for r in inspec.records] == [
-        ("A conference paper", 1, "inproceedings"), ("Another conference paper", 7, "inproceedings")]
+        ("A conference paper", 1, "inproceedings"),
+        ("Another conference paper", 7, "inproceedings"),
+    ]
 
 
 RIS_LOST_FRAMES = """TY  - JOUR
@@ -101,8 +105,10 @@ ER  -
 def test_ris_records_that_lost_their_ty_and_er_lines_are_not_merged(tmp_path: Path) -> None:
     result = read_bytes(RIS_LOST_FRAMES.encode(), name="refs.ris")
     assert [(r.title, r.authors, r.year, r.line) for r in result.records] == [
-        ("First paper", ["Doe, Jane"], 2000, 1), ("Second paper", ["Roe, Kim"], 2001, 6),
-        ("Third paper", [], 2002, 10)]
+        ("First paper", ["Doe, Jane"], 2000, 1),
+        ("Second paper", ["Roe, Kim"], 2001, 6),
+        ("Third paper", [], 2002, 10),
+    ]
     path = tmp_path / "refs.ris"
     path.write_text(RIS_LOST_FRAMES, encoding="utf-8")
     with Library.open(tmp_path / "lib", background_index=True) as lib:

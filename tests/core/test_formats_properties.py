@@ -22,11 +22,35 @@ SAMPLES = {
     for path in sorted(CORPUS.rglob("*"))
     if path.is_file() and path.name != "SOURCES.md"
 }
-INSERTS = [b"{", b"}", b'"', b"@", b"#", b",", b"=", b"\n", b"\r", b"\\", b"@article{",
-           b"TY  - ", b"ER  - ", b"\nER\n", b"PT J\n", b"<", b"</entry>", b"[", b"]", b"\x00",
-           b"\xff", b"\xc3", b"%", b"$", b"&amp;", b"\t"]
-SETTINGS = settings(max_examples=150, deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+INSERTS = [
+    b"{",
+    b"}",
+    b'"',
+    b"@",
+    b"#",
+    b",",
+    b"=",
+    b"\n",
+    b"\r",
+    b"\\",
+    b"@article{",
+    b"TY  - ",
+    b"ER  - ",
+    b"\nER\n",
+    b"PT J\n",
+    b"<",
+    b"</entry>",
+    b"[",
+    b"]",
+    b"\x00",
+    b"\xff",
+    b"\xc3",
+    b"%",
+    b"$",
+    b"&amp;",
+    b"\t",
+]
+SETTINGS = settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def check(result: ParseResult) -> None:

@@ -44,8 +44,7 @@ def test_truncated_file_is_reported_with_the_line():
     assert [r.title for r in result.records] == ["First paper", "Second paper"]
     messages = [str(w) for w in result.warnings]
     assert messages[0] == (
-        "line 13: a record without an ER line; is the file truncated? (lines 13-15); "
-        "imported what it holds"
+        "line 13: a record without an ER line; is the file truncated? (lines 13-15); imported what it holds"
     )
     assert "found 2 TY and 1 ER lines" in messages[1]
 
@@ -73,8 +72,7 @@ def test_empty_record_is_an_error():
 
 def test_segment_records_ignores_vendor_junk():
     lines = ["Record #1", "TY  - JOUR", "TI  - x", "ER  - ", "Provider: y", "TY  - BOOK", "ER  -"]
-    records = segment_records(lines, lambda line: line[:2] if line[2:5] == "  -" else None,
-                              start_tag="TY")
+    records = segment_records(lines, lambda line: line[:2] if line[2:5] == "  -" else None, start_tag="TY")
     assert [(r.start, r.end) for r in records] == [(2, 4), (6, 7)]
 
 

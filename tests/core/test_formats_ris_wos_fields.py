@@ -29,7 +29,8 @@ def one(text: str):
 
 
 def test_tag_lines_with_one_space_before_the_dash():
-    result = read_ris(ris("""
+    result = read_ris(
+        ris("""
         TY - JOUR
         AU - CASTOE, TODD A.
         AU - POOLE, ALEXANDER W.
@@ -41,11 +42,11 @@ def test_tag_lines_with_one_space_before_the_dash():
         TY - BOOK
         TI - Second
         ER -
-        """))
+        """)
+    )
     assert result.errors == [] and result.warnings == []
     first, second = result.records
-    assert first.title == (
-        "Rapid identification of thousands of copperhead snake microsatellite loci")
+    assert first.title == ("Rapid identification of thousands of copperhead snake microsatellite loci")
     assert first.authors == ["CASTOE, TODD A.", "POOLE, ALEXANDER W."]
     assert (first.year, first.entry_type) == (2009, "article")
     assert (second.title, second.entry_type, second.line) == ("Second", "book", 9)
@@ -62,7 +63,8 @@ def test_one_space_makes_a_tag_only_of_known_tags():
         ER -
         """)
     assert record.abstract == (  # neither "US" nor "UK" is an RIS tag
-        "Trade across the US - Mexico border grew, as did UK - EU trade.")
+        "Trade across the US - Mexico border grew, as did UK - EU trade."
+    )
     assert "UB Mannheim" not in record.abstract  # two spaces: a tag, even one rispy does not map
 
 
@@ -118,11 +120,15 @@ def test_editors_by_tag_and_type():
     assert (patent.editors, "series_editors" in patent.extra) == ([], False)  # issuing body
 
 
-@pytest.mark.parametrize("body", [
-    "TY  - EDBOOK\nTI  - Edited volume\nAU  - Editor, Ed\nAU  - Second, Sue\nER  -\n",
-    "TY  - BOOK\nTI  - Edited volume\nED  - Editor, Ed\nED  - Second, Sue\nER  -\n",
-    "TY  - BOOK\nTI  - Edited volume\nA3  - Editor, Ed\nA3  - Second, Sue\nER  -\n",
-], ids=["EDBOOK-AU", "ED", "BOOK-A3"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "TY  - EDBOOK\nTI  - Edited volume\nAU  - Editor, Ed\nAU  - Second, Sue\nER  -\n",
+        "TY  - BOOK\nTI  - Edited volume\nED  - Editor, Ed\nED  - Second, Sue\nER  -\n",
+        "TY  - BOOK\nTI  - Edited volume\nA3  - Editor, Ed\nA3  - Second, Sue\nER  -\n",
+    ],
+    ids=["EDBOOK-AU", "ED", "BOOK-A3"],
+)
 def test_a_record_with_editors_only_lists_them_as_its_authors(body):
     record = one(body)
     assert record.authors == ["Editor, Ed", "Second, Sue"]
@@ -138,21 +144,34 @@ def test_a_blank_line_adds_no_empty_author():
 # ---------------------------------------------------------------- RIS: dates
 
 
-@pytest.mark.parametrize(("text", "year"), [
-    ("2004///", 2004), ("2004/05/03/", 2004), ("2004-05-03", 2004), ("05/03/2004", 2004),
-    ("Spring 1999", 1999), ("0000", None), ("in press", None), ("", None),
-])
+@pytest.mark.parametrize(
+    ("text", "year"),
+    [
+        ("2004///", 2004),
+        ("2004/05/03/", 2004),
+        ("2004-05-03", 2004),
+        ("05/03/2004", 2004),
+        ("Spring 1999", 1999),
+        ("0000", None),
+        ("in press", None),
+        ("", None),
+    ],
+)
 def test_year_from(text, year):
     assert year_from(text) == year
 
 
-@pytest.mark.parametrize(("dates", "year"), [
-    ("PY  - 2009\nY1  - 2008/01/01/\nDA  - 2014/12/17", 2009),  # PY first
-    ("DA  - 2014/12/17\nY1  - 2008/01/01/", 2008),  # Y1 (the old PY) over DA, wherever it is
-    ("DA  - 2014-12-17", 2014),  # DA only when nothing else gives a year
-    ("PY  - in press\nY1  - 2008///\nDA  - 2014", 2008),  # a PY without a year is passed over
-    ("PY  - 0000\nDA  - 2014/06/01", 2014),
-], ids=["PY", "Y1-over-DA", "DA-only", "PY-without-year", "PY-0000"])
+@pytest.mark.parametrize(
+    ("dates", "year"),
+    [
+        ("PY  - 2009\nY1  - 2008/01/01/\nDA  - 2014/12/17", 2009),  # PY first
+        ("DA  - 2014/12/17\nY1  - 2008/01/01/", 2008),  # Y1 (the old PY) over DA, wherever it is
+        ("DA  - 2014-12-17", 2014),  # DA only when nothing else gives a year
+        ("PY  - in press\nY1  - 2008///\nDA  - 2014", 2008),  # a PY without a year is passed over
+        ("PY  - 0000\nDA  - 2014/06/01", 2014),
+    ],
+    ids=["PY", "Y1-over-DA", "DA-only", "PY-without-year", "PY-0000"],
+)
 def test_publication_year_wins_over_other_dates(dates, year):
     assert one(f"TY  - JOUR\nTI  - T\n{dates}\nER  -\n").year == year
 
@@ -174,16 +193,19 @@ def test_keywords_are_keywords_not_tags():
     assert record.tags == []
 
 
-@pytest.mark.parametrize(("value", "isbn"), [
-    ("9783642002304", "9783642002304"),
-    ("978-0-8243-2732-3", "978-0-8243-2732-3"),
-    ("ISBN: 0-306-40615-2", "0-306-40615-2"),
-    ("080442957X (pbk.)", "080442957X"),
-    ("9780824327323; 9780824327330", "9780824327323"),
-    ("0743-4618", None),  # an ISSN
-    ("1234567890", None),  # ten digits, but not an ISBN's check digit
-    ("ISSN/ISBN", None),
-])
+@pytest.mark.parametrize(
+    ("value", "isbn"),
+    [
+        ("9783642002304", "9783642002304"),
+        ("978-0-8243-2732-3", "978-0-8243-2732-3"),
+        ("ISBN: 0-306-40615-2", "0-306-40615-2"),
+        ("080442957X (pbk.)", "080442957X"),
+        ("9780824327323; 9780824327330", "9780824327323"),
+        ("0743-4618", None),  # an ISSN
+        ("1234567890", None),  # ten digits, but not an ISBN's check digit
+        ("ISSN/ISBN", None),
+    ],
+)
 def test_isbn_from(value, isbn):
     assert isbn_from(value) == isbn
 
@@ -195,20 +217,35 @@ def test_sn_is_an_isbn_or_an_issn():
     assert (article.isbn, article.extra["issn"]) == (None, "0743-4618")
 
 
-@pytest.mark.parametrize(("lines", "pmid"), [
-    ("AN  - 15020685\nDB  - MEDLINE", "15020685"),
-    ("AN  - 15020685\nDP  - NLM", "15020685"),
-    ("M2  - PMID: 15020685", "15020685"),
-    ("N1  - PMID: 15020685 [Indexed for MEDLINE]", "15020685"),
-    ("U1  - 15020685[pmid]\nAN  - PMC3654245\nDB  - PMC", "15020685"),
-    ("UR  - https://pubmed.ncbi.nlm.nih.gov/15020685/", "15020685"),
-    ("UR  - http://www.ncbi.nlm.nih.gov/pubmed/15020685", "15020685"),
-    ("AN  - 15020685", None),  # an accession number of an unknown database
-    ("AN  - 15020685\nDB  - Embase", None),
-    ("N1  - Comment on: J Biol Chem. 2001;276:1. PMID: 11111111", None),  # another paper's
-    ("C2  - PMC1234567", None),  # a PubMed Central id is not a PubMed id
-], ids=["AN-MEDLINE", "AN-NLM", "M2-label", "N1-label", "U1-pmc", "pubmed-url", "ncbi-url",
-        "AN-alone", "AN-Embase", "comment-on", "PMCID"])
+@pytest.mark.parametrize(
+    ("lines", "pmid"),
+    [
+        ("AN  - 15020685\nDB  - MEDLINE", "15020685"),
+        ("AN  - 15020685\nDP  - NLM", "15020685"),
+        ("M2  - PMID: 15020685", "15020685"),
+        ("N1  - PMID: 15020685 [Indexed for MEDLINE]", "15020685"),
+        ("U1  - 15020685[pmid]\nAN  - PMC3654245\nDB  - PMC", "15020685"),
+        ("UR  - https://pubmed.ncbi.nlm.nih.gov/15020685/", "15020685"),
+        ("UR  - http://www.ncbi.nlm.nih.gov/pubmed/15020685", "15020685"),
+        ("AN  - 15020685", None),  # an accession number of an unknown database
+        ("AN  - 15020685\nDB  - Embase", None),
+        ("N1  - Comment on: J Biol Chem. 2001;276:1. PMID: 11111111", None),  # another paper's
+        ("C2  - PMC1234567", None),  # a PubMed Central id is not a PubMed id
+    ],
+    ids=[
+        "AN-MEDLINE",
+        "AN-NLM",
+        "M2-label",
+        "N1-label",
+        "U1-pmc",
+        "pubmed-url",
+        "ncbi-url",
+        "AN-alone",
+        "AN-Embase",
+        "comment-on",
+        "PMCID",
+    ],
+)
 def test_pubmed_id_only_when_certain(lines, pmid):
     assert one(f"TY  - JOUR\nTI  - T\n{lines}\nER  -\n").pmid == pmid
 
@@ -217,8 +254,9 @@ def test_pubmed_id_only_when_certain(lines, pmid):
 
 
 def test_venue_by_type():
-    journal = one("TY  - JOUR\nTI  - T\nJO  - Augment Altern Commun\n"
-                  "T2  - Augmentative and Alternative Communication\nER  -\n")
+    journal = one(
+        "TY  - JOUR\nTI  - T\nJO  - Augment Altern Commun\nT2  - Augmentative and Alternative Communication\nER  -\n"
+    )
     assert journal.venue == "Augmentative and Alternative Communication"  # JO: abbreviation
     book = one("TY  - BOOK\nTI  - T\nT2  - Bibliothek des Eigentums\nPB  - Springer\nER  -\n")
     assert (book.venue, book.extra["series"]) == ("Springer", "Bibliothek des Eigentums")
@@ -257,13 +295,16 @@ WOS_UNINDENTED = textwrap.dedent(
 def test_wos_lines_without_indentation_continue_the_field():
     (record,) = read_wos(WOS_UNINDENTED).records
     assert record.title == (
-        "Importance of methane-derived carbon as a basal resource for two benthic consumers in "
-        "arctic lakes"
+        "Importance of methane-derived carbon as a basal resource for two benthic consumers in arctic lakes"
     )
     assert record.authors == ["Medvedeff, Cassandra A.", "Hershey, Anne E."]  # no e-mail
     assert record.abstract.endswith("arctic Alaskan lakes. US and Canadian lakes were compared.")
     assert record.keywords == [
-        "methane", "stable isotopes", "ARCTIC LAKES", "BENTHIC INVERTEBRATES", "CARBON",
+        "methane",
+        "stable isotopes",
+        "ARCTIC LAKES",
+        "BENTHIC INVERTEBRATES",
+        "CARBON",
     ]
     assert record.tags == []
 
@@ -310,7 +351,9 @@ def test_wos_editors_isbn_pubmed_id_and_books():
     assert (chapter.isbn, chapter.pmid) == ("978-0-8243-2732-3", "21219161")
     assert book.venue is None  # a whole book's source is the book itself
     assert (paper.entry_type, paper.venue) == (
-        "inproceedings", "7th International Conference on Advanced Communication Technology")
+        "inproceedings",
+        "7th International Conference on Advanced Communication Technology",
+    )
 
 
 def test_wos_record_with_editors_only_lists_them_as_its_authors():

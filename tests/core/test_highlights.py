@@ -46,14 +46,14 @@ def test_highlights_survive_reopen_and_shift_with_edits(seed_library: Library, l
         for pid, (hid, quote) in made.items():
             p = lib.papers.get(pid)
             h = next(h for h in p.highlights if h.id == hid)
-            assert p.abstract_text[h.start:h.end] == quote
+            assert p.abstract_text[h.start : h.end] == quote
             # prepend a sentence: every position shifts, the words stay
             lib.papers.set_abstract(pid, "An added opening sentence with $\\alpha$ math. " + p.abstract)
             p2 = lib.papers.get(pid)
             h2 = next(h for h in p2.highlights if h.id == hid)
             assert not h2.orphaned
             assert h2.start > h.start
-            assert p2.abstract_text[h2.start:h2.end] == quote
+            assert p2.abstract_text[h2.start : h2.end] == quote
     finally:
         lib.close()
 
@@ -65,13 +65,15 @@ def test_fuzzy_reanchor_after_a_small_edit_inside_the_quote(seed_library: Librar
     seed_library.papers.set_abstract(pid, raw.replace("composable building blocks", "composable construction blocks"))
     (h,) = seed_library.papers.get(pid).highlights
     assert not h.orphaned
-    assert seed_library.papers.get(pid).abstract_text[h.start:h.end].startswith("treats verifiable environments")
+    assert seed_library.papers.get(pid).abstract_text[h.start : h.end].startswith("treats verifiable environments")
 
 
 def test_deleted_passage_leaves_an_orphan_not_a_loss(seed_library: Library) -> None:
     pid = find_paper(seed_library, "composable building blocks")
     hid = seed_library.highlights.add_quote(pid, "composable building blocks", comment="keep me").detail["id"]
-    seed_library.papers.set_abstract(pid, "A completely different abstract about protein folding and nothing else at all.")
+    seed_library.papers.set_abstract(
+        pid, "A completely different abstract about protein folding and nothing else at all."
+    )
     (h,) = seed_library.papers.get(pid).highlights
     assert h.id == hid and h.orphaned and h.comment == "keep me"
     assert h.quote == "composable building blocks"
@@ -80,7 +82,7 @@ def test_deleted_passage_leaves_an_orphan_not_a_loss(seed_library: Library) -> N
 def test_same_quote_twice_picks_the_occurrence_by_context(empty_library: Library) -> None:
     from desktop_app.core.records import ParseResult, Record
 
-    text = ("The model is strong. In the second part the model is weak on long inputs and the model is fast.")
+    text = "The model is strong. In the second part the model is weak on long inputs and the model is fast."
     empty_library.imports.from_records([("t", ParseResult("csv", [Record(abstract=text, title="T")]))])
     pid = empty_library.query("").ids[0]
     plain = empty_library.papers.get(pid).abstract_text
@@ -89,7 +91,7 @@ def test_same_quote_twice_picks_the_occurrence_by_context(empty_library: Library
     empty_library.papers.set_abstract(pid, "Intro. " + text)
     (h,) = empty_library.papers.get(pid).highlights
     new_plain = empty_library.papers.get(pid).abstract_text
-    assert new_plain[h.start - 4:h.end + 8] == "the model is weak"
+    assert new_plain[h.start - 4 : h.end + 8] == "the model is weak"
 
 
 def test_highlight_comments_are_searchable(seed_library: Library) -> None:
@@ -141,7 +143,8 @@ def _one(lib: Library, pid: int) -> tuple[str, HighlightView]:
 
 @pytest.mark.parametrize("first_sentence", ["prepended", "replaced"])
 def test_issue_case_the_highlight_never_moves_to_verifiable_environments(
-    races: tuple[Library, int], first_sentence: str,
+    races: tuple[Library, int],
+    first_sentence: str,
 ) -> None:
     """Highlight "50 base environments"; the new abstract says "using just a few environments"
     there and has a new first sentence. It used to land on "verifiable environments" of the
@@ -161,11 +164,11 @@ def test_issue_case_the_highlight_never_moves_to_verifiable_environments(
     assert h.id == hid and h.quote == "50 base environments" and h.comment == "only 50 of 300!"
     # "50 base" became "just a few": the words the comment is about are gone (quote similarity
     # 0.65 < QUOTE_MIN), so the highlight is kept and shown as an orphan, not moved anywhere
-    assert h.orphaned, plain[h.start:h.end]
+    assert h.orphaned, plain[h.start : h.end]
     # nothing is lost: the old text back, the highlight is back on its words
     lib.papers.set_abstract(pid, raw)
     plain, h = _one(lib, pid)
-    assert not h.orphaned and plain[h.start:h.end] == "50 base environments"
+    assert not h.orphaned and plain[h.start : h.end] == "50 base environments"
 
 
 def test_small_edit_elsewhere_keeps_the_highlight_exactly(races: tuple[Library, int]) -> None:
@@ -180,7 +183,7 @@ def test_small_edit_elsewhere_keeps_the_highlight_exactly(races: tuple[Library, 
     shift = len("Many") - len("Extensive")
     assert not h2.orphaned
     assert (h2.start, h2.end) == (h.start + shift, h.end + shift)
-    assert plain2[h2.start:h2.end] == "50 base environments"
+    assert plain2[h2.start : h2.end] == "50 base environments"
 
 
 def test_a_typo_fixed_inside_the_quote_moves_the_highlight_to_the_corrected_words(
@@ -193,7 +196,7 @@ def test_a_typo_fixed_inside_the_quote_moves_the_highlight_to_the_corrected_word
     lib.papers.set_abstract(pid, raw)
     plain, h = _one(lib, pid)
     assert not h.orphaned and h.comment == "typos"
-    assert plain[h.start:h.end] == "composable building blocks"
+    assert plain[h.start : h.end] == "composable building blocks"
 
 
 def test_a_deleted_passage_orphans_its_highlight_and_spares_the_others(races: tuple[Library, int]) -> None:
@@ -208,4 +211,4 @@ def test_a_deleted_passage_orphans_its_highlight_and_spares_the_others(races: tu
     assert by_id[gone].orphaned and by_id[gone].comment == "c"
     assert by_id[gone].quote == "significant efficiency in environment utilization"
     assert not by_id[kept].orphaned
-    assert p.abstract_text[by_id[kept].start:by_id[kept].end] == "composable building blocks"
+    assert p.abstract_text[by_id[kept].start : by_id[kept].end] == "composable building blocks"

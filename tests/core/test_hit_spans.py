@@ -8,8 +8,10 @@ from desktop_app.core.library import Library
 from desktop_app.core.search.hit_spans import hit_spans
 from desktop_app.core.text import to_plain
 
-TEXT = ("In-context learning is in fashion: models learned to learn in context. Reward models, "
-        "RLHF and rl-based tuning; the inference is informal.")
+TEXT = (
+    "In-context learning is in fashion: models learned to learn in context. Reward models, "
+    "RLHF and rl-based tuning; the inference is informal."
+)
 
 
 def _words(query: str, text: str = TEXT) -> list[str]:
@@ -63,8 +65,17 @@ def test_unicode_offsets_are_character_offsets() -> None:
 
 
 def test_latex_seed_abstracts_do_not_crash_and_spans_hold_the_words(seed_library: Library) -> None:
-    queries = ['"in-context learning"', "learn", "rl*", "model NOT reward", "$", "\\frac", "x^2~",
-               '"large language models"', "attention OR transformer"]
+    queries = [
+        '"in-context learning"',
+        "learn",
+        "rl*",
+        "model NOT reward",
+        "$",
+        "\\frac",
+        "x^2~",
+        '"large language models"',
+        "attention OR transformer",
+    ]
     marked = 0
     for pid in seed_library.query("").ids:
         plain = to_plain(seed_library.papers.get(pid).abstract)
@@ -74,8 +85,7 @@ def test_latex_seed_abstracts_do_not_crash_and_spans_hold_the_words(seed_library
                 assert 0 <= a < b <= len(plain)
             marked += len(spans)
             if q == '"large language models"':
-                assert all(" ".join(plain[a:b].lower().split()).startswith("large language model")
-                           for a, b in spans)
+                assert all(" ".join(plain[a:b].lower().split()).startswith("large language model") for a, b in spans)
     assert marked > 50
     # every paper the index finds for a word has that word marked in its title or abstract
     for pid in seed_library.query("abstract:learn").ids:

@@ -32,7 +32,8 @@ def _count_comparisons(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def test_identical_entries_are_compared_with_a_bounded_number_of_papers(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     count = 1_500
     path = tmp_path / "same.bib"
     path.write_bytes(shapes.identical_entries(count))
@@ -52,8 +53,10 @@ def test_identical_entries_are_compared_with_a_bounded_number_of_papers(
 
 
 def test_a_placeholder_abstract_identifies_nothing(tmp_path: Path) -> None:
-    bib = "".join(f"@article{{p{i}, title = {{Paper {i}}}, year = 2020,\n"
-                  f"  abstract = {{[No abstract available]}}}}\n" for i in range(3))
+    bib = "".join(
+        f"@article{{p{i}, title = {{Paper {i}}}, year = 2020,\n  abstract = {{[No abstract available]}}}}\n"
+        for i in range(3)
+    )
     path = tmp_path / "placeholder.bib"
     path.write_text(bib, encoding="utf-8")
     with Library.open(tmp_path / "lib", background_index=True) as lib:
@@ -76,10 +79,11 @@ def test_empty_entries_are_reported_not_imported_and_the_report_is_summarised(tm
         fr = lib.imports.from_files([path]).files[0]
         assert (fr.added, fr.failed) == (2, empty)
         assert len(fr.errors) == MAX_LISTED_PROBLEMS + 1
-        assert fr.errors[-1] == (f"... and {empty - MAX_LISTED_PROBLEMS:,} more (lines "
-                                 f"{result.errors[MAX_LISTED_PROBLEMS].line:,}-{result.errors[-1].line:,})")
-        assert sorted(lib.papers.get(pid).title for pid in [*range(1, 3)]) == [
-            "A good paper", "Another good paper"]
+        assert fr.errors[-1] == (
+            f"... and {empty - MAX_LISTED_PROBLEMS:,} more (lines "
+            f"{result.errors[MAX_LISTED_PROBLEMS].line:,}-{result.errors[-1].line:,})"
+        )
+        assert sorted(lib.papers.get(pid).title for pid in [*range(1, 3)]) == ["A good paper", "Another good paper"]
         assert lib.papers.count() == 2  # no "Untitled" papers
 
 
@@ -108,10 +112,12 @@ def test_crossref_to_itself_and_in_a_cycle_is_reported_per_entry() -> None:
 
 
 def test_junk_before_and_between_entries_is_skipped_with_its_lines() -> None:
-    text = ("exported by hand, see jane@example.org } {\n"
-            "@article{a, title = {First}, year = 2001}\n"
-            "stray text between\n\n"
-            "@article{b, title = {Second}, year = 2002}\n")
+    text = (
+        "exported by hand, see jane@example.org } {\n"
+        "@article{a, title = {First}, year = 2001}\n"
+        "stray text between\n\n"
+        "@article{b, title = {Second}, year = 2002}\n"
+    )
     result = read_bytes(text.encode(), name="junk.bib")
     assert [r.title for r in result.records] == ["First", "Second"]
     assert [str(w) for w in result.warnings] == ["line 1: skipped text outside any entry (lines 1, 3)"]
@@ -122,7 +128,8 @@ def test_an_item_with_too_many_authors_keeps_the_first_ones_and_says_so() -> Non
     many = next(r for r in result.records if r.title == "Many authors")
     assert len(many.authors) == MAX_NAMES and many.authors[0] == "Author0, A."
     assert [w.message for w in result.warnings] == [
-        f"too long, cut: authors ({MAX_NAMES + 500:,}; kept the first {MAX_NAMES:,})"]
+        f"too long, cut: authors ({MAX_NAMES + 500:,}; kept the first {MAX_NAMES:,})"
+    ]
 
 
 @pytest.mark.parametrize("item_by_item", [False, True])
@@ -134,15 +141,17 @@ def test_items_beyond_the_record_cap_are_reported(monkeypatch: pytest.MonkeyPatc
         monkeypatch.setattr(csljson_reader, "_STREAM_CHARS", 0)
         leading = csljson_reader._leading_items
         decoded: list[int] = []
-        monkeypatch.setattr(csljson_reader, "_leading_items",
-                            lambda text: decoded.append(len(items := leading(text))) or items)
+        monkeypatch.setattr(
+            csljson_reader, "_leading_items", lambda text: decoded.append(len(items := leading(text))) or items
+        )
     monkeypatch.setattr(csljson_reader, "MAX_RECORDS", 50)
     monkeypatch.setattr(limits, "MAX_RECORDS", 50)
     result = read_bytes(shapes.csljson_many_items(100), name="items.json")
     assert len(result.records) == 50
     assert [str(e) for e in result.errors] == [
         "line 51: the file holds more than 50 records: the 52 after the first 50 from line 51 "
-        "were not imported; split the file"]
+        "were not imported; split the file"
+    ]
     if item_by_item:
         assert decoded == [51]
 
@@ -151,25 +160,40 @@ def test_a_huge_csv_cell_is_cut_before_parsing() -> None:
     result = read_bytes(shapes.csv_huge_cell(2), name="cell.csv")
     assert [r.title for r in result.records] == ["A good paper", "Huge", "Another good paper"]
     assert [(w.line, w.message.split(" (")[0]) for w in result.warnings] == [
-        (3, "too long, cut: the line"), (3, "too long, cut: abstract")]
+        (3, "too long, cut: the line"),
+        (3, "too long, cut: abstract"),
+    ]
 
 
 def test_the_benchmark_lists_every_new_shape() -> None:
     names = {c.name for c in shapes.CASES if c.imports}
-    assert names == {"empty_entries.bib", "identical_entries.bib", "many_authors.json", "many_items.json",
-                     "huge_cell.csv", "error_lines.bib", "crossref_cycle.bib"}
+    assert names == {
+        "empty_entries.bib",
+        "identical_entries.bib",
+        "many_authors.json",
+        "many_items.json",
+        "huge_cell.csv",
+        "error_lines.bib",
+        "crossref_cycle.bib",
+    }
     assert json.loads(shapes.csljson_many_items(3))[-1] == {"id": "i2", "type": "article", "title": "Item 2"}
 
 
 def test_csljson_names_not_given_as_a_list_cost_only_their_own_item_its_authors() -> None:
     # a number where the author list belongs once failed the whole file (TypeError), and a
     # string or a single name object was iterated: one author per character, or per key
-    items = [{"title": "Good paper", "author": [{"family": "Ok", "given": "A."}]},
-             {"title": "Numeric author", "author": 5},
-             {"title": "String author", "author": "Smith, J."},
-             {"title": "Object author", "editor": {"family": "Solo", "given": "H."}}]
+    items = [
+        {"title": "Good paper", "author": [{"family": "Ok", "given": "A."}]},
+        {"title": "Numeric author", "author": 5},
+        {"title": "String author", "author": "Smith, J."},
+        {"title": "Object author", "editor": {"family": "Solo", "given": "H."}},
+    ]
     result = read_bytes(json.dumps(items).encode(), name="odd_names.json")
     assert not result.errors
     authors = {r.title: r.authors for r in result.records}
-    assert authors == {"Good paper": ["Ok, A."], "Numeric author": [], "String author": ["Smith, J."],
-                       "Object author": ["Solo, H."]}
+    assert authors == {
+        "Good paper": ["Ok, A."],
+        "Numeric author": [],
+        "String author": ["Smith, J."],
+        "Object author": ["Solo, H."],
+    }

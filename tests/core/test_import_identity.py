@@ -17,8 +17,9 @@ BIBTEX = sorted((CORPUS / "bibtex").glob("*.bib"))
 
 
 @pytest.mark.shared
-def test_bibtex_export_of_arxiv_papers_merges_without_touching_user_data(empty_library: Library,
-                                                                        tmp_path: Path) -> None:
+def test_bibtex_export_of_arxiv_papers_merges_without_touching_user_data(
+    empty_library: Library, tmp_path: Path
+) -> None:
     lib = empty_library
     assert lib.imports.from_files([ATOM]).added == 10
     pid = lib.query("").ids[0]
@@ -37,7 +38,9 @@ def test_bibtex_export_of_arxiv_papers_merges_without_touching_user_data(empty_l
         "  journal = {Physical Review B},\n"
         "  pages = {1--10},\n"
         f"  eprint = {{{p.arxiv_id}v3}},\n  archiveprefix = {{arXiv}},\n"
-        "}\n", "utf-8")
+        "}\n",
+        "utf-8",
+    )
     report = lib.imports.from_files([bib])
     assert (report.added, report.duplicates, report.merged) == (0, 1, 1)
     after = lib.papers.get(pid)
@@ -68,8 +71,7 @@ def test_bibtex_corpus_round_trip(empty_library: Library, tmp_path: Path) -> Non
             out = set()
             for i in library.query("").ids:
                 p = library.papers.get(i)
-                out.add((p.title, tuple(p.authors), p.year, p.venue, (p.doi or "").lower(), p.arxiv_id,
-                         tuple(p.tags)))
+                out.add((p.title, tuple(p.authors), p.year, p.venue, (p.doi or "").lower(), p.arxiv_id, tuple(p.tags)))
             return out
 
         assert fields(fresh) == fields(lib)

@@ -17,16 +17,24 @@ BYTES_PER_RECORD = 800  # five keys a record here: 620 as hashes, 1,190 as strin
 
 
 def test_the_writer_keeps_little_per_record(tmp_path: Path, monkeypatch) -> None:
-    records = [Record(title=f"Item {i}", authors=[f"Writer{i}, A."], year=2000 + i % 20,
-                      doi=f"10.1000/item.{i}", bibtex_key=f"i{i}") for i in range(RECORDS)]
+    records = [
+        Record(
+            title=f"Item {i}",
+            authors=[f"Writer{i}, A."],
+            year=2000 + i % 20,
+            doi=f"10.1000/item.{i}",
+            bibtex_key=f"i{i}",
+        )
+        for i in range(RECORDS)
+    ]
     kept: list[int] = []
     finish = import_writer.ImportWriter.finish
 
     def measured_finish(self) -> None:
         if tracemalloc.is_tracing():
             snapshot = tracemalloc.take_snapshot().filter_traces(
-                [tracemalloc.Filter(True, import_writer.__file__),
-                 tracemalloc.Filter(True, "*/core/sameness.py")])
+                [tracemalloc.Filter(True, import_writer.__file__), tracemalloc.Filter(True, "*/core/sameness.py")]
+            )
             kept.append(sum(stat.size for stat in snapshot.statistics("filename")))
         finish(self)
 

@@ -52,9 +52,9 @@ def test_a_loop_of_symbolic_links_a_folder_and_a_device_are_named(tmp_path: Path
     if Path("/dev/null").exists():
         assert not_a_file("/dev/null") == "null is a character device, not a file"
         assert [str(e) for e in _in_time(lambda: read_path("/dev/zero")).errors] == [
-            "zero is a character device, not a file"]
-    assert [str(e) for e in read_path(tmp_path / "a.bib").errors] == [
-        "a.bib is a loop of symbolic links, not a file"]
+            "zero is a character device, not a file"
+        ]
+    assert [str(e) for e in read_path(tmp_path / "a.bib").errors] == ["a.bib is a loop of symbolic links, not a file"]
 
 
 def test_a_regular_file_and_a_link_to_one_are_read(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ def _race(folder: Path, rounds: int) -> list[str]:
     writer, reader = Library.open(folder), Library.open(folder)
     ids = writer.query("").ids
     try:
+
         def write() -> None:
             try:
                 for n in range(rounds):
@@ -46,8 +47,9 @@ def test_reads_follow_the_newest_generation(seed_library: Library) -> None:
     assert _race(folder, 60) == []
 
 
-def test_a_vanished_generation_file_is_retried_on_the_newest(seed_library: Library,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_vanished_generation_file_is_retried_on_the_newest(
+    seed_library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """What a racing commit does to a reader, made to happen: the first read finds the TOC of its
     generation gone; the read is answered from the newest generation, and a file that stays gone
     still fails after the retries, with the error (nothing is hidden)."""

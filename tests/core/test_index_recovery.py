@@ -188,8 +188,9 @@ def test_rows_queued_by_another_writer_are_indexed_at_open(lib_folder: Path) -> 
     with con:
         con.execute("UPDATE note SET text='the platypus returns' WHERE paper_id=?", (races,))
         con.execute("UPDATE paper SET deleted_at='2026-01-01 00:00:00' WHERE id=?", (other,))
-        con.executemany("INSERT INTO index_queue (paper_id, queued_at) VALUES (?, '2026-01-01 00:00:00')",
-                        [(races,), (other,)])
+        con.executemany(
+            "INSERT INTO index_queue (paper_id, queued_at) VALUES (?, '2026-01-01 00:00:00')", [(races,), (other,)]
+        )
     con.close()
     with Library.open(lib_folder, ensure_index=False) as lib:
         assert lib.ensure_index() == "ok"

@@ -46,10 +46,10 @@ def _queue_everything_with_a_new_note(folder: Path, pid: int, note: str) -> None
     try:
         con.execute("UPDATE note SET text = ? WHERE paper_id = ?", (note, pid))
         if con.total_changes == 0:
-            con.execute("INSERT INTO note (paper_id, text, updated_at) VALUES (?, ?, CURRENT_TIMESTAMP)",
-                        (pid, note))
-        con.execute("INSERT OR REPLACE INTO index_queue (paper_id, queued_at) "
-                    "SELECT id, '2026-01-01 00:00:00' FROM paper")
+            con.execute("INSERT INTO note (paper_id, text, updated_at) VALUES (?, ?, CURRENT_TIMESTAMP)", (pid, note))
+        con.execute(
+            "INSERT OR REPLACE INTO index_queue (paper_id, queued_at) SELECT id, '2026-01-01 00:00:00' FROM paper"
+        )
         con.commit()
     finally:
         con.close()
@@ -135,7 +135,8 @@ def test_the_worker_exits_when_the_parents_pipe_closes(lib_folder: Path) -> None
 
 @pytest.mark.parametrize("child", ["cannot start", "dies at once"])
 def test_the_parent_writes_itself_when_the_child_fails(
-        child: str, lib_folder: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    child: str, lib_folder: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     import sys
 
     command = [str(lib_folder / "no-such-program")] if child == "cannot start" else [sys.executable, "-c", "pass"]
@@ -176,8 +177,9 @@ def _ranked(lib: Library, q: str) -> list[tuple[float, int]]:
 
 
 @pytest.mark.parametrize("procs", ["1", "2"])
-def test_a_rebuild_in_two_processes_gives_the_same_index(lib_folder: Path, procs: str,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_rebuild_in_two_processes_gives_the_same_index(
+    lib_folder: Path, procs: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MARGINALIA_INDEX_PROCS", procs)
     with Library.open(lib_folder) as lib:
         assert lib.reindex()
@@ -205,11 +207,13 @@ def test_the_worker_dies_with_a_killed_parent(lib_folder: Path) -> None:
     import subprocess
     import sys
 
-    script = ("import sys, time\n"
-              "from desktop_app.core.library import Library\n"
-              "lib = Library.open(sys.argv[1], background_index=True)\n"
-              "print(lib.index._worker.proc.pid, flush=True)\n"
-              "time.sleep(600)\n")
+    script = (
+        "import sys, time\n"
+        "from desktop_app.core.library import Library\n"
+        "lib = Library.open(sys.argv[1], background_index=True)\n"
+        "print(lib.index._worker.proc.pid, flush=True)\n"
+        "time.sleep(600)\n"
+    )
     parent = subprocess.Popen([sys.executable, "-c", script, str(lib_folder)], stdout=subprocess.PIPE, text=True)
     try:
         child = int(parent.stdout.readline())

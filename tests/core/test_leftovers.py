@@ -57,8 +57,13 @@ def test_check_names_what_it_removed(library_dir: Path) -> None:
     for p in left.values():
         _old(p)
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    out = subprocess.run([sys.executable, "-m", "desktop_app", "--library", str(library_dir), "check"],
-                         capture_output=True, text=True, env=env, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--library", str(library_dir), "check"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     lines = [ln for ln in out.stdout.splitlines() if ln.startswith("removed ")]
     assert len(lines) == 4, out.stdout
@@ -74,7 +79,8 @@ def test_a_leftover_that_stays_is_reported_by_check(library_dir: Path) -> None:
         assert lib.integrity_check() == []  # touched lately: maybe a living rebuild
         _old(stuck)
         assert lib.integrity_check() == [
-            "left behind: index.new: an index rebuild left by a command that did not finish (1 bytes)"]
+            "left behind: index.new: an index rebuild left by a command that did not finish (1 bytes)"
+        ]
 
 
 def test_a_killed_vocabulary_write_goes_too(library_dir: Path) -> None:

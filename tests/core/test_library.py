@@ -69,9 +69,7 @@ def _queue_len(lib: Library) -> int:
 
 
 # ---- import ------------------------------------------------------------------------------------
-def test_import_counts_venue_year_and_reimport_adds_nothing(
-    empty_library: Library, seed_paths: list[Path]
-) -> None:
+def test_import_counts_venue_year_and_reimport_adds_nothing(empty_library: Library, seed_paths: list[Path]) -> None:
     lib = empty_library
     facts = {str(p): _seed_file_facts(p) for p in seed_paths}
     expected_total = sum(f[3] for f in facts.values())
@@ -193,8 +191,9 @@ def test_undo_import_moves_the_papers_to_the_trash(seed_library: Library, seed_p
     assert lib.integrity_check() == []
 
 
-def test_undo_import_then_empty_trash_removes_the_papers_and_their_identity(seed_library: Library,
-                                                                             seed_paths: list[Path]) -> None:
+def test_undo_import_then_empty_trash_removes_the_papers_and_their_identity(
+    seed_library: Library, seed_paths: list[Path]
+) -> None:
     lib = seed_library
     lib.imports.undo(lib.imports.batches()[0]["id"])
     lib.trash.empty()
@@ -324,8 +323,10 @@ def synthetic_library(library_dir: Path):
     """1,200 synthetic papers imported as parsed records."""
     lib = Library.open(library_dir)
     records = [
-        Record(abstract=f"Synthetic abstract {i} on topic {i % 7} with the word zeugma{i % 3}.",
-               title=f"Synthetic paper {i}")
+        Record(
+            abstract=f"Synthetic abstract {i} on topic {i % 7} with the word zeugma{i % 3}.",
+            title=f"Synthetic paper {i}",
+        )
         for i in range(1200)
     ]
     report = lib.imports.from_records([("synthetic", ParseResult(format="csv", records=records))])
@@ -395,7 +396,9 @@ def test_status_and_rating_validation_and_restore(seed_library: Library) -> None
     assert lib.query("rating:>=5").total == 2
 
     lib.papers.set_fields(before)  # the undo of a bulk edit
-    assert {pid: {"status": lib.papers.get(pid).status, "rating": lib.papers.get(pid).rating} for pid in (a, b)} == before
+    assert {
+        pid: {"status": lib.papers.get(pid).status, "rating": lib.papers.get(pid).rating} for pid in (a, b)
+    } == before
     assert lib.papers.status_counts() == {"unread": 75, "skimmed": 1, "read": 0}
     assert lib.query("status:skimmed rating:2").ids == [b]
 
@@ -439,7 +442,9 @@ def test_notes_keep_revisions_are_searchable_and_persist(seed_library: Library, 
     assert len(lib.notes.revisions(races)) == 1
     lib.notes.set(races, "")
     assert [t for _, t in lib.notes.revisions(races)] == [
-        "Second thought: wombat **bold**.", "First thought: quokka composition."]
+        "Second thought: wombat **bold**.",
+        "First thought: quokka composition.",
+    ]
     lib.notes.set(races, "Third: wombat again.")
     with pytest.raises(LibraryError, match="no paper with id 99999"):
         lib.notes.set(99999, "x")
@@ -491,8 +496,10 @@ def test_highlights_reanchor_orphan_and_come_back(seed_library: Library) -> None
 
     lib.papers.set_abstract(races, "A sentence put in front. " + original)
     p = lib.papers.get(races)
-    assert [(p.abstract_text[h.start:h.end], h.orphaned) for h in p.highlights] == [
-        (quote, False), ("300 individual environments", False)]
+    assert [(p.abstract_text[h.start : h.end], h.orphaned) for h in p.highlights] == [
+        (quote, False),
+        ("300 individual environments", False),
+    ]
 
     lib.papers.set_abstract(races, original.replace(quote, "bricks"))
     p = lib.papers.get(races)
@@ -501,7 +508,7 @@ def test_highlights_reanchor_orphan_and_come_back(seed_library: Library) -> None
 
     lib.papers.set_abstract(races, original)
     p = lib.papers.get(races)
-    assert all(not h.orphaned and p.abstract_text[h.start:h.end] == h.quote for h in p.highlights)
+    assert all(not h.orphaned and p.abstract_text[h.start : h.end] == h.quote for h in p.highlights)
 
     lib.highlights.edit(hid, color="blue", comment="like duplo")
     assert lib.query("highlight:duplo").ids == [races] and lib.query("highlight:lego").ids == []
@@ -584,8 +591,10 @@ def test_saved_searches(seed_library: Library) -> None:
     lib = seed_library
     lib.searches.save("  rl   unread ", "tag:rl AND NOT status:read")
     lib.searches.save("races", '"Recursive Automated Composition"')
-    assert lib.searches.all() == [("races", '"Recursive Automated Composition"'),
-                                    ("rl unread", "tag:rl AND NOT status:read")]
+    assert lib.searches.all() == [
+        ("races", '"Recursive Automated Composition"'),
+        ("rl unread", "tag:rl AND NOT status:read"),
+    ]
     change = lib.searches.save("races", "reasoning")  # replace
     assert change.detail["old"] == '"Recursive Automated Composition"'
     name, query = lib.searches.all()[0]

@@ -16,11 +16,17 @@ from tests.helpers.library import papers_in
 ODD_NAMES = ["lib ?#% ü 论文", "lib ?#% ü 论文 2", "100% #1?x=y", "a%20b", "file:lib"]
 
 
-def test_odd_folder_names_keep_their_own_database(tmp_path: Path, seed_paths: list[Path],
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_odd_folder_names_keep_their_own_database(
+    tmp_path: Path, seed_paths: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)  # "file:lib" relative: must not be taken for a URI either
-    folders = [tmp_path / ODD_NAMES[0], tmp_path / ODD_NAMES[1], tmp_path / ODD_NAMES[2],
-               tmp_path / ODD_NAMES[3], Path(ODD_NAMES[4])]
+    folders = [
+        tmp_path / ODD_NAMES[0],
+        tmp_path / ODD_NAMES[1],
+        tmp_path / ODD_NAMES[2],
+        tmp_path / ODD_NAMES[3],
+        Path(ODD_NAMES[4]),
+    ]
     added = []
     for n, folder in enumerate(folders):
         with Library.open(folder) as lib:  # the first stays empty; the others hold 1, 2, ... seed files

@@ -23,15 +23,21 @@ def test_keyword_strings_are_told_from_folder_names() -> None:
     assert is_keyword_string(f"host=db port=5432 password='{SECRET} x' sslmode=verify-full")
     for folder in ("papers", "/home/lin/library", "a=b", "my library", "host", "dbname=", ""):
         assert is_keyword_string(folder) is (folder == "dbname="), folder
-    assert keyword_url("host=/run/postgresql dbname=papers user=lin") == \
-        "postgresql:///?host=/run/postgresql&dbname=papers&user=lin"
+    assert (
+        keyword_url("host=/run/postgresql dbname=papers user=lin")
+        == "postgresql:///?host=/run/postgresql&dbname=papers&user=lin"
+    )
     assert keyword_url("dbname='my papers'") == "postgresql:///?dbname=my%20papers"
 
 
 def test_passwords_are_found_and_redacted_in_every_spelling() -> None:
-    for given in (f"postgresql://lin:{SECRET}@db.lab/papers", f"postgres://lin:{SECRET}@db/p?sslmode=require",
-                  f"postgresql://db/papers?user=lin&password={SECRET}", f"host=db dbname=p password={SECRET}",
-                  f"host=db password='{SECRET}' dbname=p"):
+    for given in (
+        f"postgresql://lin:{SECRET}@db.lab/papers",
+        f"postgres://lin:{SECRET}@db/p?sslmode=require",
+        f"postgresql://db/papers?user=lin&password={SECRET}",
+        f"host=db dbname=p password={SECRET}",
+        f"host=db password='{SECRET}' dbname=p",
+    ):
         assert has_password(given), given
         assert SECRET not in redact(given) and SECRET not in scrub(f"cannot connect to {given}: refused"), given
     assert redact(f"host=db password={SECRET} dbname=p") == "host=db dbname=p"
@@ -41,13 +47,17 @@ def test_passwords_are_found_and_redacted_in_every_spelling() -> None:
     assert not has_password("postgresql:///?service=lab")
 
 
-@pytest.mark.parametrize("given", [
-    f"postgresql://lin:{SECRET}@db.lab/papers",
-    f"postgresql://db.lab/papers?password={SECRET}",
-    f"host=db.lab dbname=papers password={SECRET}",
-])
+@pytest.mark.parametrize(
+    "given",
+    [
+        f"postgresql://lin:{SECRET}@db.lab/papers",
+        f"postgresql://db.lab/papers?password={SECRET}",
+        f"host=db.lab dbname=papers password={SECRET}",
+    ],
+)
 def test_a_password_on_the_command_line_is_refused_with_the_ways_to_give_one(
-        given: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    given: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     for argv in (["--library", given, "list"], ["--library", str(tmp_path / "lib"), "share", "--to", given]):
         assert main(argv) == 2
@@ -57,8 +67,9 @@ def test_a_password_on_the_command_line_is_refused_with_the_ways_to_give_one(
     assert os.listdir(tmp_path) == []  # nothing was opened or made
 
 
-def test_a_keyword_string_is_never_made_a_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_keyword_string_is_never_made_a_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Before: ``--library 'host=… password=…'`` silently made a folder of that name."""
     monkeypatch.chdir(tmp_path)
     # a server that is not there: libpq's reason, as one line; no folder in the working directory
@@ -81,14 +92,16 @@ def test_share_to_a_bad_target_never_echoes_a_password(tmp_path: Path) -> None:
 
 
 @pytest.mark.postgresql
-def test_a_keyword_string_opens_the_server_library(pg_url: str, tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_keyword_string_opens_the_server_library(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from urllib.parse import parse_qsl, urlsplit
 
     parts = urlsplit(pg_url)
     query = dict(parse_qsl(parts.query))
-    words = f"host={query['host']} port={query.get('port', '5432')} dbname={parts.path.lstrip('/')} " \
-            f"user={parts.username}"
+    words = (
+        f"host={query['host']} port={query.get('port', '5432')} dbname={parts.path.lstrip('/')} user={parts.username}"
+    )
     monkeypatch.chdir(tmp_path)
     with Library.open(words) as lib:
         assert lib.server is not None and lib.store.dialect.name == "postgresql"

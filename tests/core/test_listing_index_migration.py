@@ -17,8 +17,10 @@ from desktop_app.core.store import migrate as db
 from tests.helpers.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
 
 TITLES = ["beta paper", "Alpha paper", "gamma Paper", "alpha Paper", "Delta"]
-RECORDS = [Record(title=title, abstract=f"About thing {i}.", doi=f"10.9/{i}", year=2020 + i % 2)
-           for i, title in enumerate(TITLES)]
+RECORDS = [
+    Record(title=title, abstract=f"About thing {i}.", doi=f"10.9/{i}", year=2020 + i % 2)
+    for i, title in enumerate(TITLES)
+]
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)])
@@ -79,8 +81,12 @@ def _listing_sql(location: str, sort: str, descending: bool = False) -> str:
     try:
         d = dialect_for(engine.dialect.name)
         p = t.paper.c
-        stmt = (t.paper.select().with_only_columns(p.id).where(p.deleted_at.is_(None))
-                .order_by(*_order_by(sort, descending, d), p.id))
+        stmt = (
+            t.paper.select()
+            .with_only_columns(p.id)
+            .where(p.deleted_at.is_(None))
+            .order_by(*_order_by(sort, descending, d), p.id)
+        )
         return str(stmt.compile(dialect=engine.dialect, compile_kwargs={"literal_binds": True}))
     finally:
         engine.dispose()

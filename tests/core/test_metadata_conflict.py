@@ -16,8 +16,21 @@ from desktop_app.core.records import ParseResult, Record
 @pytest.fixture
 def two(tmp_path: Path):
     with Library.open(tmp_path / "lib") as mine:
-        mine.imports.from_records([("t", ParseResult("bibtex", [Record(
-            title="Graph transformers", abstract="x", authors=["Doe, Jane"], venue="ICML", year=2024)]))])
+        mine.imports.from_records(
+            [
+                (
+                    "t",
+                    ParseResult(
+                        "bibtex",
+                        [
+                            Record(
+                                title="Graph transformers", abstract="x", authors=["Doe, Jane"], venue="ICML", year=2024
+                            )
+                        ],
+                    ),
+                )
+            ]
+        )
         pid = mine.query("").ids[0]
         with Library.open(tmp_path / "lib") as theirs:
             yield mine, theirs, pid
@@ -28,8 +41,9 @@ def test_a_field_both_changed_is_a_conflict_and_nothing_is_written(two) -> None:
     base = {"venue": "ICML", "year": "2024", "title": "Graph transformers"}
     theirs.papers.update_metadata(pid, {"venue": "NeurIPS", "authors": ["Doe, Jane", "Roe, Rick"]})
     with pytest.raises(MetadataConflict) as caught:
-        mine.papers.update_metadata(pid, {"venue": "ICLR", "year": "2025", "title": "Graph transformers, revisited"},
-                                    base=base)
+        mine.papers.update_metadata(
+            pid, {"venue": "ICLR", "year": "2025", "title": "Graph transformers, revisited"}, base=base
+        )
     assert caught.value.fields == {"venue": ("NeurIPS", "ICLR")}
     assert "changed the venue of this paper" in str(caught.value)
     view = mine.papers.get(pid)

@@ -23,10 +23,22 @@ from tests.helpers.old_library import NOW, connect, db_0001
 from tests.helpers.shared import SEEDS
 
 TABLES = (
-    "import_batch", "paper", "paper_identity", "tag", "paper_tag", "note", "note_revision",
-    "highlight", "reading_list", "reading_list_item", "saved_search", "index_queue",
+    "import_batch",
+    "paper",
+    "paper_identity",
+    "tag",
+    "paper_tag",
+    "note",
+    "note_revision",
+    "highlight",
+    "reading_list",
+    "reading_list_item",
+    "saved_search",
+    "index_queue",
 )
 CHILD_TABLES = ("paper_identity", "paper_tag", "note", "note_revision", "highlight", "reading_list_item")
+
+
 def _snapshot(path: Path, paper_columns: list[str]) -> dict[str, list[tuple]]:
     con = connect(path)
     try:
@@ -212,8 +224,7 @@ def test_failing_migration_leaves_the_database_as_it_was(
     before = _snapshot(path, cols)
 
     scripts = tmp_path / "migrations"
-    shutil.copytree(Path(str(files("desktop_app.migrations"))), scripts,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(Path(str(files("desktop_app.migrations"))), scripts, ignore=shutil.ignore_patterns("__pycache__"))
     (scripts / "versions" / "0099_fails.py").write_text(FAILING_REVISION.replace("{head}", db.SCHEMA_HEAD), "utf-8")
 
     def config() -> Config:
@@ -260,8 +271,10 @@ def test_a_file_that_is_not_a_library_is_refused_untouched(tmp_path: Path) -> No
         con.execute("CREATE TABLE paper (x)")
         con.execute("INSERT INTO paper VALUES ('theirs')")
     con.close()
-    for folder, fragment in ((garbage, "is not a readable Marginalia library"),
-                             (foreign, "database of another program")):
+    for folder, fragment in (
+        (garbage, "is not a readable Marginalia library"),
+        (foreign, "database of another program"),
+    ):
         path = folder / "library.sqlite"
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         with pytest.raises(LibraryError, match=fragment) as info:
@@ -277,10 +290,12 @@ def test_migration_backups_rotate_and_are_whole_copies(library_dir: Path) -> Non
     with Library.open(library_dir) as lib:
         lib.imports.from_files(SEEDS[:1])
         count = lib.papers.count()
-    made = [db.backup(library_dir / "library.sqlite", library_dir / "backups", f"before-n{i:02d}")
-            for i in range(db.BACKUPS_KEPT + 3)]
+    made = [
+        db.backup(library_dir / "library.sqlite", library_dir / "backups", f"before-n{i:02d}")
+        for i in range(db.BACKUPS_KEPT + 3)
+    ]
     kept = sorted((library_dir / "backups").glob("library-*.sqlite"))
-    assert kept == sorted(made[-db.BACKUPS_KEPT:])
+    assert kept == sorted(made[-db.BACKUPS_KEPT :])
     con = sqlite3.connect(kept[-1])
     assert con.execute("SELECT count(*) FROM paper").fetchone() == (count,)
     assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)

@@ -28,8 +28,7 @@ print(json.dumps({{"modules": names, "qt": qt}}))
 def _probe(before: str = "") -> dict:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
     code = _PROBE.format(before=before, qt=repr(set(QT_NAMES)))
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -38,7 +37,8 @@ def test_importing_every_core_module_loads_no_qt() -> None:
     result = _probe()
     expected = {
         "desktop_app.core." + ".".join(p.relative_to(CORE).with_suffix("").parts).removesuffix(".__init__")
-        for p in CORE.rglob("*.py") if p != CORE / "__init__.py"
+        for p in CORE.rglob("*.py")
+        if p != CORE / "__init__.py"
     }
     assert expected <= set(result["modules"])  # the walk imported every module under core
     assert result["qt"] == [], f"desktop_app.core pulled in Qt: {result['qt']}"
@@ -73,9 +73,7 @@ def qt_imports(source: str) -> list[tuple[int, str]]:
 def test_no_core_file_imports_qt() -> None:
     files = sorted(CORE.rglob("*.py"))
     assert len(files) > 20
-    problems = {
-        str(f.relative_to(ROOT)): found for f in files if (found := qt_imports(f.read_text("utf-8")))
-    }
+    problems = {str(f.relative_to(ROOT)): found for f in files if (found := qt_imports(f.read_text("utf-8")))}
     assert problems == {}
 
 

@@ -11,9 +11,26 @@ from desktop_app.core.records import ParseResult, Record
 
 
 def _paper(lib: Library) -> int:
-    lib.imports.from_records([("t", ParseResult("bibtex", [Record(
-        title="Sparse attention at scale", abstract="We measure sparse attention.", authors=["Doe, Jane"],
-        year=2024, doi="10.1/sparse", venue="ICML")]))])
+    lib.imports.from_records(
+        [
+            (
+                "t",
+                ParseResult(
+                    "bibtex",
+                    [
+                        Record(
+                            title="Sparse attention at scale",
+                            abstract="We measure sparse attention.",
+                            authors=["Doe, Jane"],
+                            year=2024,
+                            doi="10.1/sparse",
+                            venue="ICML",
+                        )
+                    ],
+                ),
+            )
+        ]
+    )
     return lib.query("").ids[0]
 
 
@@ -26,7 +43,12 @@ def test_the_new_paper_copies_the_trashed_one_and_holds_the_note(tmp_path: Path)
         view = lib.papers.get(new)
         assert new != pid and view.note == "what I made of it"
         assert (view.title, view.authors, view.year, view.doi, view.venue) == (
-            "Sparse attention at scale", ["Doe, Jane"], 2024, "10.1/sparse", "ICML")
+            "Sparse attention at scale",
+            ["Doe, Jane"],
+            2024,
+            "10.1/sparse",
+            "ICML",
+        )
         assert lib.trash.holds(pid)  # the deleted paper stays deleted
         assert lib.query("sparse").ids == [new]
         lib.imports.undo(change.detail["batch"])

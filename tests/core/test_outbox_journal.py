@@ -20,12 +20,21 @@ URL = "postgresql://lin@/papers?host=/run/postgresql"
 
 def _edits() -> list[DescribedEdit]:
     return [
-        DescribedEdit("Add tag x", LibraryCall("tags", "add", ([1, 2], ["x"])),
-                      LibraryCall("tags", "set_links", (ChangeRef(("detail", "links")),), {"present": False})),
-        DescribedEdit("Mark read “é”", LibraryCall("papers", "set_status", ([1], "read")),
-                      LibraryCall("papers", "set_fields", (ChangeRef(("detail", "old")),))),
-        DescribedEdit("Rate", LibraryCall("papers", "set_rating", ([2], 4), {"x": [None, True, 1.5]}),
-                      LibraryCall("tags", "unmerge", (ChangeRef(),))),
+        DescribedEdit(
+            "Add tag x",
+            LibraryCall("tags", "add", ([1, 2], ["x"])),
+            LibraryCall("tags", "set_links", (ChangeRef(("detail", "links")),), {"present": False}),
+        ),
+        DescribedEdit(
+            "Mark read “é”",
+            LibraryCall("papers", "set_status", ([1], "read")),
+            LibraryCall("papers", "set_fields", (ChangeRef(("detail", "old")),)),
+        ),
+        DescribedEdit(
+            "Rate",
+            LibraryCall("papers", "set_rating", ([2], 4), {"x": [None, True, 1.5]}),
+            LibraryCall("tags", "unmerge", (ChangeRef(),)),
+        ),
     ]
 
 
@@ -47,8 +56,9 @@ def test_only_the_managers_and_public_methods_are_called() -> None:
 
 def test_a_call_and_its_undo_apply_to_a_library(library_dir: Path) -> None:
     with Library.open(library_dir) as lib:
-        lib.imports.from_records([("t.bib", ParseResult("bibtex", [Record(title="A paper on graphs"),
-                                                                   Record(title="Another on optics")]))])
+        lib.imports.from_records(
+            [("t.bib", ParseResult("bibtex", [Record(title="A paper on graphs"), Record(title="Another on optics")]))]
+        )
         ids = sorted(lib.query("").ids)
         assert ids == [1, 2]
         tag, status = _edits()[:2]
@@ -92,8 +102,16 @@ def test_a_killed_process_journal_is_adopted_and_another_library_left(tmp_path: 
     journal.release()
 
 
-@pytest.mark.parametrize("content", [b"{not json", b"\xff\xfe", b'{"version": 1, "library": "' + URL.encode()
-                                     + b'", "edits": [{"text": "x", "do": {"manager": "os", "method": "system"}}]}'])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"{not json",
+        b"\xff\xfe",
+        b'{"version": 1, "library": "'
+        + URL.encode()
+        + b'", "edits": [{"text": "x", "do": {"manager": "os", "method": "system"}}]}',
+    ],
+)
 def test_a_damaged_journal_is_set_aside_with_a_message(tmp_path: Path, content: bytes) -> None:
     folder = tmp_path / "outbox"
     folder.mkdir()

@@ -86,12 +86,26 @@ def test_no_one_or_two_papers_give_a_map_and_a_message(empty_library: Library) -
     lib = empty_library
     none = lib.insights.paper_map()
     assert len(none) == 0 and none.xy.shape == (0, 2) and "No papers" in none.message
-    ids = _add(lib, [Record(title="Clonidine for pain after tonsillectomy",
-                            abstract="Oral clonidine compared with intravenous fentanyl in children.")])
+    ids = _add(
+        lib,
+        [
+            Record(
+                title="Clonidine for pain after tonsillectomy",
+                abstract="Oral clonidine compared with intravenous fentanyl in children.",
+            )
+        ],
+    )
     one = lib.insights.paper_map()
     assert one.ids.tolist() == ids and np.isfinite(one.xy).all() and "Too few" in one.message
-    ids = _add(lib, [Record(title="Graph neural networks for molecules",
-                            abstract="Message passing networks predict molecular properties.")])
+    ids = _add(
+        lib,
+        [
+            Record(
+                title="Graph neural networks for molecules",
+                abstract="Message passing networks predict molecular properties.",
+            )
+        ],
+    )
     two = lib.insights.paper_map()
     assert sorted(two.ids.tolist()) == ids and np.isfinite(two.xy).all() and two.message
     assert len(lib.insights.paper_map([])) == 0
@@ -100,13 +114,20 @@ def test_no_one_or_two_papers_give_a_map_and_a_message(empty_library: Library) -
 def test_identical_abstracts_coincide_and_wordless_papers_are_spread(empty_library: Library) -> None:
     lib = empty_library
     same = "We study reward models for reinforcement learning from human feedback in language models."
-    _add(lib, [Record(title="Reward models", abstract=same, doi=f"10.1/{n}") for n in range(4)]
-         + [Record(title=t, abstract=a) for t, a in (
-             ("Optimal transport barycenters", "Wasserstein barycenters of measures computed fast."),
-             ("Optimal transport on graphs", "Graph transport distances and barycenters."),
-             ("Sinkhorn iterations", "Entropic optimal transport by Sinkhorn scaling."),
-             ("Reward hacking", "Language models exploit reward models trained from preferences."))]
-         + [Record(title=f"On the {n}") for n in range(2020, 2024)])  # stop words and numbers only
+    _add(
+        lib,
+        [Record(title="Reward models", abstract=same, doi=f"10.1/{n}") for n in range(4)]
+        + [
+            Record(title=t, abstract=a)
+            for t, a in (
+                ("Optimal transport barycenters", "Wasserstein barycenters of measures computed fast."),
+                ("Optimal transport on graphs", "Graph transport distances and barycenters."),
+                ("Sinkhorn iterations", "Entropic optimal transport by Sinkhorn scaling."),
+                ("Reward hacking", "Language models exploit reward models trained from preferences."),
+            )
+        ]
+        + [Record(title=f"On the {n}") for n in range(2020, 2024)],
+    )  # stop words and numbers only
     found = lib.insights.paper_map()
     assert len(found) == 12 and np.isfinite(found.xy).all()
     copies = [i for i, pid in enumerate(found.ids) if lib.papers.get(int(pid)).abstract == same]
@@ -161,7 +182,7 @@ def test_a_map_computed_in_a_child_process_is_the_same(mix: Library, monkeypatch
     monkeypatch.delenv("MARGINALIA_MAP_WORKER", raising=False)
     assert child_worker.in_child_process(child_worker.PROCESS_ABOVE + 1) and not child_worker.in_child_process(10)
     monkeypatch.setenv("MARGINALIA_MAP_WORKER", "thread")
-    assert not child_worker.in_child_process(10 ** 6)
+    assert not child_worker.in_child_process(10**6)
     topics = mix.topics.of()
     topics.rename(1, "given name")
     there, facets = child_worker.map_in_child(str(mix.folder), None, topics)
@@ -179,8 +200,10 @@ def test_a_map_computed_in_a_child_process_is_the_same(mix: Library, monkeypatch
 
 @pytest.mark.shared  # the mix reads ../shared (seeds and screening sets)
 def test_a_chinese_abstract_among_english_ones_has_its_place(mix: Library) -> None:
-    zh = _add(mix, [Record(title="注意缺陷多动障碍的药物治疗",
-                           abstract="本研究比较了儿童注意缺陷多动障碍的兴奋剂药物治疗效果。")])[-1]
+    zh = _add(
+        mix,
+        [Record(title="注意缺陷多动障碍的药物治疗", abstract="本研究比较了儿童注意缺陷多动障碍的兴奋剂药物治疗效果。")],
+    )[-1]
     found = mix.insights.paper_map()
     row = found.ids.tolist().index(zh)
     assert len(found) == 157 and np.isfinite(found.xy[row]).all()

@@ -57,9 +57,13 @@ def _check_reads(lib: Library, tmp_path: Path) -> None:
 
 def _check_writes_refused(lib: Library) -> None:
     pid = lib.query("").ids[0]
-    for write in (lambda: lib.tags.add([pid], "x"), lambda: lib.notes.set(pid, "lost?"),
-                  lambda: lib.papers.set_status([pid], "read"), lambda: lib.lists.create("new", ""),
-                  lib.reindex):
+    for write in (
+        lambda: lib.tags.add([pid], "x"),
+        lambda: lib.notes.set(pid, "lost?"),
+        lambda: lib.papers.set_status([pid], "read"),
+        lambda: lib.lists.create("new", ""),
+        lib.reindex,
+    ):
         with pytest.raises(LibraryReadOnly, match="^the library is read-only"):
             write()
 
@@ -104,8 +108,10 @@ def test_chmod_read_only_folder(closed_library: Path, tmp_path: Path) -> None:
         chmod_stops_writes = True
     if not chmod_stops_writes:  # root (CAP_DAC_OVERRIDE): chmod stops nothing
         probe.chmod(stat.S_IRWXU)
-        print("skipped: this user (root) may write to a read-only folder; "
-              "test_read_only_open_reads_and_refuses_writes covers the read-only open")
+        print(
+            "skipped: this user (root) may write to a read-only folder; "
+            "test_read_only_open_reads_and_refuses_writes covers the read-only open"
+        )
         pytest.skip("chmod does not stop this user (root) from writing")
     for p in (closed_library, closed_library / "index"):
         for child in p.iterdir():
@@ -154,9 +160,14 @@ def _limit_pages(lib: Library, extra_pages: int) -> None:
 def test_full_disk_rolls_back_with_one_line(seed_library: Library, tmp_path: Path) -> None:
     lib = seed_library
     big = tmp_path / "big.bib"
-    big.write_text("".join(
-        f"@article{{k{i},\n  title = {{Paper number {i}}},\n  author = {{Doe, Jane}},\n  year = {{2024}},\n"
-        f"  abstract = {{{'words of an abstract ' * 100}{i}}}\n}}\n\n" for i in range(300)), "utf-8")
+    big.write_text(
+        "".join(
+            f"@article{{k{i},\n  title = {{Paper number {i}}},\n  author = {{Doe, Jane}},\n  year = {{2024}},\n"
+            f"  abstract = {{{'words of an abstract ' * 100}{i}}}\n}}\n\n"
+            for i in range(300)
+        ),
+        "utf-8",
+    )
     count = lib.papers.count()
     pid = find_paper(lib, NOTE_WORDS)
     lib.notes.set(pid, "written before the disk filled")

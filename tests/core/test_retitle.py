@@ -61,7 +61,8 @@ def test_rederive_changes_derived_titles_only(seed_library: Library) -> None:
 
     preview = lib.rederive_titles(dry_run=True)
     assert [(pid, old) for pid, old, _new in preview] == sorted(
-        [(races, "Reinforcement Learning has emerged"), (rlvr, "An old one")])
+        [(races, "Reinforcement Learning has emerged"), (rlvr, "An old one")]
+    )
     assert lib.papers.get(races).title == "Reinforcement Learning has emerged"  # a dry run writes nothing
 
     applied = lib.rederive_titles(dry_run=False)
@@ -84,8 +85,7 @@ def test_set_derived_titles_never_overwrites_an_edit(seed_library: Library) -> N
 
 def test_given_titles_are_not_rederived(tmp_path: Path) -> None:
     ris = tmp_path / "one.ris"
-    ris.write_text("TY  - JOUR\nTI  - A real title\nAB  - We propose FooNet, a network for bars.\nER  - \n",
-                   "utf-8")
+    ris.write_text("TY  - JOUR\nTI  - A real title\nAB  - We propose FooNet, a network for bars.\nER  - \n", "utf-8")
     with Library.open(tmp_path / "lib") as lib:
         lib.imports.from_files([ris])
         [pid] = lib.query("").ids

@@ -50,10 +50,18 @@ def _state(lib: Library, *, note_lines: bool = False) -> dict[str, dict]:
         note = p.note
         if note_lines:
             note = "\n".join(line.strip() for line in note.splitlines() if line.strip())
-        out[p.bibtex_key] = {"tags": sorted(p.tags), "status": p.status, "rating": p.rating,
-                             "decision": p.decision, "note": note.strip(), "keywords": sorted(p.keywords)}
-    lists = {info.name: [lib.papers.get(pid).bibtex_key for pid, _, _ in lib.lists.items(info.name)]
-             for info in lib.lists.all()}
+        out[p.bibtex_key] = {
+            "tags": sorted(p.tags),
+            "status": p.status,
+            "rating": p.rating,
+            "decision": p.decision,
+            "note": note.strip(),
+            "keywords": sorted(p.keywords),
+        }
+    lists = {
+        info.name: [lib.papers.get(pid).bibtex_key for pid, _, _ in lib.lists.items(info.name)]
+        for info in lib.lists.all()
+    }
     return {"papers": out, "lists": lists}
 
 
@@ -101,9 +109,12 @@ def test_an_export_edited_by_hand_comes_back_as_edited(fmt: str, tmp_path: Path)
 
 def test_another_tools_keywords_stay_keywords(tmp_path: Path) -> None:
     bib = tmp_path / "zotero.bib"
-    bib.write_text("@article{doe2020,\n  author = {Doe, Jane},\n  title = {Graphs},\n  year = {2020},\n"
-                   "  keywords = {graphs, colouring},\n  note = {Accepted at a workshop},\n"
-                   "  abstract = {We study the colouring of graphs in some depth here.},\n}\n", "utf-8")
+    bib.write_text(
+        "@article{doe2020,\n  author = {Doe, Jane},\n  title = {Graphs},\n  year = {2020},\n"
+        "  keywords = {graphs, colouring},\n  note = {Accepted at a workshop},\n"
+        "  abstract = {We study the colouring of graphs in some depth here.},\n}\n",
+        "utf-8",
+    )
     with Library.open(tmp_path / "lib") as lib:
         report = lib.imports.from_files([bib])
         p = lib.papers.get(report.paper_ids[0])

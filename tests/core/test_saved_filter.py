@@ -9,8 +9,9 @@ from desktop_app.core.search.errors import QuerySyntaxError
 
 
 def test_saved_filter_text_round_trip() -> None:
-    whole = SavedFilter(query="rl", status="read", tags=("a/b",), not_tags=("x",), list_name="L", sort="year",
-                        descending=True)
+    whole = SavedFilter(
+        query="rl", status="read", tags=("a/b",), not_tags=("x",), list_name="L", sort="year", descending=True
+    )
     assert SavedFilter.from_text(whole.to_text()) == whole
     assert SavedFilter(query="tag:rl").to_text() == "tag:rl"
     assert SavedFilter.from_text('{"a": 1}') == SavedFilter(query='{"a": 1}')  # not ours: a query

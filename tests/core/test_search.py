@@ -87,7 +87,9 @@ def test_syntax_errors_are_one_line(seeded: Seeded, text: str) -> None:
 
 
 def test_unknown_field_message_names_the_fields(seeded: Seeded) -> None:
-    with pytest.raises(QuerySyntaxError, match="use one of abstract, author, decision, highlight, key, keyword, like, list, note"):
+    with pytest.raises(
+        QuerySyntaxError, match="use one of abstract, author, decision, highlight, key, keyword, like, list, note"
+    ):
         seeded.lib.query("foo:bar")
     with pytest.raises(QuerySyntaxError, match="status is one of"):
         seeded.lib.query("", status="done")
@@ -97,10 +99,52 @@ def test_unknown_field_message_names_the_fields(seeded: Seeded) -> None:
 
 
 TOKENS = [
-    "tag:", "status:", "rating:", "year:", "list:", "title:", "note:", "venue:", "author:", "abstract:",
-    "rl", "rl/*", "read", "3", ">=3", "<2", "[1 TO 3]", "[2020 TO]", "2026", "(", ")", '"', " AND ",
-    " OR ", " NOT ", " ANDNOT ", "*", "~", "^2", "#", "/", "reasoning", " ", " ", "-", "+", ":", "\\",
-    "'", "[", "]", "{", "}", "é", "论文", "bogus",
+    "tag:",
+    "status:",
+    "rating:",
+    "year:",
+    "list:",
+    "title:",
+    "note:",
+    "venue:",
+    "author:",
+    "abstract:",
+    "rl",
+    "rl/*",
+    "read",
+    "3",
+    ">=3",
+    "<2",
+    "[1 TO 3]",
+    "[2020 TO]",
+    "2026",
+    "(",
+    ")",
+    '"',
+    " AND ",
+    " OR ",
+    " NOT ",
+    " ANDNOT ",
+    "*",
+    "~",
+    "^2",
+    "#",
+    "/",
+    "reasoning",
+    " ",
+    " ",
+    "-",
+    "+",
+    ":",
+    "\\",
+    "'",
+    "[",
+    "]",
+    "{",
+    "}",
+    "é",
+    "论文",
+    "bogus",
 ]
 
 
@@ -176,8 +220,21 @@ def test_text_and_sql_combine(seeded: Seeded) -> None:
     assert s.ids("rl/* AND NOT status:read") == {s.races}
 
 
-WORDS = ["reasoning", "environment", "learning", "benchmark", "sudoku", "memory", "transformer",
-         "verifiable", "optimization", "generalization", "tag:rl", "status:read", "rating:>=2"]
+WORDS = [
+    "reasoning",
+    "environment",
+    "learning",
+    "benchmark",
+    "sudoku",
+    "memory",
+    "transformer",
+    "verifiable",
+    "optimization",
+    "generalization",
+    "tag:rl",
+    "status:read",
+    "rating:>=2",
+]
 
 
 @settings(max_examples=60, deadline=None)
@@ -235,12 +292,22 @@ def test_a_prefix_finds_words_whose_stem_is_shorter_than_it(tmp_path: Path) -> N
     from desktop_app.core.records import ParseResult, Record
 
     with Library.open(tmp_path / "lib") as lib:
-        lib.imports.from_records([("t", ParseResult("bibtex", [
-            Record(title="The QUAS array", abstract="A radio survey."),
-            Record(title="Quasars at high redshift", abstract="Bright sources."),
-            Record(title="Deep learning", abstract="We study representations."),
-            Record(title="Galaxy clusters", abstract="Lensing maps."),
-        ]))])
+        lib.imports.from_records(
+            [
+                (
+                    "t",
+                    ParseResult(
+                        "bibtex",
+                        [
+                            Record(title="The QUAS array", abstract="A radio survey."),
+                            Record(title="Quasars at high redshift", abstract="Bright sources."),
+                            Record(title="Deep learning", abstract="We study representations."),
+                            Record(title="Galaxy clusters", abstract="Lensing maps."),
+                        ],
+                    ),
+                )
+            ]
+        )
         titles = {i: lib.papers.get(i).title for i in lib.query("").ids}
 
         def found(q: str) -> set[str]:

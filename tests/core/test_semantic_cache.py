@@ -16,15 +16,25 @@ from desktop_app.core.insights import cache_lock, semantic
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
 
-TOPICS = ["graph neural networks for molecules and proteins", "reinforcement learning agents in robotics",
-          "diffusion models for image generation", "causal inference for economic policy"]
+TOPICS = [
+    "graph neural networks for molecules and proteins",
+    "reinforcement learning agents in robotics",
+    "diffusion models for image generation",
+    "causal inference for economic policy",
+]
 
 
 def _records(n: int) -> list[Record]:
-    return [Record(title=f"Study {i} on {TOPICS[i % 4]}",
-                   abstract=f"We study {TOPICS[i % 4]}. Variant {i} improves benchmark {i % 7} "
-                            f"with method m{i % 11} and {'attention' if i % 3 else 'kernels'}.",
-                   authors=[f"Author{i % 13}, A."], year=2020 + i % 5) for i in range(n)]
+    return [
+        Record(
+            title=f"Study {i} on {TOPICS[i % 4]}",
+            abstract=f"We study {TOPICS[i % 4]}. Variant {i} improves benchmark {i % 7} "
+            f"with method m{i % 11} and {'attention' if i % 3 else 'kernels'}.",
+            authors=[f"Author{i % 13}, A."],
+            year=2020 + i % 5,
+        )
+        for i in range(n)
+    ]
 
 
 @pytest.fixture
@@ -118,9 +128,14 @@ def test_a_pass_over_the_mapped_space_leaves_its_pages_out_of_memory(tmp_path: P
     n, dims, per_row = 60_000, 100, 30
     vectors = rng.normal(size=(n, dims)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    weights = csr_matrix((rng.random(n * per_row, dtype=np.float32),
-                          rng.integers(0, 20_000, n * per_row).astype(np.int32),
-                          np.arange(0, n * per_row + 1, per_row)), shape=(n, 20_000))
+    weights = csr_matrix(
+        (
+            rng.random(n * per_row, dtype=np.float32),
+            rng.integers(0, 20_000, n * per_row).astype(np.int32),
+            np.arange(0, n * per_row + 1, per_row),
+        ),
+        shape=(n, 20_000),
+    )
     words = np.array([f"w{i}" for i in range(20_000)])
     space = semantic.SemanticSpace(np.arange(1, n + 1, dtype=np.int64), vectors, weights, words)
     semantic.save_space(tmp_path, (n,), space)

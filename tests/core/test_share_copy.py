@@ -15,9 +15,16 @@ from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.shared_library import SharedIndexSync
 from tests.helpers.pg_fixtures import *  # noqa: F403 - pg_server, pg_url
 
-RECORDS = [Record(title=f"Paper {i} on {w}", abstract=f"We study {w} with care, number {i}.", doi=f"10.7/{i}",
-                  year=2018 + i % 5, authors=[f"Author{i}, A."])
-           for i, w in enumerate(["graphs", "rewards", "diffusion", "zebras", "proteins", "agents"])]
+RECORDS = [
+    Record(
+        title=f"Paper {i} on {w}",
+        abstract=f"We study {w} with care, number {i}.",
+        doi=f"10.7/{i}",
+        year=2018 + i % 5,
+        authors=[f"Author{i}, A."],
+    )
+    for i, w in enumerate(["graphs", "rewards", "diffusion", "zebras", "proteins", "agents"])
+]
 
 
 @pytest.fixture
@@ -39,8 +46,7 @@ def local(tmp_path: Path) -> Library:
 
 
 @pytest.mark.postgresql
-def test_an_empty_server_gets_every_row_as_it_is(local: Library, pg_url: str,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_empty_server_gets_every_row_as_it_is(local: Library, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from desktop_app.sharing import share
 
     def no_rebuild(self, *args, **kwargs):
@@ -63,20 +69,29 @@ def test_an_empty_server_gets_every_row_as_it_is(local: Library, pg_url: str,
         assert shared.query("", sort="id").ids == ids  # the same ids
         for pid, view in views.items():
             got = shared.papers.get(pid)
-            assert (got.uid, got.title, got.status, got.tags, got.added_at) == \
-                (view.uid, view.title, view.status, view.tags, view.added_at)
+            assert (got.uid, got.title, got.status, got.tags, got.added_at) == (
+                view.uid,
+                view.title,
+                view.status,
+                view.tags,
+                view.added_at,
+            )
         assert shared.notes.text(ids[1]) == "second" and shared.notes.revisions(ids[1]) == revisions
         for q, want in searches.items():
             assert shared.query(q, sort="id").ids == want, q
         assert shared.trash.ids() == local_trash
         # the history too, then one library-wide row: desks following the server re-read it all
-        assert [(r.kind, r.paper_id) for r in ChangeFeed(shared.store).pull()] == [*history, ("imports.copy_library", None)]
+        assert [(r.kind, r.paper_id) for r in ChangeFeed(shared.store).pull()] == [
+            *history,
+            ("imports.copy_library", None),
+        ]
         files = shared.attachments.for_paper(ids[3])
         assert [a.name for a in files] == [a.name for a in attached] and files[0].exists
         assert shared.attachments.resolve(files[0].kind, files[0].path).read_bytes() == b"%PDF-1.4 zebras"
         # the copied ids are behind every sequence: new rows get new ids
-        new = shared.imports.from_records([("n.bib", ParseResult("bibtex", [
-            Record(title="A new one", abstract="About okapis.", doi="10.7/new")]))]).paper_ids
+        new = shared.imports.from_records(
+            [("n.bib", ParseResult("bibtex", [Record(title="A new one", abstract="About okapis.", doi="10.7/new")]))]
+        ).paper_ids
         assert new and new[0] > max(ids)
         shared.tags.add(new, ["fresh"])
         shared.notes.set(new[0], "okapi note")
@@ -100,7 +115,8 @@ def test_a_server_with_rows_gets_the_json_restore(local: Library, pg_url: str) -
 
 @pytest.mark.postgresql
 def test_a_write_to_the_folder_during_the_copy_means_the_desk_builds_its_index(
-        local: Library, pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    local: Library, pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from desktop_app.core.importing.imports import Imports
     from desktop_app.sharing import share
 
@@ -138,7 +154,8 @@ def test_a_folder_library_copied_into_an_empty_folder_is_indexed_there(local: Li
         assert copy.notes.revisions(local.query("second").ids[0]) != []
         pid = local.query("zebras").ids[0]
         (mine,), (theirs,) = copy.attachments.for_paper(pid), local.attachments.for_paper(pid)
-        assert mine.exists and copy.attachments.resolve(mine.kind, mine.path) != \
-            local.attachments.resolve(theirs.kind, theirs.path)  # a file of its own
+        assert mine.exists and copy.attachments.resolve(mine.kind, mine.path) != local.attachments.resolve(
+            theirs.kind, theirs.path
+        )  # a file of its own
         with pytest.raises(LibraryError, match="must be empty"):
             copy.imports.copy_library(local.store, local.folder)

@@ -22,10 +22,21 @@ from desktop_app.core.records import ParseResult, Record
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = [
-    Record(title="Scaling RL with Verifiable Rewards", abstract="Reinforcement learning with rewards.",
-           authors=["Lin, Wei"], year=2026, doi="10.1/a", venue="NeurIPS"),
-    Record(title="Diffusion for Graphs", abstract="A diffusion model over graphs.", year=2025,
-           authors=["Ng, A."], venue="ICML"),
+    Record(
+        title="Scaling RL with Verifiable Rewards",
+        abstract="Reinforcement learning with rewards.",
+        authors=["Lin, Wei"],
+        year=2026,
+        doi="10.1/a",
+        venue="NeurIPS",
+    ),
+    Record(
+        title="Diffusion for Graphs",
+        abstract="A diffusion model over graphs.",
+        year=2025,
+        authors=["Ng, A."],
+        venue="ICML",
+    ),
 ]
 
 
@@ -36,8 +47,14 @@ def _seed(lib: Library) -> list[int]:
 def _cli(url: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """The other desk: a separate process running the command line on the same server."""
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.run([sys.executable, "-m", "desktop_app", "--library", url, *args], env=full_env,
-                          capture_output=True, text=True, timeout=120, check=True)
+    return subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--library", url, *args],
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
 
 
 def test_open_by_url_runs_the_migrations_and_the_library_api(pg_url: str) -> None:
@@ -69,8 +86,12 @@ def test_every_facade_write_is_logged_with_who_and_what(pg_url: str, monkeypatch
         lib.tags.rename("rl", "reinforcement")  # no paper row: one library-wide row
         rows = feed.pull()
         assert [(r.kind, r.paper_id) for r in rows] == [
-            ("tags.add", a), ("tags.add", b), ("papers.set_rating", b), ("notes.append", a),
-            ("tags.rename", None)]
+            ("tags.add", a),
+            ("tags.add", b),
+            ("papers.set_rating", b),
+            ("notes.append", a),
+            ("tags.rename", None),
+        ]
         assert {r.actor for r in rows} == {"postgres"}  # the database role
         assert [r.seq for r in rows] == sorted(r.seq for r in rows)
         last = lib.server.feed.last_change(a)
@@ -166,16 +187,17 @@ def test_concurrent_writers_lose_nothing(pg_url: str) -> None:
     and every tag survives (appends read inside the write, under a per-paper lock; tags commute)."""
     with Library.open(pg_url) as lib:
         a, _ = _seed(lib)
-    script = ("import sys\nfrom desktop_app.core.library import Library\n"
-              "lib = Library.open(sys.argv[1], ensure_index=False)\n"
-              "for i in range(15):\n"
-              "    lib.notes.append(int(sys.argv[2]), f'{sys.argv[3]}-{i}')\n"
-              "    lib.tags.add([int(sys.argv[2])], [f'{sys.argv[3]}-{i % 3}'])\n"
-              "    lib.papers.set_status([int(sys.argv[2])], 'read')\n"
-              "lib.close()\n")
+    script = (
+        "import sys\nfrom desktop_app.core.library import Library\n"
+        "lib = Library.open(sys.argv[1], ensure_index=False)\n"
+        "for i in range(15):\n"
+        "    lib.notes.append(int(sys.argv[2]), f'{sys.argv[3]}-{i}')\n"
+        "    lib.tags.add([int(sys.argv[2])], [f'{sys.argv[3]}-{i % 3}'])\n"
+        "    lib.papers.set_status([int(sys.argv[2])], 'read')\n"
+        "lib.close()\n"
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    procs = [subprocess.Popen([sys.executable, "-c", script, pg_url, str(a), who], env=env)
-             for who in ("A", "B")]
+    procs = [subprocess.Popen([sys.executable, "-c", script, pg_url, str(a), who], env=env) for who in ("A", "B")]
     assert [p.wait(180) for p in procs] == [0, 0]
     with Library.open(pg_url, ensure_index=False) as lib:
         lines = lib.notes.text(a).splitlines()
@@ -245,9 +267,13 @@ def test_share_copies_a_folder_library_and_json_brings_it_back(pg_url: str, tmp_
 def test_cli_share_and_list_by_url(pg_url: str, tmp_path: Path) -> None:
     with Library.open(tmp_path / "local") as local:
         _seed(local)
-    done = subprocess.run([sys.executable, "-m", "desktop_app", "--library", str(tmp_path / "local"), "share",
-                           "--to", pg_url], env={**os.environ, "PYTHONPATH": str(ROOT)},
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--library", str(tmp_path / "local"), "share", "--to", pg_url],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("copied 2 papers to postgresql://postgres@/")
     listed = _cli(pg_url, "list")
@@ -259,8 +285,10 @@ def test_cli_share_and_list_by_url(pg_url: str, tmp_path: Path) -> None:
 def test_passwords_are_never_kept() -> None:
     from desktop_app.core.shared_library import has_password, redact
 
-    assert redact("postgresql://lin:s3cret@db.lab:5432/papers?sslmode=require") == \
-        "postgresql://lin@db.lab:5432/papers?sslmode=require"
+    assert (
+        redact("postgresql://lin:s3cret@db.lab:5432/papers?sslmode=require")
+        == "postgresql://lin@db.lab:5432/papers?sslmode=require"
+    )
     assert redact("postgresql://db/papers?user=lin&password=x") == "postgresql://db/papers?user=lin"
     assert redact("postgresql:///?service=lab") == "postgresql:///?service=lab"
     assert has_password("postgresql://lin:s@h/d") and not has_password("postgresql://lin@h/d")

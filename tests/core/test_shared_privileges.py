@@ -38,18 +38,24 @@ def _role(url: str, name: str, *grants: str) -> str:
 
 
 def test_a_member_without_the_tag_tables_gets_the_grant_to_ask_for(
-        library_with_a_paper: tuple[str, int], capsys: pytest.CaptureFixture[str]) -> None:
+    library_with_a_paper: tuple[str, int], capsys: pytest.CaptureFixture[str]
+) -> None:
     url, pid = library_with_a_paper
-    bob = _role(url, "bob_tags",
-                "GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}",
-                "GRANT INSERT, UPDATE ON paper, note, change_log TO {role}",
-                "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {role}")
+    bob = _role(
+        url,
+        "bob_tags",
+        "GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}",
+        "GRANT INSERT, UPDATE ON paper, note, change_log TO {role}",
+        "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {role}",
+    )
     with Library.open(bob) as lib:
         assert not lib.read_only
         with pytest.raises(PermissionDenied) as caught:
             lib.tags.add([pid], ["rl"])
-        assert str(caught.value) == ("the role 'bob_tags' may not write table tag: a library owner runs GRANT "
-                                     "SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO bob_tags")
+        assert str(caught.value) == (
+            "the role 'bob_tags' may not write table tag: a library owner runs GRANT "
+            "SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO bob_tags"
+        )
         assert lib.papers.get(pid).tags == []  # nothing of it was kept
     assert main(["--library", bob, "tag", str(pid), "--add", "rl"]) == 1
     err = capsys.readouterr().err
@@ -57,8 +63,9 @@ def test_a_member_without_the_tag_tables_gets_the_grant_to_ask_for(
     assert "Traceback" not in err
 
 
-def test_a_role_that_may_not_read_is_told_at_open(library_with_a_paper: tuple[str, int],
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_role_that_may_not_read_is_told_at_open(
+    library_with_a_paper: tuple[str, int], capsys: pytest.CaptureFixture[str]
+) -> None:
     url, _pid = library_with_a_paper
     nobody = _role(url, "nobody_reads")
     with pytest.raises(LibraryError) as caught:
@@ -73,8 +80,7 @@ def test_a_role_that_may_not_read_is_told_at_open(library_with_a_paper: tuple[st
 
 def test_a_member_without_the_sequences_is_told_which_grant(library_with_a_paper: tuple[str, int]) -> None:
     url, pid = library_with_a_paper
-    eve = _role(url, "eve_seq",
-                "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}")
+    eve = _role(url, "eve_seq", "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}")
     with Library.open(eve) as lib, pytest.raises(PermissionDenied) as caught:
         lib.tags.add([pid], ["rl"])
     assert "may not use sequence" in str(caught.value)
@@ -96,9 +102,12 @@ def test_a_member_cannot_upgrade_the_schema_and_is_told_who_can(library_with_a_p
             command.downgrade(cfg, "0008")
     finally:
         engine.dispose()
-    lin = _role(url, "lin_member",
-                "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}",
-                "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {role}")
+    lin = _role(
+        url,
+        "lin_member",
+        "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}",
+        "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {role}",
+    )
     with pytest.raises(PermissionDenied) as caught:
         Library.open(lin)
     assert str(caught.value).startswith("the role 'lin_member' may not upgrade the shared library's tables")
@@ -112,8 +121,10 @@ def test_a_member_cannot_upgrade_the_schema_and_is_told_who_can(library_with_a_p
 def _sql_blocks(text: str) -> list[str]:
     """The ```sql blocks of a Markdown page, without psql's backslash commands and comments."""
     blocks = text.split("```sql\n")[1:]
-    return ["\n".join(line for line in b.split("```", 1)[0].splitlines() if not line.startswith(("\\", "--")))
-            for b in blocks]
+    return [
+        "\n".join(line for line in b.split("```", 1)[0].splitlines() if not line.startswith(("\\", "--")))
+        for b in blocks
+    ]
 
 
 def test_the_setup_in_docs_shared_library_md_works(pg_server: str) -> None:
@@ -133,7 +144,9 @@ def test_the_setup_in_docs_shared_library_md_works(pg_server: str) -> None:
         admin.execute("ALTER ROLE lab_owner CREATEROLE")  # "or the administrator runs those lines"
     owner = pg_server.replace("postgresql://postgres@/postgres?", "postgresql://lab_owner@/papers?", 1)
     with Library.open(owner) as lib:  # the owner opens it once: the tables
-        pid = lib.imports.from_records([("t.bib", ParseResult("bibtex", [Record(title="P", doi="10.2/p")]))]).paper_ids[0]
+        pid = lib.imports.from_records([("t.bib", ParseResult("bibtex", [Record(title="P", doi="10.2/p")]))]).paper_ids[
+            0
+        ]
     with psycopg.connect(owner, autocommit=True) as conn:
         for statement in filter(str.strip, (roles + ";" + people).split(";")):
             conn.execute(statement)

@@ -45,14 +45,17 @@ def test_status_changes_are_logged_one_row_per_changed_paper(seed_library: Libra
     lib.papers.set_status([1, 2, 3], "read")  # 1 is read already: no change, no row
     rows = _log(lib, "status")
     assert [(pid, d) for pid, d, _ in rows] == [
-        (1, {"old": "unread", "new": "read"}), (2, {"old": "unread", "new": "read"}),
-        (3, {"old": "unread", "new": "read"})]
+        (1, {"old": "unread", "new": "read"}),
+        (2, {"old": "unread", "new": "read"}),
+        (3, {"old": "unread", "new": "read"}),
+    ]
     assert {actor for _, _, actor in rows} == {current_actor()}
     assert current_actor()  # the test machine has a user name
 
 
 def test_a_status_change_and_its_log_row_commit_or_roll_back_together(
-        seed_library: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    seed_library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
     lib = seed_library
 
     def fail(_conn: object) -> None:
@@ -76,9 +79,13 @@ def test_undoing_a_status_change_logs_the_reverse_change(seed_library: Library) 
     lib.papers.set_status([7, 8], "read")
     lib.papers.set_fields(before)  # what Edit → Undo runs (gui/editing.py)
     rows = [(pid, d) for pid, d, _ in _log(lib, "status")]
-    assert rows == [(4, {"old": "unread", "new": "skimmed"}),
-                    (7, {"old": "unread", "new": "read"}), (8, {"old": "unread", "new": "read"}),
-                    (7, {"old": "read", "new": "unread"}), (8, {"old": "read", "new": "unread"})]
+    assert rows == [
+        (4, {"old": "unread", "new": "skimmed"}),
+        (7, {"old": "unread", "new": "read"}),
+        (8, {"old": "unread", "new": "read"}),
+        (7, {"old": "read", "new": "unread"}),
+        (8, {"old": "read", "new": "unread"}),
+    ]
 
 
 def test_ratings_and_tags_are_logged_and_bulk_tagging_writes_one_row_per_paper(seed_library: Library) -> None:
@@ -86,7 +93,10 @@ def test_ratings_and_tags_are_logged_and_bulk_tagging_writes_one_row_per_paper(s
     lib.papers.set_rating([1, 2], 4)
     lib.papers.set_fields({1: {"rating": 0}})
     assert [(pid, d) for pid, d, _ in _log(lib, "rating")] == [
-        (1, {"old": 0, "new": 4}), (2, {"old": 0, "new": 4}), (1, {"old": 4, "new": 0})]
+        (1, {"old": 0, "new": 4}),
+        (2, {"old": 0, "new": 4}),
+        (1, {"old": 4, "new": 0}),
+    ]
     ids = list(range(1, 77))
     lib.tags.add(ids[:10], ["rl"])
     change = lib.tags.add(ids, ["rl"])  # only the 66 papers without it get a row
@@ -173,8 +183,12 @@ def test_reading_progress_per_day_and_cumulative(seed_library: Library) -> None:
     today = date.today()
     days = {p.day: (p.skimmed, p.read, p.read_total) for p in st.progress}
     assert [p.day for p in st.progress] == [today - timedelta(days=k) for k in (3, 2, 1, 0)]
-    assert days == {today - timedelta(days=3): (1, 3, 5), today - timedelta(days=2): (0, 0, 5),
-                    today - timedelta(days=1): (1, 1, 6), today: (0, 0, 5)}
+    assert days == {
+        today - timedelta(days=3): (1, 3, 5),
+        today - timedelta(days=2): (0, 0, 5),
+        today - timedelta(days=1): (1, 1, 6),
+        today: (0, 0, 5),
+    }
     assert st.progress[-1].read_total == st.by_status["read"] == 5
 
 
@@ -232,8 +246,15 @@ def test_change_log_and_statistics_on_postgresql(tmp_path: Path) -> None:
         SQLModel.metadata.create_all(engine)
         try:
             store = Store(engine)
-            records = [Record(title=f"Paper {i}", abstract=f"About topic {i}.", year=2020 + i % 3,
-                              venue="ICML" if i % 2 else "ACL") for i in range(6)]
+            records = [
+                Record(
+                    title=f"Paper {i}",
+                    abstract=f"About topic {i}.",
+                    year=2020 + i % 3,
+                    venue="ICML" if i % 2 else "ACL",
+                )
+                for i in range(6)
+            ]
             Imports(store, tmp_path).from_records([("x", ParseResult("bibtex", records))])
             papers, tags = Papers(store), Tags(store)
             ids = sorted(papers.rows(range(1, 7)))
@@ -242,8 +263,11 @@ def test_change_log_and_statistics_on_postgresql(tmp_path: Path) -> None:
             papers.set_rating(ids[:2], 5)
             tags.add(ids[:4], ["rl"])
             with store.read() as conn:
-                kinds = conn.execute(select(t.change_log.c.kind)
-                                     .where(t.change_log.c.kind.in_(STATISTICS_KINDS))).scalars().all()
+                kinds = (
+                    conn.execute(select(t.change_log.c.kind).where(t.change_log.c.kind.in_(STATISTICS_KINDS)))
+                    .scalars()
+                    .all()
+                )
             assert sorted(kinds) == ["rating"] * 2 + ["status"] * 4 + ["tag"] * 4
             st = library_statistics(store)
             assert (st.papers, st.by_status["read"], st.ratings[5], st.by_tag) == (6, 3, 2, [("rl", 4)])

@@ -49,12 +49,22 @@ def store(pg_url: str) -> Iterator[Store]:
 
 
 RECORDS = [
-    Record(title="Scaling RL with Verifiable Rewards", abstract="Reinforcement learning with rewards.",
-           authors=["Lin, Wei"], year=2026, doi="10.1/a", venue="NeurIPS"),
-    Record(title="Diffusion for Graphs", abstract="A diffusion model over graphs.", year=2025,
-           authors=["Ng, A."], venue="ICML"),
-    Record(title="Tokenizers Matter", abstract="A controlled study of tokenizer choice.", year=2026,
-           venue="ACL"),
+    Record(
+        title="Scaling RL with Verifiable Rewards",
+        abstract="Reinforcement learning with rewards.",
+        authors=["Lin, Wei"],
+        year=2026,
+        doi="10.1/a",
+        venue="NeurIPS",
+    ),
+    Record(
+        title="Diffusion for Graphs",
+        abstract="A diffusion model over graphs.",
+        year=2025,
+        authors=["Ng, A."],
+        venue="ICML",
+    ),
+    Record(title="Tokenizers Matter", abstract="A controlled study of tokenizer choice.", year=2026, venue="ACL"),
 ]
 
 
@@ -125,8 +135,14 @@ def test_possible_duplicates_on_postgresql(store: Store) -> None:
 
     imports, papers, tags = Imports(store), Papers(store), Tags(store)
     imports.from_records([("t.bib", ParseResult("bibtex", list(RECORDS)))])
-    typo = Record(title="Scaling RL with Verifable Rewards", abstract="Reinforcement learning with rewards.",
-                  authors=["Lin, Wei"], year=2026, doi="10.1/A", venue="NeurIPS 2026")
+    typo = Record(
+        title="Scaling RL with Verifable Rewards",
+        abstract="Reinforcement learning with rewards.",
+        authors=["Lin, Wei"],
+        year=2026,
+        doi="10.1/A",
+        venue="NeurIPS 2026",
+    )
     report = imports.from_records([("u.bib", ParseResult("bibtex", [typo]))], keep_apart=frozenset({(0, 0)}))
     assert report.added == 1
     dups = Duplicates(store, papers)

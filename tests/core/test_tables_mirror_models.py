@@ -54,8 +54,9 @@ def test_every_column_has_the_same_type_default_and_keys() -> None:
             assert bool(a.index) == bool(b.index) and bool(a.unique) == bool(b.unique), where
             assert isinstance(a.type, UTCDateTime) == isinstance(b.type, SQLModelUTCDateTime), where
             assert _kind(a.type) == _kind(b.type), where
-            assert sorted((f.target_fullname, f.ondelete) for f in a.foreign_keys) == \
-                sorted((f.target_fullname, f.ondelete) for f in b.foreign_keys), where
+            assert sorted((f.target_fullname, f.ondelete) for f in a.foreign_keys) == sorted(
+                (f.target_fullname, f.ondelete) for f in b.foreign_keys
+            ), where
             da, db = a.default, b.default
             assert (da is None) == (db is None), where
             if da is not None and db is not None:
@@ -93,8 +94,10 @@ def test_opening_a_library_imports_neither_sqlmodel_nor_pydantic(tmp_path: Path)
 
     lib = Library.open(tmp_path)
     lib.close()
-    code = ("import sys; from desktop_app.core.library import Library; "
-            f"lib = Library.open({str(tmp_path)!r}); lib.query('learning'); lib.papers.count(); "
-            "print(sorted(m for m in ('sqlmodel', 'pydantic', 'sqlalchemy.orm') if m in sys.modules))")
+    code = (
+        "import sys; from desktop_app.core.library import Library; "
+        f"lib = Library.open({str(tmp_path)!r}); lib.query('learning'); lib.papers.count(); "
+        "print(sorted(m for m in ('sqlmodel', 'pydantic', 'sqlalchemy.orm') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr

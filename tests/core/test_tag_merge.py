@@ -14,8 +14,11 @@ def _rows(lib: Library) -> tuple[set, set]:
     """Every tag row and every paper-tag link, by name."""
     with lib.store.read() as conn:
         tags = set(conn.execute(select(t.tag.c.id, t.tag.c.name, t.tag.c.color)).all())
-        links = set(conn.execute(select(t.paper_tag.c.paper_id, t.tag.c.name)
-                                 .join(t.tag, t.tag.c.id == t.paper_tag.c.tag_id)).all())
+        links = set(
+            conn.execute(
+                select(t.paper_tag.c.paper_id, t.tag.c.name).join(t.tag, t.tag.c.id == t.paper_tag.c.tag_id)
+            ).all()
+        )
     return tags, links
 
 
@@ -28,7 +31,11 @@ def test_merge_then_unmerge_restores_every_row(seed_library: Library) -> None:
     lib.tags.recolor("rl", "#1f77b4")
     before = _rows(lib)
     assert lib.tags.merge_preview("rl", "reinforcement-learning") == {
-        "tagged": 5, "both": 2, "gaining": 3, "target_exists": True}
+        "tagged": 5,
+        "both": 2,
+        "gaining": 3,
+        "target_exists": True,
+    }
     assert _rows(lib) == before  # a preview changes nothing
 
     change = lib.tags.merge("rl", "reinforcement-learning")

@@ -34,8 +34,10 @@ BIO = [
 def _bib(path: Path) -> Path:
     entries = []
     for n, abstract in enumerate(RL + BIO):
-        entries.append(f"@article{{p{n},\n  title = {{Paper number {n} on {'control' if n < 4 else 'folding'}}},\n"
-                       f"  author = {{Author{n}, A.}},\n  year = {{2024}},\n  abstract = {{{abstract}}}\n}}\n")
+        entries.append(
+            f"@article{{p{n},\n  title = {{Paper number {n} on {'control' if n < 4 else 'folding'}}},\n"
+            f"  author = {{Author{n}, A.}},\n  year = {{2024}},\n  abstract = {{{abstract}}}\n}}\n"
+        )
     path.write_text("\n".join(entries), "utf-8")
     return path
 

@@ -44,8 +44,12 @@ def test_the_sliced_product_is_scipys_to_the_last_bit() -> None:
     spans = m.slices(values=1_000)
     assert len(spans) > 50 and spans[0][0] == 0 and spans[-1][1] == m.shape[0]
     assert all(a[1] == b[0] for a, b in zip(spans, spans[1:], strict=False))
-    fat = Csr(np.array([0, 5_000, 5_001], dtype=np.int64), np.zeros(5_001, dtype=np.int32),
-              np.ones(5_001, dtype=np.float32), (2, 1))
+    fat = Csr(
+        np.array([0, 5_000, 5_001], dtype=np.int64),
+        np.zeros(5_001, dtype=np.int32),
+        np.ones(5_001, dtype=np.float32),
+        (2, 1),
+    )
     assert fat.slices(values=10) == [(0, 1), (1, 2)]  # a row larger than a slice is one slice
     assert fat.dot(np.array([2.0])).tolist() == [10_000.0, 2.0]
 

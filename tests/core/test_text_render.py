@@ -204,10 +204,7 @@ def test_punctuation_rules() -> None:
     assert "a 17.06% performance gain" in to_plain(seed(r"\textbf{17.06\%}"))
     assert "large “constants,” such as" in to_plain(seed("``constants,''"))
     assert "adding only ~1% trainable" in to_plain(seed("only ~1%"))  # "~" before a number kept
-    assert (
-        to_plain(r"See Fig.~3 \& Tab.~2 for A\_B at 5\% cost")
-        == "See Fig. 3 & Tab. 2 for A_B at 5% cost"
-    )
+    assert to_plain(r"See Fig.~3 \& Tab.~2 for A\_B at 5\% cost") == "See Fig. 3 & Tab. 2 for A_B at 5% cost"
     assert to_plain(r"\$5 -- or \$10") == "$5 – or $10"
 
 
@@ -229,9 +226,7 @@ def test_unknown_macros_read_as_their_name_or_argument() -> None:
     plain = to_plain(raw)
     assert "we introduce projectname, a large-scale synthetic" in plain
     assert "projectname inverts this process" in plain
-    assert (
-        to_plain(r"A \mymacro{kept text} here, \other{} there") == "A kept text here, other there"
-    )
+    assert to_plain(r"A \mymacro{kept text} here, \other{} there") == "A kept text here, other there"
 
 
 def test_accents_through_pylatexenc() -> None:
@@ -292,10 +287,7 @@ def test_term_hits_case_insensitive_whole_words_and_prefixes() -> None:
     check_html(out, plain)
     # A phrase across bold boundaries, and no partial words.
     out = to_html(raw, terms=["recursive automated composition"])
-    assert (
-        '<span class="hit" style="background-color:#ffd54f"><b>R</b>ecursive <b>A</b>utomated'
-        in out
-    )
+    assert '<span class="hit" style="background-color:#ffd54f"><b>R</b>ecursive <b>A</b>utomated' in out
     assert "hit" not in to_html("spaces and traces", terms=["ace"])
     assert to_html("x", terms=["*", "", '""']) == "x"
 

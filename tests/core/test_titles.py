@@ -14,9 +14,7 @@ from desktop_app.core.text.titlecut import fit, sentences
 
 SEED_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
 SEEDS = [
-    r.abstract
-    for path in sorted(SEED_DIR.glob("*.txt"))
-    for r in read_seeds(path.read_text(encoding="utf-8")).records
+    r.abstract for path in sorted(SEED_DIR.glob("*.txt")) for r in read_seeds(path.read_text(encoding="utf-8")).records
 ]
 pytestmark = pytest.mark.skipif(not SEEDS, reason="seed abstracts not found")
 

@@ -26,8 +26,7 @@ def mix(library_dir: Path, shared_dir: Path) -> Library:
 
 
 def _add(lib: Library, records: list[Record]) -> list[int]:
-    report = lib.imports.from_records([("test", ParseResult(format="csv", records=records))],
-                                      duplicates="skip")
+    report = lib.imports.from_records([("test", ParseResult(format="csv", records=records))], duplicates="skip")
     lib.flush_index()
     assert report.added == len(records), report.as_dict()
     return lib.query("", sort="id", limit=None).ids
@@ -82,12 +81,26 @@ def test_no_one_or_two_papers(empty_library: Library) -> None:
     lib = empty_library
     none = lib.topics.of()
     assert none.topics == [] and none.papers == 0 and "No papers" in none.message
-    _add(lib, [Record(title="Clonidine for pain after tonsillectomy",
-                      abstract="Oral clonidine compared with intravenous fentanyl in children.")])
+    _add(
+        lib,
+        [
+            Record(
+                title="Clonidine for pain after tonsillectomy",
+                abstract="Oral clonidine compared with intravenous fentanyl in children.",
+            )
+        ],
+    )
     one = lib.topics.of()
     assert [t.size for t in one.topics] == [1] and "Too few" in one.message
-    ids = _add(lib, [Record(title="Graph neural networks for molecules",
-                            abstract="Message passing networks predict molecular properties.")])
+    ids = _add(
+        lib,
+        [
+            Record(
+                title="Graph neural networks for molecules",
+                abstract="Message passing networks predict molecular properties.",
+            )
+        ],
+    )
     two = lib.topics.of()
     assert [sorted(t.ids) for t in two.topics] == [ids]
     assert sorted(pid for t in lib.topics.of(k=2).topics for pid in t.ids) == ids
@@ -97,9 +110,18 @@ def test_no_one_or_two_papers(empty_library: Library) -> None:
 def test_papers_without_abstracts_and_identical_abstracts(empty_library: Library) -> None:
     lib = empty_library
     same = "We study reward models for reinforcement learning from human feedback in language models."
-    ids = _add(lib, [Record(title=f"Reward models, part {n}", abstract=same) for n in range(5)]
-               + [Record(title=title) for title in ("Optimal transport barycenters", "Wasserstein barycenters fast",
-                                                     "Optimal transport on graphs")])
+    ids = _add(
+        lib,
+        [Record(title=f"Reward models, part {n}", abstract=same) for n in range(5)]
+        + [
+            Record(title=title)
+            for title in (
+                "Optimal transport barycenters",
+                "Wasserstein barycenters fast",
+                "Optimal transport on graphs",
+            )
+        ],
+    )
     found = lib.topics.of(k=4)
     assert sorted(pid for t in found.topics for pid in t.ids) == ids
     copies = ids[:5]
@@ -114,16 +136,26 @@ def test_papers_without_abstracts_and_identical_abstracts(empty_library: Library
 def test_only_identical_texts_give_one_topic_with_a_message(empty_library: Library) -> None:
     lib = empty_library
     text = "Stimulant medication for attention deficit hyperactivity disorder in adults."
-    ids = _add(lib, [Record(title="Stimulants in ADHD", abstract=text, year=2000 + n, doi=f"10.1/{n}") for n in range(4)])
+    ids = _add(
+        lib, [Record(title="Stimulants in ADHD", abstract=text, year=2000 + n, doi=f"10.1/{n}") for n in range(4)]
+    )
     found = lib.topics.of(k=3)
     assert [sorted(t.ids) for t in found.topics] == [ids] and "Only 1 different texts" in found.message
 
 
 def test_a_chinese_abstract_among_english_ones(mix: Library) -> None:
-    zh = _add(mix, [Record(title="强化学习中的奖励模型",
-                           abstract="我们研究大型语言模型的强化学习，奖励模型和可验证奖励的推理能力。"),
-                    Record(title="注意缺陷多动障碍的药物治疗",
-                           abstract="本研究比较了儿童注意缺陷多动障碍的兴奋剂药物治疗效果。")])[-2:]
+    zh = _add(
+        mix,
+        [
+            Record(
+                title="强化学习中的奖励模型",
+                abstract="我们研究大型语言模型的强化学习，奖励模型和可验证奖励的推理能力。",
+            ),
+            Record(
+                title="注意缺陷多动障碍的药物治疗", abstract="本研究比较了儿童注意缺陷多动障碍的兴奋剂药物治疗效果。"
+            ),
+        ],
+    )[-2:]
     found = mix.topics.of()
     placed = [pid for t in found.topics for pid in t.ids]
     assert sorted(placed) == sorted(mix.query("", limit=None).ids) and set(zh) <= set(placed)
@@ -249,10 +281,17 @@ def test_cli_topics_decide(mix_location: str, capsys: pytest.CaptureFixture[str]
 
 
 def test_more_topics_asked_for_than_papers(empty_library: Library) -> None:
-    ids = _add(empty_library, [Record(title=t, abstract=a) for t, a in (
-        ("Clonidine for pain", "Oral clonidine against fentanyl after tonsillectomy in children."),
-        ("Graph networks", "Message passing networks predict molecular properties of graphs."),
-        ("Optimal transport", "Wasserstein barycenters of measures computed by entropic transport."))])
+    ids = _add(
+        empty_library,
+        [
+            Record(title=t, abstract=a)
+            for t, a in (
+                ("Clonidine for pain", "Oral clonidine against fentanyl after tonsillectomy in children."),
+                ("Graph networks", "Message passing networks predict molecular properties of graphs."),
+                ("Optimal transport", "Wasserstein barycenters of measures computed by entropic transport."),
+            )
+        ],
+    )
     found = empty_library.topics.of(k=50)
     assert sorted(sorted(t.ids) for t in found.topics) == [[i] for i in ids]
     assert found.message == "Only 3 papers to group: 3 topics instead of 50."

@@ -21,9 +21,14 @@ RACES_WORDS = "Recursive Automated Composition"
 PDF = b"%PDF-1.4\n% trashed paper\n" + bytes(range(256)) * 8 + b"\n%%EOF\n"
 
 DEPENDENT = {  # table -> the columns naming a paper
-    "paper_tag": ("paper_id",), "note": ("paper_id",), "note_revision": ("paper_id",),
-    "highlight": ("paper_id",), "reading_list_item": ("paper_id",), "paper_identity": ("paper_id",),
-    "attachment": ("paper_id",), "paper_merge": ("kept_id", "merged_id"),
+    "paper_tag": ("paper_id",),
+    "note": ("paper_id",),
+    "note_revision": ("paper_id",),
+    "highlight": ("paper_id",),
+    "reading_list_item": ("paper_id",),
+    "paper_identity": ("paper_id",),
+    "attachment": ("paper_id",),
+    "paper_merge": ("kept_id", "merged_id"),
     "distinct_pair": ("low_id", "high_id"),
 }
 
@@ -32,9 +37,14 @@ def _rows_naming(lib: Library, pid: int) -> dict[str, int]:
     """How many rows of each dependent table (and ``paper`` itself) name ``pid``."""
     tables = {"paper": ("id",), **DEPENDENT}
     with lib.store.read() as conn:
-        return {name: conn.execute(select(func.count()).select_from(getattr(t, name)).where(
-                    or_(*(getattr(t, name).c[c] == pid for c in cols)))).scalar_one()
-                for name, cols in tables.items()}
+        return {
+            name: conn.execute(
+                select(func.count())
+                .select_from(getattr(t, name))
+                .where(or_(*(getattr(t, name).c[c] == pid for c in cols)))
+            ).scalar_one()
+            for name, cols in tables.items()
+        }
 
 
 @pytest.fixture(params=BACKENDS)
@@ -116,15 +126,28 @@ def test_restore_brings_a_paper_back_into_search(seed_library: Library) -> None:
 
 
 def test_purge_removes_the_paper_every_row_on_it_its_index_entry_and_its_file(
-        any_seed_library: Library, tmp_path: Path) -> None:
+    any_seed_library: Library, tmp_path: Path
+) -> None:
     lib = any_seed_library
     races = find_paper(lib, RACES_WORDS)
     other = next(i for i in lib.query("").ids if i != races)
     copy = _everything_on(lib, races, other, tmp_path)
     assert copy.is_file()
     before = _rows_naming(lib, races)
-    assert all(before[k] for k in ("paper", "paper_tag", "note", "note_revision", "highlight",
-                                   "reading_list_item", "paper_identity", "attachment", "distinct_pair"))
+    assert all(
+        before[k]
+        for k in (
+            "paper",
+            "paper_tag",
+            "note",
+            "note_revision",
+            "highlight",
+            "reading_list_item",
+            "paper_identity",
+            "attachment",
+            "distinct_pair",
+        )
+    )
     lib.papers.delete([races])
     assert copy.is_file()  # in the trash the copy stays: a restore finds it
     change = lib.trash.purge([races])

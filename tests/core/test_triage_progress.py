@@ -15,8 +15,11 @@ from desktop_app.core.models import ChangeLog
 
 def _log(lib: Library, pid: int, old: str, new: str, at: datetime) -> None:
     with lib.store.write() as tx:
-        tx.conn.execute(insert(ChangeLog.__table__).values(  # type: ignore[attr-defined]
-            at=at, kind="status", paper_id=pid, detail=json.dumps({"old": old, "new": new})))
+        tx.conn.execute(
+            insert(ChangeLog.__table__).values(  # type: ignore[attr-defined]
+                at=at, kind="status", paper_id=pid, detail=json.dumps({"old": old, "new": new})
+            )
+        )
 
 
 def test_triaged_ids_and_statuses(seed_library: Library) -> None:
@@ -28,8 +31,7 @@ def test_triaged_ids_and_statuses(seed_library: Library) -> None:
     assert triage.triaged_ids(lib.store) == set(ids[:4])
     lib.papers.delete(ids[:1])
     assert triage.triaged_ids(lib.store) == set(ids[1:4])  # deleted papers do not count
-    assert triage.statuses(lib.store, ids[:5]) == {ids[1]: "read", ids[2]: "read", ids[3]: "skimmed",
-                                                   ids[4]: "unread"}
+    assert triage.statuses(lib.store, ids[:5]) == {ids[1]: "read", ids[2]: "read", ids[3]: "skimmed", ids[4]: "unread"}
 
 
 def test_decided_since_reads_status_events(seed_library: Library) -> None:

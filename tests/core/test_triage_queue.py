@@ -36,9 +36,11 @@ def test_decision_is_its_own_field_undoable_and_logged(seed_library: Library) ->
     from sqlalchemy import select
 
     from desktop_app.core.store import tables as t
+
     with lib.store.read() as conn:
-        rows = conn.execute(select(t.change_log.c.kind, t.change_log.c.detail)
-                            .where(t.change_log.c.kind == "decision")).all()
+        rows = conn.execute(
+            select(t.change_log.c.kind, t.change_log.c.detail).where(t.change_log.c.kind == "decision")
+        ).all()
     details = [json.loads(d) for _, d in rows]
     assert {"old": None, "new": "keep"} in details and {"old": "keep", "new": None} in details
 
@@ -57,6 +59,7 @@ def test_query_language_and_sort(seed_library: Library) -> None:
     top = lib.query("", sort="decision").ids[:3]
     assert set(top[:2]) == set(ids[:2]) and top[2] == ids[2]
     from desktop_app.core.search.errors import QuerySyntaxError
+
     with pytest.raises(QuerySyntaxError, match="decision is one of"):
         lib.query("decision:include")
 
@@ -93,8 +96,11 @@ def test_queue_before_and_after_learning(seed_library: Library) -> None:
 
 def test_edge_cases(library_dir: Path, tmp_path: Path) -> None:
     src = tmp_path / "few.csv"
-    src.write_text("title,abstract\nOne paper,About graphs and their spectra.\n"
-                   "Another,\nThird,About graphs again and spectra of graphs.\n", encoding="utf-8")
+    src.write_text(
+        "title,abstract\nOne paper,About graphs and their spectra.\n"
+        "Another,\nThird,About graphs again and spectra of graphs.\n",
+        encoding="utf-8",
+    )
     with Library.open(library_dir) as lib:
         assert lib.triage.queue("").entries == []  # an empty library
         lib.imports.from_files([src])
@@ -112,8 +118,10 @@ def test_edge_cases(library_dir: Path, tmp_path: Path) -> None:
 
 
 def test_near_duplicates(library_dir: Path, tmp_path: Path) -> None:
-    text = ("We introduce a benchmark of verifiable reasoning tasks for language models and show "
-            "that reinforcement learning with verifiable rewards improves accuracy on all of them.")
+    text = (
+        "We introduce a benchmark of verifiable reasoning tasks for language models and show "
+        "that reinforcement learning with verifiable rewards improves accuracy on all of them."
+    )
     src = tmp_path / "versions.csv"
     with src.open("w", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh)
@@ -135,14 +143,15 @@ def test_keeps_left_estimate() -> None:
     assert pace.keeps_left([True] * 10, 100) is None  # too early
     assert pace.keeps_left([True, False] * 30, 0) == 0.0
     rng = random.Random(4)
-    seq = [rng.random() < 0.6 * 0.995 ** i for i in range(400)]
-    truth = sum(0.6 * 0.995 ** i for i in range(400, 2400))
+    seq = [rng.random() < 0.6 * 0.995**i for i in range(400)]
+    truth = sum(0.6 * 0.995**i for i in range(400, 2400))
     est = pace.keeps_left(seq, 2000)
     assert est is not None and truth / 3 <= est <= truth * 3
 
 
-@pytest.mark.skipif(not (SHARED / "screening" / "ADHD.csv").exists(),
-                    reason=f"needs {SHARED / 'screening'} (the labelled reviews)")
+@pytest.mark.skipif(
+    not (SHARED / "screening" / "ADHD.csv").exists(), reason=f"needs {SHARED / 'screening'} (the labelled reviews)"
+)
 def test_learned_order_beats_list_order_on_a_labelled_review(library_dir: Path, tmp_path: Path) -> None:
     """All 20 included papers of the ADHD review and 280 excluded ones, in file order: after 60
     decisions taken from the queue the user has found far more of them than in list order."""
@@ -228,8 +237,9 @@ def test_decisions_survive_json_export_and_restore_and_show_in_csv(seed_library:
     run = [sys.executable, "-m", "desktop_app", "--library"]
     doc, table = tmp_path / "lib.json", tmp_path / "lib.csv"
     for fmt, out in (("json", doc), ("csv", table)):
-        done = subprocess.run([*run, str(folder), "export", "--format", fmt, "-o", str(out)],
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [*run, str(folder), "export", "--format", fmt, "-o", str(out)], capture_output=True, text=True, timeout=120
+        )
         assert done.returncode == 0, done.stderr
     with table.open(encoding="utf-8-sig", newline="") as fh:
         cells = {int(r["id"]): r["decision"] for r in csv.DictReader(fh)}
@@ -239,12 +249,14 @@ def test_decisions_survive_json_export_and_restore_and_show_in_csv(seed_library:
     assert done.returncode == 0, done.stderr
     with Library.open(fresh) as lib:
         assert lib.papers.decision_counts() == {"keep": 2, "maybe": 1, "skip": 1, "none": 72}
-        done = subprocess.run([*run, str(fresh), "triage", "queue", "--limit", "2"],
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [*run, str(fresh), "triage", "queue", "--limit", "2"], capture_output=True, text=True, timeout=120
+        )
         assert done.returncode == 0, done.stderr
         assert len(done.stdout.splitlines()) == 2 and "4 of 76 decided" in done.stderr
-        bad = subprocess.run([*run, str(fresh), "triage", "decide", "keep", "99999"],
-                             capture_output=True, text=True, timeout=120)
+        bad = subprocess.run(
+            [*run, str(fresh), "triage", "decide", "keep", "99999"], capture_output=True, text=True, timeout=120
+        )
         assert bad.returncode == 1 and "99999" in bad.stderr and "Traceback" not in bad.stderr
 
 
@@ -277,10 +289,12 @@ def test_a_queue_process_needs_neither_scikit_learn_nor_scipy(seed_library: Libr
     seed_library.triage.decide(ids[:1], "keep")
     seed_library.triage.decide(ids[1:2], "skip")
     seed_library.triage.queue("")  # builds and caches the features
-    code = ("import sys; from desktop_app.core.library import Library; "
-            f"lib = Library.open({str(seed_library.folder)!r}); q = lib.triage.queue('', limit=3); "
-            "assert q.summary.learned and len(q.entries) == 3; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'scipy')))")
+    code = (
+        "import sys; from desktop_app.core.library import Library; "
+        f"lib = Library.open({str(seed_library.folder)!r}); q = lib.triage.queue('', limit=3); "
+        "assert q.summary.learned and len(q.entries) == 3; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'scipy')))"
+    )
     seed_library.close()
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -294,7 +308,8 @@ def test_features_built_in_a_child_process_are_found_here(seed_library: Library)
     assert text_features.build_in_child(seed_library.folder)
     assert text_features.cached(seed_library.store, seed_library.folder)
     assert [p.name for p in (seed_library.folder / "cache").glob("features-*")] == [
-        f"features-{text_features.fingerprint(seed_library.store)}"]
+        f"features-{text_features.fingerprint(seed_library.store)}"
+    ]
     ids = seed_library.query("").ids
     seed_library.triage.decide(ids[:1], "keep")  # a decision leaves the texts' fingerprint alone
     assert text_features.cached(seed_library.store, seed_library.folder)
@@ -319,7 +334,7 @@ def test_a_child_building_features_waits_for_another_process_and_keeps_its_featu
         fp = text_features.fingerprint(lib.store)
         ours = text_features.build(*text_features.paper_texts(lib.store), fp)
         ours.terms[0] = "zz-built-by-the-other-process"
-        assert text_features._save(lib.folder, ours) # the other process's save
+        assert text_features._save(lib.folder, ours)  # the other process's save
     child.join(60)
     assert done == [True]
     kept = text_features._load(lib.folder, fp)
@@ -328,9 +343,12 @@ def test_a_child_building_features_waits_for_another_process_and_keeps_its_featu
 
 def test_label_columns_of_a_csv_are_nothing_special(library_dir: Path, tmp_path: Path) -> None:
     src = tmp_path / "labelled.csv"
-    src.write_text("title,abstract,label_included,label_abstract_screening\n"
-                   "Graph spectra,Eigenvalues of random graphs.,1,1\n"
-                   "Bandits,Regret bounds for bandits.,0,0\n", encoding="utf-8")
+    src.write_text(
+        "title,abstract,label_included,label_abstract_screening\n"
+        "Graph spectra,Eigenvalues of random graphs.,1,1\n"
+        "Bandits,Regret bounds for bandits.,0,0\n",
+        encoding="utf-8",
+    )
     with Library.open(library_dir) as lib:
         assert lib.imports.from_files([src]).added == 2
         assert lib.papers.decision_counts() == {"keep": 0, "maybe": 0, "skip": 0, "none": 2}
@@ -351,8 +369,9 @@ def test_decisions_come_back_from_bibtex_and_csv(seed_library: Library, tmp_path
     seed_library.close()
     out = tmp_path / f"lib.{fmt}"
     run = [sys.executable, "-m", "desktop_app", "--library"]
-    done = subprocess.run([*run, str(folder), "export", "--format", fmt, "-o", str(out)],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [*run, str(folder), "export", "--format", fmt, "-o", str(out)], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     if fmt == "bib":
         assert out.read_text(encoding="utf-8").count("marginalia-decision") == 3
@@ -361,4 +380,5 @@ def test_decisions_come_back_from_bibtex_and_csv(seed_library: Library, tmp_path
         assert lib.papers.decision_counts() == {"keep": 2, "maybe": 0, "skip": 1, "none": 73}
         assert lib.triage.queue("").summary.decided == 3
         from desktop_app.core.insights import pace
+
         assert pace.decision_sequence(lib.store) == []  # imported decisions are not the user's pace

@@ -38,20 +38,33 @@ def test_update_returns_the_previous_values_and_undo_restores_them(seed_library:
     pid = lib.query("").ids[0]
     before = lib.papers.get(pid)
     stamp = _updated_at(lib, pid)
-    change = lib.papers.update_metadata(pid, {
-        "title": "  A   new title ", "authors": ["Vaswani, Ashish", " Shazeer,  Noam "], "venue": "Proc. Test Venue",
-        "year": "2017", "doi": "https://doi.org/10.5555/3295222.3295349", "arxiv_id": "arXiv:1706.03762v7",
-        "url": "https://example.org/paper", "entry_type": "inproceedings",
-    })
+    change = lib.papers.update_metadata(
+        pid,
+        {
+            "title": "  A   new title ",
+            "authors": ["Vaswani, Ashish", " Shazeer,  Noam "],
+            "venue": "Proc. Test Venue",
+            "year": "2017",
+            "doi": "https://doi.org/10.5555/3295222.3295349",
+            "arxiv_id": "arXiv:1706.03762v7",
+            "url": "https://example.org/paper",
+            "entry_type": "inproceedings",
+        },
+    )
     after = lib.papers.get(pid)
     assert after.title == "A new title" and after.title_source == "edited"
     assert after.authors == ["Vaswani, Ashish", "Shazeer, Noam"]
     assert (after.venue, after.year, after.doi, after.arxiv_id, after.url, after.entry_type) == (
-        "Proc. Test Venue", 2017, "10.5555/3295222.3295349", "1706.03762", "https://example.org/paper", "inproceedings")
+        "Proc. Test Venue",
+        2017,
+        "10.5555/3295222.3295349",
+        "1706.03762",
+        "https://example.org/paper",
+        "inproceedings",
+    )
     assert _updated_at(lib, pid) > stamp
     assert change.text_changed and change.paper_ids == (pid,)
-    assert set(change.detail["fields"]) >= {"title", "authors", "venue", "year", "doi", "arxiv_id", "url",
-                                            "entry_type"}
+    assert set(change.detail["fields"]) >= {"title", "authors", "venue", "year", "doi", "arxiv_id", "url", "entry_type"}
     old = change.detail["old"]
     assert old["title"] == before.title and old["authors"] == before.authors and old["year"] == before.year
     # the new DOI is filed as a look-up key for the duplicate finder
@@ -59,8 +72,19 @@ def test_update_returns_the_previous_values_and_undo_restores_them(seed_library:
 
     lib.papers.update_metadata(pid, old)  # what Undo does
     back = lib.papers.get(pid)
-    for field in ("title", "title_source", "authors", "venue", "year", "doi", "arxiv_id", "url", "entry_type",
-                  "abstract", "abstract_text"):
+    for field in (
+        "title",
+        "title_source",
+        "authors",
+        "venue",
+        "year",
+        "doi",
+        "arxiv_id",
+        "url",
+        "entry_type",
+        "abstract",
+        "abstract_text",
+    ):
         assert getattr(back, field) == getattr(before, field), field
 
 
@@ -95,22 +119,24 @@ def test_nothing_changed_writes_nothing(seed_library: Library) -> None:
     assert _updated_at(lib, pid) == stamp
 
 
-@pytest.mark.parametrize(("changes", "message"), [
-    ({"year": "19"}, "the year is a number from 1000"),
-    ({"year": "3050"}, "the year is a number from 1000"),
-    ({"year": "soon"}, "the year is a number"),
-    ({"doi": "11.1234/abc"}, "is not a DOI"),
-    ({"doi": "10.1234"}, "is not a DOI"),
-    ({"arxiv_id": "1706.037"}, "is not an arXiv id"),
-    ({"url": "ftp://example.org/x"}, "is not a web address"),
-    ({"url": "example.org"}, "is not a web address"),
-    ({"entry_type": "poem"}, "the entry type is one of"),
-    ({"title": "   "}, "the title cannot be empty"),
-    ({"bibtex_key": "x"}, "is not a field"),
-    ({"authors": "Vaswani, Ashish"}, "a list of names"),
-])
-def test_invalid_values_are_refused_and_nothing_is_written(seed_library: Library, changes: dict,
-                                                           message: str) -> None:
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"year": "19"}, "the year is a number from 1000"),
+        ({"year": "3050"}, "the year is a number from 1000"),
+        ({"year": "soon"}, "the year is a number"),
+        ({"doi": "11.1234/abc"}, "is not a DOI"),
+        ({"doi": "10.1234"}, "is not a DOI"),
+        ({"arxiv_id": "1706.037"}, "is not an arXiv id"),
+        ({"url": "ftp://example.org/x"}, "is not a web address"),
+        ({"url": "example.org"}, "is not a web address"),
+        ({"entry_type": "poem"}, "the entry type is one of"),
+        ({"title": "   "}, "the title cannot be empty"),
+        ({"bibtex_key": "x"}, "is not a field"),
+        ({"authors": "Vaswani, Ashish"}, "a list of names"),
+    ],
+)
+def test_invalid_values_are_refused_and_nothing_is_written(seed_library: Library, changes: dict, message: str) -> None:
     lib = seed_library
     pid = lib.query("").ids[0]
     before = lib.papers.get(pid)

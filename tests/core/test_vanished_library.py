@@ -22,8 +22,13 @@ from desktop_app.core.store import backups, library_marker
 
 def _cli(folder: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    return subprocess.run([sys.executable, "-m", "desktop_app", "--library", str(folder), *args],
-                          capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--library", str(folder), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def _gone(folder: Path) -> None:

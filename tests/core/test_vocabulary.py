@@ -19,13 +19,39 @@ from tests.helpers.shared import SEEDS
 
 pytestmark = pytest.mark.shared  # the seeds: ../shared
 
-MISSPELT = ["reinforcment lerning", "Reinforcment Lerning", "title:transformr", "abstract:verifable rewards",
-            '"reinforcment lerning"', "lerning AND (optimizaton OR RLVR)", "tag:rl lerning", "benchmrk",
-            "graph nueral netwroks", "difusion modles", "optimzation", "langauge", "zzzzqqq", "rewrd",
-            "verifiabel", "agnet", "retreival augmented", "poliyc gradient", "tranformers", "Über naïve",
-            "author:smtih", "venue:neurps"]
-EXTRA = [Record(title="Über naïve Bayes für Sprachmodelle", abstract="Naïve Bayes über Sprachmodelle, "
-                "große Modelle und Ähnlichkeit.", doi="10.5/uber", authors=["Smith, Jane"], venue="NeurIPS")]
+MISSPELT = [
+    "reinforcment lerning",
+    "Reinforcment Lerning",
+    "title:transformr",
+    "abstract:verifable rewards",
+    '"reinforcment lerning"',
+    "lerning AND (optimizaton OR RLVR)",
+    "tag:rl lerning",
+    "benchmrk",
+    "graph nueral netwroks",
+    "difusion modles",
+    "optimzation",
+    "langauge",
+    "zzzzqqq",
+    "rewrd",
+    "verifiabel",
+    "agnet",
+    "retreival augmented",
+    "poliyc gradient",
+    "tranformers",
+    "Über naïve",
+    "author:smtih",
+    "venue:neurps",
+]
+EXTRA = [
+    Record(
+        title="Über naïve Bayes für Sprachmodelle",
+        abstract="Naïve Bayes über Sprachmodelle, große Modelle und Ähnlichkeit.",
+        doi="10.5/uber",
+        authors=["Smith, Jane"],
+        venue="NeurIPS",
+    )
+]
 
 
 @pytest.fixture(scope="module")
@@ -49,13 +75,13 @@ def _probes(reader, field: str, rng: random.Random) -> list[str]:
             i = rng.randrange(len(word)) if word else 0
             op = rng.choice("disw")
             if op == "d" and len(word) > 1:
-                word = word[:i] + word[i + 1:]
+                word = word[:i] + word[i + 1 :]
             elif op == "i":
                 word = word[:i] + rng.choice("aeiourstnxü") + word[i:]
             elif op == "s" and word:
-                word = word[:i] + rng.choice("aeiourstnxé") + word[i + 1:]
+                word = word[:i] + rng.choice("aeiourstnxé") + word[i + 1 :]
             elif op == "w" and i + 1 < len(word):
-                word = word[:i] + word[i + 1] + word[i] + word[i + 2:]
+                word = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
         out += [term, word]
     return [w for w in out if w]
 
@@ -70,8 +96,10 @@ def test_near_terms_are_whooshs_terms_within(lib: Library) -> None:
     for field in TEXT_FIELDS:
         for word in _probes(reader, field, rng):
             for dist in (1, 2):
-                want = {t.decode("utf-8") if isinstance(t, bytes) else t
-                        for t in reader.terms_within(field, word, dist, prefix=1)}
+                want = {
+                    t.decode("utf-8") if isinstance(t, bytes) else t
+                    for t in reader.terms_within(field, word, dist, prefix=1)
+                }
                 assert voc.terms_within(field, word, dist) == want, (field, word, dist)
                 compared += bool(want)
     assert compared > 100
@@ -84,8 +112,10 @@ class _WhooshScan:
         self.reader = index.searcher.reader()
 
     def terms_within(self, field: str, word: str, maxdist: int) -> set[str]:
-        return {t.decode("utf-8") if isinstance(t, bytes) else t
-                for t in self.reader.terms_within(field, word, maxdist, prefix=1)}
+        return {
+            t.decode("utf-8") if isinstance(t, bytes) else t
+            for t in self.reader.terms_within(field, word, maxdist, prefix=1)
+        }
 
 
 def test_the_offers_are_those_of_whooshs_scan(lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -98,8 +128,9 @@ def test_the_offers_are_those_of_whooshs_scan(lib: Library, monkeypatch: pytest.
     assert offers == before
 
 
-def test_a_file_per_segment_is_written_at_commit_and_read_by_the_next_process(tmp_path: Path,
-                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_per_segment_is_written_at_commit_and_read_by_the_next_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = tmp_path / "lib"
     with Library.open(folder) as lib:
         lib.imports.from_files(list(SEEDS)[:2])
@@ -137,4 +168,4 @@ def test_a_missing_or_stale_file_is_computed_and_saved(tmp_path: Path) -> None:
         index._vocabularies.clear()
         assert lib.did_you_mean("lerning", hits=0) == "learning"
         for path in index.folder.glob(f"{vocabulary.PREFIX}*"):
-            assert vocabulary.load(index.folder, path.name[len(vocabulary.PREFIX):-len(vocabulary.SUFFIX)])
+            assert vocabulary.load(index.folder, path.name[len(vocabulary.PREFIX) : -len(vocabulary.SUFFIX)])

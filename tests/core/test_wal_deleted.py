@@ -28,8 +28,13 @@ if sys.stdin.readline().strip() == "write back":  # the window's poll
 
 
 def _check(folder: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "desktop_app", "--library", str(folder), "check"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--library", str(folder), "check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _one_paper(folder: Path) -> int:
@@ -57,8 +62,13 @@ def test_check_notices_writes_lost_with_a_deleted_wal(tmp_path: Path) -> None:
 
 
 def _writer(folder: Path, pid: int) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", WRITER, str(folder), str(pid)], cwd=ROOT,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(folder), str(pid)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_check_while_the_holder_runs_says_where_the_writes_are(tmp_path: Path) -> None:

@@ -49,9 +49,7 @@ from desktop_app.core.formats.writers import (
 from desktop_app.core.records import ExportHighlight, ExportPaper
 
 SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
-EVIL_NOTE = (
-    "Worth a *re-read*.\n\n<script>alert('note')</script> and **bold** claim\n\n- one\n- two"
-)
+EVIL_NOTE = "Worth a *re-read*.\n\n<script>alert('note')</script> and **bold** claim\n\n- one\n- two"
 EVIL_ABSTRACT_TAIL = " See <img src=x onerror=alert(1)> for details."
 HYPERLINK_TITLE = '=HYPERLINK("http://evil.example","click")'
 
@@ -202,10 +200,7 @@ def test_bibtex_rereads_with_same_entries_and_fields(papers):
 
 def test_bibtex_escapes_specials_in_plain_values(papers):
     text = render_bibtex(papers)
-    assert (
-        r"Fast *and* <img src=x> 50\% \& x\_y \{braces\} \textasciitilde{} \$\textbackslash{}alpha\$"
-        in text
-    )
+    assert r"Fast *and* <img src=x> 50\% \& x\_y \{braces\} \textasciitilde{} \$\textbackslash{}alpha\$" in text
     assert "author = {Smith, John and {Johnson and Johnson}}" in text
     assert "booktitle = {NeurIPS}" in text  # a conference venue
     assert "journal = {NeurIPS}" in text  # entry_type "article" wins over the guess
@@ -258,9 +253,7 @@ def test_bibtex_key_clashes_get_letter_suffixes():
 
 def test_bibtex_notes_only_on_request(papers):
     without = bibtexparser.parse_string(render_export("bib", papers))
-    with_notes = bibtexparser.parse_string(
-        render_export("bib", papers, include_notes_in_bibtex=True)
-    )
+    with_notes = bibtexparser.parse_string(render_export("bib", papers, include_notes_in_bibtex=True))
     assert all("note" not in e.fields_dict for e in without.entries)
     assert with_notes.failed_blocks == []
     notes = [e.fields_dict["note"].value for e in with_notes.entries]
@@ -289,8 +282,7 @@ def test_balance_latex_keeps_balanced_latex_and_fixes_strays():
 
 
 printable = st.text(
-    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc"))
-    | st.sampled_from("\n{}\\@%$&#_~^"),
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")) | st.sampled_from("\n{}\\@%$&#_~^"),
     max_size=60,
 )
 
@@ -362,9 +354,7 @@ def test_csljson_round_trip(papers):
     assert items[2]["author"] == [{"literal": "OpenAI"}]
     assert "author" not in items[4]
     for item, paper in zip(items, papers, strict=True):
-        assert item["type"] == (
-            "article-journal" if paper.entry_type == "article" else "paper-conference"
-        )
+        assert item["type"] == ("article-journal" if paper.entry_type == "article" else "paper-conference")
         assert item["title"] == paper.title
         assert item["issued"] == {"date-parts": [[paper.year]]}
         assert item["container-title"] == paper.venue

@@ -26,12 +26,12 @@ ACCEPTED: dict[tuple[str, int, str], str] = {
     # RIS case003 and case005 are EndNote's "every reference type" files: placeholder values
     # ("Title", "Short Title") in every tag, where Zotero's own mapping choices show.
     ("ris/case003", 8, "title"): "a CASE's TI is its case name (EndNote labels ST 'Abbreviated Case Name'); "
-                                 "Zotero lets ST overwrite the case name",
+    "Zotero lets ST overwrite the case name",
     ("ris/case003", 44, "title"): "a STAT's TI is the name of the act; Zotero lets ST (short title) overwrite it",
     ("ris/case003", 34, "authors"): "MUSIC: AU is the composer, our author; Zotero puts A2 first as performer",
     ("ris/case003", 34, "first_author"): "as above: the composer (AU) is the first author",
     ("ris/case005", 27, "authors"): "MUSIC: A2/A3 are not authors in the RIS tag meanings; Zotero makes "
-                                    "the second one a creator",
+    "the second one a creator",
     ("ris/case005", 32, "authors"): "as above",
     ("ris/case003", 5, "venue"): "BLOG: T2 is the weblog's title, Zotero takes the periodical (J2)",
     ("ris/case003", 7, "venue"): "CHAP: T2 is the book title; Zotero takes the J2 abbreviation",
@@ -41,14 +41,14 @@ ACCEPTED: dict[tuple[str, int, str], str] = {
     ("ris/case003", 46, "venue"): "Zotero takes T3 (series title); we take the J2 abbreviation as the venue",
     ("ris/case005", 10, "venue"): "the record has no proceedings title tag we read as such; the publisher stands in",
     ("ris/case008", 0, "year"): "PY/Y1 (1900) is the publication year; Zotero takes DA (1950), "
-                                "which RIS exports use for access and other dates",
+    "which RIS exports use for access and other dates",
     ("bibtex/case016", 1, "venue"): "the entry gives the journal as the abbreviation 'Adv. Math.'; Zotero "
-                                    "expands it from its own journal list",
-    ("bibtex/case019", 0, "authors"): "@String Stefan = \"Swe{\\\\i}g\" holds a line break (\\\\) in "
-                                      "BibTeX; Zotero keeps a backslash and a dotless i",
+    "expands it from its own journal list",
+    ("bibtex/case019", 0, "authors"): '@String Stefan = "Swe{\\\\i}g" holds a line break (\\\\) in '
+    "BibTeX; Zotero keeps a backslash and a dotless i",
     ("bibtex/case019", 0, "first_author"): "as above",
     ("bibtex/case022", 0, "authors"): "D\\textquotesingle aspremont is d'Aspremont; Zotero drops the d' "
-                                      "particle from the family name, we keep the name as written",
+    "particle from the family name, we keep the name as written",
 }
 
 
@@ -65,11 +65,11 @@ def test_every_case_gives_zoteros_number_of_records(fmt: str, path: Path) -> Non
 def test_fields_agree_with_zotero_apart_from_the_documented_differences() -> None:
     outcomes = compare_all()
     assert len(outcomes) == 55, f"expected Zotero's 55 cases in {ROOT}"
-    found = {(f"{o.fmt}/{o.case}", n, name): pair for o in outcomes
-             for (name, n), pair in o.disagreements().items()}
+    found = {(f"{o.fmt}/{o.case}", n, name): pair for o in outcomes for (name, n), pair in o.disagreements().items()}
     unexplained = {k: v for k, v in found.items() if k not in ACCEPTED}
     assert not unexplained, "differences from Zotero without a documented reason:\n" + "\n".join(
-        f"{k}: zotero={v[0]!r} ours={v[1]!r}" for k, v in unexplained.items())
+        f"{k}: zotero={v[0]!r} ours={v[1]!r}" for k, v in unexplained.items()
+    )
     stale = sorted(set(ACCEPTED) - set(found))
     assert not stale, f"documented differences that no longer occur (remove them): {stale}"
     table = agreement(outcomes)
@@ -105,8 +105,11 @@ def test_importing_the_whole_corpus_merges_only_the_same_paper(tmp_path: Path) -
     (or one side has none), or a DOI, arXiv id or PubMed id joins them."""
     from desktop_app.core.formats.identity import normalize_title
 
-    files = sorted(p for p in (ROOT.parent).rglob("*") if p.is_file() and p.suffix not in (".md",)
-                   and not p.name.endswith(".expected.json"))
+    files = sorted(
+        p
+        for p in (ROOT.parent).rglob("*")
+        if p.is_file() and p.suffix not in (".md",) and not p.name.endswith(".expected.json")
+    )
     with Library.open(tmp_path / "lib") as lib:
         report = lib.imports.from_files(files)
         wrong = []

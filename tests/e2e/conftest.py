@@ -19,8 +19,11 @@ def cli_template(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> 
     folder = tmp_path_factory.mktemp("cli-template") / "library"
     with Library.open(folder) as lib:
         assert lib.imports.from_files(SEEDS).added == 76
-        ids = {"races": find_paper(lib, RACES_WORDS), "rlvr": find_paper(lib, RLVR_WORDS),
-               "fprm": find_paper(lib, FPRM_WORDS)}
+        ids = {
+            "races": find_paper(lib, RACES_WORDS),
+            "rlvr": find_paper(lib, RLVR_WORDS),
+            "fprm": find_paper(lib, FPRM_WORDS),
+        }
     return folder, ids
 
 

@@ -20,8 +20,8 @@ def test_damaged_library_in_subprocesses(library_dir: Path) -> None:
         assert "is damaged" in r.stderr and "marginalia restore 1" in r.stderr
     listing = results[3]
     assert listing.returncode == 0 and "(76 papers, 30 notes)" in listing.stdout
-    restored, = run_parallel(library_dir, ["restore", "1"])
+    (restored,) = run_parallel(library_dir, ["restore", "1"])
     assert restored.returncode == 0, restored.stderr
-    check, = run_parallel(library_dir, ["check"])
+    (check,) = run_parallel(library_dir, ["check"])
     assert check.returncode == 0 and check.stdout.startswith("ok: 76 papers"), check.stdout + check.stderr
     assert len(list(library_dir.glob("library-damaged-*.sqlite"))) == 1

@@ -15,8 +15,13 @@ pytestmark = pytest.mark.shared  # every test here reads ../shared
 
 
 def marginalia(library: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "desktop_app", "--library", str(library), *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--library", str(library), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_check_reports_and_repair_rebuilds_a_wrong_index(tmp_path: Path) -> None:
@@ -66,5 +71,14 @@ def _doc_of(lib: Library, pid: int):
     from desktop_app.core.search.index import IndexDoc
 
     p = lib.papers.get(pid)
-    return IndexDoc(pid=pid, title=p.title, abstract=p.abstract_text, authors=" ".join(p.authors),
-                    note=p.note, highlight="", venue=p.venue or "", year=p.year, uid=p.uid)
+    return IndexDoc(
+        pid=pid,
+        title=p.title,
+        abstract=p.abstract_text,
+        authors=" ".join(p.authors),
+        note=p.note,
+        highlight="",
+        venue=p.venue or "",
+        year=p.year,
+        uid=p.uid,
+    )

@@ -18,8 +18,21 @@ from tests.helpers.shared import SEEDS
 
 ROOT = Path(__file__).resolve().parents[2]
 RACES_TITLE = "RACES: Recursive Automated Composition for Environment Scaling"
-PAPER_KEYS = {"id", "uid", "title", "title_source", "abstract", "abstract_text", "authors", "venue", "year",
-              "tags", "status", "rating", "note"}
+PAPER_KEYS = {
+    "id",
+    "uid",
+    "title",
+    "title_source",
+    "abstract",
+    "abstract_text",
+    "authors",
+    "venue",
+    "year",
+    "tags",
+    "status",
+    "rating",
+    "note",
+}
 
 
 @pytest.mark.shared
@@ -59,8 +72,9 @@ def test_paper_commands(seeded: dict[str, int], library_dir: Path, tmp_path: Pat
     ok(run(lib, "note", races, "--set", "first quokka"))
     ok(run(lib, "note", races, "--append", "then a wombat"))
     ok(run(lib, "note", rlvr, "--file", note_file))
-    hl = ok(run(lib, "highlight", races, "--quote", "composable building blocks", "--comment", "lego",
-                "--color", "green"))
+    hl = ok(
+        run(lib, "highlight", races, "--quote", "composable building blocks", "--comment", "lego", "--color", "green")
+    )
     hl_id = int(hl.stdout.strip())
     moved = ok(run(lib, "abstract", races, "--file", new_abstract))
     assert moved.stdout.strip() == "1 highlights placed, 0 orphaned"
@@ -88,8 +102,13 @@ def test_paper_commands(seeded: dict[str, int], library_dir: Path, tmp_path: Pat
     assert paper["note"] == "first quokka\nthen a wombat"
     [h] = paper["highlights"]
     assert (h["id"], h["quote"], h["comment"], h["color"], h["orphaned"]) == (
-        hl_id, "composable building blocks", "lego", "green", False)
-    assert paper["abstract_text"][h["start"]:h["end"]] == "composable building blocks"
+        hl_id,
+        "composable building blocks",
+        "lego",
+        "green",
+        False,
+    )
+    assert paper["abstract_text"][h["start"] : h["end"]] == "composable building blocks"
 
     found = json.loads(ok(search).stdout)
     assert found["total"] == 1 and [p["id"] for p in found["papers"]] == [races]
@@ -167,8 +186,10 @@ def test_export_reindex_check_backup(seeded: dict[str, int], library_dir: Path, 
 
     check, backup, search = run_parallel(lib, ["check"], ["backup"], ["search", "RACES", "--json"])
     assert ok(check).stdout.splitlines()[0] == "ok: 76 papers, database and index agree"
-    assert ok(check).stdout.splitlines()[1] in ("no backup yet (run `marginalia backup`)",
-                                                "newest backup: less than a minute old")  # ran beside `backup`
+    assert ok(check).stdout.splitlines()[1] in (
+        "no backup yet (run `marginalia backup`)",
+        "newest backup: less than a minute old",
+    )  # ran beside `backup`
     copy = Path(ok(backup).stdout.strip())
     assert copy.parent == lib / "backups" and copy.is_file()
     con = sqlite3.connect(copy)
@@ -215,8 +236,8 @@ def test_user_errors_exit_1_with_one_line(seeded: dict[str, int], library_dir: P
         ("highlight", races, "--quote", "words that are not there"): "does not occur",
     }
     *results, unreadable, too_new, damaged = run_parallel(
-        lib, *[list(c) for c in cases], ["import", "--json", garbage], (newer, ["list"]),
-        (not_a_library, ["list"]))
+        lib, *[list(c) for c in cases], ["import", "--json", garbage], (newer, ["list"]), (not_a_library, ["list"])
+    )
     for (command, fragment), proc in zip(cases.items(), results, strict=True):
         user_error(proc, fragment)
         assert proc.stdout == "", command
@@ -248,8 +269,13 @@ def test_the_cli_writes_while_a_library_is_open_elsewhere(tmp_path, seed_paths) 
     try:
         pid = open_lib.query("").ids[0]
         for args in (["tag", str(pid), "--add", "from-cli"], ["note", str(pid), "--set", "quokka sighting"]):
-            res = subprocess.run([_sys.executable, "-m", "desktop_app", "--library", str(lib_dir), *args],
-                                 capture_output=True, text=True, timeout=120, env=env)
+            res = subprocess.run(
+                [_sys.executable, "-m", "desktop_app", "--library", str(lib_dir), *args],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                env=env,
+            )
             assert res.returncode == 0, res.stderr
         assert open_lib.papers.get(pid).tags == ["from-cli"]
         assert open_lib.query("note:quokka").ids == [pid]

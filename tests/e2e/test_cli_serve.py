@@ -31,18 +31,24 @@ with open(sys.argv[1], "w") as f:
 sys.exit(code)
 """
 
-TOPICS = ["graph neural networks for molecules", "reinforcement learning for robots",
-          "protein folding with transformers", "causal inference in economics"]
+TOPICS = [
+    "graph neural networks for molecules",
+    "reinforcement learning for robots",
+    "protein folding with transformers",
+    "causal inference in economics",
+]
 
 
 def _bibtex(n: int = 40) -> str:
     out = []
     for i in range(n):
         topic = TOPICS[i % len(TOPICS)]
-        out.append(f"@article{{p{i},\n  title = {{Study {i} of {topic}}},\n  author = {{Author{i % 7}, A. and Other, B.}},\n"
-                   f"  year = {{{2015 + i % 10}}},\n  journal = {{Journal {i % 3}}},\n"
-                   f"  abstract = {{We study {topic}. Case {i} shows {'gains' if i % 2 else 'losses'} "
-                   f"on benchmark {i % 5} with method m{i}.}}\n}}\n")
+        out.append(
+            f"@article{{p{i},\n  title = {{Study {i} of {topic}}},\n  author = {{Author{i % 7}, A. and Other, B.}},\n"
+            f"  year = {{{2015 + i % 10}}},\n  journal = {{Journal {i % 3}}},\n"
+            f"  abstract = {{We study {topic}. Case {i} shows {'gains' if i % 2 else 'losses'} "
+            f"on benchmark {i % 5} with method m{i}.}}\n}}\n"
+        )
     return "\n".join(out)
 
 
@@ -50,19 +56,32 @@ def _bibtex(n: int = 40) -> str:
 def env(tmp_path: Path) -> dict[str, str]:
     run = tmp_path / "run"
     run.mkdir(mode=0o700)
-    e = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8", "XDG_RUNTIME_DIR": str(run),
-         "MARGINALIA_ACTOR": "tester"}
+    e = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "PYTHONIOENCODING": "utf-8",
+        "XDG_RUNTIME_DIR": str(run),
+        "MARGINALIA_ACTOR": "tester",
+    }
     e.pop(cli_remote.NO_SERVER_ENV, None)
     return e
 
 
-def cli(env: dict[str, str], lib: Path | str, *args: str, served: bool | None = None,
-        cwd: Path | None = None) -> subprocess.CompletedProcess:
+def cli(
+    env: dict[str, str], lib: Path | str, *args: str, served: bool | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess:
     e = dict(env)
     if served is False:
         e[cli_remote.NO_SERVER_ENV] = "1"
-    return subprocess.run([sys.executable, "-m", "desktop_app", "--library", str(lib), *args], env=e,
-                          capture_output=True, text=True, encoding="utf-8", timeout=300, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--library", str(lib), *args],
+        env=e,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=300,
+        cwd=cwd,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -78,10 +97,15 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     src.write_text(_bibtex(), "utf-8")
     done = cli(e, lib, "import", str(src), served=False)
     assert done.returncode == 0, done.stderr
-    for args in (["tag", "1", "2", "3", "--add", "rl/agents"], ["note", "4", "--set", "a note on four"],
-                 ["reading-list", "create", "meeting"], ["reading-list", "add", "meeting", "5", "6"],
-                 ["triage", "decide", "keep", "1", "5", "9"], ["triage", "decide", "skip", "2", "6"],
-                 ["delete", "40"]):
+    for args in (
+        ["tag", "1", "2", "3", "--add", "rl/agents"],
+        ["note", "4", "--set", "a note on four"],
+        ["reading-list", "create", "meeting"],
+        ["reading-list", "add", "meeting", "5", "6"],
+        ["triage", "decide", "keep", "1", "5", "9"],
+        ["triage", "decide", "skip", "2", "6"],
+        ["delete", "40"],
+    ):
         done = cli(e, lib, *args, served=False)
         assert done.returncode == 0, (args, done.stderr)
     return lib
@@ -97,9 +121,14 @@ def library(tmp_path: Path, template: Path) -> Path:
 class Serving:
     def __init__(self, env: dict[str, str], lib: Path | str) -> None:
         self.env, self.lib = env, lib
-        self.proc = subprocess.Popen([sys.executable, "-m", "desktop_app", "--library", str(lib), "serve",
-                                      "--idle", "0"], env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, encoding="utf-8")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "desktop_app", "--library", str(lib), "serve", "--idle", "0"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
         self.path = self._path()
         deadline = time.monotonic() + 120
         while True:
@@ -142,11 +171,18 @@ def server(env: dict[str, str], library: Path) -> Iterator[Serving]:
         s.stop()
 
 
-def served_without_imports(env: dict[str, str], lib: Path | str, tmp_path: Path,
-                           *args: str) -> tuple[subprocess.CompletedProcess, set[str]]:
+def served_without_imports(
+    env: dict[str, str], lib: Path | str, tmp_path: Path, *args: str
+) -> tuple[subprocess.CompletedProcess, set[str]]:
     out = tmp_path / "modules.json"
-    res = subprocess.run([sys.executable, "-c", RUN_AND_LIST_MODULES, str(out), "--library", str(lib), *args],
-                         env=env, capture_output=True, text=True, encoding="utf-8", timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-c", RUN_AND_LIST_MODULES, str(out), "--library", str(lib), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
     return res, {m.split(".")[0] for m in json.loads(out.read_text())}
 
 
@@ -174,7 +210,8 @@ READS = [
 
 
 def test_every_read_command_prints_what_it_prints_in_its_own_process(
-        env: dict[str, str], library: Path, server: Serving, tmp_path: Path) -> None:
+    env: dict[str, str], library: Path, server: Serving, tmp_path: Path
+) -> None:
     for args in READS:
         alone = cli(env, library, *args, served=False)
         res, modules = served_without_imports(env, library, tmp_path, *args)
@@ -184,7 +221,8 @@ def test_every_read_command_prints_what_it_prints_in_its_own_process(
 
 
 def test_answers_are_never_stale_after_another_process_writes(
-        env: dict[str, str], library: Path, server: Serving) -> None:
+    env: dict[str, str], library: Path, server: Serving
+) -> None:
     def same(*args: str) -> str:
         alone = cli(env, library, *args, served=False)
         res = cli(env, library, *args)
@@ -206,7 +244,8 @@ def test_answers_are_never_stale_after_another_process_writes(
 
 
 def test_a_reindex_or_a_restore_by_another_process_is_followed(
-        env: dict[str, str], library: Path, server: Serving) -> None:
+    env: dict[str, str], library: Path, server: Serving
+) -> None:
     assert cli(env, library, "backup", served=False).returncode == 0
     assert cli(env, library, "note", "11", "--set", "zqxafterbackup", served=False).returncode == 0
     assert "Study 10 of" in cli(env, library, "search", "zqxafterbackup").stdout
@@ -220,19 +259,26 @@ def test_a_reindex_or_a_restore_by_another_process_is_followed(
     assert "Study 10 of" not in res.stdout
 
 
-def test_writes_run_in_their_own_process(env: dict[str, str], library: Path, server: Serving,
-                                         tmp_path: Path) -> None:
+def test_writes_run_in_their_own_process(env: dict[str, str], library: Path, server: Serving, tmp_path: Path) -> None:
     res, modules = served_without_imports(env, library, tmp_path, "tag", "12", "--add", "own/process")
     assert res.returncode == 0, res.stderr
     assert "sqlalchemy" in modules
     assert "own/process" in cli(env, library, "show", "12").stdout
 
 
-def test_a_relative_library_path_is_the_same_library(env: dict[str, str], library: Path, server: Serving,
-                                                     tmp_path: Path) -> None:
+def test_a_relative_library_path_is_the_same_library(
+    env: dict[str, str], library: Path, server: Serving, tmp_path: Path
+) -> None:
     out = tmp_path / "modules.json"
-    res = subprocess.run([sys.executable, "-c", RUN_AND_LIST_MODULES, str(out), "--library", "lib", "show", "4"],
-                         env=env, capture_output=True, text=True, encoding="utf-8", timeout=120, cwd=tmp_path)
+    res = subprocess.run(
+        [sys.executable, "-c", RUN_AND_LIST_MODULES, str(out), "--library", "lib", "show", "4"],
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert res.returncode == 0 and "a note on four" in res.stdout and "Study 3 of" in res.stdout
     assert not {m.split(".")[0] for m in json.loads(out.read_text())} & set(HEAVY)
     other = tmp_path / "other"
@@ -249,8 +295,14 @@ def test_a_killed_server_leaves_the_command_line_working(env: dict[str, str], li
     assert res.returncode == 0 and "Study 3 of" in res.stdout
     second = Serving(env, library)  # takes the stale name over
     try:
-        busy = subprocess.run([sys.executable, "-m", "desktop_app", "--library", str(library), "serve"], env=env,
-                              capture_output=True, text=True, encoding="utf-8", timeout=120)
+        busy = subprocess.run(
+            [sys.executable, "-m", "desktop_app", "--library", str(library), "serve"],
+            env=env,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=120,
+        )
         assert busy.returncode == 1 and "already answers" in busy.stderr
     finally:
         err = second.stop()
@@ -297,7 +349,8 @@ def _serve_processes(lib: Path) -> list[int]:
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc to find the started server")
 def test_a_loop_of_commands_starts_a_server_that_answers_the_rest(
-        env: dict[str, str], library: Path, tmp_path: Path) -> None:
+    env: dict[str, str], library: Path, tmp_path: Path
+) -> None:
     """One call starts nothing; the second within a minute starts ``marginalia serve`` in the
     background; the calls after it are answered by that server, with the same output, and it
     ends on SIGTERM like one started by hand. ``MARGINALIA_AUTO_SERVE=0`` starts none."""

@@ -43,8 +43,15 @@ def _env() -> dict[str, str]:
 
 def _modules_after(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess, set[str]]:
     out = tmp_path / "modules.json"
-    res = subprocess.run([sys.executable, "-c", RUN_AND_LIST_MODULES, str(out), *args], cwd=tmp_path,
-                         env=_env(), capture_output=True, text=True, encoding="utf-8", timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-c", RUN_AND_LIST_MODULES, str(out), *args],
+        cwd=tmp_path,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
     return res, set(json.loads(out.read_text()))
 
 
@@ -69,21 +76,42 @@ def test_version_and_help_load_neither_qt_nor_the_library(tmp_path: Path, args: 
 def test_no_command_but_the_window_loads_qt(tmp_path: Path) -> None:
     lib = tmp_path / "lib"
     bib = tmp_path / "two.bib"
-    bib.write_text("@article{a, title={Sparse attention for long documents}, year={2021},\n"
-                   "  abstract={We study sparse attention.}}\n"
-                   "@article{b, title={Dense retrieval without labels}, year={2022},\n"
-                   "  abstract={Retrieval with contrastive pretraining.}}\n", "utf-8")
+    bib.write_text(
+        "@article{a, title={Sparse attention for long documents}, year={2021},\n"
+        "  abstract={We study sparse attention.}}\n"
+        "@article{b, title={Dense retrieval without labels}, year={2022},\n"
+        "  abstract={Retrieval with contrastive pretraining.}}\n",
+        "utf-8",
+    )
     note = tmp_path / "abstract.txt"
     note.write_text("A new abstract about sparse attention.", "utf-8")
     commands = [
-        ["import", str(bib)], ["list"], ["list", "--json"], ["search", "attention"], ["show", "1"],
-        ["tag", "1", "--add", "nlp"], ["status", "1", "read"], ["rate", "1", "4"], ["title", "2", "Dense"],
-        ["note", "1", "--set", "good"], ["note", "1"], ["highlight", "1", "--quote", "sparse attention"],
-        ["abstract", "2", "--file", str(note)], ["reading-list", "create", "week"],
-        ["reading-list", "add", "week", "1", "2"], ["reading-list", "show", "week"], ["reading-list", "ls"],
+        ["import", str(bib)],
+        ["list"],
+        ["list", "--json"],
+        ["search", "attention"],
+        ["show", "1"],
+        ["tag", "1", "--add", "nlp"],
+        ["status", "1", "read"],
+        ["rate", "1", "4"],
+        ["title", "2", "Dense"],
+        ["note", "1", "--set", "good"],
+        ["note", "1"],
+        ["highlight", "1", "--quote", "sparse attention"],
+        ["abstract", "2", "--file", str(note)],
+        ["reading-list", "create", "week"],
+        ["reading-list", "add", "week", "1", "2"],
+        ["reading-list", "show", "week"],
+        ["reading-list", "ls"],
         ["export", "--format", "bib", "-o", str(tmp_path / "out.bib")],
-        ["export", "--format", "json", "-o", "-"], ["export", "--format", "html", "-o", str(tmp_path / "o.html")],
-        ["reindex"], ["check"], ["backup"], ["restore"], ["imports"], ["undo-import", "1"],
+        ["export", "--format", "json", "-o", "-"],
+        ["export", "--format", "html", "-o", str(tmp_path / "o.html")],
+        ["reindex"],
+        ["check"],
+        ["backup"],
+        ["restore"],
+        ["imports"],
+        ["undo-import", "1"],
     ]
     for args in commands:
         res, modules = _modules_after(tmp_path, "--library", str(lib), *args)
@@ -100,22 +128,34 @@ def big_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     folder = tmp_path_factory.mktemp("big")
     ris = folder / "many.ris"
-    ris.write_text("".join(
-        f"TY  - JOUR\nTI  - Paper number {i} on topic {i % 37} with quirk {i * 7919 % 10007}\n"
-        f"AU  - Author, A{i}\nPY  - {1990 + i % 35}\nAB  - An abstract of paper {i} about topic {i % 37}.\n"
-        f"ER  - \n\n" for i in range(3000)), "utf-8")
+    ris.write_text(
+        "".join(
+            f"TY  - JOUR\nTI  - Paper number {i} on topic {i % 37} with quirk {i * 7919 % 10007}\n"
+            f"AU  - Author, A{i}\nPY  - {1990 + i % 35}\nAB  - An abstract of paper {i} about topic {i % 37}.\n"
+            f"ER  - \n\n"
+            for i in range(3000)
+        ),
+        "utf-8",
+    )
     with Library.open(folder / "lib") as lib:
         assert lib.imports.from_files([ris]).added == 3000
     return folder / "lib"
 
 
-@pytest.mark.parametrize("args", [["list"], ["list", "--json"], ["search", "abstract", "--limit", "3000"],
-                                  ["export", "--format", "ris", "-o", "-"]])
+@pytest.mark.parametrize(
+    "args",
+    [["list"], ["list", "--json"], ["search", "abstract", "--limit", "3000"], ["export", "--format", "ris", "-o", "-"]],
+)
 def test_a_reader_that_stops_early_gets_no_complaint(big_library: Path, args: list[str]) -> None:
     """Like ``marginalia list | head -1``: read one line, close the pipe; the command must end
     quietly (no "Broken pipe", no traceback) with the SIGPIPE-like status."""
-    proc = subprocess.Popen([sys.executable, "-m", "desktop_app", "--library", str(big_library), *args],
-                            cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "desktop_app", "--library", str(big_library), *args],
+        cwd=ROOT,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     first = proc.stdout.readline()
     proc.stdout.close()
     stderr = proc.stderr.read().decode("utf-8")
@@ -128,30 +168,55 @@ def test_a_reader_that_stops_early_gets_no_complaint(big_library: Path, args: li
 def test_a_shell_pipeline_into_head(big_library: Path) -> None:
     """The same through a real shell pipeline: ``marginalia list | head -n 3``."""
     cmd = f"'{sys.executable}' -m desktop_app --library '{big_library}' list | head -n 3"
-    res = subprocess.run(["bash", "-o", "pipefail", "-c", cmd + "; echo status=${PIPESTATUS[0]} >&2"], cwd=ROOT,
-                         env=_env(), capture_output=True, text=True, encoding="utf-8", timeout=120)
+    res = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", cmd + "; echo status=${PIPESTATUS[0]} >&2"],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
     assert len(res.stdout.splitlines()) == 3
     assert res.stderr.strip() == f"status={EXIT_BROKEN_PIPE}", res.stderr
 
 
 # what `search`, `list` and `show` must not load: Qt, Alembic, the file formats and their parsers,
 # the highlight anchoring, the identity rules, PostgreSQL's dialect
-NOT_ON_READ_PATHS = ("PySide6", "shiboken6", "alembic", "diff_match_patch", "pylatexenc", "rapidfuzz",
-                     "sqlalchemy.dialects.postgresql", "desktop_app.gui", "desktop_app.core.formats",
-                     "desktop_app.core.importing.imports", "desktop_app.core.importing.writer", "desktop_app.core.exports",
-                     "desktop_app.core.highlights", "desktop_app.core.anchoring", "desktop_app.core.sameness",
-                     "desktop_app.core.duplicates", "desktop_app.core.text")
+NOT_ON_READ_PATHS = (
+    "PySide6",
+    "shiboken6",
+    "alembic",
+    "diff_match_patch",
+    "pylatexenc",
+    "rapidfuzz",
+    "sqlalchemy.dialects.postgresql",
+    "desktop_app.gui",
+    "desktop_app.core.formats",
+    "desktop_app.core.importing.imports",
+    "desktop_app.core.importing.writer",
+    "desktop_app.core.exports",
+    "desktop_app.core.highlights",
+    "desktop_app.core.anchoring",
+    "desktop_app.core.sameness",
+    "desktop_app.core.duplicates",
+    "desktop_app.core.text",
+)
 
 
-@pytest.mark.parametrize("args", [["search", "attention"], ["search", "tag:none OR spar*"], ["list"],
-                                  ["list", "--json"], ["show", "1"]])
+@pytest.mark.parametrize(
+    "args", [["search", "attention"], ["search", "tag:none OR spar*"], ["list"], ["list", "--json"], ["show", "1"]]
+)
 def test_search_list_and_show_load_only_what_they_use(tmp_path: Path, args: list[str]) -> None:
     from desktop_app.core.library import Library
 
     lib_dir = tmp_path / "lib"
     bib = tmp_path / "two.bib"
-    bib.write_text("@article{a, title={Sparse attention for long documents}, year={2021},\n"
-                   "  abstract={We study sparse attention.}}\n", "utf-8")
+    bib.write_text(
+        "@article{a, title={Sparse attention for long documents}, year={2021},\n"
+        "  abstract={We study sparse attention.}}\n",
+        "utf-8",
+    )
     with Library.open(lib_dir) as lib:
         assert lib.imports.from_files([bib]).added == 1
     res, modules = _modules_after(tmp_path, "--library", str(lib_dir), *args)

@@ -50,10 +50,14 @@ def test_read_only_library_on_the_command_line(tmp_path: Path) -> None:
     ro = ["--read-only"]
     listed, search, show, export, tag, note, reindex, backup = run_parallel(
         tmp_path,
-        (folder, [*ro, "list", "--json"]), (folder, [*ro, "search", "RLVR", "--json"]),
-        (folder, [*ro, "show", pid]), (folder, [*ro, "export", "--format", "bib", "-o", out]),
-        (folder, [*ro, "tag", pid, "--add", "x"]), (folder, [*ro, "note", pid, "--set", "y"]),
-        (folder, [*ro, "reindex"]), (folder, [*ro, "backup"]),
+        (folder, [*ro, "list", "--json"]),
+        (folder, [*ro, "search", "RLVR", "--json"]),
+        (folder, [*ro, "show", pid]),
+        (folder, [*ro, "export", "--format", "bib", "-o", out]),
+        (folder, [*ro, "tag", pid, "--add", "x"]),
+        (folder, [*ro, "note", pid, "--set", "y"]),
+        (folder, [*ro, "reindex"]),
+        (folder, [*ro, "backup"]),
     )
     assert json.loads(listed.stdout)["total"] == 76, listed.stderr
     assert pid in [p["id"] for p in json.loads(search.stdout)["papers"]], search.stderr
@@ -93,8 +97,7 @@ def test_full_disk_on_the_command_line(tmp_path: Path, monkeypatch, capsys) -> N
 
     def limited(*args: object, **kwargs: object):
         engine = real(*args, **kwargs)
-        event.listen(engine, "connect",
-                     lambda con, _rec: con.execute(f"PRAGMA max_page_count = {pages + 2}"))
+        event.listen(engine, "connect", lambda con, _rec: con.execute(f"PRAGMA max_page_count = {pages + 2}"))
         return engine
 
     monkeypatch.setattr(library_module, "make_engine", limited)

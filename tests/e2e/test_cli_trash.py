@@ -57,8 +57,9 @@ def test_trash_list_restore_and_empty(seeded: dict[str, int], library_dir: Path,
         assert ids[0] in lib.query("").ids
 
 
-def test_trash_restore_refuses_bad_ids_and_changes_nothing(seeded: dict[str, int], library_dir: Path,
-                                                           tmp_path: Path) -> None:
+def test_trash_restore_refuses_bad_ids_and_changes_nothing(
+    seeded: dict[str, int], library_dir: Path, tmp_path: Path
+) -> None:
     ids, _copy = _trash_some(library_dir, seeded, tmp_path)
     live = next(i for i in range(1, 80) if i not in ids)
     user_error(run(library_dir, "trash", "restore", ids[0], live), f"not in the trash: paper {live}")
@@ -75,7 +76,9 @@ def test_check_reports_a_copy_left_in_files(seeded: dict[str, int], library_dir:
     stray.write_bytes(PDF)
     found = run(library_dir, "check")
     assert found.returncode == 1
-    assert f"files/{seeded['races']}/left.pdf is in the library's files/ folder but no paper refers to it" in found.stdout
+    assert (
+        f"files/{seeded['races']}/left.pdf is in the library's files/ folder but no paper refers to it" in found.stdout
+    )
 
 
 class _Terminal:
@@ -92,9 +95,16 @@ class _Terminal:
 
 
 @pytest.mark.parametrize(("answer", "code", "left"), [("n", 1, 2), ("", 1, 2), ("y", 0, 0)])
-def test_trash_empty_asks_on_a_terminal(seeded: dict[str, int], library_dir: Path, tmp_path: Path,
-                                        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture,
-                                        answer: str, code: int, left: int) -> None:
+def test_trash_empty_asks_on_a_terminal(
+    seeded: dict[str, int],
+    library_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture,
+    answer: str,
+    code: int,
+    left: int,
+) -> None:
     with Library.open(library_dir) as lib:
         lib.papers.delete([seeded["races"], seeded["rlvr"]])
     asked: list[str] = []

@@ -54,8 +54,13 @@ def run_trial(template: Path, work: Path, kind: str, rng: random.Random) -> dict
     elif kind == "export":
         extra = str(work / "export.json")
     before = papers_in(folder / "library.sqlite")
-    proc = subprocess.Popen([sys.executable, "-m", "tests.e2e.fault_worker", str(folder), kind, extra],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.e2e.fault_worker", str(folder), kind, extra],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
     time.sleep(rng.uniform(0.0, 1.5))
     os.kill(proc.pid, signal.SIGKILL)
@@ -95,8 +100,7 @@ def check_trial(kind: str, t: dict, import_adds: int = 0) -> None:
 
 
 @pytest.mark.parametrize("trial", range(TRIALS))
-def test_kill_at_a_random_moment_loses_nothing(template: Path, import_adds: int, tmp_path: Path,
-                                               trial: int) -> None:
+def test_kill_at_a_random_moment_loses_nothing(template: Path, import_adds: int, tmp_path: Path, trial: int) -> None:
     rng = random.Random(trial)
     kind = KINDS[trial % len(KINDS)]
     t = run_trial(template, tmp_path, kind, rng)

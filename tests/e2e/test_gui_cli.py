@@ -17,8 +17,19 @@ def test_screenshot_of_a_selected_paper(tmp_path: Path, seed_paths: list[Path]) 
     assert run_app("--library", str(lib), "import", *map(str, seed_paths)).returncode == 0
     assert run_app("--library", str(lib), "tag", "1", "--add", "rl/rlvr").returncode == 0
     out = tmp_path / "shot.png"
-    res = run_app("--library", str(lib), "gui", "--screenshot", str(out), "--query", "reinforcement",
-               "--select", "1", "--size", "1200x800")
+    res = run_app(
+        "--library",
+        str(lib),
+        "gui",
+        "--screenshot",
+        str(out),
+        "--query",
+        "reinforcement",
+        "--select",
+        "1",
+        "--size",
+        "1200x800",
+    )
     assert res.returncode == 0, res.stderr
     img = QImage(str(out))
     assert (img.width(), img.height()) == (1200, 800)
@@ -67,8 +78,12 @@ def test_a_second_instance_hands_over_to_the_first(tmp_path: Path) -> None:
 
     lib = tmp_path / "lib"
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    first = subprocess.Popen([sys.executable, "-m", "desktop_app", "--library", str(lib)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    first = subprocess.Popen(
+        [sys.executable, "-m", "desktop_app", "--library", str(lib)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
     try:
         deadline = time.monotonic() + 60
         while not (lib / ".marginalia.lock").exists() or not (lib / "index").exists():
@@ -87,8 +102,13 @@ def test_a_second_instance_hands_over_to_the_first(tmp_path: Path) -> None:
 def _run_bounded(*args: str) -> subprocess.CompletedProcess:
     """Run with a short timeout: a dialog waiting for a click would hang here for ever."""
     try:
-        return subprocess.run([sys.executable, "-m", "desktop_app", *args], capture_output=True, text=True,
-                              timeout=60, env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+        return subprocess.run(
+            [sys.executable, "-m", "desktop_app", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
+        )
     except subprocess.TimeoutExpired as exc:
         raise AssertionError(f"`marginalia {' '.join(args)}` did not exit (a dialog waiting?)") from exc
 
@@ -107,8 +127,7 @@ def test_screenshot_and_smoke_test_fail_on_a_library_that_cannot_be_opened(tmp_p
     con.execute("UPDATE alembic_version SET version_num='9999'")
     con.commit()
     con.close()
-    for lib, expected in ((garbage, "is not a readable Marginalia library"),
-                          (newer, "newer version of Marginalia")):
+    for lib, expected in ((garbage, "is not a readable Marginalia library"), (newer, "newer version of Marginalia")):
         before = hashlib.sha256((lib / "library.sqlite").read_bytes()).hexdigest()
         for mode in (["--screenshot", str(tmp_path / "shot.png")], ["--smoke-test"]):
             res = _run_bounded("--library", str(lib), "gui", *mode)

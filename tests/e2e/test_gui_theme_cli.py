@@ -21,8 +21,21 @@ def test_screenshot_in_light_and_in_dark(tmp_path: Path, seed_paths: list[Path])
     mean = {}
     for scheme in ("light", "dark"):
         out = tmp_path / f"{scheme}.png"
-        res = run_app("--library", str(lib), "gui", "--screenshot", str(out), "--theme", scheme, "--view", "main",
-                   "--select", "1", "--size", "1000x700")
+        res = run_app(
+            "--library",
+            str(lib),
+            "gui",
+            "--screenshot",
+            str(out),
+            "--theme",
+            scheme,
+            "--view",
+            "main",
+            "--select",
+            "1",
+            "--size",
+            "1000x700",
+        )
         assert res.returncode == 0, res.stderr
         img = QImage(str(out))
         assert (img.width(), img.height()) == (1000, 700)

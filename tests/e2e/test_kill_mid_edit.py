@@ -42,8 +42,13 @@ def test_note_survives_kill_9(qapp, tmp_path: Path, seed_paths: list[Path]) -> N
     with Library.open(lib_dir) as lib:
         lib.imports.from_files(seed_paths[:1])
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(lib_dir), str(tmp_path / "s.ini")],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(lib_dir), str(tmp_path / "s.ini")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
     try:
         line = proc.stdout.readline()
         assert line.strip().isdigit(), "the child did not get to the note"

@@ -12,20 +12,30 @@ from desktop_app.platform_check import NO_SESSION, no_graphical_session
 from tests.helpers.shared import ROOT
 
 # prints whether Qt was imported by the time main() returned, after main's own output
-PROBE = ("import sys; from desktop_app.cli import main; rc = main(sys.argv[1:]); "
-         "print('qt-imported' if 'PySide6' in sys.modules else 'no-qt'); sys.exit(rc)")
+PROBE = (
+    "import sys; from desktop_app.cli import main; rc = main(sys.argv[1:]); "
+    "print('qt-imported' if 'PySide6' in sys.modules else 'no-qt'); sys.exit(rc)"
+)
 
 
 def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     """Only what a login shell on a console or over ssh has: no DISPLAY, no WAYLAND_DISPLAY."""
-    return {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8",
-            "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
-            "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONPATH": str(ROOT), **extra}
+    return {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "LANG": "C.UTF-8",
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "PYTHONPATH": str(ROOT),
+        **extra,
+    }
 
 
 def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", PROBE, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.mark.parametrize("args", [[], ["gui"], ["gui", "some.bib"]])

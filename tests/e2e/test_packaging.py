@@ -62,8 +62,8 @@ class Build:
 RELEASE_SCRIPT = ROOT / "packaging/linux/build_release.sh"
 # where build_release.sh keeps its Debian 11 root, fixed before the tests point HOME elsewhere
 BUILD_ROOT = os.environ.get("MARGINALIA_BUILD_ROOT") or str(
-    Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    / "marginalia" / f"debian11-{os.uname().machine}")
+    Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "marginalia" / f"debian11-{os.uname().machine}"
+)
 GLIBC_FLOOR = (2, 31)  # Debian 11; Ubuntu 20.04 (2.31), RHEL 9 (2.34), Mint 20 (2.31)
 
 
@@ -74,8 +74,7 @@ def release_build_blocker() -> str | None:
         return None
     if os.geteuid() != 0:
         return "the release build needs root here (debootstrap, chroot into a Debian 11 root)"
-    for tool, pkg in (("debootstrap", "debootstrap"), ("unshare", "util-linux"),
-                      ("chroot", "coreutils")):
+    for tool, pkg in (("debootstrap", "debootstrap"), ("unshare", "util-linux"), ("chroot", "coreutils")):
         if shutil.which(tool) is None:
             return f"{tool} is not installed: {APT_HINT.format(pkg)}"
     return None
@@ -104,8 +103,7 @@ def isolated_env(tmp: Path, **extra: str) -> dict[str, str]:
 
 
 def run(cmd, *, timeout=300, check=True, **kw) -> subprocess.CompletedProcess:
-    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True,
-                          timeout=timeout, **kw)
+    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout, **kw)
     if check and proc.returncode != 0:
         pytest.fail(
             f"`{shlex.join(str(c) for c in cmd)}` exited {proc.returncode}\n"
@@ -127,6 +125,7 @@ def png_size(path: Path) -> tuple[int, int]:
 
 # --- the build, once per session -----------------------------------------------------------
 
+
 @pytest.fixture(scope="session")
 def build(tmp_path_factory) -> Build:
     for tool, pkg in (("dpkg-deb", "dpkg"), ("objdump", "binutils"), ("strip", "binutils")):
@@ -139,24 +138,36 @@ def build(tmp_path_factory) -> Build:
         base = tmp_path_factory.mktemp("package")
         dist, work = base / "dist", base / "build"
         # xz -1 for the tarball: a third of the release level's time, ~6 % bigger
-        env = dict(os.environ, DIST_DIR=str(dist), BUILD_DIR=str(work),
-                   PYTHON=sys.executable, MARGINALIA_BUILD_ROOT=BUILD_ROOT,
-                   XZ_OPT=os.environ.get("XZ_OPT", "-1"))
+        env = dict(
+            os.environ,
+            DIST_DIR=str(dist),
+            BUILD_DIR=str(work),
+            PYTHON=sys.executable,
+            MARGINALIA_BUILD_ROOT=BUILD_ROOT,
+            XZ_OPT=os.environ.get("XZ_OPT", "-1"),
+        )
         t0 = time.monotonic()
         if not_release is None:
             # the release workflow's own script: on Debian 11, smoke test included
-            run(["bash", RELEASE_SCRIPT, "icons", "bundle", "smoke", "deb", "tarball"],
-                env=env, cwd=ROOT, timeout=2400)
+            run(["bash", RELEASE_SCRIPT, "icons", "bundle", "smoke", "deb", "tarball"], env=env, cwd=ROOT, timeout=2400)
         else:
             if os.environ.get("CI"):
                 pytest.fail(f"cannot run the release build: {not_release}", pytrace=False)
-            print(f"\nrelease build not possible here ({not_release}); building on this host, "
-                  "so the glibc-floor and Debian 11 tests skip")
-            run(["bash", ROOT / "packaging/build_linux.sh", "icons", "bundle", "deb", "tarball"],
-                env=env, cwd=ROOT, timeout=900)
-        report(f"\n# packaging test build {time.strftime('%F %T')} "
-               f"({'release script' if not_release is None else 'host'}): "
-               f"{time.monotonic() - t0:.1f} s")
+            print(
+                f"\nrelease build not possible here ({not_release}); building on this host, "
+                "so the glibc-floor and Debian 11 tests skip"
+            )
+            run(
+                ["bash", ROOT / "packaging/build_linux.sh", "icons", "bundle", "deb", "tarball"],
+                env=env,
+                cwd=ROOT,
+                timeout=900,
+            )
+        report(
+            f"\n# packaging test build {time.strftime('%F %T')} "
+            f"({'release script' if not_release is None else 'host'}): "
+            f"{time.monotonic() - t0:.1f} s"
+        )
     debs = sorted(dist.glob(f"{APP}_*.deb"))
     tars = sorted(dist.glob(f"{APP}-{VERSION}-linux-*.tar.xz"))
     assert debs and tars, f"build left no .deb/.tar.xz in {dist}: {files(dist)[:20]}"
@@ -169,14 +180,15 @@ def build(tmp_path_factory) -> Build:
                 timings[m[1]] = float(m[2])
     b = Build(dist, work, dist / APP, debs[-1], tars[-1], timings, not_release)
     report(f"timings: {timings}")
-    report(f"bundle {du_mb(b.bundle):.0f} MB, .deb {b.deb.stat().st_size / 1e6:.1f} MB, "
-           f"tarball {b.tarball.stat().st_size / 1e6:.1f} MB")
+    report(
+        f"bundle {du_mb(b.bundle):.0f} MB, .deb {b.deb.stat().st_size / 1e6:.1f} MB, "
+        f"tarball {b.tarball.stat().st_size / 1e6:.1f} MB"
+    )
     return b
 
 
 def du_mb(path: Path) -> float:
-    return sum(p.lstat().st_size for p in path.rglob("*")
-               if p.is_file() and not p.is_symlink()) / 1e6
+    return sum(p.lstat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink()) / 1e6
 
 
 @pytest.fixture(scope="session")
@@ -188,6 +200,7 @@ def deb_root(build: Build, tmp_path_factory) -> Path:
 
 # --- the bundle ------------------------------------------------------------------------------
 
+
 def check_version_and_smoke(exe: Path, tmp: Path, label: str) -> float:
     """`exe --version` and `exe --smoke-test` in an isolated environment; returns smoke time."""
     env = isolated_env(tmp)
@@ -196,8 +209,7 @@ def check_version_and_smoke(exe: Path, tmp: Path, label: str) -> float:
     t0 = time.monotonic()
     out = run([exe, "--smoke-test"], env=env, timeout=180)
     elapsed = time.monotonic() - t0
-    assert "OK" in out.stdout.split(), (
-        f"{label} --smoke-test did not print OK:\n{out.stdout}\n{out.stderr[-3000:]}")
+    assert "OK" in out.stdout.split(), f"{label} --smoke-test did not print OK:\n{out.stdout}\n{out.stderr[-3000:]}"
     # the index writer ran as a child (the bundle's own binary, `index-worker`) and the sample
     # papers were found through the index (numpy executor over Whoosh's postings)
     assert "search index: writer process" in out.stderr, out.stderr[-3000:]
@@ -224,8 +236,10 @@ def test_bundle_cli_does_not_load_qt(build: Build, tmp_path):
     for _ in range(5):
         run([build.bundle / APP, "--version"], env=isolated_env(tmp_path))
     c1 = os.times()
-    report(f"bundle --version: {(time.monotonic() - t0) / 5 * 1000:.0f} ms wall, "
-           f"{(c1.children_user + c1.children_system - c0.children_user - c0.children_system) / 5 * 1000:.0f} ms CPU (mean of 5)")
+    report(
+        f"bundle --version: {(time.monotonic() - t0) / 5 * 1000:.0f} ms wall, "
+        f"{(c1.children_user + c1.children_system - c0.children_user - c0.children_system) / 5 * 1000:.0f} ms CPU (mean of 5)"
+    )
 
 
 def two_papers(folder: Path) -> Path:
@@ -236,7 +250,8 @@ def two_papers(folder: Path) -> Path:
         "AB  - We grow quasicrystals under uniaxial strain and measure their phason modes.\nER  - \n\n"
         "TY  - JOUR\nTI  - Reward shaping for sparse tasks\nAU  - Okafor, Ben\nPY  - 2025\n"
         "AB  - Potential-based reward shaping speeds up reinforcement learning.\nER  - \n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     return ris
 
 
@@ -276,8 +291,12 @@ def test_bundle_imports_and_searches(build: Build, tmp_path):
     env = isolated_env(tmp_path)
     lib = tmp_path / "library"
     run([build.bundle / APP, "--library", lib, "import", ris], env=env, timeout=180)
-    for query, title in (("phason", "Quasicrystal growth"), ("quasi*", "Quasicrystal growth"),
-                         ("reward AND NOT strain", "Reward shaping"), ('"reward shaping"', "Reward shaping")):
+    for query, title in (
+        ("phason", "Quasicrystal growth"),
+        ("quasi*", "Quasicrystal growth"),
+        ("reward AND NOT strain", "Reward shaping"),
+        ('"reward shaping"', "Reward shaping"),
+    ):
         out = run([build.bundle / APP, "--library", lib, "search", query], env=env, timeout=120)
         assert title in out.stdout, f"search {query!r} did not find {title!r}:\n{out.stdout}"
     out = run([build.bundle / APP, "--library", lib, "search", "strain"], env=env, timeout=120)
@@ -321,30 +340,47 @@ def test_bundle_contents(build: Build):
     kept = {f.name for f in (qt / "translations").iterdir()} if (qt / "translations").exists() else set()
     assert kept == {"qtbase_zh_CN.qm"}, kept
     plugins = {str(p.relative_to(qt / "plugins")) for p in (qt / "plugins").rglob("*.so")}
-    for dropped in ("platforms/libqeglfs.so", "platforms/libqlinuxfb.so", "platforms/libqvnc.so",
-                    "platformthemes/libqgtk3.so", "imageformats/libqpdf.so",
-                    "imageformats/libqtiff.so", "imageformats/libqwebp.so"):
+    for dropped in (
+        "platforms/libqeglfs.so",
+        "platforms/libqlinuxfb.so",
+        "platforms/libqvnc.so",
+        "platformthemes/libqgtk3.so",
+        "imageformats/libqpdf.so",
+        "imageformats/libqtiff.so",
+        "imageformats/libqwebp.so",
+    ):
         assert dropped not in plugins, f"{dropped} should have been trimmed"
-    for kept in ("platforms/libqxcb.so", "platforms/libqoffscreen.so",
-                 "imageformats/libqsvg.so", "iconengines/libqsvgicon.so"):
+    for kept in (
+        "platforms/libqxcb.so",
+        "platforms/libqoffscreen.so",
+        "imageformats/libqsvg.so",
+        "iconengines/libqsvgicon.so",
+    ):
         assert kept in plugins, f"{kept} missing from the bundle"
     # the Wayland platform plugin: libqwayland.so from Qt 6.10 on, libqwayland-generic.so (plus
     # -egl) in Qt 6.9 and earlier
     assert {"platforms/libqwayland.so", "platforms/libqwayland-generic.so"} & plugins, (
-        "no Wayland platform plugin in the bundle")
+        "no Wayland platform plugin in the bundle"
+    )
     assert not any(d.startswith(("tls/", "networkinformation/", "generic/")) for d in plugins)
     # nothing but the program is executable (lintian: shared-library-is-executable)
     execs = [p for p in build.bundle.rglob("*") if p.is_file() and os.access(p, os.X_OK)]
     assert execs == [build.bundle / APP], execs[:10]
     # stripped
-    out = run(["file", "-L", internal / "PySide6" / "Qt" / "lib" / "libQt6Core.so.6"],
-              check=False).stdout if shutil.which("file") else "stripped"
+    out = (
+        run(["file", "-L", internal / "PySide6" / "Qt" / "lib" / "libQt6Core.so.6"], check=False).stdout
+        if shutil.which("file")
+        else "stripped"
+    )
     assert "not stripped" not in out
     assert not (internal / "pytest").exists() and not (internal / "PyInstaller").exists()
     size = du_mb(build.bundle)
-    parts = {name: sum(du_mb(p) if p.is_dir() else p.stat().st_size / 1e6
-                       for pattern in patterns for p in internal.glob(pattern))
-             for name, patterns in PARTS.items()}
+    parts = {
+        name: sum(
+            du_mb(p) if p.is_dir() else p.stat().st_size / 1e6 for pattern in patterns for p in internal.glob(pattern)
+        )
+        for name, patterns in PARTS.items()
+    }
     report(f"bundle {size:.0f} MB; of it " + ", ".join(f"{n} {mb:.1f} MB" for n, mb in parts.items()))
     # 122 MB before numpy; numpy (11 MB) and the OpenBLAS its core links (28 MB, unstripped:
     # see build_linux.sh) came with the search executor; 174 MB with citations and translations:
@@ -359,26 +395,48 @@ def test_bundle_contents(build: Build):
 PARTS = {
     # psycopg's Python modules are in the archive (base_library.zip / PYZ), not counted here;
     # psycopg's wrapper imports Python's ssl, whose _ssl brings the build system's OpenSSL
-    "psycopg + libpq + Python's ssl": ("psycopg_binary", "psycopg_binary.libs", "libssl.so*",
-                                       "libcrypto.so*", "python3*/lib-dynload/_ssl.*"),
+    "psycopg + libpq + Python's ssl": (
+        "psycopg_binary",
+        "psycopg_binary.libs",
+        "libssl.so*",
+        "libcrypto.so*",
+        "python3*/lib-dynload/_ssl.*",
+    ),
     "scikit-learn + scipy (+ joblib, threadpoolctl)": (
-        "sklearn", "scikit_learn.libs", "scipy", "scipy.libs", "joblib", "threadpoolctl*"),
+        "sklearn",
+        "scikit_learn.libs",
+        "scipy",
+        "scipy.libs",
+        "joblib",
+        "threadpoolctl*",
+    ),
     "numpy": ("numpy", "numpy.libs"),
 }
 BUNDLE_LIMIT_MB = 310
 # imported by the app only when a user reaches them (a server library; the learned queue)
-LAZY_IMPORTS = ("psycopg", "psycopg_binary.pq", "sqlalchemy.dialects.postgresql.psycopg",
-                "sklearn.linear_model", "sklearn.feature_extraction.text", "sklearn.cluster",
-                "sklearn.decomposition")
+LAZY_IMPORTS = (
+    "psycopg",
+    "psycopg_binary.pq",
+    "sqlalchemy.dialects.postgresql.psycopg",
+    "sklearn.linear_model",
+    "sklearn.feature_extraction.text",
+    "sklearn.cluster",
+    "sklearn.decomposition",
+)
 
 
 def test_bundle_imports_what_the_app_loads_lazily(build: Build, tmp_path):
     """The PostgreSQL driver with its libpq and scikit-learn with scipy import inside the bundle
     (packaging/launcher.py --check-bundle-imports)."""
-    out = run([build.bundle / APP, "--check-bundle-imports", *LAZY_IMPORTS], env=isolated_env(tmp_path),
-              timeout=180, check=False)
+    out = run(
+        [build.bundle / APP, "--check-bundle-imports", *LAZY_IMPORTS],
+        env=isolated_env(tmp_path),
+        timeout=180,
+        check=False,
+    )
     assert out.returncode == 0 and out.stdout.split("\n")[:-1] == [f"ok {m}" for m in LAZY_IMPORTS], (
-        out.stdout + out.stderr[-3000:])
+        out.stdout + out.stderr[-3000:]
+    )
 
 
 HYGIENE_CHECKS = (
@@ -414,14 +472,19 @@ def bundle_hygiene_problems(bundle: Path) -> list[str]:
             problems.append(f"unused database driver {rel}")
         if name.startswith("libpq") and p.resolve().parent.name != "psycopg_binary.libs":
             problems.append(f"a libpq beside psycopg-binary's own: {rel}")
-    own = [p.name for p in internal.iterdir()
-           if p.suffix in (".dist-info", ".egg-info")
-           and re.split(r"[-.]", p.name, maxsplit=1)[0].lower() == APP]
+    own = [
+        p.name
+        for p in internal.iterdir()
+        if p.suffix in (".dist-info", ".egg-info") and re.split(r"[-.]", p.name, maxsplit=1)[0].lower() == APP
+    ]
     if own != [f"{APP}-{VERSION}.dist-info"]:
         problems.append(f"metadata of {APP} should be {APP}-{VERSION}.dist-info only: {own}")
     pyside = internal / "PySide6"
-    for unused in ("QtDBus.abi3.so", "Qt/plugins/wayland-shell-integration/libivi-shell.so",
-                   "Qt/plugins/wayland-graphics-integration-client/libdmabuf-server.so"):
+    for unused in (
+        "QtDBus.abi3.so",
+        "Qt/plugins/wayland-shell-integration/libivi-shell.so",
+        "Qt/plugins/wayland-graphics-integration-client/libdmabuf-server.so",
+    ):
         if (pyside / unused).exists():
             problems.append(f"unused Qt part PySide6/{unused}")
     return problems
@@ -465,9 +528,18 @@ def test_bundle_carries_qt_licences(build: Build, deb_root: Path):
 GLIBC_SYMBOL = re.compile(r"\bGLIBC_(\d+)\.(\d+)(?:\.\d+)?\b")
 # libraries every desktop has; marginalia.spec leaves them to the system (a bundled copy
 # conflicts with the system's and carries the build system's glibc floor)
-SYSTEM_LIBRARIES = ("libstdc++.so.6", "libgcc_s.so.1", "libexpat.so.1", "libz.so.1",
-                    "libfontconfig.so.1", "libfreetype.so.6", "libglib-2.0.so.0",
-                    "libdbus-1.so.3", "libX11.so.6", "libxkbcommon.so.0")
+SYSTEM_LIBRARIES = (
+    "libstdc++.so.6",
+    "libgcc_s.so.1",
+    "libexpat.so.1",
+    "libz.so.1",
+    "libfontconfig.so.1",
+    "libfreetype.so.6",
+    "libglib-2.0.so.0",
+    "libdbus-1.so.3",
+    "libX11.so.6",
+    "libxkbcommon.so.0",
+)
 
 
 def elf_files(root: Path) -> list[Path]:
@@ -483,8 +555,7 @@ def elf_files(root: Path) -> list[Path]:
 def glibc_versions(path: Path) -> set[tuple[int, int]]:
     """GLIBC_x.y versions of the symbols an ELF file imports (objdump -T, undefined ones)."""
     out = run(["objdump", "-T", path], check=False).stdout
-    return {(int(m[1]), int(m[2])) for line in out.splitlines() if "*UND*" in line
-            for m in GLIBC_SYMBOL.finditer(line)}
+    return {(int(m[1]), int(m[2])) for line in out.splitlines() if "*UND*" in line for m in GLIBC_SYMBOL.finditer(line)}
 
 
 def require_release_build(build: Build) -> None:
@@ -505,10 +576,10 @@ def test_bundle_glibc_floor(build: Build):
             newest[path] = max(versions)
     top = max(newest.values())
     report(f"glibc floor: GLIBC_{top[0]}.{top[1]} over {len(elfs)} ELF files")
-    over = sorted((v, str(p.relative_to(build.bundle))) for p, v in newest.items()
-                  if v > GLIBC_FLOOR)
-    assert not over, (f"{len(over)} files need glibc > {GLIBC_FLOOR[0]}.{GLIBC_FLOOR[1]}: "
-                      + ", ".join(f"{f} (GLIBC_{v[0]}.{v[1]})" for v, f in over[:20]))
+    over = sorted((v, str(p.relative_to(build.bundle))) for p, v in newest.items() if v > GLIBC_FLOOR)
+    assert not over, f"{len(over)} files need glibc > {GLIBC_FLOOR[0]}.{GLIBC_FLOOR[1]}: " + ", ".join(
+        f"{f} (GLIBC_{v[0]}.{v[1]})" for v, f in over[:20]
+    )
     # and the .deb says so
     fields = run(["dpkg-deb", "-f", build.deb, "Depends"]).stdout
     m = re.search(r"\blibc6 \(>= (\d+)\.(\d+)\)", fields)
@@ -547,9 +618,9 @@ def test_tarball_installs_and_runs_on_debian11(build: Build, tmp_path):
         "QT_QPA_PLATFORM=offscreen; mkdir -p $HOME; "
         "sh */install.sh --user >/dev/null; getconf GNU_LIBC_VERSION; "
         "$HOME/.local/bin/marginalia --version; $HOME/.local/bin/marginalia --smoke-test; "
-        "$HOME/.local/lib/marginalia/uninstall.sh >/dev/null; rm -rf $t")
-    env = dict(os.environ, DIST_DIR=str(build.dist), BUILD_DIR=str(build.build),
-               MARGINALIA_BUILD_ROOT=BUILD_ROOT)
+        "$HOME/.local/lib/marginalia/uninstall.sh >/dev/null; rm -rf $t"
+    )
+    env = dict(os.environ, DIST_DIR=str(build.dist), BUILD_DIR=str(build.build), MARGINALIA_BUILD_ROOT=BUILD_ROOT)
     out = run(["bash", RELEASE_SCRIPT, "--exec", "sh", "-c", script], env=env, timeout=600)
     lines = out.stdout.split("\n")
     assert "glibc 2.31" in lines, out.stdout
@@ -559,12 +630,14 @@ def test_tarball_installs_and_runs_on_debian11(build: Build, tmp_path):
 
 # --- the .deb --------------------------------------------------------------------------------
 
+
 def test_deb_control(build: Build):
     fields = run(["dpkg-deb", "-f", build.deb]).stdout
     control = dict(re.findall(r"^(\S+): (.*)$", fields, re.M))
     assert control["Package"] == APP
     assert control["Version"].startswith(VERSION + "-") or control["Version"].startswith(
-        re.sub(r"\.?(a|b|rc|dev)(\d+)", r"~\1\2", VERSION) + "-")
+        re.sub(r"\.?(a|b|rc|dev)(\d+)", r"~\1\2", VERSION) + "-"
+    )
     assert re.search(r"\blibc6 \(>= 2\.\d+\)", control["Depends"]), control["Depends"]
     for dep in ("libgl1", "libegl1", "libxcb1"):
         assert dep in control["Depends"], f"{dep} missing from Depends: {control['Depends']}"
@@ -591,7 +664,7 @@ def test_deb_layout(deb_root: Path):
     mime = r / "usr/share/mime/packages" / f"{APP_ID}.xml"
     assert mime.read_bytes() == (ROOT / "resources/linux" / f"{APP_ID}.mime.xml").read_bytes()
     assert re.search(r"^Categories=Office;Education;Science;$", entry, re.M)
-    assert f"<launchable type=\"desktop-id\">{APP_ID}.desktop</launchable>" in metainfo.read_text()
+    assert f'<launchable type="desktop-id">{APP_ID}.desktop</launchable>' in metainfo.read_text()
     icons = r / "usr/share/icons/hicolor"
     assert (icons / "scalable/apps" / f"{APP_ID}.svg").is_file()
     for s in ICON_SIZES:
@@ -604,7 +677,7 @@ def test_deb_layout(deb_root: Path):
     assert "License: MIT" in copyright_
     assert f"({VERSION.split('rc')[0]}" in gzip.decompress((doc / "changelog.Debian.gz").read_bytes()).decode()
     man = gzip.decompress((r / "usr/share/man/man1" / f"{APP}.1.gz").read_bytes()).decode()
-    assert man.lstrip().startswith((".\\\"", ".TH")) and ".SH NAME" in man
+    assert man.lstrip().startswith(('.\\"', ".TH")) and ".SH NAME" in man
     assert (r / "usr/share/lintian/overrides" / APP).is_file()
     # no generated PNG sneaks into the source tree's resources (only the SVG is committed)
     assert not list((ROOT / "resources" / "icons").glob("*.png"))
@@ -638,6 +711,7 @@ def test_lintian(build: Build):
 
 
 # --- the tarball -----------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="session")
 def unpacked(build: Build, tmp_path_factory) -> Path:
@@ -706,9 +780,11 @@ def check_open_with(env: dict[str, str], data: Path, tmp_path: Path) -> None:
     assert (data / "mime/mime.cache").is_file(), "install.sh did not run update-mime-database"
     assert f"{APP_ID}.desktop" in (data / "applications/mimeinfo.cache").read_text()
     env = dict(env, XDG_CURRENT_DESKTOP="GNOME")
-    files = {"refs.ris": ("TY  - JOUR\nTI  - A paper\nER  - \n", "application/x-research-info-systems"),
-             "refs-from-mail": ("TY  - JOUR\nTI  - A paper\nER  - \n", "application/x-research-info-systems"),
-             "pubmed.nbib": ("PMID- 1\nTI  - A paper.\n", "application/nbib")}
+    files = {
+        "refs.ris": ("TY  - JOUR\nTI  - A paper\nER  - \n", "application/x-research-info-systems"),
+        "refs-from-mail": ("TY  - JOUR\nTI  - A paper\nER  - \n", "application/x-research-info-systems"),
+        "pubmed.nbib": ("PMID- 1\nTI  - A paper.\n", "application/nbib"),
+    }
     for name, (text, want) in files.items():
         f = tmp_path / name
         f.write_text(text)
@@ -790,21 +866,25 @@ def test_tarball_refuses_an_older_or_unknown_c_library(unpacked: Path, tmp_path)
 
 # --- Windows installer script ----------------------------------------------------------------
 
+
 def test_nsis_script_compiles(tmp_path):
     require("makensis", "nsis")
     out_exe = tmp_path / "Marginalia-check-win64-setup.exe"
-    run(["bash", ROOT / "packaging/windows/check_nsis.sh", out_exe],
-        env=dict(os.environ, PYTHON=sys.executable, BUILD_DIR=str(tmp_path / "build")))
+    run(
+        ["bash", ROOT / "packaging/windows/check_nsis.sh", out_exe],
+        env=dict(os.environ, PYTHON=sys.executable, BUILD_DIR=str(tmp_path / "build")),
+    )
     assert out_exe.read_bytes()[:2] == b"MZ"
 
 
 # --- the real window under Xvfb, started from the desktop entry -------------------------------
 
+
 def exec_argv(desktop: Path, root: Path, library: Path) -> list[str]:
     """The entry's Exec line as argv: field codes dropped, the program resolved inside the
     extracted root (through /usr/bin's symlink), --library put in front of the rest."""
     line = next(ln for ln in desktop.read_text().splitlines() if ln.startswith("Exec="))
-    argv = [a for a in shlex.split(line[len("Exec="):]) if not re.fullmatch(r"%[fFuUdDnNickvm]", a)]
+    argv = [a for a in shlex.split(line[len("Exec=") :]) if not re.fullmatch(r"%[fFuUdDnNickvm]", a)]
     prog = argv[0]
     path = Path(prog) if prog.startswith("/") else Path("/usr/bin") / prog
     target = root / path.relative_to("/")
@@ -860,9 +940,12 @@ def test_desktop_entry_starts_real_window_under_xvfb(deb_root: Path, tmp_path):
     env.pop("QT_QPA_PLATFORM")  # the real xcb platform
     # Xvfb picks a free display and writes its number to the pipe once it listens
     rfd, wfd = os.pipe()
-    server = subprocess.Popen([xvfb, "-displayfd", str(wfd), "-screen", "0", "1600x1000x24",
-                               "-nolisten", "tcp", "-noreset"], pass_fds=(wfd,),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [xvfb, "-displayfd", str(wfd), "-screen", "0", "1600x1000x24", "-nolisten", "tcp", "-noreset"],
+        pass_fds=(wfd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(wfd)
     app = None
     log = tmp_path / "app.log"
@@ -882,11 +965,16 @@ def test_desktop_entry_starts_real_window_under_xvfb(deb_root: Path, tmp_path):
                 break
             time.sleep(0.2)
         if not wid:
-            pytest.fail(f"no 'Marginalia' window within 60 s (exit {app.poll()}); argv {argv}\n"
-                        f"{log.read_text()[-4000:]}", pytrace=False)
+            pytest.fail(
+                f"no 'Marginalia' window within 60 s (exit {app.poll()}); argv {argv}\n{log.read_text()[-4000:]}",
+                pytrace=False,
+            )
         report(f"Xvfb: window mapped {time.monotonic() - t0:.2f} s after the Exec line ran")
-        props = run(["xprop", "-id", wid, "WM_CLASS", "_NET_WM_ICON"], env=env, check=False,
-                    timeout=20).stdout if shutil.which("xprop") else "_NET_WM_ICON(CARDINAL)"
+        props = (
+            run(["xprop", "-id", wid, "WM_CLASS", "_NET_WM_ICON"], env=env, check=False, timeout=20).stdout
+            if shutil.which("xprop")
+            else "_NET_WM_ICON(CARDINAL)"
+        )
         # the window icon comes from the bundled SVG (through Qt's svg icon engine plugin)
         assert "_NET_WM_ICON(CARDINAL)" in props, f"window has no icon:\n{props[:500]}"
         report(f"Xvfb: {props.splitlines()[0] if props else ''}")
@@ -900,8 +988,7 @@ def test_desktop_entry_starts_real_window_under_xvfb(deb_root: Path, tmp_path):
             time.sleep(0.3)
         assert shot.is_file()
         assert app.poll() is None, f"app exited early:\n{log.read_text()[-4000:]}"
-        assert variance > 50 and colours > 8, (
-            f"screenshot looks blank (variance {variance:.1f}, {colours} colours)")
+        assert variance > 50 and colours > 8, f"screenshot looks blank (variance {variance:.1f}, {colours} colours)"
         keep = ROOT / "build" / "screenshots" / "xvfb-window.png"
         keep.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(shot, keep)

@@ -19,7 +19,12 @@ def test_smoke_test_on_a_server_library(pg_url: str) -> None:
     with Library.open(pg_url) as lib:
         lib.imports.from_files(SEEDS[:1])
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    done = subprocess.run([sys.executable, "-m", "desktop_app", "--library", pg_url, "gui", "--smoke-test"],
-                          capture_output=True, text=True, timeout=180, env=env)
+    done = subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--library", pg_url, "gui", "--smoke-test"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "OK"

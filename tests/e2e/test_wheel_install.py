@@ -29,20 +29,31 @@ def run(bin_dir: Path, tmp: Path, *args: str, timeout: int = 300) -> subprocess.
     """The installed `marginalia`, from a folder outside the tree, with a throwaway HOME."""
     home = tmp / "home"
     home.mkdir(parents=True, exist_ok=True)
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("XDG_", "MARGINALIA_", "PYTHON", "VIRTUAL_ENV"))}
-    env.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"),
-               XDG_CACHE_HOME=str(home / "cache"), QT_QPA_PLATFORM="offscreen",
-               PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}")
-    done = subprocess.run([bin_dir / "marginalia", *args], cwd=home, env=env, capture_output=True,
-                          text=True, timeout=timeout)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "MARGINALIA_", "PYTHON", "VIRTUAL_ENV"))}
+    env.update(
+        HOME=str(home),
+        XDG_DATA_HOME=str(home / "data"),
+        XDG_CONFIG_HOME=str(home / "config"),
+        XDG_CACHE_HOME=str(home / "cache"),
+        QT_QPA_PLATFORM="offscreen",
+        PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+    )
+    done = subprocess.run(
+        [bin_dir / "marginalia", *args], cwd=home, env=env, capture_output=True, text=True, timeout=timeout
+    )
     assert done.returncode == 0, f"marginalia {' '.join(args)}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     return done
 
 
 def test_the_installed_copy_is_the_wheel_not_the_tree(installed: Path) -> None:
-    where = subprocess.run([installed / "python", "-c", "import desktop_app.core.store.engine as m; print(m.__file__)"],
-                           cwd=installed, capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})
+    where = subprocess.run(
+        [installed / "python", "-c", "import desktop_app.core.store.engine as m; print(m.__file__)"],
+        cwd=installed,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin"},
+    )
     assert where.returncode == 0, where.stderr
     path = Path(where.stdout.strip())
     assert path.is_relative_to(installed.parent), path
@@ -53,11 +64,11 @@ def test_import_the_seeds_and_search(installed: Path, tmp_path: Path) -> None:
     if not SEEDS:
         pytest.skip(SHARED_MISSING)
     lib = tmp_path / "lib"
-    report = json.loads(run(installed, tmp_path, "--library", str(lib), "import", "--json",
-                            *map(str, SEEDS)).stdout)
+    report = json.loads(run(installed, tmp_path, "--library", str(lib), "import", "--json", *map(str, SEEDS)).stdout)
     assert report["added"] == 76, report
-    found = json.loads(run(installed, tmp_path, "--library", str(lib), "search", "--json",
-                           "reinforcement learning").stdout)
+    found = json.loads(
+        run(installed, tmp_path, "--library", str(lib), "search", "--json", "reinforcement learning").stdout
+    )
     assert found["total"] > 0
     assert any("reinforcement" in (p["abstract"] or "").lower() for p in found["papers"])
     none = json.loads(run(installed, tmp_path, "--library", str(lib), "search", "--json", "quokkaxyz").stdout)
@@ -86,8 +97,7 @@ def test_a_library_made_by_an_older_version(installed: Path, tmp_path: Path) -> 
     assert listed["total"] == 75  # the one in the trash stays there
     titles = {p["id"]: p["title"] for p in listed["papers"]}
     assert titles[roles["races"]] == "RACES (mine)"
-    tagged = json.loads(run(installed, tmp_path, "--library", str(folder), "list", "--json",
-                            "--tag", "rl").stdout)
+    tagged = json.loads(run(installed, tmp_path, "--library", str(folder), "list", "--json", "--tag", "rl").stdout)
     assert [p["id"] for p in tagged["papers"]] == [roles["races"]]
     note = run(installed, tmp_path, "--library", str(folder), "note", str(roles["races"])).stdout
     assert "quokka" in note

@@ -103,8 +103,7 @@ def _link_texts(win) -> list[str]:
     return [b.text() for b in win.reader.links.findChildren(QToolButton) if b.isVisibleTo(win.reader)]
 
 
-def test_links_are_shown_and_opened_only_on_a_click(make_window, links_dir: Path, qtbot,
-                                                    opened: list[QUrl]) -> None:
+def test_links_are_shown_and_opened_only_on_a_click(make_window, links_dir: Path, qtbot, opened: list[QUrl]) -> None:
     win = make_window(links_dir)
     _show(win, qtbot, _pid(win, "With Links"))
     assert win.reader.links.isVisibleTo(win.reader)
@@ -118,8 +117,7 @@ def test_links_are_shown_and_opened_only_on_a_click(make_window, links_dir: Path
     assert opened[-1].toString() == "https://example.org/paper?a=1&b=2"
 
 
-def test_a_javascript_url_is_neither_shown_nor_opened(make_window, links_dir: Path, qtbot,
-                                                      opened: list[QUrl]) -> None:
+def test_a_javascript_url_is_neither_shown_nor_opened(make_window, links_dir: Path, qtbot, opened: list[QUrl]) -> None:
     win = make_window(links_dir)
     pid = _pid(win, "Hostile Link")
     assert win.library.papers.get(pid).url == "javascript:alert(document.cookie)"  # kept as data
@@ -142,14 +140,23 @@ def test_addresses_are_built_from_validated_ids() -> None:
     for bad in ("2401.1", "../../etc", "2401.01234?x=1", "javascript:alert(1)"):
         assert arxiv_url(bad) is None, bad
     assert web_url("http://example.org/a b") is None
-    for bad in ("javascript:alert(1)", "JAVASCRIPT:alert(1)", "file:///etc/passwd", "data:text/html,<b>",
-                "https://", "//example.org", "https://ex\nample.org", 'https://x.org/"onmouseover="'):
+    for bad in (
+        "javascript:alert(1)",
+        "JAVASCRIPT:alert(1)",
+        "file:///etc/passwd",
+        "data:text/html,<b>",
+        "https://",
+        "//example.org",
+        "https://ex\nample.org",
+        'https://x.org/"onmouseover="',
+    ):
         assert web_url(bad) is None, bad
     assert web_url(" https://example.org/x ") == "https://example.org/x"
 
 
-def test_a_pdf_dropped_on_a_row_is_attached_to_that_paper(make_window, seeded_dir: Path, qtbot,
-                                                          tmp_path: Path, settings) -> None:
+def test_a_pdf_dropped_on_a_row_is_attached_to_that_paper(
+    make_window, seeded_dir: Path, qtbot, tmp_path: Path, settings
+) -> None:
     win = make_window(seeded_dir)
     win.show()
     qtbot.waitExposed(win)
@@ -182,8 +189,9 @@ def test_a_pdf_dropped_on_a_row_is_attached_to_that_paper(make_window, seeded_di
     assert [(a.kind, a.path) for a in win.library.attachments.for_paper(target)][1] == ("link", str(linked))
 
 
-def test_a_bibliography_dropped_on_a_row_is_imported_not_attached(make_window, seeded_dir: Path, qtbot,
-                                                                  tmp_path: Path, monkeypatch) -> None:
+def test_a_bibliography_dropped_on_a_row_is_imported_not_attached(
+    make_window, seeded_dir: Path, qtbot, tmp_path: Path, monkeypatch
+) -> None:
     from PySide6.QtWidgets import QDialog
 
     from desktop_app.gui import import_export
@@ -206,8 +214,9 @@ def test_a_bibliography_dropped_on_a_row_is_imported_not_attached(make_window, s
     assert win.library.attachments.for_paper(target) == []
 
 
-def test_a_file_dropped_on_the_reader_is_attached_to_the_shown_paper(make_window, seeded_dir: Path,
-                                                                     qtbot, tmp_path: Path) -> None:
+def test_a_file_dropped_on_the_reader_is_attached_to_the_shown_paper(
+    make_window, seeded_dir: Path, qtbot, tmp_path: Path
+) -> None:
     win = make_window(seeded_dir)
     pid = win.model.paper_id(5)
     _show(win, qtbot, pid)
@@ -216,8 +225,9 @@ def test_a_file_dropped_on_the_reader_is_attached_to_the_shown_paper(make_window
     assert any("notes.pdf" in b.text() for b in win.reader.attachments.findChildren(QToolButton))
 
 
-def test_open_paper_prefers_the_file_then_arxiv_doi_url(make_window, links_dir: Path, qtbot,
-                                                        tmp_path: Path, opened: list[QUrl]) -> None:
+def test_open_paper_prefers_the_file_then_arxiv_doi_url(
+    make_window, links_dir: Path, qtbot, tmp_path: Path, opened: list[QUrl]
+) -> None:
     win = make_window(links_dir)
     win.show()
     qtbot.waitExposed(win)
@@ -241,8 +251,7 @@ def test_open_paper_prefers_the_file_then_arxiv_doi_url(make_window, links_dir: 
     assert "no attached file, arXiv id, DOI or web address" in win.statusBar().currentMessage()
 
 
-def test_a_program_is_never_opened(make_window, seeded_dir: Path, qtbot, tmp_path: Path,
-                                   opened: list[QUrl]) -> None:
+def test_a_program_is_never_opened(make_window, seeded_dir: Path, qtbot, tmp_path: Path, opened: list[QUrl]) -> None:
     win = make_window(seeded_dir)
     pid = win.model.paper_id(0)
     script = tmp_path / "paper.pdf"
@@ -253,8 +262,9 @@ def test_a_program_is_never_opened(make_window, seeded_dir: Path, qtbot, tmp_pat
     assert "does not run programs" in win.statusBar().currentMessage()
 
 
-def test_remove_from_the_context_menu_is_undoable(make_window, seeded_dir: Path, qtbot,
-                                                  tmp_path: Path, opened: list[QUrl]) -> None:
+def test_remove_from_the_context_menu_is_undoable(
+    make_window, seeded_dir: Path, qtbot, tmp_path: Path, opened: list[QUrl]
+) -> None:
     win = make_window(seeded_dir)
     pid = win.model.paper_id(1)
     _show(win, qtbot, pid)
@@ -285,8 +295,9 @@ def test_screenshot_view_shows_links_and_a_file(make_window, links_dir: Path, qt
     shown.grab().save(str(tmp_path / "attachments.png"))
 
 
-def test_check_library_names_a_missing_file_as_plain_text(make_window, seeded_dir: Path, qtbot,
-                                                          tmp_path: Path, monkeypatch) -> None:
+def test_check_library_names_a_missing_file_as_plain_text(
+    make_window, seeded_dir: Path, qtbot, tmp_path: Path, monkeypatch
+) -> None:
     from PySide6.QtWidgets import QMessageBox
 
     shown: list[tuple[str, Qt.TextFormat]] = []
@@ -301,8 +312,9 @@ def test_check_library_names_a_missing_file_as_plain_text(make_window, seeded_di
     assert fmt == Qt.TextFormat.PlainText
 
 
-def test_a_large_file_is_copied_in_a_worker_and_still_undoable(make_window, seeded_dir: Path, qtbot,
-                                                               tmp_path: Path) -> None:
+def test_a_large_file_is_copied_in_a_worker_and_still_undoable(
+    make_window, seeded_dir: Path, qtbot, tmp_path: Path
+) -> None:
     from desktop_app.gui.attach_controller import BACKGROUND_BYTES
 
     win = make_window(seeded_dir)
@@ -317,8 +329,9 @@ def test_a_large_file_is_copied_in_a_worker_and_still_undoable(make_window, seed
     qtbot.waitUntil(lambda: win.undo_stack.count() == 1, timeout=5000)
     [v] = win.library.attachments.for_paper(pid)
     assert v.size == BACKGROUND_BYTES + 1 and v.location.stat().st_size == v.size
-    qtbot.waitUntil(lambda: win.reader.attachments.findChild(QToolButton, f"attachment_{v.id}") is not None,
-                    timeout=5000)
+    qtbot.waitUntil(
+        lambda: win.reader.attachments.findChild(QToolButton, f"attachment_{v.id}") is not None, timeout=5000
+    )
     win.undo_stack.undo()
     assert win.library.attachments.for_paper(pid) == []
     win.undo_stack.redo()

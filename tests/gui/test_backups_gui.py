@@ -38,15 +38,17 @@ def _answer(monkeypatch: pytest.MonkeyPatch, button: QMessageBox.StandardButton)
 
 def _damaged(seeded_dir: Path) -> Path:
     _notes(seeded_dir, 25)
-    good = backups.make_backup(seeded_dir / "library.sqlite", seeded_dir / "backups", "auto",
-                               now=datetime(2026, 11, 2, 9, 15))
+    good = backups.make_backup(
+        seeded_dir / "library.sqlite", seeded_dir / "backups", "auto", now=datetime(2026, 11, 2, 9, 15)
+    )
     damage(seeded_dir / "library.sqlite", pages=8)
     return good
 
 
 @pytest.mark.parametrize("index_lost", [False, True])
 def test_a_damaged_library_is_offered_its_backup_and_opens_restored(
-        seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot, index_lost: bool) -> None:
+    seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot, index_lost: bool
+) -> None:
     """Building the window may read the bad pages (then the question comes before any window),
     or not (then the table, the index rebuild or the check after the first paint finds them and
     the window is replaced). Either way: one question, no traceback dialog."""
@@ -60,8 +62,9 @@ def test_a_damaged_library_is_offered_its_backup_and_opens_restored(
 
     first = open_main_window(seeded_dir)
     qtbot.waitUntil(lambda: len(list(seeded_dir.glob("library-damaged-*.sqlite"))) == 1, timeout=30000)
-    qtbot.waitUntil(lambda: current_window(first).isVisible() and current_window(first).files.index_ready,
-                    timeout=60000)
+    qtbot.waitUntil(
+        lambda: current_window(first).isVisible() and current_window(first).files.index_ready, timeout=60000
+    )
     win = current_window(first)
     try:
         assert asked == ["The library is damaged. Restore the backup of 2026-11-02 09:15 (76 papers, 25 notes)?"]
@@ -80,12 +83,14 @@ def test_a_damaged_library_is_offered_its_backup_and_opens_restored(
 
 
 def test_the_check_after_the_first_paint_finds_damage_the_window_did_not_read(
-        make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot) -> None:
+    make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot
+) -> None:
     from desktop_app.gui.launch import close_window, current_window
 
     _notes(seeded_dir, 25)
-    good = backups.make_backup(seeded_dir / "library.sqlite", seeded_dir / "backups", "auto",
-                               now=datetime(2026, 11, 2, 9, 15))
+    good = backups.make_backup(
+        seeded_dir / "library.sqlite", seeded_dir / "backups", "auto", now=datetime(2026, 11, 2, 9, 15)
+    )
     asked = _answer(monkeypatch, QMessageBox.StandardButton.Ok)
     win = make_window(seeded_dir)
     qtbot.waitUntil(lambda: win.files.backup_job is not None and win.files.backup_job.isFinished(), timeout=30000)
@@ -121,7 +126,8 @@ def test_quit_leaves_the_damaged_library_as_it_is(seeded_dir: Path, monkeypatch:
 
 
 def test_the_automatic_backup_runs_in_a_worker_after_the_window_shows(
-        make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot) -> None:
+    make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot
+) -> None:
     threads: list[threading.Thread] = []
     real = backups.make_backup
 

@@ -43,8 +43,10 @@ def test_scrolling_a_long_table_with_tag_chips(make_window, library_dir, qtbot) 
     from desktop_app.core.records import ParseResult, Record
 
     with Library.open(library_dir) as lib:
-        recs = [Record(abstract=f"Abstract {i} about topic {i % 13}.", title=f"Paper {i}", tags=["a/b", "c"])
-                for i in range(3000)]
+        recs = [
+            Record(abstract=f"Abstract {i} about topic {i % 13}.", title=f"Paper {i}", tags=["a/b", "c"])
+            for i in range(3000)
+        ]
         lib.imports.from_records([("t", ParseResult("csv", recs))])
     win = make_window(library_dir)
     before = sys.getrefcount(None)

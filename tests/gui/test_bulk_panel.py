@@ -134,8 +134,7 @@ def test_screenshot_bulk_panel(make_window, seeded_dir: Path, qtbot, tmp_path: P
     assert widget.grab().save(str(tmp_path / "bulk.png"))
 
 
-def test_a_status_edit_keeps_the_tag_choices_a_tag_edit_reads_them_again(make_window, seeded_dir: Path,
-                                                                       qtbot) -> None:
+def test_a_status_edit_keeps_the_tag_choices_a_tag_edit_reads_them_again(make_window, seeded_dir: Path, qtbot) -> None:
     """The panel reads the tags and lists again only when they may have changed: marking 100,000
     papers read must not re-count their tags on the GUI thread, but a tag added (here, or by a
     change from elsewhere) shows in "Remove a tag"."""
@@ -155,13 +154,14 @@ def test_a_status_edit_keeps_the_tag_choices_a_tag_edit_reads_them_again(make_wi
     qtbot.mouseClick(panel.tag_line, Qt.MouseButton.LeftButton)
     qtbot.keyClicks(panel.tag_line, "to-cite")
     qtbot.mouseClick(panel.add_tag_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: [panel.remove_combo.itemText(i) for i in range(panel.remove_combo.count())]
-                    == ["to-cite — on 3 of 3"], timeout=3000)
+    qtbot.waitUntil(
+        lambda: [panel.remove_combo.itemText(i) for i in range(panel.remove_combo.count())] == ["to-cite — on 3 of 3"],
+        timeout=3000,
+    )
     assert reads and panel.remove_button.isEnabled()
 
 
-def test_the_sidebar_counts_follow_a_bulk_edit_read_off_the_gui_thread(make_window, seeded_dir: Path,
-                                                                      qtbot) -> None:
+def test_the_sidebar_counts_follow_a_bulk_edit_read_off_the_gui_thread(make_window, seeded_dir: Path, qtbot) -> None:
     import threading
 
     win = _window(make_window, seeded_dir, qtbot)

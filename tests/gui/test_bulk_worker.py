@@ -19,8 +19,14 @@ MANY = 1200  # more than gui/write_queue.py's LARGE
 
 @pytest.fixture
 def many_dir(library_dir: Path) -> Path:
-    records = [Record(title=f"Study {i} of sparse widgets", abstract=f"We examine widget family {i} and its "
-                      f"sparsity pattern number {i} under load {i % 17}.", year=2020 + i % 6) for i in range(MANY)]
+    records = [
+        Record(
+            title=f"Study {i} of sparse widgets",
+            abstract=f"We examine widget family {i} and its sparsity pattern number {i} under load {i % 17}.",
+            year=2020 + i % 6,
+        )
+        for i in range(MANY)
+    ]
     with Library.open(library_dir) as lib:
         assert lib.imports.from_records([("many", ParseResult("csv", records))]).added == MANY
     return library_dir
@@ -125,8 +131,7 @@ def test_bulk_panel_buttons_fit_at_1400_by_900(make_window, seeded_dir: Path, qt
         i18n.install(qapp, "en")
 
 
-def test_selected_ids_follow_overlapping_and_separate_ranges_in_table_order(make_window, many_dir: Path,
-                                                                          qtbot) -> None:
+def test_selected_ids_follow_overlapping_and_separate_ranges_in_table_order(make_window, many_dir: Path, qtbot) -> None:
     from PySide6.QtCore import QItemSelection, QItemSelectionModel
 
     win = _all_selected(make_window, many_dir, qtbot)

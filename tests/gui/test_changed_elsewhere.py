@@ -25,8 +25,7 @@ def test_core_keeps_both_texts_and_reports_the_conflict(tmp_path: Path) -> None:
         assert "conflict" not in lib.notes.set(pid, "mine again", base="mine").detail
 
 
-def test_typing_over_a_note_changed_by_the_cli_shows_the_banner(make_window, seeded_dir: Path,
-                                                                 qtbot) -> None:
+def test_typing_over_a_note_changed_by_the_cli_shows_the_banner(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.elsewhere_timer.stop()  # the test decides when the window looks
     pid = win.current_id()
@@ -51,8 +50,7 @@ def test_typing_over_a_note_changed_by_the_cli_shows_the_banner(make_window, see
     assert win.library.papers.get(pid).note == "typed in the window"
 
 
-def test_an_idle_editor_shows_the_new_text_and_keep_mine_dismisses(make_window, seeded_dir: Path,
-                                                                    qtbot) -> None:
+def test_an_idle_editor_shows_the_new_text_and_keep_mine_dismisses(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.elsewhere_timer.stop()
     pid = win.current_id()
@@ -75,8 +73,7 @@ def test_an_idle_editor_shows_the_new_text_and_keep_mine_dismisses(make_window, 
     assert "from the shell\nsecond shell line" in [t for _, t in win.library.notes.revisions(pid)]
 
 
-def test_a_title_changed_elsewhere_is_named_and_undo_brings_it_back(make_window, seeded_dir: Path,
-                                                                    qtbot) -> None:
+def test_a_title_changed_elsewhere_is_named_and_undo_brings_it_back(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     pid = win.current_id()
     cli(seeded_dir, "title", str(pid), "A title from the shell")

@@ -77,8 +77,11 @@ def test_the_authors_come_from_the_page_query(tmp_path: Path, seeded_dir: Path, 
         listener = lambda *args: statements.append(args[2])  # noqa: E731
         event.listen(lib.store.engine, "before_cursor_execute", listener)
         try:
-            cells = [model.data(model.index(r, c)) for r in range(model.rowCount())
-                     for c in (COL_TITLE, COL_AUTHORS, COL_MODIFIED, COL_RELEVANCE)]
+            cells = [
+                model.data(model.index(r, c))
+                for r in range(model.rowCount())
+                for c in (COL_TITLE, COL_AUTHORS, COL_MODIFIED, COL_RELEVANCE)
+            ]
         finally:
             event.remove(lib.store.engine, "before_cursor_execute", listener)
         assert model.rowCount() == 76 <= PAGE
@@ -124,16 +127,16 @@ def test_title_stretches_and_the_rest_are_interactive(make_window, seeded_dir: P
     assert header.sectionResizeMode(COL_TITLE) == QHeaderView.ResizeMode.Stretch
     assert header.sectionResizeMode(COL_VENUE) == QHeaderView.ResizeMode.Interactive
     shown = [n for n in range(len(COLUMNS)) if not header.isSectionHidden(n)]
-    qtbot.waitUntil(lambda: abs(sum(header.sectionSize(n) for n in shown) - header.viewport().width()) <= 2,
-                    timeout=3000)
+    qtbot.waitUntil(
+        lambda: abs(sum(header.sectionSize(n) for n in shown) - header.viewport().width()) <= 2, timeout=3000
+    )
     assert header.sectionSize(COL_TITLE) > 300  # no empty space beside a 300 px title any more
     wide = header.sectionSize(COL_TITLE)
     win.resize(1300, 900)
     qtbot.waitUntil(lambda: header.sectionSize(COL_TITLE) < wide, timeout=3000)
     # too narrow for the columns: the Title keeps TITLE_MIN and the table scrolls sideways
     win.splitter.setSizes([200, 500, 600])
-    qtbot.waitUntil(lambda: header.sectionResizeMode(COL_TITLE) == QHeaderView.ResizeMode.Interactive,
-                    timeout=3000)
+    qtbot.waitUntil(lambda: header.sectionResizeMode(COL_TITLE) == QHeaderView.ResizeMode.Interactive, timeout=3000)
     assert header.sectionSize(COL_TITLE) == TITLE_MIN
     assert win.table.horizontalScrollBar().maximum() > 0
     win.resize(1800, 900)
@@ -203,8 +206,9 @@ def test_column_chooser_is_saved_and_title_cannot_be_hidden(make_window, seeded_
     assert again.sort_key == "relevance" and header.isSectionHidden(COL_RELEVANCE)
 
 
-def test_an_old_saved_header_state_does_not_break_the_new_columns(make_window, seeded_dir: Path,
-                                                                  settings, qtbot) -> None:
+def test_an_old_saved_header_state_does_not_break_the_new_columns(
+    make_window, seeded_dir: Path, settings, qtbot
+) -> None:
     # the state an earlier version saved: Qt's own, of a header with the eight old columns
     old_view = QTableView()
     from PySide6.QtGui import QStandardItemModel

@@ -26,8 +26,10 @@ def _shown(make_window, folder: Path, qtbot):
 
 def _counts(win) -> dict[str, str]:
     lib = win.sidebar.topLevelItem(0)
-    return {lib.child(i).text(0).split("  (")[0]: lib.child(i).text(0).split("  (")[1].rstrip(")")
-            for i in range(lib.childCount())}
+    return {
+        lib.child(i).text(0).split("  (")[0]: lib.child(i).text(0).split("  (")[1].rstrip(")")
+        for i in range(lib.childCount())
+    }
 
 
 def _settled(win, qtbot, **want: str) -> None:
@@ -40,7 +42,10 @@ def test_status_counts_follow_edits_undo_and_redo(make_window, seeded_dir: Path,
     _settled(win, qtbot, unread="76", skimmed="0", read="0")
     type_keys(win, "r")
     _settled(win, qtbot, unread="75", read="1")
-    undo, redo = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    undo, redo = (
+        Qt.KeyboardModifier.ControlModifier,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
     press(win, Qt.Key.Key_Z, undo)
     _settled(win, qtbot, unread="76", read="0")
     press(win, Qt.Key.Key_Z, redo)
@@ -89,8 +94,9 @@ def test_a_saved_search_brings_back_the_whole_filter(make_window, seeded_dir: Pa
     win.on_sidebar_filter("tag", "rl")
     win.state.status = "unread"
     win.refresh_query()
-    win.table.horizontalHeader().setSortIndicator(win.table.horizontalHeader().sortIndicatorSection(),
-                                                  Qt.SortOrder.AscendingOrder)
+    win.table.horizontalHeader().setSortIndicator(
+        win.table.horizontalHeader().sortIndicatorSection(), Qt.SortOrder.AscendingOrder
+    )
     win.on_sort_changed(0, Qt.SortOrder.DescendingOrder)  # the Title column
     shown = list(win.model.ids)
     expected = lib.query("learning", tags=["rl"], status="unread", sort="title", descending=True).ids
@@ -98,7 +104,12 @@ def test_a_saved_search_brings_back_the_whole_filter(make_window, seeded_dir: Pa
     _save(win, qtbot, monkeypatch, "RL to read")
     saved = SavedFilter.from_text(dict(lib.searches.all())["RL to read"])
     assert (saved.query, saved.tags, saved.status, saved.sort, saved.descending) == (
-        "learning", ("rl",), "unread", "title", True)
+        "learning",
+        ("rl",),
+        "unread",
+        "title",
+        True,
+    )
     assert win.sidebar.current_filter() == ("search", "RL to read")
 
     win.on_sidebar_filter("all", "")  # elsewhere, then back through the sidebar
@@ -146,7 +157,6 @@ def test_an_old_saved_search_is_its_query(make_window, seeded_dir: Path, qtbot) 
     assert win.sidebar.current_filter() == ("search", "Transformers")
 
 
-
 def _entry(win, kind: str, value: str):
     from desktop_app.gui.sidebar import KIND, VALUE
 
@@ -192,8 +202,10 @@ def test_tag_counts_follow_undo_and_redo(make_window, seeded_dir: Path, qtbot) -
     def label() -> str | None:
         from desktop_app.gui.sidebar import KIND, VALUE
 
-        return next((it.text(0) for it in win.sidebar._iter() if it.data(0, KIND) == "tag"
-                     and it.data(0, VALUE) == "probe"), None)
+        return next(
+            (it.text(0) for it in win.sidebar._iter() if it.data(0, KIND) == "tag" and it.data(0, VALUE) == "probe"),
+            None,
+        )
 
     qtbot.waitUntil(lambda: label() == "probe  (5)", timeout=3000)
     press(win, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
@@ -213,8 +225,11 @@ def test_alt_click_on_a_tag_chip_negates_it(make_window, seeded_dir: Path, qtbot
 
     def chip(label: str) -> QToolButton:
         def shown() -> list[QToolButton]:
-            return [b for b in win.search.chip_box.findChildren(QToolButton, "filterChip")
-                    if b.isVisible() and b.text().startswith(label + "  ")]
+            return [
+                b
+                for b in win.search.chip_box.findChildren(QToolButton, "filterChip")
+                if b.isVisible() and b.text().startswith(label + "  ")
+            ]
 
         qtbot.waitUntil(lambda: bool(shown()), timeout=3000)  # new chips show one turn after
         return shown()[0]

@@ -58,8 +58,10 @@ def test_rederive_titles_lists_checks_applies_and_undoes(qtbot, make_window, see
     win.findChild(QAction, "retitleAction").trigger()
     qtbot.waitUntil(lambda: win.findChild(RetitleDialog) is not None, timeout=10000)
     dialog = win.findChild(RetitleDialog)
-    rows = {dialog.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole): dialog.tree.topLevelItem(i)
-            for i in range(dialog.tree.topLevelItemCount())}
+    rows = {
+        dialog.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole): dialog.tree.topLevelItem(i)
+        for i in range(dialog.tree.topLevelItemCount())
+    }
     assert set(rows) == {races, rlvr}  # the edited title is not offered
     assert (rows[races].text(0), rows[races].text(1)) == (RACES_TITLE, "Old races title")
     assert dialog.apply_button.text() == "Re-derive 2 titles"

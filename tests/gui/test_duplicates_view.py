@@ -45,8 +45,7 @@ def _rows(dlg: DuplicatesDialog) -> list[tuple[str, str, str]]:
     return [(it.text(0), it.text(1), it.text(2)) for it in items]
 
 
-def test_merge_choosing_the_other_title_then_undo_in_the_main_window(make_window, dups_dir: Path,
-                                                                    qtbot) -> None:
+def test_merge_choosing_the_other_title_then_undo_in_the_main_window(make_window, dups_dir: Path, qtbot) -> None:
     win = make_window(dups_dir)
     assert win.model.rowCount() == 6
     dlg = _open(win, qtbot)
@@ -126,10 +125,11 @@ def test_keys_walk_swap_and_dismiss(make_window, dups_dir: Path, qtbot) -> None:
     assert win.library.papers.count() == 6  # nothing merged along the way
 
 
-def test_imported_text_is_shown_as_plain_text(make_window, library_dir: Path, tmp_path: Path,
-                                             qtbot) -> None:
-    bib = "".join(f"@misc{{k{i},\n  title = {{{HOSTILE_TITLE}}},\n  author = {{Mallory, M{i}.}},\n"
-                  f"  year = {{{2000 + i}}},\n}}\n" for i in range(2))
+def test_imported_text_is_shown_as_plain_text(make_window, library_dir: Path, tmp_path: Path, qtbot) -> None:
+    bib = "".join(
+        f"@misc{{k{i},\n  title = {{{HOSTILE_TITLE}}},\n  author = {{Mallory, M{i}.}},\n  year = {{{2000 + i}}},\n}}\n"
+        for i in range(2)
+    )
     with Library.open(library_dir) as lib:
         lib.imports.from_files([write_file(tmp_path, "hostile.bib", bib)])
         shown_title = lib.papers.get(lib.query("").ids[0]).title
@@ -141,4 +141,3 @@ def test_imported_text_is_shown_as_plain_text(make_window, library_dir: Path, tm
     assert labels and all(w.textFormat() == Qt.TextFormat.PlainText for w in labels)
     assert all(w.text() == shown_title for w in labels)
     dlg.grab().save(str(tmp_path / "hostile.png"))
-

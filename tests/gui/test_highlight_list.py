@@ -11,8 +11,10 @@ from PySide6.QtWidgets import QApplication
 from desktop_app.core.library import Library
 from desktop_app.gui.highlight_list import MAX_HEIGHT, text_width
 
-COMMENT = ("A long comment that has to wrap onto several lines in the highlight list, and whose last "
-           "words must still be there: THE END")
+COMMENT = (
+    "A long comment that has to wrap onto several lines in the highlight list, and whose last "
+    "words must still be there: THE END"
+)
 
 
 def _rows_fit(lst) -> None:

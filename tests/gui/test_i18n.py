@@ -26,33 +26,120 @@ GUI = ROOT / "desktop_app" / "gui"
 I18N = ROOT / "resources" / "i18n"
 BIN = Path(sys.executable).parent
 HEADER = (ROOT / "resources" / "sample" / "001_5ed41c11dbfea66b.txt").read_text(encoding="utf-8").splitlines()[0]
-CHINESE_ABSTRACT = ("我们提出一种基于可验证奖励的强化学习方法，用于提升大语言模型的推理能力。"
-                    "实验表明，该方法在多个数学推理基准上显著优于现有方法，"
-                    "并且在训练过程中保持了解的多样性，避免了推理边界的收缩。")
+CHINESE_ABSTRACT = (
+    "我们提出一种基于可验证奖励的强化学习方法，用于提升大语言模型的推理能力。"
+    "实验表明，该方法在多个数学推理基准上显著优于现有方法，"
+    "并且在训练过程中保持了解的多样性，避免了推理边界的收缩。"
+)
 
 # ---- (a) every user-visible string literal goes through tr()/translate() ------------------------
 SETTERS = {
-    "setText", "setWindowTitle", "setToolTip", "setPlaceholderText", "addAction", "addMenu",
-    "setStatusTip", "showMessage", "addTab", "insertTab", "setTabText", "setHeaderLabels",
-    "setHorizontalHeaderLabels", "setInformativeText", "setDetailedText", "setWhatsThis", "setTitle",
-    "setLabelText", "addItem", "addItems", "insertItem", "setPrefix", "setSuffix", "setSpecialValueText",
-    "setAccessibleName", "addButton", "addRow", "setHtml", "setPlainText", "setNameFilter",
-    "warning", "critical", "information", "question", "about", "getText", "getItem", "getInt",
-    "getMultiLineText", "getOpenFileName", "getOpenFileNames", "getSaveFileName", "getExistingDirectory",
-    "QAction", "QLabel", "QPushButton", "QToolButton", "QCheckBox", "QRadioButton", "QGroupBox",
-    "QMessageBox", "QMenu", "QLineEdit", "QCommandLinkButton", "QProgressDialog", "QTreeWidgetItem",
-    "QListWidgetItem", "QUndoCommand", "createUndoAction", "createRedoAction", "setUndoText",
+    "setText",
+    "setWindowTitle",
+    "setToolTip",
+    "setPlaceholderText",
+    "addAction",
+    "addMenu",
+    "setStatusTip",
+    "showMessage",
+    "addTab",
+    "insertTab",
+    "setTabText",
+    "setHeaderLabels",
+    "setHorizontalHeaderLabels",
+    "setInformativeText",
+    "setDetailedText",
+    "setWhatsThis",
+    "setTitle",
+    "setLabelText",
+    "addItem",
+    "addItems",
+    "insertItem",
+    "setPrefix",
+    "setSuffix",
+    "setSpecialValueText",
+    "setAccessibleName",
+    "addButton",
+    "addRow",
+    "setHtml",
+    "setPlainText",
+    "setNameFilter",
+    "warning",
+    "critical",
+    "information",
+    "question",
+    "about",
+    "getText",
+    "getItem",
+    "getInt",
+    "getMultiLineText",
+    "getOpenFileName",
+    "getOpenFileNames",
+    "getSaveFileName",
+    "getExistingDirectory",
+    "QAction",
+    "QLabel",
+    "QPushButton",
+    "QToolButton",
+    "QCheckBox",
+    "QRadioButton",
+    "QGroupBox",
+    "QMessageBox",
+    "QMenu",
+    "QLineEdit",
+    "QCommandLinkButton",
+    "QProgressDialog",
+    "QTreeWidgetItem",
+    "QListWidgetItem",
+    "QUndoCommand",
+    "createUndoAction",
+    "createRedoAction",
+    "setUndoText",
     # the project's own helpers that show their text argument
-    "_action", "_say", "status_message", "show_error", "_do", "_perform", "_bulk", "_plain_label",
-    "add", "_add", "add_highlight", "perform", "SwitchRefused", "failed", "start_job",
+    "_action",
+    "_say",
+    "status_message",
+    "show_error",
+    "_do",
+    "_perform",
+    "_bulk",
+    "_plain_label",
+    "add",
+    "_add",
+    "add_highlight",
+    "perform",
+    "SwitchRefused",
+    "failed",
+    "start_job",
 }
 # which positional arguments are text (all when not listed)
 ARGPOS = {
-    "_action": {1}, "_say": {0}, "status_message": {0}, "show_error": {0}, "_do": {0}, "_perform": {0},
-    "_bulk": {2}, "_plain_label": {0}, "add": {0}, "_add": {1}, "add_highlight": {0}, "perform": {1},
-    "SwitchRefused": {0}, "failed": {0}, "start_job": {1}, "addItem": {0}, "insertItem": {1},
-    "addTab": {1, 2}, "insertTab": {2, 3}, "addAction": {0, 1}, "addMenu": {0, 1}, "addButton": {0},
-    "addRow": {0}, "QTreeWidgetItem": {1}, "QListWidgetItem": {0}, "QProgressDialog": {0, 1},
+    "_action": {1},
+    "_say": {0},
+    "status_message": {0},
+    "show_error": {0},
+    "_do": {0},
+    "_perform": {0},
+    "_bulk": {2},
+    "_plain_label": {0},
+    "add": {0},
+    "_add": {1},
+    "add_highlight": {0},
+    "perform": {1},
+    "SwitchRefused": {0},
+    "failed": {0},
+    "start_job": {1},
+    "addItem": {0},
+    "insertItem": {1},
+    "addTab": {1, 2},
+    "insertTab": {2, 3},
+    "addAction": {0, 1},
+    "addMenu": {0, 1},
+    "addButton": {0},
+    "addRow": {0},
+    "QTreeWidgetItem": {1},
+    "QListWidgetItem": {0},
+    "QProgressDialog": {0, 1},
 }
 TEXT_KEYWORDS = {"text", "title", "label", "message", "caption", "toolTip", "placeholderText"}
 STR_METHODS = {"format", "strip", "rstrip", "lstrip", "capitalize", "upper", "lower", "replace"}
@@ -73,7 +160,7 @@ def _texts(node: ast.AST):
         yield from _texts(node.left)
         yield from _texts(node.right)
     elif isinstance(node, ast.BoolOp | ast.Tuple | ast.List):
-        for v in (node.values if isinstance(node, ast.BoolOp) else node.elts):
+        for v in node.values if isinstance(node, ast.BoolOp) else node.elts:
             yield from _texts(v)
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in STR_METHODS:
         yield from _texts(node.func.value)  # "…{0}".format(x): the literal is still shown
@@ -100,29 +187,38 @@ def untranslated(source: str) -> list[tuple[int, str, str]]:
         args += [k.value for k in node.keywords if k.arg in TEXT_KEYWORDS]
         for arg in args:
             for lit in _texts(arg):
-                text = lit.value if isinstance(lit, ast.Constant) else "".join(
-                    v.value for v in lit.values if isinstance(v, ast.Constant))
+                text = (
+                    lit.value
+                    if isinstance(lit, ast.Constant)
+                    else "".join(v.value for v in lit.values if isinstance(v, ast.Constant))
+                )
                 if _is_words(text) and text not in ALLOWED:
                     found.append((lit.lineno, name, text))
     return found
 
 
 def test_the_scan_finds_an_unwrapped_string() -> None:
-    bad = ('class W(QWidget):\n    def f(self, n):\n        QLabel("Hello world", self)\n'
-           '        self.setWindowTitle(f"{n} papers found")\n        b.setToolTip("Open" if n else "Close")\n'
-           '        self._action(menu, "&Quit", self.close)\n')
+    bad = (
+        'class W(QWidget):\n    def f(self, n):\n        QLabel("Hello world", self)\n'
+        '        self.setWindowTitle(f"{n} papers found")\n        b.setToolTip("Open" if n else "Close")\n'
+        '        self._action(menu, "&Quit", self.close)\n'
+    )
     assert [t for _, _, t in untranslated(bad)] == ["Hello world", " papers found", "Open", "Close", "&Quit"]
-    good = ('class W(QWidget):\n    def f(self, n):\n        QLabel(self.tr("Hello world"), self)\n'
-            '        self.setWindowTitle(self.tr("%n papers found", "", n))\n        b.setObjectName("openButton")\n'
-            '        self._action(menu, QCoreApplication.translate("W", "&Quit"), self.close, "Ctrl+Q")\n'
-            '        label.setText(f"<b>{name}</b>")\n')
+    good = (
+        'class W(QWidget):\n    def f(self, n):\n        QLabel(self.tr("Hello world"), self)\n'
+        '        self.setWindowTitle(self.tr("%n papers found", "", n))\n        b.setObjectName("openButton")\n'
+        '        self._action(menu, QCoreApplication.translate("W", "&Quit"), self.close, "Ctrl+Q")\n'
+        '        label.setText(f"<b>{name}</b>")\n'
+    )
     assert untranslated(good) == []
 
 
 @pytest.mark.parametrize("path", sorted(GUI.glob("*.py")), ids=lambda p: p.name)
 def test_every_user_visible_string_is_translatable(path: Path) -> None:
     found = untranslated(path.read_text(encoding="utf-8"))
-    assert not found, "\n".join(f"{path.name}:{line}: {call}({text!r}) is not wrapped in tr()" for line, call, text in found)
+    assert not found, "\n".join(
+        f"{path.name}:{line}: {call}({text!r}) is not wrapped in tr()" for line, call, text in found
+    )
 
 
 # ---- (b) the catalogues: complete, and up to date with the sources ---------------------------
@@ -159,8 +255,11 @@ def test_the_english_catalogue_has_both_plural_forms() -> None:
 
 
 def _catalogue(ts: Path) -> set[tuple[str, str]]:
-    return {(c.findtext("name"), m.findtext("source")) for c in ET.parse(ts).getroot().iter("context")
-            for m in c.iter("message")}
+    return {
+        (c.findtext("name"), m.findtext("source"))
+        for c in ET.parse(ts).getroot().iter("context")
+        for m in c.iter("message")
+    }
 
 
 def translated_literals(source: str) -> list[tuple[str, str, int]]:
@@ -176,8 +275,11 @@ def translated_literals(source: str) -> list[tuple[str, str, int]]:
         lits = [a.value if isinstance(a, ast.Constant) else None for a in node.args]
         if name == "tr" and isinstance(node.func, ast.Attribute) and lits and isinstance(lits[0], str):
             found.append((cls or "?", lits[0], node.lineno))
-        elif name in ("translate", "QT_TRANSLATE_NOOP") and len(lits) >= 2 and all(isinstance(x, str) for x in lits[:2]):
+        elif (
+            name in ("translate", "QT_TRANSLATE_NOOP") and len(lits) >= 2 and all(isinstance(x, str) for x in lits[:2])
+        ):
             found.append((lits[0], lits[1], node.lineno))
+
     visit(ast.parse(source), None)
     return found
 
@@ -187,8 +289,11 @@ def test_every_wrapped_string_is_in_the_catalogue(path: Path) -> None:
     """pyside6-lupdate skips a call it cannot read (a plural count that is not a plain name, a
     wrapper of translate()): such a string would stay English in every language."""
     known = _catalogue(I18N / "marginalia_zh_CN.ts")
-    missing = [f"{path.name}:{line}: [{ctx}] {text!r}" for ctx, text, line in translated_literals(path.read_text(encoding="utf-8"))
-               if (ctx, text) not in known]
+    missing = [
+        f"{path.name}:{line}: [{ctx}] {text!r}"
+        for ctx, text, line in translated_literals(path.read_text(encoding="utf-8"))
+        if (ctx, text) not in known
+    ]
     assert not missing, "not in marginalia_zh_CN.ts (run `make translations`):\n" + "\n".join(missing)
 
 
@@ -198,10 +303,24 @@ def test_the_catalogues_are_up_to_date(tmp_path: Path) -> None:
     for name, extra in (("marginalia_zh_CN", []), ("marginalia_en", ["-pluralonly"])):
         ts = tmp_path / f"{name}.ts"
         shutil.copy(I18N / f"{name}.ts", ts)
-        out = subprocess.run([str(BIN / "pyside6-lupdate"), *sorted(map(str, GUI.glob("*.py"))), "-ts", str(ts),
-                              *extra, "-no-obsolete", "-locations", "none"], capture_output=True, text=True, check=True)
-        assert ts.read_text(encoding="utf-8") == (I18N / f"{name}.ts").read_text(encoding="utf-8"), \
+        out = subprocess.run(
+            [
+                str(BIN / "pyside6-lupdate"),
+                *sorted(map(str, GUI.glob("*.py"))),
+                "-ts",
+                str(ts),
+                *extra,
+                "-no-obsolete",
+                "-locations",
+                "none",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert ts.read_text(encoding="utf-8") == (I18N / f"{name}.ts").read_text(encoding="utf-8"), (
             f"{name}.ts is behind the sources: run `make translations` and translate the new strings\n{out.stdout}"
+        )
         qm = tmp_path / f"{name}.qm"
         subprocess.run([str(BIN / "pyside6-lrelease"), str(ts), "-qm", str(qm)], capture_output=True, check=True)
         assert qm.read_bytes() == (I18N / f"{name}.qm").read_bytes(), f"{name}.qm is stale: run `make translations`"
@@ -231,10 +350,18 @@ def test_plurals_and_numbers_in_chinese(chinese) -> None:
     assert QLocale().name() == "zh_CN"
 
 
-@pytest.mark.parametrize(("choice", "system", "expected"), [
-    ("system", "zh_CN", "zh_CN"), ("system", "zh_SG", "zh_CN"), ("system", "de_DE", "en"),
-    ("system", "zh_TW", "en"), ("en", "zh_CN", "en"), ("zh_CN", "en_US", "zh_CN"), ("zh_CN.UTF-8", "C", "zh_CN"),
-])
+@pytest.mark.parametrize(
+    ("choice", "system", "expected"),
+    [
+        ("system", "zh_CN", "zh_CN"),
+        ("system", "zh_SG", "zh_CN"),
+        ("system", "de_DE", "en"),
+        ("system", "zh_TW", "en"),
+        ("en", "zh_CN", "en"),
+        ("zh_CN", "en_US", "zh_CN"),
+        ("zh_CN.UTF-8", "C", "zh_CN"),
+    ],
+)
 def test_the_language_follows_the_preference_else_the_system(choice: str, system: str, expected: str) -> None:
     assert i18n.resolve(choice, QLocale(system)) == expected
 
@@ -263,8 +390,14 @@ def test_settings_offers_the_language_for_the_next_start(make_window, seeded_dir
 
 def _run_gui_script(script: str, env_lang: str, tmp_path: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
-    env.update(LANG=env_lang, LANGUAGE="", QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), PYTHONPATH=str(ROOT))
+    env.update(
+        LANG=env_lang,
+        LANGUAGE="",
+        QT_QPA_PLATFORM="offscreen",
+        HOME=str(tmp_path),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        PYTHONPATH=str(ROOT),
+    )
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -310,8 +443,9 @@ def _inked(img: QImage) -> int:
     return sum(1 for y in range(img.height()) for x in range(img.width()) if QColor(img.pixel(x, y)).lightness() < 128)
 
 
-needs_cjk_font = pytest.mark.skipif(not _cjk_font_installed(),
-                                    reason="no CJK font (fc-list :lang=zh); .ci/run installs fonts-noto-cjk")
+needs_cjk_font = pytest.mark.skipif(
+    not _cjk_font_installed(), reason="no CJK font (fc-list :lang=zh); .ci/run installs fonts-noto-cjk"
+)
 
 
 @needs_cjk_font
@@ -324,7 +458,7 @@ def test_chinese_characters_draw_as_glyphs_not_boxes(qapp) -> None:
     glyphs = {c: _glyph(c, font) for c in "论文列表"}
     images = list(glyphs.values())
     assert all(_inked(g) > 20 for g in images)
-    assert all(a != b for i, a in enumerate(images) for b in images[i + 1:])  # each character its own shape
+    assert all(a != b for i, a in enumerate(images) for b in images[i + 1 :])  # each character its own shape
     assert all(g != box_a for g in images)
     from desktop_app.gui import cjk_fonts
 
@@ -345,7 +479,9 @@ def test_the_header_and_a_chinese_abstract_render_as_glyphs(make_window, tmp_pat
     win.resize(1200, 800)
     qtbot.waitUntil(lambda: win.reader.paper is not None or win.model.rowCount() == 1, timeout=5000)
     win.select_paper(win.model.ids[0])
-    qtbot.waitUntil(lambda: win.reader.paper is not None and "强化学习" in win.reader.abstract.toPlainText(), timeout=5000)
+    qtbot.waitUntil(
+        lambda: win.reader.paper is not None and "强化学习" in win.reader.abstract.toPlainText(), timeout=5000
+    )
 
     def shot(text: str):
         win.reader.abstract.setPlainText(text)
@@ -389,7 +525,7 @@ def test_titles_sort_with_the_locales_collation(make_window, seeded_dir: Path, c
 
     titles = ["Zebra crossings", "éclair studies", "Apple trees", "中国的强化学习", "北京数据集", "阿里巴巴模型"]
     with Library.open(seeded_dir) as lib:
-        ids = lib.query("").ids[:len(titles)]
+        ids = lib.query("").ids[: len(titles)]
         for pid, title in zip(ids, titles, strict=True):
             lib.papers.set_title(pid, title)
         lib.papers.delete([pid for pid in lib.query("").ids if pid not in ids])

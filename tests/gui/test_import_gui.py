@@ -15,8 +15,9 @@ pytestmark = pytest.mark.shared  # every test here reads ../shared
 CORPUS_FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "SOURCES.md")
 
 
-def test_every_corpus_file_imports_from_the_gui_with_a_report(make_window, library_dir: Path, qtbot,
-                                                              monkeypatch) -> None:
+def test_every_corpus_file_imports_from_the_gui_with_a_report(
+    make_window, library_dir: Path, qtbot, monkeypatch
+) -> None:
     previews: list = []
 
     def accept(dialog) -> int:
@@ -28,8 +29,9 @@ def test_every_corpus_file_imports_from_the_gui_with_a_report(make_window, libra
     monkeypatch.setattr(QMessageBox, "open", lambda box, *a: reports.append(box))
     win = make_window(library_dir)
     win.files.import_paths([str(p) for p in CORPUS_FILES])
-    qtbot.waitUntil(lambda: win.library.papers.count() > 0 and win.stack.currentWidget() is not win.welcome,
-                    timeout=120000)
+    qtbot.waitUntil(
+        lambda: win.library.papers.count() > 0 and win.stack.currentWidget() is not win.welcome, timeout=120000
+    )
     assert len(previews) == 1
     from PySide6.QtWidgets import QLabel, QPlainTextEdit
 

@@ -16,8 +16,9 @@ from desktop_app.gui import import_export
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
-def test_a_dropped_fifo_is_reported_and_the_window_goes_on(make_window, library_dir: Path, tmp_path: Path,
-                                                           qtbot, monkeypatch) -> None:
+def test_a_dropped_fifo_is_reported_and_the_window_goes_on(
+    make_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch
+) -> None:
     fifo = tmp_path / "pipe.bib"
     os.mkfifo(fifo)
     good = tmp_path / "good.bib"

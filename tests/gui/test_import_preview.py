@@ -67,7 +67,8 @@ def _import(win, qtbot, monkeypatch, path: Path, choose) -> list:
 
 
 def test_preview_lists_the_match_with_its_reason_and_keeps_it_apart_when_ticked(
-        make_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch) -> None:
+    make_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch
+) -> None:
     first, second = _files(tmp_path)
     with Library.open(library_dir) as lib:
         lib.imports.from_files([first])
@@ -90,10 +91,13 @@ def test_preview_lists_the_match_with_its_reason_and_keeps_it_apart_when_ticked(
     shown = _import(win, qtbot, monkeypatch, second, tick_the_doi_match)
     assert len(shown) == 1
     titles = sorted(win.library.papers.get(i).title for i in win.library.query("").ids)
-    assert titles == ["<b>Memory</b>, Meaning and Syntax", "Learning to Rank with Partial Labels",
-                      "Learning to rank from partial labels (preprint)"]
+    assert titles == [
+        "<b>Memory</b>, Meaning and Syntax",
+        "Learning to Rank with Partial Labels",
+        "Learning to rank from partial labels (preprint)",
+    ]
     # keywords are each paper's own, not tags
-    memory = win.library.query('title:syntax').ids
+    memory = win.library.query("title:syntax").ids
     paper = win.library.papers.get(memory[0])
     assert paper.keywords == ["linguistics", "memory"] and paper.tags == []
     assert win.library.query("keyword:linguistics").ids == memory
@@ -105,7 +109,8 @@ def test_preview_lists_the_match_with_its_reason_and_keeps_it_apart_when_ticked(
 
 
 def test_keywords_become_tags_under_keywords_only_when_asked(
-        make_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch) -> None:
+    make_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch
+) -> None:
     _, second = _files(tmp_path)
     win = make_window(library_dir)
 
@@ -136,10 +141,11 @@ def test_preview_renders_to_a_png(make_window, library_dir: Path, tmp_path: Path
 
 
 def _report(added: int, duplicates: int) -> ImportReport:
-    matches = [MatchNote(index=n, line=n + 1, title=f"Record {n}", paper_id=1, reason="doi",
-                         paper_title="A paper") for n in range(duplicates)]
-    return ImportReport(files=[FileReport("a.bib", "bibtex", added=added, duplicates=duplicates,
-                                          matches=matches)])
+    matches = [
+        MatchNote(index=n, line=n + 1, title=f"Record {n}", paper_id=1, reason="doi", paper_title="A paper")
+        for n in range(duplicates)
+    ]
+    return ImportReport(files=[FileReport("a.bib", "bibtex", added=added, duplicates=duplicates, matches=matches)])
 
 
 def _on_dialog(widget, dialog) -> QRect:

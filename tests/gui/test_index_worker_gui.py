@@ -10,8 +10,9 @@ import pytest
 
 
 @pytest.mark.skipif(__import__("sys").platform == "win32", reason="no index writer process on Windows")
-def test_imported_papers_become_searchable_through_the_child(make_window, library_dir: Path, qtbot,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_imported_papers_become_searchable_through_the_child(
+    make_window, library_dir: Path, qtbot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MARGINALIA_INDEX_BATCH", "10")  # several index commits for 76 papers
     win = make_window(library_dir)
     lib = win.library

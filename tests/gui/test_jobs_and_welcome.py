@@ -13,8 +13,14 @@ from desktop_app.gui.jobs import start_job
 
 
 def _synthetic(n: int) -> list[tuple[str, ParseResult]]:
-    records = [Record(abstract=f"Paper number {i} studies topic{i % 37} with method{i % 11} in depth and detail.",
-                      title=f"Zorblax paper {i}", year=2020 + i % 7) for i in range(n)]
+    records = [
+        Record(
+            abstract=f"Paper number {i} studies topic{i % 37} with method{i % 11} in depth and detail.",
+            title=f"Zorblax paper {i}",
+            year=2020 + i % 7,
+        )
+        for i in range(n)
+    ]
     return [("synthetic.csv", ParseResult(format="csv", records=records))]
 
 
@@ -37,11 +43,15 @@ def test_import_job_reports_progress_and_completes(qtbot, empty_library: Library
     qtbot.addWidget(parent)
     seen: list[tuple[int, int]] = []
     done: list = []
-    job = start_job(parent, "Importing…",
-                    lambda progress, cancelled: empty_library.imports.from_records(
-                        _synthetic(1500), progress=lambda n, t: (seen.append((n, t)), progress(n, t)),
-                        cancelled=cancelled),
-                    done.append, lambda m: done.append(m))
+    job = start_job(
+        parent,
+        "Importing…",
+        lambda progress, cancelled: empty_library.imports.from_records(
+            _synthetic(1500), progress=lambda n, t: (seen.append((n, t)), progress(n, t)), cancelled=cancelled
+        ),
+        done.append,
+        lambda m: done.append(m),
+    )
     finished: list[int] = []
     job.finished.connect(lambda: finished.append(1))
     qtbot.waitUntil(lambda: bool(done) and bool(finished), timeout=60000)
@@ -80,8 +90,9 @@ def test_cancelled_import_leaves_the_library_as_it_was(qtbot, seed_library: Libr
     assert seed_library.query("zorblax").total == 0
 
 
-def test_delete_moves_to_the_trash_without_asking_and_is_undoable(make_window, seeded_dir: Path, qtbot,
-                                                                    monkeypatch) -> None:
+def test_delete_moves_to_the_trash_without_asking_and_is_undoable(
+    make_window, seeded_dir: Path, qtbot, monkeypatch
+) -> None:
     win = make_window(seeded_dir)
     win.select_row(0)
     pid = win.current_id()
@@ -128,8 +139,9 @@ def test_status_and_rating_controls_by_mouse(make_window, seeded_dir: Path, qtbo
     assert win.library.papers.get(pid).status == "read"
     qtbot.mouseClick(win.reader.rating.buttons[2], Qt.MouseButton.LeftButton)
     assert win.library.papers.get(pid).rating == 3
-    qtbot.waitUntil(lambda: "Read  (1)" in [win.sidebar.topLevelItem(0).child(i).text(0) for i in range(4)],
-                    timeout=3000)  # one event-loop turn later (the window's deferred refreshes)
+    qtbot.waitUntil(
+        lambda: "Read  (1)" in [win.sidebar.topLevelItem(0).child(i).text(0) for i in range(4)], timeout=3000
+    )  # one event-loop turn later (the window's deferred refreshes)
 
 
 def test_job_keeps_gui_responsive(qtbot, empty_library: Library) -> None:
@@ -145,9 +157,14 @@ def test_job_keeps_gui_responsive(qtbot, empty_library: Library) -> None:
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
     timer.start(10)
     done: list = []
-    job = start_job(parent, "Importing…", lambda p, c: empty_library.imports.from_records(_synthetic(3000), progress=p,
-                                                                                     cancelled=c),
-                    done.append, done.append, modal=False)
+    job = start_job(
+        parent,
+        "Importing…",
+        lambda p, c: empty_library.imports.from_records(_synthetic(3000), progress=p, cancelled=c),
+        done.append,
+        done.append,
+        modal=False,
+    )
     finished: list[int] = []
     job.finished.connect(lambda: finished.append(1))
     qtbot.waitUntil(lambda: bool(done) and bool(finished), timeout=60000)
@@ -193,8 +210,9 @@ def test_saved_search_and_snapshot_list(make_window, seeded_dir: Path, qtbot, mo
     assert win.search.box.text() == "reinforcement" and sorted(win.model.ids) == sorted(found)
 
 
-def test_dropping_files_on_the_window_imports_them(make_window, library_dir: Path, qtbot, monkeypatch,
-                                                   seed_paths: list[Path]) -> None:
+def test_dropping_files_on_the_window_imports_them(
+    make_window, library_dir: Path, qtbot, monkeypatch, seed_paths: list[Path]
+) -> None:
     from PySide6.QtCore import QMimeData, QPointF, QUrl
     from PySide6.QtGui import QDropEvent
     from PySide6.QtWidgets import QDialog
@@ -205,15 +223,17 @@ def test_dropping_files_on_the_window_imports_them(make_window, library_dir: Pat
     win = make_window(library_dir)
     md = QMimeData()
     md.setUrls([QUrl.fromLocalFile(str(p)) for p in seed_paths[:2]])
-    event = QDropEvent(QPointF(200, 200), Qt.DropAction.CopyAction, md, Qt.MouseButton.LeftButton,
-                       Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(200, 200), Qt.DropAction.CopyAction, md, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     win.dropEvent(event)
     qtbot.waitUntil(lambda: win.library.papers.count() == 38, timeout=30000)
     qtbot.waitUntil(lambda: win.model.rowCount() == 38, timeout=5000)
 
 
-def test_export_dialog_writes_the_chosen_format(make_window, seeded_dir: Path, qtbot, monkeypatch,
-                                                tmp_path: Path) -> None:
+def test_export_dialog_writes_the_chosen_format(
+    make_window, seeded_dir: Path, qtbot, monkeypatch, tmp_path: Path
+) -> None:
     from PySide6.QtWidgets import QDialog, QFileDialog
 
     from desktop_app.gui import import_export

@@ -28,16 +28,27 @@ def test_keys_under_xvfb(seeded_dir: Path, tmp_path: Path) -> None:
     xvfb = require("Xvfb", "xvfb")
     _need_xtest()
     rfd, wfd = os.pipe()
-    server = subprocess.Popen([xvfb, "-displayfd", str(wfd), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
-                              pass_fds=(wfd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [xvfb, "-displayfd", str(wfd), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+        pass_fds=(wfd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(wfd)
     try:
         with os.fdopen(rfd) as pipe:
             display = pipe.readline().strip()
         assert display, "Xvfb did not report a display"
         env = dict(os.environ, DISPLAY=f":{display}", QT_QPA_PLATFORM="xcb", LC_ALL="C.UTF-8")  # English
-        run = subprocess.run([sys.executable, "-m", "tests.gui.x11_keys", str(seeded_dir), str(tmp_path / "s.ini")],
-                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=240, check=False)
+        run = subprocess.run(
+            [sys.executable, "-m", "tests.gui.x11_keys", str(seeded_dir), str(tmp_path / "s.ini")],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=240,
+            check=False,
+        )
     finally:
         server.terminate()
         server.wait(10)

@@ -52,8 +52,9 @@ def test_after_the_sample_is_opened_the_first_j_moves_in_the_table(make_window, 
     assert win.library.papers.get(win.model.paper_id(1)).status == "skimmed"
 
 
-def test_after_a_switch_of_library_the_table_has_the_keys(make_window, seeded_dir: Path, seed_paths: list[Path],
-                                                           tmp_path: Path, qtbot) -> None:
+def test_after_a_switch_of_library_the_table_has_the_keys(
+    make_window, seeded_dir: Path, seed_paths: list[Path], tmp_path: Path, qtbot
+) -> None:
     from desktop_app.core.library import Library
     from desktop_app.gui.launch import close_window, switch_library
 
@@ -284,8 +285,9 @@ def test_after_a_click_in_the_sidebar_j_moves_in_the_table(make_window, seeded_d
     assert win.table.currentIndex().row() == 1
 
 
-def test_a_remembered_paper_past_the_first_page_is_current_with_the_keys(make_window, library_dir: Path, settings,
-                                                                         seed_paths: list[Path], qtbot) -> None:
+def test_a_remembered_paper_past_the_first_page_is_current_with_the_keys(
+    make_window, library_dir: Path, settings, seed_paths: list[Path], qtbot
+) -> None:
     from desktop_app.core.library import Library
     from desktop_app.gui.paper_model import PAGE
     from desktop_app.gui.window_settings import WindowSettings

@@ -50,7 +50,7 @@ def test_decision_keys_learned_order_and_undo(make_window, seeded_dir: Path, qtb
     qtbot.waitUntil(lambda: view.ranker.runs >= 3 and not view.ranker.busy(), timeout=20000)
     qtbot.waitUntil(lambda: "decided" in view.queue_line.text(), timeout=5000)
     assert view.queue_line.text().startswith("2 of 76 decided")
-    rest = view.ids[view.pos + 1:]
+    rest = view.ids[view.pos + 1 :]
     if rlvr[1] not in view.ids[: view.pos + 1]:
         assert rest.index(rlvr[1]) < 10, (rest.index(rlvr[1]), rest[:10])
     assert sorted(view.ids) == sorted(listed)  # reordered, nothing hidden
@@ -117,8 +117,9 @@ def _theme_back():
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_word_lists_are_drawn_in_both_themes(make_window, seeded_dir: Path, settings, qtbot,
-                                             _theme_back, scheme: str) -> None:
+def test_word_lists_are_drawn_in_both_themes(
+    make_window, seeded_dir: Path, settings, qtbot, _theme_back, scheme: str
+) -> None:
     from desktop_app.gui import theme, word_marks
 
     preferences.put(settings, preferences.THEME, scheme)
@@ -162,14 +163,17 @@ def _formats(view):
     return out
 
 
-def test_remapped_keys_and_near_duplicate_offer(make_window, library_dir: Path, tmp_path: Path,
-                                                settings, qtbot) -> None:
+def test_remapped_keys_and_near_duplicate_offer(
+    make_window, library_dir: Path, tmp_path: Path, settings, qtbot
+) -> None:
     import csv
 
     from desktop_app.core.library import Library
 
-    text = ("We introduce a benchmark of verifiable reasoning tasks for language models and show that "
-            "reinforcement learning with verifiable rewards improves accuracy on all of them.")
+    text = (
+        "We introduce a benchmark of verifiable reasoning tasks for language models and show that "
+        "reinforcement learning with verifiable rewards improves accuracy on all of them."
+    )
     src = tmp_path / "versions.csv"
     with src.open("w", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh)

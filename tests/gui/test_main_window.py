@@ -18,8 +18,17 @@ def _titles(win) -> list[str]:
 def test_window_shows_library_and_objectnames(make_window, seeded_dir: Path) -> None:
     win = make_window(seeded_dir)
     assert win.model.rowCount() == 76
-    for name in ("searchBox", "paperTable", "sidebar", "readerView", "titleEdit", "tagEditor",
-                 "statusControl", "ratingControl", "noteEditor"):
+    for name in (
+        "searchBox",
+        "paperTable",
+        "sidebar",
+        "readerView",
+        "titleEdit",
+        "tagEditor",
+        "statusControl",
+        "ratingControl",
+        "noteEditor",
+    ):
         w = win.findChild(object, name)
         assert w is not None, name
         assert w.accessibleName(), name
@@ -215,8 +224,9 @@ def test_note_preview_renders_markdown_and_escapes_html(make_window, seeded_dir:
     win = make_window(seeded_dir)
     win.focus_note()
     qtbot.keyClicks(win.reader.notes.edit, "**Key** idea <img src=x onerror=alert(1)>")
-    qtbot.keyClick(win.reader.notes.edit, Qt.Key.Key_P,
-                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(
+        win.reader.notes.edit, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
     preview = win.reader.notes.preview
     assert win.reader.notes.stack.currentWidget() is preview
     assert preview.toPlainText().strip() == "Key idea <img src=x onerror=alert(1)>"

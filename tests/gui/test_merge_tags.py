@@ -24,8 +24,9 @@ def _tagged(folder: Path) -> list[int]:
 
 def test_preview_text() -> None:
     text = preview_text("rl", "reinforcement-learning", {"gaining": 9, "both": 3, "target_exists": True})
-    assert text.startswith("9 papers tagged 'rl' will be tagged 'reinforcement-learning'; 3 already have both; "
-                           "the tag 'rl' is removed.")
+    assert text.startswith(
+        "9 papers tagged 'rl' will be tagged 'reinforcement-learning'; 3 already have both; the tag 'rl' is removed."
+    )
     new = preview_text("rl", "rlx", {"gaining": 1, "both": 0, "target_exists": False})
     assert "1 paper tagged 'rl' will be tagged 'rlx'" in new and "'rlx' is a new tag" in new
 
@@ -45,8 +46,9 @@ def test_the_dialog_chooses_nothing_and_previews(make_window, seeded_dir: Path, 
     dlg.filter.clear()
     dlg.choose("reinforcement-learning")
     assert dlg.merge_button.isEnabled()
-    assert dlg.preview.text().startswith("9 papers tagged 'rl' will be tagged 'reinforcement-learning'; "
-                                         "3 already have both; the tag 'rl' is removed.")
+    assert dlg.preview.text().startswith(
+        "9 papers tagged 'rl' will be tagged 'reinforcement-learning'; 3 already have both; the tag 'rl' is removed."
+    )
     assert [t.name for t in win.library.tags.all()].count("rl") == 1  # the preview changed nothing
 
 

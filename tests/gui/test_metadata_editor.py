@@ -120,9 +120,11 @@ def test_invalid_values_are_refused_with_a_message(make_window, seeded_dir: Path
     assert win.library.papers.get(pid).venue == before.venue  # nothing written
     assert win.undo_stack.count() == 0
 
-    for widget, text, message in ((dialog.year, "20x6", "the year is a number"),
-                                  (dialog.arxiv, "1234.5", "is not an arxiv id"),
-                                  (dialog.url, "www.example.org", "is not a web address")):
+    for widget, text, message in (
+        (dialog.year, "20x6", "the year is a number"),
+        (dialog.arxiv, "1234.5", "is not an arxiv id"),
+        (dialog.url, "www.example.org", "is not a web address"),
+    ):
         dialog.doi.clear()
         widget.clear()
         qtbot.keyClicks(widget, text)

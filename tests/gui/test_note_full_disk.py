@@ -22,8 +22,7 @@ def _full(win, monkeypatch) -> list[str]:
     return calls
 
 
-def test_a_note_on_a_full_disk_stays_and_is_stored_later(make_window, seeded_dir: Path, qtbot,
-                                                         monkeypatch) -> None:
+def test_a_note_on_a_full_disk_stays_and_is_stored_later(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:
     win = make_window(seeded_dir)
     win.elsewhere_timer.stop()
     notes = win.reader.notes
@@ -56,8 +55,7 @@ def test_a_note_on_a_full_disk_stays_and_is_stored_later(make_window, seeded_dir
     assert not fallback.exists()
 
 
-def test_a_kept_note_is_retried_after_its_paper_was_left(make_window, seeded_dir: Path, qtbot,
-                                                         monkeypatch) -> None:
+def test_a_kept_note_is_retried_after_its_paper_was_left(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:
     win = make_window(seeded_dir)
     win.elsewhere_timer.stop()
     notes = win.reader.notes

@@ -104,8 +104,10 @@ def test_the_current_version_cannot_be_restored_and_no_paper_no_dialog(make_wind
     dialog.close()
     # the button beside the note editor opens the same dialog
     qtbot.mouseClick(win.reader.notes.history_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: any(isinstance(w, NoteHistoryDialog) and w.isVisible()
-                                for w in QApplication.topLevelWidgets()), timeout=3000)
+    qtbot.waitUntil(
+        lambda: any(isinstance(w, NoteHistoryDialog) and w.isVisible() for w in QApplication.topLevelWidgets()),
+        timeout=3000,
+    )
 
 
 def test_a_note_with_markup_is_shown_as_text(make_window, seeded_dir: Path, qtbot) -> None:

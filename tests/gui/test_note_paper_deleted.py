@@ -19,15 +19,19 @@ from tests.helpers.shared import ROOT
 
 def delete_in_another_process(where: str, pid: int) -> None:
     """Another program deletes the paper (moves it to the trash) through its own Library."""
-    code = ("import sys\nfrom desktop_app.core.library import Library\n"
-            "with Library.open(sys.argv[1], ensure_index=False) as lib:\n    lib.papers.delete([int(sys.argv[2])])\n")
-    done = subprocess.run([sys.executable, "-c", code, where, str(pid)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+    code = (
+        "import sys\nfrom desktop_app.core.library import Library\n"
+        "with Library.open(sys.argv[1], ensure_index=False) as lib:\n    lib.papers.delete([int(sys.argv[2])])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, where, str(pid)], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
 
 
-def test_typing_over_a_paper_deleted_by_another_process_is_kept_and_restored(make_window, seeded_dir: Path,
-                                                                      qtbot) -> None:
+def test_typing_over_a_paper_deleted_by_another_process_is_kept_and_restored(
+    make_window, seeded_dir: Path, qtbot
+) -> None:
     win = make_window(seeded_dir)
     win.elsewhere_timer.stop()
     notes = win.reader.notes
@@ -51,8 +55,7 @@ def test_typing_over_a_paper_deleted_by_another_process_is_kept_and_restored(mak
         assert pid not in other.trash.ids()
 
 
-def test_a_note_kept_as_a_new_paper_copies_the_deleted_one_and_undoes(make_window, seeded_dir: Path,
-                                                                       qtbot) -> None:
+def test_a_note_kept_as_a_new_paper_copies_the_deleted_one_and_undoes(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     win.elsewhere_timer.stop()
     notes = win.reader.notes
@@ -79,7 +82,8 @@ def test_a_note_kept_as_a_new_paper_copies_the_deleted_one_and_undoes(make_windo
 
 
 def test_a_note_left_for_another_paper_keeps_the_banner_and_saves_to_a_file(
-        make_window, seeded_dir: Path, qtbot, tmp_path: Path, monkeypatch) -> None:
+    make_window, seeded_dir: Path, qtbot, tmp_path: Path, monkeypatch
+) -> None:
     win = make_window(seeded_dir)
     win.elsewhere_timer.stop()
     notes = win.reader.notes
@@ -109,9 +113,24 @@ def test_another_desk_deleting_the_paper_keeps_the_typing(qtbot, settings: QSett
     from desktop_app.gui.launch import close_window, open_shared_window
 
     with Library.open(pg_url) as lib:
-        lib.imports.from_records([("t.bib", ParseResult("bibtex", [
-            Record(title="Scaling RL with Verifiable Rewards", abstract="Reinforcement learning.", year=2026),
-            Record(title="Diffusion for Graphs", abstract="A diffusion model over graphs.", year=2025)]))])
+        lib.imports.from_records(
+            [
+                (
+                    "t.bib",
+                    ParseResult(
+                        "bibtex",
+                        [
+                            Record(
+                                title="Scaling RL with Verifiable Rewards",
+                                abstract="Reinforcement learning.",
+                                year=2026,
+                            ),
+                            Record(title="Diffusion for Graphs", abstract="A diffusion model over graphs.", year=2025),
+                        ],
+                    ),
+                )
+            ]
+        )
     win = open_shared_window(pg_url, settings)
     qtbot.addWidget(win)
     try:

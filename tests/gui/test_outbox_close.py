@@ -20,6 +20,7 @@ def _answer(label: str, seen: list[str]) -> None:
             return
         seen.append(box.text())
         next(b for b in box.buttons() if b.text() == label).click()
+
     QTimer.singleShot(0, click)
 
 

@@ -32,8 +32,17 @@ def _hover(view, at: QPointF) -> None:
     from PySide6.QtGui import QMouseEvent
     from PySide6.QtWidgets import QApplication
 
-    QApplication.sendEvent(view, QMouseEvent(QEvent.Type.MouseMove, at, view.mapToGlobal(at), Qt.MouseButton.NoButton,
-                                             Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier))
+    QApplication.sendEvent(
+        view,
+        QMouseEvent(
+            QEvent.Type.MouseMove,
+            at,
+            view.mapToGlobal(at),
+            Qt.MouseButton.NoButton,
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+        ),
+    )
 
 
 def _pixels(image: QImage) -> np.ndarray:
@@ -65,14 +74,15 @@ def test_the_map_paints_points_and_topic_names(make_window, seeded_dir: Path, qt
     assert all(differs)  # every point is painted
     image = view.grab().toImage()  # the widget as shown: points, names
     px = _pixels(image)
-    assert np.mean([np.abs(px[int(y * ratio), int(x * ratio)].astype(int) - background).sum() > 60
-                    for x, y in on]) >= 0.8  # a few points sit under a name's box
+    assert (
+        np.mean([np.abs(px[int(y * ratio), int(x * ratio)].astype(int) - background).sum() > 60 for x, y in on]) >= 0.8
+    )  # a few points sit under a name's box
     # a topic's name: its box at the topic's centre has text pixels of the text colour
     text = np.array([QColor(k.text).red(), QColor(k.text).green(), QColor(k.text).blue()])
     pmap = view.data.pmap
     for centre in view.to_screen(pmap.centres[:1]):
         x, y = int(centre[0] * ratio), int(centre[1] * ratio)
-        patch = px[y - 6: y + 6, x - 30: x + 30].astype(int)
+        patch = px[y - 6 : y + 6, x - 30 : x + 30].astype(int)
         near_text = (np.abs(patch - text).sum(axis=2) < 120).sum()
         assert near_text >= 15, near_text
     # the points' colours contrast with the background
@@ -94,16 +104,19 @@ def test_click_shows_the_paper_and_a_lasso_selects(make_window, seeded_dir: Path
     _hover(view, QPointF(*xy[row]))
     assert view._hover == row
     assert dialog.hint.text() == win.library.papers.get(pid).title  # the hovered title, as plain text
-    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
-                     QPoint(int(xy[row][0]), int(xy[row][1])))
+    qtbot.mouseClick(
+        view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(int(xy[row][0]), int(xy[row][1]))
+    )
     assert win.current_id() == pid
 
     # a lasso around the first topic's disc (Shift+drag)
     number = 0
     centre = view.to_screen(pmap.centres[[number]])[0]
     radius = float(pmap.radii[number]) * view._pixels_per_unit() + 6
-    ring = [QPoint(int(centre[0] + radius * np.cos(a)), int(centre[1] + radius * np.sin(a)))
-            for a in np.linspace(0, 2 * np.pi, 24)]
+    ring = [
+        QPoint(int(centre[0] + radius * np.cos(a)), int(centre[1] + radius * np.sin(a)))
+        for a in np.linspace(0, 2 * np.pi, 24)
+    ]
     wanted = sorted(int(i) for i in pmap.ids[pmap.topic == number])
     got: list[list[int]] = []
     view.papersLassoed.connect(got.append)
@@ -159,8 +172,10 @@ def test_keyboard_save_and_colour_modes(make_window, seeded_dir: Path, qtbot, tm
 
 
 def _small_library(folder: Path, n: int) -> Path:
-    texts = [("Clonidine for pain after tonsillectomy", "Oral clonidine compared with fentanyl in children."),
-             ("Graph neural networks for molecules", "Message passing networks predict molecular properties.")]
+    texts = [
+        ("Clonidine for pain after tonsillectomy", "Oral clonidine compared with fentanyl in children."),
+        ("Graph neural networks for molecules", "Message passing networks predict molecular properties."),
+    ]
     with Library.open(folder) as lib:
         records = [Record(title=t, abstract=a) for t, a in texts[:n]]
         if records:
@@ -181,8 +196,9 @@ def test_zero_one_or_two_papers_give_a_message(make_window, library_dir: Path, q
     view.grab()  # paints without an error
 
 
-def test_a_topic_renamed_in_the_topics_dialog_is_the_maps_and_the_tags(make_window, seeded_dir: Path, qtbot,
-                                                                        monkeypatch) -> None:
+def test_a_topic_renamed_in_the_topics_dialog_is_the_maps_and_the_tags(
+    make_window, seeded_dir: Path, qtbot, monkeypatch
+) -> None:
     from PySide6.QtWidgets import QInputDialog
 
     from desktop_app.gui.paper_map import MapDialog

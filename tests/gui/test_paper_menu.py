@@ -26,8 +26,9 @@ def _select_rows(win, rows: list[int]) -> list[int]:
     win.table.select_row(rows[0])
     sel = win.table.selectionModel()
     for r in rows[1:]:
-        sel.select(win.model.index(r, 0), QItemSelectionModel.SelectionFlag.Select
-                   | QItemSelectionModel.SelectionFlag.Rows)
+        sel.select(
+            win.model.index(r, 0), QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        )
     return win.table.selected_ids()
 
 
@@ -115,8 +116,15 @@ def test_menu_entries_act_on_every_selected_paper_and_undo(make_window, seeded_d
     ids = _select_rows(win, [0, 1, 2])
     acts = _menu(win, 1)  # a row inside the selection keeps the selection
     assert win.table.selected_ids() == ids
-    assert {"Copy 3 citations", "Copy BibTeX of 3 papers", "Move 3 papers to the trash", "Tags (3 papers)",
-            "Status (3 papers)", "Rating (3 papers)", "Add 3 papers to reading list"} <= set(acts)
+    assert {
+        "Copy 3 citations",
+        "Copy BibTeX of 3 papers",
+        "Move 3 papers to the trash",
+        "Tags (3 papers)",
+        "Status (3 papers)",
+        "Rating (3 papers)",
+        "Add 3 papers to reading list",
+    } <= set(acts)
     # Open acts on the current paper only (one viewer or browser tab, not three)
     assert "Open the current paper" in acts and "Open 3 papers" not in acts
 
@@ -231,15 +239,21 @@ def test_screenshot_view_shows_the_menu_over_the_table(make_window, seeded_dir: 
     # the menu's entries are painted over the table, right of the third row's title (the window
     # alone, grabbed after the same selection, differs from the picture only there)
     start = win.table.viewport().mapTo(win, _row_point(win, 2))
-    changed = [(x, y) for x in range(0, image.width(), 4) for y in range(0, image.height(), 4)
-               if image.pixel(x, y) != plain.pixel(x, y)]
+    changed = [
+        (x, y)
+        for x in range(0, image.width(), 4)
+        for y in range(0, image.height(), 4)
+        if image.pixel(x, y) != plain.pixel(x, y)
+    ]
     assert len(changed) > 300
     assert min(x for x, _ in changed) >= start.x() - 4 and min(y for _, y in changed) >= start.y() - 4
     assert not win.findChild(QMenu, "paperMenu").isVisible()  # popped down again
 
 
 @pytest.mark.parametrize("style", ["nature"])
-def test_export_dialog_offers_the_bibliography(make_window, seeded_dir: Path, tmp_path: Path, qtbot, style: str) -> None:
+def test_export_dialog_offers_the_bibliography(
+    make_window, seeded_dir: Path, tmp_path: Path, qtbot, style: str
+) -> None:
     win = make_window(seeded_dir)
     preferences.put(win.settings, preferences.CITATION_STYLE, style)
     _select_rows(win, [0, 1])

@@ -53,8 +53,9 @@ def test_a_failed_pdf_export_leaves_the_old_file(qapp, seed_library: Library, tm
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".old")] == []
 
 
-def test_a_pdf_export_onto_a_full_disk_keeps_the_old_pdf(qapp, seed_library: Library, tmp_path: Path,
-                                                         monkeypatch) -> None:
+def test_a_pdf_export_onto_a_full_disk_keeps_the_old_pdf(
+    qapp, seed_library: Library, tmp_path: Path, monkeypatch
+) -> None:
     """QPdfWriter reports no write errors; the PDF now goes through the checked atomic write."""
     import pytest
 
@@ -74,8 +75,9 @@ def test_a_pdf_export_onto_a_full_disk_keeps_the_old_pdf(qapp, seed_library: Lib
         assert [p.name for p in folder.iterdir()] == ["papers.pdf"]
 
 
-def test_a_pdf_without_its_trailer_never_replaces_the_old_one(qapp, seed_library: Library, tmp_path: Path,
-                                                              monkeypatch) -> None:
+def test_a_pdf_without_its_trailer_never_replaces_the_old_one(
+    qapp, seed_library: Library, tmp_path: Path, monkeypatch
+) -> None:
     import pytest
 
     import desktop_app.gui.pdf_export as pdf
@@ -102,8 +104,9 @@ def test_a_pdf_without_its_trailer_never_replaces_the_old_one(qapp, seed_library
     assert len(PdfReader(str(out)).pages) >= 1
 
 
-def test_file_export_pdf_onto_a_full_disk_shows_one_error(make_window, library_dir: Path, seed_paths, qtbot,
-                                                         tmp_path: Path, monkeypatch) -> None:
+def test_file_export_pdf_onto_a_full_disk_shows_one_error(
+    make_window, library_dir: Path, seed_paths, qtbot, tmp_path: Path, monkeypatch
+) -> None:
     """File → Export → PDF in the window: an error message, no "Exported" in the status bar."""
     from PySide6.QtWidgets import QMessageBox
 

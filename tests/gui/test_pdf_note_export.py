@@ -29,8 +29,9 @@ Compared on the held-out set.
 """
 
 
-def test_pdf_export_has_table_cells_no_colour_words_and_ordered_headings(seed_library: Library, tmp_path: Path,
-                                                                         qapp) -> None:
+def test_pdf_export_has_table_cells_no_colour_words_and_ordered_headings(
+    seed_library: Library, tmp_path: Path, qapp
+) -> None:
     lib = seed_library
     pid = find_paper(lib, "composable building blocks")
     lib.notes.set(pid, NOTE)

@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 
-def test_read_only_library_window(make_window, seeded_dir: Path, qtbot,
-                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_read_only_library_window(make_window, seeded_dir: Path, qtbot, monkeypatch: pytest.MonkeyPatch) -> None:
     from desktop_app.core import library as library_module
 
     # what os.access says for a folder on a read-only mount (root can write anything here)

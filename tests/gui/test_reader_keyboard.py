@@ -104,8 +104,7 @@ def test_h_in_the_note_types_an_h(make_window, seeded_dir: Path, qtbot) -> None:
 
 
 # ---- item 5: links, suggestions, related papers by Tab, arrows and Enter -----------------------
-def test_links_are_a_tab_stop_with_arrows_and_enter(make_window, seeded_dir: Path, qtbot,
-                                                    monkeypatch) -> None:
+def test_links_are_a_tab_stop_with_arrows_and_enter(make_window, seeded_dir: Path, qtbot, monkeypatch) -> None:
     from desktop_app.core.library import Library
     from desktop_app.gui import paper_links
 
@@ -159,8 +158,7 @@ def test_tag_suggestions_are_a_tab_stop_after_the_tag_field(make_window, seeded_
     assert names[1] not in win.library.papers.get(first).tags
 
 
-def test_related_papers_show_their_strength_and_open_by_keyboard(make_window, seeded_dir: Path,
-                                                                 qtbot) -> None:
+def test_related_papers_show_their_strength_and_open_by_keyboard(make_window, seeded_dir: Path, qtbot) -> None:
     win = _shown(make_window, seeded_dir, qtbot)
     start = win.current_id()
     _similar_done(win, qtbot)

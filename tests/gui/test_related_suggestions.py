@@ -33,8 +33,7 @@ def test_related_list_click_selects_even_outside_the_filter(make_window, seeded_
     panel = win.similar.panel
     expected = [p for p, _ in win.library.insights.related(pid, 10)]
     assert len(panel.buttons) == len(expected) == 10
-    assert [b.title for b in panel.buttons] == [
-        win.library.papers.get(p).title for p in expected]
+    assert [b.title for b in panel.buttons] == [win.library.papers.get(p).title for p in expected]
 
     qtbot.mouseClick(panel.buttons[2], Qt.MouseButton.LeftButton)
     assert win.current_id() == expected[2]

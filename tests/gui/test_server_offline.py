@@ -38,8 +38,12 @@ class Server:
         self.prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
 
     def pg_ctl(self, *args: str) -> None:
-        subprocess.run([*self.prefix, _require("pg_ctl"), "-D", str(self.folder / "data"), *args],
-                       check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            [*self.prefix, _require("pg_ctl"), "-D", str(self.folder / "data"), *args],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
 
     def stop(self) -> None:
         self.pg_ctl("-m", "immediate", "stop")
@@ -65,8 +69,14 @@ class Server:
                 os.kill(pid, signal.SIGCONT)
 
     def start(self) -> None:
-        self.pg_ctl("-w", "-l", str(self.folder / "log"), "-o",
-                    f"-k {self.folder} -p {self.port} -c listen_addresses=''", "start")
+        self.pg_ctl(
+            "-w",
+            "-l",
+            str(self.folder / "log"),
+            "-o",
+            f"-k {self.folder} -p {self.port} -c listen_addresses=''",
+            "start",
+        )
 
 
 @pytest.fixture
@@ -97,13 +107,20 @@ def timed(call) -> float:
     return time.monotonic() - started
 
 
-def test_the_window_survives_its_server_going_away_and_catches_up(qtbot, settings: QSettings,
-                                                                  own_server: Server) -> None:
+def test_the_window_survives_its_server_going_away_and_catches_up(
+    qtbot, settings: QSettings, own_server: Server
+) -> None:
     from desktop_app.gui.launch import close_window
 
-    win = shared_window(own_server, settings, qtbot, [
-        Record(title=f"Paper {n} on graph diffusion", abstract=f"Abstract {n} about graphs.", year=2020 + n % 5)
-        for n in range(300)])
+    win = shared_window(
+        own_server,
+        settings,
+        qtbot,
+        [
+            Record(title=f"Paper {n} on graph diffusion", abstract=f"Abstract {n} about graphs.", year=2020 + n % 5)
+            for n in range(300)
+        ],
+    )
     try:
         win.elsewhere_timer.stop()
         index_folder = win.library.index.index.folder
@@ -162,8 +179,12 @@ def test_a_hung_server_costs_the_window_one_second_once(qtbot, settings: QSettin
     from desktop_app.gui.launch import close_window
     from desktop_app.gui.offline import SERVER_DEADLINE
 
-    win = shared_window(own_server, settings, qtbot,
-                        [Record(title=f"Paper {n} on sparse coding", abstract=f"Abstract {n}.") for n in range(200)])
+    win = shared_window(
+        own_server,
+        settings,
+        qtbot,
+        [Record(title=f"Paper {n} on sparse coding", abstract=f"Abstract {n}.") for n in range(200)],
+    )
     stopped: list[int] = []
     try:
         win.elsewhere_timer.stop()
@@ -197,8 +218,17 @@ def _quiet(call) -> None:
         call()
 
 
-SCREENS = ("statisticsAction", "topicsAction", "mapAction", "findDuplicatesAction", "trashViewAction",
-           "editMetadataAction", "noteHistoryAction", "settingsAction", "triageAction")
+SCREENS = (
+    "statisticsAction",
+    "topicsAction",
+    "mapAction",
+    "findDuplicatesAction",
+    "trashViewAction",
+    "editMetadataAction",
+    "noteHistoryAction",
+    "settingsAction",
+    "triageAction",
+)
 
 
 def test_every_screen_opens_with_the_server_gone(qtbot, settings: QSettings, own_server: Server) -> None:
@@ -209,8 +239,12 @@ def test_every_screen_opens_with_the_server_gone(qtbot, settings: QSettings, own
 
     from desktop_app.gui.launch import close_window
 
-    win = shared_window(own_server, settings, qtbot,
-                        [Record(title=f"Paper {n} on optics", abstract=f"Abstract {n} on lenses.") for n in range(60)])
+    win = shared_window(
+        own_server,
+        settings,
+        qtbot,
+        [Record(title=f"Paper {n} on optics", abstract=f"Abstract {n} on lenses.") for n in range(60)],
+    )
     try:
         win.elsewhere_timer.stop()
         own_server.stop()
@@ -232,8 +266,9 @@ def test_every_screen_opens_with_the_server_gone(qtbot, settings: QSettings, own
 
 
 @pytest.mark.parametrize("ending", ["closed", "killed"])
-def test_edits_waiting_for_the_server_survive_their_window(qtbot, settings: QSettings, own_server: Server,
-                                                           ending: str, request: pytest.FixtureRequest) -> None:
+def test_edits_waiting_for_the_server_survive_their_window(
+    qtbot, settings: QSettings, own_server: Server, ending: str, request: pytest.FixtureRequest
+) -> None:
     """The server gone, a tag and a status edit wait; the window is closed (or dropped without
     its closeEvent, as a kill leaves it). The server back, a new window on the library sends
     them, in order, as undo steps, says so, and leaves no journal behind."""
@@ -241,8 +276,12 @@ def test_edits_waiting_for_the_server_survive_their_window(qtbot, settings: QSet
 
     from desktop_app.gui.launch import close_window, open_shared_window
 
-    win = shared_window(own_server, settings, qtbot,
-                        [Record(title=f"Paper {n} on lenses", abstract=f"Abstract {n}.") for n in range(20)])
+    win = shared_window(
+        own_server,
+        settings,
+        qtbot,
+        [Record(title=f"Paper {n} on lenses", abstract=f"Abstract {n}.") for n in range(20)],
+    )
     url, outbox = win.library.server.url, win.library.folder / "outbox"
     win.elsewhere_timer.stop()
     shown = win.current_id()
@@ -275,7 +314,11 @@ def test_edits_waiting_for_the_server_survive_their_window(qtbot, settings: QSet
         assert row.status == "read" and "second" in row.tags and "kept-on-disk" not in row.tags  # in order
         stack = again.undo_stack
         assert [stack.text(i) for i in range(stack.count())] == [
-            "Add tag kept-on-disk", "Mark read", "Remove tag kept-on-disk", "Add tag second"]
+            "Add tag kept-on-disk",
+            "Mark read",
+            "Remove tag kept-on-disk",
+            "Add tag second",
+        ]
         said = again.statusBar().currentMessage()
         assert said.startswith("4 edits made") and "server was away were saved" in said
         assert not list(outbox.glob("*.json"))

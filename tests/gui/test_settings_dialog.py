@@ -43,8 +43,7 @@ def user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home / "Marginalia"
 
 
-def test_the_menu_opens_settings_with_ctrl_comma_as_the_preferences_role(make_window, seeded_dir: Path,
-                                                                         qtbot) -> None:
+def test_the_menu_opens_settings_with_ctrl_comma_as_the_preferences_role(make_window, seeded_dir: Path, qtbot) -> None:
     win = make_window(seeded_dir)
     action = win.findChild(QAction, "settingsAction")
     assert action.shortcut() == QKeySequence("Ctrl+,")
@@ -54,13 +53,20 @@ def test_the_menu_opens_settings_with_ctrl_comma_as_the_preferences_role(make_wi
     dlg = win.findChild(SettingsDialog, "settingsDialog")
     assert dlg is not None and dlg.isVisible()
     assert [dlg.tabs.tabText(i) for i in range(dlg.tabs.count())] == [
-        "Appearance", "Library", "Backups", "Import", "Citations", "Attachments"]
+        "Appearance",
+        "Library",
+        "Backups",
+        "Import",
+        "Citations",
+        "Attachments",
+    ]
     assert dlg.folder_label.text() == str(win.library.folder)
     dlg.reject()
 
 
 def test_font_size_reaches_the_table_and_reader_cancel_changes_nothing_and_it_outlives_the_window(
-        make_window, seeded_dir: Path, settings: QSettings, qtbot) -> None:
+    make_window, seeded_dir: Path, settings: QSettings, qtbot
+) -> None:
     win = make_window(seeded_dir)
     qtbot.waitUntil(lambda: win.reader.paper is not None, timeout=5000)
     before = win.table.font().pointSize()
@@ -106,7 +112,8 @@ def test_font_size_reaches_the_table_and_reader_cancel_changes_nothing_and_it_ou
 
 
 def test_switching_library_opens_a_new_window_hands_the_lock_over_and_keeps_the_typed_note(
-        make_window, seeded_dir: Path, tmp_path: Path, settings: QSettings, qtbot) -> None:
+    make_window, seeded_dir: Path, tmp_path: Path, settings: QSettings, qtbot
+) -> None:
     win = make_window(seeded_dir)
     lock = libraries.library_lock(seeded_dir)
     assert lock.tryLock(0)
@@ -156,8 +163,9 @@ def test_switching_library_opens_a_new_window_hands_the_lock_over_and_keeps_the_
         libraries.release(final)
 
 
-def test_open_recent_greys_and_forgets_a_library_gone_since(make_window, seeded_dir: Path, tmp_path: Path,
-                                                              settings: QSettings, qtbot) -> None:
+def test_open_recent_greys_and_forgets_a_library_gone_since(
+    make_window, seeded_dir: Path, tmp_path: Path, settings: QSettings, qtbot
+) -> None:
     gone = tmp_path / "moved away"
     libraries.remember_library(settings, gone)
     win = make_window(seeded_dir)  # recorded at open: first
@@ -176,7 +184,8 @@ def test_open_recent_greys_and_forgets_a_library_gone_since(make_window, seeded_
 
 
 def test_a_locked_or_foreign_folder_is_refused_with_a_message_and_the_window_stays(
-        make_window, seeded_dir: Path, tmp_path: Path, settings: QSettings, qtbot) -> None:
+    make_window, seeded_dir: Path, tmp_path: Path, settings: QSettings, qtbot
+) -> None:
     win = make_window(seeded_dir)
     locked = tmp_path / "elsewhere"
     with Library.open(locked):
@@ -190,8 +199,10 @@ def test_a_locked_or_foreign_folder_is_refused_with_a_message_and_the_window_sta
     qtbot.addWidget(dlg)
     dlg.show()
     try:
-        for folder, said in ((locked, "is open in another Marginalia window"),
-                             (foreign, "is neither a Marginalia library nor empty")):
+        for folder, said in (
+            (locked, "is open in another Marginalia window"),
+            (foreign, "is neither a Marginalia library nor empty"),
+        ):
             assert dlg.switch_to(folder) is None
             box = dlg.findChild(QMessageBox, "libraryRefused")
             assert box is not None and said in box.text(), box.text()
@@ -219,8 +230,9 @@ def test_new_library_refuses_an_existing_library(make_window, seeded_dir: Path, 
     assert "already holds a library" in dlg.findChild(QMessageBox, "libraryRefused").text()
 
 
-def test_import_defaults_reach_the_import(make_window, library_dir: Path, settings: QSettings, qtbot,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_import_defaults_reach_the_import(
+    make_window, library_dir: Path, settings: QSettings, qtbot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     win = make_window(library_dir)
     dlg = SettingsDialog(win)
     qtbot.addWidget(dlg)
@@ -245,8 +257,9 @@ def test_import_defaults_reach_the_import(make_window, library_dir: Path, settin
     assert tagged and all("arxiv/quant-ph" in win.library.papers.get(p).tags for p in tagged)
 
 
-def test_backups_page_backs_up_now_with_the_keep_count(make_window, seeded_dir: Path, settings: QSettings,
-                                                       qtbot) -> None:
+def test_backups_page_backs_up_now_with_the_keep_count(
+    make_window, seeded_dir: Path, settings: QSettings, qtbot
+) -> None:
     win = make_window(seeded_dir)
     dlg = SettingsDialog(win)
     qtbot.addWidget(dlg)
@@ -263,7 +276,8 @@ def test_backups_page_backs_up_now_with_the_keep_count(make_window, seeded_dir: 
 
 
 def test_a_broken_style_file_is_refused_and_a_good_one_is_added_and_chosen(
-        make_window, library_dir: Path, tmp_path: Path, settings: QSettings, user_data: Path, qtbot) -> None:
+    make_window, library_dir: Path, tmp_path: Path, settings: QSettings, user_data: Path, qtbot
+) -> None:
     win = make_window(library_dir)
     dlg = SettingsDialog(win)
     qtbot.addWidget(dlg)

@@ -20,9 +20,14 @@ pytestmark = pytest.mark.postgresql
 
 
 def other_desk(url: str, *args: str, actor: str = "lin") -> None:
-    done = subprocess.run([sys.executable, "-m", "desktop_app", "--library", url, *args], cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "MARGINALIA_ACTOR": actor},
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--library", url, *args],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "MARGINALIA_ACTOR": actor},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -31,10 +36,24 @@ def shared_window(qtbot, settings: QSettings, pg_url: str):
     from desktop_app.gui.launch import close_window, open_shared_window
 
     with Library.open(pg_url) as lib:
-        lib.imports.from_records([("t.bib", ParseResult("bibtex", [
-            Record(title="Scaling RL with Verifiable Rewards", abstract="Reinforcement learning with rewards.",
-                   year=2026),
-            Record(title="Diffusion for Graphs", abstract="A diffusion model over graphs.", year=2025)]))])
+        lib.imports.from_records(
+            [
+                (
+                    "t.bib",
+                    ParseResult(
+                        "bibtex",
+                        [
+                            Record(
+                                title="Scaling RL with Verifiable Rewards",
+                                abstract="Reinforcement learning with rewards.",
+                                year=2026,
+                            ),
+                            Record(title="Diffusion for Graphs", abstract="A diffusion model over graphs.", year=2025),
+                        ],
+                    ),
+                )
+            ]
+        )
     win = open_shared_window(pg_url, settings)
     qtbot.addWidget(win)
     qtbot.waitUntil(lambda: win.files.index_ready, timeout=60000)
@@ -56,8 +75,7 @@ def test_an_edit_at_another_desk_appears_within_two_seconds(shared_window, pg_ur
     qtbot.waitUntil(lambda: win.reader.last_change.isVisible(), timeout=2000)
     assert win.reader.last_change.text().startswith("tagged by lin, ")
     other_desk(pg_url, "note", str(pid), "--set", "lin's note, typed at the other desk")
-    qtbot.waitUntil(lambda: win.reader.notes.edit.toPlainText() == "lin's note, typed at the other desk",
-                    timeout=2000)
+    qtbot.waitUntil(lambda: win.reader.notes.edit.toPlainText() == "lin's note, typed at the other desk", timeout=2000)
     assert row is None or row == win.model.row_of(pid)
 
 
@@ -98,8 +116,9 @@ def test_a_read_only_role_gets_the_banner(qtbot, settings: QSettings, pg_url: st
         close_window(win)
 
 
-def test_a_missing_grant_is_one_message_in_the_window(qtbot, settings: QSettings, pg_url: str,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_grant_is_one_message_in_the_window(
+    qtbot, settings: QSettings, pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A role that may write papers and notes but not the tag tables; tagging in the
     window says which GRANT is missing (before: a traceback), and nothing is tagged."""
     import psycopg
@@ -124,8 +143,10 @@ def test_a_missing_grant_is_one_message_in_the_window(qtbot, settings: QSettings
         assert not win.library.read_only
         pid = win.library.query("").ids[0]
         win.edits.add_tags([pid], ["rl"])
-        assert warned == ["the role 'tagless' may not write table tag: a library owner runs GRANT SELECT, "
-                          "INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO tagless"]
+        assert warned == [
+            "the role 'tagless' may not write table tag: a library owner runs GRANT SELECT, "
+            "INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO tagless"
+        ]
         assert win.library.papers.get(pid).tags == []
     finally:
         close_window(win)
@@ -164,9 +185,15 @@ def test_the_reader_line_says_who_what_and_when() -> None:
     from desktop_app.gui.shared_desk import describe_row
 
     now = datetime.now(UTC)
-    assert describe_row(ChangeRow(1, now - timedelta(minutes=5), "lin", "tags.add", 1), now) == "tagged by lin, 5 min ago"
-    assert describe_row(ChangeRow(2, now - timedelta(hours=3), "", "papers.set_status", 1), now) == \
-        "status set by someone, 3 h ago"
-    assert describe_row(ChangeRow(3, now - timedelta(days=2), "ana", "notes.set", 1), now) == \
-        "note edited by ana, 2 days ago"
+    assert (
+        describe_row(ChangeRow(1, now - timedelta(minutes=5), "lin", "tags.add", 1), now) == "tagged by lin, 5 min ago"
+    )
+    assert (
+        describe_row(ChangeRow(2, now - timedelta(hours=3), "", "papers.set_status", 1), now)
+        == "status set by someone, 3 h ago"
+    )
+    assert (
+        describe_row(ChangeRow(3, now - timedelta(days=2), "ana", "notes.set", 1), now)
+        == "note edited by ana, 2 days ago"
+    )
     assert describe_row(ChangeRow(4, now, "ana", "retitle.x", 1), now) == "edited by ana, just now"

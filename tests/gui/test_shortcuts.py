@@ -15,11 +15,13 @@ from desktop_app.gui.shortcuts_help import NATIVE_KEYS, SHORTCUTS, listed_keys
 from tests.helpers.keyboard import press_sequence
 
 
-def answer_next_modal(seen: list[tuple[str, str]], answer: Callable[[QWidget], None] | None = None,
-                      tries: int = 250) -> None:
+def answer_next_modal(
+    seen: list[tuple[str, str]], answer: Callable[[QWidget], None] | None = None, tries: int = 250
+) -> None:
     """When the next modal dialog shows (a blocking ``exec`` runs its own event loop), note it and
     answer it (reject by default), so that the widget under test runs for real. ``seen`` gets
     (class name, window title): a static dialog is deleted once answered."""
+
     def poll(left: int = tries) -> None:
         w = QApplication.activeModalWidget()
         if w is None:
@@ -60,8 +62,10 @@ def test_redo_has_every_platform_binding_once(make_window, seeded_dir: Path) -> 
     Ctrl+Y first and hid the bug). The action holds every binding, each once, and Ctrl+Shift+Z."""
     win = make_window(seeded_dir)
     keys = [k.toString(QKeySequence.SequenceFormat.PortableText) for k in win.redo_action.shortcuts()]
-    platform = [k.toString(QKeySequence.SequenceFormat.PortableText)
-                for k in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)]
+    platform = [
+        k.toString(QKeySequence.SequenceFormat.PortableText)
+        for k in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+    ]
     assert len(keys) == len(set(keys))
     assert set(platform) | {"Ctrl+Shift+Z"} == set(keys)
 
@@ -238,6 +242,7 @@ def test_pressing_every_listed_shortcut_does_what_it_says(make_window, seeded_di
             assert isinstance(w, QInputDialog)
             w.setTextValue(text)
             w.accept()
+
         return answer
 
     on_table(0)

@@ -60,8 +60,9 @@ def test_the_sidebar_follows_keys_chips_and_excludes(make_window, seeded_dir: Pa
     assert _current(win) == (("search", "Transformers"), ["Transformers"])
 
 
-def test_a_restored_filter_is_highlighted_at_start_up(make_window, seeded_dir: Path, settings: QSettings,
-                                                       qtbot) -> None:
+def test_a_restored_filter_is_highlighted_at_start_up(
+    make_window, seeded_dir: Path, settings: QSettings, qtbot
+) -> None:
     _tag(seeded_dir)
     ws = WindowSettings(settings, seeded_dir.expanduser().absolute())  # the folder as Library.open names it
     settings.setValue(ws.key("filter"), '{"status": "read"}')

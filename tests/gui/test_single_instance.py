@@ -28,10 +28,14 @@ from desktop_app.gui.single_instance import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-KNOWN = "TY  - JOUR\nTI  - Sparse attention for long documents\nAU  - Lee, Ann\nPY  - 2021\n" \
-        "DO  - 10.5555/sparse.2021\nAB  - We study sparse attention over long inputs.\nER  - \n\n"
-NEW = "TY  - JOUR\nTI  - Dense retrieval without labels\nAU  - Kim, Bo\nPY  - 2022\n" \
-      "AB  - Retrieval with contrastive pretraining and no labels.\nER  - \n"
+KNOWN = (
+    "TY  - JOUR\nTI  - Sparse attention for long documents\nAU  - Lee, Ann\nPY  - 2021\n"
+    "DO  - 10.5555/sparse.2021\nAB  - We study sparse attention over long inputs.\nER  - \n\n"
+)
+NEW = (
+    "TY  - JOUR\nTI  - Dense retrieval without labels\nAU  - Kim, Bo\nPY  - 2022\n"
+    "AB  - Retrieval with contrastive pretraining and no labels.\nER  - \n"
+)
 
 
 @pytest.fixture
@@ -66,8 +70,8 @@ def test_the_request_is_one_versioned_json_line_of_absolute_paths(tmp_path: Path
 
 
 def test_a_file_opened_while_the_window_runs_reaches_its_import_preview(
-        make_window, library_dir: Path, tmp_path: Path, runtime_dir: Path, held_lock: QLockFile,
-        qtbot, monkeypatch) -> None:
+    make_window, library_dir: Path, tmp_path: Path, runtime_dir: Path, held_lock: QLockFile, qtbot, monkeypatch
+) -> None:
     """`marginalia --library L gui two.ris`, run from another folder while L is open: the second
     process exits 0 once the window acknowledged; the window shows one import preview listing
     the file's record that is already there, and imports the new one when accepted."""
@@ -91,8 +95,13 @@ def test_a_file_opened_while_the_window_runs_reaches_its_import_preview(
 
     monkeypatch.setattr(import_export.ImportPreview, "exec", exec_)
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
-    second = subprocess.Popen([sys.executable, "-m", "desktop_app", "--library", str(library_dir), "gui",
-                               "two.ris"], cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    second = subprocess.Popen(
+        [sys.executable, "-m", "desktop_app", "--library", str(library_dir), "gui", "two.ris"],
+        cwd=work,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         with qtbot.waitSignal(win.files.changed, timeout=60000):
             qtbot.waitUntil(lambda: second.poll() is not None, timeout=60000)
@@ -114,8 +123,9 @@ def test_a_file_opened_while_the_window_runs_reaches_its_import_preview(
     assert win.isVisible()
 
 
-def test_requests_that_come_before_the_window_are_kept(library_dir: Path, runtime_dir: Path,
-                                                       held_lock: QLockFile, qtbot) -> None:
+def test_requests_that_come_before_the_window_are_kept(
+    library_dir: Path, runtime_dir: Path, held_lock: QLockFile, qtbot
+) -> None:
     """The server listens before the window is built: what it acknowledged then is handed over
     once the handler is set, in order."""
     from PySide6.QtNetwork import QLocalSocket
@@ -140,8 +150,9 @@ def test_requests_that_come_before_the_window_are_kept(library_dir: Path, runtim
         server.close()
 
 
-def test_a_stale_socket_file_is_no_answer_and_is_replaced(library_dir: Path, runtime_dir: Path,
-                                                          held_lock: QLockFile) -> None:
+def test_a_stale_socket_file_is_no_answer_and_is_replaced(
+    library_dir: Path, runtime_dir: Path, held_lock: QLockFile
+) -> None:
     """A crash leaves the socket file behind: a second start is refused at once (no answer),
     and the next instance holding the lock listens in its place."""
     name = server_name(library_dir)
@@ -158,7 +169,8 @@ def test_a_stale_socket_file_is_no_answer_and_is_replaced(library_dir: Path, run
 
 
 def test_an_instance_that_does_not_answer_is_said_with_the_files(
-        library_dir: Path, tmp_path: Path, runtime_dir: Path, held_lock: QLockFile, qtbot, capsys) -> None:
+    library_dir: Path, tmp_path: Path, runtime_dir: Path, held_lock: QLockFile, qtbot, capsys
+) -> None:
     """The library is locked and something accepts on its socket but never answers (a hung
     window): the second start gives up after the timeout, says which files were not imported (a
     warning box and stderr), and exits 1 without opening the library."""

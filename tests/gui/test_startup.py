@@ -68,8 +68,14 @@ print(json.dumps(seen))
 
 def test_whoosh_and_the_query_parser_wait_for_the_first_text_search(seeded_dir: Path, tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
-    out = subprocess.run([sys.executable, "-c", _PROBE, str(seeded_dir), str(tmp_path / "s.ini")],
-                         capture_output=True, text=True, env=env, timeout=180, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(seeded_dir), str(tmp_path / "s.ini")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=180,
+        check=True,
+    )
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     assert seen["rows_at_first_paint"] == 76
     assert seen["at_first_paint"] == []  # no Whoosh, no query parser, no Alembic before the paint
@@ -84,8 +90,9 @@ def test_whoosh_and_the_query_parser_wait_for_the_first_text_search(seeded_dir: 
     assert 0 < seen["rows_found"] < 76
 
 
-def test_the_first_page_then_the_whole_list(make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch,
-                                            qtbot) -> None:
+def test_the_first_page_then_the_whole_list(
+    make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot
+) -> None:
     import desktop_app.gui.main_window as mw
 
     monkeypatch.setattr(mw, "FIRST_PAGE", 20)
@@ -107,7 +114,8 @@ def test_the_first_page_then_the_whole_list(make_window, seeded_dir: Path, monke
 
 
 def test_the_remembered_paper_further_down_is_selected_after_the_whole_list(
-        make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot) -> None:
+    make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot
+) -> None:
     import desktop_app.gui.main_window as mw
 
     win = make_window(seeded_dir)
@@ -176,8 +184,9 @@ def test_coalescer_runs_each_update_once_in_order(qtbot) -> None:
         c.later("nope")
 
 
-def test_the_first_keystroke_warms_the_search_once_in_a_worker(make_window, seeded_dir: Path,
-                                                               monkeypatch: pytest.MonkeyPatch, qtbot) -> None:
+def test_the_first_keystroke_warms_the_search_once_in_a_worker(
+    make_window, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot
+) -> None:
     """The query parser, the executor and the shown list are made ready while the search box's
     debounce runs, off the GUI thread, once; the search typed then finds what it should."""
     import threading

@@ -59,14 +59,14 @@ def _series_pixels(chart, base: QColor, border: QColor) -> int:
     def far(c: QColor, d: QColor) -> bool:
         return abs(c.red() - d.red()) + abs(c.green() - d.green()) + abs(c.blue() - d.blue()) > 40
 
-    return sum(far(c, base) and far(c, border)
-               for c in (img.pixelColor(x, y) for y in range(r.top(), r.bottom(), 2)
-                         for x in range(r.left(), r.right(), 2)))
+    return sum(
+        far(c, base) and far(c, border)
+        for c in (img.pixelColor(x, y) for y in range(r.top(), r.bottom(), 2) for x in range(r.left(), r.right(), 2))
+    )
 
 
 @pytest.mark.parametrize("choice", ["light", "dark"])
-def test_opens_from_the_view_menu_and_paints_every_chart(make_window, seeded_dir: Path, qtbot,
-                                                         choice: str) -> None:
+def test_opens_from_the_view_menu_and_paints_every_chart(make_window, seeded_dir: Path, qtbot, choice: str) -> None:
     from desktop_app.gui import theme
 
     _edit(seeded_dir)
@@ -100,8 +100,9 @@ def test_an_empty_library_shows_empty_charts_without_failing(make_window, librar
         chart.grab()  # paints the "nothing yet" text
 
 
-def test_save_as_png_writes_a_valid_png(make_window, seeded_dir: Path, qtbot, tmp_path: Path,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_save_as_png_writes_a_valid_png(
+    make_window, seeded_dir: Path, qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _edit(seeded_dir)
     win = make_window(seeded_dir)
     dialog = _open(win, qtbot)
@@ -151,7 +152,16 @@ print(json.dumps(seen))
 
 def test_statistics_are_not_loaded_at_start(seeded_dir: Path, tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
-    out = subprocess.run([sys.executable, "-c", _PROBE, str(seeded_dir), str(tmp_path / "s.ini")],
-                         capture_output=True, text=True, env=env, timeout=180, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(seeded_dir), str(tmp_path / "s.ini")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=180,
+        check=True,
+    )
     seen = json.loads(out.stdout.strip().splitlines()[-1])
-    assert seen == {"at_start": [], "after_open": ["desktop_app.gui.statistics_view", "desktop_app.core.insights.statistics"]}
+    assert seen == {
+        "at_start": [],
+        "after_open": ["desktop_app.gui.statistics_view", "desktop_app.core.insights.statistics"],
+    }

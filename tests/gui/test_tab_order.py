@@ -13,15 +13,22 @@ from desktop_app.gui.focus_style import FOCUS
 
 # the links and the tag suggestions are passed over here: the seed papers have no DOI, arXiv id or
 # URL, and a library without tags suggests none (tests/gui/test_reader_keyboard.py has both)
-ORDER = ["sidebar", "search", "table", "title", "status", "rating", "tags", "abstract", "highlights", "related",
-         "note"]
+ORDER = ["sidebar", "search", "table", "title", "status", "rating", "tags", "abstract", "highlights", "related", "note"]
 
 
 def _where(win, w: QWidget | None) -> str:
     r = win.reader
-    exact = {win.sidebar: "sidebar", win.search.box: "search", win.table: "table", r.title_edit: "title",
-             r.rating: "rating", r.tags.line: "tags", r.abstract: "abstract", r.hl_list: "highlights",
-             r.notes.edit: "note"}
+    exact = {
+        win.sidebar: "sidebar",
+        win.search.box: "search",
+        win.table: "table",
+        r.title_edit: "title",
+        r.rating: "rating",
+        r.tags.line: "tags",
+        r.abstract: "abstract",
+        r.hl_list: "highlights",
+        r.notes.edit: "note",
+    }
     if w in exact:
         return exact[w]
     if w is not None and w.parent() is r.status:
@@ -43,8 +50,7 @@ def _window_with_highlight(make_window, folder: Path, qtbot):
     return win
 
 
-def test_tab_from_the_sidebar_visits_each_part_once_and_comes_back(make_window, seeded_dir: Path,
-                                                                   qtbot) -> None:
+def test_tab_from_the_sidebar_visits_each_part_once_and_comes_back(make_window, seeded_dir: Path, qtbot) -> None:
     win = _window_with_highlight(make_window, seeded_dir, qtbot)
     win.sidebar.setFocus(Qt.FocusReason.OtherFocusReason)
     seen = [_where(win, QApplication.focusWidget())]
@@ -104,4 +110,3 @@ def test_focus_is_drawn(make_window, seeded_dir: Path, qtbot) -> None:
     for x in (0, 1):
         assert focused.pixelColor(x, focused.height() // 2) == highlight
         assert unfocused.pixelColor(x, unfocused.height() // 2) != highlight
-

@@ -51,10 +51,20 @@ def test_readable_nudges_a_colour_to_aa_only_when_needed() -> None:
 @pytest.mark.parametrize("dark", [False, True])
 def test_every_derived_text_colour_reaches_aa(dark: bool) -> None:
     k = theme.derive(theme.make_palette(dark))
-    pairs = [(k.text, k.base), (k.muted, k.base), (k.muted, k.window), (k.button_text, k.button), (k.on_accent, k.accent),
-             (k.sidebar_text, k.sidebar), (k.sidebar_heading, k.sidebar),
-             (k.selection_text, k.selection), (k.chip_text, k.chip),
-             (k.filter_chip_text, k.filter_chip), (k.note_box_text, k.note_box), (k.error, k.base)]
+    pairs = [
+        (k.text, k.base),
+        (k.muted, k.base),
+        (k.muted, k.window),
+        (k.button_text, k.button),
+        (k.on_accent, k.accent),
+        (k.sidebar_text, k.sidebar),
+        (k.sidebar_heading, k.sidebar),
+        (k.selection_text, k.selection),
+        (k.chip_text, k.chip),
+        (k.filter_chip_text, k.filter_chip),
+        (k.note_box_text, k.note_box),
+        (k.error, k.base),
+    ]
     assert k.dark is dark
     for fg, bg in pairs:
         assert contrast_ratio(fg, bg) >= 4.5, (fg, bg)
@@ -109,8 +119,9 @@ def reset_theme():
 
 
 def _sidebar_item(win, label: str) -> QTreeWidgetItem:
-    found = [it for it in win.sidebar._iter() if it is not win.sidebar.invisibleRootItem()
-             and it.text(0).startswith(label)]
+    found = [
+        it for it in win.sidebar._iter() if it is not win.sidebar.invisibleRootItem() and it.text(0).startswith(label)
+    ]
     assert found, label
     return found[0]
 
@@ -127,9 +138,8 @@ def _table_chip(win, pid: int, fill: str) -> QImage:
     win.table.setColumnWidth(col, 320)  # room for every chip
     QApplication.processEvents()
     index = model.index(model.row_of(pid), col)
-    image = win.table.viewport().grab(win.table.visualRect(index)).toImage().convertToFormat(
-        QImage.Format.Format_RGB32)
-    want = tuple(int(fill[i:i + 2], 16) for i in (1, 3, 5))
+    image = win.table.viewport().grab(win.table.visualRect(index)).toImage().convertToFormat(QImage.Format.Format_RGB32)
+    want = tuple(int(fill[i : i + 2], 16) for i in (1, 3, 5))
     xs, ys = [], []
     for y in range(image.height()):
         for x in range(image.width()):
@@ -145,15 +155,17 @@ def _table_chip(win, pid: int, fill: str) -> QImage:
 
 
 def _reader_chip(win, name: str) -> QToolButton:
-    chips = [c for c in win.reader.tags.findChildren(QToolButton, "tagChip") if c.isVisible()
-             and c.text().startswith(name)]
+    chips = [
+        c for c in win.reader.tags.findChildren(QToolButton, "tagChip") if c.isVisible() and c.text().startswith(name)
+    ]
     assert len(chips) == 1, name
     return chips[0]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_text_contrast_measured_from_pixels(make_window, themed_dir: Path, settings, qtbot,
-                                            reset_theme, scheme: str) -> None:
+def test_text_contrast_measured_from_pixels(
+    make_window, themed_dir: Path, settings, qtbot, reset_theme, scheme: str
+) -> None:
     preferences.put(settings, preferences.THEME, scheme)
     win = make_window(themed_dir)
     win.resize(1400, 900)
@@ -198,8 +210,9 @@ def test_text_contrast_measured_from_pixels(make_window, themed_dir: Path, setti
     assert not low, f"{scheme}: below WCAG AA 4.5:1: {low}"
 
 
-def test_user_highlights_keep_dark_text_in_the_dark_theme(make_window, themed_dir: Path, settings,
-                                                          qtbot, reset_theme) -> None:
+def test_user_highlights_keep_dark_text_in_the_dark_theme(
+    make_window, themed_dir: Path, settings, qtbot, reset_theme
+) -> None:
     preferences.put(settings, preferences.THEME, "dark")
     with Library.open(themed_dir) as lib:
         pid = lib.query("").ids[0]
@@ -220,14 +233,16 @@ def test_user_highlights_keep_dark_text_in_the_dark_theme(make_window, themed_di
     cur.setPosition(max(0, h.start - 1) if h.start > 1 else h.end + 2)
     outside = cur.charFormat()
     assert contrast_ratio(inside.foreground().color(), inside.background().color()) >= 4.5, html[:200]
-    text = outside.foreground().color() if outside.foreground().style() != Qt.BrushStyle.NoBrush \
+    text = (
+        outside.foreground().color()
+        if outside.foreground().style() != Qt.BrushStyle.NoBrush
         else win.reader.abstract.palette().color(QPalette.ColorRole.Text)
+    )
     base = win.reader.abstract.palette().color(QPalette.ColorRole.Base)
     assert contrast_ratio(text, base) >= 4.5
 
 
-def test_view_theme_menu_applies_live_and_saves(make_window, themed_dir: Path, settings, qtbot,
-                                                reset_theme) -> None:
+def test_view_theme_menu_applies_live_and_saves(make_window, themed_dir: Path, settings, qtbot, reset_theme) -> None:
     win = make_window(themed_dir)
     win.resize(1400, 900)
     pid = win.library.query("").ids[0]
@@ -247,8 +262,9 @@ def test_view_theme_menu_applies_live_and_saves(make_window, themed_dir: Path, s
     abstract = win.reader.abstract.viewport()
     assert measured_contrast(abstract.grab(QRect(0, 0, abstract.width(), 80)).toImage()) >= 4.5
     assert measured_contrast(_sidebar_text(win, "Tags")) >= 4.5
-    qtbot.waitUntil(lambda: any(c.isVisible() for c in win.reader.tags.findChildren(QToolButton, "tagChip")),
-                    timeout=3000)  # the chips are made again, shown on a later event-loop turn
+    qtbot.waitUntil(
+        lambda: any(c.isVisible() for c in win.reader.tags.findChildren(QToolButton, "tagChip")), timeout=3000
+    )  # the chips are made again, shown on a later event-loop turn
     chip = _reader_chip(win, "plain")
     assert measured_contrast(_inner(chip, chip.height() // 2, 3)) >= 4.5
     assert QApplication.style().name().lower() in ("fusion", "")  # "" once wrapped by the style sheet

@@ -84,8 +84,9 @@ def _topics_of(win, qtbot):
     return dialog
 
 
-def test_a_topic_name_given_is_kept_for_the_next_session_of_that_library(make_window, seeded_dir: Path, qtbot,
-                                                                       seed_paths: list[Path], tmp_path: Path) -> None:
+def test_a_topic_name_given_is_kept_for_the_next_session_of_that_library(
+    make_window, seeded_dir: Path, qtbot, seed_paths: list[Path], tmp_path: Path
+) -> None:
     from desktop_app.core.library import Library
 
     win = make_window(seeded_dir)

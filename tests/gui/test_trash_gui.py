@@ -36,6 +36,7 @@ def _answer(seen: list[str], confirm: bool, qtbot) -> None:
     """Answer the next "delete for good" question: the confirm button, or Enter (the default).
     Whatever goes wrong, the box is closed (a blocking exec() would wait for ever) and ``seen``
     says what was wrong."""
+
     def poll(left: int = 500) -> None:
         w = QApplication.activeModalWidget()
         if not isinstance(w, QMessageBox):
@@ -105,8 +106,9 @@ def test_the_trash_count_follows_delete_undo_redo_and_restore(make_window, seede
     assert win.model.row_of(pid) == -1 and win.model.rowCount() == 75
 
 
-def test_delete_for_good_asks_naming_the_count_and_removes_rows_and_files(make_window, seeded_dir: Path,
-                                                                          qtbot, tmp_path: Path) -> None:
+def test_delete_for_good_asks_naming_the_count_and_removes_rows_and_files(
+    make_window, seeded_dir: Path, qtbot, tmp_path: Path
+) -> None:
     src = tmp_path / "paper.pdf"
     src.write_bytes(PDF)
     with Library.open(seeded_dir) as lib:
@@ -164,8 +166,10 @@ def test_the_trash_outlives_a_restart_and_empty_trash_asks(make_window, seeded_d
     seen: list[str] = []
     _answer(seen, confirm=False, qtbot=qtbot)
     empty.trigger()
-    assert seen == ["Delete all 3 papers in the trash for good? Their tags, notes, highlights and attached "
-                    "files go with them. This cannot be undone."]
+    assert seen == [
+        "Delete all 3 papers in the trash for good? Their tags, notes, highlights and attached "
+        "files go with them. This cannot be undone."
+    ]
     assert again.library.trash.count() == 3
     _answer(seen, confirm=True, qtbot=qtbot)
     empty.trigger()
@@ -173,8 +177,9 @@ def test_the_trash_outlives_a_restart_and_empty_trash_asks(make_window, seeded_d
     assert again.library.papers.count() == 73
 
 
-def test_trashed_papers_are_not_edited_and_an_old_undo_gives_up_after_a_purge(make_window, seeded_dir: Path,
-                                                                             qtbot, monkeypatch) -> None:
+def test_trashed_papers_are_not_edited_and_an_old_undo_gives_up_after_a_purge(
+    make_window, seeded_dir: Path, qtbot, monkeypatch
+) -> None:
     win = _open(make_window, seeded_dir, qtbot)
     win.select_row(0)
     win.table.setFocus()
@@ -202,8 +207,7 @@ def test_trashed_papers_are_not_edited_and_an_old_undo_gives_up_after_a_purge(ma
     assert win.library.papers.count() == 74
 
 
-def test_words_typed_in_the_trash_find_its_papers_and_its_chip_leads_back(make_window, seeded_dir: Path,
-                                                                         qtbot) -> None:
+def test_words_typed_in_the_trash_find_its_papers_and_its_chip_leads_back(make_window, seeded_dir: Path, qtbot) -> None:
     with Library.open(seeded_dir) as lib:
         ids = lib.query("").ids
         races = next(i for i in ids if "Recursive Automated Composition" in lib.papers.get(i).abstract_text)

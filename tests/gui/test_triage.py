@@ -177,8 +177,9 @@ def test_new_keys_are_free(make_window, seeded_dir: Path, qtbot) -> None:
         keys += [s.toString() for s in action.shortcuts() if not s.isEmpty()]
     assert len(keys) == len(set(keys)), sorted(k for k in keys if keys.count(k) > 1)
     assert keys.count("Ctrl+Shift+T") == 1
-    window_wide = [sc.key().toString() for sc in win.findChildren(QShortcut)
-                   if sc.context() == Qt.ShortcutContext.WindowShortcut]
+    window_wide = [
+        sc.key().toString() for sc in win.findChildren(QShortcut) if sc.context() == Qt.ShortcutContext.WindowShortcut
+    ]
     for n in range(1, 6):
         seq = QKeySequence(f"Alt+Shift+{n}").toString()
         assert seq not in keys and window_wide.count(seq) == 1

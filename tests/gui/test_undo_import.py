@@ -38,9 +38,11 @@ def test_the_text_names_the_counts_the_file_and_the_time() -> None:
     batch = {"source": "/home/a/neurips.txt", "started_at": datetime(2026, 11, 30, 13, 2, tzinfo=UTC)}
     local = batch["started_at"].astimezone()
     text = undo_import_text(batch, {"papers": 214, "notes": 3, "highlights": 5}, today=local.date())
-    assert text == (f"Move the 214 papers added by the import of neurips.txt at {local:%H:%M} to the trash? "
-                    "3 of them have notes, 5 highlights; they go with them. The Trash in the sidebar brings "
-                    "them back, or deletes them for good.")
+    assert text == (
+        f"Move the 214 papers added by the import of neurips.txt at {local:%H:%M} to the trash? "
+        "3 of them have notes, 5 highlights; they go with them. The Trash in the sidebar brings "
+        "them back, or deletes them for good."
+    )
     other_day = undo_import_text(batch, {"papers": 1, "notes": 0, "highlights": 0}, today=date(2027, 1, 1))
     assert other_day.startswith(f"Move the 1 paper added by the import of neurips.txt on {local:%Y-%m-%d} at")
     assert "It has no note or highlight. The Trash in the sidebar brings it back" in other_day

@@ -13,8 +13,13 @@ from tests.helpers.shared import ROOT
 
 
 def _cli(folder: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "desktop_app", "--library", str(folder), *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--library", str(folder), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_the_window_writes_back_a_deleted_wal(make_window, seeded_dir: Path, qtbot) -> None:

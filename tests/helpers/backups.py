@@ -55,8 +55,9 @@ def fake_backup(backups_dir: Path, when: datetime, reason: str) -> Path:
 
 def damaged_with_backup(library_dir: Path) -> tuple[Path, int, int]:
     papers, notes = make_library(library_dir)
-    good = backups.make_backup(library_dir / "library.sqlite", library_dir / "backups", "auto",
-                               now=datetime(2026, 11, 1, 8, 30))
+    good = backups.make_backup(
+        library_dir / "library.sqlite", library_dir / "backups", "auto", now=datetime(2026, 11, 1, 8, 30)
+    )
     with Library.open(library_dir) as lib:  # written after the backup: lost with the damage
         lib.notes.set(lib.query("").ids[-1], "after the backup")
     damage(library_dir / "library.sqlite")

@@ -24,19 +24,39 @@ def _cmd(library: Path | None, args: list[str]) -> list[str]:
 
 
 def run(library: Path | None, *args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(_cmd(library, list(args)), cwd=ROOT, env=env or cli_env(), capture_output=True,
-                          text=True, encoding="utf-8", timeout=120)
+    return subprocess.run(
+        _cmd(library, list(args)),
+        cwd=ROOT,
+        env=env or cli_env(),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
 
 
-def run_parallel(library: Path, *commands: list[object] | tuple[Path, list[object]]) -> list[subprocess.CompletedProcess]:
+def run_parallel(
+    library: Path, *commands: list[object] | tuple[Path, list[object]]
+) -> list[subprocess.CompletedProcess]:
     """Run commands that do not write to the same library at once; results in order.
     A command is an argument list, or (library, argument list) for another library."""
     procs = []
     for c in commands:
         folder, args = c if isinstance(c, tuple) else (library, c)
-        procs.append((args, subprocess.Popen(
-            _cmd(folder, list(map(str, args))), cwd=ROOT, env=cli_env(), stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, encoding="utf-8")))
+        procs.append(
+            (
+                args,
+                subprocess.Popen(
+                    _cmd(folder, list(map(str, args))),
+                    cwd=ROOT,
+                    env=cli_env(),
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                    encoding="utf-8",
+                ),
+            )
+        )
     out = []
     for c, p in procs:
         stdout, stderr = p.communicate(timeout=120)
@@ -62,13 +82,19 @@ def user_error(proc: subprocess.CompletedProcess, fragment: str) -> None:
 def cli(folder: Path, *args: str) -> None:
     """Run one command on ``folder`` from another process (as another program would) and
     require it to succeed."""
-    done = subprocess.run([sys.executable, "-m", "desktop_app", "--library", str(folder), *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--library", str(folder), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
 
 
 def run_app(*args: str, env_extra: dict | None = None) -> subprocess.CompletedProcess:
     """``python -m desktop_app ARGS`` offscreen, from the current folder, its output captured."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", **(env_extra or {}))
-    return subprocess.run([sys.executable, "-m", "desktop_app", *args], capture_output=True, text=True,
-                          timeout=120, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "desktop_app", *args], capture_output=True, text=True, timeout=120, env=env
+    )

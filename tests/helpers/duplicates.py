@@ -42,8 +42,10 @@ SECOND = f"""@article{{smith2020,
 }}
 """
 
-BLURB = ("This volume collects the lectures of the 2019 summer school on causal inference, from "
-         "potential outcomes to structural models and their identification.")
+BLURB = (
+    "This volume collects the lectures of the 2019 summer school on causal inference, from "
+    "potential outcomes to structural models and their identification."
+)
 
 CHAPTERS = f"""TY  - CHAP
 TI  - Potential outcomes

@@ -40,8 +40,7 @@ def string_bomb(levels: int = 28) -> bytes:
 def nested_braces(depth: int = 200_000) -> bytes:
     """A title and an abstract of ``depth`` nested braces each, between two good entries."""
     value = "{" * depth + "deep" + "}" * depth
-    return (GOOD_BIB + f"@article{{deep, title = {value}, abstract = {value}, year = 2020}}\n"
-            + GOOD_BIB_2).encode()
+    return (GOOD_BIB + f"@article{{deep, title = {value}, abstract = {value}, year = 2020}}\n" + GOOD_BIB_2).encode()
 
 
 def ris_long_record(lines: int = 1_000_000) -> bytes:
@@ -59,8 +58,7 @@ def ris_many_tags(lines: int = 1_000_000) -> bytes:
 def bibtex_nul() -> bytes:
     """A NUL byte inside the middle entry of three (in the first 4 KB, where binary sniffing
     looks)."""
-    return (GOOD_BIB + "@article{nul, title = {Has a \x00 byte}, year = 2020}\n"
-            + GOOD_BIB_2).encode()
+    return (GOOD_BIB + "@article{nul, title = {Has a \x00 byte}, year = 2020}\n" + GOOD_BIB_2).encode()
 
 
 def ris_nul() -> bytes:
@@ -70,9 +68,11 @@ def ris_nul() -> bytes:
 
 def csljson_nul() -> bytes:
     """A NUL byte (raw, not escaped) inside the second of three CSL-JSON items."""
-    items = ['{"id": "a", "type": "article", "title": "A good paper"}',
-             '{"id": "b", "type": "article", "title": "Has a \x00 byte"}',
-             '{"id": "c", "type": "article", "title": "Another good paper"}']
+    items = [
+        '{"id": "a", "type": "article", "title": "A good paper"}',
+        '{"id": "b", "type": "article", "title": "Has a \x00 byte"}',
+        '{"id": "c", "type": "article", "title": "Another good paper"}',
+    ]
     return ("[\n" + ",\n".join(items) + "\n]\n").encode()
 
 
@@ -85,25 +85,25 @@ def bibtex_huge_abstract(mb: int = 50) -> bytes:
     """One entry with an abstract of ``mb`` megabytes between two good entries."""
     sentence = "All work and no play makes a very long abstract. "
     abstract = sentence * (mb * 1024 * 1024 // len(sentence))
-    return (GOOD_BIB + f"@article{{huge, title = {{Huge}}, abstract = {{{abstract}}}}}\n"
-            + GOOD_BIB_2).encode()
+    return (GOOD_BIB + f"@article{{huge, title = {{Huge}}, abstract = {{{abstract}}}}}\n" + GOOD_BIB_2).encode()
 
 
 def ris_huge_abstract(mb: int = 50) -> bytes:
     """One RIS record whose abstract is a single line of ``mb`` megabytes."""
     sentence = "All work and no play makes a very long abstract. "
     abstract = sentence * (mb * 1024 * 1024 // len(sentence))
-    return (GOOD_RIS + f"TY  - JOUR\nTI  - Huge\nAB  - {abstract}\nER  - \n"
-            + GOOD_RIS_2).encode()
+    return (GOOD_RIS + f"TY  - JOUR\nTI  - Huge\nAB  - {abstract}\nER  - \n" + GOOD_RIS_2).encode()
 
 
 def csljson_huge_abstract(mb: int = 50) -> bytes:
     """Three CSL-JSON items, the second with an HTML abstract of ``mb`` megabytes."""
     paragraph = "<p>All work and <i>no play</i> makes a very long abstract.</p>"
     abstract = paragraph * (mb * 1024 * 1024 // len(paragraph))
-    items = [{"id": "a", "type": "article", "title": "A good paper"},
-             {"id": "h", "type": "article", "title": "Huge", "abstract": abstract},
-             {"id": "c", "type": "article", "title": "Another good paper"}]
+    items = [
+        {"id": "a", "type": "article", "title": "A good paper"},
+        {"id": "h", "type": "article", "title": "Huge", "abstract": abstract},
+        {"id": "c", "type": "article", "title": "Another good paper"},
+    ]
     return json.dumps(items, indent=1).encode()
 
 
@@ -112,15 +112,20 @@ def arxiv_huge_abstract(mb: int = 50) -> bytes:
     sentence = "All work and no play makes a very long abstract. "
 
     def entry(number: int, title: str, summary: str) -> str:
-        return (f"<entry><id>http://arxiv.org/abs/2101.0000{number}v1</id><title>{title}</title>"
-                f"<summary>{summary}</summary><published>2021-01-01T00:00:00Z</published>"
-                "</entry>\n")
+        return (
+            f"<entry><id>http://arxiv.org/abs/2101.0000{number}v1</id><title>{title}</title>"
+            f"<summary>{summary}</summary><published>2021-01-01T00:00:00Z</published>"
+            "</entry>\n"
+        )
 
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            '<feed xmlns="http://www.w3.org/2005/Atom">\n'
-            + entry(1, "A good paper", "Fine.")
-            + entry(2, "Huge", sentence * (mb * 1024 * 1024 // len(sentence)))
-            + entry(3, "Another good paper", "Fine.") + "</feed>\n").encode()
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<feed xmlns="http://www.w3.org/2005/Atom">\n'
+        + entry(1, "A good paper", "Fine.")
+        + entry(2, "Huge", sentence * (mb * 1024 * 1024 // len(sentence)))
+        + entry(3, "Another good paper", "Fine.")
+        + "</feed>\n"
+    ).encode()
 
 
 def empty_entries(mb: float = 3.6) -> bytes:
@@ -130,24 +135,30 @@ def empty_entries(mb: float = 3.6) -> bytes:
 
 def identical_entries(count: int = 20_000) -> bytes:
     """One entry ``count`` times over, with a placeholder abstract, and two good entries."""
-    same = ("@article{same, title = {The same paper}, author = {Roe, Ann}, year = 2019,\n"
-            "  abstract = {[No abstract available]}}\n")
+    same = (
+        "@article{same, title = {The same paper}, author = {Roe, Ann}, year = 2019,\n"
+        "  abstract = {[No abstract available]}}\n"
+    )
     return (GOOD_BIB + same * count + GOOD_BIB_2).encode()
 
 
 def csljson_many_authors(count: int = 1_000_000) -> bytes:
     """Three CSL-JSON items, the second with ``count`` authors."""
     authors = [{"family": f"Author{i}", "given": "A."} for i in range(count)]
-    items = [{"id": "a", "type": "article", "title": "A good paper"},
-             {"id": "m", "type": "article", "title": "Many authors", "author": authors},
-             {"id": "c", "type": "article", "title": "Another good paper"}]
+    items = [
+        {"id": "a", "type": "article", "title": "A good paper"},
+        {"id": "m", "type": "article", "title": "Many authors", "author": authors},
+        {"id": "c", "type": "article", "title": "Another good paper"},
+    ]
     return json.dumps(items).encode()
 
 
 def csljson_many_items(count: int = 1_000_000) -> bytes:
     """``count`` small CSL-JSON items after two good ones."""
-    items = ['{"id": "a", "type": "article", "title": "A good paper"}',
-             '{"id": "c", "type": "article", "title": "Another good paper"}']
+    items = [
+        '{"id": "a", "type": "article", "title": "A good paper"}',
+        '{"id": "c", "type": "article", "title": "Another good paper"}',
+    ]
     items += [f'{{"id": "i{i}", "type": "article", "title": "Item {i}"}}' for i in range(count)]
     return ("[" + ",\n".join(items) + "]").encode()
 
@@ -155,8 +166,7 @@ def csljson_many_items(count: int = 1_000_000) -> bytes:
 def csv_huge_cell(mb: int = 100) -> bytes:
     """A CSV of three rows, the second with an abstract cell of ``mb`` megabytes."""
     cell = "x" * (mb * 1024 * 1024)
-    return (f"title,year,abstract\nA good paper,2020,fine\nHuge,2020,{cell}\n"
-            "Another good paper,2021,fine\n").encode()
+    return (f"title,year,abstract\nA good paper,2020,fine\nHuge,2020,{cell}\nAnother good paper,2021,fine\n").encode()
 
 
 def error_lines(mb: float = 3.0) -> bytes:
@@ -167,9 +177,11 @@ def error_lines(mb: float = 3.0) -> bytes:
 
 def crossref_cycle() -> bytes:
     """An entry referring to itself and two referring to each other, beside two good ones."""
-    return (GOOD_BIB + "@inproceedings{self, title = {Self}, crossref = {self}}\n"
-            "@inproceedings{ping, title = {Ping}, crossref = {pong}}\n"
-            "@proceedings{pong, title = {Pong}, crossref = {ping}}\n" + GOOD_BIB_2).encode()
+    return (
+        GOOD_BIB + "@inproceedings{self, title = {Self}, crossref = {self}}\n"
+        "@inproceedings{ping, title = {Ping}, crossref = {pong}}\n"
+        "@proceedings{pong, title = {Pong}, crossref = {ping}}\n" + GOOD_BIB_2
+    ).encode()
 
 
 @dataclass(frozen=True)
@@ -244,22 +256,26 @@ def _child(path: str, memory_limit: int, library: str = "") -> None:
         wall = time.perf_counter() - start
     usage = resource.getrusage(resource.RUSAGE_SELF)
     cpu = (usage.ru_utime - before.ru_utime) + (usage.ru_stime - before.ru_stime)
-    print(json.dumps({
-        "peak_mb": _peak_mb(),
-        "format": result.format,
-        "titles": [r.title for r in _ends(result.records)],
-        "records": len(result.records),
-        "imported": imported,
-        "keys": [r.bibtex_key for r in _ends(result.records)],
-        "abstract_lengths": [len(r.abstract) for r in _ends(result.records)],
-        "errors": [[p.line, p.message] for p in result.errors[:200]],
-        "error_count": len(result.errors),
-        "warnings": [[p.line, p.message] for p in result.warnings[:200]],
-        "wall": wall,
-        "cpu": cpu,
-        # kilobytes on Linux; note that Linux carries the parent's peak over fork + exec
-        "maxrss_mb": usage.ru_maxrss / 1024,
-    }))
+    print(
+        json.dumps(
+            {
+                "peak_mb": _peak_mb(),
+                "format": result.format,
+                "titles": [r.title for r in _ends(result.records)],
+                "records": len(result.records),
+                "imported": imported,
+                "keys": [r.bibtex_key for r in _ends(result.records)],
+                "abstract_lengths": [len(r.abstract) for r in _ends(result.records)],
+                "errors": [[p.line, p.message] for p in result.errors[:200]],
+                "error_count": len(result.errors),
+                "warnings": [[p.line, p.message] for p in result.warnings[:200]],
+                "wall": wall,
+                "cpu": cpu,
+                # kilobytes on Linux; note that Linux carries the parent's peak over fork + exec
+                "maxrss_mb": usage.ru_maxrss / 1024,
+            }
+        )
+    )
 
 
 def _ends(records: list) -> list:
@@ -280,27 +296,27 @@ def _peak_mb() -> float | None:
     return None
 
 
-def measure(path: Path, *, timeout: float = 60.0, memory_limit: int = MEMORY_LIMIT,
-            library: Path | None = None) -> dict:
+def measure(
+    path: Path, *, timeout: float = 60.0, memory_limit: int = MEMORY_LIMIT, library: Path | None = None
+) -> dict:
     """Read ``path`` in a fresh interpreter (and import it into a new library in ``library``,
     when given); return the child's report plus ``returncode``, ``stderr`` and ``elapsed``
     (wall clock of the whole child, start-up included)."""
     root = Path(__file__).resolve().parents[2]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(root), *filter(None, [os.environ.get("PYTHONPATH")])]))
-    code = (f"from tests.helpers.hostile_cases import _child; "
-            f"_child({str(path)!r}, {memory_limit}, {str(library or '')!r})")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    code = (
+        f"from tests.helpers.hostile_cases import _child; _child({str(path)!r}, {memory_limit}, {str(library or '')!r})"
+    )
     start = time.perf_counter()
     try:
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              timeout=timeout, env=env, check=False)
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env=env, check=False
+        )
     except subprocess.TimeoutExpired:
-        return {"returncode": None, "stderr": f"timed out after {timeout:g} s",
-                "elapsed": time.perf_counter() - start}
+        return {"returncode": None, "stderr": f"timed out after {timeout:g} s", "elapsed": time.perf_counter() - start}
     report: dict = {}
     lines = done.stdout.strip().splitlines()
     if done.returncode == 0 and lines:
         report = json.loads(lines[-1])
-    report.update(returncode=done.returncode, stderr=done.stderr,
-                  elapsed=time.perf_counter() - start)
+    report.update(returncode=done.returncode, stderr=done.stderr, elapsed=time.perf_counter() - start)
     return report

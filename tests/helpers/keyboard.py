@@ -8,8 +8,13 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
-NAMED = {"\n": Qt.Key.Key_Return, "\x1b": Qt.Key.Key_Escape, " ": Qt.Key.Key_Space, "/": Qt.Key.Key_Slash,
-         "-": Qt.Key.Key_Minus}
+NAMED = {
+    "\n": Qt.Key.Key_Return,
+    "\x1b": Qt.Key.Key_Escape,
+    " ": Qt.Key.Key_Space,
+    "/": Qt.Key.Key_Slash,
+    "-": Qt.Key.Key_Minus,
+}
 
 
 def key_of(char: str) -> Qt.Key:

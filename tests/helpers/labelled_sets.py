@@ -34,8 +34,14 @@ def screening_records(path: Path, included_only: bool = False, label: str | None
             if not title and not abstract:
                 continue
             tag = label or ("included" if included else "excluded")
-            out.append(Record(abstract=abstract, title=title or None, tags=[f"truth/{tag}"],
-                              extra={"record_id": row.get("record_id", "")}))
+            out.append(
+                Record(
+                    abstract=abstract,
+                    title=title or None,
+                    tags=[f"truth/{tag}"],
+                    extra={"record_id": row.get("record_id", "")},
+                )
+            )
     return out
 
 
@@ -73,6 +79,8 @@ def mix_records() -> list[Record]:
     """Three groups nobody confuses: ADHD drug trials (20), animal models of depression (the
     first 60 included), machine-learning abstracts (the seeds, 76)."""
     assert ADHD is not None and DEPRESSION is not None, f"the screening sets, expected in {SEEDS[0].parents[1]}"
-    return (screening_records(ADHD, included_only=True, label="adhd")
-            + screening_records(DEPRESSION, included_only=True, label="depression")[:60]
-            + [r for n, path in enumerate(SEEDS) for r in seed_records(path, "ml")])
+    return (
+        screening_records(ADHD, included_only=True, label="adhd")
+        + screening_records(DEPRESSION, included_only=True, label="depression")[:60]
+        + [r for n, path in enumerate(SEEDS) for r in seed_records(path, "ml")]
+    )

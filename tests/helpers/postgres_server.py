@@ -67,11 +67,23 @@ def postgres_server() -> Iterator[str]:
     port = _free_port()
     run = dict(check=True, capture_output=True, text=True, timeout=120)
     subprocess.run([*prefix, initdb, "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8"], **run)
-    subprocess.run([*prefix, pg_ctl, "-D", str(data), "-w", "-l", str(folder / "log"), "-o",
-                    f"-k {folder} -p {port} -c listen_addresses=''", "start"], **run)
+    subprocess.run(
+        [
+            *prefix,
+            pg_ctl,
+            "-D",
+            str(data),
+            "-w",
+            "-l",
+            str(folder / "log"),
+            "-o",
+            f"-k {folder} -p {port} -c listen_addresses=''",
+            "start",
+        ],
+        **run,
+    )
     try:
         yield f"postgresql+psycopg://postgres@/postgres?host={folder}&port={port}"
     finally:
-        subprocess.run([*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True, timeout=60)
+        subprocess.run([*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True, timeout=60)
         shutil.rmtree(folder, ignore_errors=True)

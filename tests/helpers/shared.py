@@ -15,6 +15,5 @@ SEEDS = sorted((SHARED / "seeds").glob("*.txt"))
 CORPUS = SHARED / "corpus"
 
 SHARED_MISSING = (
-    f"needs the shared seeds and corpus, expected in {SHARED} (beside the checkout); "
-    "a checkout alone skips these tests"
+    f"needs the shared seeds and corpus, expected in {SHARED} (beside the checkout); a checkout alone skips these tests"
 )

@@ -17,10 +17,14 @@ from tests.helpers.shared import ROOT
 
 SOURCES = ("desktop_app", "migrations", "resources", "pyproject.toml", "setup.py", "README.md", "LICENSE")
 
+
 def _skip(folder: str, names: list[str]) -> list[str]:
     """Caches, and a worktree's links into the mapped folders (a clone has none)."""
-    return [n for n in names if n in ("__pycache__",) or n.endswith((".pyc", ".egg-info"))
-            or (Path(folder) / n).is_symlink()]
+    return [
+        n
+        for n in names
+        if n in ("__pycache__",) or n.endswith((".pyc", ".egg-info")) or (Path(folder) / n).is_symlink()
+    ]
 
 
 def copy_sources(dest: Path) -> Path:
@@ -36,9 +40,24 @@ def copy_sources(dest: Path) -> Path:
 
 def build_wheel(source: Path, out: Path) -> Path:
     """``pip wheel --no-deps --no-build-isolation`` (offline: this venv's setuptools)."""
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                           "--no-index", "--quiet", "--wheel-dir", str(out), str(source)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--quiet",
+            "--wheel-dir",
+            str(out),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, f"pip wheel failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     (wheel,) = out.glob("marginalia-*.whl")
     return wheel
@@ -56,11 +75,31 @@ def fresh_venv(where: Path, wheel: Path) -> Path:
     Returns the venv's bin folder."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True, timeout=120)
     python = where / "bin" / "python"
-    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     (Path(purelib) / "marginalia-dependencies.pth").write_text(
-        sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
-                           "--no-index", "--quiet", str(wheel)], capture_output=True, text=True, timeout=300)
+        sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--quiet",
+            str(wheel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, f"pip install failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     return where / "bin"

@@ -25,13 +25,34 @@ FIELDS = ("title", "authors", "first_author", "year", "doi", "venue", "abstract"
 
 # Zotero's creator roles that are not the work's own authors
 _SECONDARY = {
-    "editor", "seriesEditor", "translator", "contributor", "bookAuthor", "reviewedAuthor", "wordsBy",
-    "commenter", "counsel", "guest", "producer", "scriptwriter", "attorneyAgent", "castMember",
-    "cosponsor", "recipient", "interviewer",
+    "editor",
+    "seriesEditor",
+    "translator",
+    "contributor",
+    "bookAuthor",
+    "reviewedAuthor",
+    "wordsBy",
+    "commenter",
+    "counsel",
+    "guest",
+    "producer",
+    "scriptwriter",
+    "attorneyAgent",
+    "castMember",
+    "cosponsor",
+    "recipient",
+    "interviewer",
 }
 _TITLE_KEYS = ("title", "caseName", "nameOfAct", "subject")
-_VENUE_KEYS = ("publicationTitle", "proceedingsTitle", "bookTitle", "websiteTitle", "blogTitle",
-               "encyclopediaTitle", "dictionaryTitle")
+_VENUE_KEYS = (
+    "publicationTitle",
+    "proceedingsTitle",
+    "bookTitle",
+    "websiteTitle",
+    "blogTitle",
+    "encyclopediaTitle",
+    "dictionaryTitle",
+)
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
 _MARKUP = re.compile(r"</?(?:i|b|sup|sub|span)\b[^>]*>", re.IGNORECASE)
 _DOI_IN_EXTRA = re.compile(r"^DOI:\s*(\S+)", re.IGNORECASE | re.MULTILINE)

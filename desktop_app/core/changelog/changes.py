@@ -37,7 +37,17 @@ from desktop_app.core.store.change_log import MANY, OPERATION, log_write
 if TYPE_CHECKING:
     from desktop_app.core.store import Store
 
-__all__ = ["MANY", "ChangeFeed", "ChangeRow", "Listener", "is_server_url", "log_mutations", "log_write", "logged", "writes"]
+__all__ = [
+    "MANY",
+    "ChangeFeed",
+    "ChangeRow",
+    "Listener",
+    "is_server_url",
+    "log_mutations",
+    "log_write",
+    "logged",
+    "writes",
+]
 
 log = logging.getLogger(__name__)
 M = TypeVar("M")
@@ -76,8 +86,6 @@ def logged(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
 
     run.__marginalia_logged__ = True  # type: ignore[attr-defined]
     return run
-
-
 
 
 WRITE_MARK = "__marginalia_write__"
@@ -126,8 +134,7 @@ def _row(r: Any) -> ChangeRow:  # noqa: ANN401 - a SQLAlchemy row
 
 # the statistics' own rows (core/changelog/rows.py: "status", "rating", "tag") repeat a facade row
 _FACADE_ROWS = t.change_log.c.kind.not_in(("status", "rating", "tag"))
-_COLUMNS = (t.change_log.c.seq, t.change_log.c.at, t.change_log.c.actor, t.change_log.c.kind,
-            t.change_log.c.paper_id)
+_COLUMNS = (t.change_log.c.seq, t.change_log.c.at, t.change_log.c.actor, t.change_log.c.kind, t.change_log.c.paper_id)
 
 
 class ChangeFeed:
@@ -146,8 +153,12 @@ class ChangeFeed:
     def pull(self, limit: int = 100_000) -> list[ChangeRow]:
         """The committed changes after ``last_seq``, oldest first; advances ``last_seq``."""
         with self._lock:
-            stmt = (select(*_COLUMNS).where(t.change_log.c.seq > self.last_seq, _FACADE_ROWS)
-                    .order_by(t.change_log.c.seq).limit(limit))
+            stmt = (
+                select(*_COLUMNS)
+                .where(t.change_log.c.seq > self.last_seq, _FACADE_ROWS)
+                .order_by(t.change_log.c.seq)
+                .limit(limit)
+            )
             with self.store.read() as conn:
                 rows = [_row(r) for r in conn.execute(stmt)]
             if rows:
@@ -156,20 +167,34 @@ class ChangeFeed:
 
     def last_change(self, paper_id: int) -> ChangeRow | None:
         """The newest change of one paper (the reader's "tagged by lin, 5 min ago")."""
-        stmt = (select(*_COLUMNS).where(t.change_log.c.paper_id == paper_id, _FACADE_ROWS)
-                .order_by(t.change_log.c.seq.desc()).limit(1))
+        stmt = (
+            select(*_COLUMNS)
+            .where(t.change_log.c.paper_id == paper_id, _FACADE_ROWS)
+            .order_by(t.change_log.c.seq.desc())
+            .limit(1)
+        )
         with self.store.read() as conn:
             row = conn.execute(stmt).first()
         return None if row is None else _row(row)
 
 
 VERBS = {  # the operation's verb for "tagged by lin" (English: the CLI; the GUI translates its own)
-    "tags": "tagged", "notes": "note edited", "highlights": "highlighted", "lists": "listed",
-    "attachments": "attachment changed", "imports": "imported", "duplicates": "merged",
+    "tags": "tagged",
+    "notes": "note edited",
+    "highlights": "highlighted",
+    "lists": "listed",
+    "attachments": "attachment changed",
+    "imports": "imported",
+    "duplicates": "merged",
 }
 TRASH_VERBS = {"restore": "restored", "purge": "deleted for good", "empty": "deleted for good"}
-PAPER_VERBS = {"set_status": "status set", "set_rating": "rated", "set_decision": "decided", "delete": "deleted",
-               "restore": "restored"}
+PAPER_VERBS = {
+    "set_status": "status set",
+    "set_rating": "rated",
+    "set_decision": "decided",
+    "delete": "deleted",
+    "restore": "restored",
+}
 
 
 def verb(kind: str) -> str:

@@ -47,15 +47,23 @@ def record(tx: Tx, kind: str, entries: Iterable[tuple[int, Mapping[str, Any]]]) 
     actor = tx.actor or current_actor()  # the store's (a shared library: the role), else the login
     cols = t.change_log.c
     for dumped, ids in groups.items():
-        rows = tx.d.id_values(ids).add_columns(
-            literal(tx.now, cols.at.type), literal(actor, cols.actor.type), literal(kind, cols.kind.type),
-            literal(dumped, cols.detail.type)).where(true())
+        rows = (
+            tx.d.id_values(ids)
+            .add_columns(
+                literal(tx.now, cols.at.type),
+                literal(actor, cols.actor.type),
+                literal(kind, cols.kind.type),
+                literal(dumped, cols.detail.type),
+            )
+            .where(true())
+        )
         tx.conn.execute(insert(t.change_log).from_select(["paper_id", "at", "actor", "kind", "detail"], rows))
     return sum(len(ids) for ids in groups.values())
 
 
-def record_fields(tx: Tx, old: Mapping[int, Mapping[str, Any]], new: Mapping[int, Mapping[str, Any]],
-                  via: str | None = None) -> None:
+def record_fields(
+    tx: Tx, old: Mapping[int, Mapping[str, Any]], new: Mapping[int, Mapping[str, Any]], via: str | None = None
+) -> None:
     """Log the status and rating changes between ``old`` and ``new`` column values per paper
     (only the values that really differ)."""
     for column in ("status", "rating", "decision"):

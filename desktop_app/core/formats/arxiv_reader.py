@@ -33,9 +33,7 @@ def _one_line(text: str) -> str:
 
 
 def _is_error(entry: Element) -> bool:
-    return _text(entry.find(f"{_ATOM}title")) == "Error" and "/api/errors" in _text(
-        entry.find(f"{_ATOM}id")
-    )
+    return _text(entry.find(f"{_ATOM}title")) == "Error" and "/api/errors" in _text(entry.find(f"{_ATOM}id"))
 
 
 def _link(entry: Element) -> str | None:

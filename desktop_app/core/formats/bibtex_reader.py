@@ -68,9 +68,18 @@ _BLOCK_START = re.compile(r"\n(?=[ \t]*@\w*[ \t]*[{(])")
 # after the brace, so that every line keeps its number
 _SPLIT_HEAD = re.compile(r"^([ \t]*@[A-Za-z]\w*)([ \t]*(?:\n[ \t]*)+)([{(])", re.MULTILINE)
 _MONTHS = {
-    "jan": "January", "feb": "February", "mar": "March", "apr": "April", "may": "May",
-    "jun": "June", "jul": "July", "aug": "August", "sep": "September", "oct": "October",
-    "nov": "November", "dec": "December",
+    "jan": "January",
+    "feb": "February",
+    "mar": "March",
+    "apr": "April",
+    "may": "May",
+    "jun": "June",
+    "jul": "July",
+    "aug": "August",
+    "sep": "September",
+    "oct": "October",
+    "nov": "November",
+    "dec": "December",
 }
 _LONG_FIELDS = {"author", "editor", "note", "annote", "annotation"}
 # fields that hold lists: given twice, the values are joined (as JabRef does), not dropped
@@ -79,27 +88,89 @@ _MAX_CROSSREF_DEPTH = 32
 _MAX_SINGLE_WARNINGS = 10
 _GROUP_TYPES = {"set", "xdata"}  # containers of other entries, not papers
 _NOT_INHERITED = {
-    "ids", "crossref", "xref", "xdata", "entryset", "label", "shorthand", "sortkey",
-    "options", "presort", "related", "indextitle", "indexsorttitle", "sorttitle",
-    "shorttitle", "title", "subtitle", "titleaddon",
+    "ids",
+    "crossref",
+    "xref",
+    "xdata",
+    "entryset",
+    "label",
+    "shorthand",
+    "sortkey",
+    "options",
+    "presort",
+    "related",
+    "indextitle",
+    "indexsorttitle",
+    "sorttitle",
+    "shorttitle",
+    "title",
+    "subtitle",
+    "titleaddon",
 }
 _TITLE_TO_BOOK = {"title": "booktitle", "subtitle": "booksubtitle", "titleaddon": "booktitleaddon"}
 _VENUE_FIELDS = (
-    "journaltitle", "journal", "booktitle", "eventtitle", "publisher", "school", "institution",
+    "journaltitle",
+    "journal",
+    "booktitle",
+    "eventtitle",
+    "publisher",
+    "school",
+    "institution",
     "organization",
 )
 _EXTRA_FIELDS = (
-    "note", "pages", "volume", "number", "issue", "month", "publisher", "address", "location",
-    "edition", "series", "isbn", "issn", "eprint", "eprinttype", "eprintclass",
-    "primaryclass", "archiveprefix", "language", "langid", "howpublished", "institution",
-    "school", "organization", "editor", "addendum", "pubstate", "date", "crossref", "pmid",
+    "note",
+    "pages",
+    "volume",
+    "number",
+    "issue",
+    "month",
+    "publisher",
+    "address",
+    "location",
+    "edition",
+    "series",
+    "isbn",
+    "issn",
+    "eprint",
+    "eprinttype",
+    "eprintclass",
+    "primaryclass",
+    "archiveprefix",
+    "language",
+    "langid",
+    "howpublished",
+    "institution",
+    "school",
+    "organization",
+    "editor",
+    "addendum",
+    "pubstate",
+    "date",
+    "crossref",
+    "pmid",
     "pmcid",
 )
 _YEAR = re.compile(r"(?<![\d])(-?\d{3,4})(?![\d])")
 _URL_COMMAND = re.compile(r"\\(?:url|href)\s*\{([^}]*)\}")  # in howpublished
 _IDENTIFIER_FIELDS = (
-    "doi", "url", "eprint", "isbn", "issn", "eissn", "pmid", "pmcid", "arxivid", "lccn",
-    "mrnumber", "zmnumber", "urn", "eid", "archiveprefix", "eprinttype", "eprintclass",
+    "doi",
+    "url",
+    "eprint",
+    "isbn",
+    "issn",
+    "eissn",
+    "pmid",
+    "pmcid",
+    "arxivid",
+    "lccn",
+    "mrnumber",
+    "zmnumber",
+    "urn",
+    "eid",
+    "archiveprefix",
+    "eprinttype",
+    "eprintclass",
     "primaryclass",
 )
 _WRAPPING_COMMAND = re.compile(r"\\(?:url|path|nolinkurl|doi)\s*(\{.*\})", re.DOTALL)
@@ -137,8 +208,7 @@ class _Split:
 
 # ---------------------------------------------------------------- text helpers
 
-__all__ = ["decode_common_accents", "expand_value", "latex_to_text", "read_bibtex",
-           "strip_outer_braces", "to_record"]
+__all__ = ["decode_common_accents", "expand_value", "latex_to_text", "read_bibtex", "strip_outer_braces", "to_record"]
 
 
 def strip_outer_braces(value: str) -> str:
@@ -246,8 +316,9 @@ class ExpansionBudget:
         """Take ``chars`` from the budget; raise when it is spent."""
         self.left -= chars
         if self.left < 0:
-            raise ExpansionTooLarge(name, "past the expansion budget of the whole file "
-                                          "(twice its size plus 16 million characters)")
+            raise ExpansionTooLarge(
+                name, "past the expansion budget of the whole file (twice its size plus 16 million characters)"
+            )
 
 
 def expand_value(
@@ -277,7 +348,7 @@ def expand_value(
         if char.isspace() or char == "#":
             i += 1
             continue
-        if char in "{\"":
+        if char in '{"':
             end = _closing_brace(value, i) if char == "{" else _closing_quote(value, i)
             if end < 0:
                 parts.append(value[i + 1 :])
@@ -362,8 +433,7 @@ def _blocks(chunk: str) -> Sequence[tuple[model.Block | Repaired, int]]:
 
 
 def _parse(text: str) -> Sequence[tuple[model.Block | Repaired, int]]:
-    blocks = [(block, block.start_line or 0)
-              for block in bibtexparser.parse_string(text, parse_stack=[]).blocks]
+    blocks = [(block, block.start_line or 0) for block in bibtexparser.parse_string(text, parse_stack=[]).blocks]
     if any(_refused(block) for block, _ in blocks):
         return _repair(text, blocks)
     return blocks
@@ -372,12 +442,11 @@ def _parse(text: str) -> Sequence[tuple[model.Block | Repaired, int]]:
 def _refused(block: model.Block) -> bool:
     """A block the splitter could not read (a repeated key is read, and reported later)."""
     return isinstance(block, model.ParsingFailedBlock) and not isinstance(
-        block, (model.DuplicateBlockKeyBlock, model.DuplicateFieldKeyBlock))
+        block, (model.DuplicateBlockKeyBlock, model.DuplicateFieldKeyBlock)
+    )
 
 
-def _repair(
-    text: str, blocks: list[tuple[model.Block, int]]
-) -> list[tuple[model.Block | Repaired, int]]:
+def _repair(text: str, blocks: list[tuple[model.Block, int]]) -> list[tuple[model.Block | Repaired, int]]:
     """Read the refused entries leniently; the blocks the splitter then found inside a
     repaired entry (the rest of its fields, as free text) are dropped."""
     lines = LineIndex(text)
@@ -432,8 +501,7 @@ def _split(text: str, deadline: Deadline) -> _Split:
                     continue
                 block = read
             if isinstance(block, Repaired):
-                found.repairs.extend(_repair_problem(block, message, line + delta)
-                                     for message, delta in block.repairs)
+                found.repairs.extend(_repair_problem(block, message, line + delta) for message, delta in block.repairs)
                 block = block.entry
             if isinstance(block, model.String):
                 found.strings.append((block.key, block.value, line))
@@ -507,8 +575,10 @@ def _macros(
         name = key.lower()
         if name in defined_at:
             again.append(
-                Problem(f"@string {key} is defined again (first at line {defined_at[name]}); "
-                        "the later definition is used", line)
+                Problem(
+                    f"@string {key} is defined again (first at line {defined_at[name]}); the later definition is used",
+                    line,
+                )
             )
         defined_at.setdefault(name, line)
         try:
@@ -520,10 +590,13 @@ def _macros(
     if too_large:
         names = ", ".join(p.message for p in too_large[:8])
         more = f" and {len(too_large) - 8} more" if len(too_large) > 8 else ""
-        result.warnings.append(Problem(
-            f"{len(too_large)} @string macros ({names}{more}) would expand to more than "
-            f"{MAX_EXPANSION_CHARS:,} characters; entries that use them are not imported",
-            too_large[0].line))
+        result.warnings.append(
+            Problem(
+                f"{len(too_large)} @string macros ({names}{more}) would expand to more than "
+                f"{MAX_EXPANSION_CHARS:,} characters; entries that use them are not imported",
+                too_large[0].line,
+            )
+        )
     return macros
 
 
@@ -560,30 +633,31 @@ def _expand_entries(
             for name, values in repeated.items():
                 fields[name] = _LIST_FIELDS[name].join(v for v in values if v.strip())
         except ExpansionTooLarge as exc:
-            too_large.append(Problem(
-                f"{block.key or 'entry'}: field {name} would expand (through @string "
-                f"{exc.name}) {exc.reason}; the entry was not imported", line))
+            too_large.append(
+                Problem(
+                    f"{block.key or 'entry'}: field {name} would expand (through @string "
+                    f"{exc.name}) {exc.reason}; the entry was not imported",
+                    line,
+                )
+            )
             continue
         if len(unknown) > before and first_unknown_line is None:
             first_unknown_line = line
         _unprotect_identifiers(fields)
-        entries.append(_Entry(block.entry_type.lower(), block.key, fields, block.raw or "",
-                              line, duplicates, _cut_long_fields(fields)))
-    _report(result, too_large, "entries expand @string macros too far; not imported",
-            errors=True)
-    _report(result, run_on, "fields miss the comma before the next field; read as separate "
-                            "fields")
+        entries.append(
+            _Entry(
+                block.entry_type.lower(), block.key, fields, block.raw or "", line, duplicates, _cut_long_fields(fields)
+            )
+        )
+    _report(result, too_large, "entries expand @string macros too far; not imported", errors=True)
+    _report(result, run_on, "fields miss the comma before the next field; read as separate fields")
     if unknown:
         names = ", ".join(sorted(unknown)[:8])
-        result.warnings.append(
-            Problem(f"undefined @string names kept as text: {names}", first_unknown_line)
-        )
+        result.warnings.append(Problem(f"undefined @string names kept as text: {names}", first_unknown_line))
     return entries
 
 
-def _raw_fields(
-    block: model.Entry, line: int, run_on: list[Problem]
-) -> Iterator[tuple[str, str]]:
+def _raw_fields(block: model.Entry, line: int, run_on: list[Problem]) -> Iterator[tuple[str, str]]:
     """(lower-case name, raw value) of each field of ``block``; a value that swallowed the
     next fields for want of a comma is cut into them, each added to ``run_on`` with its line
     (``line`` is the entry's)."""
@@ -596,9 +670,13 @@ def _raw_fields(
         yield name, pieces[0][1]
         field_line = line + max(0, (fld.start_line or 0) - (block.start_line or 0))
         for next_name, raw, lines_in in pieces[1:]:
-            run_on.append(Problem(
-                f"{block.key or 'an entry without a key'}: no comma between the fields {name} "
-                f"and {next_name}; read as two fields", field_line + lines_in))
+            run_on.append(
+                Problem(
+                    f"{block.key or 'an entry without a key'}: no comma between the fields {name} "
+                    f"and {next_name}; read as two fields",
+                    field_line + lines_in,
+                )
+            )
             name = str(next_name).lower()
             yield name, raw
 
@@ -635,9 +713,7 @@ def _cut_long_fields(fields: dict[str, str]) -> list[str]:
     return cut
 
 
-def _inherit(
-    entries: list[_Entry], result: ParseResult, deadline: Deadline = NO_DEADLINE
-) -> None:
+def _inherit(entries: list[_Entry], result: ParseResult, deadline: Deadline = NO_DEADLINE) -> None:
     """Fill missing fields from crossref'ed and xdata entries (resolved recursively)."""
     by_key: dict[str, _Entry] = {}
     for entry in entries:
@@ -655,20 +731,22 @@ def _inherit(
         for parent_key in _parent_keys(entry):
             parent = by_key.get(parent_key) or by_key.get(parent_key.lower())
             if parent is None:
-                problems.append(
-                    Problem(f"{entry.key} refers to {parent_key}, which is not in the file",
-                            entry.line)
-                )
+                problems.append(Problem(f"{entry.key} refers to {parent_key}, which is not in the file", entry.line))
                 continue
             if parent is entry:
-                problems.append(Problem(f"{entry.key} refers to itself (crossref); the "
-                                        "reference was ignored", entry.line))
+                problems.append(
+                    Problem(f"{entry.key} refers to itself (crossref); the reference was ignored", entry.line)
+                )
                 continue
             if not resolve(parent, (*path, entry)):
                 chain = " -> ".join(e.key for e in (*path, entry, parent))
-                problems.append(Problem(
-                    f"{entry.key}: crossref cycle or chain too deep ({chain[:200]}); the entry "
-                    "was imported without what it refers to", entry.line))
+                problems.append(
+                    Problem(
+                        f"{entry.key}: crossref cycle or chain too deep ({chain[:200]}); the entry "
+                        "was imported without what it refers to",
+                        entry.line,
+                    )
+                )
                 continue
             via_crossref = parent_key in _split_keys(entry.fields.get("crossref", ""))
             _copy_missing(parent.fields, entry.fields, map_titles=via_crossref)
@@ -687,9 +765,7 @@ def _split_keys(value: str) -> list[str]:
 
 
 def _parent_keys(entry: _Entry) -> list[str]:
-    return _split_keys(entry.fields.get("crossref", "")) + _split_keys(
-        entry.fields.get("xdata", "")
-    )
+    return _split_keys(entry.fields.get("crossref", "")) + _split_keys(entry.fields.get("xdata", ""))
 
 
 def _copy_missing(parent: dict[str, str], child: dict[str, str], *, map_titles: bool) -> None:
@@ -811,7 +887,7 @@ def to_record(entry: _Entry) -> Record:
         extra=extra,
         decision=decision if decision in DECISIONS else None,
     )
-    own = {name[len(PREFIX):]: value for name, value in fields.items() if name.startswith(PREFIX)}
+    own = {name[len(PREFIX) :]: value for name, value in fields.items() if name.startswith(PREFIX)}
     if not is_marked(own):
         return record
     from desktop_app.core.formats.bibtex_writer import unescape_latex
@@ -819,18 +895,14 @@ def to_record(entry: _Entry) -> Record:
     return applied(record, own, note=unescape_latex(fields["note"]) if fields.get("note") else None)
 
 
-def _report(
-    result: ParseResult, problems: list[Problem], summary: str, *, errors: bool = False
-) -> None:
+def _report(result: ParseResult, problems: list[Problem], summary: str, *, errors: bool = False) -> None:
     """Add warnings (or errors) one by one, or as one summary line when there are many."""
     target = result.errors if errors else result.warnings
     if len(problems) <= _MAX_SINGLE_WARNINGS:
         target.extend(problems)
         return
     lines = ", ".join(str(p.line) for p in problems[:_MAX_SINGLE_WARNINGS])
-    target.append(
-        Problem(f"{len(problems)} {summary} (lines {lines}, ...)", problems[0].line)
-    )
+    target.append(Problem(f"{len(problems)} {summary} (lines {lines}, ...)", problems[0].line))
 
 
 def _report_entry_issues(entries: list[_Entry], result: ParseResult) -> None:
@@ -840,13 +912,18 @@ def _report_entry_issues(entries: list[_Entry], result: ParseResult) -> None:
     for entry in entries:
         if entry.duplicate_fields:
             names = ", ".join(sorted(set(entry.duplicate_fields)))
-            twice.append(Problem(f"{entry.key or 'entry'}: field {names} appears twice; the "
-                                 "first value is used", entry.line))
+            twice.append(
+                Problem(f"{entry.key or 'entry'}: field {names} appears twice; the first value is used", entry.line)
+            )
         if not entry.key:
             continue
         if entry.key in seen:
-            reused.append(Problem(f"the key {entry.key} is used again (first at line "
-                                  f"{seen[entry.key]}); both entries were imported", entry.line))
+            reused.append(
+                Problem(
+                    f"the key {entry.key} is used again (first at line {seen[entry.key]}); both entries were imported",
+                    entry.line,
+                )
+            )
         seen.setdefault(entry.key, entry.line)
     _report(result, twice, "entries repeat a field; the first value is used")
     _report(result, reused, "entries reuse an earlier key; all were imported")
@@ -871,8 +948,11 @@ def read_bibtex(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
     text = _drop_empty_entries(text, result)
     found = _split(text, deadline)
     result.errors.extend(found.errors)
-    _report(result, found.repairs, "entries have a missing key, a key without its comma or an "
-                                   "empty field; they were imported")
+    _report(
+        result,
+        found.repairs,
+        "entries have a missing key, a key without its comma or an empty field; they were imported",
+    )
     budget = ExpansionBudget(len(text))
     macros = _macros(found.strings, result, budget, deadline)
     entries = _expand_entries(found, macros, result, budget, deadline)
@@ -882,8 +962,10 @@ def read_bibtex(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
     if groups:
         kinds = ", ".join(sorted({f"@{e.entry_type}" for e in groups}))
         result.warnings.append(
-            Problem(f"{len(groups)} {kinds} entries group other entries and are not papers; "
-                    "they were not imported", groups[0].line)
+            Problem(
+                f"{len(groups)} {kinds} entries group other entries and are not papers; they were not imported",
+                groups[0].line,
+            )
         )
     for entry in entries:
         if entry.entry_type in _GROUP_TYPES:

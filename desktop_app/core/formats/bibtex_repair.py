@@ -134,8 +134,7 @@ def read_entry_leniently(text: str, start: int, lines: LineIndex) -> Repaired | 
             if text[pos] == close:
                 break
             if text[pos] == ",":
-                repairs.append(("an empty field (two commas in a row) was skipped",
-                                lines.line(pos) - first_line))
+                repairs.append(("an empty field (two commas in a row) was skipped", lines.line(pos) - first_line))
                 pos += 1
                 continue
             name_match = _FIELD_NAME.match(text, pos)
@@ -145,11 +144,11 @@ def read_entry_leniently(text: str, start: int, lines: LineIndex) -> Repaired | 
         end = _value_end(text, pos, close)
         if end < 0:
             return None
-        fields.append(model.Field(key=name, value=text[pos:end].strip(),
-                                  start_line=lines.line(equals)))
+        fields.append(model.Field(key=name, value=text[pos:end].strip(), start_line=lines.line(equals)))
         pos = end + 1 if text[end] == "," else end
-    entry = model.Entry(start_line=first_line, entry_type=m.group(1).lower(), key=key,
-                        fields=fields, raw=text[start : pos + 1])
+    entry = model.Entry(
+        start_line=first_line, entry_type=m.group(1).lower(), key=key, fields=fields, raw=text[start : pos + 1]
+    )
     return Repaired(entry, pos + 1, repairs)
 
 

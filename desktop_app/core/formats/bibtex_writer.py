@@ -130,14 +130,15 @@ def _verbatim(value: str) -> str:
     return value.strip().replace("\\", "%5C").replace("{", "%7B").replace("}", "%7D")
 
 
-_UNESCAPE = {**{v: k for k, v in _SPECIALS.items()}, **{v: k for k, v in _BRACE_TEXT.items()},
-             r"\{": "{", r"\}": "}"}
-_UNESCAPE_RE = re.compile("|".join(re.escape(k) for k in sorted(_UNESCAPE, key=len, reverse=True))
-                          + r"|(?m:^([ \t]*)\{\}@)")
+_UNESCAPE = {**{v: k for k, v in _SPECIALS.items()}, **{v: k for k, v in _BRACE_TEXT.items()}, r"\{": "{", r"\}": "}"}
+_UNESCAPE_RE = re.compile(
+    "|".join(re.escape(k) for k in sorted(_UNESCAPE, key=len, reverse=True)) + r"|(?m:^([ \t]*)\{\}@)"
+)
 
 
 def unescape_latex(text: str) -> str:
     """:func:`escape_latex` undone exactly (for a value this writer wrote: a note read back)."""
+
     def repl(match: re.Match[str]) -> str:
         if match.group(1) is not None:
             return match.group(1) + "@"

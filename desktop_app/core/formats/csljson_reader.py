@@ -28,8 +28,26 @@ from desktop_app.core.formats.own_fields import applied, is_marked
 from desktop_app.core.records import ParseResult, Problem, Record
 
 _BLOCK_TAGS = {
-    "p", "div", "br", "li", "ul", "ol", "section", "sec", "title", "h1", "h2", "h3", "h4",
-    "table", "tr", "blockquote", "list", "list-item", "abstract", "disp-quote",
+    "p",
+    "div",
+    "br",
+    "li",
+    "ul",
+    "ol",
+    "section",
+    "sec",
+    "title",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "table",
+    "tr",
+    "blockquote",
+    "list",
+    "list-item",
+    "abstract",
+    "disp-quote",
 }
 _SKIP_TAGS = {"script", "style"}
 _SPACES = re.compile(r"[ \t\r\f\v\xa0]*\n[ \t\r\f\v\xa0\n]*|[ \t\r\f\v\xa0]+")
@@ -39,13 +57,24 @@ _YEAR_IN_TEXT = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _JSON_MARKS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}\n]|-?\d[\d.eE+-]*|true|false|null')
 _KEY_SHAPE = re.compile(r"^[\w:.\-+/]{1,120}$")
 CSL_TYPES = {
-    "article-journal": "article", "journal-article": "article", "article": "article",
-    "article-magazine": "article", "article-newspaper": "article",
-    "paper-conference": "inproceedings", "proceedings-article": "inproceedings",
-    "book": "book", "chapter": "incollection", "book-chapter": "incollection",
-    "thesis": "phdthesis", "dissertation": "phdthesis", "report": "techreport",
-    "manuscript": "unpublished", "posted-content": "misc", "webpage": "online",
-    "patent": "patent", "dataset": "misc",
+    "article-journal": "article",
+    "journal-article": "article",
+    "article": "article",
+    "article-magazine": "article",
+    "article-newspaper": "article",
+    "paper-conference": "inproceedings",
+    "proceedings-article": "inproceedings",
+    "book": "book",
+    "chapter": "incollection",
+    "book-chapter": "incollection",
+    "thesis": "phdthesis",
+    "dissertation": "phdthesis",
+    "report": "techreport",
+    "manuscript": "unpublished",
+    "posted-content": "misc",
+    "webpage": "online",
+    "patent": "patent",
+    "dataset": "misc",
 }
 _ITEM_KEYS = {"type", "title", "id", "author", "issued", "DOI"}
 _MARKUP_FACTOR = 4  # markup kept before conversion, per character of the text cap
@@ -170,11 +199,11 @@ def _person(person: object, extra: dict[str, str]) -> str:
             extra["et_al"] = "1"
             return ""
         return literal
-    particle = " ".join(
-        _text(person.get(k)) for k in ("dropping-particle", "non-dropping-particle")
-    ).strip()
+    particle = " ".join(_text(person.get(k)) for k in ("dropping-particle", "non-dropping-particle")).strip()
     return format_name(
-        _text(person.get("family")), _text(person.get("given")), particle=particle,
+        _text(person.get("family")),
+        _text(person.get("given")),
+        particle=particle,
         suffix=_text(person.get("suffix")),
     )
 
@@ -232,8 +261,14 @@ def item_to_record(item: dict[str, object], line: int | None = None, cut: list[s
     csl_type = _string(item.get("type"))
     if csl_type:
         extra["csl_type"] = csl_type
-    for key, name in (("volume", "volume"), ("number", "issue"), ("pages", "page"),
-                      ("publisher", "publisher"), ("note", "note"), ("language", "language")):
+    for key, name in (
+        ("volume", "volume"),
+        ("number", "issue"),
+        ("pages", "page"),
+        ("publisher", "publisher"),
+        ("note", "note"),
+        ("language", "language"),
+    ):
         if value := _text(item.get(name)):
             extra[key] = value
     year = next((y for f in _DATE_FIELDS if (y := csl_year(item.get(f))) is not None), None)
@@ -251,8 +286,7 @@ def item_to_record(item: dict[str, object], line: int | None = None, cut: list[s
     if institution := _institution(item):
         extra["institution"] = institution
     record = Record(
-        abstract=markup_to_text(
-            _bounded(_string(item.get("abstract")), MAX_ABSTRACT_CHARS, "abstract", cut)),
+        abstract=markup_to_text(_bounded(_string(item.get("abstract")), MAX_ABSTRACT_CHARS, "abstract", cut)),
         title=_title(item),
         authors=authors,
         venue=venue or None,
@@ -274,7 +308,9 @@ def item_to_record(item: dict[str, object], line: int | None = None, cut: list[s
     if isinstance(own, dict) and is_marked(own := {str(k): str(v) for k, v in own.items()}):
         note = item.get("note")
         record.extra.pop("note", None)
-        return applied(record, own, note=_bounded(note, MAX_ABSTRACT_CHARS, "note", cut) if isinstance(note, str) else None)
+        return applied(
+            record, own, note=_bounded(note, MAX_ABSTRACT_CHARS, "note", cut) if isinstance(note, str) else None
+        )
     return record
 
 
@@ -292,8 +328,8 @@ def _items(value: object) -> tuple[list[object], int] | None:
         if isinstance(message.get("items"), list):
             return message["items"], 3
         return [message], 1
-    if value and not _ITEM_KEYS & value.keys() and all(
-        isinstance(v, list) for v in value.values()
+    if (
+        value and not _ITEM_KEYS & value.keys() and all(isinstance(v, list) for v in value.values())
     ):  # Crossref / citation-js: {"10.1000/x": [item], ...}
         return [item for v in value.values() for item in v], 2
     return [value], 0
@@ -338,8 +374,21 @@ def _past_space(text: str, pos: int) -> int:
     return m.end() if m else pos  # (never None: \s* matches the empty string)
 
 
-_NAME_KEYS = frozenset({"family", "given", "literal", "suffix", "dropping-particle", "non-dropping-particle",
-                        "parse-names", "comma-suffix", "static-ordering", "sequence", "affiliation"})
+_NAME_KEYS = frozenset(
+    {
+        "family",
+        "given",
+        "literal",
+        "suffix",
+        "dropping-particle",
+        "non-dropping-particle",
+        "parse-names",
+        "comma-suffix",
+        "static-ordering",
+        "sequence",
+        "affiliation",
+    }
+)
 
 
 class _NameCap:
@@ -394,8 +443,7 @@ def _decode(text: str, result: ParseResult) -> object:
         return json.loads(text, parse_int=_int_or_text, strict=False)
     except json.JSONDecodeError as exc:
         result.errors.append(
-            Problem(f"not valid JSON: {exc.msg} (column {exc.colno}); nothing was imported",
-                    exc.lineno)
+            Problem(f"not valid JSON: {exc.msg} (column {exc.colno}); nothing was imported", exc.lineno)
         )
     except (ValueError, RecursionError) as exc:  # absurd numbers or nesting
         result.errors.append(Problem(f"unreadable JSON ({exc}); nothing was imported"))
@@ -422,15 +470,13 @@ def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
         lines, total = [None] * len(items), len(items)
     for index, item in enumerate(items):
         if len(result.records) == MAX_RECORDS:
-            result.errors.append(Problem(too_many_records(total - index, lines[index]),
-                                         lines[index]))
+            result.errors.append(Problem(too_many_records(total - index, lines[index]), lines[index]))
             break
         if index % 500 == 0 and deadline.expired():
             result.errors.append(Problem(deadline.message(lines[index]), lines[index]))
             break
         if not isinstance(item, dict):
-            result.errors.append(Problem(f"item {index + 1} is not an object; skipped",
-                                         lines[index]))
+            result.errors.append(Problem(f"item {index + 1} is not an object; skipped", lines[index]))
             continue
         items[index] = None  # each item's objects go once it is a record (a large file's peak)
         cut: list[str] = []
@@ -439,8 +485,7 @@ def read_csljson(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
             result.warnings.append(Problem(f"too long, cut: {'; '.join(cut)}", lines[index]))
         if not has_content(record):
             result.errors.append(
-                Problem(f"item {index + 1} has no title, abstract, author or identifier; "
-                        "skipped", lines[index])
+                Problem(f"item {index + 1} has no title, abstract, author or identifier; skipped", lines[index])
             )
             continue
         result.records.append(record)

@@ -16,16 +16,25 @@ from desktop_app.core.formats.limits import NO_DEADLINE, Deadline
 from desktop_app.core.formats.names import split_name_list
 from desktop_app.core.records import DECISIONS, MAX_LISTED_PROBLEMS, ParseResult, Problem, Record
 
-EXPECTED_COLUMNS = ("title", "abstract", "authors", "year", "venue", "doi", "arxiv", "url",
-                    "tags", "notes")
+EXPECTED_COLUMNS = ("title", "abstract", "authors", "year", "venue", "doi", "arxiv", "url", "tags", "notes")
 _SYNONYMS = {
     "title": ("title", "paper title", "article title", "document title"),
     "abstract": ("abstract", "summary", "abstract note", "description"),
     "authors": ("authors", "author", "author s", "creators", "creator", "author names"),
     "year": ("year", "publication year", "pub year", "date", "published", "publication date"),
-    "venue": ("venue", "journal", "booktitle", "book title", "conference", "source",
-              "source title", "publication", "publication title", "container title",
-              "journal title"),
+    "venue": (
+        "venue",
+        "journal",
+        "booktitle",
+        "book title",
+        "conference",
+        "source",
+        "source title",
+        "publication",
+        "publication title",
+        "container title",
+        "journal title",
+    ),
     "doi": ("doi",),
     "arxiv": ("arxiv", "arxiv id", "arxivid", "eprint", "arxiv number"),
     "url": ("url", "link", "pdf url", "pdf"),
@@ -156,7 +165,7 @@ def _lines(text: str, seen: list[str], long_lines: list[tuple[int, int]]) -> Ite
         end = text.find("\n", position)
         end = len(text) if end < 0 else end
         if end - position > MAX_LINE_CHARS:
-            line = text[position:position + MAX_LINE_CHARS]
+            line = text[position : position + MAX_LINE_CHARS]
             if text.count('"', position, end) % 2 != line.count('"') % 2:
                 line += '"'
             long_lines.append((number, end - position))
@@ -172,7 +181,7 @@ def read_csv(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
     result = ParseResult(format="csv")
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     physical: list[str] = []  # the lines as the reader got them (an over-long one cut)
-    header_line = text[:text.find("\n")] if "\n" in text[:MAX_LINE_CHARS] else text[:MAX_LINE_CHARS]
+    header_line = text[: text.find("\n")] if "\n" in text[:MAX_LINE_CHARS] else text[:MAX_LINE_CHARS]
     delimiter = sniff_delimiter(header_line)
     long_lines: list[tuple[int, int]] = []
     reader = csv.reader(_lines(text, physical, long_lines), delimiter=delimiter)
@@ -184,8 +193,11 @@ def read_csv(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
     if "title" not in columns and "abstract" not in columns:
         found = ", ".join(repr(c.strip()) for c in header[:12] if c.strip()) or "none"
         result.errors.append(
-            Problem(f"the header names no title or abstract column (found: {found}); expected "
-                    f"columns: {', '.join(EXPECTED_COLUMNS)}", 1)
+            Problem(
+                f"the header names no title or abstract column (found: {found}); expected "
+                f"columns: {', '.join(EXPECTED_COLUMNS)}",
+                1,
+            )
         )
         return result
     short_rows: list[int] = []
@@ -207,10 +219,13 @@ def read_csv(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
             break
         if not any(cell.strip() for cell in row):
             continue
-        if len(row) > len(header) and any(cell.strip() for cell in row[len(header):]):
+        if len(row) > len(header) and any(cell.strip() for cell in row[len(header) :]):
             result.errors.append(
-                Problem(f"the row has {len(row)} cells but the header has {len(header)} "
-                        "(an unquoted delimiter inside a value?); not imported", start)
+                Problem(
+                    f"the row has {len(row)} cells but the header has {len(header)} "
+                    "(an unquoted delimiter inside a value?); not imported",
+                    start,
+                )
             )
             continue
         if len(row) < len(header):
@@ -219,23 +234,23 @@ def read_csv(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
         raw = "\n".join(physical[start - 1 : previous_end])
         record = row_to_record(cells, raw, start)
         if not has_content(record):
-            result.errors.append(
-                Problem("the row has no title, abstract, author or identifier; skipped", start)
-            )
+            result.errors.append(Problem("the row has no title, abstract, author or identifier; skipped", start))
             continue
         if cells.get("year", "").strip() and record.year is None:
             bad_years.append(start)
         result.records.append(record)
     for number, length in long_lines[:MAX_LISTED_PROBLEMS]:
-        result.warnings.append(Problem(
-            f"too long, cut: the line ({length:,} characters; kept the first {MAX_LINE_CHARS:,})",
-            number))
+        result.warnings.append(
+            Problem(f"too long, cut: the line ({length:,} characters; kept the first {MAX_LINE_CHARS:,})", number)
+        )
     if short_rows:
-        result.warnings.append(Problem(
-            _summarise(short_rows, "rows have fewer cells than the header; missing cells are "
-                       "empty"), short_rows[0]))
+        result.warnings.append(
+            Problem(
+                _summarise(short_rows, "rows have fewer cells than the header; missing cells are empty"), short_rows[0]
+            )
+        )
     if bad_years:
-        result.warnings.append(Problem(
-            _summarise(bad_years, "rows have a year that is not a number; left empty"),
-            bad_years[0]))
+        result.warnings.append(
+            Problem(_summarise(bad_years, "rows have a year that is not a number; left empty"), bad_years[0])
+        )
     return result

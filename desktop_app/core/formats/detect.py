@@ -36,20 +36,27 @@ _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 _CONTROL = frozenset(set(range(32)) - {9, 10, 12, 13, 26} | {127})
 
 _EXTENSION_HINTS = {
-    ".bib": "bibtex", ".bibtex": "bibtex", ".biblatex": "bibtex",
-    ".ris": "ris", ".enw": "ris",
+    ".bib": "bibtex",
+    ".bibtex": "bibtex",
+    ".biblatex": "bibtex",
+    ".ris": "ris",
+    ".enw": "ris",
     ".nbib": "medline",
-    ".ciw": "wos", ".wos": "wos",
-    ".json": "csljson", ".csl": "csljson", ".csljson": "csljson",
-    ".xml": "arxiv", ".atom": "arxiv",
-    ".csv": "csv", ".tsv": "csv", ".tab": "csv",
+    ".ciw": "wos",
+    ".wos": "wos",
+    ".json": "csljson",
+    ".csl": "csljson",
+    ".csljson": "csljson",
+    ".xml": "arxiv",
+    ".atom": "arxiv",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".tab": "csv",
     ".txt": "seed",
 }
 
 _BIBTEX_BLOCK = re.compile(r"^[ \t]*@[A-Za-z]\w*[ \t]*[{(]", re.MULTILINE)
-_BIBTEX_ENTRY = re.compile(
-    r"^[ \t]*@(?!string\b|comment\b|preamble\b)[A-Za-z]\w*[ \t]*[{(]", re.MULTILINE | re.I
-)
+_BIBTEX_ENTRY = re.compile(r"^[ \t]*@(?!string\b|comment\b|preamble\b)[A-Za-z]\w*[ \t]*[{(]", re.MULTILINE | re.I)
 # RIS puts two spaces between tag and dash; some exporters write one ("TY - JOUR")
 _RIS_TAG = re.compile(r"^[A-Z][A-Z0-9] {1,2}-( |$)", re.MULTILINE)
 _RIS_TY = re.compile(r"^TY {1,2}-", re.MULTILINE)
@@ -125,8 +132,7 @@ def candidates(text: str) -> list[str]:
     medline = _medline_score(head)
     scores = {
         "medline": medline,
-        "wos": len(_WOS_START.findall(head))
-        if ris_tags == 0 and len(_WOS_TAG.findall(head)) >= 2 else 0,
+        "wos": len(_WOS_START.findall(head)) if ris_tags == 0 and len(_WOS_TAG.findall(head)) >= 2 else 0,
         "ris": len(_RIS_TY.findall(head)) or (1 if ris_tags >= 2 and not medline else 0),
         "bibtex": len(_BIBTEX_ENTRY.findall(head)) or (1 if _BIBTEX_BLOCK.search(head) else 0),
         "seed": 1 if seeds.looks_like_seed(head) else 0,

@@ -28,16 +28,50 @@ _BOMS = (
 # breaks ties between equally plausible decodings. Exotic code pages (DOS, Johab, ...) that
 # charset-normalizer may propose for short files are never chosen.
 _PREFERRED = (
-    "cp1252", "latin_1", "iso8859_15", "gbk", "gb18030", "gb2312", "big5", "big5hkscs",
-    "shift_jis", "cp932", "euc_jp", "euc_kr", "cp949", "cp1251", "koi8_r", "koi8_u", "cp1250",
-    "iso8859_2", "cp1253", "iso8859_7", "cp1254", "iso8859_9", "cp1257", "cp1255", "cp1256",
-    "mac_roman", "cp874",
+    "cp1252",
+    "latin_1",
+    "iso8859_15",
+    "gbk",
+    "gb18030",
+    "gb2312",
+    "big5",
+    "big5hkscs",
+    "shift_jis",
+    "cp932",
+    "euc_jp",
+    "euc_kr",
+    "cp949",
+    "cp1251",
+    "koi8_r",
+    "koi8_u",
+    "cp1250",
+    "iso8859_2",
+    "cp1253",
+    "iso8859_7",
+    "cp1254",
+    "iso8859_9",
+    "cp1257",
+    "cp1255",
+    "cp1256",
+    "mac_roman",
+    "cp874",
 )
 _LABELS = {
-    "cp1252": "Windows-1252", "latin_1": "Latin-1", "gbk": "GBK", "gb18030": "GB18030",
-    "gb2312": "GB2312", "big5": "Big5", "shift_jis": "Shift_JIS", "cp932": "Shift_JIS (cp932)",
-    "euc_jp": "EUC-JP", "euc_kr": "EUC-KR", "cp949": "EUC-KR (cp949)", "cp1251": "Windows-1251",
-    "koi8_r": "KOI8-R", "cp1250": "Windows-1250", "utf_16_le": "UTF-16 LE",
+    "cp1252": "Windows-1252",
+    "latin_1": "Latin-1",
+    "gbk": "GBK",
+    "gb18030": "GB18030",
+    "gb2312": "GB2312",
+    "big5": "Big5",
+    "shift_jis": "Shift_JIS",
+    "cp932": "Shift_JIS (cp932)",
+    "euc_jp": "EUC-JP",
+    "euc_kr": "EUC-KR",
+    "cp949": "EUC-KR (cp949)",
+    "cp1251": "Windows-1251",
+    "koi8_r": "KOI8-R",
+    "cp1250": "Windows-1250",
+    "utf_16_le": "UTF-16 LE",
     "utf_16_be": "UTF-16 BE",
 }
 _SAMPLE = 256 * 1024  # bytes used to rank candidate encodings
@@ -71,8 +105,9 @@ def _decode_with_bom(data: bytes) -> DecodedText | None:
             except UnicodeDecodeError as exc:
                 text = body.decode(codec, errors="replace")
                 return DecodedText(
-                    text, label, f"the file says {label} but byte {exc.start} is invalid; "
-                    "undecodable bytes were replaced"
+                    text,
+                    label,
+                    f"the file says {label} but byte {exc.start} is invalid; undecodable bytes were replaced",
                 )
     return None
 
@@ -146,8 +181,10 @@ def _decode_utf16(data: bytes, codec: str) -> DecodedText:
     except UnicodeDecodeError as exc:
         text = data.decode(codec, errors="replace")
         return DecodedText(
-            text, label, f"no byte-order mark: decoded as {label}, but byte {exc.start} is "
-            "invalid (or the file ends in half a character); undecodable bytes were replaced"
+            text,
+            label,
+            f"no byte-order mark: decoded as {label}, but byte {exc.start} is "
+            "invalid (or the file ends in half a character); undecodable bytes were replaced",
         )
 
 
@@ -225,9 +262,7 @@ def _rank(data: bytes) -> list[str]:
         except (UnicodeDecodeError, LookupError):
             continue
         plausibility = -round(_plausibility(text), 1)
-        scored.append(
-            (plausibility, int(chaos * 5), -round(coherence, 1), _PREFERRED.index(codec), codec)
-        )
+        scored.append((plausibility, int(chaos * 5), -round(coherence, 1), _PREFERRED.index(codec), codec))
     scored.sort()
     return [codec for *_, codec in scored]
 
@@ -247,8 +282,7 @@ def _legacy(data: bytes) -> DecodedText:
         return DecodedText(text, label, f"not UTF-8: decoded as {label}")
     text = data.decode("utf-8", errors="replace")
     return DecodedText(
-        text, "UTF-8", "not UTF-8 and the encoding could not be recognised; "
-        "undecodable bytes were replaced"
+        text, "UTF-8", "not UTF-8 and the encoding could not be recognised; undecodable bytes were replaced"
     )
 
 

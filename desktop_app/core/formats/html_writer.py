@@ -139,9 +139,7 @@ def text_html(text: str) -> str:
     """Plain text as escaped ``<p>`` paragraphs, line breaks kept."""
     blocks = re.split(r"\n\s*\n", text.replace("\r\n", "\n").replace("\r", "\n").strip())
     return "".join(
-        "<p>" + "<br>".join(escape(line.strip()) for line in b.split("\n")) + "</p>"
-        for b in blocks
-        if b.strip()
+        "<p>" + "<br>".join(escape(line.strip()) for line in b.split("\n")) + "</p>" for b in blocks if b.strip()
     )
 
 
@@ -219,9 +217,7 @@ def paper_html(paper: ExportPaper, number: int) -> str:
     return "\n".join(out)
 
 
-def render_html(
-    papers: Sequence[ExportPaper], *, title: str = "Marginalia export", description: str = ""
-) -> str:
+def render_html(papers: Sequence[ExportPaper], *, title: str = "Marginalia export", description: str = "") -> str:
     """The whole export as one standalone HTML5 document."""
     doc_title = escape(one_line(title)) or "Marginalia export"
     count = len(papers)

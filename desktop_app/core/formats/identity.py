@@ -74,11 +74,26 @@ def normalize_title(title: str | None) -> str:
     return _plain_words(without_commands.replace("{", "").replace("}", ""))
 
 
-_PLACEHOLDER_ABSTRACTS = frozenset({
-    "no abstract available", "no abstract", "abstract not available", "abstract unavailable",
-    "not available", "no abstract provided", "abstract missing", "missing abstract", "none",
-    "na", "n a", "abstract", "no summary available", "summary not available", "tbd", "tba",
-})
+_PLACEHOLDER_ABSTRACTS = frozenset(
+    {
+        "no abstract available",
+        "no abstract",
+        "abstract not available",
+        "abstract unavailable",
+        "not available",
+        "no abstract provided",
+        "abstract missing",
+        "missing abstract",
+        "none",
+        "na",
+        "n a",
+        "abstract",
+        "no summary available",
+        "summary not available",
+        "tbd",
+        "tba",
+    }
+)
 """Abstracts (in :func:`normalize_abstract` form) that databases write where they have none."""
 
 
@@ -104,8 +119,16 @@ def has_content(record: Record) -> bool:
     without any. A reference that names only where it appeared (Scopus writes such records for
     cited reports) is kept, as Zotero keeps it."""
     return bool(
-        record.title or record.abstract.strip() or record.authors or record.editors or record.venue
-        or record.doi or record.arxiv_id or record.pmid or record.isbn or record.url
+        record.title
+        or record.abstract.strip()
+        or record.authors
+        or record.editors
+        or record.venue
+        or record.doi
+        or record.arxiv_id
+        or record.pmid
+        or record.isbn
+        or record.url
     )
 
 

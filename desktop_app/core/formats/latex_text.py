@@ -38,15 +38,32 @@ from pylatexenc.macrospec import (
 # ---------------------------------------------------------------- fast pass: accents
 
 _ACCENTS = {
-    '"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304",
-    ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "k": "\u0328",
-    "r": "\u030a", "d": "\u0323", "b": "\u0331",
+    '"': "\u0308",
+    "'": "\u0301",
+    "`": "\u0300",
+    "^": "\u0302",
+    "~": "\u0303",
+    "=": "\u0304",
+    ".": "\u0307",
+    "u": "\u0306",
+    "v": "\u030c",
+    "H": "\u030b",
+    "c": "\u0327",
+    "k": "\u0328",
+    "r": "\u030a",
+    "d": "\u0323",
+    "b": "\u0331",
 }
 # An accent over nothing (``\~{}``, or ``\~`` before a closing brace) prints the mark itself;
 # ``\~{}`` is how old BibTeX files write the tilde of a URL.
 _SPACING_ACCENTS = {  # a bare "~" would be read as a tie (a space) later
-    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", '"': "\u00a8", "'": "\u00b4",
-    "`": "`", "=": "\u00af", ".": "\u02d9",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    '"': "\u00a8",
+    "'": "\u00b4",
+    "`": "`",
+    "=": "\u00af",
+    ".": "\u02d9",
 }
 _NOT_ESCAPED = r"(?<!\\)"  # "\\'e" is a line break and a quote, not an accented e
 _LETTER = r"([A-Za-z]|\\[ij](?![A-Za-z]))"
@@ -63,8 +80,19 @@ _ACCENT_FORMS = (
 _ACCENT = re.compile(_NOT_ESCAPED + "(?:" + "|".join(f"(?:{f})" for f in _ACCENT_FORMS) + ")")
 _EMPTY_ACCENT = re.compile(_NOT_ESCAPED + r"\\([\"'`^~=.])(?:\{\s*\}|(?!\s*[A-Za-z{\\]))")
 _SPECIAL_LETTERS = {
-    "ss": "ß", "o": "ø", "O": "Ø", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "aa": "å",
-    "AA": "Å", "l": "ł", "L": "Ł", "i": "ı", "j": "ȷ",
+    "ss": "ß",
+    "o": "ø",
+    "O": "Ø",
+    "ae": "æ",
+    "AE": "Æ",
+    "oe": "œ",
+    "OE": "Œ",
+    "aa": "å",
+    "AA": "Å",
+    "l": "ł",
+    "L": "Ł",
+    "i": "ı",
+    "j": "ȷ",
 }
 _SPECIAL_LETTER = re.compile(
     _NOT_ESCAPED + r"(?:\{\\(ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)\}"
@@ -99,27 +127,96 @@ def decode_common_accents(value: str) -> str:
 
 # Macros the parser reads arguments for that hold no text: dropped with their arguments.
 _SETUP_MACROS = (
-    "label", "color", "definecolor", "providecolor", "colorlet", "pagecolor", "rowcolors",
-    "setlength", "addlength", "setcounter", "addcounter", "newcommand", "renewcommand",
-    "providecommand", "newenvironment", "renewenvironment", "provideenvironment",
-    "DeclareMathOperator", "documentclass", "usepackage", "RequirePackage", "selectlanguage",
-    "hypersetup", "hphantom", "vphantom", "bibliography", "defcitealias",
+    "label",
+    "color",
+    "definecolor",
+    "providecolor",
+    "colorlet",
+    "pagecolor",
+    "rowcolors",
+    "setlength",
+    "addlength",
+    "setcounter",
+    "addcounter",
+    "newcommand",
+    "renewcommand",
+    "providecommand",
+    "newenvironment",
+    "renewenvironment",
+    "provideenvironment",
+    "DeclareMathOperator",
+    "documentclass",
+    "usepackage",
+    "RequirePackage",
+    "selectlanguage",
+    "hypersetup",
+    "hphantom",
+    "vphantom",
+    "bibliography",
+    "defcitealias",
     # the sorting tricks of BibTeX styles: \noopsort{a}Zeta sorts as "a" and prints "Zeta"
-    "noopsort", "sortnoop", "SortNoop", "NoOpSort",
+    "noopsort",
+    "sortnoop",
+    "SortNoop",
+    "NoOpSort",
     # natbib's citation commands (pylatexenc writes \cite as "<cit.>"; the keys are no text)
-    "citealt", "citealp", "citeauthor", "citefullauthor", "citeyear", "citeyearpar", "Citet",
-    "Citep", "Citealt", "Citealp", "Citeauthor", "citenum", "citetalias", "citepalias",
+    "citealt",
+    "citealp",
+    "citeauthor",
+    "citefullauthor",
+    "citeyear",
+    "citeyearpar",
+    "Citet",
+    "Citep",
+    "Citealt",
+    "Citealp",
+    "Citeauthor",
+    "citenum",
+    "citetalias",
+    "citepalias",
 )
 _SYMBOLS = {
-    "TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2ε", "BibTeX": "BibTeX", "XeTeX": "XeTeX",
-    "XeLaTeX": "XeLaTeX", "LuaTeX": "LuaTeX", "LuaLaTeX": "LuaLaTeX", "pdfTeX": "pdfTeX",
-    "pdfLaTeX": "pdfLaTeX", "ConTeXt": "ConTeXt", "AmS": "AMS", "AmSTeX": "AMS-TeX",
-    "METAFONT": "METAFONT", "MF": "Metafont", "eTeX": "ε-TeX",
-    "slash": "/", "textslash": "/", "textbar": "|", "textless": "<", "textgreater": ">",
-    "textunderscore": "_", "textquotedbl": '"', "textasciicircum": "^", "S": "§", "P": "¶",
-    "ddag": "‡", "euro": "€", "pounds": "£", "copyright": "©", "textmultiply": "×",
-    "checkmark": "✓", "nobreakspace": " ", "deg": "°", "degree": "°", "upmu": "μ",
-    "micro": "µ", "ohm": "Ω", "celsius": "℃", "Angstrom": "Å", "SS": "SS",
+    "TeX": "TeX",
+    "LaTeX": "LaTeX",
+    "LaTeXe": "LaTeX2ε",
+    "BibTeX": "BibTeX",
+    "XeTeX": "XeTeX",
+    "XeLaTeX": "XeLaTeX",
+    "LuaTeX": "LuaTeX",
+    "LuaLaTeX": "LuaLaTeX",
+    "pdfTeX": "pdfTeX",
+    "pdfLaTeX": "pdfLaTeX",
+    "ConTeXt": "ConTeXt",
+    "AmS": "AMS",
+    "AmSTeX": "AMS-TeX",
+    "METAFONT": "METAFONT",
+    "MF": "Metafont",
+    "eTeX": "ε-TeX",
+    "slash": "/",
+    "textslash": "/",
+    "textbar": "|",
+    "textless": "<",
+    "textgreater": ">",
+    "textunderscore": "_",
+    "textquotedbl": '"',
+    "textasciicircum": "^",
+    "S": "§",
+    "P": "¶",
+    "ddag": "‡",
+    "euro": "€",
+    "pounds": "£",
+    "copyright": "©",
+    "textmultiply": "×",
+    "checkmark": "✓",
+    "nobreakspace": " ",
+    "deg": "°",
+    "degree": "°",
+    "upmu": "μ",
+    "micro": "µ",
+    "ohm": "Ω",
+    "celsius": "℃",
+    "Angstrom": "Å",
+    "SS": "SS",
 }
 _VERBATIM_MACROS = ("url", "path", "nolinkurl")
 _URL_ESCAPE = re.compile(r"\\([&%_#$~])(?:\{\})?")
@@ -133,7 +230,9 @@ class _BracedVerbatimArg(MacroStandardArgsParser):  # type: ignore[misc]  # pyla
         super().__init__(argspec="{")
 
     def parse_args(
-        self, w: latexwalker.LatexWalker, pos: int,
+        self,
+        w: latexwalker.LatexWalker,
+        pos: int,
         parsing_state: latexwalker.ParsingState | None = None,
     ) -> tuple[ParsedMacroArgs, int, int]:
         start = pos
@@ -145,8 +244,9 @@ class _BracedVerbatimArg(MacroStandardArgsParser):  # type: ignore[misc]  # pyla
             return parsed
         end = _closing_brace(w.s, start)
         chars = w.s[start + 1 : end]
-        node = w.make_node(latexwalker.LatexCharsNode, parsing_state=parsing_state,
-                           chars=chars, pos=start + 1, len=len(chars))
+        node = w.make_node(
+            latexwalker.LatexCharsNode, parsing_state=parsing_state, chars=chars, pos=start + 1, len=len(chars)
+        )
         return ParsedVerbatimArgs(node, verbatim_delimiters=("{", "}")), pos, end + 1 - pos
 
 
@@ -177,22 +277,30 @@ def _href_text(node: latexwalker.LatexMacroNode, l2tobj: LatexNodes2Text) -> str
 
 def _walker_context() -> LatexContextDb:
     context = latexwalker.get_default_latex_context_db()
-    context.add_context_category("bibliography", prepend=True, macros=[
-        *(MacroSpec(name, args_parser=_BracedVerbatimArg()) for name in _VERBATIM_MACROS),
-        *(MacroSpec(name, "{") for name in ("noopsort", "sortnoop", "SortNoop", "NoOpSort")),
-        MacroSpec("href", "{{"),
-    ])
+    context.add_context_category(
+        "bibliography",
+        prepend=True,
+        macros=[
+            *(MacroSpec(name, args_parser=_BracedVerbatimArg()) for name in _VERBATIM_MACROS),
+            *(MacroSpec(name, "{") for name in ("noopsort", "sortnoop", "SortNoop", "NoOpSort")),
+            MacroSpec("href", "{{"),
+        ],
+    )
     return context
 
 
 def _text_context() -> LatexContextDb:
     context = latex2text.get_default_latex_context_db()
-    context.add_context_category("bibliography", prepend=True, macros=[
-        *(MacroTextSpec(name, simplify_repl=text) for name, text in _SYMBOLS.items()),
-        *(MacroTextSpec(name, discard=True) for name in _SETUP_MACROS),
-        *(MacroTextSpec(name, simplify_repl=_verbatim_text) for name in _VERBATIM_MACROS),
-        MacroTextSpec("href", simplify_repl=_href_text),
-    ])
+    context.add_context_category(
+        "bibliography",
+        prepend=True,
+        macros=[
+            *(MacroTextSpec(name, simplify_repl=text) for name, text in _SYMBOLS.items()),
+            *(MacroTextSpec(name, discard=True) for name in _SETUP_MACROS),
+            *(MacroTextSpec(name, simplify_repl=_verbatim_text) for name in _VERBATIM_MACROS),
+            MacroTextSpec("href", simplify_repl=_href_text),
+        ],
+    )
     context.set_unknown_macro_spec(MacroTextSpec("", discard=False))  # keep the arguments
     return context
 
@@ -254,9 +362,9 @@ def latex_to_text(value: str) -> str:
     value = _outside_verbatim(decode_common_accents, value)
     if _NEEDS_LATEX.search(_ESCAPED_CHAR.sub("", value)):
         try:
-            walker = latexwalker.LatexWalker(_UNESCAPED_SPECIAL.sub(r"\\\g<0>", value),
-                                             latex_context=_WALKER_CONTEXT,
-                                             tolerant_parsing=True)
+            walker = latexwalker.LatexWalker(
+                _UNESCAPED_SPECIAL.sub(r"\\\g<0>", value), latex_context=_WALKER_CONTEXT, tolerant_parsing=True
+            )
             value = _TO_TEXT.nodelist_to_text(walker.get_latex_nodes()[0])
         except Exception:  # noqa: BLE001 - pylatexenc is tolerant; keep the text if not
             value = _plain_typography(value)

@@ -112,8 +112,7 @@ def cap_record(record: Record) -> list[str]:
             words = words[:MAX_TAGS]
         setattr(record, name, words)
     for key, value in list(record.extra.items()):
-        record.extra[key] = check(
-            key, value, MAX_ABSTRACT_CHARS if key == "note" else MAX_FIELD_CHARS) or ""
+        record.extra[key] = check(key, value, MAX_ABSTRACT_CHARS if key == "note" else MAX_FIELD_CHARS) or ""
     return cut
 
 
@@ -131,8 +130,10 @@ a few minutes."""
 def too_many_records(count: int, line: int | None = None) -> str:
     """The error for the records beyond MAX_RECORDS."""
     where = f" from line {line:,}" if line else ""
-    return (f"the file holds more than {MAX_RECORDS:,} records: the {count:,} after the first "
-            f"{MAX_RECORDS:,}{where} were not imported; split the file")
+    return (
+        f"the file holds more than {MAX_RECORDS:,} records: the {count:,} after the first "
+        f"{MAX_RECORDS:,}{where} were not imported; split the file"
+    )
 
 
 MAX_NAMES = 5_000
@@ -157,8 +158,24 @@ imported."""
 def holds_nul(record: Record) -> bool:
     """True when any text of the record holds a NUL character (binary data in a text file,
     which no database text column may hold)."""
-    texts = [record.abstract, record.raw, record.title, record.venue, record.url,
-             record.bibtex_key, record.entry_type, record.note, record.doi, record.arxiv_id,
-             record.pmid, record.isbn, *record.authors, *record.editors, *record.tags,
-             *record.keywords, *record.extra.keys(), *record.extra.values()]
+    texts = [
+        record.abstract,
+        record.raw,
+        record.title,
+        record.venue,
+        record.url,
+        record.bibtex_key,
+        record.entry_type,
+        record.note,
+        record.doi,
+        record.arxiv_id,
+        record.pmid,
+        record.isbn,
+        *record.authors,
+        *record.editors,
+        *record.tags,
+        *record.keywords,
+        *record.extra.keys(),
+        *record.extra.values(),
+    ]
     return any(text and "\x00" in text for text in texts)

@@ -202,6 +202,7 @@ def neutralise_links(markdown: str) -> str:
     """Link destinations with a scheme that runs code or reads local files (``javascript:``,
     ``vbscript:``, ``data:``, ``file:``, also hidden behind entities or control characters)
     replaced by ``#``: a Markdown viewer opening the export follows no such link."""
+
     def repl(match: re.Match[str]) -> str:
         dest = html.unescape(match.group(2))
         folded = re.sub(r"[\x00-\x20\x7f]+", "", dest).lower()
@@ -276,9 +277,7 @@ def paper_markdown(paper: ExportPaper, number: int) -> str:
     return "\n\n".join(out)
 
 
-def render_markdown(
-    papers: Sequence[ExportPaper], *, title: str = "Marginalia export", description: str = ""
-) -> str:
+def render_markdown(papers: Sequence[ExportPaper], *, title: str = "Marginalia export", description: str = "") -> str:
     """The whole export as one Markdown document."""
     out = [f"# {md_escape(one_line(title)) or 'Marginalia export'}"]
     out += md_paragraphs(description)

@@ -34,12 +34,14 @@ PUBMED_URL = "https://pubmed.ncbi.nlm.nih.gov/{}/"
 _TAG_LINE = re.compile(r"([A-Z][A-Z0-9 ]{3,4})-(?: |$)")  # the tag, padded to 4 or 5
 # "PMID-22664238": some tools write a known tag and its dash without the space after it
 _TIGHT_TAG_LINE = re.compile(r"([A-Z][A-Z0-9]{1,3}) *-(?=\S)")
-MEDLINE_TAGS = frozenset((
-    "AB AD AID AU AUID BTI CI CIN CN COI COIS CON CP CRDT CRF CRI CTDT CTI DA DCOM DEP DP DRDT "
-    "ECF ECI ED EDAT EFR EIN EN FAU FED FIR FPS GN GR GS IP IR IRAD IS ISBN JID JT LA LID LR MH "
-    "MHDA MID OAB OABL OCI OID ORI OT OTO OWN PB PG PHST PL PMC PMCR PMID PS PST PT PUBM RF RIN "
-    "RN ROF RPF RPI RRF RRI SB SFM SI SO SPIN STAT TA TI TT UIN UOF VI VTI"
-).split())
+MEDLINE_TAGS = frozenset(
+    (
+        "AB AD AID AU AUID BTI CI CIN CN COI COIS CON CP CRDT CRF CRI CTDT CTI DA DCOM DEP DP DRDT "
+        "ECF ECI ED EDAT EFR EIN EN FAU FED FIR FPS GN GR GS IP IR IRAD IS ISBN JID JT LA LID LR MH "
+        "MHDA MID OAB OABL OCI OID ORI OT OTO OWN PB PG PHST PL PMC PMCR PMID PS PST PT PUBM RF RIN "
+        "RN ROF RPF RPI RRF RRI SB SFM SI SO SPIN STAT TA TI TT UIN UOF VI VTI"
+    ).split()
+)
 """PubMed's MEDLINE field tags (NLM's list), the ones a line may give without the space after
 its dash."""
 _AU_INITIALS = re.compile(
@@ -97,8 +99,9 @@ class MedlineRecord:
 
     def values(self) -> list[tuple[str, str]]:
         """(tag, value) pairs in file order, continuation lines joined by single spaces."""
-        return [(tag, pieces[0] if len(pieces) == 1 else " ".join(p for p in pieces if p))
-                for tag, pieces in self.fields]
+        return [
+            (tag, pieces[0] if len(pieces) == 1 else " ".join(p for p in pieces if p)) for tag, pieces in self.fields
+        ]
 
 
 def tag_of(line: str) -> tuple[str, str] | None:
@@ -110,10 +113,10 @@ def tag_of(line: str) -> tuple[str, str] | None:
     if m is None:
         tight = _TIGHT_TAG_LINE.match(line)
         if tight is not None and tight.group(1) in MEDLINE_TAGS:
-            return tight.group(1), line[tight.end():]
+            return tight.group(1), line[tight.end() :]
         return None
     tag = m.group(1).rstrip()
-    return None if len(tag) < 2 or " " in tag else (tag, line[m.end():])
+    return None if len(tag) < 2 or " " in tag else (tag, line[m.end() :])
 
 
 @dataclass
@@ -124,9 +127,7 @@ class Outside:
     first: int | None = None
 
 
-def split_records(
-    lines: Iterable[str], *, deadline: Deadline = NO_DEADLINE
-) -> tuple[list[MedlineRecord], Outside]:
+def split_records(lines: Iterable[str], *, deadline: Deadline = NO_DEADLINE) -> tuple[list[MedlineRecord], Outside]:
     """Cut the lines into records: a blank line or a ``PMID-`` line ends a record; a field
     line after a blank line starts the next. Returns the records and the non-blank lines
     that stood outside any record. Raises :class:`OutOfTime` when ``deadline`` expires
@@ -172,8 +173,7 @@ def au_name(value: str) -> str:
     m = _AU_INITIALS.match(value)
     if m is None:
         return value
-    return format_name(m.group("family"), " ".join(m.group("initials")),
-                       suffix=m.group("suffix") or "")
+    return format_name(m.group("family"), " ".join(m.group("initials")), suffix=m.group("suffix") or "")
 
 
 def fau_name(value: str) -> str:
@@ -183,8 +183,14 @@ def fau_name(value: str) -> str:
     return parse_display_name(value) if "," in value else value
 
 
-def people(pairs: list[tuple[str, str]], present: dict[str, list[str]], full: str, short: str,
-           extra: dict[str, str], collective: str | None = None) -> list[str]:
+def people(
+    pairs: list[tuple[str, str]],
+    present: dict[str, list[str]],
+    full: str,
+    short: str,
+    extra: dict[str, str],
+    collective: str | None = None,
+) -> list[str]:
     """The names of one role in file order: the ``full`` tag's (FAU, FED) when the record
     has any, else the ``short`` tag's (AU, ED); ``collective`` (CN) names are kept as
     written among them. "et al." is dropped and noted in ``extra["et_al"]``. ``present``
@@ -323,8 +329,7 @@ def _venue(kind: str, first: dict[str, str], extra: dict[str, str]) -> str | Non
 
 def _extras(first: dict[str, str], every: dict[str, list[str]], kind: str) -> dict[str, str]:
     extra: dict[str, str] = {}
-    for key, tag in (("volume", "VI"), ("number", "IP"), ("publisher", "PB"), ("edition", "EN"),
-                     ("pmcid", "PMC")):
+    for key, tag in (("volume", "VI"), ("number", "IP"), ("publisher", "PB"), ("edition", "EN"), ("pmcid", "PMC")):
         if value := first.get(tag):
             extra[key] = value
     if kind in ("book", "incollection") and first.get("PL"):
@@ -364,8 +369,9 @@ def to_record(medline: MedlineRecord, raw: str) -> Record:
             first[tag] = value
     pmid = first.get("PMID", "")
     eric_journal = any(v.startswith("EJ") for v in every.get("OID", []))
-    kind = entry_type(every.get("PT", []), eric_journal=eric_journal,
-                      has_volume=bool(first.get("VI") or first.get("IP")))
+    kind = entry_type(
+        every.get("PT", []), eric_journal=eric_journal, has_volume=bool(first.get("VI") or first.get("IP"))
+    )
     extra = _extras(first, every, kind)
     ids = _identifiers(every.get("LID", []) + every.get("AID", []))
     if ids.pii:
@@ -399,8 +405,10 @@ def _span(medline: MedlineRecord) -> str:
 
 def _outside_warning(outside: Outside) -> Problem:
     what = "1 line" if outside.count == 1 else f"{outside.count:,} lines"
-    return Problem(f"{what} before the first record held no MEDLINE field (a tag such as "
-                   "\"PMID- \" or \"TI  - \"); skipped", outside.first)
+    return Problem(
+        f'{what} before the first record held no MEDLINE field (a tag such as "PMID- " or "TI  - "); skipped',
+        outside.first,
+    )
 
 
 def read_medline(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
@@ -421,15 +429,22 @@ def read_medline(text: str, *, deadline: Deadline = NO_DEADLINE) -> ParseResult:
         raw = "\n".join(lines[medline.start - 1 : medline.end])
         record = to_record(medline, raw)
         if not has_content(record):
-            result.errors.append(Problem(
-                f"a record without title, abstract, authors, DOI or PubMed id ({_span(medline)});"
-                " it was not imported", medline.start))
+            result.errors.append(
+                Problem(
+                    f"a record without title, abstract, authors, DOI or PubMed id ({_span(medline)});"
+                    " it was not imported",
+                    medline.start,
+                )
+            )
             continue
         if medline.dropped:
-            result.warnings.append(Problem(
-                f"{medline.dropped:,} lines of a repeated tag (author, MeSH heading, ...) beyond "
-                f"the first {MAX_LIST_ITEMS:,} of each were not imported ({_span(medline)})",
-                medline.start))
+            result.warnings.append(
+                Problem(
+                    f"{medline.dropped:,} lines of a repeated tag (author, MeSH heading, ...) beyond "
+                    f"the first {MAX_LIST_ITEMS:,} of each were not imported ({_span(medline)})",
+                    medline.start,
+                )
+            )
         result.records.append(record)
     if not records:
         result.errors.append(Problem("no MEDLINE records found (no PMID- or other tag lines)"))

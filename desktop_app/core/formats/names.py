@@ -29,8 +29,25 @@ _ET_AL = re.compile(r"^(?:others|et\.?\s*al\.?|\.\.\.|…)$", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
 _SUFFIX = re.compile(r"^(?:jr|sr|jun|sen|[ivx]{1,4})\.?$", re.IGNORECASE)
 _PARTICLES = {
-    "van", "von", "der", "den", "de", "del", "della", "dei", "di", "da", "das", "dos", "du",
-    "le", "la", "ter", "ten", "zu", "vom",
+    "van",
+    "von",
+    "der",
+    "den",
+    "de",
+    "del",
+    "della",
+    "dei",
+    "di",
+    "da",
+    "das",
+    "dos",
+    "du",
+    "le",
+    "la",
+    "ter",
+    "ten",
+    "zu",
+    "vom",
 }
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _LETTER = r"[^\W\d_]"
@@ -65,9 +82,7 @@ def format_name_parts(parts: NameParts, convert: Callable[[str], str] = str) -> 
     def join(words: list[str]) -> str:
         return convert(" ".join(words)) if words else ""
 
-    return format_name(
-        join(parts.last), join(parts.first), particle=join(parts.von), suffix=join(parts.jr)
-    )
+    return format_name(join(parts.last), join(parts.first), particle=join(parts.von), suffix=join(parts.jr))
 
 
 def _letters(word: str) -> str:
@@ -75,7 +90,7 @@ def _letters(word: str) -> str:
 
 
 def _is_initials(word: str, *, clusters: bool = False) -> bool:
-    """"Y", "Y.", "Y.-M.", "Y-M" (capitals, each followed by a dot or hyphen but the last);
+    """ "Y", "Y.", "Y.-M.", "Y-M" (capitals, each followed by a dot or hyphen but the last);
     two or three capitals written together when they hold no vowel ("PJ", "JRR"), and with
     ``clusters`` also when they do ("YM", "JA": a short family name could look so)."""
     if not _INITIALS.fullmatch(word) or not _letters(word).isupper():
@@ -96,8 +111,7 @@ def _is_capitals(word: str) -> bool:
 def _is_given_name(word: str) -> bool:
     """A capitalised word with small letters ("Yi-Ming", "María"), or initials."""
     letters = _letters(word)
-    return bool(letters) and (letters[0].isupper() and not letters.isupper()
-                              or _is_initials(word))
+    return bool(letters) and (letters[0].isupper() and not letters.isupper() or _is_initials(word))
 
 
 def _sounds_like_a_word(word: str) -> bool:
@@ -126,8 +140,10 @@ def family_first(words: list[str]) -> int:
     end = len(words)
     while end > 1 and _is_initials(words[end - 1], clusters=head_in_capitals):
         end -= 1
-    if end < len(words) and len(_letters(words[end - 1])) >= 2 and not (
-        _is_initials(words[end - 1]) or head_in_capitals and not _is_capitals(words[end - 1])
+    if (
+        end < len(words)
+        and len(_letters(words[end - 1])) >= 2
+        and not (_is_initials(words[end - 1]) or head_in_capitals and not _is_capitals(words[end - 1]))
     ):
         return end
     capitals = 0
@@ -183,9 +199,7 @@ def _outside_braces(word: str) -> str:
     return "".join(out)
 
 
-def split_bibtex_names(
-    value: str, convert: Callable[[str], str] = str
-) -> tuple[list[str], bool]:
+def split_bibtex_names(value: str, convert: Callable[[str], str] = str) -> tuple[list[str], bool]:
     """Split a BibTeX ``author`` value ("A and B and others").
 
     Returns the formatted names (each part passed through ``convert``) and whether the

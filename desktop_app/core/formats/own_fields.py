@@ -97,8 +97,13 @@ def applied(rec: Record, fields: Mapping[str, str], *, note: str | None = None) 
     if note and derived:  # the line the writers add for a derived title (writer_common.DERIVED_LINE)
         note = "\n".join(line for line in note.split("\n") if line.strip() != DERIVED_LINE).strip()
     return replace(
-        rec, title_derived=derived, status=status if status in STATUSES else None, rating=rating,
+        rec,
+        title_derived=derived,
+        status=status if status in STATUSES else None,
+        rating=rating,
         decision=decision if decision in DECISIONS else rec.decision,
-        tags=list(dict.fromkeys([*rec.tags, *tags])), keywords=keywords, lists=lists,
+        tags=list(dict.fromkeys([*rec.tags, *tags])),
+        keywords=keywords,
+        lists=lists,
         note=note if note and note.strip() else rec.note,
     )

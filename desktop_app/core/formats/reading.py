@@ -40,8 +40,14 @@ log = logging.getLogger("desktop_app.core.formats")  # the package's name, as be
 
 FORMATS = ("seed", "bibtex", "ris", "wos", "medline", "csljson", "arxiv", "csv")
 FORMAT_LABELS = {
-    "seed": "seed list", "bibtex": "BibTeX", "ris": "RIS", "wos": "Web of Science",
-    "medline": "PubMed/MEDLINE", "csljson": "CSL-JSON", "arxiv": "arXiv Atom", "csv": "CSV",
+    "seed": "seed list",
+    "bibtex": "BibTeX",
+    "ris": "RIS",
+    "wos": "Web of Science",
+    "medline": "PubMed/MEDLINE",
+    "csljson": "CSL-JSON",
+    "arxiv": "arXiv Atom",
+    "csv": "CSV",
     "unknown": "unknown",
 }
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
@@ -73,9 +79,7 @@ def _check_format(fmt: str | None) -> None:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
 
 
-def read_text(
-    text: str, *, name: str = "", fmt: str | None = None, deadline: Deadline = NO_DEADLINE
-) -> ParseResult:
+def read_text(text: str, *, name: str = "", fmt: str | None = None, deadline: Deadline = NO_DEADLINE) -> ParseResult:
     """Read already decoded text (detecting the format unless ``fmt`` forces one)."""
     _check_format(fmt)
     if not text.strip("\ufeff \t\r\n"):
@@ -104,8 +108,7 @@ def read_text(
     return result
 
 
-_NOTHING = ("a record with neither title nor abstract (nor authors, venue or identifier); "
-            "it was not imported")
+_NOTHING = "a record with neither title nor abstract (nor authors, venue or identifier); it was not imported"
 
 
 def _screen_records(result: ParseResult) -> None:
@@ -123,9 +126,11 @@ def _screen_records(result: ParseResult) -> None:
             continue
         cut = cap_record(record)
         if holds_nul(record):
-            result.errors.append(Problem(
-                "the record holds a NUL byte (binary data inside a text file); it was not "
-                "imported", record.line))
+            result.errors.append(
+                Problem(
+                    "the record holds a NUL byte (binary data inside a text file); it was not imported", record.line
+                )
+            )
             continue
         if cut:
             result.warnings.append(Problem(f"too long, cut: {'; '.join(cut)}", record.line))
@@ -163,9 +168,7 @@ def _decode(data: bytes) -> DecodedText | ParseResult:
     return decode_bytes(data)
 
 
-def _read_decoded(
-    decoded: DecodedText | ParseResult, *, name: str, fmt: str | None, deadline: Deadline
-) -> ParseResult:
+def _read_decoded(decoded: DecodedText | ParseResult, *, name: str, fmt: str | None, deadline: Deadline) -> ParseResult:
     if isinstance(decoded, ParseResult):
         return decoded
     text, warning = decoded.text, decoded.warning

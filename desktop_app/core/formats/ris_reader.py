@@ -29,8 +29,30 @@ MAX_LIST_ITEMS = 10_000
 """A record keeps at most this many lines of one repeated tag (authors, keywords, ...)."""
 _RIS_TAG = re.compile(r"^([A-Z][A-Z0-9])( {1,2})-(?: |$)")
 RIS_TAGS = frozenset(rispy.TAG_KEY_MAPPING) - {"UK"} | {  # UK: rispy's "unknown", no tag
-    "AV", "BT", "C6", "C7", "C8", "CP", "CT", "ED", "H1", "H2", "J1", "L3", "LK", "M2", "M4",
-    "PP", "SV", "TS", "U1", "U2", "U3", "U4", "U5", "Y3",
+    "AV",
+    "BT",
+    "C6",
+    "C7",
+    "C8",
+    "CP",
+    "CT",
+    "ED",
+    "H1",
+    "H2",
+    "J1",
+    "L3",
+    "LK",
+    "M2",
+    "M4",
+    "PP",
+    "SV",
+    "TS",
+    "U1",
+    "U2",
+    "U3",
+    "U4",
+    "U5",
+    "Y3",
 }
 """The tags of the RIS specification and of the exports of common tools. With two spaces
 before the dash any tag is one; with one (``TY - JOUR``), only these, so that a continued
@@ -40,30 +62,57 @@ _KEYWORD_SPLIT = re.compile(r"\s*;\s*")
 _PMID_LABEL = re.compile(
     r"^\s*(?:PMID\s*:?\s*(\d{1,8})(?!\d)|(\d{1,8})\s*\[pmid\])", re.IGNORECASE
 )  # "PMID: 15020685", or "15020685[pmid]" as PubMed Central writes it
-_PMID_URL = re.compile(
-    r"(?:pubmed\.ncbi\.nlm\.nih\.gov/|ncbi\.nlm\.nih\.gov/pubmed/)(\d{1,8})(?!\d)", re.I
-)
+_PMID_URL = re.compile(r"(?:pubmed\.ncbi\.nlm\.nih\.gov/|ncbi\.nlm\.nih\.gov/pubmed/)(\d{1,8})(?!\d)", re.I)
 _PUBMED_DATABASE = re.compile(r"pubmed|medline|\bNLM\b", re.IGNORECASE)
 RIS_TYPES = {
-    "JOUR": "article", "JFULL": "article", "EJOUR": "article", "MGZN": "article",
-    "NEWS": "article", "CONF": "inproceedings", "CPAPER": "inproceedings",
-    "BOOK": "book", "EBOOK": "book", "EDBOOK": "book", "CHAP": "incollection",
-    "ECHAP": "incollection", "THES": "phdthesis", "RPRT": "techreport",
-    "UNPB": "unpublished", "MANSCPT": "unpublished", "PAT": "patent", "ELEC": "online",
+    "JOUR": "article",
+    "JFULL": "article",
+    "EJOUR": "article",
+    "MGZN": "article",
+    "NEWS": "article",
+    "CONF": "inproceedings",
+    "CPAPER": "inproceedings",
+    "BOOK": "book",
+    "EBOOK": "book",
+    "EDBOOK": "book",
+    "CHAP": "incollection",
+    "ECHAP": "incollection",
+    "THES": "phdthesis",
+    "RPRT": "techreport",
+    "UNPB": "unpublished",
+    "MANSCPT": "unpublished",
+    "PAT": "patent",
+    "ELEC": "online",
     "GEN": "misc",
     # descriptive names some tools write instead of the codes
-    "JOURNAL ARTICLE": "article", "JOURNAL": "article", "MAGAZINE ARTICLE": "article",
-    "CONFERENCE PAPER": "inproceedings", "CONFERENCE PROCEEDINGS": "inproceedings",
-    "CONFERENCE PROCEEDING": "inproceedings", "BOOK SECTION": "incollection",
-    "BOOK CHAPTER": "incollection", "THESIS": "phdthesis", "REPORT": "techreport",
-    "WEB PAGE": "online", "GENERIC": "misc",
+    "JOURNAL ARTICLE": "article",
+    "JOURNAL": "article",
+    "MAGAZINE ARTICLE": "article",
+    "CONFERENCE PAPER": "inproceedings",
+    "CONFERENCE PROCEEDINGS": "inproceedings",
+    "CONFERENCE PROCEEDING": "inproceedings",
+    "BOOK SECTION": "incollection",
+    "BOOK CHAPTER": "incollection",
+    "THESIS": "phdthesis",
+    "REPORT": "techreport",
+    "WEB PAGE": "online",
+    "GENERIC": "misc",
 }
 _TYPE_CODES = {
-    "JOURNAL ARTICLE": "JOUR", "JOURNAL": "JOUR", "MAGAZINE ARTICLE": "MGZN",
-    "CONFERENCE PAPER": "CPAPER", "CONFERENCE PROCEEDINGS": "CONF",
-    "CONFERENCE PROCEEDING": "CONF", "BOOK SECTION": "CHAP", "BOOK CHAPTER": "CHAP",
-    "EDITED BOOK": "EDBOOK", "WHOLE BOOK": "BOOK", "THESIS": "THES", "REPORT": "RPRT",
-    "WEB PAGE": "ELEC", "GENERIC": "GEN",
+    "JOURNAL ARTICLE": "JOUR",
+    "JOURNAL": "JOUR",
+    "MAGAZINE ARTICLE": "MGZN",
+    "CONFERENCE PAPER": "CPAPER",
+    "CONFERENCE PROCEEDINGS": "CONF",
+    "CONFERENCE PROCEEDING": "CONF",
+    "BOOK SECTION": "CHAP",
+    "BOOK CHAPTER": "CHAP",
+    "EDITED BOOK": "EDBOOK",
+    "WHOLE BOOK": "BOOK",
+    "THESIS": "THES",
+    "REPORT": "RPRT",
+    "WEB PAGE": "ELEC",
+    "GENERIC": "GEN",
 }
 """Descriptive type names some tools write, as the RIS code they stand for."""
 
@@ -73,23 +122,69 @@ _TYPE_CODES = {
 # is the series editor and A3 the editor. Types not listed use A2/A3 for other roles (a patent's
 # issuing body, a letter's recipient, ...), which are not kept. ED (the 1990s specification's
 # "secondary author") always names editors; an edited book's AU names its editors.
-A2_EDITOR_TYPES = frozenset({
-    "ABST", "ANCIENT", "BLOG", "CHAP", "CONF", "CPAPER", "DICT", "EBOOK", "ECHAP", "EJOUR",
-    "ENCYC", "GEN", "JFULL", "JOUR", "SER",
-})
+A2_EDITOR_TYPES = frozenset(
+    {
+        "ABST",
+        "ANCIENT",
+        "BLOG",
+        "CHAP",
+        "CONF",
+        "CPAPER",
+        "DICT",
+        "EBOOK",
+        "ECHAP",
+        "EJOUR",
+        "ENCYC",
+        "GEN",
+        "JFULL",
+        "JOUR",
+        "SER",
+    }
+)
 A3_EDITOR_TYPES = frozenset({"BOOK"})
-A2_SERIES_EDITOR_TYPES = frozenset({
-    "BOOK", "CLSWK", "COMP", "EDBOOK", "MAP", "MULTI", "RPRT", "UNPB", "WEB",
-})
-A3_SERIES_EDITOR_TYPES = frozenset({
-    "ADVS", "CHAP", "CONF", "CPAPER", "EBOOK", "ECHAP", "MUSIC", "SER",
-})
+A2_SERIES_EDITOR_TYPES = frozenset(
+    {
+        "BOOK",
+        "CLSWK",
+        "COMP",
+        "EDBOOK",
+        "MAP",
+        "MULTI",
+        "RPRT",
+        "UNPB",
+        "WEB",
+    }
+)
+A3_SERIES_EDITOR_TYPES = frozenset(
+    {
+        "ADVS",
+        "CHAP",
+        "CONF",
+        "CPAPER",
+        "EBOOK",
+        "ECHAP",
+        "MUSIC",
+        "SER",
+    }
+)
 AUTHORS_ARE_EDITORS_TYPES = frozenset({"EDBOOK"})
 # where A2 names whoever stands as the work's author when there is no AU: a bill's sponsor
 A2_AUTHOR_TYPES = frozenset({"BILL"})
-T2_IS_SERIES_TYPES = frozenset({
-    "BOOK", "CLSWK", "COMP", "CTLG", "EDBOOK", "MAP", "MPCT", "MULTI", "RPRT", "UNPB", "WEB",
-})
+T2_IS_SERIES_TYPES = frozenset(
+    {
+        "BOOK",
+        "CLSWK",
+        "COMP",
+        "CTLG",
+        "EDBOOK",
+        "MAP",
+        "MPCT",
+        "MULTI",
+        "RPRT",
+        "UNPB",
+        "WEB",
+    }
+)
 """Types whose T2 is the title of a series, not the venue the work appeared in."""
 C3_IS_PROCEEDINGS_TYPES = frozenset({"CONF", "CPAPER"})
 """Types whose C3 is the proceedings title (the venue; T2 is then the conference's name)."""
@@ -101,14 +196,17 @@ class RisLineParser(rispy.RisParser):  # type: ignore[misc]  # rispy has no type
     author stays first, whichever tag names them); ``ED`` (editors) kept."""
 
     DEFAULT_MAPPING = {
-        **rispy.TAG_KEY_MAPPING, "A1": "authors", "ED": "editors", "M2": "misc2",
+        **rispy.TAG_KEY_MAPPING,
+        "A1": "authors",
+        "ED": "editors",
+        "M2": "misc2",
         **{f"U{n}": f"user{n}" for n in range(1, 6)},
     }
     DEFAULT_LIST_TAGS = [*rispy.LIST_TYPE_TAGS, "ED"]
 
     def parse_line(self, line: str) -> tuple[str, str] | tuple[None, str]:
         m = _tag_match(line)
-        return (m.group(1), line[m.end():].strip()) if m else (None, line.strip())
+        return (m.group(1), line[m.end() :].strip()) if m else (None, line.strip())
 
 
 class OutOfTime(Exception):
@@ -173,8 +271,7 @@ def segment_records(
             continue
         blank, after_blank = after_blank, not line.strip()
         role = once.get(tag) if tag else None
-        if (role and current is not None and role in held
-                and (blank or (role == "title" and not current.has_start_tag))):
+        if role and current is not None and role in held and (blank or (role == "title" and not current.has_start_tag)):
             records.append(current)
             current = TaggedRecord([line], number, has_start_tag=False)
             held = {role}
@@ -287,8 +384,7 @@ def _pmid(item: dict[str, object], urls: list[str]) -> str | None:
     (the accession number, C1/C2, M1/M2, U1-U5 or a note; not "Comment on: ... PMID: 123",
     which is another paper's); a PubMed address; or the accession number of a record whose
     database is PubMed/MEDLINE."""
-    names = ("accession_number", "custom1", "custom2", "note", "misc2",
-             *(f"user{n}" for n in range(1, 6)), "notes")
+    names = ("accession_number", "custom1", "custom2", "note", "misc2", *(f"user{n}" for n in range(1, 6)), "notes")
     for name in names:
         for value in _as_list(item.get(name)):
             if m := _PMID_LABEL.match(value):
@@ -375,8 +471,13 @@ def ris_item_to_record(item: dict[str, object], tagged: TaggedRecord) -> Record:
     notes = [n.strip() for n in _as_list(item.get("notes")) if n.strip()]
     if notes:
         extra["note"] = "\n".join(notes)
-    for key, name in (("volume", "volume"), ("number", "number"), ("publisher", "publisher"),
-                      ("language", "language"), ("ris_id", "id")):
+    for key, name in (
+        ("volume", "volume"),
+        ("number", "number"),
+        ("publisher", "publisher"),
+        ("language", "language"),
+        ("ris_id", "id"),
+    ):
         if value := _first(item, name):
             extra[key] = value
     if code in T2_IS_SERIES_TYPES and (series := _first(item, "secondary_title")):
@@ -406,7 +507,7 @@ def ris_item_to_record(item: dict[str, object], tagged: TaggedRecord) -> Record:
         extra=extra,
     )
     user = _first(item, "user1")  # Marginalia's own fields, when Marginalia wrote the file
-    if user.startswith("marginalia: ") and is_marked(own := from_one_line(user[len("marginalia: "):])):
+    if user.startswith("marginalia: ") and is_marked(own := from_one_line(user[len("marginalia: ") :])):
         record.extra.pop("note", None)
         if own.get("key"):
             record = replace(record, bibtex_key=own["key"])
@@ -471,8 +572,9 @@ def read_tagged(
     result = ParseResult(format=fmt)
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     try:
-        tagged_records = segment_records(lines, tag_of, start_tag=start_tag, ignore=ignore,
-                                         once=once, deadline=deadline)
+        tagged_records = segment_records(
+            lines, tag_of, start_tag=start_tag, ignore=ignore, once=once, deadline=deadline
+        )
     except OutOfTime as exc:
         result.errors.append(Problem(deadline.message(exc.line), exc.line))
         return result
@@ -493,9 +595,7 @@ def read_tagged(
                 body, dropped = fold_continuations(body, reader, max_items=MAX_LIST_ITEMS)
             items = reader.parse_lines(iter(body))
         except Exception as exc:  # noqa: BLE001 - one bad record must not stop the file
-            result.errors.append(
-                Problem(f"unreadable record ({tagged.span()}): {exc}", tagged.start)
-            )
+            result.errors.append(Problem(f"unreadable record ({tagged.span()}): {exc}", tagged.start))
             continue
         record = to_record(items[0], tagged) if items else None
         if record is None or not has_content(record):
@@ -505,14 +605,20 @@ def read_tagged(
         if damage:
             result.warnings.append(Problem(f"{damage}; imported what it holds", tagged.start))
         if dropped:
-            result.warnings.append(Problem(
-                f"{dropped:,} lines of a repeated tag (author, keyword, ...) beyond the first "
-                f"{MAX_LIST_ITEMS:,} of each were not imported ({tagged.span()})", tagged.start))
+            result.warnings.append(
+                Problem(
+                    f"{dropped:,} lines of a repeated tag (author, keyword, ...) beyond the first "
+                    f"{MAX_LIST_ITEMS:,} of each were not imported ({tagged.span()})",
+                    tagged.start,
+                )
+            )
         result.records.append(record)
     if starts != ends or len(result.records) != len(tagged_records):
         result.warnings.append(
-            Problem(f"found {starts} {start_tag} and {ends} ER lines; "
-                    f"imported {len(result.records)} of {len(tagged_records)} records")
+            Problem(
+                f"found {starts} {start_tag} and {ends} ER lines; "
+                f"imported {len(result.records)} of {len(tagged_records)} records"
+            )
         )
     if not tagged_records:
         result.errors.append(Problem(f"no {start_tag} ... ER records found"))

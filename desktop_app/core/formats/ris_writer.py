@@ -52,10 +52,7 @@ def ris_type(paper: ExportPaper) -> str:
 def _note_value(note: str) -> str:
     """The note as RIS continuation lines: no blank lines, no line that looks like a tag."""
     lines = [line.strip() for line in note.splitlines() if line.strip()]
-    return "\n".join(
-        (" " + line) if index and _TAG_LIKE.match(line) else line
-        for index, line in enumerate(lines)
-    )
+    return "\n".join((" " + line) if index and _TAG_LIKE.match(line) else line for index, line in enumerate(lines))
 
 
 def paper_reference(paper: ExportPaper) -> dict[str, object]:

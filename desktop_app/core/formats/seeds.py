@@ -51,9 +51,7 @@ def read_seeds(text: str) -> ParseResult:
             continue
         if para:
             abstract = " ".join(para)
-            result.records.append(
-                Record(abstract=abstract, venue=venue, year=year, raw="\n".join(para), line=start)
-            )
+            result.records.append(Record(abstract=abstract, venue=venue, year=year, raw="\n".join(para), line=start))
             para = []
     if not result.records:
         result.errors.append(Problem("no abstracts found after the header line", 1))

@@ -29,22 +29,43 @@ from desktop_app.core.records import ParseResult, Record
 
 WOS_TAGS = frozenset(rispy.WokParser.DEFAULT_MAPPING) | {
     # Web of Science Core Collection tags rispy does not map
-    "C3", "DL", "EY", "FP", "WE",
+    "C3",
+    "DL",
+    "EY",
+    "FP",
+    "WE",
     # other databases on the Web of Science platform (BIOSIS, CABI, FSTA, Derwent, Zoological
     # Record): patents, descriptors, page spans
-    "AE", "BD", "CC", "CN", "DG", "MC", "MQ", "OR", "PC", "PL", "PS",
+    "AE",
+    "BD",
+    "CC",
+    "CN",
+    "DG",
+    "MC",
+    "MQ",
+    "OR",
+    "PC",
+    "PL",
+    "PS",
     # Inspec's record type ("TY CONV"), in records that have a PT line too or instead of it
     "TY",
 }
 """The field tags of Web of Science exports (and of the other databases it exports from)."""
 _WOS_TYPES = {"J": "article", "C": "inproceedings", "S": "inproceedings", "B": "book"}
-_INSPEC_TYPES = {"JOUR": "article", "CONF": "inproceedings", "CONV": "inproceedings",
-                 "CPAPER": "inproceedings", "BOOK": "book", "CHAP": "incollection",
-                 "THES": "phdthesis", "RPRT": "techreport", "REP": "techreport"}
+_INSPEC_TYPES = {
+    "JOUR": "article",
+    "CONF": "inproceedings",
+    "CONV": "inproceedings",
+    "CPAPER": "inproceedings",
+    "BOOK": "book",
+    "CHAP": "incollection",
+    "THES": "phdthesis",
+    "RPRT": "techreport",
+    "REP": "techreport",
+}
 _START = re.compile(r"^PT ", re.MULTILINE)
 _TYPE_LINE = re.compile(r"^TY (?=[A-Z])", re.MULTILINE)
-_SMALL_WORDS = {"a", "an", "and", "at", "by", "de", "for", "from", "in", "of", "on", "the",
-                "to", "with"}
+_SMALL_WORDS = {"a", "an", "and", "at", "by", "de", "for", "from", "in", "of", "on", "the", "to", "with"}
 _KEYWORD_FIELDS = ("author_keywords", "keywords_plus", "BD", "OR", "MC", "MQ")
 """DE (author keywords), ID (Keywords Plus), and the descriptor fields of the other databases
 (CABI's broader terms BD and organisms OR, BIOSIS's major concepts MC and descriptors MQ)."""
@@ -56,8 +77,7 @@ class WosLineParser(rispy.WokParser):  # type: ignore[misc]  # rispy has no type
     (a known tag and a space), not by their indentation; editors (BE) one per line like the
     authors; the descriptor fields of the other databases kept."""
 
-    DEFAULT_MAPPING = {**rispy.WokParser.DEFAULT_MAPPING,
-                       **{tag: tag for tag in ("BD", "OR", "MC", "MQ", "TY")}}
+    DEFAULT_MAPPING = {**rispy.WokParser.DEFAULT_MAPPING, **{tag: tag for tag in ("BD", "OR", "MC", "MQ", "TY")}}
     DEFAULT_LIST_TAGS = [*rispy.WokParser.DEFAULT_LIST_TAGS, "BE"]
 
     def parse_line(self, line: str) -> tuple[str, str] | tuple[None, str]:
@@ -101,9 +121,7 @@ def readable_case(title: str) -> str:
     if not title.isupper():
         return title
     words = title.lower().split(" ")
-    return " ".join(
-        w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words)
-    )
+    return " ".join(w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words))
 
 
 def _people(item: dict[str, object], extra: dict[str, str]) -> tuple[list[str], list[str]]:
@@ -144,9 +162,14 @@ def wos_item_to_record(item: dict[str, object], tagged: TaggedRecord) -> Record:
     if kind:
         extra["wos_type"] = kind
     authors, editors = _people(item, extra)
-    for key, name in (("volume", "volume"), ("number", "issue"), ("publisher", "publisher"),
-                      ("issn", "issn"), ("wos_id", "accession_number"),
-                      ("language", "language")):
+    for key, name in (
+        ("volume", "volume"),
+        ("number", "issue"),
+        ("publisher", "publisher"),
+        ("issn", "issn"),
+        ("wos_id", "accession_number"),
+        ("language", "language"),
+    ):
         if value := _text(item, name):
             extra[key] = value
     first, last = _text(item, "beginning_page"), _text(item, "ending_page")

@@ -58,9 +58,7 @@ def html_abstract(paper: ExportPaper) -> str:
     marks = [
         Mark(h.start, h.end, h.color, key=str(index))
         for index, h in enumerate(paper.highlights)
-        if not h.orphaned
-        and 0 <= h.start < h.end <= len(plain)
-        and plain[h.start : h.end] == h.quote
+        if not h.orphaned and 0 <= h.start < h.end <= len(plain) and plain[h.start : h.end] == h.quote
     ]
     return to_html(paper.abstract, marks=marks)
 
@@ -217,7 +215,7 @@ def _candidates(markdown: str, at: int) -> list[str]:
     end = _label_end(markdown, inner)
     if end is None:
         return [plain]
-    label, after = markdown[inner:end], markdown[end + 1:]
+    label, after = markdown[inner:end], markdown[end + 1 :]
     if after.startswith("[]"):
         after = after[2:]
     elif after.startswith(("(", "[")):
@@ -272,4 +270,3 @@ def export_title(paper: ExportPaper) -> str:
     final full stop (a citation style adds its own), so it never reads "… ." or ".."."""
     title = one_line(paper.title)
     return _DERIVED_END.sub("", title) if is_derived(paper) else title
-

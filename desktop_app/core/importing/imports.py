@@ -48,6 +48,7 @@ class BatchRow(TypedDict):
     failed: int
     undone: bool
 
+
 class _Cancelled(Exception):
     """The user cancelled: the transaction rolls back."""
 
@@ -99,12 +100,22 @@ class Imports:
         file links outside the library folder only with ``accept_links``)."""
         backups = [p for p in paths if not_a_file(p) is None and is_library_json_file(p)]
         if backups:
-            reports = [self.restore_json(p, progress=progress, cancelled=cancelled, accept_links=accept_links)
-                       for p in backups]
+            reports = [
+                self.restore_json(p, progress=progress, cancelled=cancelled, accept_links=accept_links) for p in backups
+            ]
             rest = [p for p in paths if p not in backups]
-            merged = self.from_files(rest, duplicates=duplicates, tag_categories=tag_categories,
-                                     keywords_as_tags=keywords_as_tags, progress=progress,
-                                     cancelled=cancelled) if rest else ImportReport()
+            merged = (
+                self.from_files(
+                    rest,
+                    duplicates=duplicates,
+                    tag_categories=tag_categories,
+                    keywords_as_tags=keywords_as_tags,
+                    progress=progress,
+                    cancelled=cancelled,
+                )
+                if rest
+                else ImportReport()
+            )
             for r in reports:
                 merged.files = r.files + merged.files
                 merged.paper_ids = r.paper_ids + merged.paper_ids
@@ -112,8 +123,14 @@ class Imports:
         parsed = _read_all(paths, cancelled)
         if cancelled and cancelled():
             return ImportReport(cancelled=True)
-        return self.from_records(parsed, duplicates=duplicates, tag_categories=tag_categories,
-                                 keywords_as_tags=keywords_as_tags, progress=progress, cancelled=cancelled)
+        return self.from_records(
+            parsed,
+            duplicates=duplicates,
+            tag_categories=tag_categories,
+            keywords_as_tags=keywords_as_tags,
+            progress=progress,
+            cancelled=cancelled,
+        )
 
     @writes
     def from_records(
@@ -143,17 +160,28 @@ class Imports:
         try:
             with self.store.write() as tx:
                 _lock(tx)
-                batch = start_batch(tx, "; ".join(name for name, _ in parsed)[:2000],
-                                    ",".join(sorted({pr.format for _, pr in parsed})))
-                writer = ImportWriter(tx, batch, merge=duplicates == "merge", tag_categories=tag_categories,
-                                      keywords_as_tags=keywords_as_tags, keep_apart=frozenset(keep_apart),
-                                      batch_keys=True)
+                batch = start_batch(
+                    tx, "; ".join(name for name, _ in parsed)[:2000], ",".join(sorted({pr.format for _, pr in parsed}))
+                )
+                writer = ImportWriter(
+                    tx,
+                    batch,
+                    merge=duplicates == "merge",
+                    tag_categories=tag_categories,
+                    keywords_as_tags=keywords_as_tags,
+                    keep_apart=frozenset(keep_apart),
+                    batch_keys=True,
+                )
                 for file_no, (name, pr) in enumerate(parsed):
                     if file_no:
                         writer.next_file()
-                    fr = FileReport(path=name, format=pr.format, failed=len(pr.errors),
-                                    errors=[str(e) for e in summarised(pr.errors)],
-                                    warnings=[str(w) for w in summarised(pr.warnings)])
+                    fr = FileReport(
+                        path=name,
+                        format=pr.format,
+                        failed=len(pr.errors),
+                        errors=[str(e) for e in summarised(pr.errors)],
+                        warnings=[str(w) for w in summarised(pr.warnings)],
+                    )
                     report.files.append(fr)
                     for index, rec in enumerate(pr.records):
                         writer.add(rec, fr, index)
@@ -180,9 +208,7 @@ class Imports:
             progress(total, total)
         return report
 
-    def preview(
-        self, paths: Sequence[str | Path], *, duplicates: str = "merge"
-    ) -> tuple[ImportReport, Parsed]:
+    def preview(self, paths: Sequence[str | Path], *, duplicates: str = "merge") -> tuple[ImportReport, Parsed]:
         """What importing these files would do (nothing is written). Returns the parsed files too,
         so the real import need not read them again."""
         parsed = _read_all(paths, None)
@@ -197,17 +223,37 @@ class Imports:
         The new paper is never merged into another one."""
         p = t.paper.c
         with self.store.read() as conn:
-            gone = conn.execute(select(p.title, p.abstract, p.authors_json, p.venue, p.year, p.doi, p.arxiv_id,
-                                       p.url).where(p.id == paper_id)).mappings().first()
+            gone = (
+                conn.execute(
+                    select(p.title, p.abstract, p.authors_json, p.venue, p.year, p.doi, p.arxiv_id, p.url).where(
+                        p.id == paper_id
+                    )
+                )
+                .mappings()
+                .first()
+            )
         rec = Record(title=f"Note kept from deleted paper {paper_id}", note=note)
         if gone is not None:  # in the trash
-            rec = Record(title=gone["title"] or rec.title, abstract=gone["abstract"] or "",
-                         authors=list(json.loads(gone["authors_json"] or "[]")), venue=gone["venue"],
-                         year=gone["year"], doi=gone["doi"], arxiv_id=gone["arxiv_id"], url=gone["url"], note=note)
-        report = self.from_records([(f"the note of deleted paper {paper_id}", ParseResult("note", [rec]))],
-                                   keep_apart=frozenset({(0, 0)}))
-        return Change(ChangeKind.IMPORT, tuple(report.paper_ids), text_changed=True,
-                      detail={"batch": report.batch_id, "kept_from": paper_id})
+            rec = Record(
+                title=gone["title"] or rec.title,
+                abstract=gone["abstract"] or "",
+                authors=list(json.loads(gone["authors_json"] or "[]")),
+                venue=gone["venue"],
+                year=gone["year"],
+                doi=gone["doi"],
+                arxiv_id=gone["arxiv_id"],
+                url=gone["url"],
+                note=note,
+            )
+        report = self.from_records(
+            [(f"the note of deleted paper {paper_id}", ParseResult("note", [rec]))], keep_apart=frozenset({(0, 0)})
+        )
+        return Change(
+            ChangeKind.IMPORT,
+            tuple(report.paper_ids),
+            text_changed=True,
+            detail={"batch": report.batch_id, "kept_from": paper_id},
+        )
 
     @writes
     def undo(self, batch_id: int) -> Change:
@@ -235,19 +281,30 @@ class Imports:
         mine = select(p.c.id).where(p.c.import_id == batch_id, p.c.deleted_at.is_(None))
         with self.store.read() as conn:
             papers = conn.execute(select(func.count()).select_from(mine.subquery())).scalar_one()
-            notes = conn.execute(select(func.count()).select_from(n)
-                                 .where(n.c.paper_id.in_(mine), n.c.text != "")).scalar_one()
-            highlights = conn.execute(select(func.count()).select_from(h)
-                                      .where(h.c.paper_id.in_(mine))).scalar_one()
+            notes = conn.execute(
+                select(func.count()).select_from(n).where(n.c.paper_id.in_(mine), n.c.text != "")
+            ).scalar_one()
+            highlights = conn.execute(select(func.count()).select_from(h).where(h.c.paper_id.in_(mine))).scalar_one()
         return {"papers": papers, "notes": notes, "highlights": highlights}
 
     def batches(self) -> list[BatchRow]:
         """Every import, newest first, as dicts of the ``import_batch`` columns."""
         with self.store.read() as conn:
             rows = conn.execute(select(t.import_batch).order_by(t.import_batch.c.id.desc()))
-            return [BatchRow(id=r.id, source=r.source, format=r.format, started_at=r.started_at,
-                             added=r.added, duplicates=r.duplicates, merged=r.merged, failed=r.failed,
-                             undone=r.undone) for r in rows]
+            return [
+                BatchRow(
+                    id=r.id,
+                    source=r.source,
+                    format=r.format,
+                    started_at=r.started_at,
+                    added=r.added,
+                    duplicates=r.duplicates,
+                    merged=r.merged,
+                    failed=r.failed,
+                    undone=r.undone,
+                )
+                for r in rows
+            ]
 
     def holds_nothing(self) -> bool:
         """Whether this library has no row at all (no paper, tag, list, batch, …): what
@@ -283,5 +340,13 @@ class Imports:
         doc, papers = read_document(path)
         with self.store.write() as tx:
             _lock(tx)
-            return restore_document(tx, path, doc, papers, progress=progress, cancelled=cancelled,
-                                    library_folder=self.folder, accept_links=accept_links)
+            return restore_document(
+                tx,
+                path,
+                doc,
+                papers,
+                progress=progress,
+                cancelled=cancelled,
+                library_folder=self.folder,
+                accept_links=accept_links,
+            )

@@ -58,9 +58,18 @@ def read_document(path: Path) -> tuple[dict[str, Any], list[ExportPaper]]:
 
 def _record(p: ExportPaper) -> Record:
     return Record(
-        abstract=p.abstract, title=p.title if p.title_source != "derived" else None, authors=list(p.authors),
-        venue=p.venue, year=p.year, doi=p.doi, arxiv_id=p.arxiv_id, url=p.url, bibtex_key=p.bibtex_key,
-        entry_type=p.entry_type, extra=dict(p.extra), keywords=list(p.keywords),
+        abstract=p.abstract,
+        title=p.title if p.title_source != "derived" else None,
+        authors=list(p.authors),
+        venue=p.venue,
+        year=p.year,
+        doi=p.doi,
+        arxiv_id=p.arxiv_id,
+        url=p.url,
+        bibtex_key=p.bibtex_key,
+        entry_type=p.entry_type,
+        extra=dict(p.extra),
+        keywords=list(p.keywords),
     )
 
 
@@ -121,7 +130,8 @@ def restore_document(
         fr.warnings.append(
             f"{len(refused):,} file link(s) point outside the library folder and were not restored (first: "
             f"{refused[0]}); if you trust this backup, import it again accepting its links "
-            "(marginalia import --accept-links, or answer Yes in the window)")
+            "(marginalia import --accept-links, or answer Yes in the window)"
+        )
     fr.refused_links = len(refused)
     finish_batch(tx, batch, fr)
     tx.queue_index(sorted(writer.touched))
@@ -140,8 +150,7 @@ def _user_data(tx: Tx, writer: ImportWriter, pid: int, p: ExportPaper, new: bool
     """Title, status, rating, date, tags, note and its revisions, highlights of one paper."""
     conn, pt = tx.conn, t.paper
     row = conn.execute(
-        select(pt.c.title_source, pt.c.status, pt.c.rating, pt.c.decision, pt.c.abstract_text)
-        .where(pt.c.id == pid)
+        select(pt.c.title_source, pt.c.status, pt.c.rating, pt.c.decision, pt.c.abstract_text).where(pt.c.id == pid)
     ).one()
     sets: dict[str, object] = {}
     if p.title_source == "edited" and (new or row.title_source != "edited"):
@@ -158,10 +167,18 @@ def _user_data(tx: Tx, writer: ImportWriter, pid: int, p: ExportPaper, new: bool
     if sets:
         conn.execute(update(pt).where(pt.c.id == pid).values(**sets))
         # logged "via import": the library's read count changes now, but nobody read it here now
-        change_log.record_fields(tx, {pid: {"status": "unread" if new else row.status,
-                                            "rating": 0 if new else row.rating,
-                                            "decision": None if new else row.decision}},
-                                 {pid: sets}, via="import")
+        change_log.record_fields(
+            tx,
+            {
+                pid: {
+                    "status": "unread" if new else row.status,
+                    "rating": 0 if new else row.rating,
+                    "decision": None if new else row.decision,
+                }
+            },
+            {pid: sets},
+            via="import",
+        )
     writer.link_tags(pid, list(p.tags), skip_bad=False)
     _note(tx, pid, p)
     _highlights(tx, pid, p, row.abstract_text)
@@ -183,8 +200,11 @@ def _note(tx: Tx, pid: int, p: ExportPaper) -> None:
     if old:
         conn.execute(insert(nr).values(paper_id=pid, text=old, saved_at=tx.now))
     ins = tx.d.insert(nt).values(paper_id=pid, text=p.note, updated_at=tx.now)
-    conn.execute(ins.on_conflict_do_update(
-        index_elements=["paper_id"], set_={"text": ins.excluded.text, "updated_at": ins.excluded.updated_at}))
+    conn.execute(
+        ins.on_conflict_do_update(
+            index_elements=["paper_id"], set_={"text": ins.excluded.text, "updated_at": ins.excluded.updated_at}
+        )
+    )
 
 
 def _highlights(tx: Tx, pid: int, p: ExportPaper, plain: str) -> None:
@@ -197,11 +217,21 @@ def _highlights(tx: Tx, pid: int, p: ExportPaper, plain: str) -> None:
     for hl in p.highlights:
         if (hl.quote, hl.start) in existing:
             continue
-        a = make_anchor(plain, hl.start, hl.end) if plain[hl.start:hl.end] == hl.quote else None
-        conn.execute(insert(h).values(
-            paper_id=pid, start=hl.start, end=hl.end, quote=hl.quote, prefix=a.prefix if a else "",
-            suffix=a.suffix if a else "", color=hl.color, comment=hl.comment, orphaned=a is None,
-            created_at=tx.now))
+        a = make_anchor(plain, hl.start, hl.end) if plain[hl.start : hl.end] == hl.quote else None
+        conn.execute(
+            insert(h).values(
+                paper_id=pid,
+                start=hl.start,
+                end=hl.end,
+                quote=hl.quote,
+                prefix=a.prefix if a else "",
+                suffix=a.suffix if a else "",
+                color=hl.color,
+                comment=hl.comment,
+                orphaned=a is None,
+                created_at=tx.now,
+            )
+        )
         added_orphan = added_orphan or a is None
     if added_orphan:
         reanchor_all(conn, pid, plain)
@@ -215,8 +245,9 @@ def _restore_list(tx: Tx, lst: dict[str, Any], by_uid: dict[str, int]) -> None:
         return
     lid = conn.execute(select(rl.c.id).where(tx.d.ci_equals(rl.c.name, name))).scalar()
     if lid is None:
-        lid = inserted_id(conn.execute(
-            insert(rl).values(name=name, description=lst.get("description", ""), created_at=tx.now)))
+        lid = inserted_id(
+            conn.execute(insert(rl).values(name=name, description=lst.get("description", ""), created_at=tx.now))
+        )
     start: int = conn.execute(
         select(func.coalesce(func.max(item.c.position) + 1, 0)).where(item.c.list_id == lid)
     ).scalar_one()
@@ -235,8 +266,9 @@ def _inside(path: Path, folder: Path) -> bool:
         return False
 
 
-def _attachments(tx: Tx, folder: Path, doc_folder: Path, pid: int, attached: Sequence[object],
-                 refused: list[str] | None = None) -> None:
+def _attachments(
+    tx: Tx, folder: Path, doc_folder: Path, pid: int, attached: Sequence[object], refused: list[str] | None = None
+) -> None:
     """A paper's attachments from a document (untrusted), those it lacks (same kind and SHA-256).
 
     A link is recorded as it was (``marginalia check`` says if its file is not there); one

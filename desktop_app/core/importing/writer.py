@@ -54,21 +54,31 @@ KEYWORD_TAG_ROOT = "keywords"
 CANDIDATES_PER_KEY = 16
 """The papers one look-up key yields at most (the oldest); the rest are not compared."""
 _KEY_BATCH = 2_000  # paper_identity rows written at once
-_ID_COLUMNS = ("id", "title", "title_source", "authors_json", "venue", "year", "doi", "arxiv_id", "bibtex_key",
-               "extra_json")
+_ID_COLUMNS = (
+    "id",
+    "title",
+    "title_source",
+    "authors_json",
+    "venue",
+    "year",
+    "doi",
+    "arxiv_id",
+    "bibtex_key",
+    "extra_json",
+)
 
 
 def start_batch(tx: Tx, source: str, fmt: str) -> int:
     """A new import batch (its counts are written by :func:`finish_batch`); its id."""
-    values = dict(source=source, format=fmt, started_at=tx.now, added=0, duplicates=0, merged=0, failed=0,
-                  undone=False)
+    values = dict(source=source, format=fmt, started_at=tx.now, added=0, duplicates=0, merged=0, failed=0, undone=False)
     return inserted_id(tx.conn.execute(insert(t.import_batch).values(**values)))
 
 
 def finish_batch(tx: Tx, batch_id: int, counts: ImportReport | FileReport) -> None:
     """Write what an import did into its batch."""
     tx.conn.execute(
-        update(t.import_batch).where(t.import_batch.c.id == batch_id)
+        update(t.import_batch)
+        .where(t.import_batch.c.id == batch_id)
         .values(added=counts.added, duplicates=counts.duplicates, merged=counts.merged, failed=counts.failed)
     )
 
@@ -82,9 +92,17 @@ class ImportWriter:
     and the caller calls :meth:`flush` before the transaction ends.
     """
 
-    def __init__(self, tx: Tx, batch_id: int, *, merge: bool, tag_categories: bool,
-                 keywords_as_tags: bool = False, keep_apart: frozenset[tuple[int, int]] = frozenset(),
-                 batch_keys: bool = False) -> None:
+    def __init__(
+        self,
+        tx: Tx,
+        batch_id: int,
+        *,
+        merge: bool,
+        tag_categories: bool,
+        keywords_as_tags: bool = False,
+        keep_apart: frozenset[tuple[int, int]] = frozenset(),
+        batch_keys: bool = False,
+    ) -> None:
         self.conn, self.now = tx.conn, tx.now
         self.tx = tx
         self.batch_id = batch_id
@@ -117,9 +135,13 @@ class ImportWriter:
         self._add_keys = d.insert(pi).on_conflict_do_nothing(index_elements=["key", "paper_id"])
         self._add_paper = insert(p)
         # a record with neither title nor abstract: the paper made from the very same record text
-        self._same_raw = (select(p.c.id, p.c.title).join(pi, pi.c.paper_id == p.c.id)
-                          .where(pi.c.key == bindparam("key"), p.c.raw == bindparam("raw"))
-                          .order_by(p.c.id).limit(CANDIDATES_PER_KEY))
+        self._same_raw = (
+            select(p.c.id, p.c.title)
+            .join(pi, pi.c.paper_id == p.c.id)
+            .where(pi.c.key == bindparam("key"), p.c.raw == bindparam("raw"))
+            .order_by(p.c.id)
+            .limit(CANDIDATES_PER_KEY)
+        )
         self._add_note = insert(t.note)
         self._deleted_at = select(p.c.deleted_at).where(p.c.id == bindparam("pid"))
         # a trashed paper imported again comes back as this import's (its undo trashes it again)
@@ -139,10 +161,14 @@ class ImportWriter:
         stmt = self._finds.get(count)
         if stmt is None:
             pi, p = t.paper_identity, t.paper
-            parts = [select(pi.c.key, pi.c.paper_id)
-                     .where(pi.c.key == bindparam(f"k{i}"), pi.c.paper_id <= bindparam("before"))
-                     .order_by(pi.c.paper_id).limit(CANDIDATES_PER_KEY).subquery(f"k{i}")
-                     for i in range(count)]
+            parts = [
+                select(pi.c.key, pi.c.paper_id)
+                .where(pi.c.key == bindparam(f"k{i}"), pi.c.paper_id <= bindparam("before"))
+                .order_by(pi.c.paper_id)
+                .limit(CANDIDATES_PER_KEY)
+                .subquery(f"k{i}")
+                for i in range(count)
+            ]
             per_key = [select(part.c.key, part.c.paper_id) for part in parts]
             keyed = (union_all(*per_key) if count > 1 else per_key[0]).subquery("keyed")
             stmt = select(keyed.c.key, *(p.c[c] for c in _ID_COLUMNS)).join(p, p.c.id == keyed.c.paper_id)
@@ -191,8 +217,13 @@ class ImportWriter:
     def _identity_of(self, pid: int) -> Identity:
         """The identity of a paper read from its row (one this import has not compared yet)."""
         p = t.paper
-        row = self.conn.execute(select(*(p.c[c] for c in (*_ID_COLUMNS, "abstract", "abstract_text")))
-                                .where(p.c.id == pid)).mappings().one()
+        row = (
+            self.conn.execute(
+                select(*(p.c[c] for c in (*_ID_COLUMNS, "abstract", "abstract_text"))).where(p.c.id == pid)
+            )
+            .mappings()
+            .one()
+        )
         self.identities[pid] = ident = row_identity(row)
         self.titles.setdefault(pid, row["title"])
         return ident
@@ -210,7 +241,11 @@ class ImportWriter:
         if rec.title_derived and rec.title and rec.title.strip():  # Marginalia's own export of a
             title = plain_title(rec.title)  # derived title: kept as it was, still "derived"
         else:
-            title = plain_title(rec.title) if given and rec.title else (derive_title(rec.abstract) if rec.abstract else UNTITLED)
+            title = (
+                plain_title(rec.title)
+                if given and rec.title
+                else (derive_title(rec.abstract) if rec.abstract else UNTITLED)
+            )
         ident = record_identity(rec, plain, title, given=given)
         keys = candidate_keys(ident)
         found = self.match(ident, keys)
@@ -224,8 +259,16 @@ class ImportWriter:
             if (self.file_no, index) in self.keep_apart:
                 fr.kept_apart += 1
             else:
-                fr.matches.append(MatchNote(index=index, line=rec.line, title=_shown(rec, plain), paper_id=pid,
-                                            reason=reason, paper_title=self._title_of(pid)))
+                fr.matches.append(
+                    MatchNote(
+                        index=index,
+                        line=rec.line,
+                        title=_shown(rec, plain),
+                        paper_id=pid,
+                        reason=reason,
+                        paper_title=self._title_of(pid),
+                    )
+                )
                 self._duplicate(pid, rec, plain, fr)
                 self._remember(keys, pid)
                 return pid
@@ -233,18 +276,36 @@ class ImportWriter:
         key = self._citation_key(rec, title, fr)
         if rec.bibtex_key and key != rec.bibtex_key:  # the file's key, kept for the duplicate rules
             rec = replace(rec, extra={**rec.extra, FILE_KEY: rec.bibtex_key})
-        pid = inserted_id(self.conn.execute(self._add_paper, {
-            "uid": uuid.uuid4().hex, "title": title, "title_source": source, "abstract": rec.abstract,
-            "abstract_text": plain, "authors_json": json.dumps(rec.authors, ensure_ascii=False),
-            "keywords_json": json.dumps(rec.keywords, ensure_ascii=False),
-            "venue": rec.venue, "year": rec.year, "doi": rec.doi, "arxiv_id": rec.arxiv_id, "url": rec.url,
-            "bibtex_key": key, "entry_type": rec.entry_type,
-            "extra_json": json.dumps(_extra(rec), ensure_ascii=False), "raw": rec.raw,
-            "content_hash": content_hash(rec, plain), "status": rec.status if rec.status in STATUSES else "unread",
-            "rating": rec.rating if rec.rating in RATINGS else 0,
-            "decision": rec.decision if rec.decision in DECISIONS else None,
-            "added_at": self.now, "updated_at": self.now, "import_id": self.batch_id,
-        }))
+        pid = inserted_id(
+            self.conn.execute(
+                self._add_paper,
+                {
+                    "uid": uuid.uuid4().hex,
+                    "title": title,
+                    "title_source": source,
+                    "abstract": rec.abstract,
+                    "abstract_text": plain,
+                    "authors_json": json.dumps(rec.authors, ensure_ascii=False),
+                    "keywords_json": json.dumps(rec.keywords, ensure_ascii=False),
+                    "venue": rec.venue,
+                    "year": rec.year,
+                    "doi": rec.doi,
+                    "arxiv_id": rec.arxiv_id,
+                    "url": rec.url,
+                    "bibtex_key": key,
+                    "entry_type": rec.entry_type,
+                    "extra_json": json.dumps(_extra(rec), ensure_ascii=False),
+                    "raw": rec.raw,
+                    "content_hash": content_hash(rec, plain),
+                    "status": rec.status if rec.status in STATUSES else "unread",
+                    "rating": rec.rating if rec.rating in RATINGS else 0,
+                    "decision": rec.decision if rec.decision in DECISIONS else None,
+                    "added_at": self.now,
+                    "updated_at": self.now,
+                    "import_id": self.batch_id,
+                },
+            )
+        )
         # (its identity and title are not kept: a later record of this import sharing a key with
         # it reads them back from its row, once; a 100,000-record import keeps 80 MB less)
         self.made_by[pid] = self.file_no
@@ -390,8 +451,15 @@ class ImportWriter:
         more = [k for k in rec.keywords if k not in keywords]
         if more:
             sets["keywords_json"] = json.dumps(keywords + more, ensure_ascii=False)
-        values = {"venue": rec.venue, "year": rec.year, "doi": rec.doi, "arxiv_id": rec.arxiv_id,
-                  "url": rec.url, "bibtex_key": rec.bibtex_key, "entry_type": rec.entry_type}
+        values = {
+            "venue": rec.venue,
+            "year": rec.year,
+            "doi": rec.doi,
+            "arxiv_id": rec.arxiv_id,
+            "url": rec.url,
+            "bibtex_key": rec.bibtex_key,
+            "entry_type": rec.entry_type,
+        }
         for col in MERGE_FIELDS:
             if values[col] and not row[col]:
                 sets[col] = values[col]

@@ -45,8 +45,7 @@ def location_of(library: object) -> str:
     return str(server.url if server is not None else library.folder)  # type: ignore[attr-defined]
 
 
-def map_of_library(location: str, paper_ids: Sequence[int] | None,
-                   topics: TopicSet | None) -> tuple[PaperMap, Facets]:
+def map_of_library(location: str, paper_ids: Sequence[int] | None, topics: TopicSet | None) -> tuple[PaperMap, Facets]:
     """The map and its facets of the library at ``location``, opened here (the child's work)."""
     from desktop_app.core.insights.paper_map import facets, paper_map
     from desktop_app.core.library import Library
@@ -70,15 +69,20 @@ def topics_of_library(location: str, paper_ids: Sequence[int] | None, k: int | N
         lib.close()
 
 
-def map_in_child(location: str, paper_ids: Sequence[int] | None, topics: TopicSet | None,
-                 cancelled: Callable[[], bool] = lambda: False) -> tuple[PaperMap, Facets]:
+def map_in_child(
+    location: str,
+    paper_ids: Sequence[int] | None,
+    topics: TopicSet | None,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> tuple[PaperMap, Facets]:
     """:func:`map_of_library` in a child process."""
     ids = list(paper_ids) if paper_ids is not None else None
     return run_in_child(map_of_library, (location, ids, topics), cancelled)
 
 
-def topics_in_child(location: str, paper_ids: Sequence[int] | None, k: int | None,
-                    cancelled: Callable[[], bool] = lambda: False) -> TopicSet:
+def topics_in_child(
+    location: str, paper_ids: Sequence[int] | None, k: int | None, cancelled: Callable[[], bool] = lambda: False
+) -> TopicSet:
     """:func:`topics_of_library` in a child process."""
     ids = list(paper_ids) if paper_ids is not None else None
     return run_in_child(topics_of_library, (location, ids, k), cancelled)

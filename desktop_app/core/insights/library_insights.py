@@ -33,8 +33,12 @@ class Insights:
 
         return related_to(self._store, self._open_index(), paper_id, n)[0]
 
-    def related_shown(self, paper_id: int, n: int = 10, pool: int = 10,
-                      ) -> tuple[list[tuple[int, float]], list[RelatedPaper]]:
+    def related_shown(
+        self,
+        paper_id: int,
+        n: int = 10,
+        pool: int = 10,
+    ) -> tuple[list[tuple[int, float]], list[RelatedPaper]]:
         """(the ``pool`` most related papers as :meth:`related` gives them; the first ``n`` of
         them strong enough for the reader to list, each with its word: related.py)."""
         from desktop_app.core.insights.related import shown_related

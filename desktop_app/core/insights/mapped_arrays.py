@@ -58,7 +58,6 @@ class MappedArray:
         self._mm.madvise(_DONTNEED, lo, hi - lo)
 
 
-
 def trim_heap() -> None:
     """Hand the heap's free pages back to the system after a pass whose temporaries are freed
     (glibc's ``malloc_trim``). Without it each worker thread's malloc arena keeps the peak of

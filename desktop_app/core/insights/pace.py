@@ -34,7 +34,7 @@ class Pace:
 def decision_times(store: Store, limit: int = PACE_WINDOW + 1) -> list[datetime]:
     """The times of the newest decisions (distinct transactions), newest first."""
     c = t.change_log.c
-    stmt = (select(c.at, c.detail).where(c.kind == "decision").order_by(c.seq.desc()).limit(limit * 50))
+    stmt = select(c.at, c.detail).where(c.kind == "decision").order_by(c.seq.desc()).limit(limit * 50)
     times: list[datetime] = []
     with store.read() as conn:
         for at, detail in conn.execute(stmt):
@@ -75,12 +75,11 @@ def decision_sequence(store: Store) -> list[bool]:
     first: dict[int, int] = {}
     with store.read() as conn:
         for seq, pid, detail in conn.execute(
-                select(c.seq, c.paper_id, c.detail).where(c.kind == "decision", c.paper_id.is_not(None))
-                .order_by(c.seq)):
+            select(c.seq, c.paper_id, c.detail).where(c.kind == "decision", c.paper_id.is_not(None)).order_by(c.seq)
+        ):
             if pid not in first and '"via"' not in (detail or ""):
                 first[pid] = seq
-        now = dict(conn.execute(select(p.id, p.decision).where(
-            p.decision.is_not(None), p.deleted_at.is_(None))).all())
+        now = dict(conn.execute(select(p.id, p.decision).where(p.decision.is_not(None), p.deleted_at.is_(None))).all())
     return [now[pid] == "keep" for pid in sorted(first, key=first.__getitem__) if pid in now]
 
 

@@ -85,7 +85,7 @@ class Titles(Sequence[str]):
         if not 0 <= row < len(self._ends):
             raise IndexError(row)
         start = int(self._ends[row - 1]) if row else 0
-        return self._text[start:int(self._ends[row])]
+        return self._text[start : int(self._ends[row])]
 
 
 @dataclass(frozen=True)
@@ -98,8 +98,9 @@ class Facets:
     tags: np.ndarray  # int16: index into tag_names of the paper's most used tag, -1 for none of them
 
 
-def paper_map(store: Store, paper_ids: Sequence[int] | None = None, topics: TopicSet | None = None,
-              k: int | None = None) -> PaperMap:
+def paper_map(
+    store: Store, paper_ids: Sequence[int] | None = None, topics: TopicSet | None = None, k: int | None = None
+) -> PaperMap:
     """The map of ``paper_ids`` (all live papers when None), on ``topics`` when given (their
     names as the user left them), else on the topics found for those papers."""
     from threadpoolctl import threadpool_limits
@@ -118,8 +119,14 @@ def layout(space: SemanticSpace, topics: TopicSet, seed: int = 0) -> PaperMap:
     keep = sizes > 0
     if not keep.any():
         empty = np.empty((0, 2), np.float32)
-        return PaperMap(np.empty(0, np.int64), empty, np.empty(0, np.int32), np.zeros((len(groups), 2), np.float32),
-                        np.zeros(len(groups), np.float32), topics)
+        return PaperMap(
+            np.empty(0, np.int64),
+            empty,
+            np.empty(0, np.int32),
+            np.zeros((len(groups), 2), np.float32),
+            np.zeros(len(groups), np.float32),
+            topics,
+        )
     radii = np.sqrt(np.maximum(sizes, 1.0))
     radii /= radii[keep].mean()
     centres = _centres(space, groups, radii, keep, seed)
@@ -137,12 +144,19 @@ def layout(space: SemanticSpace, topics: TopicSet, seed: int = 0) -> PaperMap:
     scale = max(float(np.abs(xy - middle).max()), 1e-9)
     xy = (xy - middle) / scale
     centres = (centres - middle) / scale
-    return PaperMap(np.concatenate(id_parts).astype(np.int64), xy.astype(np.float32), np.concatenate(topic_parts),
-                    centres.astype(np.float32), (radii / scale).astype(np.float32), topics)
+    return PaperMap(
+        np.concatenate(id_parts).astype(np.int64),
+        xy.astype(np.float32),
+        np.concatenate(topic_parts),
+        centres.astype(np.float32),
+        (radii / scale).astype(np.float32),
+        topics,
+    )
 
 
-def _centres(space: SemanticSpace, groups: list[np.ndarray], radii: np.ndarray, keep: np.ndarray,
-             seed: int) -> np.ndarray:
+def _centres(
+    space: SemanticSpace, groups: list[np.ndarray], radii: np.ndarray, keep: np.ndarray, seed: int
+) -> np.ndarray:
     """The discs' centres: the topics' means on their two principal axes, spread to the discs'
     scale, then pushed apart until no two overlap."""
     k = len(groups)
@@ -193,10 +207,10 @@ def _push_apart(centres: np.ndarray, radii: np.ndarray, seed: int) -> np.ndarray
     gap = GAP * radii.mean()
     want = radii[:, None] + radii[None] + gap
     np.fill_diagonal(want, 0.0)
-    weight = radii ** 2 / (radii[:, None] ** 2 + radii[None] ** 2)  # the smaller disc moves more
+    weight = radii**2 / (radii[:, None] ** 2 + radii[None] ** 2)  # the smaller disc moves more
     for _ in range(PUSH_ROUNDS):
         delta = c[:, None] - c[None]
-        dist = np.sqrt((delta ** 2).sum(axis=2))
+        dist = np.sqrt((delta**2).sum(axis=2))
         overlap = np.where(dist < want, want - dist, 0.0)
         np.fill_diagonal(overlap, 0.0)
         if overlap.max() <= 1e-6:
@@ -225,8 +239,8 @@ def _disc(vectors: np.ndarray) -> np.ndarray:
             plane[:, axis] = -column
     if plane.shape[1] < 2:
         plane = np.column_stack([plane, np.zeros(m)])
-    distance = np.sqrt((centred ** 2).sum(axis=1)).round(6)
-    length = np.sqrt((plane ** 2).sum(axis=1))
+    distance = np.sqrt((centred**2).sum(axis=1)).round(6)
+    length = np.sqrt((plane**2).sum(axis=1))
     angle = np.where(length > 1e-9, np.arctan2(plane[:, 1], plane[:, 0]), 0.0)
     rank = rankdata(distance, method="average")  # 1 .. m
     radius = np.sqrt((rank - 0.5) / m)
@@ -258,24 +272,29 @@ def facets(store: Store, ids: Sequence[int] | np.ndarray) -> Facets:
     p, pt, tg = t.paper.c, t.paper_tag.c, t.tag.c
     codes = {value: n + 1 for n, value in enumerate(DECISIONS)}
     with store.read() as conn:
-        for pid, title, decision in conn.execute(select(p.id, p.title, p.decision)
-                                                 .where(store.dialect.in_ids(p.id, wanted))):
+        for pid, title, decision in conn.execute(
+            select(p.id, p.title, p.decision).where(store.dialect.in_ids(p.id, wanted))
+        ):
             n = pos[pid]
             titles[n] = title or ""
             decisions[n] = codes.get(decision, UNDECIDED)
-        counted = conn.execute(select(tg.name, func.count()).select_from(t.paper_tag.join(t.tag, tg.id == pt.tag_id))
-                               .where(store.dialect.in_ids(pt.paper_id, wanted))
-                               .group_by(tg.name).order_by(func.count().desc(), tg.name)
-                               .limit(SHOWN_TAGS)).all()
+        counted = conn.execute(
+            select(tg.name, func.count())
+            .select_from(t.paper_tag.join(t.tag, tg.id == pt.tag_id))
+            .where(store.dialect.in_ids(pt.paper_id, wanted))
+            .group_by(tg.name)
+            .order_by(func.count().desc(), tg.name)
+            .limit(SHOWN_TAGS)
+        ).all()
         names = [str(name) for name, _n in counted]
         rank = {name: n for n, name in enumerate(names)}
         if names:
-            for pid, name in conn.execute(select(pt.paper_id, tg.name)
-                                          .select_from(t.paper_tag.join(t.tag, tg.id == pt.tag_id))
-                                          .where(store.dialect.in_ids(pt.paper_id, wanted),
-                                                 tg.name.in_(names))):
+            for pid, name in conn.execute(
+                select(pt.paper_id, tg.name)
+                .select_from(t.paper_tag.join(t.tag, tg.id == pt.tag_id))
+                .where(store.dialect.in_ids(pt.paper_id, wanted), tg.name.in_(names))
+            ):
                 n, r = pos[pid], rank[name]
                 if tags[n] < 0 or r < tags[n]:
                     tags[n] = r
     return Facets(Titles(titles), decisions, names, tags)
-

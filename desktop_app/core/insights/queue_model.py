@@ -81,8 +81,9 @@ def fit(feats: TextFeatures, labels: dict[int, int]) -> Fitted | None:
     return Fitted(scores=scores, term_weights=weights)
 
 
-def naive_bayes_weights(matrix: Csr, rows: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
-                        alpha: float = NB_ALPHA) -> np.ndarray:
+def naive_bayes_weights(
+    matrix: Csr, rows: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, alpha: float = NB_ALPHA
+) -> np.ndarray:
     """Per term, log P(term | keep) - log P(term | skip) of a multinomial naive Bayes with
     additive smoothing ``alpha``: exactly scikit-learn's ``MultinomialNB(alpha).fit(X[rows], y,
     sample_weight).feature_log_prob_[1] - [0]`` (a test holds them equal), computed here with

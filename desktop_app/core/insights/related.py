@@ -72,8 +72,7 @@ def term_counts(text: str) -> Counter[str]:
     """How often each index term (stem) occurs in ``text``, stop words and short tokens left out."""
     stop = _stop_words()
     return Counter(
-        t.text for t in _analyzer()(text)
-        if len(t.text) >= MIN_LENGTH and not t.text.isdigit() and t.text not in stop
+        t.text for t in _analyzer()(text) if len(t.text) >= MIN_LENGTH and not t.text.isdigit() and t.text not in stop
     )
 
 
@@ -113,15 +112,18 @@ def paper_text(store: Store, paper_id: int) -> tuple[str, str]:
 
     p = t.paper.c
     with store.read() as conn:
-        row = conn.execute(select(p.title, p.abstract_text)
-                           .where(p.id == paper_id, p.deleted_at.is_(None))).first()
+        row = conn.execute(select(p.title, p.abstract_text).where(p.id == paper_id, p.deleted_at.is_(None))).first()
     if row is None:
         raise LibraryError(f"no paper with id {paper_id}")
     return row[0] or "", row[1] or ""
 
 
-def bm25_related(store: Store, index: SearchIndex, paper_id: int, n: int = 10,
-                 ) -> list[tuple[int, float]]:
+def bm25_related(
+    store: Store,
+    index: SearchIndex,
+    paper_id: int,
+    n: int = 10,
+) -> list[tuple[int, float]]:
     """The ``n`` papers sharing most of ``paper_id``'s key terms by BM25F, (id, score) best first."""
     title, abstract = paper_text(store, paper_id)
     q = related_query(key_terms(index, title, abstract))
@@ -131,8 +133,11 @@ def bm25_related(store: Store, index: SearchIndex, paper_id: int, n: int = 10,
     return [(pid, score) for pid, score in ranked if pid != paper_id][:n]
 
 
-def blend(bm25: list[tuple[int, float]], semantic: list[tuple[int, float]], weight: float = SEMANTIC_WEIGHT,
-          ) -> list[tuple[int, float]]:
+def blend(
+    bm25: list[tuple[int, float]],
+    semantic: list[tuple[int, float]],
+    weight: float = SEMANTIC_WEIGHT,
+) -> list[tuple[int, float]]:
     """Both rankings merged: ``weight`` × cosine + (1 - ``weight``) × BM25 score over the best
     BM25 score; a paper missing from one ranking scores 0 there. Best first, ties by id."""
     top = max((s for _, s in bm25), default=0.0) or 1.0
@@ -144,8 +149,14 @@ def blend(bm25: list[tuple[int, float]], semantic: list[tuple[int, float]], weig
     return sorted(score.items(), key=lambda ps: (-ps[1], ps[0]))
 
 
-def related_to(store: Store, index: SearchIndex, paper_id: int, n: int = 10, *, wait: bool = True,
-               ) -> tuple[list[tuple[int, float]], Query | dict[int, float] | None]:
+def related_to(
+    store: Store,
+    index: SearchIndex,
+    paper_id: int,
+    n: int = 10,
+    *,
+    wait: bool = True,
+) -> tuple[list[tuple[int, float]], Query | dict[int, float] | None]:
     """(the ``n`` papers most related to ``paper_id`` as (paper id, score), best first, the
     paper itself left out; what ranks them: their scores, or the BM25 query that scored them
     for a paper outside the semantic space, None when it has no key terms either).
@@ -178,8 +189,11 @@ def _live(store: Store, ranked: list[tuple[int, float]]) -> list[tuple[int, floa
 
     p = t.paper.c
     with store.read() as conn:
-        live = set(conn.execute(select(p.id).where(store.dialect.in_ids(p.id, [pid for pid, _ in ranked]),
-                                                   p.deleted_at.is_(None))).scalars())
+        live = set(
+            conn.execute(
+                select(p.id).where(store.dialect.in_ids(p.id, [pid for pid, _ in ranked]), p.deleted_at.is_(None))
+            ).scalars()
+        )
     return [(pid, score) for pid, score in ranked if pid in live]
 
 
@@ -213,8 +227,13 @@ def worth_showing(ranked: list[tuple[int, float]], semantic: bool, n: int = 10) 
     return out
 
 
-def shown_related(store: Store, index: SearchIndex, paper_id: int, n: int = 10, pool: int = 10,
-                  ) -> tuple[list[tuple[int, float]], list[RelatedPaper]]:
+def shown_related(
+    store: Store,
+    index: SearchIndex,
+    paper_id: int,
+    n: int = 10,
+    pool: int = 10,
+) -> tuple[list[tuple[int, float]], list[RelatedPaper]]:
     """(the ``pool`` papers most related to ``paper_id``, as :func:`related_to` ranks them; the
     first ``n`` of them strong enough to show, :func:`worth_showing`)."""
     ranked, why = related_to(store, index, paper_id, max(n, pool))

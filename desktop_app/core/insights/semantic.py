@@ -183,7 +183,7 @@ class SemanticSpace:
         for group in groups:
             points = self.vectors[group]
             for start in range(0, len(group), PAIR_BLOCK):  # the upper triangle only: half the work
-                sims = points[start:start + PAIR_BLOCK] @ points[start:].T
+                sims = points[start : start + PAIR_BLOCK] @ points[start:].T
                 i, j = np.nonzero(sims >= threshold)
                 i_rows, j_rows = group[i + start], group[j + start]
                 keep = i_rows < j_rows
@@ -202,13 +202,13 @@ class SemanticSpace:
         centres = _spherical_centres(points, k)
         nearest = np.empty((len(points), PAIR_PROBES), dtype=np.int64)
         for start in range(0, len(points), 4096):
-            sims = points[start:start + 4096] @ centres.T
-            nearest[start:start + 4096] = np.argsort(-sims, axis=1)[:, :PAIR_PROBES]
+            sims = points[start : start + 4096] @ centres.T
+            nearest[start : start + 4096] = np.argsort(-sims, axis=1)[:, :PAIR_PROBES]
         members = np.repeat(np.arange(len(points)), PAIR_PROBES)
         cell = nearest.ravel()
         order = np.argsort(cell, kind="stable")
         bounds = np.searchsorted(cell[order], np.arange(k + 1))
-        return [usable[members[order[bounds[c]:bounds[c + 1]]]] for c in range(k) if bounds[c + 1] - bounds[c] > 1]
+        return [usable[members[order[bounds[c] : bounds[c + 1]]]] for c in range(k) if bounds[c + 1] - bounds[c] > 1]
 
     def _row(self, paper_id: int) -> int | None:
         rows = self.rows([paper_id])
@@ -271,9 +271,14 @@ def fit_space(ids: np.ndarray, texts: Sequence[str], dimensions: int = MAX_DIMEN
 
     n = len(texts)
     vectorizer = TfidfVectorizer(
-        token_pattern=TOKEN_PATTERN, lowercase=True, stop_words="english", sublinear_tf=True,
-        min_df=2 if n >= MIN_DOCS_FOR_MIN_DF else 1, max_df=0.5 if n >= MIN_DOCS_FOR_MIN_DF else 1.0,
-        max_features=MAX_FEATURES, dtype=np.float32,
+        token_pattern=TOKEN_PATTERN,
+        lowercase=True,
+        stop_words="english",
+        sublinear_tf=True,
+        min_df=2 if n >= MIN_DOCS_FOR_MIN_DF else 1,
+        max_df=0.5 if n >= MIN_DOCS_FOR_MIN_DF else 1.0,
+        max_features=MAX_FEATURES,
+        dtype=np.float32,
     )
     try:
         weights = vectorizer.fit_transform(texts)
@@ -281,8 +286,9 @@ def fit_space(ids: np.ndarray, texts: Sequence[str], dimensions: int = MAX_DIMEN
     except ValueError:  # no words at all (empty texts, only stop words)
         from scipy.sparse import csr_matrix
 
-        return SemanticSpace(ids, np.zeros((n, 0), np.float32), csr_matrix((n, 0), dtype=np.float32),
-                             np.empty(0, dtype=object))
+        return SemanticSpace(
+            ids, np.zeros((n, 0), np.float32), csr_matrix((n, 0), dtype=np.float32), np.empty(0, dtype=object)
+        )
     rank = min(dimensions, n - 1, weights.shape[1] - 1)
     if rank < 1:  # one paper, or one word: the tf-idf rows are the space
         vectors = weights.toarray()
@@ -310,9 +316,11 @@ def library_state(store: Store) -> tuple:
 
     p = t.paper.c
     with store.read() as conn:
-        row = conn.execute(select(func.count(), func.max(p.id), func.sum(func.length(p.title)),
-                                  func.sum(func.length(p.abstract_text)))
-                           .where(p.deleted_at.is_(None))).one()
+        row = conn.execute(
+            select(
+                func.count(), func.max(p.id), func.sum(func.length(p.title)), func.sum(func.length(p.abstract_text))
+            ).where(p.deleted_at.is_(None))
+        ).one()
     state = tuple(int(v or 0) for v in row)
     if stamp is not None:
         with _lock:
@@ -363,8 +371,9 @@ def ready_space(store: Store) -> SemanticSpace | None:
         kept = _kept.setdefault(id(store), _Kept())
         if kept.state == state or kept.fitting is not None or kept.fit_lock.locked():
             return kept.space  # current, or a fit under way: never wait for it
-        kept.fitting = threading.Thread(target=_fit_in_background, args=(store, state, kept),
-                                        name="semantic-space", daemon=True)
+        kept.fitting = threading.Thread(
+            target=_fit_in_background, args=(store, state, kept), name="semantic-space", daemon=True
+        )
         kept.fitting.start()
         return kept.space
 
@@ -453,13 +462,21 @@ def save_space(folder: Path, state: tuple, space: SemanticSpace) -> Path | None:
     import shutil
 
     final = _space_dir(folder, state)
-    tmp = final.with_name(f"{final.name}.{os.getpid()}-{threading.get_ident()}.tmp")  # a killed child's: core/leftovers.py
+    tmp = final.with_name(
+        f"{final.name}.{os.getpid()}-{threading.get_ident()}.tmp"
+    )  # a killed child's: core/leftovers.py
     try:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         w = space.weights
-        arrays = {"ids": space.ids, "vectors": space.vectors, "data": w.data, "indices": w.indices,
-                  "indptr": w.indptr, "words": np.asarray(space.words, dtype=str)}
+        arrays = {
+            "ids": space.ids,
+            "vectors": space.vectors,
+            "data": w.data,
+            "indices": w.indices,
+            "indptr": w.indptr,
+            "words": np.asarray(space.words, dtype=str),
+        }
         for name, value in arrays.items():
             np.save(tmp / f"{name}.npy", np.ascontiguousarray(value), allow_pickle=False)
         (tmp / "shape.json").write_text(json.dumps(list(w.shape)), "utf-8")
@@ -492,12 +509,19 @@ def load_space(folder: Path, state: tuple) -> SemanticSpace | None:
         a = {name: m.array for name, m in files.items()}
         shape = tuple(json.loads((where / "shape.json").read_text("utf-8")))
         n = len(a["ids"])
-        if (len(shape) != 2 or shape[0] != n or len(a["vectors"]) != n or len(a["indptr"]) != n + 1
-                or len(a["words"]) != shape[1] or len(a["indices"]) != len(a["data"])):
+        if (
+            len(shape) != 2
+            or shape[0] != n
+            or len(a["vectors"]) != n
+            or len(a["indptr"]) != n + 1
+            or len(a["words"]) != shape[1]
+            or len(a["indices"]) != len(a["data"])
+        ):
             return None
         weights = csr_matrix((a["data"], a["indices"], a["indptr"]), shape=shape, copy=False)
-        return SemanticSpace(a["ids"], a["vectors"], weights, a["words"],
-                             mapped=(files["vectors"], files["data"], files["indices"]))
+        return SemanticSpace(
+            a["ids"], a["vectors"], weights, a["words"], mapped=(files["vectors"], files["data"], files["indices"])
+        )
     except (OSError, ValueError, TypeError):
         return None
 

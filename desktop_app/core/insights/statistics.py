@@ -62,8 +62,10 @@ class LibraryStatistics:
     def as_dict(self) -> dict:
         """A JSON-ready form (``marginalia stats --json``)."""
         d = asdict(self)
-        d["progress"] = [{"day": p.day.isoformat(), "skimmed": p.skimmed, "read": p.read,
-                          "read_total": p.read_total} for p in self.progress]
+        d["progress"] = [
+            {"day": p.day.isoformat(), "skimmed": p.skimmed, "read": p.read, "read_total": p.read_total}
+            for p in self.progress
+        ]
         d["by_tag"] = [{"tag": n, "papers": c} for n, c in self.by_tag]
         d["by_venue"] = [{"venue": n, "papers": c} for n, c in self.by_venue]
         d["by_year"] = [{"year": y, "papers": c} for y, c in self.by_year]
@@ -80,8 +82,9 @@ def library_statistics(store: Store, today: date | None = None) -> LibraryStatis
         # The trash is small and found from the deleted_at index; live counts are all counts
         # (from each column's index) minus the trashed papers'. Filtering on deleted_at in the
         # GROUP BYs themselves reads every row of the table: 0.8 s at 100,000 papers.
-        trashed = conn.execute(select(p.id, p.status, p.rating, p.decision, p.year, p.venue)
-                               .where(p.deleted_at.is_not(None))).all()
+        trashed = conn.execute(
+            select(p.id, p.status, p.rating, p.decision, p.year, p.venue).where(p.deleted_at.is_not(None))
+        ).all()
         trashed_ids = [r.id for r in trashed]
 
         def live_counts(column: ColumnElement) -> dict:

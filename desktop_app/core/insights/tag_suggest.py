@@ -57,9 +57,15 @@ def tag_stems(name: str) -> frozenset[str]:
     return frozenset(term_counts(re.sub(r"[-_.:]+", " ", leaf)))
 
 
-def suggest_tags(library: Library, paper_id: int, k: int = SHOWN, *, hide_own: bool = False,
-                 neighbours: int = NEIGHBOURS, related: list[tuple[int, float]] | None = None,
-                 ) -> list[TagSuggestion]:
+def suggest_tags(
+    library: Library,
+    paper_id: int,
+    k: int = SHOWN,
+    *,
+    hide_own: bool = False,
+    neighbours: int = NEIGHBOURS,
+    related: list[tuple[int, float]] | None = None,
+) -> list[TagSuggestion]:
     """Up to ``k`` tags for ``paper_id``, best first. ``hide_own``: ignore the paper's own tags
     (leave-one-out: as if it had none, and tags only it carries did not exist). ``related``:
     ``lib.insights.related(paper_id, neighbours)`` when the caller has it already."""
@@ -76,8 +82,10 @@ def suggest_tags(library: Library, paper_id: int, k: int = SHOWN, *, hide_own: b
     tagged = _tagged_neighbours(library, paper_id)
     if tagged is not None:
         space_votes = _votes(library, tagged, SPACE_POWER)
-        votes = {name: (1 - SPACE_SHARE) * votes.get(name, 0.0) + SPACE_SHARE * space_votes.get(name, 0.0)
-                 for name in votes.keys() | space_votes.keys()}
+        votes = {
+            name: (1 - SPACE_SHARE) * votes.get(name, 0.0) + SPACE_SHARE * space_votes.get(name, 0.0)
+            for name in votes.keys() | space_votes.keys()
+        }
     for name, vote in votes.items():
         scores[name] = vote
         why.setdefault(name, set()).add("similar papers")
@@ -97,13 +105,18 @@ def suggest_tags(library: Library, paper_id: int, k: int = SHOWN, *, hide_own: b
                 scores[info.name] = scores.get(info.name, 0.0) + bonus
                 why.setdefault(info.name, set()).add("key terms")
 
-    ranked = sorted(((s, n) for n, s in scores.items() if n.lower() not in own_lower and s >= MIN_SCORE),
-                    key=lambda sn: (-sn[0], sn[1]))
+    ranked = sorted(
+        ((s, n) for n, s in scores.items() if n.lower() not in own_lower and s >= MIN_SCORE),
+        key=lambda sn: (-sn[0], sn[1]),
+    )
     return [TagSuggestion(n, round(s, 4), " and ".join(sorted(why[n], reverse=True))) for s, n in ranked[:k]]
 
 
-def _votes(library: Library, neighbours: list[tuple[int, float]], power: float = SIMILARITY_POWER,
-           ) -> dict[str, float]:
+def _votes(
+    library: Library,
+    neighbours: list[tuple[int, float]],
+    power: float = SIMILARITY_POWER,
+) -> dict[str, float]:
     """Each tag the ``neighbours`` carry with its share of their total weight, a neighbour's
     weight being (its score / the best one's) ** ``power``."""
     if not neighbours:

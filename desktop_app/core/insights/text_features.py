@@ -64,8 +64,12 @@ class Csr:
     def of(cls, matrix: object) -> Csr:
         """From a SciPy CSR matrix."""
         m = matrix.tocsr()  # type: ignore[attr-defined]
-        return cls(np.asarray(m.indptr, dtype=np.int64), np.asarray(m.indices, dtype=np.int32),
-                   np.asarray(m.data, dtype=np.float32), (int(m.shape[0]), int(m.shape[1])))
+        return cls(
+            np.asarray(m.indptr, dtype=np.int64),
+            np.asarray(m.indices, dtype=np.int32),
+            np.asarray(m.data, dtype=np.float32),
+            (int(m.shape[0]), int(m.shape[1])),
+        )
 
     def give_back(self, start: int = 0, stop: int | None = None) -> None:
         """Drop the resident pages of stored values ``start:stop`` (all by default) of a mapped
@@ -95,7 +99,7 @@ class Csr:
             lo, hi = int(self.indptr[r0]), int(self.indptr[r1])
             if hi > lo:
                 products = self.data[lo:hi].astype(np.float64) * weights[self.indices[lo:hi]]
-                local = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(self.indptr[r0:r1 + 1]))
+                local = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(self.indptr[r0 : r1 + 1]))
                 out[r0:r1] = np.bincount(local, weights=products, minlength=r1 - r0)
             self.give_back(lo, hi)
         trim_heap()  # the slices' temporaries: freed, and now out of this thread's arena too
@@ -143,10 +147,13 @@ def fingerprint(store: Store) -> str:
     p = t.paper.c
     live = p.deleted_at.is_(None)
     with store.read() as conn:
-        row = conn.execute(select(
-            func.count(), func.coalesce(func.max(p.id), 0),
-            func.coalesce(func.sum(p.id * 7919 + func.length(p.abstract_text) * 31 + func.length(p.title)), 0),
-        ).where(live)).one()
+        row = conn.execute(
+            select(
+                func.count(),
+                func.coalesce(func.max(p.id), 0),
+                func.coalesce(func.sum(p.id * 7919 + func.length(p.abstract_text) * 31 + func.length(p.title)), 0),
+            ).where(live)
+        ).one()
     return hashlib.sha1(repr(tuple(int(v) for v in row)).encode()).hexdigest()[:16]
 
 
@@ -157,8 +164,7 @@ def paper_texts(store: Store) -> tuple[np.ndarray, list[str]]:
     texts: list[str] = []
     with store.read() as conn:
         for pid, title, source, abstract in conn.execute(
-            select(p.id, p.title, p.title_source, p.abstract_text)
-            .where(p.deleted_at.is_(None)).order_by(p.id)
+            select(p.id, p.title, p.title_source, p.abstract_text).where(p.deleted_at.is_(None)).order_by(p.id)
         ):
             ids.append(pid)
             head = "" if source == "derived" else (title or "")
@@ -171,15 +177,23 @@ def build(ids: np.ndarray, texts: list[str], fp: str = "") -> TextFeatures:
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     min_df = 2 if len(texts) >= 50 else 1
-    vec = TfidfVectorizer(sublinear_tf=True, ngram_range=(1, 2), min_df=min_df, max_features=MAX_FEATURES,
-                          stop_words="english", dtype=np.float32, token_pattern=r"(?u)\b\w\w+\b")
+    vec = TfidfVectorizer(
+        sublinear_tf=True,
+        ngram_range=(1, 2),
+        min_df=min_df,
+        max_features=MAX_FEATURES,
+        stop_words="english",
+        dtype=np.float32,
+        token_pattern=r"(?u)\b\w\w+\b",
+    )
     try:
         matrix = Csr.of(vec.fit_transform(texts))
         terms = vec.get_feature_names_out().tolist()
     except ValueError:  # no terms at all (empty abstracts, a library of one word)
         empty = np.zeros(0)
-        matrix = Csr(np.zeros(len(texts) + 1, dtype=np.int64), empty.astype(np.int32),
-                     empty.astype(np.float32), (len(texts), 0))
+        matrix = Csr(
+            np.zeros(len(texts) + 1, dtype=np.int64), empty.astype(np.int32), empty.astype(np.float32), (len(texts), 0)
+        )
         terms = []
     return TextFeatures(fp, ids, matrix, terms)
 
@@ -246,9 +260,15 @@ def _load(folder: Path, fp: str) -> TextFeatures | None:
     terms = text.split("\n") if text else []
     ids, indptr, indices, data = (a[name].array for name in _ARRAYS)
     n, m = len(ids), len(terms)
-    if (len(indptr) != n + 1 or len(indices) != len(data) or int(indptr[-1]) != len(data)
-            or ids.dtype != np.int64 or indptr.dtype != np.int64 or indices.dtype != np.int32
-            or data.dtype != np.float32):
+    if (
+        len(indptr) != n + 1
+        or len(indices) != len(data)
+        or int(indptr[-1]) != len(data)
+        or ids.dtype != np.int64
+        or indptr.dtype != np.int64
+        or indices.dtype != np.int32
+        or data.dtype != np.float32
+    ):
         return None
     matrix = Csr(indptr, indices, data, (n, m), mapped=(a["indices"], a["data"]))
     return TextFeatures(fp, ids, matrix, terms)
@@ -263,8 +283,12 @@ def _save(folder: Path, feats: TextFeatures) -> bool:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         m = feats.matrix
-        arrays = {"ids": (feats.ids, np.int64), "indptr": (m.indptr, np.int64),
-                  "indices": (m.indices, np.int32), "data": (m.data, np.float32)}
+        arrays = {
+            "ids": (feats.ids, np.int64),
+            "indptr": (m.indptr, np.int64),
+            "indices": (m.indices, np.int32),
+            "data": (m.data, np.float32),
+        }
         for name, (value, dtype) in arrays.items():
             np.save(tmp / f"{name}.npy", np.ascontiguousarray(value, dtype=dtype), allow_pickle=False)
         # a term never holds a newline: the tokenizer splits on whitespace

@@ -37,8 +37,26 @@ SAMPLE = 2_000
 SILHOUETTE_DIMENSIONS = 20  # papers the silhouette of each candidate count is measured on
 NO_WORDS_NAME = "no shared words"
 # words of any abstract's frame ("antidepressant-like", "we propose a method"): never a topic's name
-FRAME_WORDS = frozenset({"like", "using", "based", "propose", "proposed", "paper", "study", "studies",
-                         "results", "result", "show", "shows", "method", "methods", "approach", "new"})
+FRAME_WORDS = frozenset(
+    {
+        "like",
+        "using",
+        "based",
+        "propose",
+        "proposed",
+        "paper",
+        "study",
+        "studies",
+        "results",
+        "result",
+        "show",
+        "shows",
+        "method",
+        "methods",
+        "approach",
+        "new",
+    }
+)
 
 
 @dataclass
@@ -54,8 +72,14 @@ class Topic:
         return len(self.ids)
 
     def as_json(self) -> dict:
-        return {"number": self.number, "name": self.name, "words": self.words, "size": self.size,
-                "decisions": self.decisions, "ids": self.ids}
+        return {
+            "number": self.number,
+            "name": self.name,
+            "words": self.words,
+            "size": self.size,
+            "decisions": self.decisions,
+            "ids": self.ids,
+        }
 
 
 @dataclass
@@ -104,8 +128,12 @@ class TopicSet:
                     continue  # another topic took that name meanwhile: the found one stays
 
     def as_json(self) -> dict:
-        return {"papers": self.papers, "chosen": self.chosen, "message": self.message,
-                "topics": [t.as_json() for t in self.topics]}
+        return {
+            "papers": self.papers,
+            "chosen": self.chosen,
+            "message": self.message,
+            "topics": [t.as_json() for t in self.topics],
+        }
 
 
 def decision_counts(store: Store, ids: Sequence[int]) -> dict[str, int]:
@@ -117,8 +145,9 @@ def decision_counts(store: Store, ids: Sequence[int]) -> dict[str, int]:
     counts = dict.fromkeys((*DECISIONS, "undecided"), 0)
     p = t.paper.c
     with store.read() as conn:
-        rows = conn.execute(select(p.decision, func.count()).where(store.dialect.in_ids(p.id, ids))
-                            .group_by(p.decision)).all()
+        rows = conn.execute(
+            select(p.decision, func.count()).where(store.dialect.in_ids(p.id, ids)).group_by(p.decision)
+        ).all()
     for value, n in rows:
         counts[value if value in DECISIONS else "undecided"] += n
     return counts
@@ -132,8 +161,13 @@ def undecided(store: Store, ids: Sequence[int]) -> list[int]:
 
     p = t.paper.c
     with store.read() as conn:
-        return list(conn.execute(select(p.id).where(store.dialect.in_ids(p.id, ids), p.decision.is_(None),
-                                                    p.deleted_at.is_(None)).order_by(p.id)).scalars())
+        return list(
+            conn.execute(
+                select(p.id)
+                .where(store.dialect.in_ids(p.id, ids), p.decision.is_(None), p.deleted_at.is_(None))
+                .order_by(p.id)
+            ).scalars()
+        )
 
 
 def candidate_counts(n: int) -> list[int]:
@@ -188,8 +222,9 @@ def cluster(points: np.ndarray, k: int, seed: int = 0) -> np.ndarray:
     return model.fit_predict(points).astype(np.int64)
 
 
-def distinctive_words(space: SemanticSpace, rows: np.ndarray, labels: np.ndarray, k: int,
-                      n: int = SHOWN_WORDS) -> list[list[str]]:
+def distinctive_words(
+    space: SemanticSpace, rows: np.ndarray, labels: np.ndarray, k: int, n: int = SHOWN_WORDS
+) -> list[list[str]]:
     """For each label, the ``n`` words most frequent in its papers against all (class-based tf-idf)."""
     from scipy.sparse import csr_matrix
 
@@ -222,8 +257,9 @@ def _one_form_each(words: list[str]) -> list[str]:
     return out
 
 
-def find_topics(store: Store, paper_ids: Sequence[int] | None = None, k: int | None = None,
-                space: SemanticSpace | None = None) -> TopicSet:
+def find_topics(
+    store: Store, paper_ids: Sequence[int] | None = None, k: int | None = None, space: SemanticSpace | None = None
+) -> TopicSet:
     """The topics of ``paper_ids`` (all live papers when None); ``k`` topics when given."""
     from threadpoolctl import threadpool_limits
 
@@ -231,8 +267,7 @@ def find_topics(store: Store, paper_ids: Sequence[int] | None = None, k: int | N
         return _find_topics(store, paper_ids, k, space)
 
 
-def _find_topics(store: Store, paper_ids: Sequence[int] | None, k: int | None,
-                 space: SemanticSpace | None) -> TopicSet:
+def _find_topics(store: Store, paper_ids: Sequence[int] | None, k: int | None, space: SemanticSpace | None) -> TopicSet:
     if k is not None and k < 1:
         raise LibraryError(f"the number of topics is at least 1, not {k}")
     space = space if space is not None else library_space(store)
@@ -266,8 +301,7 @@ def _find_topics(store: Store, paper_ids: Sequence[int] | None, k: int | None,
         name = _unique(" ".join(words[c][:NAME_WORDS]) or f"topic {c + 1}", taken)
         topics.append(Topic(c + 1, name, words[c], [int(i) for i in members]))
     if len(wordless):
-        topics.append(Topic(len(topics) + 1, _unique(NO_WORDS_NAME, taken), [],
-                            [int(i) for i in space.ids[wordless]]))
+        topics.append(Topic(len(topics) + 1, _unique(NO_WORDS_NAME, taken), [], [int(i) for i in space.ids[wordless]]))
         if not len(worded):
             message = "These papers share no words (no abstracts, or each in words of its own)."
     for t in topics:

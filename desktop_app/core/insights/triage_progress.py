@@ -34,9 +34,13 @@ def statuses(store: Store, paper_ids: list[int]) -> dict[int, str]:
     out: dict[int, str] = {}
     with store.read() as conn:
         for i in range(0, len(paper_ids), 500):
-            chunk = paper_ids[i:i + 500]
-            out.update({r[0]: r[1] for r in conn.execute(
-                select(p.id, p.status).where(p.id.in_(chunk), p.deleted_at.is_(None)))})
+            chunk = paper_ids[i : i + 500]
+            out.update(
+                {
+                    r[0]: r[1]
+                    for r in conn.execute(select(p.id, p.status).where(p.id.in_(chunk), p.deleted_at.is_(None)))
+                }
+            )
     return out
 
 
@@ -45,8 +49,7 @@ def decided_since(store: Store, since: datetime) -> set[int]:
     from the change log's "status" events. Empty when nothing logs status changes."""
     c = _change_log().c
     with store.read() as conn:
-        rows = conn.execute(select(c.paper_id, c.detail).where(c.kind == "status", c.at >= since)
-                            .order_by(c.seq)).all()
+        rows = conn.execute(select(c.paper_id, c.detail).where(c.kind == "status", c.at >= since).order_by(c.seq)).all()
     decided: set[int] = set()
     for pid, detail in rows:
         if pid is None:

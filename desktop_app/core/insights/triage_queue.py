@@ -63,8 +63,9 @@ class QueueSummary:
         31 likely keeps remain" (English: the CLI's; the window builds its own translated one)."""
         parts = [f"{self.decided:,} of {self.shown:,} decided"]
         if self.seconds_left is not None and self.undecided:
-            parts.append(f"{pace_mod.format_duration(self.seconds_left)} left at your pace of the "
-                         f"last {pace_mod.PACE_WINDOW}")
+            parts.append(
+                f"{pace_mod.format_duration(self.seconds_left)} left at your pace of the last {pace_mod.PACE_WINDOW}"
+            )
         if self.likely_keeps is not None and self.undecided:
             parts.append(f"about {round(self.likely_keeps):,} likely keeps remain")
         return " · ".join(parts)
@@ -119,18 +120,21 @@ class TriageQueue:
         """Decisions and ratings of the live papers that have one."""
         p = t.paper.c
         with self._store.read() as conn:
-            rows = conn.execute(select(p.id, p.decision, p.rating).where(
-                p.deleted_at.is_(None), (p.decision.is_not(None)) | (p.rating > 0))).all()
+            rows = conn.execute(
+                select(p.id, p.decision, p.rating).where(
+                    p.deleted_at.is_(None), (p.decision.is_not(None)) | (p.rating > 0)
+                )
+            ).all()
         return ({r[0]: r[1] for r in rows if r[1] is not None}, {r[0]: r[2] for r in rows if r[2]})
 
-    def queue(self, query_text: str = "", *, learned: bool = True, limit: int | None = None,
-              why: int = 5, **filters: object) -> Queue:
+    def queue(
+        self, query_text: str = "", *, learned: bool = True, limit: int | None = None, why: int = 5, **filters: object
+    ) -> Queue:
         """The filter's papers in triage order. ``limit`` caps the entries explained and returned."""
         result = self._finder.query(query_text, **filters)  # type: ignore[arg-type]
         return self.order(result.ids, learned=learned, limit=limit, why=why)
 
-    def order(self, shown: Sequence[int], *, learned: bool = True, limit: int | None = None,
-              why: int = 5) -> Queue:
+    def order(self, shown: Sequence[int], *, learned: bool = True, limit: int | None = None, why: int = 5) -> Queue:
         """The papers ``shown`` (a list in its own order: the window's) in triage order."""
         decisions, ratings = self.labels()
         shown = list(shown)
@@ -173,8 +177,9 @@ class TriageQueue:
         trim_heap()  # a ranking's temporaries (lists and arrays of every shown paper) are freed
         return Queue(entries, decided, summary)
 
-    def near_duplicates(self, paper_id: int, threshold: float = NEAR_DUPLICATE,
-                        limit: int = 20) -> list[tuple[int, float]]:
+    def near_duplicates(
+        self, paper_id: int, threshold: float = NEAR_DUPLICATE, limit: int = 20
+    ) -> list[tuple[int, float]]:
         """Undecided live papers whose abstract is nearly ``paper_id``'s, (id, cosine) best first."""
         from desktop_app.core.insights.text_features import features
 

@@ -60,8 +60,7 @@ class IndexView:
             arrays = segment_arrays.load_or_compute(folder, segreader, writable=writable)
             self.leaves.append((segreader, offset, arrays))
         total = reader.doc_count_all()
-        self.pids = (np.concatenate([a.pids for _, _, a in self.leaves]) if self.leaves
-                     else np.empty(0, dtype=np.int64))
+        self.pids = np.concatenate([a.pids for _, _, a in self.leaves]) if self.leaves else np.empty(0, dtype=np.int64)
         assert len(self.pids) == total, "segment arrays do not cover the index"
         self.live = np.ones(total, dtype=bool)
         self.has_deletions = False
@@ -156,7 +155,7 @@ class FastExecutor:
 
         w = s.weighting
         # BM25F with one B for all fields is what the app's searcher uses
-        self._bm25 = (isinstance(w, scoring.BM25F) and not w._field_B)
+        self._bm25 = isinstance(w, scoring.BM25F) and not w._field_B
         self.B = getattr(w, "B", 0.75)
         self.K1 = getattr(w, "K1", 1.2)
         # a leaf scored once, even if used twice (matching, then ranking the same query)
@@ -260,8 +259,9 @@ class FastExecutor:
         docs, weights = self.view.postings(field, btext)
         if not len(docs):
             return docs, np.empty(0)
-        return docs, self._bm25_scores(field, btext, docs, weights) * boost if boost != 1.0 \
-            else self._bm25_scores(field, btext, docs, weights)
+        return docs, self._bm25_scores(field, btext, docs, weights) * boost if boost != 1.0 else self._bm25_scores(
+            field, btext, docs, weights
+        )
 
     def _bm25_scores(self, field: str, btext: bytes, docs: np.ndarray, weights: np.ndarray) -> np.ndarray:
         s = self.view.searcher

@@ -51,8 +51,7 @@ def _tokens(text: str, field: str) -> list[_Token]:
     analyzer = _analyzer(field)
     if analyzer is None:
         return []
-    return [_Token(t.text, t.startchar, t.endchar, t.pos)
-            for t in analyzer(text, chars=True, positions=True)]
+    return [_Token(t.text, t.startchar, t.endchar, t.pos) for t in analyzer(text, chars=True, positions=True)]
 
 
 def _positive_leaves(q: query.Query, negated: bool = False) -> Iterator[query.Query]:
@@ -104,8 +103,10 @@ def _phrase_spans(leaf: query.Phrase, tokens: list[_Token]) -> Iterator[tuple[in
             continue
         last, ok = first, True
         for word in words[1:]:
-            nxt = next((by_pos[p] for p in range(last.pos + 1, last.pos + slop + 1)
-                        if p in by_pos and by_pos[p].term == word), None)
+            nxt = next(
+                (by_pos[p] for p in range(last.pos + 1, last.pos + slop + 1) if p in by_pos and by_pos[p].term == word),
+                None,
+            )
             if nxt is None:
                 ok = False
                 break

@@ -178,9 +178,7 @@ class SearchIndex:
             raise
         _write_segment_arrays(new, ix)
         ix.close()
-        (new / STAMP).write_text(
-            json.dumps({"schema": SCHEMA_VERSION, "app": __version__}), "utf-8"
-        )
+        (new / STAMP).write_text(json.dumps({"schema": SCHEMA_VERSION, "app": __version__}), "utf-8")
         with self._lock:
             self.close()
             old = self.folder.with_name(self.folder.name + ".old")
@@ -257,8 +255,7 @@ class SearchIndex:
 
             if self._postings is None:
                 self._postings = PostingsCache()
-            self._view = IndexView(self.searcher, self.folder, self._postings,
-                                   writable=not self.read_only)
+            self._view = IndexView(self.searcher, self.folder, self._postings, writable=not self.read_only)
         return self._view
 
     def all_pids(self) -> set[int]:
@@ -311,8 +308,7 @@ class SearchIndex:
             view = self._arrays()
             mask = None
             if within is not None:
-                mask = view.docs_of(within if isinstance(within, np.ndarray)
-                                    else np.fromiter(within, dtype=np.int64))
+                mask = view.docs_of(within if isinstance(within, np.ndarray) else np.fromiter(within, dtype=np.int64))
             executor = self._executor
             if executor is None or executor.view is not view:
                 executor = self._executor = FastExecutor(view)
@@ -320,8 +316,7 @@ class SearchIndex:
                 ranked = executor.top(q, limit, mask)
             except Unsupported as exc:
                 log.debug("whoosh ranks %r: %s", q, exc)
-                res = self.searcher.search(q, limit=limit,
-                                           filter=None if mask is None else set(mask.tolist()))
+                res = self.searcher.search(q, limit=limit, filter=None if mask is None else set(mask.tolist()))
                 ranked = [(hit.docnum, float(hit.score)) for hit in res]
             pids = view.pids
             return [(int(pids[d]), score) for d, score in ranked]

@@ -43,7 +43,7 @@ SQL_FIELDS = ("tag", "status", "decision", "rating", "year", "list", "related", 
 RelatedResolver = Callable[[int], "tuple[list[int], query.Query | dict[int, float] | None]"]
 KNOWN_FIELDS = set(TEXT_FIELDS) | set(SQL_FIELDS)
 PREFIX_EXPANSION_LIMIT = 512
-_FIELD_RE = re.compile(r'(?:^|[\s(])([A-Za-z_]+):(?!//)')
+_FIELD_RE = re.compile(r"(?:^|[\s(])([A-Za-z_]+):(?!//)")
 _PHRASE_RE = re.compile(r'"[^"]*"')
 
 
@@ -166,12 +166,7 @@ def _preprocess(text: str) -> str:
     for token in re.split(r"(\s+|\"[^\"]*\")", text):
         if token.startswith("#") and len(token) > 1:
             token = "tag:" + token[1:]
-        elif (
-            "/" in token
-            and ":" not in token
-            and not token.startswith('"')
-            and re.fullmatch(r"[\w\-./*]+", token)
-        ):
+        elif "/" in token and ":" not in token and not token.startswith('"') and re.fullmatch(r"[\w\-./*]+", token):
             token = "tag:" + token
         out.append(token)
     return "".join(out)
@@ -181,9 +176,7 @@ def _check_fields(text: str) -> None:
     stripped = _PHRASE_RE.sub(" ", text)
     for name in _FIELD_RE.findall(stripped):
         if name.lower() not in KNOWN_FIELDS:
-            raise QuerySyntaxError(
-                f"unknown field '{name}:'; use one of {', '.join(sorted(KNOWN_FIELDS))}"
-            )
+            raise QuerySyntaxError(f"unknown field '{name}:'; use one of {', '.join(sorted(KNOWN_FIELDS))}")
     if stripped.count("(") != stripped.count(")"):
         raise QuerySyntaxError("unbalanced parentheses")
     if text.count('"') % 2:
@@ -216,8 +209,7 @@ def _has_sql(q: query.Query) -> bool:
 
 
 class _Compiler:
-    def __init__(self, index: SearchIndex | None, dialect: Dialect,
-                 related: RelatedResolver | None = None) -> None:
+    def __init__(self, index: SearchIndex | None, dialect: Dialect, related: RelatedResolver | None = None) -> None:
         self.index = index
         self.d = dialect
         self.uses_index = False
@@ -276,7 +268,8 @@ class _Compiler:
         if name == "list":
             item, lst = t.reading_list_item.c, t.reading_list.c
             return p.id.in_(
-                select(item.paper_id).join(t.reading_list, lst.id == item.list_id)
+                select(item.paper_id)
+                .join(t.reading_list, lst.id == item.list_id)
                 .where(self.d.ci_equals(lst.name, text))
             )
         # tag: with hierarchy. "rl" matches rl and rl/...; "rl/*" or "rl*" are prefixes.
@@ -287,9 +280,7 @@ class _Compiler:
             cond = self.d.ci_under(tag_name, text)
         # the tags first, then their papers through (tag_id, paper_id): SQLite scanned every
         # paper_tag row for the join (24 ms against 15 ms CPU at 100,000 papers)
-        return p.id.in_(
-            select(t.paper_tag.c.paper_id).where(t.paper_tag.c.tag_id.in_(select(t.tag.c.id).where(cond)))
-        )
+        return p.id.in_(select(t.paper_tag.c.paper_id).where(t.paper_tag.c.tag_id.in_(select(t.tag.c.id).where(cond))))
 
     def decision_leaf(self, text: str) -> ColumnElement[bool]:
         """decision:keep|maybe|skip, decision:none (undecided), decision:any (decided)."""
@@ -299,8 +290,7 @@ class _Compiler:
         if value == "any":
             return p.decision.is_not(None)
         if value not in DECISIONS:
-            raise QuerySyntaxError(
-                f"decision is one of {', '.join(DECISIONS)}, none or any, not '{text}'")
+            raise QuerySyntaxError(f"decision is one of {', '.join(DECISIONS)}, none or any, not '{text}'")
         return p.decision == value
 
     def related_leaf(self, text: str, name: str = "related") -> ColumnElement[bool]:
@@ -395,8 +385,14 @@ def _split(q: query.Query, dialect: Dialect, related: RelatedResolver | None = N
         return None
     where = _Compiler(None, dialect, related).compile(query.And(sql_parts))
     index_query = text_parts[0] if len(text_parts) == 1 else query.And(text_parts)
-    return CompiledQuery(where=where, text_query=_positive_text(q), terms=_terms(q), uses_index=True,
-                         index_query=index_query, sql_key=repr(sql_parts))
+    return CompiledQuery(
+        where=where,
+        text_query=_positive_text(q),
+        terms=_terms(q),
+        uses_index=True,
+        index_query=index_query,
+        sql_key=repr(sql_parts),
+    )
 
 
 def _all_sql(q: query.Query) -> bool:
@@ -405,8 +401,14 @@ def _all_sql(q: query.Query) -> bool:
     return all(_all_sql(c) for c in q.children())
 
 
-def compile_query(text: str, index: SearchIndex | None, dialect: Dialect | None = None, *,
-                  defer_index: bool = False, related: RelatedResolver | None = None) -> CompiledQuery:
+def compile_query(
+    text: str,
+    index: SearchIndex | None,
+    dialect: Dialect | None = None,
+    *,
+    defer_index: bool = False,
+    related: RelatedResolver | None = None,
+) -> CompiledQuery:
     """Parse and compile ``text`` (for SQLite unless a dialect is given). Raises QuerySyntaxError
     with a one-line message.
 

@@ -69,8 +69,12 @@ def save(folder: Path, arrays: SegmentArrays) -> None:
     fd, tmp = tempfile.mkstemp(prefix=".seg-", suffix=SUFFIX, dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
-            np.savez(f, allow_pickle=True, pids=arrays.pids,  # its default, named: mypy would take ** for it
-                     **{f"len_{k}": v for k, v in arrays.length_bytes.items()})
+            np.savez(
+                f,
+                allow_pickle=True,
+                pids=arrays.pids,  # its default, named: mypy would take ** for it
+                **{f"len_{k}": v for k, v in arrays.length_bytes.items()},
+            )
         os.replace(tmp, sidecar_path(folder, arrays.segment_id))
     except BaseException:
         with contextlib.suppress(OSError):
@@ -119,6 +123,6 @@ def write_for_index(folder: Path, ix: Index) -> None:
     finally:
         reader.close()
     for path in folder.glob(f"{PREFIX}*{SUFFIX}"):
-        if path.name[len(PREFIX):-len(SUFFIX)] not in current:
+        if path.name[len(PREFIX) : -len(SUFFIX)] not in current:
             with contextlib.suppress(OSError):
                 path.unlink()

@@ -1,4 +1,4 @@
-""""Did you mean": a spelling correction for a query that found (almost) nothing.
+""" "Did you mean": a spelling correction for a query that found (almost) nothing.
 
 Only the words of text fields are corrected (bare words, ``title:``/``abstract:``/... values and
 the words inside a phrase); operators, ``tag:``/``status:``/``year:`` values, ``#tags``, prefixes
@@ -34,9 +34,9 @@ FEW_HITS = 3  # a query with fewer hits than this is offered a correction
 _SAMPLE_DOCS = 12  # papers read for the surface forms of one stem
 _OPERATORS = frozenset({"and", "or", "not", "andnot", "andmaybe", "to"})
 _TOKEN = re.compile(
-    r'(?P<field>[A-Za-z_]+):(?!//)'
+    r"(?P<field>[A-Za-z_]+):(?!//)"
     r'|"(?P<phrase>[^"]*)"'
-    r'|(?P<open>\()|(?P<close>\))'
+    r"|(?P<open>\()|(?P<close>\))"
     r'|(?P<word>[^\s()"]+)'
 )
 _WORD = re.compile(r"\w+")
@@ -218,8 +218,9 @@ def _correct_words(speller: _Speller, text: str, fields: Sequence[str]) -> str:
     return _WORD.sub(fix, text)
 
 
-def did_you_mean(index: IndexSync, store: Store, count: Callable[[str], int], text: str,
-                 hits: int | None = None) -> str | None:
+def did_you_mean(
+    index: IndexSync, store: Store, count: Callable[[str], int], text: str, hits: int | None = None
+) -> str | None:
     """The correction ``lib.did_you_mean`` offers: only for a query with fewer than FEW_HITS
     hits (``hits``, when the caller has run it, saves running it again), and only when the
     corrected query finds more papers than the one typed (``count(query)``: its hits)."""
@@ -249,7 +250,5 @@ def _texts(store: Store, ids: Sequence[int]) -> list[str]:
 
     p = t.paper.c
     with store.read() as conn:
-        rows = conn.execute(
-            select(p.title, p.abstract_text, p.authors_json, p.venue).where(p.id.in_(list(ids)))
-        ).all()
+        rows = conn.execute(select(p.title, p.abstract_text, p.authors_json, p.venue).where(p.id.in_(list(ids)))).all()
     return [" ".join(str(v or "") for v in row) for row in rows]

@@ -39,18 +39,26 @@ CHILD_DRAIN_BATCH = 2000
 BATCH_ENV = "MARGINALIA_INDEX_BATCH"  # overrides both (tests)
 
 
-
 def _doc_select(store: Store) -> Select[*tuple[Any, ...]]:
     """What an index document is made of: the paper's text, its note and its highlights."""
     p, n, h = t.paper.c, t.note.c, t.highlight.c
     note = select(n.text).where(n.paper_id == p.id).scalar_subquery()
     marks = (
         select(store.dialect.string_agg(h.comment + literal(" ") + h.quote, " "))
-        .where(h.paper_id == p.id).scalar_subquery()
+        .where(h.paper_id == p.id)
+        .scalar_subquery()
     )
     return select(
-        p.id, p.uid, p.title, p.abstract_text, p.authors_json, p.keywords_json, p.venue, p.year,
-        func.coalesce(note, "").label("note"), func.coalesce(marks, "").label("hl"),
+        p.id,
+        p.uid,
+        p.title,
+        p.abstract_text,
+        p.authors_json,
+        p.keywords_json,
+        p.venue,
+        p.year,
+        func.coalesce(note, "").label("note"),
+        func.coalesce(marks, "").label("hl"),
     ).where(p.deleted_at.is_(None))
 
 
@@ -59,14 +67,21 @@ def _doc(r: Row[*tuple[Any, ...]]) -> IndexDoc:
 
     authors = " ".join(json.loads(r.authors_json or "[]"))
     return IndexDoc(
-        pid=r.id, title=r.title or "", abstract=r.abstract_text or "", authors=authors,
-        note=r.note, highlight=r.hl, venue=r.venue or "", year=r.year, uid=r.uid,
+        pid=r.id,
+        title=r.title or "",
+        abstract=r.abstract_text or "",
+        authors=authors,
+        note=r.note,
+        highlight=r.hl,
+        venue=r.venue or "",
+        year=r.year,
+        uid=r.uid,
         keywords=" ; ".join(json.loads(r.keywords_json or "[]")),
     )
 
 
 def _writer_mode(background: bool | str, read_only: bool) -> str:
-    """"inline", "thread" or "process" (see the module's docstring)."""
+    """ "inline", "thread" or "process" (see the module's docstring)."""
     if read_only or not background:
         return "inline"
     from desktop_app.core.search.worker import ENV_MODE
@@ -81,8 +96,7 @@ def _writer_mode(background: bool | str, read_only: bool) -> str:
 
 
 class IndexSync:
-    def __init__(self, folder: Path, store: Store, *, background: bool | str = False,
-                 read_only: bool = False) -> None:
+    def __init__(self, folder: Path, store: Store, *, background: bool | str = False, read_only: bool = False) -> None:
         self.index = SearchIndex(folder, read_only=read_only)
         self.read_only = read_only
         # why text search cannot work (read-only library without a usable index), else None
@@ -178,8 +192,9 @@ class IndexSync:
         worker = self._worker  # read once: the reader thread may drop it (the child died)
         return worker if worker is not None and worker.alive else None
 
-    def _ensure_in_worker(self, progress: Callable[[int, int], None] | None,
-                          cancelled: Callable[[], bool] | None) -> str:
+    def _ensure_in_worker(
+        self, progress: Callable[[int, int], None] | None, cancelled: Callable[[], bool] | None
+    ) -> str:
         worker = self._worker
         if worker is None:
             raise WorkerFailed("the index writer stopped")
@@ -242,8 +257,10 @@ class IndexSync:
             self.is_open = True
             self.unavailable = None
             return "ok"
-        self.unavailable = (f"the search index is {why} and the library is read-only, so it cannot be "
-                            "rebuilt: text search is unavailable (listing by tag, status or list works)")
+        self.unavailable = (
+            f"the search index is {why} and the library is read-only, so it cannot be "
+            "rebuilt: text search is unavailable (listing by tag, status or list works)"
+        )
         return why
 
     def rebuild(
@@ -281,9 +298,7 @@ class IndexSync:
 
     def _all_docs(self) -> Iterator[IndexDoc]:
         with self.store.read() as conn:
-            result = conn.execution_options(stream_results=True).execute(
-                _doc_select(self.store).order_by(t.paper.c.id)
-            )
+            result = conn.execution_options(stream_results=True).execute(_doc_select(self.store).order_by(t.paper.c.id))
             for r in result:
                 yield _doc(r)
 
@@ -295,8 +310,10 @@ class IndexSync:
             self.index.close()
             self.is_open = False
             if self.read_only:
-                self.unavailable = ("the search index is damaged and the library is read-only, so it "
-                                    "cannot be rebuilt: text search is unavailable")
+                self.unavailable = (
+                    "the search index is damaged and the library is read-only, so it "
+                    "cannot be rebuilt: text search is unavailable"
+                )
                 return
             (self.index.folder / STAMP).unlink(missing_ok=True)
 
@@ -333,8 +350,9 @@ class IndexSync:
             # update must not report the write as failed. The next drain (or open) redoes it.
             self._drain_logged()
 
-    def _drain_logged(self, progress: Callable[[int, int], None] | None = None,
-                      stop: Callable[[], bool] | None = None) -> None:
+    def _drain_logged(
+        self, progress: Callable[[int, int], None] | None = None, stop: Callable[[], bool] | None = None
+    ) -> None:
         try:
             self.drain(progress, stop) if progress is not None or stop is not None else self.drain()
             self.last_error = None
@@ -344,8 +362,7 @@ class IndexSync:
             log.exception("index update failed")
             self.last_error = str(exc)
 
-    def drain(self, progress: Callable[[int, int], None] | None = None,
-              stop: Callable[[], bool] | None = None) -> int:
+    def drain(self, progress: Callable[[int, int], None] | None = None, stop: Callable[[], bool] | None = None) -> int:
         """Write every queued paper to the index. Returns how many were handled.
 
         ``progress(done, total)`` after each index commit (total: done + still queued); ``stop()``
@@ -373,9 +390,7 @@ class IndexSync:
                 # ("2026-01-01 00:00:00") would not equal its own value re-formatted
                 stamp = type_coerce(q.queued_at, String)
                 with self.store.read() as conn:
-                    queued = conn.execute(
-                        select(q.paper_id, stamp).order_by(q.paper_id).limit(self.batch)
-                    ).all()
+                    queued = conn.execute(select(q.paper_id, stamp).order_by(q.paper_id).limit(self.batch)).all()
                     if not queued:
                         return handled
                     ids = [row[0] for row in queued]

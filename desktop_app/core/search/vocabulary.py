@@ -47,7 +47,7 @@ class FieldTerms:
     counts: np.ndarray  # uint8, n x 27: each term's letters (a..z, others), at most 255
 
     def term(self, i: int) -> str:
-        return bytes(self.blob[self.offsets[i]:self.offsets[i + 1]]).decode("utf-8")
+        return bytes(self.blob[self.offsets[i] : self.offsets[i + 1]]).decode("utf-8")
 
     def near(self, word: str, maxdist: int) -> list[str]:
         """The terms beginning with ``word``'s first character whose letter counts are within
@@ -141,8 +141,14 @@ def save(folder: Path, vocab: SegmentVocabulary) -> None:
     """Write atomically (temporary file, then rename), so a reader never sees half a file."""
     arrays: dict[str, np.ndarray] = {"version": np.array([VERSION])}
     for field, terms in vocab.fields.items():
-        arrays.update({f"{field}.blob": terms.blob, f"{field}.offsets": terms.offsets,
-                       f"{field}.first": terms.first, f"{field}.counts": terms.counts})
+        arrays.update(
+            {
+                f"{field}.blob": terms.blob,
+                f"{field}.offsets": terms.offsets,
+                f"{field}.first": terms.first,
+                f"{field}.counts": terms.counts,
+            }
+        )
     fd, tmp = tempfile.mkstemp(prefix=".voc-", suffix=SUFFIX, dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -160,8 +166,9 @@ def load(folder: Path, segment_id: str) -> SegmentVocabulary | None:
         with np.load(sidecar_path(folder, segment_id)) as z:
             if int(z["version"][0]) != VERSION:
                 return None
-            fields = {f: FieldTerms(z[f"{f}.blob"], z[f"{f}.offsets"], z[f"{f}.first"], z[f"{f}.counts"])
-                      for f in TEXT_FIELDS}
+            fields = {
+                f: FieldTerms(z[f"{f}.blob"], z[f"{f}.offsets"], z[f"{f}.first"], z[f"{f}.counts"]) for f in TEXT_FIELDS
+            }
     except (OSError, KeyError, ValueError, EOFError):
         return None
     if any(len(v.offsets) != len(v.first) + 1 or len(v.counts) != len(v.first) for v in fields.values()):
@@ -196,6 +203,6 @@ def write_for_index(folder: Path, ix: Index) -> None:
     finally:
         reader.close()
     for path in folder.glob(f"{PREFIX}*{SUFFIX}"):
-        if path.name[len(PREFIX):-len(SUFFIX)] not in current:
+        if path.name[len(PREFIX) : -len(SUFFIX)] not in current:
             with contextlib.suppress(OSError):
                 path.unlink()

@@ -59,8 +59,9 @@ def run_child(folder: Path, args: list[str], timeout: float, what: str) -> bool:
 
     argv = worker_command(folder)[:-1] + list(args)
     try:
-        done = subprocess.run(argv, env=_child_env(), capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            argv, env=_child_env(), capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL
+        )
     except (OSError, subprocess.SubprocessError) as exc:
         log.info("%s not made in a child: %s", what, exc)
         return False
@@ -110,8 +111,12 @@ def build_options(total: int) -> dict[str, int | bool]:
     # the documents go to the helpers in pickled batches: several per helper even when small
     # one segment per helper; MARGINALIA_INDEX_MULTISEGMENT=0 merges them into one (serially)
     multisegment = os.environ.get("MARGINALIA_INDEX_MULTISEGMENT", "1") != "0"
-    return {"limitmb": 256 // procs, "procs": procs, "multisegment": multisegment,
-            "batchsize": max(1, min(100, total // (4 * procs)))}
+    return {
+        "limitmb": 256 // procs,
+        "procs": procs,
+        "multisegment": multisegment,
+        "batchsize": max(1, min(100, total // (4 * procs))),
+    }
 
 
 Event = dict[str, Any]  # one line of the child's output, as json.loads gives it (unchecked)
@@ -150,8 +155,14 @@ class WorkerClient:
         """Start the child; OSError when it cannot be started."""
         flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)  # no console window on Windows
         self.proc = subprocess.Popen(
-            worker_command(self.folder.parent), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env=_child_env(), text=True, encoding="utf-8", bufsize=1,
+            worker_command(self.folder.parent),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=_child_env(),
+            text=True,
+            encoding="utf-8",
+            bufsize=1,
             creationflags=flags,
         )
         self._reader = threading.Thread(target=self._read, name="index-worker-out", daemon=True)
@@ -216,9 +227,13 @@ class WorkerClient:
             proc.stdin.write(line + "\n")
             proc.stdin.flush()
 
-    def wait(self, seq: int, timeout: float | None = None,
-             progress: Callable[[int, int], None] | None = None,
-             cancelled: Callable[[], bool] | None = None) -> Event:
+    def wait(
+        self,
+        seq: int,
+        timeout: float | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> Event:
         """Wait for the answer to ``seq``; relays progress, sends ``cancel`` when asked to.
         WorkerFailed on an error answer, the child's death or the timeout."""
         end = None if timeout is None else time.monotonic() + timeout

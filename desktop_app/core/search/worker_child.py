@@ -83,8 +83,13 @@ def serve(folder: Path | str, stdin: IO[str] | None = None, stdout: IO[str] | No
                 from desktop_app.core.errors import IndexDamaged
 
                 log.exception("index writer: %s failed", cmd)
-                emit(event="error", seq=seq, cmd=cmd, message=str(exc) or type(exc).__name__,
-                     damaged=isinstance(exc, IndexDamaged))
+                emit(
+                    event="error",
+                    seq=seq,
+                    cmd=cmd,
+                    message=str(exc) or type(exc).__name__,
+                    damaged=isinstance(exc, IndexDamaged),
+                )
                 continue
             emit(event="done", seq=seq, cmd=cmd, result=result, pending=_pending(sync))
             if cmd == "quit":

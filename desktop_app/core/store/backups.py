@@ -84,11 +84,12 @@ def damaged_error(folder: Path, detail: str) -> LibraryDamaged:
     """The one-line message for a damaged library: what is wrong and the way out."""
     newest = list_backups(folder / BACKUPS_DIR)
     if newest:
-        way_out = (f"run `marginalia restore 1` to put back the backup of {newest[0].describe()}; "
-                   "the damaged file is kept aside")
+        way_out = (
+            f"run `marginalia restore 1` to put back the backup of {newest[0].describe()}; "
+            "the damaged file is kept aside"
+        )
     else:
-        way_out = ("there is no backup to restore; `marginalia export --format json` may still save "
-                   "what is readable")
+        way_out = "there is no backup to restore; `marginalia export --format json` may still save what is readable"
     return LibraryDamaged(f"the library database {folder / DB_NAME} is damaged ({detail}); {way_out}")
 
 
@@ -185,8 +186,9 @@ def describe_age(age: timedelta | None) -> str:
 
 
 # ---- making one ----------------------------------------------------------------------------
-def make_backup(db_path: Path, backups_dir: Path, reason: str, *, now: datetime | None = None,
-                keep_at_most: int | None = None) -> Path:
+def make_backup(
+    db_path: Path, backups_dir: Path, reason: str, *, now: datetime | None = None, keep_at_most: int | None = None
+) -> Path:
     """Copy the database with the backup API, verify the copy, keep it; then rotate (``keep_at_most``:
     see :func:`to_keep`).
 
@@ -234,8 +236,14 @@ def backup_every_hours() -> float:
     return value if value == value else DEFAULT_EVERY_HOURS  # NaN: the default
 
 
-def backup_if_due(db_path: Path, backups_dir: Path, *, every_hours: float | None = None,
-                  now: datetime | None = None, keep_at_most: int | None = None) -> Path | None:
+def backup_if_due(
+    db_path: Path,
+    backups_dir: Path,
+    *,
+    every_hours: float | None = None,
+    now: datetime | None = None,
+    keep_at_most: int | None = None,
+) -> Path | None:
     """Make an ``auto`` backup when the newest backup is older than ``every_hours``."""
     hours = backup_every_hours() if every_hours is None else every_hours
     if hours <= 0 or not db_path.exists():
@@ -273,7 +281,7 @@ def to_keep(backups: list[BackupInfo], keep_at_most: int | None = None) -> set[P
             seen.add(key)
             keep.add(b.path)
     if keep_at_most is not None:
-        keep = set([b.path for b in periodic if b.path in keep][:max(1, keep_at_most)])
+        keep = set([b.path for b in periodic if b.path in keep][: max(1, keep_at_most)])
     migration = sorted((b for b in backups if not b.periodic), key=lambda b: b.made, reverse=True)
     keep.update(b.path for b in migration[:MIGRATION_BACKUPS_KEPT])
     return keep
@@ -297,8 +305,14 @@ def rotate(backups_dir: Path, *, now: datetime | None = None, keep_at_most: int 
     keep = to_keep(found, keep_at_most)
     # never the newest backup that holds papers and passes its check (a same-day backup of an
     # emptied or broken library must not push the last good one out of its bucket)
-    newest_good = next((b.path for b in sorted(found, key=lambda b: b.made, reverse=True)
-                        if _contents(b.path)[0] > 0 and _sound(b.path)), None)
+    newest_good = next(
+        (
+            b.path
+            for b in sorted(found, key=lambda b: b.made, reverse=True)
+            if _contents(b.path)[0] > 0 and _sound(b.path)
+        ),
+        None,
+    )
     if newest_good is not None:
         keep.add(newest_good)
     gone = [b.path for b in found if b.path not in keep]

@@ -21,7 +21,8 @@ MANY = 5000  # more papers than this in one write: one library-wide row instead 
 
 # (operation name, [logged yet]) of the facade call running in this context
 OPERATION: contextvars.ContextVar[tuple[str, list[bool]] | None] = contextvars.ContextVar(
-    "marginalia_operation", default=None)
+    "marginalia_operation", default=None
+)
 
 
 def log_write(conn: Connection, dialect: Dialect, touched: Iterable[int], now: datetime, actor: str) -> None:

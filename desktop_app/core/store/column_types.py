@@ -50,8 +50,7 @@ class UTCDateTime(types.TypeDecorator[datetime]):
         if value is None:
             return None
         if value.utcoffset() is None:
-            raise ValueError("Datetime values must have timezone information. "
-                             "Use datetime.now(timezone.utc).")
+            raise ValueError("Datetime values must have timezone information. Use datetime.now(timezone.utc).")
         return value.astimezone(UTC)
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:

@@ -33,7 +33,9 @@ from urllib.parse import quote
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.pool import ConnectionPoolEntry, NullPool, QueuePool
 
-BUSY_TIMEOUT_MS = 30000  # how long a write waits for another process's write lock (the window: core/store/store.py waiting_at_most)
+BUSY_TIMEOUT_MS = (
+    30000  # how long a write waits for another process's write lock (the window: core/store/store.py waiting_at_most)
+)
 
 
 def sqlite_uri(db_path: Path, **params: str) -> str:
@@ -45,17 +47,23 @@ def sqlite_uri(db_path: Path, **params: str) -> str:
     return f"file://{quote(posix, safe='/:')}" + (f"?{query}" if query else "")
 
 
-def connect(db_path: Path, *, read_only: bool = False, immutable: bool = False,
-            check_same_thread: bool = True, timeout: float = 5.0) -> sqlite3.Connection:
+def connect(
+    db_path: Path,
+    *,
+    read_only: bool = False,
+    immutable: bool = False,
+    check_same_thread: bool = True,
+    timeout: float = 5.0,
+) -> sqlite3.Connection:
     """A DB-API connection to exactly ``db_path`` (never parsed as a URL); ``check_same_thread``
     and ``timeout`` are sqlite3.connect's, with its defaults."""
     if read_only or immutable:
         params = {"mode": "ro"} | ({"immutable": "1"} if immutable else {})
-        return sqlite3.connect(sqlite_uri(db_path, **params), uri=True,
-                               check_same_thread=check_same_thread, timeout=timeout)
+        return sqlite3.connect(
+            sqlite_uri(db_path, **params), uri=True, check_same_thread=check_same_thread, timeout=timeout
+        )
     # an absolute path never starts with "file:", so SQLite cannot take it for a URI
-    return sqlite3.connect(str(Path(db_path).absolute()),
-                           check_same_thread=check_same_thread, timeout=timeout)
+    return sqlite3.connect(str(Path(db_path).absolute()), check_same_thread=check_same_thread, timeout=timeout)
 
 
 def read_only_mode(db_path: Path) -> bool:
@@ -81,8 +89,7 @@ def make_engine(db_path: Path, *, read_only: bool = False, immutable: bool = Fal
     ro = read_only or immutable
     engine = create_engine(
         "sqlite://",
-        creator=lambda: connect(db_path, read_only=ro, immutable=immutable,
-                                check_same_thread=False, timeout=30),
+        creator=lambda: connect(db_path, read_only=ro, immutable=immutable, check_same_thread=False, timeout=30),
         poolclass=QueuePool,  # "sqlite://" alone would mean :memory: and a per-thread pool
     )
 

@@ -42,25 +42,35 @@ def privilege_error(orig: BaseException | None, role: str, schema: str, *, writi
     who = role or "your role"
     to = role or "ROLE"
     if "must be owner" in first:  # a schema upgrade (ALTER TABLE) by a member: only the owner may
-        return PermissionDenied(f"the role '{who}' may not upgrade the shared library's tables ({first}): "
-                                "the library's owner opens it once with this version of Marginalia")
+        return PermissionDenied(
+            f"the role '{who}' may not upgrade the shared library's tables ({first}): "
+            "the library's owner opens it once with this version of Marginalia"
+        )
     m = _DENIED.search(first)
     kind, name = (m.group(1).lower(), m.group(2).strip('"')) if m else ("", "")
     owner = "a library owner runs"
     if kind in ("table", "relation") and writing:
-        return PermissionDenied(f"the role '{who}' may not write table {name}: {owner} GRANT SELECT, INSERT, "
-                                f"UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {to}")
+        return PermissionDenied(
+            f"the role '{who}' may not write table {name}: {owner} GRANT SELECT, INSERT, "
+            f"UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {to}"
+        )
     if kind in ("table", "relation"):
-        return PermissionDenied(f"the role '{who}' may not read table {name}: {owner} GRANT SELECT ON ALL "
-                                f"TABLES IN SCHEMA {schema} TO {to}")
+        return PermissionDenied(
+            f"the role '{who}' may not read table {name}: {owner} GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {to}"
+        )
     if kind == "sequence":
-        return PermissionDenied(f"the role '{who}' may not use sequence {name}: {owner} GRANT USAGE, SELECT "
-                                f"ON ALL SEQUENCES IN SCHEMA {schema} TO {to}")
+        return PermissionDenied(
+            f"the role '{who}' may not use sequence {name}: {owner} GRANT USAGE, SELECT "
+            f"ON ALL SEQUENCES IN SCHEMA {schema} TO {to}"
+        )
     if kind == "schema":
-        return PermissionDenied(f"the role '{who}' may not use schema {name}: {owner} GRANT USAGE ON "
-                                f"SCHEMA {name} TO {to}")
-    return PermissionDenied(f"the role '{who}' lacks a privilege on the shared library ({first}): "
-                            "a library owner grants it (see docs/shared-library.md)")
+        return PermissionDenied(
+            f"the role '{who}' may not use schema {name}: {owner} GRANT USAGE ON SCHEMA {name} TO {to}"
+        )
+    return PermissionDenied(
+        f"the role '{who}' lacks a privilege on the shared library ({first}): "
+        "a library owner grants it (see docs/shared-library.md)"
+    )
 
 
 def unreachable(orig: BaseException | None, location: Path | str) -> ServerUnreachable | None:
@@ -73,8 +83,9 @@ def unreachable(orig: BaseException | None, location: Path | str) -> ServerUnrea
     return ServerUnreachable(f"the library's server cannot be reached ({location}): {first}")
 
 
-def translate(exc: BaseException, folder: Path | str, *, role: str = "", schema: str = "public",
-              writing: bool = True) -> LibraryError | None:
+def translate(
+    exc: BaseException, folder: Path | str, *, role: str = "", schema: str = "public", writing: bool = True
+) -> LibraryError | None:
     """The LibraryError for a storage failure, or None for any other error. ``role`` and
     ``schema`` (a server library's) name the GRANT that a "permission denied" asks for."""
     if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
@@ -96,8 +107,9 @@ def translate(exc: BaseException, folder: Path | str, *, role: str = "", schema:
 
 
 @contextmanager
-def storage_errors(folder: Path | str, *, role: str = "", schema: str = "public",
-                   writing: bool = True) -> Iterator[None]:
+def storage_errors(
+    folder: Path | str, *, role: str = "", schema: str = "public", writing: bool = True
+) -> Iterator[None]:
     """Re-raise a full disk, a read-only database or a missing privilege as a LibraryError with
     one line."""
     try:

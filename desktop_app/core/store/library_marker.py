@@ -45,11 +45,15 @@ def vanished(folder: Path, db_path: Path, what: str) -> LibraryDamaged:
     from desktop_app.core.store.backups import BACKUPS_DIR, list_backups
 
     newest = list_backups(folder / BACKUPS_DIR)
-    way_out = (f"run `marginalia restore 1` to put back the backup of {newest[0].describe()}"
-               if newest else "there is no backup in this folder to put back")
+    way_out = (
+        f"run `marginalia restore 1` to put back the backup of {newest[0].describe()}"
+        if newest
+        else "there is no backup in this folder to put back"
+    )
     return LibraryDamaged(
         f"the library database {db_path} {what}, though this folder held a library ({MARKER}); {way_out}. "
-        f"Nothing was changed. To start a new, empty library here instead, remove {folder / MARKER}")
+        f"Nothing was changed. To start a new, empty library here instead, remove {folder / MARKER}"
+    )
 
 
 def check(folder: Path, db_path: Path) -> None:

@@ -52,9 +52,7 @@ def current_revision(db_path: Path, *, immutable: bool | None = None) -> str | N
         return None
     con = connect(db_path, read_only=immutable is not None, immutable=bool(immutable))
     try:
-        row = con.execute(
-            "SELECT name FROM sqlite_master WHERE type='table' AND name='alembic_version'"
-        ).fetchone()
+        row = con.execute("SELECT name FROM sqlite_master WHERE type='table' AND name='alembic_version'").fetchone()
         if not row:
             return None
         rev = con.execute("SELECT version_num FROM alembic_version").fetchone()
@@ -81,8 +79,7 @@ def backup(db_path: Path, backups_dir: Path, reason: str) -> Path:
         return make_backup(db_path, backups_dir, reason)
 
 
-def migrate(db_path: Path, backups_dir: Path, target: str = "head", *,
-            immutable: bool | None = None) -> str | None:
+def migrate(db_path: Path, backups_dir: Path, target: str = "head", *, immutable: bool | None = None) -> str | None:
     """Bring the database to ``target``. Returns the backup path's name, if one was made.
 
     A database whose revision this code does not know (written by a newer Marginalia) is
@@ -91,8 +88,9 @@ def migrate(db_path: Path, backups_dir: Path, target: str = "head", *,
     """
     read_only = immutable is not None
     if read_only and not db_path.exists():
-        raise LibraryReadOnly(f"{db_path.parent} holds no Marginalia library and is read-only, "
-                              "so none can be made there")
+        raise LibraryReadOnly(
+            f"{db_path.parent} holds no Marginalia library and is read-only, so none can be made there"
+        )
     try:
         current = current_revision(db_path, immutable=immutable)
         foreign = current is None and db_path.exists() and _has_tables(db_path, immutable)
@@ -106,8 +104,9 @@ def migrate(db_path: Path, backups_dir: Path, target: str = "head", *,
             raise LibraryError(held) from exc
         raise LibraryError(f"{db_path} is not a readable Marginalia library ({exc}); it was left untouched") from exc
     if foreign:
-        raise LibraryError(f"{db_path} is a database of another program, not a Marginalia library; "
-                           "it was left untouched")
+        raise LibraryError(
+            f"{db_path} is a database of another program, not a Marginalia library; it was left untouched"
+        )
     if current == SCHEMA_HEAD and target == "head":
         return None
     from alembic import command
@@ -124,8 +123,10 @@ def migrate(db_path: Path, backups_dir: Path, target: str = "head", *,
     if current == wanted:
         return None
     if read_only:
-        raise LibraryReadOnly(f"{READ_ONLY}, and it was written by an older Marginalia: open it once "
-                              f"where it can be written, to upgrade it ({db_path.parent})")
+        raise LibraryReadOnly(
+            f"{READ_ONLY}, and it was written by an older Marginalia: open it once "
+            f"where it can be written, to upgrade it ({db_path.parent})"
+        )
     made = None
     if current is not None:
         made = backup(db_path, backups_dir, f"before-{wanted}").name

@@ -31,8 +31,6 @@ def library_key(url: str) -> str:
     return hashlib.sha256(url.encode()).hexdigest()[:16]
 
 
-
-
 class OutboxJournal:
     """One window's journal for the library at ``url`` (shown without password) in ``folder``."""
 
@@ -67,7 +65,12 @@ class OutboxJournal:
             if path == self.path or path in _held:
                 continue
             parts = path.stem.split("-")
-            if len(parts) == 3 and parts[1].isdigit() and parts[1] != str(os.getpid()) and process_running(int(parts[1])):
+            if (
+                len(parts) == 3
+                and parts[1].isdigit()
+                and parts[1] != str(os.getpid())
+                and process_running(int(parts[1]))
+            ):
                 continue
             found.append(path)
         return sorted(found, key=lambda p: (p.stat().st_mtime, p.name))
@@ -87,8 +90,9 @@ class OutboxJournal:
                 aside = path.with_suffix(".corrupt")
                 with contextlib.suppress(OSError):
                     path.replace(aside)
-                problems.append(f"the waiting edits in {path} could not be read ({exc}); "
-                                f"the file is kept as {aside.name}")
+                problems.append(
+                    f"the waiting edits in {path} could not be read ({exc}); the file is kept as {aside.name}"
+                )
                 continue
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()

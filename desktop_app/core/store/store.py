@@ -54,8 +54,9 @@ def inserted_id(result: CursorResult[Any]) -> int:
 class Tx:
     """One write transaction: its connection, its dialect, and the index queue."""
 
-    def __init__(self, conn: Connection, dialect: Dialect, live_ids: Select[int] | None = None,
-                 index_queue: bool = True) -> None:
+    def __init__(
+        self, conn: Connection, dialect: Dialect, live_ids: Select[int] | None = None, index_queue: bool = True
+    ) -> None:
         self.conn = conn
         self.index_queue = index_queue  # False: a shared library's desks index from change_log
         self.d = dialect
@@ -84,9 +85,7 @@ class Tx:
         # "WHERE true": SQLite cannot tell an upsert's ON from a join's after a bare SELECT
         ins = self.d.insert(t.index_queue).from_select(["paper_id", "queued_at"], rows)
         self.conn.execute(
-            ins.on_conflict_do_update(
-                index_elements=["paper_id"], set_={"queued_at": ins.excluded.queued_at}
-            )
+            ins.on_conflict_do_update(index_elements=["paper_id"], set_={"queued_at": ins.excluded.queued_at})
         )
 
     def require_papers(self, ids: Sequence[int]) -> list[int]:
@@ -116,8 +115,15 @@ class Store:
     ``location`` names the library in messages (its folder); a ``read_only`` store refuses
     every write at once with :class:`LibraryReadOnly`."""
 
-    def __init__(self, engine: Engine, on_text_changed: Callable[[], None] | None = None, *,
-                 location: str = "", read_only: bool = False, commits_file: Path | None = None) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        on_text_changed: Callable[[], None] | None = None,
+        *,
+        location: str = "",
+        read_only: bool = False,
+        commits_file: Path | None = None,
+    ) -> None:
         self.engine = engine
         self.dialect = dialect_for(engine.dialect.name)
         self._live_ids = live_ids_statement(self.dialect)
@@ -164,8 +170,10 @@ class Store:
             yield
             return
         guarded = self.watchdog is not None and threading.current_thread() is self.watchdog.thread
-        if not self.reachable and (guarded or (time.monotonic() < self._fail_fast_until
-                                               and threading.current_thread() is threading.main_thread())):
+        if not self.reachable and (
+            guarded
+            or (time.monotonic() < self._fail_fast_until and threading.current_thread() is threading.main_thread())
+        ):
             # the guarded thread (the window's) never waits on a server found gone: another
             # thread's statement (the change listener's) says when it is back
             raise ServerUnreachable(self.unreachable_why)
@@ -268,8 +276,9 @@ class Store:
             return
         ids = tuple(sorted(tx.touched)[:10])
         with contextlib.suppress(OSError):  # never fail a committed write over its witness
-            wal_witness.note_commit(self.commits_file, wal_witness.Witnessed(
-                count, tx.now.strftime("%Y-%m-%dT%H:%M:%S"), kind, ids))
+            wal_witness.note_commit(
+                self.commits_file, wal_witness.Witnessed(count, tx.now.strftime("%Y-%m-%dT%H:%M:%S"), kind, ids)
+            )
 
     def missing_commits(self) -> int:
         """How many acknowledged writes the database lacks (0 when none or unknown): the count
@@ -359,8 +368,11 @@ class Store:
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """A connection for reading (WAL: it never blocks a writer)."""
-        with self._reaching(), storage_errors(self.location, role=self.role, schema=self.schema, writing=False), \
-                self.engine.connect() as conn:
+        with (
+            self._reaching(),
+            storage_errors(self.location, role=self.role, schema=self.schema, writing=False),
+            self.engine.connect() as conn,
+        ):
             yield conn
 
     def data_stamp(self) -> tuple[object, ...] | None:

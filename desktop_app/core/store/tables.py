@@ -63,7 +63,8 @@ def _id() -> Column[int]:
 
 
 import_batch = Table(
-    "import_batch", metadata,
+    "import_batch",
+    metadata,
     _id(),
     _text("source"),
     _text("format", ""),
@@ -76,7 +77,8 @@ import_batch = Table(
 )
 
 paper = Table(
-    "paper", metadata,
+    "paper",
+    metadata,
     _id(),
     _text("uid", unique=True),
     _text("title", ""),
@@ -106,34 +108,39 @@ paper = Table(
 )
 
 paper_identity = Table(
-    "paper_identity", metadata,
+    "paper_identity",
+    metadata,
     Column("key", String(), primary_key=True),
     _fk("paper_id", "paper.id", primary_key=True),
 )
 
 tag = Table(
-    "tag", metadata,
+    "tag",
+    metadata,
     _id(),
     _text("name", unique=True),
     _text("color", ""),
 )
 
 paper_tag = Table(
-    "paper_tag", metadata,
+    "paper_tag",
+    metadata,
     _fk("paper_id", "paper.id", primary_key=True, index=False),
     _fk("tag_id", "tag.id", primary_key=True, index=False),
     Index("ix_paper_tag_tag", "tag_id", "paper_id"),
 )
 
 note = Table(
-    "note", metadata,
+    "note",
+    metadata,
     _fk("paper_id", "paper.id", primary_key=True, index=False),
     _text("text", ""),
     _at("updated_at"),
 )
 
 note_revision = Table(
-    "note_revision", metadata,
+    "note_revision",
+    metadata,
     _id(),
     _fk("paper_id", "paper.id"),
     _text("text"),
@@ -141,7 +148,8 @@ note_revision = Table(
 )
 
 highlight = Table(
-    "highlight", metadata,
+    "highlight",
+    metadata,
     _id(),
     _fk("paper_id", "paper.id"),
     Column("start", Integer(), nullable=False),
@@ -156,7 +164,8 @@ highlight = Table(
 )
 
 reading_list = Table(
-    "reading_list", metadata,
+    "reading_list",
+    metadata,
     _id(),
     _text("name", unique=True),
     _text("description", ""),
@@ -164,7 +173,8 @@ reading_list = Table(
 )
 
 reading_list_item = Table(
-    "reading_list_item", metadata,
+    "reading_list_item",
+    metadata,
     _id(),
     _fk("list_id", "reading_list.id"),
     _fk("paper_id", "paper.id"),
@@ -174,20 +184,23 @@ reading_list_item = Table(
 )
 
 saved_search = Table(
-    "saved_search", metadata,
+    "saved_search",
+    metadata,
     _id(),
     _text("name", unique=True),
     _text("query"),
 )
 
 index_queue = Table(
-    "index_queue", metadata,
+    "index_queue",
+    metadata,
     Column("paper_id", Integer(), primary_key=True),
     _at("queued_at"),
 )
 
 paper_merge = Table(
-    "paper_merge", metadata,
+    "paper_merge",
+    metadata,
     _id(),
     _fk("kept_id", "paper.id"),
     _fk("merged_id", "paper.id"),
@@ -198,13 +211,15 @@ paper_merge = Table(
 )
 
 distinct_pair = Table(
-    "distinct_pair", metadata,
+    "distinct_pair",
+    metadata,
     _fk("low_id", "paper.id", primary_key=True, index=False),
     _fk("high_id", "paper.id", primary_key=True),
 )
 
 attachment = Table(
-    "attachment", metadata,
+    "attachment",
+    metadata,
     _id(),
     _fk("paper_id", "paper.id"),
     _text("kind", "copy"),
@@ -217,7 +232,8 @@ attachment = Table(
 )
 
 change_log = Table(
-    "change_log", metadata,
+    "change_log",
+    metadata,
     Column("seq", Integer(), primary_key=True),
     _at("at", index=True),
     _text("actor", ""),

@@ -62,15 +62,14 @@ def read_witness(path: Path) -> tuple[int, list[Witnessed]]:
         if len(parts) != 4:
             continue
         with contextlib.suppress(ValueError):
-            recent.append(Witnessed(int(parts[0]), parts[1], parts[2],
-                                    tuple(int(i) for i in parts[3].split(",") if i)))
+            recent.append(Witnessed(int(parts[0]), parts[1], parts[2], tuple(int(i) for i in parts[3].split(",") if i)))
     return count, recent
 
 
 def note_commit(path: Path, write: Witnessed) -> None:
     """Record one acknowledged write (atomically, no fsync: a detector, not a journal)."""
     _count, recent = read_witness(path)
-    recent = [w for w in recent if w.count < write.count][-(RECENT - 1):] + [write]
+    recent = [w for w in recent if w.count < write.count][-(RECENT - 1) :] + [write]
     body = "".join(f"{w.count}\t{w.at}\t{w.kind}\t{','.join(map(str, w.ids))}\n" for w in recent)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(f"{write.count}\n{body}", encoding="utf-8")
@@ -85,7 +84,7 @@ def lost_writes(path: Path, stored: int) -> tuple[int, list[Witnessed]]:
 
 
 def describe_lost(missing: int, named: list[Witnessed]) -> str:
-    """"3 acknowledged writes: notes.set on paper 4 at …; …" (the ones the witness names)."""
+    """ "3 acknowledged writes: notes.set on paper 4 at …; …" (the ones the witness names)."""
     text = f"{missing} acknowledged write{'s' if missing > 1 else ''}"
     named = [w for w in named if w.ids] or named  # a write's bookkeeping transactions name no paper
     if named:
@@ -154,7 +153,9 @@ def held_elsewhere_message(db_path: Path) -> str | None:
     stored = stored_count_in_file(db_path)
     missing, named = lost_writes(db_path.with_name(WITNESS_FILE), stored or 0) if stored is not None else (0, [])
     held = describe_lost(missing, named) if missing else f"{gone} pages of recent writes"
-    return (f"{db_path.name}-wal was deleted or replaced while another program had the library "
-            f"open: {held} exist only in that program's open copy now. Leave that program running "
-            "(a Marginalia window writes them back within seconds; closing it normally writes them "
-            "back too), do not delete library.sqlite-shm, then run `marginalia check` again")
+    return (
+        f"{db_path.name}-wal was deleted or replaced while another program had the library "
+        f"open: {held} exist only in that program's open copy now. Leave that program running "
+        "(a Marginalia window writes them back within seconds; closing it normally writes them "
+        "back too), do not delete library.sqlite-shm, then run `marginalia check` again"
+    )

@@ -47,9 +47,7 @@ STYLESHEET = (
     ".ref { color: #6b7280; }\n"
     "code { font-family: monospace; }\n"
     f".hit {{ background-color: {HIT_BACKGROUND}; }}\n"
-    + "".join(
-        f".hl-{name} {{ background-color: {hex_}; }}\n" for name, hex_ in HIGHLIGHT_COLORS.items()
-    )
+    + "".join(f".hl-{name} {{ background-color: {hex_}; }}\n" for name, hex_ in HIGHLIGHT_COLORS.items())
 )
 
 _HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
@@ -89,8 +87,7 @@ def _term_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
     for term in terms:
         words = term.strip().strip("\"'").split()
         pieces = [
-            "".join(r"\w*" if ch == "*" else r"\w" if ch == "?" else re.escape(ch) for ch in word)
-            for word in words
+            "".join(r"\w*" if ch == "*" else r"\w" if ch == "?" else re.escape(ch) for ch in word) for word in words
         ]
         body = r"\s+".join(p for p in pieces if p)
         if body and body.replace(r"\w*", "").replace(r"\s+", ""):
@@ -169,10 +166,7 @@ def to_html(raw: str, *, terms: Sequence[str] = (), marks: Sequence[Mark] = ()) 
         for start, neg_end, index, mark in placed:
             if start <= a and b <= -neg_end:
                 cls, bg = _color(mark.color)
-                opening = (
-                    f'<span class="hl hl-{cls}" data-key="{escape(str(mark.key))}"'
-                    f' style="background-color:{bg}">'
-                )
+                opening = f'<span class="hl hl-{cls}" data-key="{escape(str(mark.key))}" style="background-color:{bg}">'
                 wanted.append((("mark", index), opening, "</span>"))
         if hit_i < len(hits) and hits[hit_i][0] <= a:
             wanted.append(("hit", _HIT_OPEN, "</span>"))

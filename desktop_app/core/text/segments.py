@@ -62,9 +62,7 @@ _NEUTRAL_DECLARATIONS = frozenset(
     footnotesize small normalsize large Large LARGE huge Huge""".split()
 )
 _MATH_IN_TEXT = frozenset(
-    {"frac", "dfrac", "tfrac", "sqrt", "binom", "not"}
-    | sym.FONT_MACROS
-    | (set(sym.MATH_ACCENTS) - {"underline"})
+    {"frac", "dfrac", "tfrac", "sqrt", "binom", "not"} | sym.FONT_MACROS | (set(sym.MATH_ACCENTS) - {"underline"})
 )
 _MATH_ENVS = frozenset(
     """equation equation* align align* gather gather* multline multline* eqnarray

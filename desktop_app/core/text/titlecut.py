@@ -62,9 +62,7 @@ def tidy_phrase(text: str) -> str:
 
 _SUBORDINATE = re.compile(r"\b(?:as if|if|whether|because|since|although|though|unless|when)\s")
 _LIST_NEXT = re.compile(r",\s+(?:(?:and|or)\s|[^\s,]+(?:\s[^\s,]+){0,2},)")
-_CLAUSE_NEXT = re.compile(
-    r",\s+(?:\w+ing\b|which|where|while|whose|who|when|including|such as|namely|i\.e\.|e\.g\.)"
-)
+_CLAUSE_NEXT = re.compile(r",\s+(?:\w+ing\b|which|where|while|whose|who|when|including|such as|namely|i\.e\.|e\.g\.)")
 
 
 def _good_cut(text: str, pos: int, lists: bool) -> bool:

@@ -47,9 +47,7 @@ _INTRO = re.compile(rf"{_SUBJECT}\s+(?:{_STRONG}){_VERB_END}\s+(?P<obj>.+)")
 _STUDY_RE = re.compile(rf"{_SUBJECT}\s+(?:{_STUDY}){_VERB_END}\s+(?P<obj>.+)")
 _RESULT_RE = re.compile(rf"{_SUBJECT}\s+(?:{_RESULT})(?:e|es|ed|s|ide|ides|en|ing)?\s+(?P<obj>.+)")
 # "we identify this conflict and pioneer a new paradigm that ...": the second verb's object
-_COORD_RE = re.compile(
-    rf"{_SUBJECT}\s+[^.;:]*?\band\s+(?:{_STRONG}|pioneer){_VERB_END}\s+(?P<obj>.+)"
-)
+_COORD_RE = re.compile(rf"{_SUBJECT}\s+[^.;:]*?\band\s+(?:{_STRONG}|pioneer){_VERB_END}\s+(?P<obj>.+)")
 _CLAIM_RE = re.compile(rf"{_SUBJECT}\s+(?:{_SHOW})s?\s+that\s+(?P<obj>.+)")
 _SELF = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work|study))\b")
 _ANAPHORA = frozenset("this these that those it they such several its their both".split())
@@ -152,7 +150,7 @@ def _clean_desc(desc: str) -> str:
     desc = re.sub(r"^(an?|the)\s+(?:novel|new)\s+", r"\1 ", desc.strip(), flags=re.IGNORECASE)
     m = re.match(r"(an?)\s+(\w)", desc, flags=re.IGNORECASE)
     if m:
-        vowel = m.group(2).lower() in "aeiou" and not re.match(r"(?i)u(?:ni|s[eu])|eu|one", desc[len(m.group(1)) + 1:])
+        vowel = m.group(2).lower() in "aeiou" and not re.match(r"(?i)u(?:ni|s[eu])|eu|one", desc[len(m.group(1)) + 1 :])
         article = "an" if vowel else "a"
         desc = article + desc[len(m.group(1)) :]
     return capitalize(desc)
@@ -356,7 +354,10 @@ def _claim(sents: list[str]) -> str:
 def _contributions(sents: list[str], macros: frozenset[str] = frozenset()) -> Iterator[tuple[str, str]]:
     """(sentence, its contribution as a title) in the order the derived-title rule tries them."""
     searches = (
-        (_STUDY_RE, sents[:1]), (_INTRO, sents), (_COORD_RE, sents), (_STUDY_RE, sents[:3]),
+        (_STUDY_RE, sents[:1]),
+        (_INTRO, sents),
+        (_COORD_RE, sents),
+        (_STUDY_RE, sents[:3]),
         (_RESULT_RE, sents[:3]),
     )
     for pattern, pool in searches:

@@ -13,8 +13,7 @@ def _marginalia_qt_env() -> None:
     import sys
 
     base = sys._MEIPASS  # type: ignore[attr-defined]  # set by PyInstaller's bootloader
-    qt = os.path.join(base, "PySide6") if sys.platform.startswith("win") else os.path.join(
-        base, "PySide6", "Qt")
+    qt = os.path.join(base, "PySide6") if sys.platform.startswith("win") else os.path.join(base, "PySide6", "Qt")
     os.environ["QT_PLUGIN_PATH"] = os.path.join(qt, "plugins")
     os.environ["QML2_IMPORT_PATH"] = os.path.join(qt, "qml")
 
