@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from desktop_app.core.library import Library
 
 # the Library's managers an edit may call (a journal file names no other attribute)
-MANAGERS = frozenset({"papers", "tags", "lists", "highlights", "searches", "trash", "topics"})
+MANAGERS = frozenset({"papers", "tags", "lists", "highlights", "searches", "trash", "topics", "imports"})
 _REF = "$change"  # the JSON key of a ChangeRef
 
 

@@ -301,6 +301,33 @@ class Papers:
         """keep / maybe / skip (or None: undecided) for many papers, one transaction."""
         return self._set_column(paper_ids, "decision", check_decision(decision))
 
+    @writes
+    def decide_undecided(self, paper_ids: Sequence[int], decision: str) -> Change:
+        """``decision`` (keep / maybe / skip) on those of ``paper_ids`` that are live and still
+        undecided, in one transaction: a topic decided as a whole, where the papers decided
+        before keep theirs and a paper deleted meanwhile is passed over. ``Change.paper_ids``
+        are the papers it decided (``set_decision(ids, None)`` undoes it)."""
+        value = check_decision(decision)
+        if value is None:
+            raise LibraryError("deciding the undecided papers needs a decision: keep, maybe or skip")
+        p = t.paper.c
+        with self._store.write() as tx:
+            wanted = sorted({int(i) for i in paper_ids})
+            ids = list(
+                tx.conn.execute(
+                    select(p.id)
+                    .where(tx.d.in_ids(p.id, wanted), p.decision.is_(None), p.deleted_at.is_(None))
+                    .order_by(p.id)
+                ).scalars()
+            )
+            if ids:
+                tx.touched.update(ids)
+                tx.conn.execute(update(t.paper).where(tx.d.in_ids(p.id, ids)).values(decision=value, updated_at=tx.now))
+                change_log.record(tx, "decision", [(pid, {"old": None, "new": value}) for pid in ids])
+        return Change(
+            ChangeKind.PAPERS, tuple(ids), detail={"decision": value, "old": {pid: {"decision": None} for pid in ids}}
+        )
+
     def decision_counts(self) -> dict[str, int]:
         """Live papers per decision, "none" for the undecided."""
         p = t.paper.c

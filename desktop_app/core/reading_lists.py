@@ -158,6 +158,28 @@ class ReadingLists:
         return Change(ChangeKind.LISTS, list_ids=(lid,), detail={"name": name})
 
     @writes
+    def snapshot(self, name: str, description: str, paper_ids: Sequence[int]) -> Change:
+        """A new list holding ``paper_ids`` in this order (a search's results kept), in one
+        transaction. Named ``name``, or "name (2)", "name (3)", ... when that is taken; papers
+        deleted meanwhile are passed over. ``detail["name"]``: the name it got (``delete`` undoes it)."""
+        base = _clean_name(name)
+        with self._store.write() as tx:
+            chosen, n = base, 2
+            while _find(tx.conn, tx.d, chosen) is not None:
+                chosen, n = f"{base} ({n})", n + 1
+            lid = tx.conn.execute(
+                insert(RL).values(name=chosen, description=description, created_at=tx.now)
+            ).inserted_primary_key[0]
+            wanted = list(dict.fromkeys(int(i) for i in paper_ids))
+            p = t.paper.c
+            live = set(tx.conn.execute(select(p.id).where(tx.d.in_ids(p.id, wanted), p.deleted_at.is_(None))).scalars())
+            ids = [i for i in wanted if i in live]
+            tx.touched.update(ids)
+            _insert_items(tx.conn, lid, dict.fromkeys(ids, ""))
+            _renumber(tx.conn, lid, ids)
+        return Change(ChangeKind.LISTS, tuple(ids), list_ids=(lid,), detail={"name": chosen, "added": ids})
+
+    @writes
     def rename(self, name: str, new_name: str) -> Change:
         new_name = _clean_name(new_name)
         with self._store.write() as tx:

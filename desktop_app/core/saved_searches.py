@@ -53,6 +53,21 @@ class SavedSearches:
         return Change(ChangeKind.SEARCHES, detail={"name": name, "old": old})
 
     @writes
+    def unsave(self, saved: Change) -> Change:
+        """Undo :meth:`save` in one transaction: the query it replaced again, or no search of
+        that name when it made a new one."""
+        name, old = str(saved.detail["name"]), saved.detail.get("old")
+        s = t.saved_search
+        with self.store.write() as tx:
+            now = tx.conn.execute(select(s.c.query).where(s.c.name == name)).scalar()
+            if old is None:
+                tx.conn.execute(delete(s).where(s.c.name == name))
+            else:
+                ins = tx.d.insert(s).values(name=name, query=str(old))
+                tx.conn.execute(ins.on_conflict_do_update(index_elements=["name"], set_={"query": ins.excluded.query}))
+        return Change(ChangeKind.SEARCHES, detail={"name": name, "old": now})
+
+    @writes
     def delete(self, name: str) -> Change:
         """Delete a saved search; ``detail["old"]`` is its query, for undo."""
         s = t.saved_search

@@ -303,3 +303,31 @@ class Tags:
             change_log.record(tx, "tag", [(pid, {"removed": real}) for pid in pids])
         links = [(p, real) for p in pids]
         return Change(ChangeKind.TAGS, tuple(pids), (real,), detail={"links": links, "color": color})
+
+    @writes
+    def undelete(self, deleted: Change) -> Change:
+        """Undo :meth:`delete` in one transaction: the tag again, with its color, on the papers
+        it was on (in the trash too; a paper deleted for good meanwhile is passed over). A tag of
+        that name made meanwhile is kept and gains the links; its color stays unless it has none."""
+        name = normalize_tag(deleted.tag_names[0])
+        color = str(deleted.detail.get("color") or "")
+        pt = t.paper_tag
+        with self.store.write() as tx:
+            tx.d.lock_tags(tx.conn, exclusive=True)
+            tid = _tag_id(tx.conn, tx.d, name, create=True)
+            if color:
+                tx.conn.execute(update(t.tag).where(t.tag.c.id == tid, t.tag.c.color == "").values(color=color))
+            real = tx.conn.execute(select(t.tag.c.name).where(t.tag.c.id == tid)).scalar_one()
+            wanted = sorted({int(pid) for pid, _name in deleted.detail.get("links", [])})
+            there = set(tx.conn.execute(select(t.paper.c.id).where(tx.d.in_ids(t.paper.c.id, wanted))).scalars())
+            had = set(
+                tx.conn.execute(
+                    select(pt.c.paper_id).where(pt.c.tag_id == tid, tx.d.in_ids(pt.c.paper_id, wanted))
+                ).scalars()
+            )
+            new = [pid for pid in wanted if pid in there and pid not in had]
+            if new:
+                tx.touched.update(new)
+                tx.conn.execute(insert(pt), [{"paper_id": pid, "tag_id": tid} for pid in new])
+            change_log.record(tx, "tag", [(pid, {"added": real}) for pid in new])
+        return Change(ChangeKind.TAGS, tuple(new), (real,), detail={"links": [(pid, real) for pid in new]})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -24,13 +24,16 @@ from desktop_app.core.library import Library
 from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
 from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.store.outbox_journal import OutboxJournal
-from desktop_app.core.values import Change, ChangeKind
+from desktop_app.core.values import Change
 from desktop_app.gui import i18n
 from desktop_app.gui.note_editor import NoteEditor, NoteNotSaved, PaperDeleted
 from desktop_app.gui.paper_table import PaperTable
 from desktop_app.gui.search_bar import FilterState, SearchBar
 from desktop_app.gui.undo import Do, NoteCommand, Undo, perform, perform_in
 from desktop_app.gui.write_queue import LARGE, WriteQueue
+
+if TYPE_CHECKING:
+    from desktop_app.core.insights.topics import Topic  # (its module loads numpy: for the type only)
 
 NOTE_SAVE_WAIT = 0.05  # seconds the GUI thread may wait for the write lock
 GUI_LOCK_WAIT = 0.08  # seconds an edit waits for the write lock on the GUI thread before the worker takes it
@@ -325,13 +328,15 @@ class EditController(QObject):
         )
         self._bulk("decision", decision, label, ids)
 
-    def decide_topic(self, topic: object, decision: str) -> None:
-        """Every undecided paper of a topic (core/insights/topics.py) decided at once: one undo step."""
-        lib = self.library
-        self._do(
-            self.tr("Decide topic {0} {1}").format(getattr(topic, "name", ""), i18n.decision_word(decision)),
-            lambda: lib.topics.decide(topic, decision),  # type: ignore[arg-type]
-            lambda ch: lib.topics.undo_decide(ch),
+    def decide_topic(self, topic: Topic, decision: str) -> None:
+        """Every undecided paper of a topic (core/insights/topics.py) decided at once: one undo
+        step (told as its papers, so it can wait in the journal for a server)."""
+        self._call(
+            DescribedEdit(
+                self.tr("Decide topic {0} {1}").format(topic.name, i18n.decision_word(decision)),
+                call("papers", "decide_undecided", [int(i) for i in topic.ids], decision),
+                call("topics", "undo_decide", ref()),
+            )
         )
 
     def set_rating(self, rating: int, ids: list[int] | None = None) -> None:
@@ -417,11 +422,12 @@ class EditController(QObject):
         text = shown.kept_text(pid)
         if text is None:
             return
-        lib = self.library
-        change = self._do(
-            self.tr("Keep note as a new paper"),
-            lambda: lib.imports.note_as_new_paper(pid, text),
-            lambda ch: lib.imports.undo(ch.detail["batch"]),
+        change = self._call(
+            DescribedEdit(
+                self.tr("Keep note as a new paper"),
+                call("imports", "note_as_new_paper", pid, text),
+                call("imports", "undo", ref("detail", "batch")),
+            )
         )
         if change is None:  # refused, or written later: the editor keeps the text until then
             return
@@ -732,14 +738,13 @@ class EditController(QObject):
                     )
                 )
         elif action == "delete":
-
-            def undo(ch: Change) -> Change:
-                out = lib.tags.set_links(ch.detail["links"], present=True) if ch.detail["links"] else ch
-                if ch.detail["color"]:
-                    lib.tags.recolor(name, ch.detail["color"])
-                return Change(ChangeKind.TAGS, out.paper_ids, (name,))
-
-            self._do(self.tr("Delete tag {0}").format(name), lambda: lib.tags.delete(name), undo)
+            self._call(
+                DescribedEdit(
+                    self.tr("Delete tag {0}").format(name),
+                    call("tags", "delete", name),
+                    call("tags", "undelete", ref()),
+                )
+            )
 
     # ---- saved searches --------------------------------------------------------------------
     def save_search_dialog(self, sort: tuple[str, bool] | None = None) -> None:
@@ -759,17 +764,13 @@ class EditController(QObject):
             self._dialog_parent, self.tr("Save search"), self.tr("Name:"), text=suggested[:40]
         )
         if ok and name.strip():
-            lib = self.library
-
-            def undo(ch: Change) -> Change:
-                if ch.detail.get("old") is not None:
-                    return lib.searches.save(name, ch.detail["old"])
-                return lib.searches.delete(name)
-
-            self._do(self.tr("Save search"), lambda: lib.searches.save(name, query), undo)
+            self._call(
+                DescribedEdit(
+                    self.tr("Save search"), call("searches", "save", name, query), call("searches", "unsave", ref())
+                )
+            )
 
     def on_search_menu(self, action: str, name: str) -> None:
-        lib = self.library
         if action == "delete":
             self._call(
                 DescribedEdit(
@@ -779,20 +780,47 @@ class EditController(QObject):
                 )
             )
         elif action == "snapshot":
+            self._snapshot_search(name)
+
+    def _snapshot_search(self, name: str) -> None:
+        """The saved search's papers now, in a new reading list named after it (one undo step)."""
+        lib = self.library
+        try:
             saved = SavedFilter.from_text(dict(lib.searches.all()).get(name, ""))
-            query = saved.query
-            ids = lib.query(query, sort="relevance", **saved.query_filters()).ids
-            list_name = name
-            n = 2
-            existing = {i.name.lower() for i in lib.lists.all()}
-            while list_name.lower() in existing:
-                list_name, n = f"{name} ({n})", n + 1
-
-            def do() -> Change:
-                lib.lists.create(list_name, self.tr("Snapshot of the search “{0}”").format(query))
-                return lib.lists.add(list_name, ids)
-
-            self._do(self.tr("Snapshot search to list"), do, lambda _c: lib.lists.delete(list_name))
-            self._say(
-                self.tr("Reading list “{0}” holds the %n paper(s) the search found", "", len(ids)).format(list_name)
+            ids = lib.query(saved.query, sort="relevance", **saved.query_filters()).ids
+        except ServerUnreachable:
+            self._say(self.tr("A snapshot runs the search on the library's server: try again when it is back"))
+            return
+        except LibraryError as exc:
+            self._warn(str(exc))
+            return
+        change = self._call(
+            DescribedEdit(
+                self.tr("Snapshot search to list"),
+                call(
+                    "lists",
+                    "snapshot",
+                    name,
+                    self.tr("Snapshot of the search “{0}”").format(saved.query),
+                    [int(i) for i in ids],
+                ),
+                call("lists", "delete", ref("detail", "name")),
             )
+        )
+        if change is not None:
+            self._say(
+                self.tr("Reading list “{0}” holds the %n paper(s) the search found", "", len(change.paper_ids)).format(
+                    change.detail["name"]
+                )
+            )
+
+    def restore_from_trash(self, ids: list[int]) -> Change | None:
+        """Put trashed papers back: one undo step (it can wait in the journal for a server)."""
+        n = len(ids)
+        return self._call(
+            DescribedEdit(
+                self.tr("Restore %n paper(s) from the trash", "", n),
+                call("trash", "restore", list(ids)),
+                call("papers", "delete", list(ids)),
+            )
+        )

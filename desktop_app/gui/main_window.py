@@ -720,7 +720,10 @@ class MainWindow(QMainWindow):
         """The welcome panel for an empty library (nothing in the trash either: the sidebar must
         reach it), else the table. ``empty`` when known."""
         if empty is None:
-            empty = self.library.papers.count() == 0 and self.library.trash.count() == 0
+            try:
+                empty = self.library.papers.count() == 0 and self.library.trash.count() == 0
+            except ServerUnreachable:
+                return  # what is shown stays; the server's return refreshes the window (gui/offline.py)
         if empty:
             if self.welcome is None:
                 from desktop_app.gui.welcome import WelcomePanel

@@ -12,6 +12,7 @@ dialog has no password field; libpq finds it in ~/.pgpass, PGPASSFILE or a servi
 
 from __future__ import annotations
 
+import contextlib
 from datetime import UTC, datetime
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, Signal
@@ -29,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.changelog.changes import ChangeRow, is_server_url
-from desktop_app.core.errors import LibraryError
+from desktop_app.core.errors import LibraryError, ServerUnreachable
 from desktop_app.core.values import Change, ChangeKind
 
 
@@ -96,11 +97,18 @@ def apply_rows(win: QWidget, rows: list[ChangeRow]) -> None:
     ids = tuple(sorted({r.paper_id for r in rows if r.paper_id is not None}))
     library_wide = any(r.paper_id is None for r in rows)
     kinds = {r.kind.partition(".")[0] for r in rows}
-    if library_wide or kinds & {"imports", "trash"} or any(r.kind in ("papers.delete", "papers.restore") for r in rows):
-        win.on_change(Change(ChangeKind.IMPORT))  # the list, the sidebar and the counts
-    else:
-        win.on_change(Change(ChangeKind.TAGS if "tags" in kinds else ChangeKind.PAPERS, ids))
-    win.edits.check_note_elsewhere()
+    # rows that arrive as the server goes away: the window refreshes whole when it is back
+    # (gui/offline.py), so a read that fails meanwhile is left unsaid (the banner says it)
+    with contextlib.suppress(ServerUnreachable):
+        if (
+            library_wide
+            or kinds & {"imports", "trash"}
+            or any(r.kind in ("papers.delete", "papers.restore") for r in rows)
+        ):
+            win.on_change(Change(ChangeKind.IMPORT))  # the list, the sidebar and the counts
+        else:
+            win.on_change(Change(ChangeKind.TAGS if "tags" in kinds else ChangeKind.PAPERS, ids))
+        win.edits.check_note_elsewhere()
 
 
 def attach(win: QWidget) -> RemoteChanges | None:

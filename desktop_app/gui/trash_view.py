@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.values import Change
-from desktop_app.gui.undo import perform
 
 TRASH_KEY = "Ctrl+3"
 RESTORE_KEY = "Ctrl+Shift+R"
@@ -122,21 +121,9 @@ class TrashController(QObject):
         ids = self._in_trash()
         if not ids:
             return
-        lib, win = self._win.library, self._win
-        n = len(ids)
-        try:
-            perform(
-                win.undo_stack,
-                self.tr("Restore %n paper(s) from the trash", "", n),
-                lambda: lib.trash.restore(ids),
-                lambda _ch: lib.papers.delete(ids),
-                win.on_change,
-                self._warn,
-            )
-        except LibraryError as exc:
-            self._warn(str(exc))
-            return
-        self._say(self.tr("Restored %n paper(s) from the trash", "", n))
+        if self._win.edits.restore_from_trash(ids) is None:
+            return  # refused (said), or waiting for the library's server (said)
+        self._say(self.tr("Restored %n paper(s) from the trash", "", len(ids)))
 
     def purge_selected(self) -> None:
         """Delete the selected trashed papers for good, after asking."""

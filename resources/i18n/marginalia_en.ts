@@ -103,6 +103,13 @@
             <numerusform>%n edits made while the server was away were saved</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Restore %n paper(s) from the trash</source>
+        <translation>
+            <numerusform>Restore %n paper from the trash</numerusform>
+            <numerusform>Restore %n papers from the trash</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>FileController</name>
@@ -305,13 +312,6 @@
 </context>
 <context>
     <name>TrashController</name>
-    <message numerus="yes">
-        <source>Restore %n paper(s) from the trash</source>
-        <translation>
-            <numerusform>Restore %n paper from the trash</numerusform>
-            <numerusform>Restore %n papers from the trash</numerusform>
-        </translation>
-    </message>
     <message numerus="yes">
         <source>Restored %n paper(s) from the trash</source>
         <translation>

@@ -964,6 +964,16 @@
             <numerusform>服务器离线期间所做的 %n 项编辑已保存</numerusform>
         </translation>
     </message>
+    <message>
+        <source>A snapshot runs the search on the library&apos;s server: try again when it is back</source>
+        <translation>快照要在文库的服务器上运行这个搜索：等服务器恢复后再试</translation>
+    </message>
+    <message numerus="yes">
+        <source>Restore %n paper(s) from the trash</source>
+        <translation>
+            <numerusform>从回收站恢复 %n 篇论文</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -3560,12 +3570,6 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Marginalia</source>
         <translation>Marginalia</translation>
-    </message>
-    <message numerus="yes">
-        <source>Restore %n paper(s) from the trash</source>
-        <translation>
-            <numerusform>从回收站恢复 %n 篇论文</numerusform>
-        </translation>
     </message>
     <message numerus="yes">
         <source>Restored %n paper(s) from the trash</source>

@@ -326,3 +326,74 @@ def test_edits_waiting_for_the_server_survive_their_window(
         assert "second" not in again.library.papers.rows([shown])[shown].tags
     finally:
         close_window(again)
+
+
+def test_the_windows_compound_edits_wait_in_the_journal_too(
+    qtbot, settings: QSettings, own_server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A topic decided, a tag deleted, a search saved and papers restored from the trash while
+    the server is gone: all journaled (closing asks nothing), and the next window sends them in
+    order, each an undo step. A snapshot, which must run the search on the server, says so."""
+    from PySide6.QtWidgets import QInputDialog
+
+    from desktop_app.core.insights.topics import Topic
+    from desktop_app.gui.launch import close_window, open_shared_window
+
+    win = shared_window(
+        own_server,
+        settings,
+        qtbot,
+        [Record(title=f"Paper {n} on lenses", abstract=f"Abstract {n}.") for n in range(12)],
+    )
+    url, outbox = win.library.server.url, win.library.folder / "outbox"
+    lib = win.library
+    ids = sorted(lib.papers.rows(list(range(1, 13))))
+    lib.tags.add(ids[:3], ["optics"])
+    lib.tags.recolor("optics", "#1f77b4")
+    lib.papers.set_decision([ids[0]], "keep")
+    lib.papers.delete(ids[-2:])
+    lib.searches.save("Lenses", "lenses")
+    win.elsewhere_timer.stop()
+    own_server.stop()
+    _quiet(lib.tags.all)
+    qtbot.waitUntil(win.offline_banner.isVisible, timeout=3000)
+    win.edits.decide_topic(Topic(1, "lenses", ["lenses"], ids[:6]), "skip")
+    win.edits.on_tag_menu("delete", "optics")
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("Optics", True)))
+    win.search.box.setText("optics")
+    win.edits.save_search_dialog()
+    win.edits.restore_from_trash(ids[-2:])
+    win.edits.on_search_menu("snapshot", "Lenses")
+    assert "try again when it is back" in win.statusBar().currentMessage()
+    assert len(win.edits.outbox) == 4 and win.edits.waiting_in_memory() == 0
+    close_window(win)  # no question: every waiting edit is journaled
+    assert len(list(outbox.glob("*.json"))) == 1
+
+    own_server.start()
+    again = open_shared_window(url, settings)
+    qtbot.addWidget(again)
+    try:
+        qtbot.waitUntil(lambda: not again.edits.outbox, timeout=20000)
+        lib = again.library
+        rows = lib.papers.rows(ids)
+        assert [rows[i].decision for i in ids[:6]] == ["keep"] + ["skip"] * 5
+        assert "optics" not in {tag.name for tag in lib.tags.all()}
+        assert dict(lib.searches.all())["Optics"] == "optics"
+        assert set(ids[-2:]) <= set(rows)  # back from the trash
+        stack = again.undo_stack
+        assert stack.count() == 4
+        assert [stack.text(i) for i in (1, 2, 3)] == [
+            "Delete tag optics",
+            "Save search",
+            "Restore 2 papers from the trash",
+        ]
+        stack.undo()
+        stack.undo()
+        stack.undo()  # the tag comes back with its color and papers
+        optics = {tag.name: tag for tag in lib.tags.all()}["optics"]
+        assert optics.color == "#1f77b4" and optics.count == 3
+        assert "Optics" not in dict(lib.searches.all())
+        stack.undo()
+        assert [lib.papers.rows(ids)[i].decision for i in ids[:6]] == ["keep"] + [None] * 5
+    finally:
+        close_window(again)

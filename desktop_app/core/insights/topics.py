@@ -341,14 +341,11 @@ class Topics:
 
     def decide(self, topic: Topic, value: str) -> Change:
         """Set ``value`` (keep / maybe / skip) on every undecided paper of ``topic`` in one
-        transaction; the papers decided before keep their decision. ``Change.paper_ids`` are
+        transaction (``lib.papers.decide_undecided`` of its papers); the papers decided before keep their decision. ``Change.paper_ids`` are
         the papers it decided: :meth:`undo_decide` makes them undecided again."""
         if value not in DECISIONS:
             raise LibraryError(f"a decision is one of {', '.join(DECISIONS)}, not '{value}'")
-        ids = self.undecided(topic)
-        if not ids:
-            return Change(ChangeKind.PAPERS, (), detail={"decision": value})
-        return self._papers.set_decision(ids, value)
+        return self._papers.decide_undecided(topic.ids, value)
 
     def undo_decide(self, change: Change) -> Change:
         """Undo :meth:`decide`: its papers undecided again, in one transaction."""
