@@ -140,3 +140,35 @@ def test_a_failed_write_leaves_the_old_journal(tmp_path: Path, monkeypatch: pyte
     assert journal.path.read_bytes() == before
     assert [p.name for p in journal.folder.iterdir()] == [journal.path.name]
     journal.release()
+
+
+def _adopt_at_once(tmp: str, start: object, out: object) -> None:
+    """One of several processes opening the library at the same moment: adopts what it can."""
+    start.wait()  # type: ignore[attr-defined]
+    journal = OutboxJournal(Path(tmp), URL)
+    edits, _problems = journal.adopt()
+    out.put(len(edits))  # type: ignore[attr-defined]
+
+
+def test_windows_starting_at_once_adopt_each_journal_once(tmp_path: Path) -> None:
+    """Three processes adopt the journals of killed windows at the same moment, 20 times over:
+    every edit is adopted exactly once (a journal read twice would send its edits twice)."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    folder = tmp_path / "outbox"
+    folder.mkdir()
+    document = json.dumps({"version": 1, "library": URL, "edits": [e.to_json() for e in _edits()]})
+    for round_ in range(20):
+        for n in range(4):  # four killed windows' journals
+            (folder / f"{outbox_journal.library_key(URL)}-{2**22 + n}-{round_:02d}{n:02d}.json").write_text(document)
+        start, out = ctx.Event(), ctx.Queue()
+        procs = [ctx.Process(target=_adopt_at_once, args=(str(tmp_path), start, out)) for _ in range(3)]
+        for p in procs:
+            p.start()
+        start.set()
+        adopted = sorted(out.get(timeout=60) for _ in procs)
+        for p in procs:
+            p.join(timeout=60)
+        assert sum(adopted) == 4 * len(_edits()), (round_, adopted)
+        assert not list(folder.glob("*.json"))

@@ -72,8 +72,11 @@ class OutboxJournal:
                 and process_running(int(parts[1]))
             ):
                 continue
-            found.append(path)
-        return sorted(found, key=lambda p: (p.stat().st_mtime, p.name))
+            try:
+                found.append((path.stat().st_mtime, path.name, path))
+            except FileNotFoundError:  # adopted by another window since it was listed
+                continue
+        return [path for _mtime, _name, path in sorted(found)]
 
     def adopt(self) -> tuple[list[DescribedEdit], list[str]]:
         """The edits of the gone windows' journals, in order, and what could not be read (one
@@ -82,20 +85,31 @@ class OutboxJournal:
         edits: list[DescribedEdit] = []
         problems: list[str] = []
         for path in self.orphans():
+            # claimed first by renaming it into this process's names (one rename of a file
+            # succeeds, the others find it gone): two windows starting at once on the library
+            # never both send its edits. A claim this process leaves (killed while reading) is
+            # an orphan again once the process is gone.
+            claim = self.folder / f"{self.key}-{os.getpid()}-{secrets.token_hex(4)}.json"
+            _held.add(claim)
             try:
-                edits.extend(read(path, self.url))
-            except FileNotFoundError:  # another window adopted it meanwhile
-                continue
-            except (OSError, ValueError) as exc:
-                aside = path.with_suffix(".corrupt")
-                with contextlib.suppress(OSError):
-                    path.replace(aside)
-                problems.append(
-                    f"the waiting edits in {path} could not be read ({exc}); the file is kept as {aside.name}"
-                )
-                continue
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
+                try:
+                    os.rename(path, claim)
+                except OSError:  # another window adopted it meanwhile (or holds it open: later)
+                    continue
+                try:
+                    edits.extend(read(claim, self.url))
+                except (OSError, ValueError) as exc:
+                    aside = path.with_suffix(".corrupt")
+                    with contextlib.suppress(OSError):
+                        claim.replace(aside)
+                    problems.append(
+                        f"the waiting edits in {path} could not be read ({exc}); the file is kept as {aside.name}"
+                    )
+                    continue
+                with contextlib.suppress(FileNotFoundError):
+                    claim.unlink()
+            finally:
+                _held.discard(claim)
         return edits, problems
 
 
