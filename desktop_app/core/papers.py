@@ -26,6 +26,7 @@ from sqlalchemy import (
 
 from desktop_app.core.changelog import rows as change_log
 from desktop_app.core.changelog.changes import writes
+from desktop_app.core.changelog.rows import FieldKind
 from desktop_app.core.display_text import display_text, neutral_bidi
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.metadata import short_authors
@@ -323,7 +324,7 @@ class Papers:
             if ids:
                 tx.touched.update(ids)
                 tx.conn.execute(update(t.paper).where(tx.d.in_ids(p.id, ids)).values(decision=value, updated_at=tx.now))
-                change_log.record(tx, "decision", [(pid, {"old": None, "new": value}) for pid in ids])
+                change_log.record(tx, FieldKind.DECISION, [(pid, {"old": None, "new": value}) for pid in ids])
         return Change(
             ChangeKind.PAPERS, tuple(ids), detail={"decision": value, "old": {pid: {"decision": None} for pid in ids}}
         )
@@ -349,7 +350,7 @@ class Papers:
             differs = col.is_distinct_from(value)
             before = tx.conn.execute(select(t.paper.c.id, col).where(where, differs)).all()
             tx.conn.execute(update(t.paper).where(where).values({column: value, "updated_at": tx.now}))
-            change_log.record(tx, column, [(pid, {"old": old, "new": value}) for pid, old in before])
+            change_log.record(tx, FieldKind(column), [(pid, {"old": old, "new": value}) for pid, old in before])
         # the values it replaced, for undo (set_fields): the papers that already had it keep it
         return Change(
             ChangeKind.PAPERS, tuple(ids), detail={column: value, "old": {pid: {column: old} for pid, old in before}}

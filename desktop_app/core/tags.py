@@ -32,6 +32,7 @@ from sqlalchemy import (
 
 from desktop_app.core.changelog import rows as change_log
 from desktop_app.core.changelog.changes import writes
+from desktop_app.core.changelog.rows import FieldKind
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.rules import normalize_tag
 from desktop_app.core.store import Store
@@ -122,7 +123,7 @@ class Tags:
                 tx.conn.execute(st["link"], {"tid": tid, "ids": bound})
                 by_name[name] = [(pid, real) for pid in ids if pid not in have]
             added = [link for name in names for link in by_name[name]]
-            change_log.record(tx, "tag", [(pid, {"added": name}) for pid, name in added])
+            change_log.record(tx, FieldKind.TAG, [(pid, {"added": name}) for pid, name in added])
         return Change(ChangeKind.TAGS, tuple(ids), tuple(names), detail={"links": added})
 
     def _add_statements(self) -> dict:
@@ -161,7 +162,7 @@ class Tags:
                 gone = tx.conn.execute(links.returning(pt.c.paper_id)).scalars().all()
                 removed += [(pid, real) for pid in gone]
             _drop_unused(tx.conn, tids)
-            change_log.record(tx, "tag", [(pid, {"removed": name}) for pid, name in removed])
+            change_log.record(tx, FieldKind.TAG, [(pid, {"removed": name}) for pid, name in removed])
         return Change(ChangeKind.TAGS, tuple(ids), tuple(names), detail={"links": removed})
 
     @writes
@@ -300,7 +301,7 @@ class Tags:
             pt = t.paper_tag
             pids = tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == tid)).scalars().all()
             tx.conn.execute(delete(t.tag).where(t.tag.c.id == tid))  # links go: ON DELETE CASCADE
-            change_log.record(tx, "tag", [(pid, {"removed": real}) for pid in pids])
+            change_log.record(tx, FieldKind.TAG, [(pid, {"removed": real}) for pid in pids])
         links = [(p, real) for p in pids]
         return Change(ChangeKind.TAGS, tuple(pids), (real,), detail={"links": links, "color": color})
 
@@ -329,5 +330,5 @@ class Tags:
             if new:
                 tx.touched.update(new)
                 tx.conn.execute(insert(pt), [{"paper_id": pid, "tag_id": tid} for pid in new])
-            change_log.record(tx, "tag", [(pid, {"added": real}) for pid in new])
+            change_log.record(tx, FieldKind.TAG, [(pid, {"added": real}) for pid in new])
         return Change(ChangeKind.TAGS, tuple(new), (real,), detail={"links": [(pid, real) for pid in new]})

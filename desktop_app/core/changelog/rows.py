@@ -1,7 +1,7 @@
 """Writing ``change_log`` rows inside a write transaction (models.ChangeLog).
 
 One row per paper per change, written by a few INSERT ... SELECTs per call, in the transaction of
-the change itself: a rolled-back change leaves no row. Kinds written here:
+the change itself: a rolled-back change leaves no row. Kinds written here (:class:`FieldKind`):
 
 - ``"status"``: ``{"old": "unread", "new": "read"}`` (and ``"via": "import"|"merge"`` when the
   status came from a library file or a merge rather than from the reader's decision);
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import insert, literal, true
@@ -24,16 +25,27 @@ from desktop_app.core.changelog.actor import current_actor
 from desktop_app.core.store import Tx
 from desktop_app.core.store import tables as t
 
-# the kinds this module writes, read by the statistics; a shared library's desks follow the
-# facade's own rows ("papers.set_status", …: core/store/change_log.py) and skip these
-STATISTICS_KINDS = ("status", "rating", "tag", "decision")
+
+class FieldKind(StrEnum):
+    """The kinds of row this module writes: one field of one paper changed, with its old and
+    new value. Stored as their text ("status", ...). The other rows of the same table, one per
+    facade call ("papers.set_status", ...: core/store/change_log.py), are what a shared
+    library's desks follow; they skip these, which the statistics and triage progress read."""
+
+    STATUS = "status"
+    RATING = "rating"
+    TAG = "tag"
+    DECISION = "decision"
+
+
+STATISTICS_KINDS = tuple(FieldKind)
 
 
 def _dump(detail: Mapping[str, Any]) -> str:
     return json.dumps(detail, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-def record(tx: Tx, kind: str, entries: Iterable[tuple[int, Mapping[str, Any]]]) -> int:
+def record(tx: Tx, kind: FieldKind, entries: Iterable[tuple[int, Mapping[str, Any]]]) -> int:
     """Log ``(paper_id, detail)`` entries of one ``kind`` in ``tx``; returns how many.
 
     Papers sharing a detail (a bulk edit: the same tag, the same old and new status) are written
@@ -52,7 +64,7 @@ def record(tx: Tx, kind: str, entries: Iterable[tuple[int, Mapping[str, Any]]]) 
             .add_columns(
                 literal(tx.now, cols.at.type),
                 literal(actor, cols.actor.type),
-                literal(kind, cols.kind.type),
+                literal(kind.value, cols.kind.type),
                 literal(dumped, cols.detail.type),
             )
             .where(true())
@@ -66,7 +78,8 @@ def record_fields(
 ) -> None:
     """Log the status and rating changes between ``old`` and ``new`` column values per paper
     (only the values that really differ)."""
-    for column in ("status", "rating", "decision"):
+    for kind in (FieldKind.STATUS, FieldKind.RATING, FieldKind.DECISION):
+        column = kind.value
         entries = []
         for pid, values in new.items():
             if column not in values or column not in old.get(pid, {}):
@@ -77,4 +90,4 @@ def record_fields(
                 if via:
                     detail["via"] = via
                 entries.append((pid, detail))
-        record(tx, column, entries)
+        record(tx, kind, entries)

@@ -123,7 +123,9 @@ class ImportWriter:
         self.touched: set[int] = set()
         self._tag_ids: dict[str, int] = {}  # normalized name -> id, this transaction
         self.list_places: list[tuple[str, int, int]] = []  # (reading list, position, paper) of new papers
-        self._logged: dict[str, list[tuple[int, dict[str, object]]]] = {}  # change-log rows, written by finish()
+        self._logged: dict[
+            change_log.FieldKind, list[tuple[int, dict[str, object]]]
+        ] = {}  # change-log rows, written by finish()
         self._keys: HashedKeys | None = None  # the library's citation keys, lower-case (read at the first new paper)
         self._suffixes_tried: dict[str, int] = {}  # pattern key -> its suffixes found taken (unique_key)
         d, p, pi, tg = tx.d, t.paper, t.paper_identity, t.tag
@@ -314,11 +316,17 @@ class ImportWriter:
         # from Marginalia's own export (formats/own_fields.py); logged "via import" (the
         # statistics and the triage pace leave such rows out)
         if rec.decision in DECISIONS:
-            self._logged.setdefault("decision", []).append((pid, {"old": None, "new": rec.decision, "via": "import"}))
+            self._logged.setdefault(change_log.FieldKind.DECISION, []).append(
+                (pid, {"old": None, "new": rec.decision, "via": "import"})
+            )
         if rec.status in STATUSES and rec.status != "unread":
-            self._logged.setdefault("status", []).append((pid, {"old": "unread", "new": rec.status, "via": "import"}))
+            self._logged.setdefault(change_log.FieldKind.STATUS, []).append(
+                (pid, {"old": "unread", "new": rec.status, "via": "import"})
+            )
         if rec.rating in RATINGS and rec.rating:
-            self._logged.setdefault("rating", []).append((pid, {"old": 0, "new": rec.rating, "via": "import"}))
+            self._logged.setdefault(change_log.FieldKind.RATING, []).append(
+                (pid, {"old": 0, "new": rec.rating, "via": "import"})
+            )
         self.list_places.extend((name, pos, pid) for name, pos in rec.lists.items())
         if rec.note:
             self.conn.execute(self._add_note, {"paper_id": pid, "text": rec.note, "updated_at": self.now})

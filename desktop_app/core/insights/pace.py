@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from sqlalchemy import select
 
+from desktop_app.core.changelog.rows import FieldKind
 from desktop_app.core.store import tables as t
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ class Pace:
 def decision_times(store: Store, limit: int = PACE_WINDOW + 1) -> list[datetime]:
     """The times of the newest decisions (distinct transactions), newest first."""
     c = t.change_log.c
-    stmt = select(c.at, c.detail).where(c.kind == "decision").order_by(c.seq.desc()).limit(limit * 50)
+    stmt = select(c.at, c.detail).where(c.kind == FieldKind.DECISION.value).order_by(c.seq.desc()).limit(limit * 50)
     times: list[datetime] = []
     with store.read() as conn:
         for at, detail in conn.execute(stmt):
@@ -75,7 +76,9 @@ def decision_sequence(store: Store) -> list[bool]:
     first: dict[int, int] = {}
     with store.read() as conn:
         for seq, pid, detail in conn.execute(
-            select(c.seq, c.paper_id, c.detail).where(c.kind == "decision", c.paper_id.is_not(None)).order_by(c.seq)
+            select(c.seq, c.paper_id, c.detail)
+            .where(c.kind == FieldKind.DECISION.value, c.paper_id.is_not(None))
+            .order_by(c.seq)
         ):
             if pid not in first and '"via"' not in (detail or ""):
                 first[pid] = seq

@@ -22,6 +22,7 @@ from functools import cache
 
 from sqlalchemy import ColumnElement, Connection, Select, String, func, select, type_coerce
 
+from desktop_app.core.changelog.rows import FieldKind
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.column_types import DECISIONS, STATUSES
@@ -139,7 +140,7 @@ def _status_hours(conn: Connection, d: Dialect) -> list[tuple[str, str, str, boo
     of distinct strings, parsed once each, where json_extract on every row cost twice as much."""
     c = t.change_log.c
     hour = _hour(d, c.at)
-    stmt = select(hour, c.detail, func.count()).where(c.kind == "status").group_by(hour, c.detail)
+    stmt = select(hour, c.detail, func.count()).where(c.kind == FieldKind.STATUS.value).group_by(hour, c.detail)
     parsed: dict[str, tuple[str, str, bool]] = {}
     out = []
     for h, detail, n in conn.execute(stmt):

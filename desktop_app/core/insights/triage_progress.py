@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
+from desktop_app.core.changelog.rows import FieldKind
 from desktop_app.core.store import tables as t
 
 if TYPE_CHECKING:
@@ -49,7 +50,9 @@ def decided_since(store: Store, since: datetime) -> set[int]:
     from the change log's "status" events. Empty when nothing logs status changes."""
     c = _change_log().c
     with store.read() as conn:
-        rows = conn.execute(select(c.paper_id, c.detail).where(c.kind == "status", c.at >= since).order_by(c.seq)).all()
+        rows = conn.execute(
+            select(c.paper_id, c.detail).where(c.kind == FieldKind.STATUS.value, c.at >= since).order_by(c.seq)
+        ).all()
     decided: set[int] = set()
     for pid, detail in rows:
         if pid is None:
