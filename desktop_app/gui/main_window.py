@@ -140,7 +140,9 @@ class MainWindow(QMainWindow):
         self.table.doubleClicked.connect(lambda _i: self.focus_reader())
 
         # the note editor saves through the edit controller, built next
-        self.reader = ReaderPane(
+        # (reader, edits and trash are annotated: modules typed against MainWindow read them, and
+        # mypy cannot infer them through the import cycle)
+        self.reader: ReaderPane = ReaderPane(
             lambda pid, text, base: self.edits.save_note(pid, text, base), self, drafts=self.library.folder / "drafts"
         )
 
@@ -209,7 +211,7 @@ class MainWindow(QMainWindow):
         def filters() -> FilterState:
             return self.state  # read at each use: the window replaces its FilterState on a new filter
 
-        self.edits = EditController(
+        self.edits: EditController = EditController(
             self.library, self.undo_stack, self.table, self.reader.notes, self.search, filters, self
         )
         self.files = FileController(self.library, self.table, self.status_label, filters, self)
@@ -218,7 +220,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(WriteProgress(ed.writes, self))
         ed.changed.connect(self.on_change)
         ed.changed.connect(self.likely_sort.changed)
-        self.trash = TrashController(self, self.trash_bar)  # restore, delete for good, empty
+        self.trash: TrashController = TrashController(self, self.trash_bar)  # restore, delete for good, empty
         ed.purgeRequested.connect(self.trash.purge_selected)  # Delete in the Trash view
         self.sidebar.trashMenuAction.connect(lambda _action: self.trash.empty_trash())
         self.likely_sort.ranked.connect(lambda: self.sort_key == LIKELY_SORT and self.refresh_query())
