@@ -14,14 +14,15 @@ tools that read it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
-MainWindow = Any  # the window (main_window imports this module: no import back)
+if TYPE_CHECKING:
+    from desktop_app.gui.main_window import MainWindow  # for the type checker only: it imports this module
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ def _status_target(win: MainWindow) -> QWidget:
     return next((b for b in control.buttons.values() if b.isChecked()), control.buttons["unread"])
 
 
-def _first(buttons: list[QWidget], row: QWidget) -> QWidget:
+def _first(buttons: Sequence[QWidget], row: QWidget) -> QWidget:
     """A row of buttons takes the focus on its first (the arrows move on: arrow_keys.py)."""
     return buttons[0] if buttons else row
 
