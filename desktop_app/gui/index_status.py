@@ -7,15 +7,23 @@ The writer reports from its own thread; a queued signal brings each report to th
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QMainWindow
 
 from desktop_app.core.library import Library
 from desktop_app.gui import i18n
 
+if TYPE_CHECKING:
+    from desktop_app.core.search.worker import Event
+    from desktop_app.gui.main_window import MainWindow
+
 
 class IndexStatus(QObject):
-    event = Signal(object)  # a writer's report (dict), emitted from its thread
+    # a writer's report (dict), emitted from its thread; the name hides QObject.event (kept: it
+    # is the signal's name)
+    event = Signal(object)  # type: ignore[assignment]
     caughtUp = Signal()  # noqa: N815  the queue is empty and the writer idle (after a drain)
 
     def __init__(self, library: Library, window: QMainWindow) -> None:
@@ -34,7 +42,7 @@ class IndexStatus(QObject):
         if self._listener in listeners:
             listeners.remove(self._listener)
 
-    def _on_event(self, event: dict) -> None:
+    def _on_event(self, event: Event) -> None:
         kind = event.get("event")
         if kind == "progress" and event.get("phase") == "drain":
             total = int(event.get("total") or 0)
@@ -56,7 +64,7 @@ class IndexStatus(QObject):
             )
 
 
-def attach(window) -> IndexStatus:  # noqa: ANN001 - a MainWindow
+def attach(window: MainWindow) -> IndexStatus:
     """Show the catch-up in ``window``'s status bar; re-run its text search when caught up."""
     status = IndexStatus(window.library, window)
     status.caughtUp.connect(window.index_ready)

@@ -20,7 +20,7 @@ class Job(QThread):
     succeeded = Signal(object)
     failed = Signal(str)
 
-    def __init__(self, work: Work, parent=None) -> None:  # noqa: ANN001
+    def __init__(self, work: Work, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._work = work
         self._cancel = threading.Event()
@@ -56,7 +56,7 @@ def start_job(
     label: str,
     work: Work,
     on_done: Callable[[object], None],
-    on_error: Callable[[str], None],
+    on_error: Callable[[str], object],
     *,
     modal: bool = True,
 ) -> Job:
@@ -84,8 +84,17 @@ def start_job(
         dialog.deleteLater()
 
     job.progressed.connect(progress)
-    job.succeeded.connect(lambda r: (finish(), on_done(r)))
-    job.failed.connect(lambda m: (finish(), on_error(m)))
+
+    def done(result: object) -> None:
+        finish()
+        on_done(result)
+
+    def error(message: str) -> None:
+        finish()
+        on_error(message)
+
+    job.succeeded.connect(done)
+    job.failed.connect(error)
     # No deleteLater on finished: it would drop queued slots of other listeners. The job is a
     # child of ``parent`` and goes with it (a window waits for running jobs when it closes).
     keep_while_running(parent, job)
