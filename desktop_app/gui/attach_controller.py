@@ -14,11 +14,11 @@ away" (its file, else its page, opened at once).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QWidget
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.gui import preferences
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from desktop_app.core.attachments import AttachmentView
     from desktop_app.core.values import Change
+    from desktop_app.gui.main_window import MainWindow  # for the type checker only: it imports this module
 
 MESSAGE_MS = 6000
 BACKGROUND_BYTES = 16 * 1024 * 1024  # a copy at least this large is made in a worker
@@ -61,11 +62,11 @@ def _size(path: str) -> int:
 
 class AttachController(QObject):
     """Built by the main window (gui/main_window.py, which imports this module: its type is
-    not imported back); holds no state but the window."""
+    imported for the type checker only); holds no state but the window."""
 
-    def __init__(self, window: QMainWindow) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
-        self._win: Any = window
+        self._win = window
         lib = window.library
         strip = window.reader.attachments
         strip.source = lib.attachments.for_paper
@@ -278,7 +279,7 @@ SAMPLE_PDF = (
 )
 
 
-def screenshot_view(window: Any) -> QWidget:  # noqa: ANN401 - the MainWindow
+def screenshot_view(window: MainWindow) -> QWidget:
     """For the docs (``gui --screenshot --view attachments``): the reader showing a paper with its
     links and an attached file. Selects the first shown paper that has an arXiv id, a DOI or a URL
     and, when it has no attached file, attaches a small sample PDF (screenshots are made on a demo
@@ -286,6 +287,7 @@ def screenshot_view(window: Any) -> QWidget:  # noqa: ANN401 - the MainWindow
     import tempfile
 
     lib = window.library
+    pid: int | None  # a shown paper, then the current one (None: no paper shown)
     for row in range(min(window.model.rowCount(), 500)):
         pid = window.model.paper_id(row)
         if paper_links(lib.papers.get(pid)):

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
 from desktop_app.gui import preferences
+
+if TYPE_CHECKING:
+    from desktop_app.gui.main_window import MainWindow
 
 # CJK ideographs (with extension A and compatibility), kana, Hangul, CJK punctuation, fullwidth forms
 CJK = re.compile("[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
@@ -52,7 +56,7 @@ def advice() -> str:
 class CjkFontNotice(QObject):
     """Watches ``win``'s shown texts; shows the banner once when CJK text meets no font."""
 
-    def __init__(self, win: QMainWindow, font_available: Callable[[], bool] = cjk_font_available) -> None:
+    def __init__(self, win: MainWindow, font_available: Callable[[], bool] = cjk_font_available) -> None:
         super().__init__(win)
         self.win = win
         self.font_available = font_available
@@ -113,7 +117,7 @@ class CjkFontNotice(QObject):
         preferences.put(self.win.settings, preferences.CJK_FONT_WARNED, True)  # said once
 
 
-def attach(win: QMainWindow) -> CjkFontNotice:
+def attach(win: MainWindow) -> CjkFontNotice:
     """Watch ``win`` (called by launch.open_main_window)."""
     notice = CjkFontNotice(win)
     win.set_cjk_notice(notice)

@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
 from desktop_app.core.errors import ServerUnreachable
 from desktop_app.core.values import Change, ChangeKind
+
+if TYPE_CHECKING:
+    from desktop_app.gui.main_window import MainWindow
 
 SERVER_DEADLINE = 1.0  # seconds the window's thread waits for a server that stopped answering
 
@@ -55,7 +59,7 @@ class ServerState(QObject):
     changed = Signal(bool)  # the server answers
 
 
-def attach(win: QWidget) -> ServerState | None:
+def attach(win: MainWindow) -> ServerState | None:
     """Show the window's offline banner while its shared library's server is gone."""
     lib = win.library
     if lib.server is None:
@@ -78,7 +82,7 @@ def attach(win: QWidget) -> ServerState | None:
     return state
 
 
-def _reachable(win: QWidget, on: bool) -> None:
+def _reachable(win: MainWindow, on: bool) -> None:
     if on == (not win.offline_banner.isVisible()):
         return
     win.offline_banner.setVisible(not on)
