@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -23,9 +24,14 @@ from desktop_app.appinfo import APP_NAME
 from desktop_app.core.library import Library
 from desktop_app.core.values import Change, ChangeKind, ImportReport
 from desktop_app.gui import i18n
+from desktop_app.gui.i18n import QT_TRANSLATE_NOOP
 from desktop_app.gui.jobs import Job, keep_while_running, start_job
 from desktop_app.gui.paper_table import PaperTable
 from desktop_app.gui.search_bar import FilterState
+
+if TYPE_CHECKING:
+    from desktop_app.core.importing.imports import Parsed
+    from desktop_app.gui.main_window import MainWindow  # for the type checker only: it imports this module
 
 IMPORT_FILTER = QT_TRANSLATE_NOOP(
     "FileController", "Bibliographies (*.bib *.ris *.txt *.json *.xml *.atom *.csv *.tsv *.enw *.nbib);;All files (*)"
@@ -62,7 +68,9 @@ def sample_files() -> list[Path]:
 
 
 class ExportDialog(QDialog):
-    def __init__(self, lists: list[str], has_selection: bool, list_name: str | None, parent=None) -> None:  # noqa: ANN001
+    def __init__(
+        self, lists: list[str], has_selection: bool, list_name: str | None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("exportDialog")
         self.setWindowTitle(self.tr("Export"))
@@ -114,7 +122,7 @@ class FileController(QObject):
         table: PaperTable,
         status_label: QLabel,
         filters: Callable[[], FilterState],
-        parent: QWidget,
+        parent: MainWindow,
     ) -> None:
         super().__init__(parent)
         self.library = library
@@ -137,7 +145,7 @@ class FileController(QObject):
     def import_sample(self) -> None:
         self.import_paths([str(p) for p in sample_files()], preview=False)
 
-    def _restored(self, report, paths: list[str]) -> None:  # noqa: ANN001
+    def _restored(self, report: ImportReport, paths: list[str]) -> None:
         """A backup restored: its file links outside the library folder were left out (a backup
         from elsewhere can name any file); the user may accept them, and the restore runs again
         with them (papers and notes already there are recognised, not doubled)."""
@@ -192,13 +200,13 @@ class FileController(QObject):
             )
             return
 
-        def parse(progress, cancelled):  # noqa: ANN001, ANN202
+        def parse(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> tuple[ImportReport, Parsed]:
             return lib.imports.preview(paths)
 
-        def parsed_ok(result) -> None:  # noqa: ANN001
+        def parsed_ok(result: tuple[ImportReport, Parsed]) -> None:
             report, parsed = result
             defaults = self.import_defaults()  # Settings → Import
-            options: dict = {"duplicates": "merge", "tag_categories": defaults["tag_categories"]}
+            options: dict[str, Any] = {"duplicates": "merge", "tag_categories": defaults["tag_categories"]}
             if preview:
                 from desktop_app.gui.import_preview import ImportPreview
 
@@ -228,7 +236,7 @@ class FileController(QObject):
 
         start_job(win, self.tr("Reading files…"), parse, parsed_ok, self._job_failed)
 
-    def import_defaults(self) -> dict:
+    def import_defaults(self) -> dict[str, Any]:
         """The import options the user chose in Settings → Import (the preview starts from them)."""
         from desktop_app.gui import preferences as prefs
 
@@ -285,7 +293,7 @@ class FileController(QObject):
         from desktop_app.exporting import export_to_file
 
         lib = self.library
-        kwargs: dict = {}
+        kwargs: dict[str, Any] = {}
         if scope == "selection":
             kwargs["ids"] = self._table.selected_ids()
         elif scope == "list":
@@ -343,7 +351,7 @@ class FileController(QObject):
             )
         )
 
-        def done(why) -> None:  # noqa: ANN001
+        def done(why: str) -> None:  # ensure_index's answer
             self.index_ready = True
             label.setText("")
             if why not in ("ok", "cancelled") and lib.papers.count():

@@ -8,11 +8,13 @@ import threading
 import traceback
 import weakref
 from collections.abc import Callable
+from typing import TypeVar, cast
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 Work = Callable[[Callable[[int, int], None], Callable[[], bool]], object]
+T = TypeVar("T")  # what a job's work returns, handed to its on_done
 
 
 class Job(QThread):
@@ -54,8 +56,8 @@ class Job(QThread):
 def start_job(
     parent: QWidget,
     label: str,
-    work: Work,
-    on_done: Callable[[object], None],
+    work: Callable[[Callable[[int, int], None], Callable[[], bool]], T],
+    on_done: Callable[[T], object],
     on_error: Callable[[str], object],
     *,
     modal: bool = True,
@@ -87,7 +89,7 @@ def start_job(
 
     def done(result: object) -> None:
         finish()
-        on_done(result)
+        on_done(cast(T, result))  # what ``work`` returned
 
     def error(message: str) -> None:
         finish()

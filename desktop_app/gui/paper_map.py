@@ -16,9 +16,9 @@ and lassos to the window's table, so the reader and the bulk panel follow.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
@@ -42,7 +42,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
-    QMainWindow,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -57,6 +56,7 @@ if TYPE_CHECKING:
 
     from desktop_app.core.insights.paper_map import Facets, PaperMap
     from desktop_app.core.insights.topics import TopicSet
+    from desktop_app.gui.main_window import MainWindow  # for the type checker only: it imports this module
 
 MODES = ("topic", "decision", "tag")
 HIT_PIXELS = 8  # a point within this many pixels of the mouse is under it
@@ -139,8 +139,10 @@ def _polygon(points: np.ndarray) -> QPolygonF:
     poly = QPolygonF()
     poly.resize(len(points))
     if len(points):
-        buffer = shiboken6.VoidPtr(poly.data(), len(points) * 16, True)
-        np.frombuffer(buffer, np.float64).reshape(-1, 2)[:] = points
+        # the stubs say a VoidPtr takes only an int and has no buffer: it takes an address (the
+        # polygon's QPointF array, writable) and is a buffer
+        buffer = shiboken6.VoidPtr(poly.data(), len(points) * 16, True)  # type: ignore[call-arg, arg-type]
+        np.frombuffer(buffer, np.float64).reshape(-1, 2)[:] = points  # type: ignore[call-overload]
     return poly
 
 
@@ -264,13 +266,15 @@ class MapView(QWidget):
         s = self._pixels_per_unit()
         out = (np.asarray(xy, np.float64) - self._centre) * s
         out[:, 1] = -out[:, 1]
-        return out + np.array([self.width() / 2, self.height() / 2])
+        screen: np.ndarray = out + np.array([self.width() / 2, self.height() / 2])
+        return screen
 
     def to_map(self, pixels: np.ndarray) -> np.ndarray:
         s = self._pixels_per_unit()
         out = np.asarray(pixels, np.float64) - np.array([self.width() / 2, self.height() / 2])
         out[:, 1] = -out[:, 1]
-        return out / s + self._centre
+        coordinates: np.ndarray = out / s + self._centre
+        return coordinates
 
     def screen_points(self) -> np.ndarray:
         """Where each point is drawn, in widget pixels (for tests and the lasso)."""
@@ -541,7 +545,7 @@ class MapView(QWidget):
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         key = event.key()
         step = PAN_STEP * min(self.width(), self.height())
-        pans = {
+        pans: dict[int, tuple[float, float]] = {  # event.key() is an int
             Qt.Key.Key_Left: (step, 0),
             Qt.Key.Key_Right: (-step, 0),
             Qt.Key.Key_Up: (0, step),
@@ -567,13 +571,15 @@ class MapView(QWidget):
     # ---- saving ----------------------------------------------------------------------------
     def save_png(self, path: str) -> bool:
         """The map as shown (points, names, legend), written to ``path`` as a PNG."""
-        return self.grab().toImage().save(path, "PNG")
+        # QImage.save takes the format as text too (its stub says bytes)
+        saved: bool = self.grab().toImage().save(path, "PNG")  # type: ignore[call-overload]
+        return saved
 
 
 class MapDialog(QDialog):
     """The map of the window's shown list, computed in a worker."""
 
-    def __init__(self, window: QMainWindow) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.setObjectName("mapDialog")
         self.setWindowTitle(self.tr("Map"))
@@ -677,7 +683,7 @@ class MapDialog(QDialog):
         data = self.view.data
         if not self.isVisible() or data is None or self._facets_job is not None:
             return
-        library, ids = self.window_.library, data.pmap.ids
+        library, ids = self.window_.library, cast("Sequence[int]", data.pmap.ids)  # an int64 array, read as one
         job = Job(lambda _p, _c: library.insights.map_facets(ids), self.window_)
         job.succeeded.connect(lambda facets: self.view.set_facets(facets))
         job.finished.connect(lambda: setattr(self, "_facets_job", None))
@@ -726,7 +732,7 @@ def topics_ids(topics: TopicSet) -> list[int]:
     return sorted({pid for t in topics.topics for pid in t.ids})
 
 
-def show_map(window: QMainWindow, topics: TopicSet | None = None) -> MapDialog:
+def show_map(window: MainWindow, topics: TopicSet | None = None) -> MapDialog:
     """Open (or bring back) the map of the shown list (or of ``topics``), computed anew."""
     dialog = window.findChild(MapDialog)
     if dialog is None:
@@ -739,7 +745,7 @@ def show_map(window: QMainWindow, topics: TopicSet | None = None) -> MapDialog:
     return dialog
 
 
-def screenshot_view(window: QMainWindow) -> QWidget:
+def screenshot_view(window: MainWindow) -> QWidget:
     """For ``gui --screenshot --view map``: the map of the shown list once it is placed."""
     from PySide6.QtCore import QDeadlineTimer
     from PySide6.QtWidgets import QApplication

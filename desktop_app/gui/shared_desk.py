@@ -13,9 +13,11 @@ dialog has no password field; libpq finds it in ~/.pgpass, PGPASSFILE or a servi
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -32,6 +34,10 @@ from PySide6.QtWidgets import (
 from desktop_app.core.changelog.changes import ChangeRow, is_server_url
 from desktop_app.core.errors import LibraryError, ServerUnreachable
 from desktop_app.core.values import Change, ChangeKind
+from desktop_app.gui.i18n import QT_TRANSLATE_NOOP
+
+if TYPE_CHECKING:
+    from desktop_app.gui.main_window import MainWindow
 
 
 def _tr(text: str, n: int = -1) -> str:
@@ -90,7 +96,7 @@ def describe_row(row: ChangeRow, now: datetime | None = None) -> str:
     return sentence.format(row.actor or _tr("someone"), when)
 
 
-def apply_rows(win: QWidget, rows: list[ChangeRow]) -> None:
+def apply_rows(win: MainWindow, rows: list[ChangeRow]) -> None:
     """Refresh what the rows concern: the changed papers (or everything), the sidebar, the note."""
     if not rows or getattr(win, "library", None) is None:
         return
@@ -111,7 +117,7 @@ def apply_rows(win: QWidget, rows: list[ChangeRow]) -> None:
         win.edits.check_note_elsewhere()
 
 
-def attach(win: QWidget) -> RemoteChanges | None:
+def attach(win: MainWindow) -> RemoteChanges | None:
     """Follow the other desks in this window (a shared library only)."""
     lib = win.library
     if lib.server is None:
@@ -173,7 +179,8 @@ class ConnectDialog(QDialog):
         self.test_button.setObjectName("testConnection")
         self.test_button.clicked.connect(self.test)
         layout.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignLeft)
-        self.result = QLabel("", self)
+        # the name hides QDialog.result (kept: a public attribute, which the tests read)
+        self.result: QLabel = QLabel("", self)  # type: ignore[assignment]
         self.result.setObjectName("connectionResult")
         self.result.setTextFormat(Qt.TextFormat.PlainText)
         self.result.setWordWrap(True)
@@ -212,13 +219,13 @@ class ConnectDialog(QDialog):
         return ok
 
 
-def connect_and_switch(win: QWidget) -> QWidget | None:
+def connect_and_switch(win: MainWindow) -> QWidget | None:
     """File → Connect to a shared library…: ask, then open it in place of this window (through
     ``win.library_opener``: launch.switch_library, which opens a URL with launch.switch_to_shared)."""
     dialog = ConnectDialog(win)
     if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.url():
         return None
-    opener = getattr(win, "library_opener", None)
+    opener: Callable[[str, bool], MainWindow | None] | None = getattr(win, "library_opener", None)
     try:
         if opener is None:
             raise LibraryError(QCoreApplication.translate("ConnectDialog", "This window cannot open another library."))
