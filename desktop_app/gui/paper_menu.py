@@ -10,17 +10,22 @@ is one undo step), and names how many it acts on. The citation style is the user
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QCoreApplication, QMimeData, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QApplication, QInputDialog, QMainWindow, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QInputDialog, QMenu, QMessageBox, QWidget
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.store.column_types import DECISIONS, STATUSES
 from desktop_app.gui import collation, i18n, preferences
 
-# The functions take the app's MainWindow (typed as QMainWindow: main_window.py imports this
-# module) and use its table, library, edits, files, search, settings and status_message.
-MainWindow = QMainWindow
+if TYPE_CHECKING:
+    # the functions take the app's MainWindow (imported for the type checker only: main_window.py
+    # imports this module) and use its table, library, edits, files, search, settings and status_message
+    from desktop_app.gui.main_window import MainWindow
+
 COPY_CITATION_KEY = "Ctrl+Shift+C"
 MENU_TAGS = 12  # tags offered in Tags ▸: the selection's own, then the most used
 # more papers than this are formatted in a worker (citeproc-py: APA ~20 ms, Chicago ~30 ms a paper)
@@ -48,8 +53,8 @@ def copy_citation(window: MainWindow, ids: list[int] | None = None) -> bool:
         return False
     style, lib = citation_style(window), window.library
 
-    def put(result: object) -> None:
-        plain, entries = result  # type: ignore[misc]
+    def put(result: tuple[list[str], list[str]]) -> None:  # cite_papers' (plain, html)
+        plain, entries = result
         mime = QMimeData()
         mime.setText(bibliography_text(plain).rstrip("\n"))
         mime.setHtml(bibliography_html(entries))
@@ -163,7 +168,7 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
         add_trash_entries(window, menu, n)
         return menu
 
-    def add(text: str, slot, parent: QMenu = menu, enabled: bool = True) -> QAction:  # noqa: ANN001
+    def add(text: str, slot: Callable[..., object], parent: QMenu = menu, enabled: bool = True) -> QAction:
         act = parent.addAction(text)
         act.triggered.connect(lambda _=False: slot())
         act.setEnabled(enabled)
@@ -231,22 +236,22 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
     decision = menu.addMenu(QCoreApplication.translate("PaperMenu", "Decision") + _suffix(n))
     decision.setEnabled(writable)
     decided = {row.decision for row in lib.papers.rows(ids).values()}
-    for value in (*DECISIONS, None):
-        act = add(i18n.decision_label(value), lambda v=value: ed.set_decision(v), decision)
+    for choice in (*DECISIONS, None):
+        act = add(i18n.decision_label(choice), lambda v=choice: ed.set_decision(v), decision)
         act.setCheckable(True)
-        act.setChecked(decided == {value})
+        act.setChecked(decided == {choice})
 
     rating = menu.addMenu(QCoreApplication.translate("PaperMenu", "Rating") + _suffix(n))
     rating.setEnabled(writable)
     ratings = {row.rating for row in lib.papers.rows(ids).values()}
-    for value in range(6):
+    for stars in range(6):
         act = add(
-            QCoreApplication.translate("PaperMenu", "No rating") if value == 0 else "★" * value,
-            lambda v=value: ed.set_rating(v),
+            QCoreApplication.translate("PaperMenu", "No rating") if stars == 0 else "★" * stars,
+            lambda v=stars: ed.set_rating(v),
             rating,
         )
         act.setCheckable(True)
-        act.setChecked(ratings == {value})
+        act.setChecked(ratings == {stars})
     menu.addSeparator()
 
     add(
