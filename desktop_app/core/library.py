@@ -310,7 +310,17 @@ class Library:
         """A spelling correction for a query with fewer than 3 hits, or None (search/suggest.py)."""
         from desktop_app.core.search.suggest import did_you_mean
 
-        return did_you_mean(self.index, self.store, lambda q: self.query(q, limit=0).total, query_text, hits)
+        return did_you_mean(
+            self.index, self.store, lambda q: self.query(q, limit=0).total, query_text, hits, self._finds_more_than
+        )
+
+    def _finds_more_than(self, query_text: str, n: int) -> bool:
+        """Whether ``query_text`` finds more than ``n`` papers. A query of text alone asks the
+        index to stop at the ``n + 1``-th match; one with SQL fields (tag:, status:) is counted."""
+        compiled = self.finder.compile(query_text, defer_index=True)
+        if compiled.index_query is not None and not compiled.sql_key and self.index.is_open:
+            return self.index.index.matches_more_than(compiled.index_query, n)
+        return self.query(query_text, limit=0).total > n
 
     def rederive_titles(
         self, dry_run: bool = True, progress: Progress | None = None, cancelled: Cancelled | None = None

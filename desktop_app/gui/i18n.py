@@ -36,6 +36,7 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name 
     does (whose stub says it returns ``object``): translated where it is shown, with :func:`tr`."""
     return text
 
+
 # (preference value, label shown in Settings); labels of languages are written in themselves
 LANGUAGES = (("system", QT_TRANSLATE_NOOP("Language", "System")), ("en", "English"), ("zh_CN", "简体中文"))
 SUPPORTED = ("en", "zh_CN")
