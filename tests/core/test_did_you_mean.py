@@ -108,3 +108,18 @@ def test_a_deleted_paper_is_not_a_match_of_the_bounded_check(lib: Library) -> No
         assert not lib.index.index.matches_more_than(compiled.index_query, 0)
     finally:
         lib.trash.restore([races])
+
+
+@pytest.mark.parametrize(
+    ("text", "sql"), [("composition AND tag:rl", "tag:rl"), ("reasoning AND status:unread", "status:unread")]
+)
+def test_the_bounded_check_among_the_papers_sql_fields_pick(lib: Library, text: str, sql: str) -> None:
+    compiled = lib.finder.compile(text, defer_index=True)
+    assert compiled.index_query is not None and compiled.sql_key
+    picked = lib.query(sql).ids
+    total = lib.query(text, limit=0).total
+    assert picked and total <= len(picked)
+    for n in range(0, total + 2):
+        assert lib.index.index.matches_more_than(compiled.index_query, n, picked) == (total > n), (text, n, total)
+    assert lib.did_you_mean("recursve AND tag:rl", 0) == "recursive AND tag:rl"
+    assert lib.did_you_mean("recursve AND tag:nothing-tagged", 0) is None  # it would find no more
