@@ -106,8 +106,25 @@ def keep_while_running(owner: QObject, job: Job) -> None:
 
 
 def running_jobs(owner: QObject) -> list[Job]:
-    """The jobs started for ``owner`` that have not finished (a window waits for them on close)."""
+    """The jobs started for ``owner`` that have not finished."""
     return list(_RUNNING.get(owner, set()))
+
+
+def running_jobs_within(window: QObject) -> list[Job]:
+    """The unfinished jobs of ``window`` and of everything inside it (its dialogs, views and
+    panels own theirs): a window waits for them all on close, since a QThread destroyed while
+    it runs ends the process (Qt's "QThread: Destroyed while thread is still running")."""
+    found: list[Job] = []
+    for owner, jobs in list(_RUNNING.items()):
+        obj: QObject | None = owner
+        try:
+            while obj is not None and obj is not window:
+                obj = obj.parent()
+        except RuntimeError:  # an owner (or one above it) already deleted on Qt's side
+            continue
+        if obj is window:
+            found.extend(jobs)
+    return found
 
 
 class SerialJob:
