@@ -37,7 +37,7 @@ def decision_times(store: Store, limit: int = PACE_WINDOW + 1) -> list[datetime]
     stmt = select(c.at, c.detail).where(c.kind == "decision").order_by(c.seq.desc()).limit(limit * 50)
     times: list[datetime] = []
     with store.read() as conn:
-        for at, detail in conn.execute(stmt):
+        for at, detail in conn.execute(stmt).tuples():
             if '"via"' in (detail or "") or json.loads(detail or "{}").get("new") is None:
                 continue  # imports, merges and un-decisions are not the user deciding
             if not times or times[-1] != at:
@@ -76,10 +76,12 @@ def decision_sequence(store: Store) -> list[bool]:
     with store.read() as conn:
         for seq, pid, detail in conn.execute(
             select(c.seq, c.paper_id, c.detail).where(c.kind == "decision", c.paper_id.is_not(None)).order_by(c.seq)
-        ):
+        ).tuples():
             if pid not in first and '"via"' not in (detail or ""):
                 first[pid] = seq
-        now = dict(conn.execute(select(p.id, p.decision).where(p.decision.is_not(None), p.deleted_at.is_(None))).all())
+        now: dict[int, str] = dict(
+            conn.execute(select(p.id, p.decision).where(p.decision.is_not(None), p.deleted_at.is_(None))).tuples().all()
+        )
     return [now[pid] == "keep" for pid in sorted(first, key=first.__getitem__) if pid in now]
 
 

@@ -217,7 +217,8 @@ def _push_apart(centres: np.ndarray, radii: np.ndarray, seed: int) -> np.ndarray
             break
         direction = delta / np.maximum(dist, 1e-12)[..., None]
         c += (direction * (overlap * weight)[..., None]).sum(axis=1) * 0.5
-    return c - c.mean(axis=0)
+    centred: np.ndarray = c - c.mean(axis=0)
+    return centred
 
 
 def _disc(vectors: np.ndarray) -> np.ndarray:
@@ -274,7 +275,7 @@ def facets(store: Store, ids: Sequence[int] | np.ndarray) -> Facets:
     with store.read() as conn:
         for pid, title, decision in conn.execute(
             select(p.id, p.title, p.decision).where(store.dialect.in_ids(p.id, wanted))
-        ):
+        ).tuples():
             n = pos[pid]
             titles[n] = title or ""
             decisions[n] = codes.get(decision, UNDECIDED)
@@ -293,7 +294,7 @@ def facets(store: Store, ids: Sequence[int] | np.ndarray) -> Facets:
                 select(pt.paper_id, tg.name)
                 .select_from(t.paper_tag.join(t.tag, tg.id == pt.tag_id))
                 .where(store.dialect.in_ids(pt.paper_id, wanted), tg.name.in_(names))
-            ):
+            ).tuples():
                 n, r = pos[pid], rank[name]
                 if tags[n] < 0 or r < tags[n]:
                     tags[n] = r

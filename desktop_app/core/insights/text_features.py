@@ -165,7 +165,7 @@ def paper_texts(store: Store) -> tuple[np.ndarray, list[str]]:
     with store.read() as conn:
         for pid, title, source, abstract in conn.execute(
             select(p.id, p.title, p.title_source, p.abstract_text).where(p.deleted_at.is_(None)).order_by(p.id)
-        ):
+        ).tuples():
             ids.append(pid)
             head = "" if source == "derived" else (title or "")
             texts.append(f"{head}\n{abstract or ''}")

@@ -15,6 +15,8 @@ from sqlalchemy import select
 from desktop_app.core.store import tables as t
 
 if TYPE_CHECKING:
+    from sqlalchemy import Table
+
     from desktop_app.core.store import Store
 
 
@@ -49,7 +51,11 @@ def decided_since(store: Store, since: datetime) -> set[int]:
     from the change log's "status" events. Empty when nothing logs status changes."""
     c = _change_log().c
     with store.read() as conn:
-        rows = conn.execute(select(c.paper_id, c.detail).where(c.kind == "status", c.at >= since).order_by(c.seq)).all()
+        rows = (
+            conn.execute(select(c.paper_id, c.detail).where(c.kind == "status", c.at >= since).order_by(c.seq))
+            .tuples()
+            .all()
+        )
     decided: set[int] = set()
     for pid, detail in rows:
         if pid is None:
@@ -65,7 +71,7 @@ def decided_since(store: Store, since: datetime) -> set[int]:
     return decided
 
 
-def _change_log():  # noqa: ANN202 - a Table
+def _change_log() -> Table:
     from desktop_app.core.store.tables import change_log
 
     return change_log
