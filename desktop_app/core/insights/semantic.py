@@ -39,9 +39,8 @@ if TYPE_CHECKING:
 TOKEN_PATTERN = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W\d_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}"
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
-_stamps: dict[
-    int, tuple[tuple[object, ...], tuple[int, ...]]
-] = {}  # store -> (its data stamp, the library state read then)
+# store -> (its data stamp, the library state read then)
+_stamps: dict[int, tuple[tuple[object, ...], tuple[int, ...]]] = {}
 WAIT_PAPERS = 3_000  # up to this many papers a fit takes about a second: a search may wait for it
 MAX_DIMENSIONS = 100  # rank of the projection: on the labelled sets 50-150 measure alike, 100 best overall
 MAX_FEATURES = 60_000  # vocabulary cap: keeps 100,000 abstracts fast to fit
@@ -293,8 +292,8 @@ def fit_space(ids: np.ndarray, texts: Sequence[str], dimensions: int = MAX_DIMEN
         return SemanticSpace(
             ids,
             np.zeros((n, 0), np.float32),
-            # an empty float32 matrix of that shape: scipy-stubs take a bare shape only with a float64 dtype
-            csr_matrix((n, 0), dtype=np.float32),  # type: ignore[arg-type]  # (a stub gap; SciPy takes any dtype)
+            # scipy-stubs type a bare (rows, columns) shape only with a float64 dtype; SciPy takes any
+            csr_matrix((n, 0), dtype=np.float32),  # type: ignore[arg-type]  # a gap in the stubs
             np.empty(0, dtype=object),
         )
     rank = min(dimensions, n - 1, weights.shape[1] - 1)
