@@ -262,7 +262,8 @@ class Duplicates:
         papers = self._store.dialect.string_agg(cast(pi.c.paper_id, String), ",")
         groups = select(papers).group_by(pi.c.key).having(func.count() > 1)
         trashed: set[int] = set(conn.execute(select(p.c.id).where(p.c.deleted_at.is_not(None))).scalars())
-        dismissed = {(low, high) for low, high in conn.execute(select(dp.c.low_id, dp.c.high_id)).tuples()}
+        said_distinct: Select[int, int] = select(dp.c.low_id, dp.c.high_id)
+        dismissed = {(low, high) for low, high in conn.execute(said_distinct)}
         pairs: set[tuple[int, int]] = set()
         for (ids_text,) in conn.execute(groups):
             ids = sorted({int(i) for i in ids_text.split(",")} - trashed)
@@ -487,10 +488,8 @@ class Duplicates:
         """The pairs said to be different papers, (low id, high id)."""
         dp = t.distinct_pair
         with self._store.read() as conn:
-            return [
-                tuple(r)
-                for r in conn.execute(select(dp.c.low_id, dp.c.high_id).order_by(dp.c.low_id, dp.c.high_id)).tuples()
-            ]
+            pairs: Select[int, int] = select(dp.c.low_id, dp.c.high_id).order_by(dp.c.low_id, dp.c.high_id)
+            return [(low, high) for low, high in conn.execute(pairs)]
 
 
 # ---- the steps of a merge and of its undo (inside the caller's transaction) -------------------

@@ -333,12 +333,11 @@ class Papers:
     def decision_counts(self) -> dict[str, int]:
         """Live papers per decision, "none" for the undecided."""
         p = t.paper.c
+        per_decision: Select[str | None, int] = (
+            select(p.decision, func.count()).where(p.deleted_at.is_(None)).group_by(p.decision)
+        )
         with self._store.read() as conn:
-            rows = (
-                conn.execute(select(p.decision, func.count()).where(p.deleted_at.is_(None)).group_by(p.decision))
-                .tuples()
-                .all()
-            )
+            rows = conn.execute(per_decision).all()
         counts = {"keep": 0, "maybe": 0, "skip": 0, "none": 0}
         for value, n in rows:
             counts[value or "none"] += n
@@ -351,7 +350,8 @@ class Papers:
             ids = tx.require_papers(paper_ids)
             where = tx.d.in_ids(t.paper.c.id, ids)
             differs = col.is_distinct_from(value)
-            before = tx.conn.execute(select(t.paper.c.id, col).where(where, differs)).tuples().all()
+            changing: Select[int, object] = select(t.paper.c.id, col).where(where, differs)
+            before = tx.conn.execute(changing).all()
             tx.conn.execute(update(t.paper).where(where).values({column: value, "updated_at": tx.now}))
             change_log.record(tx, column, [(pid, {"old": old, "new": value}) for pid, old in before])
         # the values it replaced, for undo (set_fields): the papers that already had it keep it

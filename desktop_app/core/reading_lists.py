@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, and_, bindparam, delete, func, insert, select, update
+from sqlalchemy import Connection, Select, and_, bindparam, delete, func, insert, select, update
 
 from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
@@ -116,7 +116,7 @@ class ReadingLists:
     def all(self) -> list[ListInfo]:
         """Every list with its number of live papers, by name."""
         d, p = self._store.dialect, t.paper
-        stmt = (
+        stmt: Select[int, str, str, int] = (
             select(RL.c.id, RL.c.name, RL.c.description, func.count(p.c.id))
             .select_from(
                 RL.outerjoin(ITEM, ITEM.c.list_id == RL.c.id).outerjoin(
@@ -127,22 +127,20 @@ class ReadingLists:
             .order_by(d.nocase(RL.c.name))
         )
         with self._store.read() as conn:
-            return [ListInfo(*r) for r in conn.execute(stmt).tuples()]
+            return [ListInfo(*r) for r in conn.execute(stmt)]
 
     def items(self, name: str) -> list[tuple[int, int, str]]:
         """(paper id, position, item note) in order; trashed papers left out."""
         p = t.paper
         with self._store.read() as conn:
             lid = _list_id(conn, self._store.dialect, name)
-            return [
-                tuple(r)
-                for r in conn.execute(
-                    select(ITEM.c.paper_id, ITEM.c.position, ITEM.c.note)
-                    .join(p, p.c.id == ITEM.c.paper_id)
-                    .where(ITEM.c.list_id == lid, p.c.deleted_at.is_(None))
-                    .order_by(ITEM.c.position, ITEM.c.id)
-                ).tuples()
-            ]
+            in_order: Select[int, int, str] = (
+                select(ITEM.c.paper_id, ITEM.c.position, ITEM.c.note)
+                .join(p, p.c.id == ITEM.c.paper_id)
+                .where(ITEM.c.list_id == lid, p.c.deleted_at.is_(None))
+                .order_by(ITEM.c.position, ITEM.c.id)
+            )
+            return [(pid, pos, note) for pid, pos, note in conn.execute(in_order)]
 
     # ---- the lists -----------------------------------------------------------------------
     @writes

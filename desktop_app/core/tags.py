@@ -21,6 +21,7 @@ from sqlalchemy import (
     Connection,
     Executable,
     Integer,
+    Select,
     bindparam,
     delete,
     exists,
@@ -93,9 +94,9 @@ class Tags:
         # at 100,000 papers, where a plain join starts from paper_tag.
         trashed_ids = select(p.c.id).where(p.c.deleted_at.is_not(None))
         with self.store.read() as conn:
-            per_tag = select(pt.c.tag_id, func.count()).group_by(pt.c.tag_id)
-            counts: dict[int, int] = dict(conn.execute(per_tag).tuples().all())
-            trashed = conn.execute(per_tag.where(pt.c.paper_id.in_(trashed_ids))).tuples().all()
+            per_tag: Select[int, int] = select(pt.c.tag_id, func.count()).group_by(pt.c.tag_id)
+            counts: dict[int, int] = dict(conn.execute(per_tag).all())
+            trashed = conn.execute(per_tag.where(pt.c.paper_id.in_(trashed_ids))).all()
             by_name = self.store.dialect.nocase(t.tag.c.name)
             rows = conn.execute(select(t.tag.c.id, t.tag.c.name, t.tag.c.color).order_by(by_name)).all()
         for tid, n in trashed:
@@ -191,9 +192,8 @@ class Tags:
         old, new = normalize_tag(old), normalize_tag(new)
         with self.store.write() as tx:
             tx.d.lock_tags(tx.conn, exclusive=True)
-            rows = (
-                tx.conn.execute(select(t.tag.c.id, t.tag.c.name).where(tx.d.ci_under(t.tag.c.name, old))).tuples().all()
-            )
+            under: Select[int, str] = select(t.tag.c.id, t.tag.c.name).where(tx.d.ci_under(t.tag.c.name, old))
+            rows = tx.conn.execute(under).all()
             if not rows:
                 raise LibraryError(f"no tag named '{old}'")
             for tid, name in rows:
@@ -244,7 +244,8 @@ class Tags:
             if existing == src:
                 raise LibraryError(f"'{source}' and '{target}' are the same tag")
             dst = existing if existing is not None else _tag_id(tx.conn, tx.d, target, create=True)
-            name, color = tx.conn.execute(select(t.tag.c.name, t.tag.c.color).where(t.tag.c.id == src)).tuples().one()
+            source_tag: Select[str, str] = select(t.tag.c.name, t.tag.c.color).where(t.tag.c.id == src)
+            name, color = tx.conn.execute(source_tag).one()
             target_name: str = tx.conn.execute(select(t.tag.c.name).where(t.tag.c.id == dst)).scalar_one()
             tagged: list[int] = sorted(tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == src)).scalars())
             had: set[int] = set(tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == dst)).scalars())
@@ -305,7 +306,8 @@ class Tags:
             tid = _tag_id(tx.conn, tx.d, name, create=False)
             if tid is None:
                 raise LibraryError(f"no tag named '{name}'")
-            real, color = tx.conn.execute(select(t.tag.c.name, t.tag.c.color).where(t.tag.c.id == tid)).tuples().one()
+            the_tag: Select[str, str] = select(t.tag.c.name, t.tag.c.color).where(t.tag.c.id == tid)
+            real, color = tx.conn.execute(the_tag).one()
             pt = t.paper_tag
             pids: Sequence[int] = tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == tid)).scalars().all()
             tx.conn.execute(delete(t.tag).where(t.tag.c.id == tid))  # links go: ON DELETE CASCADE

@@ -90,7 +90,8 @@ def library_statistics(store: Store, today: date | None = None) -> LibraryStatis
 
         def live_counts(column: ColumnElement[Any]) -> dict[Any, int]:
             """The live papers' count of each value of ``column`` (None for no value), 0 left out."""
-            counts: dict[Any, int] = dict(conn.execute(select(column, func.count()).group_by(column)).tuples().all())
+            per_value: Select[Any, int] = select(column, func.count()).group_by(column)
+            counts: dict[Any, int] = dict(conn.execute(per_value).all())
             for r in trashed:
                 counts[r._mapping[column]] -= 1  # noqa: SLF001 - Row._mapping is SQLAlchemy's public row-as-mapping
             return {k: v for k, v in counts.items() if v > 0}
@@ -141,10 +142,12 @@ def _status_hours(conn: Connection, d: Dialect) -> list[tuple[str, str, str, boo
     of distinct strings, parsed once each, where json_extract on every row cost twice as much."""
     c = t.change_log.c
     hour = _hour(d, c.at)
-    stmt = select(hour, c.detail, func.count()).where(c.kind == "status").group_by(hour, c.detail)
+    stmt: Select[str, str, int] = (
+        select(hour, c.detail, func.count()).where(c.kind == "status").group_by(hour, c.detail)
+    )
     parsed: dict[str, tuple[str, str, bool]] = {}
     out: list[tuple[str, str, str, bool, int]] = []
-    for h, detail, n in conn.execute(stmt).tuples():
+    for h, detail, n in conn.execute(stmt):
         if detail not in parsed:
             try:
                 v = json.loads(detail)

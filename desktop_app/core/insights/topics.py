@@ -26,6 +26,8 @@ from desktop_app.core.store.column_types import DECISIONS
 from desktop_app.core.values import Change, ChangeKind
 
 if TYPE_CHECKING:
+    from sqlalchemy import Select
+
     from desktop_app.core.papers import Papers
     from desktop_app.core.store import Store
     from desktop_app.core.tags import Tags
@@ -144,12 +146,11 @@ def decision_counts(store: Store, ids: Sequence[int]) -> dict[str, int]:
 
     counts = dict.fromkeys((*DECISIONS, "undecided"), 0)
     p = t.paper.c
+    per_decision: Select[str | None, int] = (
+        select(p.decision, func.count()).where(store.dialect.in_ids(p.id, ids)).group_by(p.decision)
+    )
     with store.read() as conn:
-        rows = (
-            conn.execute(select(p.decision, func.count()).where(store.dialect.in_ids(p.id, ids)).group_by(p.decision))
-            .tuples()
-            .all()
-        )
+        rows = conn.execute(per_decision).all()
     for value, n in rows:
         counts[value if value in DECISIONS else "undecided"] += n
     return counts

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from desktop_app.core.store import tables as t
 
 if TYPE_CHECKING:
-    from sqlalchemy import Table
+    from sqlalchemy import Select, Table
 
     from desktop_app.core.store import Store
 
@@ -50,12 +50,11 @@ def decided_since(store: Store, since: datetime) -> set[int]:
     """The papers given a status other than "unread" since ``since`` (timezone-aware),
     from the change log's "status" events. Empty when nothing logs status changes."""
     c = _change_log().c
+    events: Select[int | None, str] = (
+        select(c.paper_id, c.detail).where(c.kind == "status", c.at >= since).order_by(c.seq)
+    )
     with store.read() as conn:
-        rows = (
-            conn.execute(select(c.paper_id, c.detail).where(c.kind == "status", c.at >= since).order_by(c.seq))
-            .tuples()
-            .all()
-        )
+        rows = conn.execute(events).all()
     decided: set[int] = set()
     for pid, detail in rows:
         if pid is None:
