@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from desktop_app.core.errors import LibraryError
 
@@ -88,7 +88,7 @@ def topics_in_child(
     return run_in_child(topics_of_library, (location, ids, k), cancelled)
 
 
-def run_in_child(work: Callable[..., Result], args: tuple, cancelled: Callable[[], bool]) -> Result:
+def run_in_child(work: Callable[..., Result], args: tuple[Any, ...], cancelled: Callable[[], bool]) -> Result:
     """``work(*args)`` in a spawned child process; waits for it, polling ``cancelled`` (a
     cancelled wait ends the child). LibraryError when the child could not finish; the child's
     own LibraryError as it is."""

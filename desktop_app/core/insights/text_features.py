@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 
 from desktop_app.core.insights import cache_lock
 from desktop_app.core.insights.cache_lock import CACHE_DIR
@@ -162,10 +162,11 @@ def paper_texts(store: Store) -> tuple[np.ndarray, list[str]]:
     p = t.paper.c
     ids: list[int] = []
     texts: list[str] = []
+    live: Select[int, str, str, str] = (
+        select(p.id, p.title, p.title_source, p.abstract_text).where(p.deleted_at.is_(None)).order_by(p.id)
+    )
     with store.read() as conn:
-        for pid, title, source, abstract in conn.execute(
-            select(p.id, p.title, p.title_source, p.abstract_text).where(p.deleted_at.is_(None)).order_by(p.id)
-        ):
+        for pid, title, source, abstract in conn.execute(live):
             ids.append(pid)
             head = "" if source == "derived" else (title or "")
             texts.append(f"{head}\n{abstract or ''}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sqlalchemy import select
@@ -70,7 +70,7 @@ class QueueSummary:
             parts.append(f"about {round(self.likely_keeps):,} likely keeps remain")
         return " · ".join(parts)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         out = asdict(self)
         out.update(undecided=self.undecided, seconds_left=self.seconds_left, line=self.line())
         return out
@@ -131,7 +131,7 @@ class TriageQueue:
         self, query_text: str = "", *, learned: bool = True, limit: int | None = None, why: int = 5, **filters: object
     ) -> Queue:
         """The filter's papers in triage order. ``limit`` caps the entries explained and returned."""
-        result = self._finder.query(query_text, **filters)  # type: ignore[arg-type]
+        result = self._finder.query(query_text, **filters)
         return self.order(result.ids, learned=learned, limit=limit, why=why)
 
     def order(self, shown: Sequence[int], *, learned: bool = True, limit: int | None = None, why: int = 5) -> Queue:
@@ -158,7 +158,7 @@ class TriageQueue:
             if fitted is None:
                 message = "list order: the decided papers have no words to learn from"
         if fitted is None:
-            entries = [QueueEntry(pid, None) for pid in undecided[:limit]]
+            entries: list[QueueEntry] = [QueueEntry(pid, None) for pid in undecided[:limit]]
             summary = QueueSummary(len(shown), len(decided), timing.seconds_per_paper, None, False, message)
             return Queue(entries, decided, summary)
         rows = feats.rows(undecided)
@@ -168,7 +168,7 @@ class TriageQueue:
         # stable: equal scores keep the list's order
         order = np.argsort(-scores, kind="stable")
         likely = pace_mod.keeps_left(pace_mod.decision_sequence(self._store), len(undecided))
-        entries: list[QueueEntry] = []
+        entries = []
         for rank, i in enumerate(order[: len(order) if limit is None else limit]):
             pid, row = undecided[i], int(rows[i])
             terms = queue_model.why_terms(feats, fitted, row, why) if row >= 0 and rank < 200 else []
