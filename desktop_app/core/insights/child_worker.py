@@ -47,9 +47,11 @@ def location_of(library: object) -> str:
 
 def map_of_library(location: str, paper_ids: Sequence[int] | None, topics: TopicSet | None) -> tuple[PaperMap, Facets]:
     """The map and its facets of the library at ``location``, opened here (the child's work)."""
+    from desktop_app.core.insights import semantic
     from desktop_app.core.insights.paper_map import facets, paper_map
     from desktop_app.core.library import Library
 
+    semantic.fit_in_this_process()
     lib = Library.open(location, ensure_index=False)
     try:
         found = paper_map(lib.store, paper_ids, topics)
@@ -60,8 +62,10 @@ def map_of_library(location: str, paper_ids: Sequence[int] | None, topics: Topic
 
 def topics_of_library(location: str, paper_ids: Sequence[int] | None, k: int | None) -> TopicSet:
     """The topics of ``paper_ids`` of the library at ``location``, opened here (the child's work)."""
+    from desktop_app.core.insights import semantic
     from desktop_app.core.library import Library
 
+    semantic.fit_in_this_process()
     lib = Library.open(location, ensure_index=False)
     try:
         return lib.topics.of(paper_ids, k)

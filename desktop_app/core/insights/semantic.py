@@ -42,6 +42,10 @@ _lock = threading.Lock()
 # store -> (its data stamp, the library state read then)
 _stamps: dict[int, tuple[tuple[object, ...], tuple[int, ...]]] = {}
 WAIT_PAPERS = 3_000  # up to this many papers a fit takes about a second: a search may wait for it
+# above this many papers a folder library's window has the space fitted by a child process (the
+# fit's tf-idf and SVD take some 600 MB at 100,000); up to it the fit runs where it is asked for
+# (at 5,000 papers a child's start-up and reading the library again were 5 of its 6.4 s)
+CHILD_PAPERS = 10_000
 MAX_DIMENSIONS = 100  # rank of the projection: on the labelled sets 50-150 measure alike, 100 best overall
 MAX_FEATURES = 60_000  # vocabulary cap: keeps 100,000 abstracts fast to fit
 EXPANSION = 10  # a related-papers query adds the mean of its paper's nearest neighbours in the space
@@ -385,10 +389,20 @@ def ready_space(store: Store) -> SemanticSpace | None:
         return kept.space
 
 
+_fits_here = False  # this process is itself a child doing the window's long work: no grandchild
+
+
+def fit_in_this_process() -> None:
+    """Said by a child process doing the window's long work (topics, the map): a space it needs
+    is fitted in it, not in yet another child, and left in the folder's cache for the window."""
+    global _fits_here
+    _fits_here = True
+
+
 def _current(store: Store, state: tuple[int, ...], kept: _Kept) -> SemanticSpace:
     """The space of ``state``, kept for ``store``: a large folder library's from its cache
     (fitted there by a child when it is not), else fitted here. ``kept.fit_lock`` is held."""
-    folder = _folder_of(store) if state[0] > WAIT_PAPERS else None
+    folder = _folder_of(store) if state[0] > CHILD_PAPERS else None
     if folder is None:
         return _fit_and_keep(store, state, kept)
     space = _mapped(store, folder, state, kept)  # on disk, fitted before or now by a child
@@ -432,9 +446,10 @@ def _fit_in_background(store: Store, state: tuple[int, ...], kept: _Kept) -> Non
 
 def _mapped(store: Store, folder: Path, state: tuple[int, ...], kept: _Kept) -> SemanticSpace | None:
     """The space of ``state`` from the folder's cache, else fitted there by a child (then of the
-    texts as they are now), kept for ``store``; None when neither works."""
+    texts as they are now; by this process when it is itself such a child), kept for ``store``;
+    None when neither works."""
     space = load_space(folder, state)
-    if space is None and fit_in_child(folder):
+    if space is None and (fit_and_save(store, folder) is not None if _fits_here else fit_in_child(folder)):
         state = library_state(store)  # what the child fitted: the texts as they are now
         space = load_space(folder, state)
     if space is not None:
