@@ -22,7 +22,7 @@ class Job(QThread):
 
     def __init__(self, work: Work, parent=None) -> None:  # noqa: ANN001
         super().__init__(parent)
-        self._work = work
+        self._work: Work | None = work
         self._cancel = threading.Event()
         self.damaged_found = False  # the work failed on a damaged database
 
@@ -33,8 +33,14 @@ class Job(QThread):
         return self._cancel.is_set()
 
     def run(self) -> None:
+        # The job object stays (a child of its owner, for its listeners' queued slots), but what
+        # its work holds goes with the run: a closure over the shown list's 100,000 ids, kept by
+        # every finished job of a triage session, grew the window by megabytes a decision.
+        work, self._work = self._work, None
+        if work is None:
+            return
         try:
-            result = self._work(lambda n, t: self.progressed.emit(int(n), int(t)), self._cancel.is_set)
+            result = work(lambda n, t: self.progressed.emit(int(n), int(t)), self._cancel.is_set)
         except Exception as exc:  # noqa: BLE001 - reported to the user in one place
             from desktop_app.core.errors import LibraryError
             from desktop_app.core.search.errors import QuerySyntaxError

@@ -69,5 +69,5 @@ class LikelySort(QObject):
         key, queue = result  # type: ignore[misc]
         self._for = key
         self.learned = queue.summary.learned
-        self.scores = {e.id: e.score for e in queue.entries if e.score is not None}
+        self.scores = queue.entries.scores()
         self.ranked.emit()
