@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from diff_match_patch import diff_match_patch
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, Select, select, update
 
 from desktop_app.core.store import tables as t
 
@@ -281,15 +281,10 @@ def reanchor_all(conn: Connection, paper_id: int, plain: str, old_plain: str | N
     caller's write transaction."""
     h = t.highlight
     placed = orphaned = 0
-    rows = (
-        conn.execute(
-            select(h.c.id, h.c.start, h.c.end, h.c.quote, h.c.prefix, h.c.suffix, h.c.orphaned).where(
-                h.c.paper_id == paper_id
-            )
-        )
-        .tuples()
-        .all()
-    )
+    stmt: Select[int, int, int, str, str, str, bool] = select(
+        h.c.id, h.c.start, h.c.end, h.c.quote, h.c.prefix, h.c.suffix, h.c.orphaned
+    ).where(h.c.paper_id == paper_id)
+    rows = conn.execute(stmt).all()
     to_new = carry(old_plain, plain) if old_plain is not None else None
     for hid, start, end, quote, prefix, suffix, was_orphan in rows:
         mapped = (to_new(start), to_new(end)) if to_new is not None and not was_orphan else None

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 from xml.etree import ElementTree
 
 from desktop_app.core.errors import LibraryError
@@ -75,7 +75,7 @@ def _title_of(path: Path) -> str:
     try:
         for _, elem in ElementTree.iterparse(path, events=("end",)):
             if elem.tag == f"{_CSL_NS}title" and (elem.text or "").strip():
-                return " ".join(elem.text.split())
+                return " ".join(cast(str, elem.text).split())  # not None: it has words
     except (ElementTree.ParseError, OSError, UnicodeDecodeError):
         pass
     return path.stem
@@ -119,7 +119,7 @@ def style_path(style_id: str, user_dir: Path | None = None) -> Path:
     raise CitationStyleError(f"no citation style '{style_id}'; available: {names}")
 
 
-def csl_items(papers: Sequence[ExportPaper]) -> list[dict]:
+def csl_items(papers: Sequence[ExportPaper]) -> list[dict[str, Any]]:
     """The papers as CSL-JSON items for a bibliography: the CSL-JSON exporter's mapping, the
     title's LaTeX made plain, without the note, abstract and keywords."""
     from desktop_app.core.formats.csljson_writer import paper_item
@@ -127,7 +127,7 @@ def csl_items(papers: Sequence[ExportPaper]) -> list[dict]:
 
     items = []
     for paper in papers:
-        item = paper_item(paper)
+        item: dict[str, Any] = paper_item(paper)  # CSL-JSON: the title is a str
         for key in _DROPPED:
             item.pop(key, None)
         if item.get("title"):
@@ -157,7 +157,7 @@ def _check_style(path: Path) -> None:
     from defusedxml import ElementTree as SafeTree
 
     try:
-        root = SafeTree.parse(path).getroot()
+        root = cast(ElementTree.Element, SafeTree.parse(path).getroot())  # a parsed file has a root
     except (ElementTree.ParseError, OSError, UnicodeDecodeError, ValueError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise CitationStyleError(f"citation style {path.name} cannot be read: {first}") from exc
@@ -174,7 +174,7 @@ def _speed_up_macros() -> None:
         return
     found: dict[tuple[int, str], tuple[object, object]] = {}
 
-    def get_macro(self, name):  # noqa: ANN001, ANN202 - citeproc's own signature
+    def get_macro(self: Any, name: str) -> Any:  # noqa: ANN401 - citeproc's own signature (citeproc has no types)
         root = self.get_root()
         hit = found.get((id(root), name))
         if hit is not None and hit[0] is root:
@@ -192,7 +192,7 @@ _STYLES: dict[tuple[str, float], object] = {}
 _FORMATTING = threading.Lock()
 
 
-def _load_style(path: Path):  # noqa: ANN202 - citeproc is imported lazily
+def _load_style(path: Path) -> Any:  # noqa: ANN401 - a citeproc CitationStylesStyle (citeproc has no types)
     """The parsed style, kept while its file is unchanged (a few styles at most)."""
     try:
         key = (str(path.resolve()), path.stat().st_mtime)
@@ -238,7 +238,7 @@ def format_citation(
         return _format(_load_style(path), path, items)
 
 
-def _format(style, path: Path, items: list[dict]) -> tuple[list[str], list[str]]:  # noqa: ANN001
+def _format(style: Any, path: Path, items: list[dict[str, Any]]) -> tuple[list[str], list[str]]:  # noqa: ANN401 - a citeproc style
     from citeproc import Citation, CitationItem, CitationStylesBibliography, formatter
     from citeproc.source.json import CiteProcJSON
 
@@ -250,7 +250,7 @@ def _format(style, path: Path, items: list[dict]) -> tuple[list[str], list[str]]
             bib = CitationStylesBibliography(style, CiteProcJSON(_swap(items)), formatter.html)
             bib.register(Citation([CitationItem(i["id"]) for i in items]))
             entries = [_clean(e) for e in bib.bibliography()]
-            titles = [_swap(i["title"]) for i in items if "author" not in i and i.get("title")]
+            titles = [cast(str, _swap(i["title"])) for i in items if "author" not in i and i.get("title")]
             entries = [_drop_repeated_title(e, titles) for e in entries]
         except Exception as exc:
             detail = str(exc).splitlines()[0] if str(exc) else ""

@@ -15,13 +15,14 @@ everything moved onto it, so that :meth:`Duplicates.undo_merge` puts both papers
 from __future__ import annotations
 
 import json
+import typing  # typing.cast: the name cast is sqlalchemy's here
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from sqlalchemy import Connection, String, cast, delete, exists, func, insert, select, update
+from sqlalchemy import Connection, Select, String, cast, delete, exists, func, insert, select, update
 
 from desktop_app.core.anchoring import reanchor_all
 from desktop_app.core.changelog import rows as change_log
@@ -40,6 +41,7 @@ from desktop_app.core.sameness import (
 )
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.column_types import STATUSES
+from desktop_app.core.store.store import inserted_id
 from desktop_app.core.values import Change, ChangeKind, DuplicatePair, FieldDiff, PaperView
 
 if TYPE_CHECKING:
@@ -181,7 +183,7 @@ class Duplicates:
         # paper id -> (the columns its identity was made of, the identity): the last find's
         # candidates. Making an identity normalizes the abstract twice (1 ms a paper); a search
         # again after a merge or its undo makes only the identities of papers that changed.
-        self._identity_cache: dict[int, tuple[tuple, Identity]] = {}
+        self._identity_cache: dict[int, tuple[tuple[Any, ...], Identity]] = {}
 
     # ---- finding ---------------------------------------------------------------------------
     def find(self, limit: int | None = None) -> list[DuplicatePair]:
@@ -223,9 +225,9 @@ class Duplicates:
             return []
         close = [(a, b) for a, b, _ in space.close_pairs(NEAR_COSINE) if (a, b) not in offered]
         if close:  # and the same words mostly: a tiny library's space puts unlike texts together
-            rows = space.rows([i for pair in close for i in pair]).reshape(-1, 2)
+            pair_rows = space.rows([i for pair in close for i in pair]).reshape(-1, 2)
             w = space.weights
-            words = np.asarray(w[rows[:, 0]].multiply(w[rows[:, 1]]).sum(axis=1)).ravel()
+            words = np.asarray(w[pair_rows[:, 0]].multiply(w[pair_rows[:, 1]]).sum(axis=1)).ravel()
             close = [pair for pair, same in zip(close, words >= NEAR_WORDS, strict=True) if same]
         if not close:
             return []
@@ -259,8 +261,9 @@ class Duplicates:
         pi, p, dp = t.paper_identity, t.paper, t.distinct_pair
         papers = self._store.dialect.string_agg(cast(pi.c.paper_id, String), ",")
         groups = select(papers).group_by(pi.c.key).having(func.count() > 1)
-        trashed = set(conn.execute(select(p.c.id).where(p.c.deleted_at.is_not(None))).scalars())
-        dismissed = {(low, high) for low, high in conn.execute(select(dp.c.low_id, dp.c.high_id))}
+        trashed: set[int] = set(conn.execute(select(p.c.id).where(p.c.deleted_at.is_not(None))).scalars())
+        said_distinct: Select[int, int] = select(dp.c.low_id, dp.c.high_id)
+        dismissed = {(low, high) for low, high in conn.execute(said_distinct)}
         pairs: set[tuple[int, int]] = set()
         for (ids_text,) in conn.execute(groups):
             ids = sorted({int(i) for i in ids_text.split(",")} - trashed)
@@ -297,7 +300,8 @@ class Duplicates:
             p.bibtex_key,
             p.extra_json,
         ).where(self._store.dialect.in_ids(p.id, ids))
-        return {row["id"]: row for row in conn.execute(stmt).mappings()}
+        # the rows' keys are the column names (SQLAlchemy types a RowMapping's as names or columns)
+        return typing.cast("dict[int, Mapping[str, Any]]", {row["id"]: row for row in conn.execute(stmt).mappings()})
 
     @writes
     def refresh_keys(self) -> Change:
@@ -308,7 +312,7 @@ class Duplicates:
             if conn.execute(unfiled.limit(1)).first() is None:
                 return Change(ChangeKind.DUPLICATES, detail={"keys": 0})  # the usual case: no write at all
         with self._store.write() as tx:
-            ids = list(tx.conn.execute(unfiled).scalars())
+            ids: list[int] = list(tx.conn.execute(unfiled).scalars())
             rows = self._identity_rows(tx.conn, ids)
             filed = sum(len(_file_keys(tx, pid, candidate_keys(row_identity(row)))) for pid, row in rows.items())
         return Change(ChangeKind.DUPLICATES, tuple(ids), detail={"keys": filed})
@@ -377,16 +381,18 @@ class Duplicates:
             moved["note"] = _append_note(tx, keep_id, other_id, other["title"])
             moved["keys"] = _file_merged_keys(tx, keep_id, other_id)
             tx.conn.execute(update(t.paper).where(t.paper.c.id == other_id).values(deleted_at=tx.now))
-            merge_id = tx.conn.execute(
-                insert(t.paper_merge).values(
-                    kept_id=keep_id,
-                    merged_id=other_id,
-                    before_json=json.dumps(before, ensure_ascii=False),
-                    moved_json=json.dumps(moved, ensure_ascii=False),
-                    merged_at=tx.now,
-                    undone=False,
+            merge_id = inserted_id(
+                tx.conn.execute(
+                    insert(t.paper_merge).values(
+                        kept_id=keep_id,
+                        merged_id=other_id,
+                        before_json=json.dumps(before, ensure_ascii=False),
+                        moved_json=json.dumps(moved, ensure_ascii=False),
+                        merged_at=tx.now,
+                        undone=False,
+                    )
                 )
-            ).inserted_primary_key[0]
+            )
             tx.queue_index([keep_id, other_id])
         return Change(
             ChangeKind.PAPERS,
@@ -409,7 +415,10 @@ class Duplicates:
                 raise LibraryError(f"merge {merge_id} was undone already")
             keep_id, other_id = row["kept_id"], row["merged_id"]
             before, moved = json.loads(row["before_json"]), json.loads(row["moved_json"])
-            now = tx.conn.execute(select(p.c.status, p.c.rating).where(p.c.id == keep_id)).mappings().one()
+            now = typing.cast(
+                "Mapping[str, Any]",  # by column name
+                tx.conn.execute(select(p.c.status, p.c.rating).where(p.c.id == keep_id)).mappings().one(),
+            )
             if "citation_key" in moved:  # the keys swapped back (see merge)
                 tx.conn.execute(update(p).where(p.c.id == other_id).values(bibtex_key=None))
             tx.conn.execute(update(p).where(p.c.id == keep_id).values({c: _from_json(c, v) for c, v in before.items()}))
@@ -445,7 +454,7 @@ class Duplicates:
             detail={"restored": True, "merge_id": merge_id, "kept": keep_id, "merged": other_id},
         )
 
-    def merges(self) -> list[dict]:
+    def merges(self) -> list[dict[str, Any]]:
         """Every merge, newest first, as dicts of the ``paper_merge`` columns (JSON left as text)."""
         m = t.paper_merge
         with self._store.read() as conn:
@@ -479,9 +488,8 @@ class Duplicates:
         """The pairs said to be different papers, (low id, high id)."""
         dp = t.distinct_pair
         with self._store.read() as conn:
-            return [
-                tuple(r) for r in conn.execute(select(dp.c.low_id, dp.c.high_id).order_by(dp.c.low_id, dp.c.high_id))
-            ]
+            pairs: Select[int, int] = select(dp.c.low_id, dp.c.high_id).order_by(dp.c.low_id, dp.c.high_id)
+            return [(low, high) for low, high in conn.execute(pairs)]
 
 
 # ---- the steps of a merge and of its undo (inside the caller's transaction) -------------------
@@ -498,7 +506,7 @@ def _live_row(conn: Connection, pid: int) -> Mapping[str, Any]:
         raise LibraryError(f"no paper with id {pid}")
     if row["deleted_at"] is not None:
         raise LibraryError(f"paper {pid} is in the trash; restore it before merging it")
-    return row
+    return typing.cast("Mapping[str, Any]", row)  # by column name
 
 
 def _merged_values(kept: Mapping[str, Any], other: Mapping[str, Any], sides: Mapping[str, str]) -> dict[str, Any]:
@@ -535,7 +543,8 @@ def _restore_anchors(tx: Tx, pid: int, anchors: list[dict[str, Any]] | None, pla
         return
     h = t.highlight
     known = {a["id"] for a in anchors}
-    later = [hid for hid in tx.conn.execute(select(h.c.id).where(h.c.paper_id == pid)).scalars() if hid not in known]
+    ids_now: Select[int] = select(h.c.id).where(h.c.paper_id == pid)
+    later = [hid for hid in tx.conn.execute(ids_now).scalars() if hid not in known]
     for a in anchors:
         tx.conn.execute(
             update(h)
@@ -549,12 +558,9 @@ def _restore_anchors(tx: Tx, pid: int, anchors: list[dict[str, Any]] | None, pla
 def _move_tags(tx: Tx, keep_id: int, other_id: int) -> list[int]:
     """Give the kept paper the other's tags it lacks; the tag ids added."""
     pt = t.paper_tag
-    has = set(tx.conn.execute(select(pt.c.tag_id).where(pt.c.paper_id == keep_id)).scalars())
-    added = [
-        tid
-        for tid in tx.conn.execute(select(pt.c.tag_id).where(pt.c.paper_id == other_id).order_by(pt.c.tag_id)).scalars()
-        if tid not in has
-    ]
+    has: set[int] = set(tx.conn.execute(select(pt.c.tag_id).where(pt.c.paper_id == keep_id)).scalars())
+    theirs: Select[int] = select(pt.c.tag_id).where(pt.c.paper_id == other_id).order_by(pt.c.tag_id)
+    added = [tid for tid in tx.conn.execute(theirs).scalars() if tid not in has]
     if added:
         tx.conn.execute(insert(pt), [{"paper_id": keep_id, "tag_id": tid} for tid in added])
     return added
@@ -565,7 +571,7 @@ def _move_list_items(tx: Tx, keep_id: int, other_id: int) -> list[int]:
     lists that hold the kept paper already; the item ids moved."""
     item = t.reading_list_item
     kept_lists = select(item.c.list_id).where(item.c.paper_id == keep_id)
-    ids = list(
+    ids: list[int] = list(
         tx.conn.execute(
             select(item.c.id).where(item.c.paper_id == other_id, item.c.list_id.not_in(kept_lists)).order_by(item.c.id)
         ).scalars()
@@ -577,7 +583,7 @@ def _move_list_items(tx: Tx, keep_id: int, other_id: int) -> list[int]:
 
 def _move_highlights(tx: Tx, keep_id: int, other_id: int) -> list[int]:
     h = t.highlight
-    ids = list(tx.conn.execute(select(h.c.id).where(h.c.paper_id == other_id).order_by(h.c.id)).scalars())
+    ids: list[int] = list(tx.conn.execute(select(h.c.id).where(h.c.paper_id == other_id).order_by(h.c.id)).scalars())
     if ids:
         tx.conn.execute(update(h).where(tx.d.in_ids(h.c.id, ids)).values(paper_id=keep_id))
     return ids
@@ -599,9 +605,9 @@ def _append_note(tx: Tx, keep_id: int, other_id: int, other_title: str) -> dict[
     heading = MERGED_FROM.format(title=" ".join((other_title or "").split()) or f"paper {other_id}")
     text = (old.rstrip("\n") + "\n\n" if old and old.strip() else "") + f"{heading}\n{theirs}"
     if old:
-        state["revision_id"] = tx.conn.execute(
-            insert(t.note_revision).values(paper_id=keep_id, text=old, saved_at=tx.now)
-        ).inserted_primary_key[0]
+        state["revision_id"] = inserted_id(
+            tx.conn.execute(insert(t.note_revision).values(paper_id=keep_id, text=old, saved_at=tx.now))
+        )
     ins = tx.d.insert(n).values(paper_id=keep_id, text=text, updated_at=tx.now)
     tx.conn.execute(
         ins.on_conflict_do_update(
@@ -632,7 +638,7 @@ def _restore_note(tx: Tx, keep_id: int, state: Mapping[str, Any]) -> None:
 def _file_keys(tx: Tx, pid: int, keys: Sequence[str]) -> list[str]:
     """File ``keys`` under a paper (keys it has stay); the keys that were new."""
     pi = t.paper_identity
-    have = set(tx.conn.execute(select(pi.c.key).where(pi.c.paper_id == pid)).scalars())
+    have: set[str] = set(tx.conn.execute(select(pi.c.key).where(pi.c.paper_id == pid)).scalars())
     new = [k for k in dict.fromkeys(keys) if k not in have]
     if new:
         tx.conn.execute(insert(pi), [{"key": k, "paper_id": pid} for k in new])
@@ -643,6 +649,8 @@ def _file_merged_keys(tx: Tx, keep_id: int, other_id: int) -> list[str]:
     """File the other's keys, and those of the kept paper's merged fields, under the kept paper;
     the keys that were new."""
     pi = t.paper_identity
-    keys = list(tx.conn.execute(select(pi.c.key).where(pi.c.paper_id == other_id).order_by(pi.c.key)).scalars())
+    keys: list[str] = list(
+        tx.conn.execute(select(pi.c.key).where(pi.c.paper_id == other_id).order_by(pi.c.key)).scalars()
+    )
     row = tx.conn.execute(select(t.paper).where(t.paper.c.id == keep_id)).mappings().one()
     return _file_keys(tx, keep_id, keys + candidate_keys(row_identity(row)))

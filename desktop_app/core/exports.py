@@ -104,7 +104,7 @@ class Exports:
         """Reading lists for the JSON document, items naming papers by uid (only exported ones)."""
         keep = set(paper_ids) if paper_ids is not None else None
         with self._store.read() as conn:
-            uids: dict[int, str] = dict(conn.execute(select(t.paper.c.id, t.paper.c.uid)).tuples().all())
+            uids: dict[int, str] = dict(conn.execute(select(t.paper.c.id, t.paper.c.uid)).all())
         out: list[dict[str, object]] = []
         for info in self._lists.all():
             items = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Select, delete, insert, select, update
 
 from desktop_app.core.anchoring import make_anchor
 from desktop_app.core.changelog.changes import writes
@@ -78,10 +78,11 @@ class Highlights:
         """Change a highlight's color and/or comment; ``detail`` keeps the old ones."""
         h = t.highlight
         with self._store.write() as tx:
-            row = tx.conn.execute(select(h.c.paper_id, h.c.color, h.c.comment).where(h.c.id == highlight_id)).first()
+            found: Select[int, str, str] = select(h.c.paper_id, h.c.color, h.c.comment).where(h.c.id == highlight_id)
+            row = tx.conn.execute(found).first()
             if row is None:
                 raise LibraryError(f"no highlight with id {highlight_id}")
-            pid, old_color, old_comment = row.tuple()
+            pid, old_color, old_comment = row
             tx.conn.execute(
                 update(h)
                 .where(h.c.id == highlight_id)

@@ -56,6 +56,9 @@ if TYPE_CHECKING:
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
+# "did you mean" with SQL fields: at most this many papers picked by them are skipped through one
+# by one in the index (more: the corrected query is counted)
+FEW_PICKED = 2000
 
 
 class Library:
@@ -310,7 +313,30 @@ class Library:
         """A spelling correction for a query with fewer than 3 hits, or None (search/suggest.py)."""
         from desktop_app.core.search.suggest import did_you_mean
 
-        return did_you_mean(self.index, self.store, lambda q: self.query(q, limit=0).total, query_text, hits)
+        return did_you_mean(
+            self.index, self.store, lambda q: self.query(q, limit=0).total, query_text, hits, self._finds_more_than
+        )
+
+    def _finds_more_than(self, query_text: str, n: int) -> bool:
+        """Whether ``query_text`` finds more than ``n`` papers. The index is asked to stop at the
+        ``n + 1``-th match of the query's text: among the papers its SQL fields (tag:, year:)
+        pick, when they pick few; a query that is not text ANDed with SQL fields is counted."""
+        from sqlalchemy import select
+
+        from desktop_app.core.store import tables as t
+
+        compiled = self.finder.compile(query_text, defer_index=True)
+        if compiled.index_query is None or not self.index.is_open:
+            return self.query(query_text, limit=0).total > n
+        if not compiled.sql_key:
+            return self.index.index.matches_more_than(compiled.index_query, n)
+        p = t.paper.c
+        stmt = select(p.id).where(compiled.where, p.deleted_at.is_(None)).limit(FEW_PICKED + 1)
+        with self.store.read() as conn:
+            picked = self.store.fetch_ids(conn, stmt)
+        if len(picked) > FEW_PICKED:  # many: skipping from one to the next costs more than counting
+            return self.query(query_text, limit=0).total > n
+        return len(picked) > n and self.index.index.matches_more_than(compiled.index_query, n, picked)
 
     def rederive_titles(
         self, dry_run: bool = True, progress: Progress | None = None, cancelled: Cancelled | None = None

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Select, insert, select, update
 
 from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryBusy
@@ -99,9 +99,11 @@ class Notes:
     def revisions(self, paper_id: int) -> list[tuple[str, str]]:
         """Earlier texts of a paper's note, newest first: (saved_at, text)."""
         rev = t.note_revision
-        stmt = select(rev.c.saved_at, rev.c.text).where(rev.c.paper_id == paper_id).order_by(rev.c.id.desc())
+        stmt: Select[object, str] = (
+            select(rev.c.saved_at, rev.c.text).where(rev.c.paper_id == paper_id).order_by(rev.c.id.desc())
+        )
         with self.store.read() as conn:
-            return [(str(saved_at)[:19], text) for saved_at, text in conn.execute(stmt).tuples()]
+            return [(str(saved_at)[:19], text) for saved_at, text in conn.execute(stmt)]
 
     def history(self, paper_id: int) -> list[NoteVersion]:
         """Every text the note has had, newest first: the current note (``id`` None, when there
@@ -109,15 +111,10 @@ class Notes:
         rev = t.note_revision
         with self.store.read() as conn:
             now = conn.execute(select(t.note.c.text, t.note.c.updated_at).where(t.note.c.paper_id == paper_id)).first()
-            rows = (
-                conn.execute(
-                    select(rev.c.id, rev.c.saved_at, rev.c.text)
-                    .where(rev.c.paper_id == paper_id)
-                    .order_by(rev.c.id.desc())
-                )
-                .tuples()
-                .all()
+            revisions: Select[int, object, str] = (
+                select(rev.c.id, rev.c.saved_at, rev.c.text).where(rev.c.paper_id == paper_id).order_by(rev.c.id.desc())
             )
+            rows = conn.execute(revisions).all()
         out = [NoteVersion(None, _when(now[1]), now[0])] if now is not None and now[0] else []
         out += [NoteVersion(rid, _when(at), text) for rid, at, text in rows]
         return out

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
+    RowMapping,
     Select,
     String,
     and_,
@@ -42,7 +44,7 @@ _TAG_SEPARATOR = "\x1f"
 FILLABLE = ("authors", "venue", "year", "rating", "decision", "tags", "marks")
 
 
-def _rows_statement(d: Dialect) -> Select:
+def _rows_statement(d: Dialect) -> Select[*tuple[Any, ...]]:
     """One query for a page of table rows; the ids are bound to "ids"."""
     p = t.paper.c
     tags = (
@@ -76,7 +78,7 @@ class Papers:
 
     def __init__(self, store: Store) -> None:
         self._store = store
-        self._rows_stmt: Select | None = None  # built once: rows() runs for every page shown
+        self._rows_stmt: Select[*tuple[Any, ...]] | None = None  # built once: rows() runs for every page shown
 
     # ---- reads ---------------------------------------------------------------------------
     def count(self) -> int:
@@ -110,7 +112,7 @@ class Papers:
             )
             if row is None:
                 raise LibraryError(f"no paper with id {paper_id}")
-            tags = list(
+            tags: list[str] = list(
                 conn.execute(
                     select(t.tag.c.name)
                     .join(t.paper_tag, t.paper_tag.c.tag_id == t.tag.c.id)
@@ -126,7 +128,7 @@ class Papers:
                     select(t.highlight).where(h.paper_id == paper_id).order_by(h.orphaned, h.start, h.id)
                 )
             ]
-            lists = list(
+            lists: list[str] = list(
                 conn.execute(
                     select(t.reading_list.c.name)
                     .join(t.reading_list_item, t.reading_list_item.c.list_id == t.reading_list.c.id)
@@ -198,7 +200,7 @@ class Papers:
         d = self._store.dialect
         p = t.paper.c
 
-        def some(condition: ColumnElement) -> ColumnElement:
+        def some(condition: ColumnElement[bool]) -> ColumnElement[int]:
             return func.coalesce(func.max(case((condition, 1), else_=0)), 0)
 
         tagged = exists().where(d.in_ids_named(t.paper_tag.c.paper_id, "ids"))
@@ -314,7 +316,7 @@ class Papers:
         p = t.paper.c
         with self._store.write() as tx:
             wanted = sorted({int(i) for i in paper_ids})
-            ids = list(
+            ids: list[int] = list(
                 tx.conn.execute(
                     select(p.id)
                     .where(tx.d.in_ids(p.id, wanted), p.decision.is_(None), p.deleted_at.is_(None))
@@ -332,10 +334,11 @@ class Papers:
     def decision_counts(self) -> dict[str, int]:
         """Live papers per decision, "none" for the undecided."""
         p = t.paper.c
+        per_decision: Select[str | None, int] = (
+            select(p.decision, func.count()).where(p.deleted_at.is_(None)).group_by(p.decision)
+        )
         with self._store.read() as conn:
-            rows = conn.execute(
-                select(p.decision, func.count()).where(p.deleted_at.is_(None)).group_by(p.decision)
-            ).all()
+            rows = conn.execute(per_decision).all()
         counts = {"keep": 0, "maybe": 0, "skip": 0, "none": 0}
         for value, n in rows:
             counts[value or "none"] += n
@@ -348,7 +351,8 @@ class Papers:
             ids = tx.require_papers(paper_ids)
             where = tx.d.in_ids(t.paper.c.id, ids)
             differs = col.is_distinct_from(value)
-            before = tx.conn.execute(select(t.paper.c.id, col).where(where, differs)).all()
+            changing: Select[int, object] = select(t.paper.c.id, col).where(where, differs)
+            before = tx.conn.execute(changing).all()
             tx.conn.execute(update(t.paper).where(where).values({column: value, "updated_at": tx.now}))
             change_log.record(tx, FieldKind(column), [(pid, {"old": old, "new": value}) for pid, old in before])
         # the values it replaced, for undo (set_fields): the papers that already had it keep it
@@ -395,7 +399,9 @@ class Papers:
         with self._store.write() as tx:
             tx.require_papers([paper_id])
             plain = to_plain(raw)
-            old_plain = tx.conn.execute(select(t.paper.c.abstract_text).where(t.paper.c.id == paper_id)).scalar_one()
+            old_plain: str = tx.conn.execute(
+                select(t.paper.c.abstract_text).where(t.paper.c.id == paper_id)
+            ).scalar_one()
             tx.conn.execute(
                 update(t.paper)
                 .where(t.paper.c.id == paper_id)
@@ -421,7 +427,7 @@ class Papers:
         are). LibraryError for a paper that is not there any more (deleted for good)."""
         with self._store.write() as tx:
             ids = list(dict.fromkeys(int(i) for i in paper_ids))
-            found = set(tx.conn.execute(select(t.paper.c.id).where(tx.d.in_ids(t.paper.c.id, ids))).scalars())
+            found: set[int] = set(tx.conn.execute(select(t.paper.c.id).where(tx.d.in_ids(t.paper.c.id, ids))).scalars())
             gone = [i for i in ids if i not in found]
             if gone:
                 raise LibraryError(f"no paper with id {', '.join(map(str, gone[:5]))} (deleted for good)")
@@ -466,7 +472,7 @@ def _stored_base(base: dict[str, object], stored: dict[str, object]) -> dict[str
 
 
 def _refuse_conflicts(
-    paper_id: int, row: Mapping[str, object], stored: dict[str, object], started: dict[str, object]
+    paper_id: int, row: RowMapping | Mapping[str, object], stored: dict[str, object], started: dict[str, object]
 ) -> None:
     """MetadataConflict when a field's stored value is neither what the editing started from
     nor the edit itself (another program changed it meanwhile)."""
@@ -498,7 +504,7 @@ def _file_identity_keys(tx: Tx, paper_id: int) -> None:
 
     pi = t.paper_identity
     row = tx.conn.execute(select(t.paper).where(t.paper.c.id == paper_id)).mappings().one()
-    have = set(tx.conn.execute(select(pi.c.key).where(pi.c.paper_id == paper_id)).scalars())
+    have: set[str] = set(tx.conn.execute(select(pi.c.key).where(pi.c.paper_id == paper_id)).scalars())
     new = [k for k in dict.fromkeys(candidate_keys(row_identity(row))) if k not in have]
     if new:
         tx.conn.execute(insert(pi), [{"key": k, "paper_id": paper_id} for k in new])

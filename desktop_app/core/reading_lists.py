@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, and_, bindparam, delete, func, insert, select, update
+from sqlalchemy import Connection, Select, and_, bindparam, delete, func, insert, select, update
 
 from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.store import tables as t
+from desktop_app.core.store.store import inserted_id
 from desktop_app.core.values import Change, ChangeKind, ListInfo
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def _insert_items(conn: Connection, lid: int, notes: dict[int, str]) -> None:
         )
 
 
-def _snapshot(conn: Connection, lid: int) -> dict:
+def _snapshot(conn: Connection, lid: int) -> dict[str, Any]:
     name, desc = conn.execute(select(RL.c.name, RL.c.description).where(RL.c.id == lid)).one()
     items = [
         tuple(r)
@@ -94,9 +95,7 @@ def place_in_lists(tx: Tx, places: Sequence[tuple[str, int, int]]) -> list[int]:
         name = names[folded]
         lid = _find(tx.conn, tx.d, name)
         if lid is None:
-            lid = tx.conn.execute(insert(RL).values(name=name, description="", created_at=tx.now)).inserted_primary_key[
-                0
-            ]
+            lid = inserted_id(tx.conn.execute(insert(RL).values(name=name, description="", created_at=tx.now)))
         order = _order(tx.conn, lid)
         held = set(order)
         new = [pid for _, pid in sorted(pairs) if pid not in held]
@@ -117,7 +116,7 @@ class ReadingLists:
     def all(self) -> list[ListInfo]:
         """Every list with its number of live papers, by name."""
         d, p = self._store.dialect, t.paper
-        stmt = (
+        stmt: Select[int, str, str, int] = (
             select(RL.c.id, RL.c.name, RL.c.description, func.count(p.c.id))
             .select_from(
                 RL.outerjoin(ITEM, ITEM.c.list_id == RL.c.id).outerjoin(
@@ -135,15 +134,13 @@ class ReadingLists:
         p = t.paper
         with self._store.read() as conn:
             lid = _list_id(conn, self._store.dialect, name)
-            return [
-                tuple(r)
-                for r in conn.execute(
-                    select(ITEM.c.paper_id, ITEM.c.position, ITEM.c.note)
-                    .join(p, p.c.id == ITEM.c.paper_id)
-                    .where(ITEM.c.list_id == lid, p.c.deleted_at.is_(None))
-                    .order_by(ITEM.c.position, ITEM.c.id)
-                )
-            ]
+            in_order: Select[int, int, str] = (
+                select(ITEM.c.paper_id, ITEM.c.position, ITEM.c.note)
+                .join(p, p.c.id == ITEM.c.paper_id)
+                .where(ITEM.c.list_id == lid, p.c.deleted_at.is_(None))
+                .order_by(ITEM.c.position, ITEM.c.id)
+            )
+            return [(pid, pos, note) for pid, pos, note in conn.execute(in_order)]
 
     # ---- the lists -----------------------------------------------------------------------
     @writes
@@ -152,9 +149,7 @@ class ReadingLists:
         with self._store.write() as tx:
             if _find(tx.conn, tx.d, name) is not None:
                 raise LibraryError(f"a reading list named '{name}' exists already")
-            lid = tx.conn.execute(
-                insert(RL).values(name=name, description=description, created_at=tx.now)
-            ).inserted_primary_key[0]
+            lid = inserted_id(tx.conn.execute(insert(RL).values(name=name, description=description, created_at=tx.now)))
         return Change(ChangeKind.LISTS, list_ids=(lid,), detail={"name": name})
 
     @writes
@@ -167,12 +162,14 @@ class ReadingLists:
             chosen, n = base, 2
             while _find(tx.conn, tx.d, chosen) is not None:
                 chosen, n = f"{base} ({n})", n + 1
-            lid = tx.conn.execute(
-                insert(RL).values(name=chosen, description=description, created_at=tx.now)
-            ).inserted_primary_key[0]
+            lid = inserted_id(
+                tx.conn.execute(insert(RL).values(name=chosen, description=description, created_at=tx.now))
+            )
             wanted = list(dict.fromkeys(int(i) for i in paper_ids))
             p = t.paper.c
-            live = set(tx.conn.execute(select(p.id).where(tx.d.in_ids(p.id, wanted), p.deleted_at.is_(None))).scalars())
+            live: set[int] = set(
+                tx.conn.execute(select(p.id).where(tx.d.in_ids(p.id, wanted), p.deleted_at.is_(None))).scalars()
+            )
             ids = [i for i in wanted if i in live]
             tx.touched.update(ids)
             _insert_items(tx.conn, lid, dict.fromkeys(ids, ""))
@@ -194,7 +191,7 @@ class ReadingLists:
     def describe(self, name: str, description: str) -> Change:
         with self._store.write() as tx:
             lid = _list_id(tx.conn, tx.d, name)
-            old = tx.conn.execute(select(RL.c.description).where(RL.c.id == lid)).scalar_one()
+            old: str = tx.conn.execute(select(RL.c.description).where(RL.c.id == lid)).scalar_one()
             tx.conn.execute(update(RL).where(RL.c.id == lid).values(description=description))
         return Change(ChangeKind.LISTS, list_ids=(lid,), detail={"old": old})
 
@@ -208,18 +205,20 @@ class ReadingLists:
         return Change(ChangeKind.LISTS, list_ids=(lid,), detail={"snapshot": snap})
 
     @writes
-    def restore(self, snapshot: dict) -> Change:
+    def restore(self, snapshot: dict[str, Any]) -> Change:
         """Recreate a list, or put items back into it, at their old positions."""
         with self._store.write() as tx:
             lid = _find(tx.conn, tx.d, snapshot["name"])
             if lid is None:
-                lid = tx.conn.execute(
-                    insert(RL).values(
-                        name=snapshot["name"],
-                        description=snapshot.get("description", ""),
-                        created_at=tx.now,
+                lid = inserted_id(
+                    tx.conn.execute(
+                        insert(RL).values(
+                            name=snapshot["name"],
+                            description=snapshot.get("description", ""),
+                            created_at=tx.now,
+                        )
                     )
-                ).inserted_primary_key[0]
+                )
             order = _order(tx.conn, lid)
             notes: dict[int, str] = {}
             for pid, pos, note in sorted(snapshot["items"], key=lambda it: it[1]):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from sqlalchemy import select, update
+from sqlalchemy import Select, select, update
 
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
@@ -31,15 +31,10 @@ def _proposals(store: Store, progress: Progress | None, cancelled: Cancelled | N
 
     p = t.paper.c
     with store.read() as conn:
-        rows = (
-            conn.execute(
-                select(p.id, p.title, p.abstract)
-                .where(p.title_source == "derived", p.deleted_at.is_(None))
-                .order_by(p.id)
-            )
-            .tuples()
-            .all()
+        derived: Select[int, str, str] = (
+            select(p.id, p.title, p.abstract).where(p.title_source == "derived", p.deleted_at.is_(None)).order_by(p.id)
         )
+        rows = conn.execute(derived).all()
     out: list[Retitle] = []
     for n, (pid, old, abstract) in enumerate(rows):
         if n % 200 == 0:
@@ -65,13 +60,10 @@ def set_derived_titles(store: Store, titles: Mapping[int, str]) -> Change:
     if not ids:
         return Change(ChangeKind.PAPERS, detail={"old": old})
     with store.write() as tx:
-        rows = (
-            tx.conn.execute(
-                select(p.id, p.title).where(tx.d.in_ids(p.id, ids), p.title_source == "derived", p.deleted_at.is_(None))
-            )
-            .tuples()
-            .all()
+        still_derived: Select[int, str] = select(p.id, p.title).where(
+            tx.d.in_ids(p.id, ids), p.title_source == "derived", p.deleted_at.is_(None)
         )
+        rows = tx.conn.execute(still_derived).all()
         for pid, title in rows:
             new = " ".join(str(titles[pid]).split())
             if not new or new == title:

@@ -3,7 +3,7 @@ when saved."""
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select
+from sqlalchemy import Select, delete, select
 
 from desktop_app.core.changelog.changes import writes
 from desktop_app.core.errors import LibraryError
@@ -30,9 +30,9 @@ class SavedSearches:
     def all(self) -> list[tuple[str, str]]:
         """Every saved search as (name, query), by name without regard to case."""
         s = t.saved_search
-        stmt = select(s.c.name, s.c.query).order_by(self.store.dialect.nocase(s.c.name))
+        stmt: Select[str, str] = select(s.c.name, s.c.query).order_by(self.store.dialect.nocase(s.c.name))
         with self.store.read() as conn:
-            return [(name, query) for name, query in conn.execute(stmt).tuples()]
+            return [(name, query) for name, query in conn.execute(stmt)]
 
     @writes
     def save(self, name: str, query: str) -> Change:

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Literal, overload
 
 from sqlalchemy import (
     Connection,
+    Executable,
     Integer,
+    Select,
     bindparam,
     delete,
     exists,
@@ -38,11 +41,16 @@ from desktop_app.core.rules import normalize_tag
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.dialect import Dialect
+from desktop_app.core.store.store import inserted_id
 from desktop_app.core.values import Change, ChangeKind, TagInfo
 
 _COLOR = re.compile(r"^(#[0-9a-fA-F]{6})?$")
 
 
+@overload
+def _tag_id(conn: Connection, d: Dialect, name: str, *, create: Literal[True]) -> int: ...
+@overload
+def _tag_id(conn: Connection, d: Dialect, name: str, *, create: bool) -> int | None: ...
 def _tag_id(conn: Connection, d: Dialect, name: str, *, create: bool) -> int | None:
     """The id of the tag called ``name`` (any case); created (no color) when ``create``."""
     find = select(t.tag.c.id).where(d.ci_equals(t.tag.c.name, name))
@@ -76,7 +84,7 @@ class Tags:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._add: dict | None = None
+        self._add: dict[str, Executable] | None = None
 
     # ---- reading -----------------------------------------------------------------------------
     def all(self) -> list[TagInfo]:
@@ -87,8 +95,8 @@ class Tags:
         # at 100,000 papers, where a plain join starts from paper_tag.
         trashed_ids = select(p.c.id).where(p.c.deleted_at.is_not(None))
         with self.store.read() as conn:
-            per_tag = select(pt.c.tag_id, func.count()).group_by(pt.c.tag_id)
-            counts = dict(conn.execute(per_tag).all())
+            per_tag: Select[int, int] = select(pt.c.tag_id, func.count()).group_by(pt.c.tag_id)
+            counts: dict[int, int] = dict(conn.execute(per_tag).all())
             trashed = conn.execute(per_tag.where(pt.c.paper_id.in_(trashed_ids))).all()
             by_name = self.store.dialect.nocase(t.tag.c.name)
             rows = conn.execute(select(t.tag.c.id, t.tag.c.name, t.tag.c.color).order_by(by_name)).all()
@@ -101,7 +109,7 @@ class Tags:
         pt, p = t.paper_tag, t.paper
         trashed_ids = select(p.c.id).where(p.c.deleted_at.is_not(None))
         with self.store.read() as conn:
-            ids = set(conn.execute(select(pt.c.paper_id).distinct()).scalars())
+            ids: set[int] = set(conn.execute(select(pt.c.paper_id).distinct()).scalars())
             ids -= set(conn.execute(select(pt.c.paper_id).where(pt.c.paper_id.in_(trashed_ids))).scalars())
         return sorted(ids)
 
@@ -118,15 +126,15 @@ class Tags:
             by_name: dict[str, list[tuple[int, str]]] = {}
             for name in sorted(names, key=str.casefold):  # one order at every desk: no deadlock
                 tid = _tag_id(tx.conn, tx.d, name, create=True)
-                real = tx.conn.execute(st["name"], {"tid": tid}).scalar_one()
-                have = set(tx.conn.execute(st["have"], {"tid": tid, "ids": bound}).scalars())
+                real: str = tx.conn.execute(st["name"], {"tid": tid}).scalar_one()
+                have: set[int] = set(tx.conn.execute(st["have"], {"tid": tid, "ids": bound}).scalars())
                 tx.conn.execute(st["link"], {"tid": tid, "ids": bound})
                 by_name[name] = [(pid, real) for pid in ids if pid not in have]
             added = [link for name in names for link in by_name[name]]
             change_log.record(tx, FieldKind.TAG, [(pid, {"added": name}) for pid, name in added])
         return Change(ChangeKind.TAGS, tuple(ids), tuple(names), detail={"links": added})
 
-    def _add_statements(self) -> dict:
+    def _add_statements(self) -> dict[str, Executable]:
         """Built once: bulk tagging thousands of papers is a hot path (the build cost more than
         the run)."""
         if self._add is None:
@@ -157,9 +165,9 @@ class Tags:
                 if tid is None:
                     continue
                 tids.append(tid)
-                real = tx.conn.execute(select(t.tag.c.name).where(t.tag.c.id == tid)).scalar_one()
+                real: str = tx.conn.execute(select(t.tag.c.name).where(t.tag.c.id == tid)).scalar_one()
                 links = delete(pt).where(pt.c.tag_id == tid, tx.d.in_ids(pt.c.paper_id, ids))
-                gone = tx.conn.execute(links.returning(pt.c.paper_id)).scalars().all()
+                gone: Sequence[int] = tx.conn.execute(links.returning(pt.c.paper_id)).scalars().all()
                 removed += [(pid, real) for pid in gone]
             _drop_unused(tx.conn, tids)
             change_log.record(tx, FieldKind.TAG, [(pid, {"removed": name}) for pid, name in removed])
@@ -185,7 +193,8 @@ class Tags:
         old, new = normalize_tag(old), normalize_tag(new)
         with self.store.write() as tx:
             tx.d.lock_tags(tx.conn, exclusive=True)
-            rows = tx.conn.execute(select(t.tag.c.id, t.tag.c.name).where(tx.d.ci_under(t.tag.c.name, old))).all()
+            under: Select[int, str] = select(t.tag.c.id, t.tag.c.name).where(tx.d.ci_under(t.tag.c.name, old))
+            rows = tx.conn.execute(under).all()
             if not rows:
                 raise LibraryError(f"no tag named '{old}'")
             for tid, name in rows:
@@ -197,7 +206,7 @@ class Tags:
                     tx.conn.execute(update(t.tag).where(t.tag.c.id == tid).values(name=target))
         return Change(ChangeKind.TAGS, tag_names=(old, new), detail={"renamed": {old: new}})
 
-    def merge_preview(self, source: str, target: str) -> dict:
+    def merge_preview(self, source: str, target: str) -> dict[str, int | bool]:
         """What :meth:`merge` would do, changing nothing: ``tagged`` papers carry ``source``,
         ``both`` of them carry ``target`` already, ``gaining`` get it; ``target_exists``."""
         source, target = normalize_tag(source), normalize_tag(target)
@@ -208,8 +217,8 @@ class Tags:
             if src is None:
                 raise LibraryError(f"no tag named '{source}'")
             dst = _tag_id(conn, d, target, create=False)
-            tagged = set(conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == src)).scalars())
-            have = (
+            tagged: set[int] = set(conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == src)).scalars())
+            have: set[int] = (
                 set() if dst is None else set(conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == dst)).scalars())
             )
         return {
@@ -236,10 +245,11 @@ class Tags:
             if existing == src:
                 raise LibraryError(f"'{source}' and '{target}' are the same tag")
             dst = existing if existing is not None else _tag_id(tx.conn, tx.d, target, create=True)
-            name, color = tx.conn.execute(select(t.tag.c.name, t.tag.c.color).where(t.tag.c.id == src)).one()
-            target_name = tx.conn.execute(select(t.tag.c.name).where(t.tag.c.id == dst)).scalar_one()
-            tagged = sorted(tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == src)).scalars())
-            had = set(tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == dst)).scalars())
+            source_tag: Select[str, str] = select(t.tag.c.name, t.tag.c.color).where(t.tag.c.id == src)
+            name, color = tx.conn.execute(source_tag).one()
+            target_name: str = tx.conn.execute(select(t.tag.c.name).where(t.tag.c.id == dst)).scalar_one()
+            tagged: list[int] = sorted(tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == src)).scalars())
+            had: set[int] = set(tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == dst)).scalars())
             _merge(tx.conn, tx.d, src, dst)
         merge = {
             "source": {"id": src, "name": name, "color": color},
@@ -262,7 +272,7 @@ class Tags:
                 raise LibraryError(f"a tag named '{src['name']}' exists again; the merge cannot be undone")
             taken = tx.conn.execute(select(t.tag.c.id).where(t.tag.c.id == src["id"])).scalar() is not None
             row = {"name": src["name"], "color": src["color"]} | ({} if taken else {"id": src["id"]})
-            sid = tx.conn.execute(insert(t.tag).values(**row)).inserted_primary_key[0]
+            sid = inserted_id(tx.conn.execute(insert(t.tag).values(**row)))
             if m["tagged"]:
                 tx.conn.execute(insert(pt), [{"paper_id": pid, "tag_id": sid} for pid in m["tagged"]])
             dst = _tag_id(tx.conn, tx.d, m["target"], create=False)
@@ -284,7 +294,7 @@ class Tags:
             tid = _tag_id(tx.conn, tx.d, name, create=False)
             if tid is None:
                 raise LibraryError(f"no tag named '{name}'")
-            old = tx.conn.execute(select(t.tag.c.color).where(t.tag.c.id == tid)).scalar_one()
+            old: str = tx.conn.execute(select(t.tag.c.color).where(t.tag.c.id == tid)).scalar_one()
             tx.conn.execute(update(t.tag).where(t.tag.c.id == tid).values(color=color))
         return Change(ChangeKind.TAGS, tag_names=(name,), detail={"old_color": old})
 
@@ -297,9 +307,10 @@ class Tags:
             tid = _tag_id(tx.conn, tx.d, name, create=False)
             if tid is None:
                 raise LibraryError(f"no tag named '{name}'")
-            real, color = tx.conn.execute(select(t.tag.c.name, t.tag.c.color).where(t.tag.c.id == tid)).one()
+            the_tag: Select[str, str] = select(t.tag.c.name, t.tag.c.color).where(t.tag.c.id == tid)
+            real, color = tx.conn.execute(the_tag).one()
             pt = t.paper_tag
-            pids = tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == tid)).scalars().all()
+            pids: Sequence[int] = tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == tid)).scalars().all()
             tx.conn.execute(delete(t.tag).where(t.tag.c.id == tid))  # links go: ON DELETE CASCADE
             change_log.record(tx, FieldKind.TAG, [(pid, {"removed": real}) for pid in pids])
         links = [(p, real) for p in pids]
@@ -318,10 +329,12 @@ class Tags:
             tid = _tag_id(tx.conn, tx.d, name, create=True)
             if color:
                 tx.conn.execute(update(t.tag).where(t.tag.c.id == tid, t.tag.c.color == "").values(color=color))
-            real = tx.conn.execute(select(t.tag.c.name).where(t.tag.c.id == tid)).scalar_one()
+            real: str = tx.conn.execute(select(t.tag.c.name).where(t.tag.c.id == tid)).scalar_one()
             wanted = sorted({int(pid) for pid, _name in deleted.detail.get("links", [])})
-            there = set(tx.conn.execute(select(t.paper.c.id).where(tx.d.in_ids(t.paper.c.id, wanted))).scalars())
-            had = set(
+            there: set[int] = set(
+                tx.conn.execute(select(t.paper.c.id).where(tx.d.in_ids(t.paper.c.id, wanted))).scalars()
+            )
+            had: set[int] = set(
                 tx.conn.execute(
                     select(pt.c.paper_id).where(pt.c.tag_id == tid, tx.d.in_ids(pt.c.paper_id, wanted))
                 ).scalars()

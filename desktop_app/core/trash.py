@@ -151,7 +151,7 @@ class Trash:
             raise LibraryError("no paper ids given")
         p = t.paper.c
         state: dict[int, bool] = dict(
-            tx.conn.execute(select(p.id, p.deleted_at.is_not(None)).where(tx.d.in_ids(p.id, ids))).tuples().all()
+            tx.conn.execute(select(p.id, p.deleted_at.is_not(None)).where(tx.d.in_ids(p.id, ids))).all()
         )
         unknown = [i for i in ids if i not in state]
         if unknown:

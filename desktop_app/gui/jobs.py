@@ -24,7 +24,7 @@ class Job(QThread):
 
     def __init__(self, work: Work, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._work = work
+        self._work: Work | None = work
         self._cancel = threading.Event()
         self.damaged_found = False  # the work failed on a damaged database
 
@@ -35,8 +35,14 @@ class Job(QThread):
         return self._cancel.is_set()
 
     def run(self) -> None:
+        # The job object stays (a child of its owner, for its listeners' queued slots), but what
+        # its work holds goes with the run: a closure over the shown list's 100,000 ids, kept by
+        # every finished job of a triage session, grew the window by megabytes a decision.
+        work, self._work = self._work, None
+        if work is None:
+            return
         try:
-            result = self._work(lambda n, t: self.progressed.emit(int(n), int(t)), self._cancel.is_set)
+            result = work(lambda n, t: self.progressed.emit(int(n), int(t)), self._cancel.is_set)
         except Exception as exc:  # noqa: BLE001 - reported to the user in one place
             from desktop_app.core.errors import LibraryError
             from desktop_app.core.search.errors import QuerySyntaxError
@@ -117,8 +123,25 @@ def keep_while_running(owner: QObject, job: Job) -> None:
 
 
 def running_jobs(owner: QObject) -> list[Job]:
-    """The jobs started for ``owner`` that have not finished (a window waits for them on close)."""
+    """The jobs started for ``owner`` that have not finished."""
     return list(_RUNNING.get(owner, set()))
+
+
+def running_jobs_within(window: QObject) -> list[Job]:
+    """The unfinished jobs of ``window`` and of everything inside it (its dialogs, views and
+    panels own theirs): a window waits for them all on close, since a QThread destroyed while
+    it runs ends the process (Qt's "QThread: Destroyed while thread is still running")."""
+    found: list[Job] = []
+    for owner, jobs in list(_RUNNING.items()):
+        obj: QObject | None = owner
+        try:
+            while obj is not None and obj is not window:
+                obj = obj.parent()
+        except RuntimeError:  # an owner (or one above it) already deleted on Qt's side
+            continue
+        if obj is window:
+            found.extend(jobs)
+    return found
 
 
 class SerialJob:

@@ -70,5 +70,5 @@ class LikelySort(QObject):
         key, queue = cast("tuple[tuple[int, ...], Queue]", result)  # as refresh hands it over
         self._for = key
         self.learned = queue.summary.learned
-        self.scores = {e.id: e.score for e in queue.entries if e.score is not None}
+        self.scores = queue.entries.scores()
         self.ranked.emit()

@@ -37,7 +37,7 @@ from desktop_app.gui.editing import EditController
 from desktop_app.gui.filled_columns import FilledColumns
 from desktop_app.gui.focus_order import TabChain
 from desktop_app.gui.import_export import FileController, sample_count
-from desktop_app.gui.jobs import Job, SerialJob, keep_while_running, running_jobs
+from desktop_app.gui.jobs import Job, SerialJob, keep_while_running, running_jobs_within
 from desktop_app.gui.key_bindings import unique_keys
 from desktop_app.gui.likely_sort import SORT_KEY as LIKELY_SORT
 from desktop_app.gui.likely_sort import LikelySort
@@ -526,7 +526,7 @@ class MainWindow(QMainWindow):
                 with contextlib.suppress(LibraryError):
                     self.library.notes.set(pid, text)
         self.edits.writes.drain()  # a large edit being written, and an undo asked for behind it
-        for job in running_jobs(self):
+        for job in running_jobs_within(self):  # the dialogs' and views' workers too
             job.cancel()
             job.wait(30000)
         self.save_settings()

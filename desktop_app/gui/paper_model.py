@@ -108,6 +108,33 @@ _DROP_FLAGS = _ITEM_FLAGS | Qt.ItemFlag.ItemIsDropEnabled
 MANY_CHANGED = 2000
 
 
+class RowIndex:
+    """Paper id -> row of a list of ids, as two numpy arrays: 1.6 MB at 100,000 rows, where a
+    dict was 8 MB of the window's heap."""
+
+    def __init__(self, ids: list[int]) -> None:
+        import numpy as np  # not at start-up: the window opens without numpy
+
+        self._np = np
+        values = np.fromiter(ids, dtype=np.int64, count=len(ids))
+        self._order = np.argsort(values, kind="stable")
+        self._sorted = values[self._order]
+
+    def rows(self, paper_ids: tuple[int, ...] | list[int]) -> list[int]:
+        """The rows of those of ``paper_ids`` the list holds (the first, if one is there twice)."""
+        np = self._np
+        if not len(self._sorted) or not paper_ids:
+            return []
+        wanted = np.fromiter(paper_ids, dtype=np.int64, count=len(paper_ids))
+        at = np.minimum(np.searchsorted(self._sorted, wanted), len(self._sorted) - 1)
+        found = self._sorted[at] == wanted
+        return [int(r) for r in self._order[at[found]].tolist()]
+
+    def get(self, paper_id: int, default: int = -1) -> int:
+        rows = self.rows([paper_id])
+        return rows[0] if rows else default
+
+
 class PaperTableModel(QAbstractTableModel):
     reorderRequested = Signal(list, int)  # noqa: N815  paper ids, target row (list view only)
     damaged = Signal(str)  # reading rows found the database damaged (emitted once)
@@ -118,7 +145,7 @@ class PaperTableModel(QAbstractTableModel):
         self.ids: list[int] = []
         self.total = 0
         self.partial = False  # the first rows of a longer list, the rest follows (complete())
-        self._pos_map: dict[int, int] | None = {}  # paper id -> row, built when first needed
+        self._pos_map: RowIndex | None = None  # paper id -> row, built when first needed
         self._scanned = False  # row_of answered once by a scan since set_ids
         self._pages: OrderedDict[int, dict[int, PaperRow]] = OrderedDict()
         self._newest = -1  # the page last read: the last of _pages when it is there
@@ -171,8 +198,7 @@ class PaperTableModel(QAbstractTableModel):
             if n % PAGE:
                 self._pages.pop(n // PAGE, None)  # read short: it is read again in full
             self.ids.extend(ids[n:])
-            if self._pos_map is not None:
-                self._pos_map.update(zip(ids[n:], range(n, len(ids)), strict=True))
+            self._pos_map = None  # built again when a lookup needs it
             self.total = len(self.ids)
             self.endInsertRows()
         return True
@@ -215,9 +241,9 @@ class PaperTableModel(QAbstractTableModel):
         return self._tag_colors.get(name, "")
 
     @property
-    def _pos(self) -> dict[int, int]:
+    def _pos(self) -> RowIndex:
         if self._pos_map is None:
-            self._pos_map = {pid: n for n, pid in enumerate(self.ids)}
+            self._pos_map = RowIndex(self.ids)
         return self._pos_map
 
     def row_of(self, paper_id: int) -> int:
@@ -238,8 +264,7 @@ class PaperTableModel(QAbstractTableModel):
         if len(paper_ids) > MANY_CHANGED:  # a bulk edit: forget every page rather than find each row
             self.refresh_all()
             return
-        pos = self._pos
-        rows = [pos[p] for p in paper_ids if p in pos]
+        rows = self._pos.rows(paper_ids)
         if not rows:
             return
         for r in rows:
@@ -378,7 +403,7 @@ class PaperTableModel(QAbstractTableModel):
     def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:  # noqa: N802
         from PySide6.QtCore import QMimeData
 
-        ids = sorted({self.ids[i.row()] for i in indexes if i.isValid()}, key=self._pos.__getitem__)
+        ids = [self.ids[row] for row in sorted({i.row() for i in indexes if i.isValid()})]
         md = QMimeData()
         md.setData("application/x-marginalia-paper-ids", ",".join(map(str, ids)).encode())
         return md

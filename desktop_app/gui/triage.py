@@ -521,7 +521,7 @@ class TriageView(QWidget):
             return
         queue = result["queue"]
         summary = queue.summary
-        self._why = {e.id: e.why for e in queue.entries if e.why}
+        self._why = queue.entries.explanations()
         self.queue_line.setText(self._summary_text(summary))
         offer = result.get("near")
         if offer and offer[0] and self.paper is not None:

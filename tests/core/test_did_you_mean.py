@@ -71,3 +71,55 @@ def test_edit_distance() -> None:
 def test_no_index_means_no_offer(tmp_path: Path) -> None:
     with Library.open(tmp_path / "empty") as empty:
         assert empty.did_you_mean("lerning") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "reinforcement learning",
+        '"reinforcement learning"',
+        "title:transformer",
+        "abstract:verifiable rewards",
+        "graph OR optics",
+        "reasoning NOT reward",
+        "quokka",
+        "zzzzqqq",
+    ],
+)
+def test_the_bounded_check_agrees_with_counting(lib: Library, text: str) -> None:
+    """A correction is offered when it finds more papers than the query typed: asked of the
+    index with a stop at the n + 1-th match, it says what counting every match says."""
+    compiled = lib.finder.compile(text, defer_index=True)
+    assert compiled.index_query is not None and not compiled.sql_key
+    total = lib.query(text, limit=0).total
+    for n in (0, 1, 2, total - 1, total):
+        if n >= 0:
+            assert lib.index.index.matches_more_than(compiled.index_query, n) == (total > n), (text, n, total)
+
+
+def test_a_deleted_paper_is_not_a_match_of_the_bounded_check(lib: Library) -> None:
+    text = '"Recursive Automated Composition"'
+    compiled = lib.finder.compile(text, defer_index=True)
+    (races,) = lib.query(text).ids
+    assert lib.index.index.matches_more_than(compiled.index_query, 0)
+    lib.papers.delete([races])
+    try:
+        assert lib.query(text, limit=0).total == 0
+        assert not lib.index.index.matches_more_than(compiled.index_query, 0)
+    finally:
+        lib.trash.restore([races])
+
+
+@pytest.mark.parametrize(
+    ("text", "sql"), [("composition AND tag:rl", "tag:rl"), ("reasoning AND status:unread", "status:unread")]
+)
+def test_the_bounded_check_among_the_papers_sql_fields_pick(lib: Library, text: str, sql: str) -> None:
+    compiled = lib.finder.compile(text, defer_index=True)
+    assert compiled.index_query is not None and compiled.sql_key
+    picked = lib.query(sql).ids
+    total = lib.query(text, limit=0).total
+    assert picked and total <= len(picked)
+    for n in range(0, total + 2):
+        assert lib.index.index.matches_more_than(compiled.index_query, n, picked) == (total > n), (text, n, total)
+    assert lib.did_you_mean("recursve AND tag:rl", 0) == "recursive AND tag:rl"
+    assert lib.did_you_mean("recursve AND tag:nothing-tagged", 0) is None  # it would find no more

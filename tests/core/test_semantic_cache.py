@@ -39,7 +39,8 @@ def _records(n: int) -> list[Record]:
 
 @pytest.fixture
 def lib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(semantic, "WAIT_PAPERS", 20)  # "large" from 21 papers: the child's path
+    monkeypatch.setattr(semantic, "WAIT_PAPERS", 20)  # "large" from 21 papers: fitted in the background
+    monkeypatch.setattr(semantic, "CHILD_PAPERS", 20)  # ... by the child
     with Library.open(tmp_path / "lib") as lib:
         lib.imports.from_records([("test", ParseResult("bibtex", _records(60)))])
         yield lib
@@ -163,3 +164,29 @@ def test_the_child_fitting_the_space_leaves_a_missing_index_to_the_window(lib: L
     assert semantic.fit_in_child(folder, timeout=300)
     assert not (folder / "index").exists() or not any((folder / "index").glob("*.toc"))
     assert semantic.load_space(folder, state) is not None
+
+
+def test_a_child_doing_the_windows_work_fits_the_space_itself(lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The topics or the map computed in a child process: the space it needs is fitted there
+    (and left in the cache for the window), not by a grandchild started from it."""
+
+    def no_grandchild(_folder: Path, timeout: float = 0) -> bool:
+        raise AssertionError("a child of the window started another child to fit the space")
+
+    monkeypatch.setattr(semantic, "fit_in_child", no_grandchild)
+    monkeypatch.setattr(semantic, "_fits_here", False)
+    semantic.fit_in_this_process()
+    space = semantic.library_space(lib.store)
+    assert len(space.ids) == 60 and space.mapped  # read back from the cache it saved
+    assert len(list((lib.folder / "cache").glob(semantic.SPACE_PREFIX + "*"))) == 1
+
+
+def test_a_small_library_is_fitted_where_it_is_asked_for(lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Up to CHILD_PAPERS papers no child starts: at 5,000 its start-up was most of the first fit."""
+
+    def no_child(_folder: Path, timeout: float = 0) -> bool:
+        raise AssertionError("a child was started for a small library")
+
+    monkeypatch.setattr(semantic, "CHILD_PAPERS", 60)
+    monkeypatch.setattr(semantic, "fit_in_child", no_child)
+    assert len(semantic.library_space(lib.store).ids) == 60

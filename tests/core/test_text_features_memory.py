@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from desktop_app.core.insights import text_features
-from desktop_app.core.insights.text_features import Csr, TextFeatures
+from desktop_app.core.insights.text_features import Csr, Terms, TextFeatures
 from desktop_app.core.library import Library
 
 
@@ -87,7 +87,7 @@ def test_features_from_the_cache_are_mapped_not_read_into_the_heap(seed_library:
 def test_scoring_a_mapped_matrix_leaves_its_pages_given_back(tmp_path: Path) -> None:
     m = _random_csr(60_000, 150, 262_144, seed=9)  # 9 million stored values: 72 MB on disk
     size_mb = (m.data.nbytes + m.indices.nbytes) / 2**20
-    feats = TextFeatures("f" * 16, np.arange(60_000, dtype=np.int64), m, [f"t{j}" for j in range(262_144)])
+    feats = TextFeatures("f" * 16, np.arange(60_000, dtype=np.int64), m, Terms.of(f"t{j}" for j in range(262_144)))
     assert text_features._save(tmp_path, feats)
     del feats, m
     mapped = text_features._load(tmp_path, "f" * 16)
@@ -98,3 +98,12 @@ def test_scoring_a_mapped_matrix_leaves_its_pages_given_back(tmp_path: Path) -> 
     grown = _resident_mb() - before
     assert np.isfinite(scores).all() and len(scores) == 60_000
     assert grown < 0.25 * size_mb, f"resident +{grown:.0f} MB after a pass over {size_mb:.0f} MB"
+
+
+def test_terms_read_back_as_the_list_they_were_made_from() -> None:
+    words = ["deep", "reinforcement learning", "café", "网络", "x"]
+    terms = Terms.of(words)
+    assert len(terms) == 5 and list(terms) == words and terms[-1] == "x" and terms[1:3] == words[1:3]
+    assert Terms(terms.joined())[3] == "网络" and len(Terms()) == 0
+    with pytest.raises(IndexError):
+        terms[5]

@@ -7,6 +7,7 @@ import json
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from desktop_app.core.errors import LibraryError
@@ -333,7 +334,7 @@ def test_a_child_building_features_waits_for_another_process_and_keeps_its_featu
         assert child.is_alive()  # waiting for the lock (before: built its own meanwhile)
         fp = text_features.fingerprint(lib.store)
         ours = text_features.build(*text_features.paper_texts(lib.store), fp)
-        ours.terms[0] = "zz-built-by-the-other-process"
+        ours.terms = text_features.Terms.of(["zz-built-by-the-other-process", *ours.terms[1:]])
         assert text_features._save(lib.folder, ours)  # the other process's save
     child.join(60)
     assert done == [True]
@@ -382,3 +383,14 @@ def test_decisions_come_back_from_bibtex_and_csv(seed_library: Library, tmp_path
         from desktop_app.core.insights import pace
 
         assert pace.decision_sequence(lib.store) == []  # imported decisions are not the user's pace
+
+
+def test_queue_entries_held_as_arrays_read_as_entries() -> None:
+    from desktop_app.core.insights.triage_queue import QueueEntries, QueueEntry
+
+    scores = np.array([0.123456, np.nan, 0.5])
+    entries = QueueEntries([7, 3, 9], scores, {0: ["reward"]})
+    assert list(entries) == [QueueEntry(7, 0.1235, ["reward"]), QueueEntry(3, None, []), QueueEntry(9, 0.5, [])]
+    assert entries[-1].id == 9 and entries[1:] == [QueueEntry(3, None, []), QueueEntry(9, 0.5, [])]
+    assert entries.ids() == [7, 3, 9] and entries.scores() == {7: 0.1235, 9: 0.5}
+    assert entries.explanations() == {7: ["reward"]} and QueueEntries() == [] and len(entries) == 3

@@ -254,3 +254,33 @@ def test_export_dialog_writes_the_chosen_format(
     win.files.export_dialog()
     qtbot.waitUntil(out.exists, timeout=30000)
     assert out.read_text("utf-8").count("\n@") + out.read_text("utf-8").startswith("@") == shown
+
+
+def test_a_finished_job_lets_go_of_what_its_work_held(qtbot) -> None:
+    """The job object stays with its owner (its listeners' queued slots), but the data its work
+    closed over goes when the run ends: before, every finished ranking of a triage session kept
+    its copy of the shown list for the window's life."""
+    import gc
+    import weakref
+
+    from PySide6.QtWidgets import QWidget
+
+    from desktop_app.gui.jobs import SerialJob
+
+    class Held(list):  # a list that a weak reference can follow
+        pass
+
+    owner = QWidget()
+    qtbot.addWidget(owner)
+    held = Held(range(100_000))
+    gone = weakref.ref(held)
+    results: list[object] = []
+    serial = SerialJob(owner)
+    serial.start(lambda _p, _c, ids=held: len(ids), results.append, results.append, lambda: None)
+    del held
+    qtbot.waitUntil(lambda: results == [100_000] and not serial.busy(), timeout=5000)
+    job_threads = [c for c in owner.children() if c.__class__.__name__ == "Job"]
+    assert job_threads  # the job is still there, a child of its owner
+    qtbot.waitUntil(lambda: all(j.isFinished() for j in job_threads), timeout=5000)
+    gc.collect()
+    assert gone() is None

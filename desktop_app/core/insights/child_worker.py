@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from desktop_app.core.errors import LibraryError
 
@@ -47,9 +47,11 @@ def location_of(library: object) -> str:
 
 def map_of_library(location: str, paper_ids: Sequence[int] | None, topics: TopicSet | None) -> tuple[PaperMap, Facets]:
     """The map and its facets of the library at ``location``, opened here (the child's work)."""
+    from desktop_app.core.insights import semantic
     from desktop_app.core.insights.paper_map import facets, paper_map
     from desktop_app.core.library import Library
 
+    semantic.fit_in_this_process()
     lib = Library.open(location, ensure_index=False)
     try:
         found = paper_map(lib.store, paper_ids, topics)
@@ -60,8 +62,10 @@ def map_of_library(location: str, paper_ids: Sequence[int] | None, topics: Topic
 
 def topics_of_library(location: str, paper_ids: Sequence[int] | None, k: int | None) -> TopicSet:
     """The topics of ``paper_ids`` of the library at ``location``, opened here (the child's work)."""
+    from desktop_app.core.insights import semantic
     from desktop_app.core.library import Library
 
+    semantic.fit_in_this_process()
     lib = Library.open(location, ensure_index=False)
     try:
         return lib.topics.of(paper_ids, k)
@@ -88,7 +92,7 @@ def topics_in_child(
     return run_in_child(topics_of_library, (location, ids, k), cancelled)
 
 
-def run_in_child(work: Callable[..., Result], args: tuple, cancelled: Callable[[], bool]) -> Result:
+def run_in_child(work: Callable[..., Result], args: tuple[Any, ...], cancelled: Callable[[], bool]) -> Result:
     """``work(*args)`` in a spawned child process; waits for it, polling ``cancelled`` (a
     cancelled wait ends the child). LibraryError when the child could not finish; the child's
     own LibraryError as it is."""

@@ -20,6 +20,8 @@ from desktop_app.core.changelog.rows import FieldKind
 from desktop_app.core.store import tables as t
 
 if TYPE_CHECKING:
+    from sqlalchemy import Select
+
     from desktop_app.core.store import Store
 
 PACE_WINDOW = 50
@@ -35,7 +37,9 @@ class Pace:
 def decision_times(store: Store, limit: int = PACE_WINDOW + 1) -> list[datetime]:
     """The times of the newest decisions (distinct transactions), newest first."""
     c = t.change_log.c
-    stmt = select(c.at, c.detail).where(c.kind == FieldKind.DECISION.value).order_by(c.seq.desc()).limit(limit * 50)
+    stmt: Select[datetime, str] = (
+        select(c.at, c.detail).where(c.kind == FieldKind.DECISION.value).order_by(c.seq.desc()).limit(limit * 50)
+    )
     times: list[datetime] = []
     with store.read() as conn:
         for at, detail in conn.execute(stmt):
@@ -74,15 +78,17 @@ def decision_sequence(store: Store) -> list[bool]:
     """For each decided paper, in the order it was first decided: whether it is a keep now."""
     c, p = t.change_log.c, t.paper.c
     first: dict[int, int] = {}
+    events: Select[int, int, str] = (
+        select(c.seq, c.paper_id, c.detail)
+        .where(c.kind == FieldKind.DECISION.value, c.paper_id.is_not(None))
+        .order_by(c.seq)
+    )
+    decided: Select[int, str] = select(p.id, p.decision).where(p.decision.is_not(None), p.deleted_at.is_(None))
     with store.read() as conn:
-        for seq, pid, detail in conn.execute(
-            select(c.seq, c.paper_id, c.detail)
-            .where(c.kind == FieldKind.DECISION.value, c.paper_id.is_not(None))
-            .order_by(c.seq)
-        ):
+        for seq, pid, detail in conn.execute(events):
             if pid not in first and '"via"' not in (detail or ""):
                 first[pid] = seq
-        now = dict(conn.execute(select(p.id, p.decision).where(p.decision.is_not(None), p.deleted_at.is_(None))).all())
+        now: dict[int, str] = dict(conn.execute(decided).all())
     return [now[pid] == "keep" for pid in sorted(first, key=first.__getitem__) if pid in now]
 
 

@@ -37,6 +37,8 @@ from desktop_app.core.insights.topics import TopicSet, find_topics
 from desktop_app.core.store.column_types import DECISIONS
 
 if TYPE_CHECKING:
+    from sqlalchemy import Select
+
     from desktop_app.core.store import Store
 
 GAP = 0.25  # the empty ring between two discs, as a share of the mean disc's radius
@@ -217,7 +219,8 @@ def _push_apart(centres: np.ndarray, radii: np.ndarray, seed: int) -> np.ndarray
             break
         direction = delta / np.maximum(dist, 1e-12)[..., None]
         c += (direction * (overlap * weight)[..., None]).sum(axis=1) * 0.5
-    return c - c.mean(axis=0)
+    centred: np.ndarray = c - c.mean(axis=0)
+    return centred
 
 
 def _disc(vectors: np.ndarray) -> np.ndarray:
@@ -270,11 +273,10 @@ def facets(store: Store, ids: Sequence[int] | np.ndarray) -> Facets:
     if not wanted:
         return Facets(Titles(titles), decisions, [], tags)
     p, pt, tg = t.paper.c, t.paper_tag.c, t.tag.c
-    codes = {value: n + 1 for n, value in enumerate(DECISIONS)}
+    codes: dict[str | None, int] = {value: n + 1 for n, value in enumerate(DECISIONS)}  # looked up with None too
+    facets: Select[int, str, str | None] = select(p.id, p.title, p.decision).where(store.dialect.in_ids(p.id, wanted))
     with store.read() as conn:
-        for pid, title, decision in conn.execute(
-            select(p.id, p.title, p.decision).where(store.dialect.in_ids(p.id, wanted))
-        ):
+        for pid, title, decision in conn.execute(facets):
             n = pos[pid]
             titles[n] = title or ""
             decisions[n] = codes.get(decision, UNDECIDED)
@@ -289,11 +291,12 @@ def facets(store: Store, ids: Sequence[int] | np.ndarray) -> Facets:
         names = [str(name) for name, _n in counted]
         rank = {name: n for n, name in enumerate(names)}
         if names:
-            for pid, name in conn.execute(
+            links: Select[int, str] = (
                 select(pt.paper_id, tg.name)
                 .select_from(t.paper_tag.join(t.tag, tg.id == pt.tag_id))
                 .where(store.dialect.in_ids(pt.paper_id, wanted), tg.name.in_(names))
-            ):
+            )
+            for pid, name in conn.execute(links):
                 n, r = pos[pid], rank[name]
                 if tags[n] < 0 or r < tags[n]:
                     tags[n] = r

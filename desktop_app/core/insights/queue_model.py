@@ -57,7 +57,8 @@ class Fitted:
     def percentile(self, rows: np.ndarray) -> np.ndarray:
         """The share of the library's papers each row outranks (0..1), for display."""
         ordered = np.sort(self.scores)
-        return np.searchsorted(ordered, self.scores[rows], side="left") / max(len(ordered), 1)
+        shares: np.ndarray = np.searchsorted(ordered, self.scores[rows], side="left") / max(len(ordered), 1)
+        return shares
 
 
 def can_learn(labels: dict[int, int]) -> bool:
@@ -89,12 +90,13 @@ def naive_bayes_weights(
     sample_weight).feature_log_prob_[1] - [0]`` (a test holds them equal), computed here with
     numpy so that ranking needs neither scikit-learn nor SciPy loaded (their import is most of
     a ``triage queue`` process's time)."""
-    out = []
+    out: list[np.ndarray] = []
     for label in (1, 0):
         chosen = y == label
         counts = matrix.column_sums(rows[chosen], sample_weight[chosen]) + alpha
         out.append(np.log(counts) - np.log(counts.sum()))
-    return out[0] - out[1]
+    weights: np.ndarray = out[0] - out[1]
+    return weights
 
 
 def why_terms(feats: TextFeatures, fitted: Fitted, row: int, n: int = 5) -> list[str]:

@@ -19,7 +19,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from desktop_app.core.errors import LibraryError
 
@@ -54,7 +54,7 @@ SEMANTIC_WEIGHT = 0.5  # the semantic space's share of a blended score
 
 
 @cache
-def _analyzer():  # noqa: ANN202 - a Whoosh analyzer
+def _analyzer() -> Any:  # noqa: ANN401 - a Whoosh analyzer (Whoosh has no types)
     from desktop_app.core.search.schema import build_schema
 
     return build_schema()["abstract"].analyzer
@@ -65,7 +65,8 @@ def _stop_words() -> frozenset[str]:
     from whoosh.analysis import STOP_WORDS
 
     analyze = _analyzer()
-    return frozenset(t.text for w in STOP_WORDS for t in analyze(w)) | STOP_WORDS
+    words: frozenset[str] = frozenset(t.text for w in STOP_WORDS for t in analyze(w)) | STOP_WORDS
+    return words
 
 
 def term_counts(text: str) -> Counter[str]:
@@ -189,7 +190,7 @@ def _live(store: Store, ranked: list[tuple[int, float]]) -> list[tuple[int, floa
 
     p = t.paper.c
     with store.read() as conn:
-        live = set(
+        live: set[int] = set(
             conn.execute(
                 select(p.id).where(store.dialect.in_ids(p.id, [pid for pid, _ in ranked]), p.deleted_at.is_(None))
             ).scalars()

@@ -39,8 +39,13 @@ if TYPE_CHECKING:
 TOKEN_PATTERN = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W\d_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}"
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
-_stamps: dict[int, tuple[tuple, tuple]] = {}  # store -> (its data stamp, the library state read then)
+# store -> (its data stamp, the library state read then)
+_stamps: dict[int, tuple[tuple[object, ...], tuple[int, ...]]] = {}
 WAIT_PAPERS = 3_000  # up to this many papers a fit takes about a second: a search may wait for it
+# above this many papers a folder library's window has the space fitted by a child process (the
+# fit's tf-idf and SVD take some 600 MB at 100,000); up to it the fit runs where it is asked for
+# (at 5,000 papers a child's start-up and reading the library again were 5 of its 6.4 s)
+CHILD_PAPERS = 10_000
 MAX_DIMENSIONS = 100  # rank of the projection: on the labelled sets 50-150 measure alike, 100 best overall
 MAX_FEATURES = 60_000  # vocabulary cap: keeps 100,000 abstracts fast to fit
 EXPANSION = 10  # a related-papers query adds the mean of its paper's nearest neighbours in the space
@@ -82,7 +87,8 @@ class SemanticSpace:
         """``vectors @ query``; over a mapped space :data:`PASS_ROWS` rows at a time, each
         block's pages given back after it (the pass never holds the whole space resident)."""
         if not self.mapped:
-            return self.vectors @ query
+            cosines: np.ndarray = self.vectors @ query
+            return cosines
         out = np.empty(len(self.vectors), dtype=np.result_type(self.vectors, query))
         for r0 in range(0, len(out), PASS_ROWS):
             r1 = min(len(out), r0 + PASS_ROWS)
@@ -111,7 +117,8 @@ class SemanticSpace:
         pos = np.clip(pos, 0, max(len(self.ids) - 1, 0))
         if len(self.ids) == 0:
             return np.empty(0, dtype=np.int64)
-        return pos[self.ids[pos] == wanted]
+        found: np.ndarray = pos[self.ids[pos] == wanted]
+        return found
 
     def has_words(self) -> np.ndarray:
         """True for each paper whose text shares at least one word with the vocabulary."""
@@ -287,7 +294,11 @@ def fit_space(ids: np.ndarray, texts: Sequence[str], dimensions: int = MAX_DIMEN
         from scipy.sparse import csr_matrix
 
         return SemanticSpace(
-            ids, np.zeros((n, 0), np.float32), csr_matrix((n, 0), dtype=np.float32), np.empty(0, dtype=object)
+            ids,
+            np.zeros((n, 0), np.float32),
+            # scipy-stubs type a bare (rows, columns) shape only with a float64 dtype; SciPy takes any
+            csr_matrix((n, 0), dtype=np.float32),  # type: ignore[arg-type]  # a gap in the stubs
+            np.empty(0, dtype=object),
         )
     rank = min(dimensions, n - 1, weights.shape[1] - 1)
     if rank < 1:  # one paper, or one word: the tf-idf rows are the space
@@ -301,7 +312,7 @@ def fit_space(ids: np.ndarray, texts: Sequence[str], dimensions: int = MAX_DIMEN
     return SemanticSpace(ids, vectors.astype(np.float32, copy=False), weights.tocsr(), words)
 
 
-def library_state(store: Store) -> tuple:
+def library_state(store: Store) -> tuple[int, ...]:
     """What changes when the live papers' texts change: (count, largest id, total title length,
     total abstract length). An edit that keeps a text's length is missed until the next one.
     Read again only after a write (the store's ``data_stamp``; always on a server)."""
@@ -330,7 +341,7 @@ def library_state(store: Store) -> tuple:
 
 @dataclass
 class _Kept:
-    state: tuple = ()
+    state: tuple[int, ...] = ()
     space: SemanticSpace | None = None
     fitting: threading.Thread | None = None  # ready_space's background fit
     # held while this process fits (or maps) the store's space: one fit at a time, the other
@@ -378,10 +389,20 @@ def ready_space(store: Store) -> SemanticSpace | None:
         return kept.space
 
 
-def _current(store: Store, state: tuple, kept: _Kept) -> SemanticSpace:
+_fits_here = False  # this process is itself a child doing the window's long work: no grandchild
+
+
+def fit_in_this_process() -> None:
+    """Said by a child process doing the window's long work (topics, the map): a space it needs
+    is fitted in it, not in yet another child, and left in the folder's cache for the window."""
+    global _fits_here
+    _fits_here = True
+
+
+def _current(store: Store, state: tuple[int, ...], kept: _Kept) -> SemanticSpace:
     """The space of ``state``, kept for ``store``: a large folder library's from its cache
     (fitted there by a child when it is not), else fitted here. ``kept.fit_lock`` is held."""
-    folder = _folder_of(store) if state[0] > WAIT_PAPERS else None
+    folder = _folder_of(store) if state[0] > CHILD_PAPERS else None
     if folder is None:
         return _fit_and_keep(store, state, kept)
     space = _mapped(store, folder, state, kept)  # on disk, fitted before or now by a child
@@ -393,7 +414,7 @@ def _current(store: Store, state: tuple, kept: _Kept) -> SemanticSpace:
     return space
 
 
-def _fit_and_keep(store: Store, state: tuple, kept: _Kept) -> SemanticSpace:
+def _fit_and_keep(store: Store, state: tuple[int, ...], kept: _Kept) -> SemanticSpace:
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(1):  # BLAS threads spinning on a busy machine cost more than they give
@@ -403,7 +424,7 @@ def _fit_and_keep(store: Store, state: tuple, kept: _Kept) -> SemanticSpace:
     return space
 
 
-def _fit_in_background(store: Store, state: tuple, kept: _Kept) -> None:
+def _fit_in_background(store: Store, state: tuple[int, ...], kept: _Kept) -> None:
     """A large library's fit, started by :func:`ready_space`: for a folder library in a child
     process that leaves the space in the folder's cache, then mapped here (the fit's tf-idf
     and SVD take about 600 MB at 100,000 papers, which the window never holds; the mapped space
@@ -423,11 +444,12 @@ def _fit_in_background(store: Store, state: tuple, kept: _Kept) -> None:
                 kept.fitting = None
 
 
-def _mapped(store: Store, folder: Path, state: tuple, kept: _Kept) -> SemanticSpace | None:
+def _mapped(store: Store, folder: Path, state: tuple[int, ...], kept: _Kept) -> SemanticSpace | None:
     """The space of ``state`` from the folder's cache, else fitted there by a child (then of the
-    texts as they are now), kept for ``store``; None when neither works."""
+    texts as they are now; by this process when it is itself such a child), kept for ``store``;
+    None when neither works."""
     space = load_space(folder, state)
-    if space is None and fit_in_child(folder):
+    if space is None and (fit_and_save(store, folder) is not None if _fits_here else fit_in_child(folder)):
         state = library_state(store)  # what the child fitted: the texts as they are now
         space = load_space(folder, state)
     if space is not None:
@@ -447,13 +469,13 @@ def _folder_of(store: Store) -> Path | None:
     return Path(commits).parent if commits is not None else None
 
 
-def _space_dir(folder: Path, state: tuple) -> Path:
+def _space_dir(folder: Path, state: tuple[int, ...]) -> Path:
     from desktop_app.core.insights.cache_lock import CACHE_DIR
 
     return Path(folder) / CACHE_DIR / (SPACE_PREFIX + "-".join(str(int(v)) for v in state))
 
 
-def save_space(folder: Path, state: tuple, space: SemanticSpace) -> Path | None:
+def save_space(folder: Path, state: tuple[int, ...], space: SemanticSpace) -> Path | None:
     """Write ``space`` for ``state`` into the folder's cache (one .npy per array, renamed into
     place whole), dropping the spaces of earlier states (not another process's space being
     written). Best effort: None when it cannot."""
@@ -494,7 +516,7 @@ def save_space(folder: Path, state: tuple, space: SemanticSpace) -> Path | None:
     return final
 
 
-def load_space(folder: Path, state: tuple) -> SemanticSpace | None:
+def load_space(folder: Path, state: tuple[int, ...]) -> SemanticSpace | None:
     """The space of ``state`` from the folder's cache, its arrays memory-mapped (read-only);
     None when there is none, or it does not hold together."""
     import json

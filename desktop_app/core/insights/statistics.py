@@ -19,6 +19,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta
 from functools import cache
+from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, Select, String, func, select, type_coerce
 
@@ -60,7 +61,7 @@ class LibraryStatistics:
     no_year: int = 0
     ratings: dict[int, int] = field(default_factory=dict)  # 0 (unrated) .. 5, 0 counts included
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """A JSON-ready form (``marginalia stats --json``)."""
         d = asdict(self)
         d["progress"] = [
@@ -88,14 +89,16 @@ def library_statistics(store: Store, today: date | None = None) -> LibraryStatis
         ).all()
         trashed_ids = [r.id for r in trashed]
 
-        def live_counts(column: ColumnElement) -> dict:
-            counts = dict(conn.execute(select(column, func.count()).group_by(column)).all())
+        def live_counts(column: ColumnElement[Any]) -> dict[Any, int]:
+            """The live papers' count of each value of ``column`` (None for no value), 0 left out."""
+            per_value: Select[Any, int] = select(column, func.count()).group_by(column)
+            counts: dict[Any, int] = dict(conn.execute(per_value).all())
             for r in trashed:
                 counts[r._mapping[column]] -= 1  # noqa: SLF001 - Row._mapping is SQLAlchemy's public row-as-mapping
             return {k: v for k, v in counts.items() if v > 0}
 
-        def live_rows(stmt: Select, paper_id: ColumnElement) -> int:
-            n = conn.execute(stmt).scalar_one()
+        def live_rows(stmt: Select[int], paper_id: ColumnElement[int]) -> int:
+            n: int = conn.execute(stmt).scalar_one()
             if trashed_ids:
                 n -= conn.execute(stmt.where(d.in_ids(paper_id, trashed_ids))).scalar_one()
             return n
@@ -126,7 +129,7 @@ def library_statistics(store: Store, today: date | None = None) -> LibraryStatis
     return s
 
 
-def _hour(d: Dialect, column: ColumnElement) -> ColumnElement:
+def _hour(d: Dialect, column: ColumnElement[datetime]) -> ColumnElement[str]:
     """'YYYY-MM-DD HH' of a UTC timestamp (hours, so that days can be local ones)."""
     if d.name == "postgresql":
         return func.to_char(func.timezone("UTC", column), "YYYY-MM-DD HH24")
@@ -140,9 +143,11 @@ def _status_hours(conn: Connection, d: Dialect) -> list[tuple[str, str, str, boo
     of distinct strings, parsed once each, where json_extract on every row cost twice as much."""
     c = t.change_log.c
     hour = _hour(d, c.at)
-    stmt = select(hour, c.detail, func.count()).where(c.kind == FieldKind.STATUS.value).group_by(hour, c.detail)
+    stmt: Select[str, str, int] = (
+        select(hour, c.detail, func.count()).where(c.kind == FieldKind.STATUS.value).group_by(hour, c.detail)
+    )
     parsed: dict[str, tuple[str, str, bool]] = {}
-    out = []
+    out: list[tuple[str, str, str, bool, int]] = []
     for h, detail, n in conn.execute(stmt):
         if detail not in parsed:
             try:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,8 @@ from desktop_app.core.store.column_types import DECISIONS
 from desktop_app.core.values import Change, ChangeKind
 
 if TYPE_CHECKING:
+    from sqlalchemy import Select
+
     from desktop_app.core.papers import Papers
     from desktop_app.core.store import Store
     from desktop_app.core.tags import Tags
@@ -71,7 +73,7 @@ class Topic:
     def size(self) -> int:
         return len(self.ids)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "number": self.number,
             "name": self.name,
@@ -127,7 +129,7 @@ class TopicSet:
                 except LibraryError:
                     continue  # another topic took that name meanwhile: the found one stays
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "papers": self.papers,
             "chosen": self.chosen,
@@ -144,10 +146,11 @@ def decision_counts(store: Store, ids: Sequence[int]) -> dict[str, int]:
 
     counts = dict.fromkeys((*DECISIONS, "undecided"), 0)
     p = t.paper.c
+    per_decision: Select[str | None, int] = (
+        select(p.decision, func.count()).where(store.dialect.in_ids(p.id, ids)).group_by(p.decision)
+    )
     with store.read() as conn:
-        rows = conn.execute(
-            select(p.decision, func.count()).where(store.dialect.in_ids(p.id, ids)).group_by(p.decision)
-        ).all()
+        rows = conn.execute(per_decision).all()
     for value, n in rows:
         counts[value if value in DECISIONS else "undecided"] += n
     return counts
@@ -219,7 +222,8 @@ def cluster(points: np.ndarray, k: int, seed: int = 0) -> np.ndarray:
         model = MiniBatchKMeans(n_clusters=k, n_init=3, batch_size=4096, random_state=seed)
     else:
         model = KMeans(n_clusters=k, n_init=4, random_state=seed)
-    return model.fit_predict(points).astype(np.int64)
+    labels: np.ndarray = model.fit_predict(points).astype(np.int64)
+    return labels
 
 
 def distinctive_words(

@@ -16,6 +16,8 @@ from desktop_app.core.changelog.rows import FieldKind
 from desktop_app.core.store import tables as t
 
 if TYPE_CHECKING:
+    from sqlalchemy import Select, Table
+
     from desktop_app.core.store import Store
 
 
@@ -49,10 +51,11 @@ def decided_since(store: Store, since: datetime) -> set[int]:
     """The papers given a status other than "unread" since ``since`` (timezone-aware),
     from the change log's "status" events. Empty when nothing logs status changes."""
     c = _change_log().c
+    events: Select[int | None, str] = (
+        select(c.paper_id, c.detail).where(c.kind == FieldKind.STATUS.value, c.at >= since).order_by(c.seq)
+    )
     with store.read() as conn:
-        rows = conn.execute(
-            select(c.paper_id, c.detail).where(c.kind == FieldKind.STATUS.value, c.at >= since).order_by(c.seq)
-        ).all()
+        rows = conn.execute(events).all()
     decided: set[int] = set()
     for pid, detail in rows:
         if pid is None:
@@ -68,7 +71,7 @@ def decided_since(store: Store, since: datetime) -> set[int]:
     return decided
 
 
-def _change_log():  # noqa: ANN202 - a Table
+def _change_log() -> Table:
     from desktop_app.core.store.tables import change_log
 
     return change_log

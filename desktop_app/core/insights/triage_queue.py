@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 from sqlalchemy import select
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 # the 76 seeds: a version without its last sentence at least 0.88 (median 0.95), with 10 % of its
 # words replaced at least 0.88 (median 0.92); two different seed papers at most 0.26
 NEAR_DUPLICATE = 0.8
+EXPLAINED = 200  # the entries at the head of a queue that say which words pushed them up
 
 
 @dataclass(slots=True)
@@ -70,21 +71,82 @@ class QueueSummary:
             parts.append(f"about {round(self.likely_keeps):,} likely keeps remain")
         return " · ".join(parts)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         out = asdict(self)
         out.update(undecided=self.undecided, seconds_left=self.seconds_left, line=self.line())
         return out
 
 
+class QueueEntries(Sequence[QueueEntry]):
+    """The queue's undecided papers in order, held as arrays; an entry is made when it is read.
+    A queue of 100,000 papers as entry objects was 12 MB, made again at every decision while
+    the window still held the last one."""
+
+    __slots__ = ("_ids", "_scores", "_why")
+
+    def __init__(
+        self,
+        ids: Sequence[int] | np.ndarray = (),
+        scores: np.ndarray | None = None,
+        why: dict[int, list[str]] | None = None,
+    ) -> None:
+        self._ids = np.asarray(ids, dtype=np.int64)
+        self._scores = scores  # float64 per entry, NaN for an entry without a score; None: none has one
+        # (shown rounded to 4 places, as Python's round() gives them)
+        self._why = why or {}  # position -> terms, for the entries that were explained
+
+    def ids(self) -> list[int]:
+        return [int(i) for i in self._ids.tolist()]
+
+    def scores(self) -> dict[int, float]:
+        """Paper id -> score, for the entries that have one."""
+        if self._scores is None:
+            return {}
+        has = ~np.isnan(self._scores)
+        return dict(zip(self._ids[has].tolist(), [round(x, 4) for x in self._scores[has].tolist()], strict=True))
+
+    def explanations(self) -> dict[int, list[str]]:
+        """Paper id -> the terms that pushed it up, for the entries that were explained."""
+        return {int(self._ids[i]): list(terms) for i, terms in self._why.items()}
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    @overload
+    def __getitem__(self, index: int) -> QueueEntry: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[QueueEntry]: ...
+    def __getitem__(self, index: int | slice) -> QueueEntry | list[QueueEntry]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        i = int(index)
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(index)
+        score = None if self._scores is None or np.isnan(self._scores[i]) else round(float(self._scores[i]), 4)
+        return QueueEntry(int(self._ids[i]), score, list(self._why.get(i, ())))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, QueueEntries | list | tuple):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"QueueEntries({len(self)} papers)"
+
+
 @dataclass
 class Queue:
-    entries: list[QueueEntry]  # the undecided papers, in the order triage shows them
+    entries: QueueEntries  # the undecided papers, in the order triage shows them
     decided: list[int]  # the filter's decided papers, in list order (triage shows them after)
     summary: QueueSummary
 
     @property
     def order(self) -> list[int]:
-        return [e.id for e in self.entries] + self.decided
+        return self.entries.ids() + self.decided
 
 
 class TriageQueue:
@@ -131,7 +193,7 @@ class TriageQueue:
         self, query_text: str = "", *, learned: bool = True, limit: int | None = None, why: int = 5, **filters: object
     ) -> Queue:
         """The filter's papers in triage order. ``limit`` caps the entries explained and returned."""
-        result = self._finder.query(query_text, **filters)  # type: ignore[arg-type]
+        result = self._finder.query(query_text, **filters)
         return self.order(result.ids, learned=learned, limit=limit, why=why)
 
     def order(self, shown: Sequence[int], *, learned: bool = True, limit: int | None = None, why: int = 5) -> Queue:
@@ -158,7 +220,7 @@ class TriageQueue:
             if fitted is None:
                 message = "list order: the decided papers have no words to learn from"
         if fitted is None:
-            entries = [QueueEntry(pid, None) for pid in undecided[:limit]]
+            entries = QueueEntries(undecided[:limit])
             summary = QueueSummary(len(shown), len(decided), timing.seconds_per_paper, None, False, message)
             return Queue(entries, decided, summary)
         rows = feats.rows(undecided)
@@ -168,11 +230,15 @@ class TriageQueue:
         # stable: equal scores keep the list's order
         order = np.argsort(-scores, kind="stable")
         likely = pace_mod.keeps_left(pace_mod.decision_sequence(self._store), len(undecided))
-        entries: list[QueueEntry] = []
-        for rank, i in enumerate(order[: len(order) if limit is None else limit]):
-            pid, row = undecided[i], int(rows[i])
-            terms = queue_model.why_terms(feats, fitted, row, why) if row >= 0 and rank < 200 else []
-            entries.append(QueueEntry(pid, round(float(shown_score[i]), 4) if row >= 0 else None, terms))
+        taken = order[: len(order) if limit is None else limit]
+        explained: dict[int, list[str]] = {}
+        for rank, i in enumerate(taken[:EXPLAINED].tolist()):
+            if int(rows[i]) >= 0:
+                terms = queue_model.why_terms(feats, fitted, int(rows[i]), why)
+                if terms:
+                    explained[rank] = terms
+        entry_scores = np.where(inside[taken], shown_score[taken], np.nan)
+        entries = QueueEntries(np.asarray(undecided, dtype=np.int64)[taken], entry_scores, explained)
         summary = QueueSummary(len(shown), len(decided), timing.seconds_per_paper, likely, True)
         trim_heap()  # a ranking's temporaries (lists and arrays of every shown paper) are freed
         return Queue(entries, decided, summary)

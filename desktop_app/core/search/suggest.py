@@ -219,11 +219,17 @@ def _correct_words(speller: _Speller, text: str, fields: Sequence[str]) -> str:
 
 
 def did_you_mean(
-    index: IndexSync, store: Store, count: Callable[[str], int], text: str, hits: int | None = None
+    index: IndexSync,
+    store: Store,
+    count: Callable[[str], int],
+    text: str,
+    hits: int | None = None,
+    finds_more_than: Callable[[str, int], bool] | None = None,
 ) -> str | None:
     """The correction ``lib.did_you_mean`` offers: only for a query with fewer than FEW_HITS
     hits (``hits``, when the caller has run it, saves running it again), and only when the
-    corrected query finds more papers than the one typed (``count(query)``: its hits)."""
+    corrected query finds more papers than the one typed (``count(query)``: its hits;
+    ``finds_more_than(query, n)``, when given, answers that without counting them all)."""
     from desktop_app.core.search.errors import QuerySyntaxError
 
     if not text.strip() or not index.is_open:
@@ -236,7 +242,9 @@ def did_you_mean(
         with index.index._lock:
             index.index._current()
             fixed = correct_query(index.index, text, lambda ids: _texts(store, ids))
-        if fixed is None or count(fixed) <= hits:
+        if fixed is None:
+            return None
+        if not (finds_more_than(fixed, hits) if finds_more_than is not None else count(fixed) > hits):
             return None
     except QuerySyntaxError:
         return None

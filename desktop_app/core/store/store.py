@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import Connection, CursorResult, Engine, Select, literal, select, true
 from sqlalchemy.exc import OperationalError
@@ -314,7 +314,7 @@ class Store:
         (the next call tries again)."""
         with self.engine.connect() as conn:  # PASSIVE says how many pages; TRUNCATE reports 0
             # the three columns are integers (busy, pages in the log, pages written back)
-            row = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one().tuple()
+            row = cast("tuple[int, int, int]", tuple(conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()))
             _busy, log, done = map(int, row)
             if log > 0 and done < log:
                 return None
