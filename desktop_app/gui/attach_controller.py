@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
     from desktop_app.core.attachments import AttachmentView
     from desktop_app.core.values import Change
-    from desktop_app.gui.main_window import MainWindow  # for the type checker only: it imports this module
+    from desktop_app.gui.window_protocol import WindowLike
 
 MESSAGE_MS = 6000
 BACKGROUND_BYTES = 16 * 1024 * 1024  # a copy at least this large is made in a worker
@@ -61,11 +61,11 @@ def _size(path: str) -> int:
 
 
 class AttachController(QObject):
-    """Built by the main window (gui/main_window.py, which imports this module: its type is
-    imported for the type checker only); holds no state but the window."""
+    """Built by the main window (gui/main_window.py, which imports this module: the window is
+    typed against ``window_protocol.WindowLike``); holds no state but the window."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowLike) -> None:
+        super().__init__(window.window())
         self._win = window
         lib = window.library
         strip = window.reader.attachments
@@ -154,7 +154,7 @@ class AttachController(QObject):
             self._say(self.tr("Select a paper to attach a file to it"))
             return
         paths, _ = QFileDialog.getOpenFileNames(
-            self._win,
+            self._win.window(),
             self.tr("Attach files to the paper"),
             str(Path.home()),
             self.tr("PDF files (*.pdf);;All files (*)"),
@@ -219,7 +219,7 @@ class AttachController(QObject):
             self._say(self.tr("Attached {0} to paper {1}").format(name, paper_id))
 
         start_job(
-            self._win,
+            self._win.window(),
             self.tr("Copying {0} into the library…").format(name),
             lambda progress, cancelled: lib.attachments.add(paper_id, path, mode="copy"),
             done,
@@ -279,7 +279,7 @@ SAMPLE_PDF = (
 )
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """For the docs (``gui --screenshot --view attachments``): the reader showing a paper with its
     links and an attached file. Selects the first shown paper that has an arXiv id, a DOI or a URL
     and, when it has no attached file, attaches a small sample PDF (screenshots are made on a demo
@@ -301,4 +301,4 @@ def screenshot_view(window: MainWindow) -> QWidget:
         sample.write_bytes(SAMPLE_PDF)
         window.attach.attach_paths(pid, [str(sample)], mode="copy")
     window.follow.flush()
-    return window
+    return window.window()

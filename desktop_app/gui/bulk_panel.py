@@ -5,7 +5,7 @@ bar then says what it did, with an Undo button (``undo_toast``).
 
 :func:`install_bulk_panel` puts a stack of the reader and this panel where the reader was.
 
-``window`` is the app's MainWindow (imported for the type checker only: main_window imports this module)."""
+``window`` is the app's MainWindow, typed against ``window_protocol.WindowLike``: main_window imports this module."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ from desktop_app.gui.undo_toast import UndoToast
 
 if TYPE_CHECKING:
     from desktop_app.core.library import Library
-    from desktop_app.gui.main_window import MainWindow
+    from desktop_app.gui.window_protocol import WindowLike
 
 TAG_COUNT_LIMIT = 5000  # above this many selected papers, "Remove tag" offers every tag, uncounted
 NEW_LIST = QT_TRANSLATE_NOOP("BulkPanel", "New list…")
@@ -56,7 +56,7 @@ def _shrinkable(combo: QComboBox) -> None:
 class BulkPanel(QWidget):
     """The bulk edits for ``window``'s selected papers (read from its table at each edit)."""
 
-    def __init__(self, window: MainWindow, parent: QWidget | None = None) -> None:
+    def __init__(self, window: WindowLike, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("bulkPanel")
         self.setAccessibleName(self.tr("Selected papers"))
@@ -310,11 +310,13 @@ class BulkPanel(QWidget):
 class ReaderOrBulk:
     """Shows the bulk panel in the reader's place while several papers are selected."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowLike) -> None:
         self.window = window
         splitter = window.splitter
         at = splitter.indexOf(window.reader)
-        self.stack = QStackedWidget(window)  # Qt owns it; not the splitter's child yet (it would be added to it)
+        self.stack = QStackedWidget(
+            window.window()
+        )  # Qt owns it; not the splitter's child yet (it would be added to it)
         self.stack.setObjectName("readerStack")
         self.panel = BulkPanel(window)
         self.scroll = QScrollArea(self.stack)  # the panel never widens the reader's pane
@@ -370,12 +372,12 @@ class ReaderOrBulk:
         return self.stack.currentWidget() is self.scroll
 
 
-def install_bulk_panel(window: MainWindow) -> ReaderOrBulk:
+def install_bulk_panel(window: WindowLike) -> ReaderOrBulk:
     """Put the reader and the bulk panel in a stack where the reader was (in ``window.splitter``)."""
     return ReaderOrBulk(window)
 
 
-def screenshot_bulk_panel(window: MainWindow) -> QWidget:
+def screenshot_bulk_panel(window: WindowLike) -> QWidget:
     """For the docs (``gui --screenshot --view bulk``): the first three papers selected, the panel shown."""
     from PySide6.QtCore import QItemSelectionModel
 

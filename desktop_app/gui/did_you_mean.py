@@ -17,7 +17,7 @@ from desktop_app.core.library import Library
 from desktop_app.gui.jobs import Job, keep_while_running
 
 if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
+    from desktop_app.gui.window_protocol import WindowLike
 
 FEW_HITS = 3  # as core/search/suggest.py (not imported at start-up)
 
@@ -84,7 +84,7 @@ def attach(library: Library, owner: QWidget, layout: QLayout, apply: Callable[[s
     return line
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """The search area showing a correction: a misspelt query typed, its offer waited for."""
     from PySide6.QtCore import QCoreApplication, QElapsedTimer
 

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QMainWindow,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -43,7 +42,7 @@ from desktop_app.gui.jobs import Job, keep_while_running
 from desktop_app.gui.undo import perform
 
 if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
+    from desktop_app.gui.window_protocol import WindowLike
 
 Notify = Callable[[Change], None]
 KEEP, OTHER = 0, 1  # button ids in each field's group
@@ -100,7 +99,7 @@ class DuplicatesDialog(QDialog):
 
     searched = Signal(int)  # the number of pairs found, after each search
 
-    def __init__(self, library: Library, undo_stack: QUndoStack, notify: Notify, parent: QMainWindow) -> None:
+    def __init__(self, library: Library, undo_stack: QUndoStack, notify: Notify, parent: QWidget) -> None:
         super().__init__(parent)
         self.library = library
         self.undo_stack = undo_stack
@@ -479,11 +478,11 @@ class DuplicatesDialog(QDialog):
             self.search()  # the pair is back: find it with its reason again (opening searches anyway)
 
 
-def show_duplicates(window: MainWindow) -> DuplicatesDialog:
+def show_duplicates(window: WindowLike) -> DuplicatesDialog:
     """Open (or bring back) the window's "Possible duplicates" dialog and search again."""
-    dialog = window.findChild(DuplicatesDialog)
+    dialog = window.window().findChild(DuplicatesDialog)
     if dialog is None:
-        dialog = DuplicatesDialog(window.library, window.undo_stack, window.on_change, window)
+        dialog = DuplicatesDialog(window.library, window.undo_stack, window.on_change, window.window())
     dialog.show()
     dialog.raise_()
     dialog.activateWindow()
@@ -491,7 +490,7 @@ def show_duplicates(window: MainWindow) -> DuplicatesDialog:
     return dialog
 
 
-def screenshot_duplicates(window: MainWindow) -> QWidget:
+def screenshot_duplicates(window: WindowLike) -> QWidget:
     """For ``gui --screenshot --view duplicates``: the dialog on a library with a duplicate pair.
     When the library has none, one seed paper is imported again from BibTeX, its title mistyped
     and a venue added, kept apart from the first by the import's choice: one pair, "same abstract"."""

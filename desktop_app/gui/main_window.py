@@ -216,7 +216,7 @@ class MainWindow(QMainWindow):
         self.edits: EditController = EditController(
             self.library, self.undo_stack, self.table, self.reader.notes, self.search, filters, self
         )
-        self.files = FileController(self.library, self.table, self.status_label, filters, self)
+        self.files: FileController = FileController(self.library, self.table, self.status_label, filters, self)
         ed, rd = self.edits, self.reader
         # "Applying “Mark read (10,000 papers)”…" while a large edit is written in the worker
         self.statusBar().addPermanentWidget(WriteProgress(ed.writes, self))

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from desktop_app.core.library import Library
 
 if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
+    from desktop_app.gui.window_protocol import WindowLike
 
 
 def _papers(n: int) -> str:
@@ -122,7 +122,7 @@ def ask_merge_target(library: Library, source: str, parent: QWidget | None) -> s
         dlg.deleteLater()
 
 
-def screenshot_merge_tags(window: MainWindow) -> QWidget:
+def screenshot_merge_tags(window: WindowLike) -> QWidget:
     """The merge dialog on a window's library, for the docs: the first tag into the second."""
     lib = window.library
     names = [t.name for t in lib.tags.all()]
@@ -132,7 +132,7 @@ def screenshot_merge_tags(window: MainWindow) -> QWidget:
         lib.tags.add(ids[6:], ["reinforcement-learning"])
         names = [t.name for t in lib.tags.all()]
     source = "rl" if "rl" in names else names[0]
-    dlg = MergeTagsDialog(lib, source, window)
+    dlg = MergeTagsDialog(lib, source, window.window())
     dlg.choose("reinforcement-learning" if "reinforcement-learning" in names else next(n for n in names if n != source))
     dlg.show()
     return dlg

@@ -2,12 +2,12 @@
 and abstract in one dialog. Saving is one Library call (``lib.papers.update_metadata``) and one
 undoable command; what the Library refuses is said in the dialog, which stays open.
 
-``window`` is the app's MainWindow (imported for the type checker only: main_window imports this module)."""
+``window`` is the app's MainWindow, typed against ``window_protocol.WindowLike``: main_window imports this module."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QFont, QKeyEvent
@@ -42,7 +42,13 @@ from desktop_app.gui.metadata_conflict import FieldChoices
 from desktop_app.gui.undo import perform
 
 if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
+    from desktop_app.gui.window_protocol import WindowLike
+
+    class EditorWindow(WindowLike, Protocol):
+        """The window :func:`open_metadata_editor` opens the editor over (``MainWindow`` is one)."""
+
+        def set_metadata_editor(self, dialog: MetadataEditor) -> None: ...
+
 
 SHORTCUT = "Ctrl+I"
 
@@ -422,7 +428,7 @@ FIELD_WORDS = (
 
 
 def save_metadata(
-    window: MainWindow, paper_id: int, changes: dict[str, object], base: dict[str, object] | None = None
+    window: WindowLike, paper_id: int, changes: dict[str, object], base: dict[str, object] | None = None
 ) -> Change:
     """Apply ``changes`` as one undoable command on the window's stack; LibraryError when refused
     (MetadataConflict when another program changed a field since ``base``)."""
@@ -444,7 +450,7 @@ def save_metadata(
     )
 
 
-def open_metadata_editor(window: MainWindow, paper_id: int | None = None) -> MetadataEditor | None:
+def open_metadata_editor(window: EditorWindow, paper_id: int | None = None) -> MetadataEditor | None:
     """Open the editor (window-modal) for ``paper_id``, else the current paper; None when there
     is none, or the library is read-only (the status bar says so)."""
     pid = paper_id if paper_id is not None else window.current_id()
@@ -462,14 +468,14 @@ def open_metadata_editor(window: MainWindow, paper_id: int | None = None) -> Met
     except LibraryError as exc:
         window.status_message(str(exc))
         return None
-    dialog = MetadataEditor(paper, lambda changes, base: save_metadata(window, pid, changes, base), window)
+    dialog = MetadataEditor(paper, lambda changes, base: save_metadata(window, pid, changes, base), window.window())
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     window.set_metadata_editor(dialog)
     dialog.open()
     return dialog
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: EditorWindow) -> QWidget:
     """For the docs (``gui --screenshot --view metadata``): the editor filled for the current paper."""
     dialog = open_metadata_editor(window)
     assert dialog is not None, "the screenshot needs a library with a paper selected"

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 
     from desktop_app.core.insights.paper_map import Facets, PaperMap
     from desktop_app.core.insights.topics import TopicSet
-    from desktop_app.gui.main_window import MainWindow  # for the type checker only: it imports this module
+    from desktop_app.gui.window_protocol import WindowLike
 
 MODES = ("topic", "decision", "tag")
 HIT_PIXELS = 8  # a point within this many pixels of the mouse is under it
@@ -579,8 +579,8 @@ class MapView(QWidget):
 class MapDialog(QDialog):
     """The map of the window's shown list, computed in a worker."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowLike) -> None:
+        super().__init__(window.window())
         self.setObjectName("mapDialog")
         self.setWindowTitle(self.tr("Map"))
         self.window_ = window
@@ -655,7 +655,7 @@ class MapDialog(QDialog):
     def _done(self, result: object) -> None:
         data: MapData = result  # type: ignore[assignment]
         pmap = data.pmap
-        pmap.topics.keep_names(user_names(self.window_))
+        pmap.topics.keep_names(user_names(self.window_.window()))
         message = ""
         if not len(pmap):
             message = self.tr("No papers to map: the shown list is empty.")
@@ -675,7 +675,7 @@ class MapDialog(QDialog):
     def refresh_names(self) -> None:
         """Show the names the user gave (after a rename in the Topics dialog)."""
         if self.view.data is not None:
-            self.view.data.pmap.topics.keep_names(user_names(self.window_))
+            self.view.data.pmap.topics.keep_names(user_names(self.window_.window()))
         self.view.update()
 
     def _library_changed(self, _change: object) -> None:
@@ -684,10 +684,10 @@ class MapDialog(QDialog):
         if not self.isVisible() or data is None or self._facets_job is not None:
             return
         library, ids = self.window_.library, cast("Sequence[int]", data.pmap.ids)  # an int64 array, read as one
-        job = Job(lambda _p, _c: library.insights.map_facets(ids), self.window_)
+        job = Job(lambda _p, _c: library.insights.map_facets(ids), self.window_.window())
         job.succeeded.connect(lambda facets: self.view.set_facets(facets))
         job.finished.connect(lambda: setattr(self, "_facets_job", None))
-        keep_while_running(self.window_, job)
+        keep_while_running(self.window_.window(), job)
         self._facets_job = job
         job.start()
 
@@ -732,9 +732,9 @@ def topics_ids(topics: TopicSet) -> list[int]:
     return sorted({pid for t in topics.topics for pid in t.ids})
 
 
-def show_map(window: MainWindow, topics: TopicSet | None = None) -> MapDialog:
+def show_map(window: WindowLike, topics: TopicSet | None = None) -> MapDialog:
     """Open (or bring back) the map of the shown list (or of ``topics``), computed anew."""
-    dialog = window.findChild(MapDialog)
+    dialog = window.window().findChild(MapDialog)
     if dialog is None:
         dialog = MapDialog(window)
     dialog.show()
@@ -745,7 +745,7 @@ def show_map(window: MainWindow, topics: TopicSet | None = None) -> MapDialog:
     return dialog
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """For ``gui --screenshot --view map``: the map of the shown list once it is placed."""
     from PySide6.QtCore import QDeadlineTimer
     from PySide6.QtWidgets import QApplication

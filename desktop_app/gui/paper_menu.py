@@ -22,9 +22,9 @@ from desktop_app.core.store.column_types import DECISIONS, STATUSES
 from desktop_app.gui import collation, i18n, preferences
 
 if TYPE_CHECKING:
-    # the functions take the app's MainWindow (imported for the type checker only: main_window.py
-    # imports this module) and use its table, library, edits, files, search, settings and status_message
-    from desktop_app.gui.main_window import MainWindow
+    # the functions take the app's MainWindow, typed against WindowLike (main_window.py imports
+    # this module), and use its table, library, edits, files, search, settings and status_message
+    from desktop_app.gui.window_protocol import WindowLike
 
 COPY_CITATION_KEY = "Ctrl+Shift+C"
 MENU_TAGS = 12  # tags offered in Tags ▸: the selection's own, then the most used
@@ -40,11 +40,11 @@ def _suffix(n: int) -> str:
     return "" if n == 1 else f" ({n} papers)"
 
 
-def citation_style(window: MainWindow) -> str:
+def citation_style(window: WindowLike) -> str:
     return preferences.get_str(window.settings, preferences.CITATION_STYLE) or preferences.DEFAULT_CITATION_STYLE
 
 
-def copy_citation(window: MainWindow, ids: list[int] | None = None) -> bool:
+def copy_citation(window: WindowLike, ids: list[int] | None = None) -> bool:
     """Put the papers' references in the preferred style on the clipboard, as text and HTML."""
     from desktop_app.core.citations import bibliography_html, bibliography_text, cite_papers
 
@@ -62,13 +62,13 @@ def copy_citation(window: MainWindow, ids: list[int] | None = None) -> bool:
         window.status_message(i18n.plurals().copied_references(len(ids)).format(style))
 
     def failed(message: str) -> None:
-        QMessageBox.warning(window, QCoreApplication.translate("PaperMenu", "Copy citation"), message)
+        QMessageBox.warning(window.window(), QCoreApplication.translate("PaperMenu", "Copy citation"), message)
 
     if len(ids) > CITE_IN_PLACE:
         from desktop_app.gui.jobs import start_job
 
         start_job(
-            window,
+            window.window(),
             i18n.plurals().formatting_references(len(ids)),
             lambda _progress, _cancelled: cite_papers(lib, ids, style),
             put,
@@ -83,7 +83,7 @@ def copy_citation(window: MainWindow, ids: list[int] | None = None) -> bool:
     return True
 
 
-def copy_bibtex(window: MainWindow, ids: list[int] | None = None) -> bool:
+def copy_bibtex(window: WindowLike, ids: list[int] | None = None) -> bool:
     """Put the papers' BibTeX entries (the BibTeX export's) on the clipboard."""
     from desktop_app.core.formats.writers import render_export
 
@@ -95,7 +95,7 @@ def copy_bibtex(window: MainWindow, ids: list[int] | None = None) -> bool:
     return True
 
 
-def show_related(window: MainWindow, ids: list[int]) -> None:
+def show_related(window: WindowLike, ids: list[int]) -> None:
     """Show the papers related to these in the table: the search ``related:ID`` (ORed for
     several), over all papers, ranked by similarity."""
     if not ids:
@@ -107,9 +107,9 @@ def show_related(window: MainWindow, ids: list[int]) -> None:
     window.on_query_typed(text)
 
 
-def _add_tag_dialog(window: MainWindow, ids: list[int]) -> None:
+def _add_tag_dialog(window: WindowLike, ids: list[int]) -> None:
     name, ok = QInputDialog.getText(
-        window,
+        window.window(),
         QCoreApplication.translate("PaperMenu", "Add tag"),
         QCoreApplication.translate("PaperMenu", "Tag for {0}:").format(_papers(len(ids))),
     )
@@ -117,7 +117,7 @@ def _add_tag_dialog(window: MainWindow, ids: list[int]) -> None:
         window.edits.add_tags(ids, [name.strip()])
 
 
-def _tag_entries(window: MainWindow, ids: list[int]) -> list[tuple[str, bool]]:
+def _tag_entries(window: WindowLike, ids: list[int]) -> list[tuple[str, bool]]:
     """(tag, every selected paper has it): the selection's tags first, then the most used."""
     rows = window.library.papers.rows(ids)
     have: dict[str, int] = {}
@@ -133,14 +133,14 @@ def _tag_entries(window: MainWindow, ids: list[int]) -> list[tuple[str, bool]]:
     return [(n, have.get(n, 0) == len(ids)) for n in names]
 
 
-def _toggle_tag(window: MainWindow, ids: list[int], name: str, on: bool) -> None:
+def _toggle_tag(window: WindowLike, ids: list[int], name: str, on: bool) -> None:
     if on:
         window.edits.add_tags(ids, [name])
     else:
         window.edits.remove_tag(ids, name)
 
 
-def _select_clicked(window: MainWindow, pos: QPoint | None) -> None:
+def _select_clicked(window: WindowLike, pos: QPoint | None) -> None:
     """A right-click on a row outside the selection selects that row (as file managers do)."""
     if pos is None:
         return
@@ -151,7 +151,7 @@ def _select_clicked(window: MainWindow, pos: QPoint | None) -> None:
         window.table.select_row(index.row())
 
 
-def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | None:
+def build_paper_menu(window: WindowLike, pos: QPoint | None = None) -> QMenu | None:
     """The context menu for the selected papers (after selecting the row at ``pos``, a point in
     the table's viewport); None when no paper is selected."""
     _select_clicked(window, pos)
@@ -160,7 +160,7 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
         return None
     n, ed, lib = len(ids), window.edits, window.library
     writable = not lib.read_only
-    menu = QMenu(window)
+    menu = QMenu(window.window())
     menu.setObjectName("paperMenu")
     if window.state.trash:  # trashed papers: restore or delete for good, nothing else
         from desktop_app.gui.trash_view import add_trash_entries
@@ -274,7 +274,7 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
     return menu
 
 
-def show_paper_menu(window: MainWindow, pos: QPoint) -> None:
+def show_paper_menu(window: WindowLike, pos: QPoint) -> None:
     """customContextMenuRequested: pop the menu up where the table was clicked."""
     menu = build_paper_menu(window, pos)
     if menu is not None:
@@ -282,24 +282,24 @@ def show_paper_menu(window: MainWindow, pos: QPoint) -> None:
         menu.popup(window.table.viewport().mapToGlobal(pos))
 
 
-def install(window: MainWindow, paper_menu: QMenu) -> None:
+def install(window: WindowLike, paper_menu: QMenu) -> None:
     """The table's context menu, and Copy citation / Copy BibTeX in the Paper menu."""
     table = window.table
     table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
     table.customContextMenuRequested.connect(lambda pos: show_paper_menu(window, pos))
     paper_menu.addSeparator()
-    act = QAction(QCoreApplication.translate("PaperMenu", "Copy citation"), window)
+    act = QAction(QCoreApplication.translate("PaperMenu", "Copy citation"), window.window())
     act.setObjectName("copyCitationAction")
     act.setShortcut(QKeySequence(COPY_CITATION_KEY))
     act.triggered.connect(lambda _=False: copy_citation(window))
     paper_menu.addAction(act)
-    bib = QAction(QCoreApplication.translate("PaperMenu", "Copy BibTeX"), window)
+    bib = QAction(QCoreApplication.translate("PaperMenu", "Copy BibTeX"), window.window())
     bib.setObjectName("copyBibtexAction")
     bib.triggered.connect(lambda _=False: copy_bibtex(window))
     paper_menu.addAction(bib)
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """The context menu popped up over the table's third row, for the docs: returns the window
     with the menu painted into it (a grab of the window does not include a popup, so the
     returned widget is a label holding the composed picture)."""
@@ -316,12 +316,12 @@ def screenshot_view(window: MainWindow) -> QWidget:
     rect = table.visualRect(table.paper_model.index(row, 1))
     pos = QPoint(rect.left() + 40, rect.center().y())
     menu = build_paper_menu(window, pos)
-    shot = window.grab()
+    shot = window.window().grab()
     if menu is not None:
         menu.popup(table.viewport().mapToGlobal(pos))
         menu.ensurePolished()
         menu.adjustSize()
-        where = table.viewport().mapTo(window, pos)
+        where = table.viewport().mapTo(window.window(), pos)
         picture = menu.grab()
         painter = QPainter(shot)
         x = min(where.x(), shot.width() - picture.width())

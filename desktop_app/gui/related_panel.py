@@ -39,7 +39,7 @@ from desktop_app.gui.jobs import Job, keep_while_running
 
 if TYPE_CHECKING:
     from desktop_app.core.library import Library
-    from desktop_app.gui.main_window import MainWindow  # for the type checker only: it imports this module
+    from desktop_app.gui.window_protocol import WindowLike
 
 SHOWN = 10
 DELAY_MS = 150  # after the paper is shown: moving through the table starts no work
@@ -211,8 +211,8 @@ def _work(library: Library, pid: int, cancelled: Callable[[], bool]) -> dict[str
 class SimilarWork(QObject):
     """Runs the worker for the shown paper and fills the panel and the chips."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowLike) -> None:
+        super().__init__(window.window())
         from desktop_app.gui.tag_suggestions import SuggestionChips
 
         self.window_ = window
@@ -268,10 +268,10 @@ class SimilarWork(QObject):
         if not self.window_.files.index_ready:
             self._timer.start(500)  # the index is being checked or rebuilt: a little later
             return
-        job = Job(lambda _progress, cancelled: _work(library, pid, cancelled), self.window_)
+        job = Job(lambda _progress, cancelled: _work(library, pid, cancelled), self.window_.window())
         job.succeeded.connect(self._done)
         job.failed.connect(lambda message, p=pid: self._failed(p, message))
-        keep_while_running(self.window_, job)
+        keep_while_running(self.window_.window(), job)
         self._job = job
         job.start()
 
@@ -318,18 +318,18 @@ class SimilarWork(QObject):
             w.status_message(self.tr("Showing all papers: the related paper was not in the view you had"))
 
 
-def install(window: MainWindow) -> SimilarWork:
+def install(window: WindowLike) -> SimilarWork:
     return SimilarWork(window)
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """The reader of the first paper with its related papers and tag suggestions filled in."""
     from PySide6.QtCore import QCoreApplication, QElapsedTimer
 
     if window.current_id() is None:
         window.select_row(0)
     window.follow.flush()
-    work: SimilarWork = window.similar
+    work = window.similar
     timer = QElapsedTimer()
     timer.start()
     while not work.answered(window.current_id()) and timer.elapsed() < 10000:

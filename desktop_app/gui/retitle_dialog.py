@@ -31,7 +31,7 @@ from desktop_app.gui.jobs import start_job
 from desktop_app.gui.undo import perform
 
 if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow  # for the type checker only: it imports this module
+    from desktop_app.gui.window_protocol import WindowLike
 
 Retitle = tuple[int, str, str]
 
@@ -113,7 +113,7 @@ class RetitleDialog(QDialog):
         }
 
 
-def apply_titles(window: MainWindow, titles: dict[int, str]) -> Change | None:
+def apply_titles(window: WindowLike, titles: dict[int, str]) -> Change | None:
     """Write ``titles`` as one undoable command ("Re-derive titles"); Undo puts the old back."""
     lib = window.library
     try:
@@ -125,11 +125,11 @@ def apply_titles(window: MainWindow, titles: dict[int, str]) -> Change | None:
             window.edits.changed.emit,
         )
     except LibraryError as exc:
-        QMessageBox.warning(window, QCoreApplication.translate("RetitleDialog", "Marginalia"), str(exc))
+        QMessageBox.warning(window.window(), QCoreApplication.translate("RetitleDialog", "Marginalia"), str(exc))
         return None
 
 
-def show_retitle_dialog(window: MainWindow) -> None:
+def show_retitle_dialog(window: WindowLike) -> None:
     """Compute the proposals in a worker, then show them; nothing to do is said in the status bar."""
     lib = window.library
 
@@ -141,7 +141,7 @@ def show_retitle_dialog(window: MainWindow) -> None:
                 )
             )
             return
-        dialog = RetitleDialog(list(cast("list[Retitle]", changes)), window)  # rederive_titles' list
+        dialog = RetitleDialog(list(cast("list[Retitle]", changes)), window.window())  # rederive_titles' list
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def accepted() -> None:
@@ -154,16 +154,18 @@ def show_retitle_dialog(window: MainWindow) -> None:
         dialog.open()  # window-modal, without a nested event loop
 
     start_job(
-        window,
+        window.window(),
         QCoreApplication.translate("RetitleDialog", "Comparing derived titles…"),
         lambda progress, cancelled: lib.rederive_titles(True, progress, cancelled),
         done,
-        lambda message: QMessageBox.warning(window, QCoreApplication.translate("RetitleDialog", "Marginalia"), message),
+        lambda message: QMessageBox.warning(
+            window.window(), QCoreApplication.translate("RetitleDialog", "Marginalia"), message
+        ),
     )
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """The dialog with the proposals of ``window``'s library (shown, not run)."""
-    dialog = RetitleDialog(window.library.rederive_titles(dry_run=True), window)
+    dialog = RetitleDialog(window.library.rederive_titles(dry_run=True), window.window())
     dialog.show()
     return dialog

@@ -40,7 +40,7 @@ from desktop_app.gui.appearance import MAX_FONT_SIZE, MIN_FONT_SIZE
 from desktop_app.gui.i18n import QT_TRANSLATE_NOOP, language_combo
 
 if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow  # for the type checker only: it imports this module
+    from desktop_app.gui.window_protocol import WindowLike
 
 CSL_NS = "{http://purl.org/net/xbiblio/csl}"
 THEME_LABELS = (
@@ -137,11 +137,11 @@ def _form(page: QWidget) -> QFormLayout:
 class SettingsDialog(QDialog):
     """The window's Settings dialog; ``win`` is the MainWindow whose settings and library it shows."""
 
-    def __init__(self, win: MainWindow) -> None:
-        super().__init__(win)
+    def __init__(self, win: WindowLike) -> None:
+        super().__init__(win.window())
         self.win = win
         self.settings = win.settings
-        self.new_window: MainWindow | None = None  # after a switch of library
+        self.new_window: WindowLike | None = None  # after a switch of library
         self.setObjectName("settingsDialog")
         self.setWindowTitle(self.tr("Settings"))
         lay = QVBoxLayout(self)
@@ -404,7 +404,7 @@ class SettingsDialog(QDialog):
         if folder:
             self.switch_to(folder, new=new)
 
-    def switch_to(self, folder: str | Path, *, new: bool = False) -> MainWindow | None:
+    def switch_to(self, folder: str | Path, *, new: bool = False) -> WindowLike | None:
         """Apply the other changes, then open ``folder`` in a new window in place of this one's;
         a refusal is said in a message box (``libraryRefused``) and the dialog stays."""
         from desktop_app.gui.libraries import switch_or_say
@@ -491,7 +491,7 @@ class SettingsDialog(QDialog):
         return style_id
 
 
-def show_settings(win: MainWindow) -> SettingsDialog:
+def show_settings(win: WindowLike) -> SettingsDialog:
     """Open the window's Settings dialog (window-modal; returns at once)."""
     dlg = SettingsDialog(win)
     dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -499,7 +499,7 @@ def show_settings(win: MainWindow) -> SettingsDialog:
     return dlg
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """The Settings dialog on the window, shown on its Appearance page, for the docs."""
     dlg = SettingsDialog(window)
     dlg.show()

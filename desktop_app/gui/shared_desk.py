@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication
@@ -37,7 +37,13 @@ from desktop_app.core.values import Change, ChangeKind
 from desktop_app.gui.i18n import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
+    from desktop_app.gui.offline import ServerWindow
+    from desktop_app.gui.window_protocol import WindowLike
+
+    class DeskWindow(ServerWindow, Protocol):
+        """The window :func:`attach` follows the other desks in (``MainWindow`` is one)."""
+
+        def set_remote_changes(self, relay: RemoteChanges) -> None: ...
 
 
 def _tr(text: str, n: int = -1) -> str:
@@ -96,7 +102,7 @@ def describe_row(row: ChangeRow, now: datetime | None = None) -> str:
     return sentence.format(row.actor or _tr("someone"), when)
 
 
-def apply_rows(win: MainWindow, rows: list[ChangeRow]) -> None:
+def apply_rows(win: WindowLike, rows: list[ChangeRow]) -> None:
     """Refresh what the rows concern: the changed papers (or everything), the sidebar, the note."""
     if not rows or getattr(win, "library", None) is None:
         return
@@ -117,16 +123,16 @@ def apply_rows(win: MainWindow, rows: list[ChangeRow]) -> None:
         win.edits.check_note_elsewhere()
 
 
-def attach(win: MainWindow) -> RemoteChanges | None:
+def attach(win: DeskWindow) -> RemoteChanges | None:
     """Follow the other desks in this window (a shared library only)."""
     lib = win.library
     if lib.server is None:
         return None
-    win.setWindowTitle(
+    win.window().setWindowTitle(
         (_tr("{0} — {1} (read-only)") if lib.read_only else "{0} — {1}").format("Marginalia", lib.server.location)
     )
     win.reader.last_change_provider = lambda pid: last_change_text(lib, pid)
-    relay = RemoteChanges(win)
+    relay = RemoteChanges(win.window())
     relay.arrived.connect(lambda rows: apply_rows(win, rows), Qt.ConnectionType.QueuedConnection)
     win.set_remote_changes(relay)
     from desktop_app.gui import offline
@@ -219,19 +225,19 @@ class ConnectDialog(QDialog):
         return ok
 
 
-def connect_and_switch(win: MainWindow) -> QWidget | None:
+def connect_and_switch(win: WindowLike) -> QWidget | None:
     """File → Connect to a shared library…: ask, then open it in place of this window (through
     ``win.library_opener``: launch.switch_library, which opens a URL with launch.switch_to_shared)."""
-    dialog = ConnectDialog(win)
+    dialog = ConnectDialog(win.window())
     if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.url():
         return None
-    opener: Callable[[str, bool], MainWindow | None] | None = getattr(win, "library_opener", None)
+    opener: Callable[[str, bool], QWidget | None] | None = getattr(win, "library_opener", None)
     try:
         if opener is None:
             raise LibraryError(QCoreApplication.translate("ConnectDialog", "This window cannot open another library."))
         return opener(dialog.url(), False)
     except Exception as exc:  # noqa: BLE001 - libraries.SwitchRefused or a failed connection: said
-        QMessageBox.warning(win, dialog.windowTitle(), str(exc))
+        QMessageBox.warning(win.window(), dialog.windowTitle(), str(exc))
         return None
 
 

@@ -5,7 +5,7 @@ list to the filter shown (all of them must hold); dropping papers on a list or a
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import (
@@ -36,7 +36,13 @@ from desktop_app.gui import collation, i18n, theme
 from desktop_app.gui.search_bar import FilterState
 
 if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow
+
+    class PaneWindow(Protocol):
+        """The window whose sidebar :func:`screenshot_tag_filter` shows (``MainWindow`` is one)."""
+
+        @property
+        def sidebar_pane(self) -> SidebarPane: ...
+
 
 KIND = Qt.ItemDataRole.UserRole + 10
 VALUE = Qt.ItemDataRole.UserRole + 11
@@ -462,7 +468,7 @@ class SidebarPane(QWidget):
         return super().eventFilter(obj, event)
 
 
-def screenshot_tag_filter(window: MainWindow, text: str = "vis") -> QWidget:
+def screenshot_tag_filter(window: PaneWindow, text: str = "vis") -> QWidget:
     """The sidebar with its tag filter in use (``text`` typed), for the docs."""
     pane: SidebarPane = window.sidebar_pane
     pane.filter_box.setText(text)

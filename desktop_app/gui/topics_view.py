@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     from desktop_app.core.insights.topics import Topic, TopicSet
     from desktop_app.core.library import Library
-    from desktop_app.gui.main_window import MainWindow  # for the type checker only: it imports this module
+    from desktop_app.gui.window_protocol import WindowLike
 
 MAX_COUNT = 40
 
@@ -57,8 +57,8 @@ class _NameOnly(QStyledItemDelegate):
 
 
 class TopicsDialog(QDialog):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowLike) -> None:
+        super().__init__(window.window())
         self.setObjectName("topicsDialog")
         self.setWindowTitle(self.tr("Topics"))
         self.window_ = window
@@ -172,7 +172,7 @@ class TopicsDialog(QDialog):
         self.topics = result  # type: ignore[assignment]
         ts = self.topics
         assert ts is not None
-        ts.keep_names(user_names(self.window_))
+        ts.keep_names(user_names(self.window_.window()))
         self.tree.blockSignals(True)
         self.tree.clear()
         for t in ts.topics:
@@ -248,13 +248,13 @@ class TopicsDialog(QDialog):
             self.topics.rename(number, item.text(0))
         except LibraryError as exc:
             self.window_.status_message(self.tr("Not renamed: {0}").format(str(exc)))
-        remember(self.window_, self.topics)  # for the map, a recomputation and later sessions
+        remember(self.window_.window(), self.topics)  # for the map, a recomputation and later sessions
         self.tree.blockSignals(True)
         item.setText(0, topic.name)  # the name kept (blanks folded), or the old one when refused
         self.tree.blockSignals(False)
         from desktop_app.gui.paper_map import MapDialog
 
-        view = self.window_.findChild(MapDialog)
+        view = self.window_.window().findChild(MapDialog)
         if view is not None:
             view.refresh_names()
 
@@ -331,9 +331,9 @@ def topics_of(library: Library, ids: list[int], k: int | None, cancelled: Callab
     return library.topics.of(ids, k)
 
 
-def show_topics(window: MainWindow) -> TopicsDialog:
+def show_topics(window: WindowLike) -> TopicsDialog:
     """Open (or bring back) the topics of the shown list, computed anew."""
-    dialog = window.findChild(TopicsDialog)
+    dialog = window.window().findChild(TopicsDialog)
     if dialog is None:
         dialog = TopicsDialog(window)
     dialog.show()

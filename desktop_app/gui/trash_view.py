@@ -28,7 +28,7 @@ from desktop_app.core.errors import LibraryError
 from desktop_app.core.values import Change
 
 if TYPE_CHECKING:
-    from desktop_app.gui.main_window import MainWindow  # for the type checker only: it imports this module
+    from desktop_app.gui.window_protocol import WindowLike
 
 TRASH_KEY = "Ctrl+3"
 RESTORE_KEY = "Ctrl+Shift+R"
@@ -63,11 +63,11 @@ class TrashBar(QWidget):
 
 
 class TrashController(QObject):
-    """Built by the main window (gui/main_window.py, which imports this module: its type is
-    imported for the type checker only); acts on the window's table selection and reports through ``on_change``."""
+    """Built by the main window (gui/main_window.py, which imports this module: the window is
+    typed against ``window_protocol.WindowLike``); acts on the window's table selection and reports through ``on_change``."""
 
-    def __init__(self, window: MainWindow, bar: TrashBar) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowLike, bar: TrashBar) -> None:
+        super().__init__(window.window())
         self._win = window
         self.bar = bar
         bar.restore.clicked.connect(lambda _=False: self.restore_selected())
@@ -77,14 +77,14 @@ class TrashController(QObject):
         writable = not window.library.read_only
         for b in (bar.restore, bar.purge, bar.empty):
             b.setEnabled(writable)
-        self.restore_action = QAction(self.tr("&Restore from trash"), window)
+        self.restore_action = QAction(self.tr("&Restore from trash"), window.window())
         self.restore_action.setObjectName("restoreFromTrashAction")
         self.restore_action.setShortcut(RESTORE_KEY)
         self.restore_action.triggered.connect(lambda _=False: self.restore_selected())
-        self.purge_action = QAction(self.tr("Delete for &good…"), window)
+        self.purge_action = QAction(self.tr("Delete for &good…"), window.window())
         self.purge_action.setObjectName("deleteForGoodAction")
         self.purge_action.triggered.connect(lambda _=False: self.purge_selected())
-        self.empty_action = QAction(self.tr("Empty &trash…"), window)
+        self.empty_action = QAction(self.tr("Empty &trash…"), window.window())
         self.empty_action.setObjectName("emptyTrashAction")
         self.empty_action.triggered.connect(lambda _=False: self.empty_trash())
 
@@ -115,7 +115,7 @@ class TrashController(QObject):
         return self._win.table.selected_ids() if self._win.state.trash else []
 
     def _warn(self, why: str) -> None:
-        QMessageBox.warning(self._win, self.tr("Marginalia"), why)
+        QMessageBox.warning(self._win.window(), self.tr("Marginalia"), why)
 
     # ---- the user's intents ----------------------------------------------------------------
     def restore_selected(self) -> None:
@@ -176,7 +176,7 @@ class TrashController(QObject):
 
     def _ask(self, title: str, text: str) -> bool:
         """A warning with "Delete for good" and Cancel, Cancel the default (Enter deletes nothing)."""
-        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Cancel, self._win)
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Cancel, self._win.window())
         box.setObjectName("trashPurgeBox")
         box.setTextFormat(Qt.TextFormat.PlainText)
         go = box.addButton(self.tr("Delete for good"), QMessageBox.ButtonRole.DestructiveRole)
@@ -187,9 +187,9 @@ class TrashController(QObject):
         return box.clickedButton() is go
 
 
-def add_trash_entries(window: MainWindow, menu: QMenu, n: int) -> None:
+def add_trash_entries(window: WindowLike, menu: QMenu, n: int) -> None:
     """The table's context menu in the Trash view (gui/paper_menu.py), for ``n`` selected papers."""
-    trash: TrashController = window.trash
+    trash = window.trash
     writable = not window.library.read_only
     restore = (
         QCoreApplication.translate("TrashController", "Restore")
@@ -211,10 +211,10 @@ def add_trash_entries(window: MainWindow, menu: QMenu, n: int) -> None:
         act.setEnabled(writable)
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """The Trash view, for the docs: when the trash is empty, the first three papers go there."""
     if not window.library.trash.count():
         window.library.papers.delete(window.library.query("").ids[:3])
         window.refresh_sidebar()
     window.on_sidebar_filter("trash", "")
-    return window
+    return window.window()

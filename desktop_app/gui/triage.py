@@ -28,7 +28,7 @@ the pair after it is read one event-loop turn after the paint (``_prefetch``).
 Progress: "triaged" = papers of the list whose status is not "unread"; "today" = papers of the
 list decided since local midnight, from the change log's "status" events when they are logged
 there, else (and in any case at least) the papers decided in this session.
-``window`` is the app's MainWindow (imported for the type checker only: main_window imports this module).
+``window`` is the app's MainWindow, typed against ``window_protocol.WindowLike``: main_window imports this module.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ from desktop_app.gui.tag_editor import TagEditor
 
 if TYPE_CHECKING:
     from desktop_app.core.insights.triage_queue import QueueSummary
-    from desktop_app.gui.main_window import MainWindow
+    from desktop_app.gui.window_protocol import WindowLike
 
 TRIAGE_SHORTCUT = "Ctrl+Shift+T"
 QUICK_TAG_SLOTS = 9  # Alt+1 … Alt+9
@@ -86,7 +86,7 @@ def quick_tags(settings: QSettings) -> list[str]:
 class TriageView(QWidget):
     """The view in the window's central stack. ``enter`` fills it; ``leave`` gives the table back."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowLike) -> None:
         super().__init__(window.stack)
         self.setObjectName("triageView")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -242,7 +242,7 @@ class TriageView(QWidget):
         self._prefetch_timer.timeout.connect(self._prefetch)
         window.edits.changed.connect(self.on_change)
         window.files.changed.connect(self.on_change)
-        self.ranker = LearnedOrder(self.library, self, owner=window)
+        self.ranker = LearnedOrder(self.library, self, owner=window.window())
         self.ranker.ranked.connect(self._ranked)
 
     # ---- entering and leaving ---------------------------------------------------------------
@@ -788,8 +788,8 @@ class TriageView(QWidget):
 class TriageController(QObject):
     """The View menu's entry; builds the view on first use."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowLike) -> None:
+        super().__init__(window.window())
         self.window_ = window
         self.view: TriageView | None = None
 
@@ -811,10 +811,10 @@ class TriageController(QObject):
             QTimer.singleShot(0, self.enter)
 
 
-def install(window: MainWindow, menu: QMenu) -> TriageController:
+def install(window: WindowLike, menu: QMenu) -> TriageController:
     """View → Triage, and the resume of an unfinished triage."""
     ctl = TriageController(window)
-    action = QAction(QCoreApplication.translate("MainWindow", "&Triage"), window)
+    action = QAction(QCoreApplication.translate("MainWindow", "&Triage"), window.window())
     action.setObjectName("triageAction")
     action.setShortcut(QKeySequence(TRIAGE_SHORTCUT))
     action.triggered.connect(lambda _=False: ctl.toggle())
@@ -824,13 +824,13 @@ def install(window: MainWindow, menu: QMenu) -> TriageController:
     return ctl
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """Triage mode on the window's list, at its first paper, with two quick tags assigned."""
-    ctl: TriageController = window.triage
+    ctl = window.triage
     names = quick_tags(window.settings)
     if not any(names):
         names[0], names[1] = "to-read", "rl"
         preferences.put(window.settings, preferences.TRIAGE_QUICK_TAGS, names)
     ctl.enter()
     assert ctl.view is not None
-    return window
+    return window.window()

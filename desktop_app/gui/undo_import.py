@@ -13,7 +13,7 @@ from desktop_app.gui import i18n
 
 if TYPE_CHECKING:
     from desktop_app.core.importing.imports import BatchRow
-    from desktop_app.gui.main_window import MainWindow
+    from desktop_app.gui.window_protocol import WindowLike
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
@@ -94,10 +94,10 @@ def ask_undo_import(parent: QWidget, batch: BatchRow, cost: dict[str, int]) -> b
     return clicked is not None and clicked.objectName() == "undoImportRemove"
 
 
-def screenshot_undo_import(window: MainWindow) -> QWidget:
+def screenshot_undo_import(window: WindowLike) -> QWidget:
     """File → Undo last import…'s question for the newest import, shown without blocking."""
     lib = window.library
     batch = next(b for b in lib.imports.batches() if not b["undone"] and b["added"])
-    box = undo_import_box(window, batch, lib.imports.undo_cost(batch["id"]))
+    box = undo_import_box(window.window(), batch, lib.imports.undo_cost(batch["id"]))
     box.show()
     return box
