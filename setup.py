@@ -28,8 +28,11 @@ def discover_packages() -> list[str]:
     """The code's packages (folders holding Python files, ``__init__.py`` or not) and every folder of the mapped data
     packages (``desktop_app.resources.icons`` and the like, so their files are package data)."""
     code = ROOT / TOP
-    found = [TOP] + [f"{TOP}.{p}" for p in find_namespace_packages(str(code), exclude=CACHES)
-                     if any((code / p.replace(".", "/")).glob("*.py"))]
+    found = [TOP] + [
+        f"{TOP}.{p}"
+        for p in find_namespace_packages(str(code), exclude=CACHES)
+        if any((code / p.replace(".", "/")).glob("*.py"))
+    ]
     for package, folder in package_dirs().items():
         if package == TOP:
             continue

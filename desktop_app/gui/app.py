@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from importlib.resources import files
+from typing import cast
 
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QIcon
@@ -14,7 +15,7 @@ from desktop_app.gui import i18n, theme
 
 
 def application() -> QApplication:
-    app = QApplication.instance()
+    app = cast("QApplication | None", QApplication.instance())  # this app makes no other kind
     if app is None:
         app = QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)
@@ -27,4 +28,4 @@ def application() -> QApplication:
     theme.install(app)  # the system theme; the window applies the saved preference
     if not i18n.installed():
         i18n.install(app, settings=QSettings())  # the Language preference, else the system locale
-    return app  # type: ignore[return-value]
+    return app

@@ -40,7 +40,7 @@ class ArrowGroup(QObject):
         chain = [b for b in self.members() if b.isVisible()]
         if obj not in chain:
             return False
-        at = chain.index(obj)  # type: ignore[arg-type]
+        at = chain.index(obj)
         key = event.key()
         if key in NEXT or key in PREVIOUS:
             to = at + (1 if key in NEXT else -1)

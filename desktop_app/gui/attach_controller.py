@@ -14,11 +14,11 @@ away" (its file, else its page, opened at once).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QWidget
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.gui import preferences
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from desktop_app.core.attachments import AttachmentView
     from desktop_app.core.values import Change
+    from desktop_app.gui.window_protocol import WindowLike
 
 MESSAGE_MS = 6000
 BACKGROUND_BYTES = 16 * 1024 * 1024  # a copy at least this large is made in a worker
@@ -60,12 +61,12 @@ def _size(path: str) -> int:
 
 
 class AttachController(QObject):
-    """Built by the main window (gui/main_window.py, which imports this module: its type is
-    not imported back); holds no state but the window."""
+    """Built by the main window (gui/main_window.py, which imports this module: the window is
+    typed against ``window_protocol.WindowLike``); holds no state but the window."""
 
-    def __init__(self, window: QMainWindow) -> None:
-        super().__init__(window)
-        self._win: Any = window
+    def __init__(self, window: WindowLike) -> None:
+        super().__init__(window.window())
+        self._win = window
         lib = window.library
         strip = window.reader.attachments
         strip.source = lib.attachments.for_paper
@@ -153,7 +154,7 @@ class AttachController(QObject):
             self._say(self.tr("Select a paper to attach a file to it"))
             return
         paths, _ = QFileDialog.getOpenFileNames(
-            self._win,
+            self._win.window(),
             self.tr("Attach files to the paper"),
             str(Path.home()),
             self.tr("PDF files (*.pdf);;All files (*)"),
@@ -218,7 +219,7 @@ class AttachController(QObject):
             self._say(self.tr("Attached {0} to paper {1}").format(name, paper_id))
 
         start_job(
-            self._win,
+            self._win.window(),
             self.tr("Copying {0} into the library…").format(name),
             lambda progress, cancelled: lib.attachments.add(paper_id, path, mode="copy"),
             done,
@@ -278,7 +279,7 @@ SAMPLE_PDF = (
 )
 
 
-def screenshot_view(window: Any) -> QWidget:  # noqa: ANN401 - the MainWindow
+def screenshot_view(window: WindowLike) -> QWidget:
     """For the docs (``gui --screenshot --view attachments``): the reader showing a paper with its
     links and an attached file. Selects the first shown paper that has an arXiv id, a DOI or a URL
     and, when it has no attached file, attaches a small sample PDF (screenshots are made on a demo
@@ -286,6 +287,7 @@ def screenshot_view(window: Any) -> QWidget:  # noqa: ANN401 - the MainWindow
     import tempfile
 
     lib = window.library
+    pid: int | None  # a shown paper, then the current one (None: no paper shown)
     for row in range(min(window.model.rowCount(), 500)):
         pid = window.model.paper_id(row)
         if paper_links(lib.papers.get(pid)):
@@ -299,4 +301,4 @@ def screenshot_view(window: Any) -> QWidget:  # noqa: ANN401 - the MainWindow
         sample.write_bytes(SAMPLE_PDF)
         window.attach.attach_paths(pid, [str(sample)], mode="copy")
     window.follow.flush()
-    return window
+    return window.window()

@@ -3,14 +3,16 @@ history, newest last; a paper deleted since is passed over)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
 from desktop_app.core.errors import LibraryError
 
-MainWindow = Any  # the window (it builds this: no import back)
+if TYPE_CHECKING:
+    from desktop_app.gui.window_protocol import WindowLike
+
 BACK_KEY = "Alt+Left"
 DEPTH = 20  # papers remembered
 
@@ -18,16 +20,16 @@ DEPTH = 20  # papers remembered
 class BackHistory(QObject):
     """The papers left by following a related paper; :meth:`back` returns to the newest."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowLike) -> None:
+        super().__init__(window.window())
         self.window_ = window
         self.trail: list[int] = []
-        action = QAction(QCoreApplication.translate("MainWindow", "Back to the previous paper"), window)
+        action = QAction(QCoreApplication.translate("MainWindow", "Back to the previous paper"), window.window())
         action.setObjectName("backAction")
         action.setShortcut(QKeySequence(BACK_KEY))
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         action.triggered.connect(lambda _=False: self.back())
-        window.addAction(action)
+        window.window().addAction(action)
         self.action = action
 
     def left(self, pid: int | None) -> None:

@@ -5,14 +5,14 @@ bar then says what it did, with an Undo button (``undo_toast``).
 
 :func:`install_bulk_panel` puts a stack of the reader and this panel where the reader was.
 
-``window`` is the app's MainWindow (typed as QMainWindow: importing it here would be a cycle)."""
+``window`` is the app's MainWindow, typed against ``window_protocol.WindowLike``: main_window imports this module."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QItemSelection, QStringListModel, Qt, QTimer
+from PySide6.QtCore import QItemSelection, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMainWindow,
     QPushButton,
     QScrollArea,
     QStackedWidget,
@@ -33,10 +32,12 @@ from PySide6.QtWidgets import (
 from desktop_app.core.store.column_types import DECISIONS, STATUSES
 from desktop_app.gui import collation, i18n
 from desktop_app.gui.flow_layout import FlowLayout
+from desktop_app.gui.i18n import QT_TRANSLATE_NOOP
 from desktop_app.gui.undo_toast import UndoToast
 
 if TYPE_CHECKING:
     from desktop_app.core.library import Library
+    from desktop_app.gui.window_protocol import WindowLike
 
 TAG_COUNT_LIMIT = 5000  # above this many selected papers, "Remove tag" offers every tag, uncounted
 NEW_LIST = QT_TRANSLATE_NOOP("BulkPanel", "New list…")
@@ -55,7 +56,7 @@ def _shrinkable(combo: QComboBox) -> None:
 class BulkPanel(QWidget):
     """The bulk edits for ``window``'s selected papers (read from its table at each edit)."""
 
-    def __init__(self, window: QMainWindow, parent: QWidget | None = None) -> None:
+    def __init__(self, window: WindowLike, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("bulkPanel")
         self.setAccessibleName(self.tr("Selected papers"))
@@ -94,13 +95,13 @@ class BulkPanel(QWidget):
         self.rating_buttons: list[QToolButton] = []
         rating_row = FlowLayout(spacing=6)  # wraps in a narrow pane (1400×900, Chinese) instead of clipping
         for n in range(6):
-            b = QToolButton(self)
-            b.setText(self.tr("None") if n == 0 else f"{n}★")
-            b.setObjectName(f"bulkRating_{n}")
-            b.setAccessibleName(self.tr("No rating") if n == 0 else self.tr("Rate {0}").format(n))
-            b.clicked.connect(lambda _=False, n=n: self.set_rating(n))
-            self.rating_buttons.append(b)
-            rating_row.addWidget(b)
+            star = QToolButton(self)
+            star.setText(self.tr("None") if n == 0 else f"{n}★")
+            star.setObjectName(f"bulkRating_{n}")
+            star.setAccessibleName(self.tr("No rating") if n == 0 else self.tr("Rate {0}").format(n))
+            star.clicked.connect(lambda _=False, n=n: self.set_rating(n))
+            self.rating_buttons.append(star)
+            rating_row.addWidget(star)
 
         self.tag_line = QLineEdit(self)
         self.tag_line.setObjectName("bulkTagLine")
@@ -309,11 +310,13 @@ class BulkPanel(QWidget):
 class ReaderOrBulk:
     """Shows the bulk panel in the reader's place while several papers are selected."""
 
-    def __init__(self, window: QMainWindow) -> None:
+    def __init__(self, window: WindowLike) -> None:
         self.window = window
         splitter = window.splitter
         at = splitter.indexOf(window.reader)
-        self.stack = QStackedWidget(window)  # Qt owns it; not the splitter's child yet (it would be added to it)
+        self.stack = QStackedWidget(
+            window.window()
+        )  # Qt owns it; not the splitter's child yet (it would be added to it)
         self.stack.setObjectName("readerStack")
         self.panel = BulkPanel(window)
         self.scroll = QScrollArea(self.stack)  # the panel never widens the reader's pane
@@ -351,7 +354,8 @@ class ReaderOrBulk:
 
     def selected_count(self) -> int:
         """Rows selected (ranges summed: no list of 100,000 indexes for Select all)."""
-        return sum(r.height() for r in self.window.table.selectionModel().selection())
+        selection = self.window.table.selectionModel().selection()
+        return sum(r.height() for r in selection)  # type: ignore[attr-defined]  # a list of ranges (the stub omits it)
 
     def update(self) -> None:
         if self.selected_count() > 1 and not self.window.state.trash:  # trashed papers: the reader, read-only
@@ -368,12 +372,12 @@ class ReaderOrBulk:
         return self.stack.currentWidget() is self.scroll
 
 
-def install_bulk_panel(window: QMainWindow) -> ReaderOrBulk:
+def install_bulk_panel(window: WindowLike) -> ReaderOrBulk:
     """Put the reader and the bulk panel in a stack where the reader was (in ``window.splitter``)."""
     return ReaderOrBulk(window)
 
 
-def screenshot_bulk_panel(window: QMainWindow) -> QWidget:
+def screenshot_bulk_panel(window: WindowLike) -> QWidget:
     """For the docs (``gui --screenshot --view bulk``): the first three papers selected, the panel shown."""
     from PySide6.QtCore import QItemSelectionModel
 

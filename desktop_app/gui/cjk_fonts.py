@@ -12,12 +12,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
 from desktop_app.gui import preferences
+
+if TYPE_CHECKING:
+    from desktop_app.gui.window_protocol import WindowLike
+
+    class NoticeWindow(WindowLike, Protocol):
+        """The window :func:`attach` watches (``MainWindow`` is one)."""
+
+        def set_cjk_notice(self, notice: CjkFontNotice) -> None: ...
+
 
 # CJK ideographs (with extension A and compatibility), kana, Hangul, CJK punctuation, fullwidth forms
 CJK = re.compile("[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
@@ -52,8 +62,8 @@ def advice() -> str:
 class CjkFontNotice(QObject):
     """Watches ``win``'s shown texts; shows the banner once when CJK text meets no font."""
 
-    def __init__(self, win: QMainWindow, font_available: Callable[[], bool] = cjk_font_available) -> None:
-        super().__init__(win)
+    def __init__(self, win: WindowLike, font_available: Callable[[], bool] = cjk_font_available) -> None:
+        super().__init__(win.window())
         self.win = win
         self.font_available = font_available
         self.banner: QWidget | None = None
@@ -95,7 +105,7 @@ class CjkFontNotice(QObject):
         return True
 
     def show_banner(self) -> None:
-        banner = QWidget(self.win)
+        banner = QWidget(self.win.window())
         banner.setObjectName("cjkFontBanner")
         lay = QHBoxLayout(banner)
         lay.setContentsMargins(6, 0, 0, 0)
@@ -113,7 +123,7 @@ class CjkFontNotice(QObject):
         preferences.put(self.win.settings, preferences.CJK_FONT_WARNED, True)  # said once
 
 
-def attach(win: QMainWindow) -> CjkFontNotice:
+def attach(win: NoticeWindow) -> CjkFontNotice:
     """Watch ``win`` (called by launch.open_main_window)."""
     notice = CjkFontNotice(win)
     win.set_cjk_notice(notice)

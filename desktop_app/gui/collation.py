@@ -12,7 +12,7 @@ Tag names in the sidebar, the bulk panel and the paper menu are sorted with the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 
 from PySide6.QtCore import QCollator, QCollatorSortKey, QLocale, Qt
 
@@ -39,7 +39,7 @@ def key(text: str | None) -> QCollatorSortKey:
     return collator().sortKey((text or "").casefold())
 
 
-def sorted_names(names: Sequence[str]) -> list[str]:
+def sorted_names(names: Iterable[str]) -> list[str]:
     return sorted(names, key=key)
 
 

@@ -8,12 +8,16 @@ result with few hits is shown, and dropped if the query changed meanwhile.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QToolButton, QWidget
 
 from desktop_app.core.library import Library
 from desktop_app.gui.jobs import Job, keep_while_running
+
+if TYPE_CHECKING:
+    from desktop_app.gui.window_protocol import WindowLike
 
 FEW_HITS = 3  # as core/search/suggest.py (not imported at start-up)
 
@@ -80,7 +84,7 @@ def attach(library: Library, owner: QWidget, layout: QLayout, apply: Callable[[s
     return line
 
 
-def screenshot_view(window) -> QWidget:  # noqa: ANN001  (a MainWindow)
+def screenshot_view(window: WindowLike) -> QWidget:
     """The search area showing a correction: a misspelt query typed, its offer waited for."""
     from PySide6.QtCore import QCoreApplication, QElapsedTimer
 
@@ -90,4 +94,6 @@ def screenshot_view(window) -> QWidget:  # noqa: ANN001  (a MainWindow)
     timer.start()
     while window.did_you_mean.isHidden() and timer.elapsed() < 5000:
         QCoreApplication.processEvents()
-    return window.search.parentWidget()
+    area = window.search.parentWidget()
+    assert area is not None  # the search bar sits in the window's centre
+    return area

@@ -9,6 +9,7 @@ Titles, abstracts and names come from imported files: they are shown as plain te
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QKeySequence, QMouseEvent, QShortcut, QUndoStack
@@ -21,7 +22,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QMainWindow,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -40,6 +40,9 @@ from desktop_app.core.values import Change, DuplicatePair, FieldDiff, PaperView
 from desktop_app.gui import i18n
 from desktop_app.gui.jobs import Job, keep_while_running
 from desktop_app.gui.undo import perform
+
+if TYPE_CHECKING:
+    from desktop_app.gui.window_protocol import WindowLike
 
 Notify = Callable[[Change], None]
 KEEP, OTHER = 0, 1  # button ids in each field's group
@@ -96,7 +99,7 @@ class DuplicatesDialog(QDialog):
 
     searched = Signal(int)  # the number of pairs found, after each search
 
-    def __init__(self, library: Library, undo_stack: QUndoStack, notify: Notify, parent: QMainWindow) -> None:
+    def __init__(self, library: Library, undo_stack: QUndoStack, notify: Notify, parent: QWidget) -> None:
         super().__init__(parent)
         self.library = library
         self.undo_stack = undo_stack
@@ -149,7 +152,8 @@ class DuplicatesDialog(QDialog):
         right = QWidget(split)
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
-        self.scroll = QScrollArea(right)
+        # the name hides QWidget.scroll (kept: a public attribute, which the tests read)
+        self.scroll: QScrollArea = QScrollArea(right)  # type: ignore[assignment]
         self.scroll.setObjectName("compareView")
         self.scroll.setAccessibleName(self.tr("The two papers side by side"))
         self.scroll.setWidgetResizable(True)
@@ -275,7 +279,8 @@ class DuplicatesDialog(QDialog):
             row = next((i for i, p in enumerate(self.pairs) if (p.a, p.b) == keep), row)
         self._update_status()
         if self.pairs:
-            self.pair_list.setCurrentItem(self.pair_list.topLevelItem(max(0, min(row, len(self.pairs) - 1))))
+            first = self.pair_list.topLevelItem(max(0, min(row, len(self.pairs) - 1)))
+            self.pair_list.setCurrentItem(cast(QTreeWidgetItem, first))  # one item per pair: a row below the count
         else:
             self._show_current()
 
@@ -296,7 +301,7 @@ class DuplicatesDialog(QDialog):
             return
         row = self.pair_list.indexOfTopLevelItem(self.pair_list.currentItem()) if self.pair_list.currentItem() else -1
         row = max(0, min(len(self.pairs) - 1, row + delta))
-        self.pair_list.setCurrentItem(self.pair_list.topLevelItem(row))
+        self.pair_list.setCurrentItem(cast(QTreeWidgetItem, self.pair_list.topLevelItem(row)))  # below the count
 
     def _drop_pairs(self, gone: Callable[[DuplicatePair], bool]) -> None:
         """Take pairs off the list (after a merge or a dismissal); the next one becomes current."""
@@ -473,11 +478,11 @@ class DuplicatesDialog(QDialog):
             self.search()  # the pair is back: find it with its reason again (opening searches anyway)
 
 
-def show_duplicates(window: QMainWindow) -> DuplicatesDialog:
+def show_duplicates(window: WindowLike) -> DuplicatesDialog:
     """Open (or bring back) the window's "Possible duplicates" dialog and search again."""
-    dialog = window.findChild(DuplicatesDialog)
+    dialog = window.window().findChild(DuplicatesDialog)
     if dialog is None:
-        dialog = DuplicatesDialog(window.library, window.undo_stack, window.on_change, window)  # type: ignore[attr-defined]
+        dialog = DuplicatesDialog(window.library, window.undo_stack, window.on_change, window.window())
     dialog.show()
     dialog.raise_()
     dialog.activateWindow()
@@ -485,7 +490,7 @@ def show_duplicates(window: QMainWindow) -> DuplicatesDialog:
     return dialog
 
 
-def screenshot_duplicates(window: QMainWindow) -> QWidget:
+def screenshot_duplicates(window: WindowLike) -> QWidget:
     """For ``gui --screenshot --view duplicates``: the dialog on a library with a duplicate pair.
     When the library has none, one seed paper is imported again from BibTeX, its title mistyped
     and a venue added, kept apart from the first by the import's choice: one pair, "same abstract"."""
@@ -495,7 +500,7 @@ def screenshot_duplicates(window: QMainWindow) -> QWidget:
     from PySide6.QtCore import QDeadlineTimer
     from PySide6.QtWidgets import QApplication
 
-    lib: Library = window.library  # type: ignore[attr-defined]
+    lib: Library = window.library
     if not lib.duplicates.find():
         pid = next(iter(lib.query("").ids), None)
         if pid is not None:
@@ -517,8 +522,9 @@ def screenshot_duplicates(window: QMainWindow) -> QWidget:
                 path.write_text(bib, "utf-8")
                 preview, parsed = lib.imports.preview([path])
                 keep = frozenset((0, m.index) for f in preview.files for m in f.matches)
-                lib.imports.from_records(parsed, keep_apart=keep)
-            window.refresh_query()  # type: ignore[attr-defined]
+                # a preview's matches are numbered
+                lib.imports.from_records(parsed, keep_apart=cast("frozenset[tuple[int, int]]", keep))
+            window.refresh_query()
     dialog = show_duplicates(window)
     deadline = QDeadlineTimer(20000)
     while dialog.is_searching() and not deadline.hasExpired():

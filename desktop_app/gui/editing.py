@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -141,14 +141,16 @@ class EditController(QObject):
             self._say(self.tr("Wait a moment: a large edit is still being written"))
             return None
         if self.outbox:  # earlier edits wait for the server: this one goes after them
-            return self._keep(Waiting(text, do, undo, edit))
+            self._keep(Waiting(text, do, undo, edit))
+            return None
         try:
             # another program holding the write lock (a command-line import): the edit goes to
             # the worker rather than freeze the window while it waits
             with self.library.waiting_at_most(GUI_LOCK_WAIT):
                 return perform(self.undo_stack, text, do, undo, self.changed.emit, self._warn, self.writes)
         except ServerUnreachable:
-            return self._keep(Waiting(text, do, undo, edit))
+            self._keep(Waiting(text, do, undo, edit))
+            return None
         except LibraryBusy:
             self._say(self.tr("Another program is writing to the library: your edit is saved when it is done"))
             perform_in(self.writes, self.undo_stack, text, do, undo, self.changed.emit, self._warn)
@@ -394,7 +396,7 @@ class EditController(QObject):
                 top.closed = True
             stack.push(NoteCommand(pid, change.detail["old"], text, self._apply_note, self.changed.emit))
             if "conflict" in change.detail:  # "Take theirs" must be an undo step of its own
-                stack.command(stack.index() - 1).closed = True
+                cast(NoteCommand, stack.command(stack.index() - 1)).closed = True  # the one just pushed
         return True
 
     def restore_for_note(self, pid: int, editor: NoteEditor | None = None) -> None:
@@ -491,7 +493,7 @@ class EditController(QObject):
     # ---- highlights ------------------------------------------------------------------------
     def add_highlight(self, pid: int, start: int, end: int, color: str, comment: str) -> None:
         lib = self.library
-        state: dict = {}
+        state: dict[str, dict[str, Any]] = {}  # "row": the highlight deleted by the last undo
 
         def do() -> Change:
             if "row" in state:

@@ -8,7 +8,7 @@ the list is still the one it was asked for (the columns stay as they were meanwh
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QObject, QTimer
 from sqlalchemy.exc import DatabaseError
@@ -71,7 +71,7 @@ class FilledColumns(QObject):
         self.header.set_filled(filled)
 
     def _done(self, result: object) -> None:
-        ids, filled = result  # type: ignore[misc]
+        ids, filled = cast("tuple[list[int], frozenset[str]]", result)  # as refresh hands it over
         if ids == self.model.ids:
             self._apply(filled)
         else:

@@ -22,7 +22,8 @@ class FlowLayout(QLayout):
     def itemAt(self, index: int) -> QLayoutItem | None:  # noqa: N802
         return self._items[index] if 0 <= index < len(self._items) else None
 
-    def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802
+    # Qt returns nullptr past the end (as itemAt does, whose stub says so); the stub of takeAt omits None
+    def takeAt(self, index: int) -> QLayoutItem | None:  # type: ignore[override]  # noqa: N802
         return self._items.pop(index) if 0 <= index < len(self._items) else None
 
     def expandingDirections(self) -> Qt.Orientation:  # noqa: N802

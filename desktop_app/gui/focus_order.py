@@ -14,14 +14,23 @@ tools that read it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
-MainWindow = Any  # the window (main_window imports this module: no import back)
+if TYPE_CHECKING:
+    from desktop_app.gui.related_panel import SimilarWork
+    from desktop_app.gui.window_protocol import WindowLike
+
+    class FocusWindow(WindowLike, Protocol):
+        """The window whose parts Tab goes through (``MainWindow`` is one): the related papers'
+        and tag suggestions' rows are stops."""
+
+        @property
+        def similar(self) -> SimilarWork: ...
 
 
 @dataclass(frozen=True)
@@ -31,17 +40,17 @@ class Stop:
     target: Callable[[], QWidget]  # the widget that takes the focus
 
 
-def _status_target(win: MainWindow) -> QWidget:
+def _status_target(win: WindowLike) -> QWidget:
     control = win.reader.status
     return next((b for b in control.buttons.values() if b.isChecked()), control.buttons["unread"])
 
 
-def _first(buttons: list[QWidget], row: QWidget) -> QWidget:
+def _first(buttons: Sequence[QWidget], row: QWidget) -> QWidget:
     """A row of buttons takes the focus on its first (the arrows move on: arrow_keys.py)."""
     return buttons[0] if buttons else row
 
 
-def stops(win: MainWindow) -> list[Stop]:
+def stops(win: FocusWindow) -> list[Stop]:
     r = win.reader
     similar = win.similar  # related papers and tag suggestions (related_panel.py)
     return [
@@ -69,7 +78,7 @@ class TabChain:
     """Moves the focus along :func:`stops`; the window calls :meth:`move` from its
     ``focusNextPrevChild``."""
 
-    def __init__(self, win: MainWindow) -> None:
+    def __init__(self, win: FocusWindow) -> None:
         self.win = win
         self.stops = stops(win)
         win.reader.notes.edit.setTabChangesFocus(True)  # Tab leaves the note (as the title's)
@@ -105,7 +114,7 @@ class TabChain:
         return False
 
 
-def screenshot_focus(window: MainWindow) -> QWidget:
+def screenshot_focus(window: WindowLike) -> QWidget:
     """The window with the paper table focused (its focus border), for the docs."""
     window.table.setFocus(Qt.FocusReason.TabFocusReason)
-    return window
+    return window.window()

@@ -3,14 +3,17 @@ comment), the list as tall as its rows up to a limit, then it scrolls."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
     QListWidget,
     QListWidgetItem,
     QStyledItemDelegate,
+    QStyleOptionViewItem,
     QWidget,
 )
 
@@ -24,11 +27,14 @@ class _WrappedRows(QStyledItemDelegate):
     """A row's size: its text wrapped to the viewport's width (Qt's own word-wrapped painting,
     whose width this matches)."""
 
-    def sizeHint(self, option, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: ANN001, N802
-        view: QListWidget = self.parent()  # type: ignore[assignment]
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+        view = cast(QListWidget, self.parent())  # the list it is the delegate of
         width = text_width(view)
         text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
-        rect = option.fontMetrics.boundingRect(QRect(0, 0, width, 1_000_000), int(Qt.TextFlag.TextWordWrap), text)
+        # the stub omits QStyleOption's fields (rect, font, fontMetrics)
+        rect = option.fontMetrics.boundingRect(  # type: ignore[attr-defined]
+            QRect(0, 0, width, 1_000_000), int(Qt.TextFlag.TextWordWrap), text
+        )
         return QSize(view.viewport().width(), rect.height() + 2 * ROW_PADDING)
 
 
@@ -69,7 +75,7 @@ class HighlightList(QListWidget):
         if self.count() and height != self.height():
             self.setFixedHeight(height)
 
-    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
         if event.size().width() != event.oldSize().width():
             self.fit_height()  # another width wraps the text on other lines

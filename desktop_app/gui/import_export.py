@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -23,9 +24,14 @@ from desktop_app.appinfo import APP_NAME
 from desktop_app.core.library import Library
 from desktop_app.core.values import Change, ChangeKind, ImportReport
 from desktop_app.gui import i18n
+from desktop_app.gui.i18n import QT_TRANSLATE_NOOP
 from desktop_app.gui.jobs import Job, keep_while_running, start_job
 from desktop_app.gui.paper_table import PaperTable
 from desktop_app.gui.search_bar import FilterState
+
+if TYPE_CHECKING:
+    from desktop_app.core.importing.imports import Parsed
+    from desktop_app.gui.window_protocol import WindowLike
 
 IMPORT_FILTER = QT_TRANSLATE_NOOP(
     "FileController", "Bibliographies (*.bib *.ris *.txt *.json *.xml *.atom *.csv *.tsv *.enw *.nbib);;All files (*)"
@@ -62,7 +68,9 @@ def sample_files() -> list[Path]:
 
 
 class ExportDialog(QDialog):
-    def __init__(self, lists: list[str], has_selection: bool, list_name: str | None, parent=None) -> None:  # noqa: ANN001
+    def __init__(
+        self, lists: list[str], has_selection: bool, list_name: str | None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("exportDialog")
         self.setWindowTitle(self.tr("Export"))
@@ -114,9 +122,9 @@ class FileController(QObject):
         table: PaperTable,
         status_label: QLabel,
         filters: Callable[[], FilterState],
-        parent: QWidget,
+        parent: WindowLike,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(parent.window())
         self.library = library
         self._table = table
         self._status_label = status_label
@@ -129,7 +137,7 @@ class FileController(QObject):
     # ---- import ----------------------------------------------------------------------------
     def import_dialog(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(
-            self._window, self.tr("Import files"), str(Path.home()), self.tr(IMPORT_FILTER)
+            self._window.window(), self.tr("Import files"), str(Path.home()), self.tr(IMPORT_FILTER)
         )
         if paths:
             self.import_paths(paths)
@@ -137,7 +145,7 @@ class FileController(QObject):
     def import_sample(self) -> None:
         self.import_paths([str(p) for p in sample_files()], preview=False)
 
-    def _restored(self, report, paths: list[str]) -> None:  # noqa: ANN001
+    def _restored(self, report: ImportReport, paths: list[str]) -> None:
         """A backup restored: its file links outside the library folder were left out (a backup
         from elsewhere can name any file); the user may accept them, and the restore runs again
         with them (papers and notes already there are recognised, not doubled)."""
@@ -148,7 +156,7 @@ class FileController(QObject):
         from PySide6.QtWidgets import QMessageBox
 
         answer = QMessageBox.question(
-            self._window,
+            self._window.window(),
             self.tr("Link files outside the library?"),
             self.tr(
                 "The backup links %n file(s) outside this library's folder. They were not linked: a backup "
@@ -163,7 +171,7 @@ class FileController(QObject):
         if answer == QMessageBox.StandardButton.Yes:
             lib = self.library
             start_job(
-                self._window,
+                self._window.window(),
                 self.tr("Restoring…"),
                 lambda progress, cancelled: lib.imports.from_files(
                     paths, progress=progress, cancelled=cancelled, accept_links=True
@@ -184,7 +192,7 @@ class FileController(QObject):
             not_a_file(p) is None and is_library_json_file(p) for p in paths
         ):  # backups restore everything; no preview needed
             start_job(
-                win,
+                win.window(),
                 self.tr("Restoring…"),
                 lambda progress, cancelled: lib.imports.from_files(paths, progress=progress, cancelled=cancelled),
                 lambda r: self._restored(r, paths),
@@ -192,17 +200,17 @@ class FileController(QObject):
             )
             return
 
-        def parse(progress, cancelled):  # noqa: ANN001, ANN202
+        def parse(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> tuple[ImportReport, Parsed]:
             return lib.imports.preview(paths)
 
-        def parsed_ok(result) -> None:  # noqa: ANN001
+        def parsed_ok(result: tuple[ImportReport, Parsed]) -> None:
             report, parsed = result
             defaults = self.import_defaults()  # Settings → Import
-            options: dict = {"duplicates": "merge", "tag_categories": defaults["tag_categories"]}
+            options: dict[str, Any] = {"duplicates": "merge", "tag_categories": defaults["tag_categories"]}
             if preview:
                 from desktop_app.gui.import_preview import ImportPreview
 
-                dlg = ImportPreview(report, parsed, win)
+                dlg = ImportPreview(report, parsed, win.window())
                 dlg.skip.setChecked(defaults["duplicates"] == "skip")  # the user's defaults, changeable here
                 dlg.keywords_as_tags.setChecked(defaults["keywords_as_tags"])
                 if dlg.exec() != QDialog.DialogCode.Accepted:
@@ -217,7 +225,7 @@ class FileController(QObject):
                 self.import_done(report)
                 return
             start_job(
-                win,
+                win.window(),
                 self.tr("Importing…"),
                 lambda progress, cancelled: lib.imports.from_records(
                     parsed, progress=progress, cancelled=cancelled, **options
@@ -226,9 +234,9 @@ class FileController(QObject):
                 self._job_failed,
             )
 
-        start_job(win, self.tr("Reading files…"), parse, parsed_ok, self._job_failed)
+        start_job(win.window(), self.tr("Reading files…"), parse, parsed_ok, self._job_failed)
 
-    def import_defaults(self) -> dict:
+    def import_defaults(self) -> dict[str, Any]:
         """The import options the user chose in Settings → Import (the preview starts from them)."""
         from desktop_app.gui import preferences as prefs
 
@@ -257,26 +265,28 @@ class FileController(QObject):
                 lines.append(f"{Path(fr.path).name}: warning: {w}")
         self.message.emit(f"Import: {report.summary()}", 10000)
         if report.failed or any(fr.warnings for fr in report.files):
-            box = QMessageBox(QMessageBox.Icon.Information, self.tr("Import finished"), lines[0], parent=self._window)
+            box = QMessageBox(
+                QMessageBox.Icon.Information, self.tr("Import finished"), lines[0], parent=self._window.window()
+            )
             box.setObjectName("importReport")
             box.setDetailedText("\n".join(lines[1:]))
             box.open()
 
     def _job_failed(self, message: str) -> None:
-        QMessageBox.warning(self._window, APP_NAME, message)
+        QMessageBox.warning(self._window.window(), APP_NAME, message)
 
     # ---- export ----------------------------------------------------------------------------
     def export_dialog(self, list_name: str | None = None) -> None:
         lists = [i.name for i in self.library.lists.all()]
         dlg = ExportDialog(
-            lists, len(self._table.selected_ids()) > 0, list_name or self._filters().list_name, self._window
+            lists, len(self._table.selected_ids()) > 0, list_name or self._filters().list_name, self._window.window()
         )
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return
         fmt = dlg.format.currentData()
         scope, _, name = str(dlg.scope.currentData()).partition(":")
         default = (name or "marginalia-export") + EXTENSIONS[fmt]
-        path, _ = QFileDialog.getSaveFileName(self._window, self.tr("Export to"), str(Path.home() / default))
+        path, _ = QFileDialog.getSaveFileName(self._window.window(), self.tr("Export to"), str(Path.home() / default))
         if not path:
             return
         self.export_to(fmt, Path(path), scope, name)
@@ -285,7 +295,7 @@ class FileController(QObject):
         from desktop_app.exporting import export_to_file
 
         lib = self.library
-        kwargs: dict = {}
+        kwargs: dict[str, Any] = {}
         if scope == "selection":
             kwargs["ids"] = self._table.selected_ids()
         elif scope == "list":
@@ -299,7 +309,7 @@ class FileController(QObject):
 
             kwargs["style"] = citation_style(self._window)
         start_job(
-            self._window,
+            self._window.window(),
             self.tr("Exporting…"),
             lambda p, c: export_to_file(lib, fmt, path, **kwargs),
             lambda n: self.message.emit(self.tr("Exported %n paper(s) to {0}", "", n).format(path), 10000),
@@ -317,7 +327,7 @@ class FileController(QObject):
             return
         html = render_export("html", self.library.exports.papers(ids), title=self.tr("Papers"))
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        dlg = QPrintDialog(printer, self._window)
+        dlg = QPrintDialog(printer, self._window.window())
         if dlg.exec() == QDialog.DialogCode.Accepted:
             doc = QTextDocument()
             doc.setHtml(html)
@@ -335,7 +345,7 @@ class FileController(QObject):
         lib = self.library
         label = self._status_label
         self.index_ready = False
-        job = Job(lambda progress, cancelled: lib.ensure_index(progress, cancelled), self._window)
+        job = Job(lambda progress, cancelled: lib.ensure_index(progress, cancelled), self._window.window())
         label.setText(self.tr("Preparing the search index…"))
         job.progressed.connect(
             lambda n, t: label.setText(
@@ -343,7 +353,7 @@ class FileController(QObject):
             )
         )
 
-        def done(why) -> None:  # noqa: ANN001
+        def done(why: str) -> None:  # ensure_index's answer
             self.index_ready = True
             label.setText("")
             if why not in ("ok", "cancelled") and lib.papers.count():
@@ -360,7 +370,7 @@ class FileController(QObject):
 
         job.succeeded.connect(done)
         job.failed.connect(failed)
-        keep_while_running(self._window, job)
+        keep_while_running(self._window.window(), job)
         self.index_job = job
         job.start()
 
@@ -368,16 +378,17 @@ class FileController(QObject):
         """Off the GUI thread (the window starts it after its first paint): check the database
         (``PRAGMA quick_check``), then make the automatic backup when one is due. A damaged
         database emits ``damaged`` (the window offers the newest backup) and is never backed up."""
-        if not self._window.isVisible():
+        if not self._window.window().isVisible():
             return None
         lib = self.library
         enabled, keep = self.backup_preferences()
         job = Job(
-            lambda progress, cancelled: lib.backups.check_then_make(enabled=enabled, keep_at_most=keep), self._window
+            lambda progress, cancelled: lib.backups.check_then_make(enabled=enabled, keep_at_most=keep),
+            self._window.window(),
         )
         job.succeeded.connect(self._backup_done)
         job.failed.connect(self._backup_failed)
-        keep_while_running(self._window, job)
+        keep_while_running(self._window.window(), job)
         self.backup_job = job
         job.start()
         return job
@@ -402,7 +413,7 @@ class FileController(QObject):
     def rebuild_index(self) -> None:
         lib = self.library
         start_job(
-            self._window,
+            self._window.window(),
             self.tr("Rebuilding the search index…"),
             lambda p, c: lib.reindex(p, c),
             lambda ok: self.message.emit(self.tr("Search index rebuilt") if ok else self.tr("Rebuild cancelled"), 5000),
@@ -419,13 +430,13 @@ class FileController(QObject):
                 self.tr("Check library"),
                 "\n".join([*problems, age]),
                 QMessageBox.StandardButton.Ok,
-                self._window,
+                self._window.window(),
             )
             box.setTextFormat(Qt.TextFormat.PlainText)
             box.exec()
         else:
             QMessageBox.information(
-                self._window,
+                self._window.window(),
                 self.tr("Check library"),
                 self.tr("All is well: %n paper(s); database and index agree.\n", "", self.library.papers.count()) + age,
             )
@@ -433,12 +444,14 @@ class FileController(QObject):
     def undo_import_dialog(self) -> None:
         batches = [b for b in self.library.imports.batches() if not b["undone"] and b["added"]]
         if not batches:
-            QMessageBox.information(self._window, self.tr("Undo import"), self.tr("There is no import to undo."))
+            QMessageBox.information(
+                self._window.window(), self.tr("Undo import"), self.tr("There is no import to undo.")
+            )
             return
         from desktop_app.gui.undo_import import ask_undo_import
 
         b = batches[0]
-        if ask_undo_import(self._window, b, self.library.imports.undo_cost(b["id"])):
+        if ask_undo_import(self._window.window(), b, self.library.imports.undo_cost(b["id"])):
             self.changed.emit(self.library.imports.undo(b["id"]))
 
 

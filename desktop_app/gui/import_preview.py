@@ -199,9 +199,10 @@ class ImportPreview(QDialog):
 
     def keep_apart(self) -> frozenset[tuple[int, int]]:
         """The (file number, record number) pairs the user ticked."""
-        kept = set()
+        kept: set[tuple[int, int]] = set()
         for i in range(self.matches.topLevelItemCount()):
             item = self.matches.topLevelItem(i)
+            assert item is not None  # i is below the count
             if item.checkState(KEEP_COLUMN) == Qt.CheckState.Checked:
                 kept.add(tuple(item.data(KEEP_COLUMN, Qt.ItemDataRole.UserRole)))
         return frozenset(kept)

@@ -7,21 +7,34 @@ The writer reports from its own thread; a queued signal brings each report to th
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Protocol
+
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QLabel, QMainWindow
+from PySide6.QtWidgets import QLabel
 
 from desktop_app.core.library import Library
 from desktop_app.gui import i18n
 
+if TYPE_CHECKING:
+    from desktop_app.core.search.worker import Event
+    from desktop_app.gui.window_protocol import WindowLike
+
+    class IndexWindow(WindowLike, Protocol):
+        """The window :func:`attach` shows the catch-up in (``MainWindow`` is one)."""
+
+        def set_index_status(self, status: IndexStatus) -> None: ...
+
 
 class IndexStatus(QObject):
-    event = Signal(object)  # a writer's report (dict), emitted from its thread
+    # a writer's report (dict), emitted from its thread; the name hides QObject.event (kept: it
+    # is the signal's name)
+    event = Signal(object)  # type: ignore[assignment]
     caughtUp = Signal()  # noqa: N815  the queue is empty and the writer idle (after a drain)
 
-    def __init__(self, library: Library, window: QMainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, library: Library, window: WindowLike) -> None:
+        super().__init__(window.window())
         self.library = library
-        self.label = QLabel("", window)
+        self.label = QLabel("", window.window())
         self.label.setObjectName("indexProgress")
         window.statusBar().addPermanentWidget(self.label)
         self.event.connect(self._on_event)  # queued: the writer's thread is not this one
@@ -34,7 +47,7 @@ class IndexStatus(QObject):
         if self._listener in listeners:
             listeners.remove(self._listener)
 
-    def _on_event(self, event: dict) -> None:
+    def _on_event(self, event: Event) -> None:
         kind = event.get("event")
         if kind == "progress" and event.get("phase") == "drain":
             total = int(event.get("total") or 0)
@@ -56,7 +69,7 @@ class IndexStatus(QObject):
             )
 
 
-def attach(window) -> IndexStatus:  # noqa: ANN001 - a MainWindow
+def attach(window: IndexWindow) -> IndexStatus:
     """Show the catch-up in ``window``'s status bar; re-run its text search when caught up."""
     status = IndexStatus(window.library, window)
     status.caughtUp.connect(window.index_ready)

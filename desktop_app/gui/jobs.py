@@ -8,11 +8,13 @@ import threading
 import traceback
 import weakref
 from collections.abc import Callable
+from typing import TypeVar, cast
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 Work = Callable[[Callable[[int, int], None], Callable[[], bool]], object]
+T = TypeVar("T")  # what a job's work returns, handed to its on_done
 
 
 class Job(QThread):
@@ -20,7 +22,7 @@ class Job(QThread):
     succeeded = Signal(object)
     failed = Signal(str)
 
-    def __init__(self, work: Work, parent=None) -> None:  # noqa: ANN001
+    def __init__(self, work: Work, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._work: Work | None = work
         self._cancel = threading.Event()
@@ -60,9 +62,9 @@ class Job(QThread):
 def start_job(
     parent: QWidget,
     label: str,
-    work: Work,
-    on_done: Callable[[object], None],
-    on_error: Callable[[str], None],
+    work: Callable[[Callable[[int, int], None], Callable[[], bool]], T],
+    on_done: Callable[[T], object],
+    on_error: Callable[[str], object],
     *,
     modal: bool = True,
 ) -> Job:
@@ -90,8 +92,17 @@ def start_job(
         dialog.deleteLater()
 
     job.progressed.connect(progress)
-    job.succeeded.connect(lambda r: (finish(), on_done(r)))
-    job.failed.connect(lambda m: (finish(), on_error(m)))
+
+    def done(result: object) -> None:
+        finish()
+        on_done(cast(T, result))  # what ``work`` returned
+
+    def error(message: str) -> None:
+        finish()
+        on_error(message)
+
+    job.succeeded.connect(done)
+    job.failed.connect(error)
     # No deleteLater on finished: it would drop queued slots of other listeners. The job is a
     # child of ``parent`` and goes with it (a window waits for running jobs when it closes).
     keep_while_running(parent, job)

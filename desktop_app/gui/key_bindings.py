@@ -47,6 +47,7 @@ class Registration:
         if self.widget is other.widget:
             return True
         for outer, inner in ((self, other), (other, self)):
+            assert outer.widget is not None and inner.widget is not None  # both tested above
             if outer.context == Qt.ShortcutContext.WidgetWithChildrenShortcut and outer.widget.isAncestorOf(
                 inner.widget
             ):

@@ -7,6 +7,7 @@ import sqlite3
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QCoreApplication, QEvent, QLockFile, QObject, QSettings, QThread, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
@@ -20,6 +21,9 @@ from desktop_app.gui import cjk_fonts, i18n, index_status, libraries, screenshot
 from desktop_app.gui.app import application
 from desktop_app.gui.main_window import MainWindow
 from desktop_app.gui.single_instance import InstanceServer, hand_over
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QFileOpenEvent
 
 # the automatic backup starts this long after the window is shown: after its first paint
 BACKUP_AFTER_MS = 800
@@ -150,6 +154,7 @@ def _damaged_while_open(win: MainWindow, problem: str) -> None:
             app.quit()
             return
         win.set_replaced_by(open_main_window(folder, settings))
+        assert win.replaced_by is not None  # set just above
         libraries.hold(win.replaced_by, getattr(win, "library_lock", None), getattr(win, "instance_server", None))
     finally:
         app.setQuitOnLastWindowClosed(quit_on_close)
@@ -206,7 +211,7 @@ def switch_library(win: MainWindow, folder: str | Path, *, new: bool = False) ->
 def current_window(win: MainWindow) -> MainWindow:
     """The window that replaced ``win`` after a restore or a switch of library (or ``win``)."""
     while getattr(win, "replaced_by", None) is not None:
-        win = win.replaced_by
+        win = cast(MainWindow, win.replaced_by)  # not None: tested above
     return win
 
 
@@ -395,9 +400,10 @@ class _FileOpenFilter(QObject):
         super().__init__(win)
         self.win = win
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: ANN001, N802
-        if event.type() == QEvent.Type.FileOpen and event.file():
-            current_window(self.win).files.import_paths([event.file()])
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        file_open = cast("QFileOpenEvent", event)  # its file() is read for a FileOpen event only
+        if event.type() == QEvent.Type.FileOpen and file_open.file():
+            current_window(self.win).files.import_paths([file_open.file()])
             return True
         return False
 

@@ -25,7 +25,7 @@ CHILD_BUILD_PAPERS = 5_000  # from this size the tf-idf features are built in a 
 
 def _work(
     library: Library, ids: list[int], learned: bool, decided: tuple[int, str | None] | None, cancelled: object
-) -> dict:
+) -> dict[str, object]:
     if learned and library.server is None and len(ids) >= CHILD_BUILD_PAPERS:
         if not library.triage.features_cached():
             library.triage.build_features_in_child()  # else: built in this thread below

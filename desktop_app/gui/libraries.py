@@ -10,14 +10,20 @@ the window reaches it through ``win.library_opener``, set when launch opens the 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLockFile, QObject, QSettings
+from PySide6.QtCore import QCoreApplication, QLockFile, QObject, QSettings
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from desktop_app.core.changelog.changes import is_server_url
 from desktop_app.gui import preferences as prefs
+from desktop_app.gui.i18n import QT_TRANSLATE_NOOP
+
+if TYPE_CHECKING:
+    from desktop_app.gui.window_protocol import WindowLike
 
 LOCK_NAME = ".marginalia.lock"
 DB_NAME = "library.sqlite"
@@ -58,12 +64,12 @@ def library_lock(folder: Path) -> QLockFile:
     return lock
 
 
-def hold(win: QMainWindow, lock: QLockFile | None, server: QObject | None = None) -> None:
+def hold(win: WindowLike, lock: QLockFile | None, server: QObject | None = None) -> None:
     """The window owns this (locked) lock and this second-start server until :func:`release`."""
     win.hold_instance(lock, server)
 
 
-def release(win: QMainWindow) -> None:
+def release(win: WindowLike) -> None:
     """Unlock the window's library lock and close its second-start server (if it has them)."""
     lock, server = getattr(win, "library_lock", None), getattr(win, "instance_server", None)
     if server is not None:
@@ -102,17 +108,17 @@ def refusal(folder: Path, *, new: bool = False) -> str | None:
 
 
 # ---- switching ------------------------------------------------------------------------------
-def ask_folder(win: QMainWindow, *, new: bool = False, parent: QWidget | None = None) -> str:
+def ask_folder(win: WindowLike, *, new: bool = False, parent: QWidget | None = None) -> str:
     """The folder the user chose to switch to ("" on Cancel)."""
     title = (
         QCoreApplication.translate("Libraries", "New library: choose an empty folder")
         if new
         else QCoreApplication.translate("Libraries", "Switch library: choose a library or an empty folder")
     )
-    return QFileDialog.getExistingDirectory(parent or win, title, str(Path(win.library.folder).parent))
+    return QFileDialog.getExistingDirectory(parent or win.window(), title, str(Path(win.library.folder).parent))
 
 
-def choose_and_switch(win: QMainWindow, *, new: bool = False) -> QMainWindow | None:
+def choose_and_switch(win: WindowLike, *, new: bool = False) -> WindowLike | None:
     """Ask for a folder (an existing library, or an empty folder for a new one) and switch to it;
     a refusal is said in a message box. The new window, or None."""
     folder = ask_folder(win, new=new)
@@ -120,11 +126,12 @@ def choose_and_switch(win: QMainWindow, *, new: bool = False) -> QMainWindow | N
 
 
 def switch_or_say(
-    win: QMainWindow, folder: str | Path, *, new: bool = False, parent: QWidget | None = None
-) -> QMainWindow | None:
+    win: WindowLike, folder: str | Path, *, new: bool = False, parent: QWidget | None = None
+) -> WindowLike | None:
     """Switch library (``win.library_opener``: launch.switch_library); a refusal is said in a
     (non-blocking) message box named ``libraryRefused``. The new window, or None."""
-    opener = getattr(win, "library_opener", None)  # launch.switch_library, set by launch.open_main_window
+    # launch.switch_library, set by launch.open_main_window
+    opener: Callable[[str | Path, bool], WindowLike | None] | None = getattr(win, "library_opener", None)
     try:
         if opener is None:
             raise SwitchRefused(QCoreApplication.translate("Libraries", "This window cannot open another library."))
@@ -134,7 +141,7 @@ def switch_or_say(
             QMessageBox.Icon.Warning,
             QCoreApplication.translate("Libraries", "Open library"),
             str(exc),
-            parent=parent or win,
+            parent=parent or win.window(),
         )
         box.setObjectName("libraryRefused")
         box.open()
@@ -142,17 +149,17 @@ def switch_or_say(
 
 
 # ---- the File menu ----------------------------------------------------------------------------
-def add_library_menu(win: QMainWindow, menu: QMenu) -> QMenu:
+def add_library_menu(win: WindowLike, menu: QMenu) -> QMenu:
     """New library…, Switch library… and Open Recent ▸ in the window's File menu."""
     for text, new, name in (
         (QT_TRANSLATE_NOOP("Libraries", "New library…"), True, "newLibraryAction"),
         (QT_TRANSLATE_NOOP("Libraries", "Switch library…"), False, "switchLibraryAction"),
     ):
-        action = QAction(QCoreApplication.translate("Libraries", text), win)
+        action = QAction(QCoreApplication.translate("Libraries", text), win.window())
         action.setObjectName(name)
         action.triggered.connect(lambda _=False, n=new: choose_and_switch(win, new=n))
         menu.addAction(action)
-    connect = QAction(QCoreApplication.translate("SharedDesk", "Connect to a shared library…"), win)
+    connect = QAction(QCoreApplication.translate("SharedDesk", "Connect to a shared library…"), win.window())
     connect.setObjectName("connectSharedAction")
     connect.triggered.connect(lambda _=False: _connect_shared(win))
     menu.addAction(connect)
@@ -162,13 +169,13 @@ def add_library_menu(win: QMainWindow, menu: QMenu) -> QMenu:
     return recent
 
 
-def _connect_shared(win: QMainWindow) -> None:
+def _connect_shared(win: WindowLike) -> None:
     from desktop_app.gui.shared_desk import connect_and_switch
 
     connect_and_switch(win)
 
 
-def fill_recent_menu(win: QMainWindow, menu: QMenu) -> None:
+def fill_recent_menu(win: WindowLike, menu: QMenu) -> None:
     """The recent libraries, most recent first; a folder gone since is shown greyed (and is
     dropped from the list); the current library is checked."""
     menu.clear()

@@ -11,13 +11,14 @@ before one keep and one skip exist) the list keeps the query's order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QObject, Signal
 
 from desktop_app.gui.jobs import Job, keep_while_running
 
 if TYPE_CHECKING:
+    from desktop_app.core.insights.triage_queue import Queue
     from desktop_app.core.library import Library
 
 SORT_KEY = "likely"
@@ -66,7 +67,7 @@ class LikelySort(QObject):
 
     def _done(self, result: object) -> None:
         self._finished()
-        key, queue = result  # type: ignore[misc]
+        key, queue = cast("tuple[tuple[int, ...], Queue]", result)  # as refresh hands it over
         self._for = key
         self.learned = queue.summary.learned
         self.scores = queue.entries.scores()

@@ -57,6 +57,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from PySide6.QtCore import QLockFile, QObject
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+    from PySide6.QtWidgets import QMenu
 
     from desktop_app.gui.cjk_fonts import CjkFontNotice
     from desktop_app.gui.index_status import IndexStatus
@@ -140,7 +142,9 @@ class MainWindow(QMainWindow):
         self.table.doubleClicked.connect(lambda _i: self.focus_reader())
 
         # the note editor saves through the edit controller, built next
-        self.reader = ReaderPane(
+        # (reader, edits and trash are annotated: modules typed against MainWindow read them, and
+        # mypy cannot infer them through the import cycle)
+        self.reader: ReaderPane = ReaderPane(
             lambda pid, text, base: self.edits.save_note(pid, text, base), self, drafts=self.library.folder / "drafts"
         )
 
@@ -209,19 +213,24 @@ class MainWindow(QMainWindow):
         def filters() -> FilterState:
             return self.state  # read at each use: the window replaces its FilterState on a new filter
 
-        self.edits = EditController(
+        self.edits: EditController = EditController(
             self.library, self.undo_stack, self.table, self.reader.notes, self.search, filters, self
         )
-        self.files = FileController(self.library, self.table, self.status_label, filters, self)
+        self.files: FileController = FileController(self.library, self.table, self.status_label, filters, self)
         ed, rd = self.edits, self.reader
         # "Applying “Mark read (10,000 papers)”…" while a large edit is written in the worker
         self.statusBar().addPermanentWidget(WriteProgress(ed.writes, self))
         ed.changed.connect(self.on_change)
         ed.changed.connect(self.likely_sort.changed)
-        self.trash = TrashController(self, self.trash_bar)  # restore, delete for good, empty
+        self.trash: TrashController = TrashController(self, self.trash_bar)  # restore, delete for good, empty
         ed.purgeRequested.connect(self.trash.purge_selected)  # Delete in the Trash view
         self.sidebar.trashMenuAction.connect(lambda _action: self.trash.empty_trash())
-        self.likely_sort.ranked.connect(lambda: self.sort_key == LIKELY_SORT and self.refresh_query())
+
+        def likely_ranked() -> None:  # a new ranking: the list again, when sorted by it
+            if self.sort_key == LIKELY_SORT:
+                self.refresh_query()
+
+        self.likely_sort.ranked.connect(likely_ranked)
         ed.message.connect(self.status_message)
         ed.filterRequested.connect(self.on_sidebar_filter)
         ed.tagExcluded.connect(self.exclude_tag)
@@ -421,7 +430,14 @@ class MainWindow(QMainWindow):
 
         show_about(self, self.library)
 
-    def _action(self, menu, text: str, slot, shortcut=None, name: str | None = None) -> QAction:  # noqa: ANN001
+    def _action(
+        self,
+        menu: QMenu,
+        text: str,
+        slot: Callable[..., object],  # called without arguments (`...`: mypy infers no lambda with defaults)
+        shortcut: str | QKeySequence.StandardKey | None = None,
+        name: str | None = None,
+    ) -> QAction:
         a = QAction(text, self)
         if shortcut is not None:
             a.setShortcut(QKeySequence(shortcut))
@@ -435,7 +451,7 @@ class MainWindow(QMainWindow):
         """Single-key shortcuts work where the reader's keys make sense: the table and the
         abstract, never while typing in a text field."""
         ed = self.edits
-        keys = {
+        keys: dict[str, Callable[..., object]] = {  # slots without arguments, as _action's
             "J": self.table.next_paper,
             "K": self.table.prev_paper,
             "Return": self.focus_reader,
@@ -520,11 +536,11 @@ class MainWindow(QMainWindow):
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802
         return self.tab_chain.move(next) or super().focusNextPrevChild(next)
 
-    def dragEnterEvent(self, event) -> None:  # noqa: ANN001, N802
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
 
-    def dropEvent(self, event) -> None:  # noqa: ANN001, N802
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
         if paths:
             event.acceptProposedAction()

@@ -3,6 +3,8 @@ what will change, then merge; Edit → Undo puts every tag back as it was (``Tag
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
@@ -17,12 +19,15 @@ from PySide6.QtWidgets import (
 
 from desktop_app.core.library import Library
 
+if TYPE_CHECKING:
+    from desktop_app.gui.window_protocol import WindowLike
+
 
 def _papers(n: int) -> str:
     return f"{n:,} paper" + ("" if n == 1 else "s")
 
 
-def preview_text(source: str, target: str, preview: dict) -> str:
+def preview_text(source: str, target: str, preview: dict[str, int]) -> str:
     """“9 papers tagged 'rl' will be tagged 'reinforcement-learning'; 3 already have both; the tag
     'rl' is removed.”"""
     gaining, both = preview["gaining"], preview["both"]
@@ -117,9 +122,9 @@ def ask_merge_target(library: Library, source: str, parent: QWidget | None) -> s
         dlg.deleteLater()
 
 
-def screenshot_merge_tags(window: QWidget) -> QWidget:
+def screenshot_merge_tags(window: WindowLike) -> QWidget:
     """The merge dialog on a window's library, for the docs: the first tag into the second."""
-    lib: Library = window.library  # type: ignore[attr-defined]
+    lib = window.library
     names = [t.name for t in lib.tags.all()]
     if len(names) < 2:
         ids = lib.query("").ids[:12]
@@ -127,7 +132,7 @@ def screenshot_merge_tags(window: QWidget) -> QWidget:
         lib.tags.add(ids[6:], ["reinforcement-learning"])
         names = [t.name for t in lib.tags.all()]
     source = "rl" if "rl" in names else names[0]
-    dlg = MergeTagsDialog(lib, source, window)
+    dlg = MergeTagsDialog(lib, source, window.window())
     dlg.choose("reinforcement-learning" if "reinforcement-learning" in names else next(n for n in names if n != source))
     dlg.show()
     return dlg

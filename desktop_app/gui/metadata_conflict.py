@@ -6,8 +6,10 @@ Values come from imported files and other people's edits: they are shown as plai
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QButtonGroup, QGroupBox, QLabel, QRadioButton, QVBoxLayout, QWidget
+
+from desktop_app.gui.i18n import QT_TRANSLATE_NOOP
 
 SHOWN_CHARS = 400  # a long abstract is cut here in the choice (the whole text is what is kept)
 

@@ -2,12 +2,15 @@
 and abstract in one dialog. Saving is one Library call (``lib.papers.update_metadata``) and one
 undoable command; what the Library refuses is said in the dialog, which stays open.
 
-``window`` is the app's MainWindow (typed as QMainWindow: importing it here would be a cycle)."""
+``window`` is the app's MainWindow, typed against ``window_protocol.WindowLike``: main_window imports this module."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt
-from PySide6.QtGui import QFont
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol, cast
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -19,7 +22,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QMainWindow,
     QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
@@ -35,8 +37,18 @@ from desktop_app.core.metadata import (
     year_max,
 )
 from desktop_app.core.values import Change, PaperView
+from desktop_app.gui.i18n import QT_TRANSLATE_NOOP
 from desktop_app.gui.metadata_conflict import FieldChoices
 from desktop_app.gui.undo import perform
+
+if TYPE_CHECKING:
+    from desktop_app.gui.window_protocol import WindowLike
+
+    class EditorWindow(WindowLike, Protocol):
+        """The window :func:`open_metadata_editor` opens the editor over (``MainWindow`` is one)."""
+
+        def set_metadata_editor(self, dialog: MetadataEditor) -> None: ...
+
 
 SHORTCUT = "Ctrl+I"
 
@@ -103,11 +115,12 @@ class AuthorList(QWidget):
         self.update_buttons()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        key_event = cast(QKeyEvent, event)  # its key() is read for a key event only
         if (
             watched is self.new
             and event.type() in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride)
-            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-        ):  # type: ignore[attr-defined]
+            and key_event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        ):
             if event.type() == QEvent.Type.ShortcutOverride:
                 event.accept()  # the key is this field's: no shortcut takes it
                 return False
@@ -140,7 +153,8 @@ class AuthorList(QWidget):
             self.list.setCurrentRow(self.list.count() - 1)
         self.update_buttons()
 
-    def move(self, delta: int) -> None:
+    # the name hides QWidget.move (kept: a public method; the up and down buttons call it)
+    def move(self, delta: int) -> None:  # type: ignore[override]
         row = self.list.currentRow()
         to = row + delta
         if row < 0 or not 0 <= to < self.list.count():
@@ -174,7 +188,12 @@ class MetadataEditor(QDialog):
     """Edits one paper. ``save(changes, base)`` applies the changed fields (raising LibraryError with a
     message for the user); the dialog closes when it succeeds."""
 
-    def __init__(self, paper: PaperView, save, parent: QWidget | None = None) -> None:  # noqa: ANN001
+    def __init__(
+        self,
+        paper: PaperView,
+        save: Callable[[dict[str, object], dict[str, object]], Change],
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("metadataEditor")
         self.setWindowTitle(self.tr("Edit metadata"))
@@ -409,7 +428,7 @@ FIELD_WORDS = (
 
 
 def save_metadata(
-    window: QMainWindow, paper_id: int, changes: dict[str, object], base: dict[str, object] | None = None
+    window: WindowLike, paper_id: int, changes: dict[str, object], base: dict[str, object] | None = None
 ) -> Change:
     """Apply ``changes`` as one undoable command on the window's stack; LibraryError when refused
     (MetadataConflict when another program changed a field since ``base``)."""
@@ -431,7 +450,7 @@ def save_metadata(
     )
 
 
-def open_metadata_editor(window: QMainWindow, paper_id: int | None = None) -> MetadataEditor | None:
+def open_metadata_editor(window: EditorWindow, paper_id: int | None = None) -> MetadataEditor | None:
     """Open the editor (window-modal) for ``paper_id``, else the current paper; None when there
     is none, or the library is read-only (the status bar says so)."""
     pid = paper_id if paper_id is not None else window.current_id()
@@ -449,14 +468,14 @@ def open_metadata_editor(window: QMainWindow, paper_id: int | None = None) -> Me
     except LibraryError as exc:
         window.status_message(str(exc))
         return None
-    dialog = MetadataEditor(paper, lambda changes, base: save_metadata(window, pid, changes, base), window)
+    dialog = MetadataEditor(paper, lambda changes, base: save_metadata(window, pid, changes, base), window.window())
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     window.set_metadata_editor(dialog)
     dialog.open()
     return dialog
 
 
-def screenshot_view(window: QMainWindow) -> QWidget:
+def screenshot_view(window: EditorWindow) -> QWidget:
     """For the docs (``gui --screenshot --view metadata``): the editor filled for the current paper."""
     dialog = open_metadata_editor(window)
     assert dialog is not None, "the screenshot needs a library with a paper selected"

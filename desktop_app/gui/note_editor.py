@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QFocusEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -43,13 +43,14 @@ def markdown_to_safe_html(text: str) -> str:
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table").enable("strikethrough")
-    return md.render(text)
+    html: str = md.render(text)
+    return html
 
 
 class _Edit(QPlainTextEdit):
     focusLost = Signal()  # noqa: N815
 
-    def focusOutEvent(self, event) -> None:  # noqa: ANN001, N802
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802
         self.focusLost.emit()
         super().focusOutEvent(event)
 

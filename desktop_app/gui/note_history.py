@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from html import escape
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, Qt, QTimeZone
 from PySide6.QtGui import QUndoStack
@@ -277,7 +277,7 @@ def restore_note(window: MainWindow, paper_id: int, text: str) -> bool:
         )
         return False
     if stack.index() > before:
-        cmd = stack.command(stack.index() - 1)
+        cmd = cast(NoteCommand, stack.command(stack.index() - 1))  # the step save_note pushed
         cmd.setText(QCoreApplication.translate("NoteHistoryDialog", "Restore note version"))
         cmd.closed = True
     if notes.paper_id() == paper_id:

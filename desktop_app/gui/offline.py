@@ -16,12 +16,26 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
 from desktop_app.core.errors import ServerUnreachable
 from desktop_app.core.values import Change, ChangeKind
+
+if TYPE_CHECKING:
+    from desktop_app.gui.editing import EditController
+    from desktop_app.gui.window_protocol import WindowLike
+
+    class ServerWindow(WindowLike, Protocol):
+        """The window :func:`attach` watches (``MainWindow`` is one): its edit controller is the
+        context of a timer, so a QObject."""
+
+        @property
+        def edits(self) -> EditController: ...
+        def set_server_state(self, state: ServerState) -> None: ...
+
 
 SERVER_DEADLINE = 1.0  # seconds the window's thread waits for a server that stopped answering
 
@@ -55,13 +69,13 @@ class ServerState(QObject):
     changed = Signal(bool)  # the server answers
 
 
-def attach(win: QWidget) -> ServerState | None:
+def attach(win: ServerWindow) -> ServerState | None:
     """Show the window's offline banner while its shared library's server is gone."""
     lib = win.library
     if lib.server is None:
         return None
     lib.answer_within(SERVER_DEADLINE)  # a hung server: this thread's statement is cut, not waited on
-    state = ServerState(win)
+    state = ServerState(win.window())
     state.changed.connect(lambda on: _reachable(win, on), Qt.ConnectionType.QueuedConnection)
 
     def tell(on: bool) -> None:
@@ -78,7 +92,7 @@ def attach(win: QWidget) -> ServerState | None:
     return state
 
 
-def _reachable(win: QWidget, on: bool) -> None:
+def _reachable(win: WindowLike, on: bool) -> None:
     if on == (not win.offline_banner.isVisible()):
         return
     win.offline_banner.setVisible(not on)

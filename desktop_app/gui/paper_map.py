@@ -16,9 +16,9 @@ and lassos to the window's table, so the reader and the bulk panel follow.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
@@ -42,7 +42,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
-    QMainWindow,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -57,6 +56,7 @@ if TYPE_CHECKING:
 
     from desktop_app.core.insights.paper_map import Facets, PaperMap
     from desktop_app.core.insights.topics import TopicSet
+    from desktop_app.gui.window_protocol import WindowLike
 
 MODES = ("topic", "decision", "tag")
 HIT_PIXELS = 8  # a point within this many pixels of the mouse is under it
@@ -139,8 +139,10 @@ def _polygon(points: np.ndarray) -> QPolygonF:
     poly = QPolygonF()
     poly.resize(len(points))
     if len(points):
-        buffer = shiboken6.VoidPtr(poly.data(), len(points) * 16, True)
-        np.frombuffer(buffer, np.float64).reshape(-1, 2)[:] = points
+        # the stubs say a VoidPtr takes only an int and has no buffer: it takes an address (the
+        # polygon's QPointF array, writable) and is a buffer
+        buffer = shiboken6.VoidPtr(poly.data(), len(points) * 16, True)  # type: ignore[call-arg, arg-type]
+        np.frombuffer(buffer, np.float64).reshape(-1, 2)[:] = points  # type: ignore[call-overload]
     return poly
 
 
@@ -264,13 +266,15 @@ class MapView(QWidget):
         s = self._pixels_per_unit()
         out = (np.asarray(xy, np.float64) - self._centre) * s
         out[:, 1] = -out[:, 1]
-        return out + np.array([self.width() / 2, self.height() / 2])
+        screen: np.ndarray = out + np.array([self.width() / 2, self.height() / 2])
+        return screen
 
     def to_map(self, pixels: np.ndarray) -> np.ndarray:
         s = self._pixels_per_unit()
         out = np.asarray(pixels, np.float64) - np.array([self.width() / 2, self.height() / 2])
         out[:, 1] = -out[:, 1]
-        return out / s + self._centre
+        coordinates: np.ndarray = out / s + self._centre
+        return coordinates
 
     def screen_points(self) -> np.ndarray:
         """Where each point is drawn, in widget pixels (for tests and the lasso)."""
@@ -541,7 +545,7 @@ class MapView(QWidget):
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         key = event.key()
         step = PAN_STEP * min(self.width(), self.height())
-        pans = {
+        pans: dict[int, tuple[float, float]] = {  # event.key() is an int
             Qt.Key.Key_Left: (step, 0),
             Qt.Key.Key_Right: (-step, 0),
             Qt.Key.Key_Up: (0, step),
@@ -567,14 +571,16 @@ class MapView(QWidget):
     # ---- saving ----------------------------------------------------------------------------
     def save_png(self, path: str) -> bool:
         """The map as shown (points, names, legend), written to ``path`` as a PNG."""
-        return self.grab().toImage().save(path, "PNG")
+        # QImage.save takes the format as text too (its stub says bytes)
+        saved: bool = self.grab().toImage().save(path, "PNG")  # type: ignore[call-overload]
+        return saved
 
 
 class MapDialog(QDialog):
     """The map of the window's shown list, computed in a worker."""
 
-    def __init__(self, window: QMainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowLike) -> None:
+        super().__init__(window.window())
         self.setObjectName("mapDialog")
         self.setWindowTitle(self.tr("Map"))
         self.window_ = window
@@ -649,7 +655,7 @@ class MapDialog(QDialog):
     def _done(self, result: object) -> None:
         data: MapData = result  # type: ignore[assignment]
         pmap = data.pmap
-        pmap.topics.keep_names(user_names(self.window_))
+        pmap.topics.keep_names(user_names(self.window_.window()))
         message = ""
         if not len(pmap):
             message = self.tr("No papers to map: the shown list is empty.")
@@ -669,7 +675,7 @@ class MapDialog(QDialog):
     def refresh_names(self) -> None:
         """Show the names the user gave (after a rename in the Topics dialog)."""
         if self.view.data is not None:
-            self.view.data.pmap.topics.keep_names(user_names(self.window_))
+            self.view.data.pmap.topics.keep_names(user_names(self.window_.window()))
         self.view.update()
 
     def _library_changed(self, _change: object) -> None:
@@ -677,11 +683,11 @@ class MapDialog(QDialog):
         data = self.view.data
         if not self.isVisible() or data is None or self._facets_job is not None:
             return
-        library, ids = self.window_.library, data.pmap.ids
-        job = Job(lambda _p, _c: library.insights.map_facets(ids), self.window_)
+        library, ids = self.window_.library, cast("Sequence[int]", data.pmap.ids)  # an int64 array, read as one
+        job = Job(lambda _p, _c: library.insights.map_facets(ids), self.window_.window())
         job.succeeded.connect(lambda facets: self.view.set_facets(facets))
         job.finished.connect(lambda: setattr(self, "_facets_job", None))
-        keep_while_running(self.window_, job)
+        keep_while_running(self.window_.window(), job)
         self._facets_job = job
         job.start()
 
@@ -726,9 +732,9 @@ def topics_ids(topics: TopicSet) -> list[int]:
     return sorted({pid for t in topics.topics for pid in t.ids})
 
 
-def show_map(window: QMainWindow, topics: TopicSet | None = None) -> MapDialog:
+def show_map(window: WindowLike, topics: TopicSet | None = None) -> MapDialog:
     """Open (or bring back) the map of the shown list (or of ``topics``), computed anew."""
-    dialog = window.findChild(MapDialog)
+    dialog = window.window().findChild(MapDialog)
     if dialog is None:
         dialog = MapDialog(window)
     dialog.show()
@@ -739,7 +745,7 @@ def show_map(window: QMainWindow, topics: TopicSet | None = None) -> MapDialog:
     return dialog
 
 
-def screenshot_view(window: QMainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """For ``gui --screenshot --view map``: the map of the shown list once it is placed."""
     from PySide6.QtCore import QDeadlineTimer
     from PySide6.QtWidgets import QApplication

@@ -10,17 +10,22 @@ is one undo step), and names how many it acts on. The citation style is the user
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QCoreApplication, QMimeData, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QApplication, QInputDialog, QMainWindow, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QInputDialog, QMenu, QMessageBox, QWidget
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.store.column_types import DECISIONS, STATUSES
 from desktop_app.gui import collation, i18n, preferences
 
-# The functions take the app's MainWindow (typed as QMainWindow: main_window.py imports this
-# module) and use its table, library, edits, files, search, settings and status_message.
-MainWindow = QMainWindow
+if TYPE_CHECKING:
+    # the functions take the app's MainWindow, typed against WindowLike (main_window.py imports
+    # this module), and use its table, library, edits, files, search, settings and status_message
+    from desktop_app.gui.window_protocol import WindowLike
+
 COPY_CITATION_KEY = "Ctrl+Shift+C"
 MENU_TAGS = 12  # tags offered in Tags ▸: the selection's own, then the most used
 # more papers than this are formatted in a worker (citeproc-py: APA ~20 ms, Chicago ~30 ms a paper)
@@ -35,11 +40,11 @@ def _suffix(n: int) -> str:
     return "" if n == 1 else f" ({n} papers)"
 
 
-def citation_style(window: MainWindow) -> str:
+def citation_style(window: WindowLike) -> str:
     return preferences.get_str(window.settings, preferences.CITATION_STYLE) or preferences.DEFAULT_CITATION_STYLE
 
 
-def copy_citation(window: MainWindow, ids: list[int] | None = None) -> bool:
+def copy_citation(window: WindowLike, ids: list[int] | None = None) -> bool:
     """Put the papers' references in the preferred style on the clipboard, as text and HTML."""
     from desktop_app.core.citations import bibliography_html, bibliography_text, cite_papers
 
@@ -48,8 +53,8 @@ def copy_citation(window: MainWindow, ids: list[int] | None = None) -> bool:
         return False
     style, lib = citation_style(window), window.library
 
-    def put(result: object) -> None:
-        plain, entries = result  # type: ignore[misc]
+    def put(result: tuple[list[str], list[str]]) -> None:  # cite_papers' (plain, html)
+        plain, entries = result
         mime = QMimeData()
         mime.setText(bibliography_text(plain).rstrip("\n"))
         mime.setHtml(bibliography_html(entries))
@@ -57,13 +62,13 @@ def copy_citation(window: MainWindow, ids: list[int] | None = None) -> bool:
         window.status_message(i18n.plurals().copied_references(len(ids)).format(style))
 
     def failed(message: str) -> None:
-        QMessageBox.warning(window, QCoreApplication.translate("PaperMenu", "Copy citation"), message)
+        QMessageBox.warning(window.window(), QCoreApplication.translate("PaperMenu", "Copy citation"), message)
 
     if len(ids) > CITE_IN_PLACE:
         from desktop_app.gui.jobs import start_job
 
         start_job(
-            window,
+            window.window(),
             i18n.plurals().formatting_references(len(ids)),
             lambda _progress, _cancelled: cite_papers(lib, ids, style),
             put,
@@ -78,7 +83,7 @@ def copy_citation(window: MainWindow, ids: list[int] | None = None) -> bool:
     return True
 
 
-def copy_bibtex(window: MainWindow, ids: list[int] | None = None) -> bool:
+def copy_bibtex(window: WindowLike, ids: list[int] | None = None) -> bool:
     """Put the papers' BibTeX entries (the BibTeX export's) on the clipboard."""
     from desktop_app.core.formats.writers import render_export
 
@@ -90,7 +95,7 @@ def copy_bibtex(window: MainWindow, ids: list[int] | None = None) -> bool:
     return True
 
 
-def show_related(window: MainWindow, ids: list[int]) -> None:
+def show_related(window: WindowLike, ids: list[int]) -> None:
     """Show the papers related to these in the table: the search ``related:ID`` (ORed for
     several), over all papers, ranked by similarity."""
     if not ids:
@@ -102,9 +107,9 @@ def show_related(window: MainWindow, ids: list[int]) -> None:
     window.on_query_typed(text)
 
 
-def _add_tag_dialog(window: MainWindow, ids: list[int]) -> None:
+def _add_tag_dialog(window: WindowLike, ids: list[int]) -> None:
     name, ok = QInputDialog.getText(
-        window,
+        window.window(),
         QCoreApplication.translate("PaperMenu", "Add tag"),
         QCoreApplication.translate("PaperMenu", "Tag for {0}:").format(_papers(len(ids))),
     )
@@ -112,7 +117,7 @@ def _add_tag_dialog(window: MainWindow, ids: list[int]) -> None:
         window.edits.add_tags(ids, [name.strip()])
 
 
-def _tag_entries(window: MainWindow, ids: list[int]) -> list[tuple[str, bool]]:
+def _tag_entries(window: WindowLike, ids: list[int]) -> list[tuple[str, bool]]:
     """(tag, every selected paper has it): the selection's tags first, then the most used."""
     rows = window.library.papers.rows(ids)
     have: dict[str, int] = {}
@@ -128,14 +133,14 @@ def _tag_entries(window: MainWindow, ids: list[int]) -> list[tuple[str, bool]]:
     return [(n, have.get(n, 0) == len(ids)) for n in names]
 
 
-def _toggle_tag(window: MainWindow, ids: list[int], name: str, on: bool) -> None:
+def _toggle_tag(window: WindowLike, ids: list[int], name: str, on: bool) -> None:
     if on:
         window.edits.add_tags(ids, [name])
     else:
         window.edits.remove_tag(ids, name)
 
 
-def _select_clicked(window: MainWindow, pos: QPoint | None) -> None:
+def _select_clicked(window: WindowLike, pos: QPoint | None) -> None:
     """A right-click on a row outside the selection selects that row (as file managers do)."""
     if pos is None:
         return
@@ -146,7 +151,7 @@ def _select_clicked(window: MainWindow, pos: QPoint | None) -> None:
         window.table.select_row(index.row())
 
 
-def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | None:
+def build_paper_menu(window: WindowLike, pos: QPoint | None = None) -> QMenu | None:
     """The context menu for the selected papers (after selecting the row at ``pos``, a point in
     the table's viewport); None when no paper is selected."""
     _select_clicked(window, pos)
@@ -155,7 +160,7 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
         return None
     n, ed, lib = len(ids), window.edits, window.library
     writable = not lib.read_only
-    menu = QMenu(window)
+    menu = QMenu(window.window())
     menu.setObjectName("paperMenu")
     if window.state.trash:  # trashed papers: restore or delete for good, nothing else
         from desktop_app.gui.trash_view import add_trash_entries
@@ -163,7 +168,7 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
         add_trash_entries(window, menu, n)
         return menu
 
-    def add(text: str, slot, parent: QMenu = menu, enabled: bool = True) -> QAction:  # noqa: ANN001
+    def add(text: str, slot: Callable[..., object], parent: QMenu = menu, enabled: bool = True) -> QAction:
         act = parent.addAction(text)
         act.triggered.connect(lambda _=False: slot())
         act.setEnabled(enabled)
@@ -231,22 +236,22 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
     decision = menu.addMenu(QCoreApplication.translate("PaperMenu", "Decision") + _suffix(n))
     decision.setEnabled(writable)
     decided = {row.decision for row in lib.papers.rows(ids).values()}
-    for value in (*DECISIONS, None):
-        act = add(i18n.decision_label(value), lambda v=value: ed.set_decision(v), decision)
+    for choice in (*DECISIONS, None):
+        act = add(i18n.decision_label(choice), lambda v=choice: ed.set_decision(v), decision)
         act.setCheckable(True)
-        act.setChecked(decided == {value})
+        act.setChecked(decided == {choice})
 
     rating = menu.addMenu(QCoreApplication.translate("PaperMenu", "Rating") + _suffix(n))
     rating.setEnabled(writable)
     ratings = {row.rating for row in lib.papers.rows(ids).values()}
-    for value in range(6):
+    for stars in range(6):
         act = add(
-            QCoreApplication.translate("PaperMenu", "No rating") if value == 0 else "★" * value,
-            lambda v=value: ed.set_rating(v),
+            QCoreApplication.translate("PaperMenu", "No rating") if stars == 0 else "★" * stars,
+            lambda v=stars: ed.set_rating(v),
             rating,
         )
         act.setCheckable(True)
-        act.setChecked(ratings == {value})
+        act.setChecked(ratings == {stars})
     menu.addSeparator()
 
     add(
@@ -269,7 +274,7 @@ def build_paper_menu(window: MainWindow, pos: QPoint | None = None) -> QMenu | N
     return menu
 
 
-def show_paper_menu(window: MainWindow, pos: QPoint) -> None:
+def show_paper_menu(window: WindowLike, pos: QPoint) -> None:
     """customContextMenuRequested: pop the menu up where the table was clicked."""
     menu = build_paper_menu(window, pos)
     if menu is not None:
@@ -277,24 +282,24 @@ def show_paper_menu(window: MainWindow, pos: QPoint) -> None:
         menu.popup(window.table.viewport().mapToGlobal(pos))
 
 
-def install(window: MainWindow, paper_menu: QMenu) -> None:
+def install(window: WindowLike, paper_menu: QMenu) -> None:
     """The table's context menu, and Copy citation / Copy BibTeX in the Paper menu."""
     table = window.table
     table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
     table.customContextMenuRequested.connect(lambda pos: show_paper_menu(window, pos))
     paper_menu.addSeparator()
-    act = QAction(QCoreApplication.translate("PaperMenu", "Copy citation"), window)
+    act = QAction(QCoreApplication.translate("PaperMenu", "Copy citation"), window.window())
     act.setObjectName("copyCitationAction")
     act.setShortcut(QKeySequence(COPY_CITATION_KEY))
     act.triggered.connect(lambda _=False: copy_citation(window))
     paper_menu.addAction(act)
-    bib = QAction(QCoreApplication.translate("PaperMenu", "Copy BibTeX"), window)
+    bib = QAction(QCoreApplication.translate("PaperMenu", "Copy BibTeX"), window.window())
     bib.setObjectName("copyBibtexAction")
     bib.triggered.connect(lambda _=False: copy_bibtex(window))
     paper_menu.addAction(bib)
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """The context menu popped up over the table's third row, for the docs: returns the window
     with the menu painted into it (a grab of the window does not include a popup, so the
     returned widget is a label holding the composed picture)."""
@@ -311,12 +316,12 @@ def screenshot_view(window: MainWindow) -> QWidget:
     rect = table.visualRect(table.paper_model.index(row, 1))
     pos = QPoint(rect.left() + 40, rect.center().y())
     menu = build_paper_menu(window, pos)
-    shot = window.grab()
+    shot = window.window().grab()
     if menu is not None:
         menu.popup(table.viewport().mapToGlobal(pos))
         menu.ensurePolished()
         menu.adjustSize()
-        where = table.viewport().mapTo(window, pos)
+        where = table.viewport().mapTo(window.window(), pos)
         picture = menu.grab()
         painter = QPainter(shot)
         x = min(where.x(), shot.width() - picture.width())

@@ -4,14 +4,16 @@ demand, a page at a time, with a small cache. 100,000 papers open as fast as 100
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QCoreApplication,
     QDateTime,
     QLocale,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     Qt,
     QTimeZone,
@@ -25,6 +27,10 @@ from desktop_app.core.library import Library
 from desktop_app.core.store.backups import is_damage
 from desktop_app.core.values import PaperRow
 from desktop_app.gui import i18n, theme
+from desktop_app.gui.i18n import QT_TRANSLATE_NOOP
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QMimeData
 
 PAGE = 200
 PAGES_CACHED = 40
@@ -133,7 +139,7 @@ class PaperTableModel(QAbstractTableModel):
     reorderRequested = Signal(list, int)  # noqa: N815  paper ids, target row (list view only)
     damaged = Signal(str)  # reading rows found the database damaged (emitted once)
 
-    def __init__(self, library: Library, parent=None) -> None:  # noqa: ANN001
+    def __init__(self, library: Library, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.library = library
         self.ids: list[int] = []
@@ -301,7 +307,7 @@ class PaperTableModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802, ANN201
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: ANN401, N802 - Qt's signature
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             if 0 <= section < len(COLUMNS):
                 return column_title(section)
@@ -315,7 +321,7 @@ class PaperTableModel(QAbstractTableModel):
             return Qt.ItemFlag.ItemIsDropEnabled if self.reorderable else Qt.ItemFlag.NoItemFlags
         return _DROP_FLAGS if self.reorderable else _ITEM_FLAGS
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: ANN201
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: ANN401 - Qt's: each role its type
         if role not in _ANSWERED_ROLES:
             return None
         row = index.row()  # -1 for an invalid index
@@ -394,7 +400,7 @@ class PaperTableModel(QAbstractTableModel):
     def mimeTypes(self) -> list[str]:  # noqa: N802
         return ["application/x-marginalia-paper-ids"]
 
-    def mimeData(self, indexes):  # noqa: N802, ANN001, ANN201
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:  # noqa: N802
         from PySide6.QtCore import QMimeData
 
         ids = [self.ids[row] for row in sorted({i.row() for i in indexes if i.isValid()})]
@@ -408,15 +414,21 @@ class PaperTableModel(QAbstractTableModel):
     def supportedDropActions(self) -> Qt.DropAction:  # noqa: N802
         return Qt.DropAction.MoveAction if self.reorderable else Qt.DropAction.IgnoreAction
 
-    def canDropMimeData(self, data, action, row, column, parent) -> bool:  # noqa: ANN001, N802
+    def canDropMimeData(  # noqa: N802
+        self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: Index
+    ) -> bool:
         return self.reorderable and data.hasFormat("application/x-marginalia-paper-ids")
 
-    def dropMimeData(self, data, action, row, column, parent) -> bool:  # noqa: ANN001, N802
+    def dropMimeData(  # noqa: N802
+        self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: Index
+    ) -> bool:
         """A drop inside a shown reading list asks to reorder it. Returns False so that the
         view removes nothing itself; the window reorders through the Library (undoable)."""
         if not self.canDropMimeData(data, action, row, column, parent):
             return False
-        ids = [int(x) for x in bytes(data.data("application/x-marginalia-paper-ids")).decode().split(",") if x]
+        raw = data.data("application/x-marginalia-paper-ids")
+        # a QByteArray has the buffer protocol, which its stub does not say
+        ids = [int(x) for x in bytes(raw).decode().split(",") if x]  # type: ignore[call-overload]
         target = parent.row() if parent.isValid() else (row if row >= 0 else len(self.ids))
         self.reorderRequested.emit(ids, target)
         return False

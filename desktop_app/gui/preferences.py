@@ -7,7 +7,9 @@ Settings dialog and the code that obeys it cannot drift apart. Values live in th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, cast
 
 from PySide6.QtCore import QSettings
 
@@ -52,9 +54,10 @@ def get_str(settings: QSettings, key: Key) -> str:
 
 def get_int(settings: QSettings, key: Key) -> int:
     try:
-        return int(settings.value(key.name, key.default))  # type: ignore[arg-type]
+        value: Any = settings.value(key.name, key.default)  # an int, or its text in the file
+        return int(value)
     except (TypeError, ValueError):
-        return int(key.default)  # type: ignore[call-overload]
+        return int(cast(int, key.default))  # an int preference's default is an int
 
 
 def get_bool(settings: QSettings, key: Key) -> bool:
@@ -70,7 +73,7 @@ def get_list(settings: QSettings, key: Key) -> list[str]:
         return []
     if isinstance(value, str):  # QSettings returns a one-element list as a plain string
         return [value]
-    return [str(v) for v in value]  # type: ignore[union-attr]
+    return [str(v) for v in cast(Iterable[object], value)]  # a list
 
 
 def put(settings: QSettings, key: Key, value: object) -> None:

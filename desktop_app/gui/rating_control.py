@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QWidget
 
 
@@ -45,7 +46,7 @@ class RatingControl(QWidget):
     def _clicked(self, n: int) -> None:
         self.ratingChosen.emit(0 if n == self._rating else n)
 
-    def keyPressEvent(self, event) -> None:  # noqa: ANN001, N802
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         text = event.text()
         if text in "012345" and text:
             self.ratingChosen.emit(int(text))

@@ -5,8 +5,9 @@ which turns it into an undoable command."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
@@ -36,6 +37,9 @@ from desktop_app.gui.status_control import decision_row
 from desktop_app.gui.tag_editor import TagEditor
 from desktop_app.gui.title_edit import TitleEdit
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 HIGHLIGHT_BG = {"yellow": "#fff3a3", "green": "#c8f0c0", "blue": "#c6e2ff", "pink": "#ffd1e3", "purple": "#e2d4ff"}
 ABSTRACT_CSS = """
 body { font-size: 15px; line-height: 150%; color: #1f2328; }
@@ -56,7 +60,9 @@ class ReaderPane(QWidget):
     highlightDeleteRequested = Signal(int)  # noqa: N815
     highlightCommentRequested = Signal(int, str)  # noqa: N815
 
-    def __init__(self, note_save, parent: QWidget | None = None, drafts=None) -> None:  # noqa: ANN001
+    def __init__(
+        self, note_save: Callable[[int, str, str], bool], parent: QWidget | None = None, drafts: Path | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("readerPane")
         self.paper: PaperView | None = None
@@ -121,8 +127,14 @@ class ReaderPane(QWidget):
         outer.addLayout(flow)
 
         self.tags = TagEditor(self)
-        self.tags.tagsAdded.connect(lambda names: self.paper and self.tagsAdded.emit(self.paper.id, names))
-        self.tags.tagRemoved.connect(lambda name: self.paper and self.tagRemoved.emit(self.paper.id, name))
+        # (the ignores: mypy keeps, inside the lambdas, the narrowing to None of ``self.paper = None``
+        # above, though they run once a paper is shown)
+        self.tags.tagsAdded.connect(
+            lambda names: self.paper and self.tagsAdded.emit(self.paper.id, names)  # type: ignore[unreachable]
+        )
+        self.tags.tagRemoved.connect(
+            lambda name: self.paper and self.tagRemoved.emit(self.paper.id, name)  # type: ignore[unreachable]
+        )
         outer.addWidget(self.tags)
 
         split = QSplitter(Qt.Orientation.Vertical, self)
@@ -415,8 +427,8 @@ class ReaderPane(QWidget):
         self.abstract.setTextCursor(cur)
         self.abstract.ensureCursorVisible()
 
-    def _highlight_menu(self, pos) -> None:  # noqa: ANN001
-        item = self.hl_list.itemAt(pos)
+    def _highlight_menu(self, pos: QPoint) -> None:
+        item: QListWidgetItem | None = self.hl_list.itemAt(pos)  # None off the rows (the stub omits it)
         if item is None:
             return
         hid = item.data(Qt.ItemDataRole.UserRole)
@@ -433,7 +445,7 @@ class ReaderPane(QWidget):
         if ok:
             self.highlightCommentRequested.emit(hid, text)
 
-    def _abstract_menu(self, pos) -> None:  # noqa: ANN001
+    def _abstract_menu(self, pos: QPoint) -> None:
         menu = self.abstract.createStandardContextMenu()
         if self.selection_span() is not None:
             menu.addSeparator()

@@ -18,13 +18,14 @@ search index moves to a new generation).
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QMainWindow,
     QPushButton,
     QSizePolicy,
     QToolButton,
@@ -38,6 +39,7 @@ from desktop_app.gui.jobs import Job, keep_while_running
 
 if TYPE_CHECKING:
     from desktop_app.core.library import Library
+    from desktop_app.gui.window_protocol import WindowLike
 
 SHOWN = 10
 DELAY_MS = 150  # after the paper is shown: moving through the table starts no work
@@ -53,8 +55,9 @@ class RelatedPanel(QWidget):
     next paper's rows take the focus when they arrive (the header holds it meanwhile)."""
 
     paperChosen = Signal(int)  # noqa: N815
+    collapsed: bool  # the list folded away (a preference); set in __init__, read by its lambdas
 
-    def __init__(self, settings, parent: QWidget | None = None) -> None:  # noqa: ANN001 - QSettings
+    def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("relatedPanel")
         self._settings = settings
@@ -82,7 +85,12 @@ class RelatedPanel(QWidget):
         self._lines: list[QWidget] = []
         self._refocus = False  # a row had the focus when the rows were replaced
         self.collapsed = False
-        theme.follow(self, lambda: [b.restyle() for b in self.buttons])
+
+        def restyle() -> None:
+            for b in self.buttons:
+                b.restyle()
+
+        theme.follow(self, restyle)
         self.set_collapsed(preferences.get_bool(settings, RELATED_COLLAPSED), save=False)
 
     def set_collapsed(self, on: bool, save: bool = True) -> None:
@@ -179,7 +187,7 @@ class TitleLink(QPushButton):
             " QPushButton#relatedPaper:focus { border: 2px solid palette(highlight); }"
         )
 
-    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._elide()
 
@@ -188,7 +196,7 @@ class TitleLink(QPushButton):
         super().setText(text.replace("&", "&&"))  # no mnemonic from a title's "&"
 
 
-def _work(library: Library, pid: int, cancelled) -> dict:  # noqa: ANN001
+def _work(library: Library, pid: int, cancelled: Callable[[], bool]) -> dict[str, Any]:
     from desktop_app.core.insights.tag_suggest import NEIGHBOURS, suggest_tags
 
     related, shown = library.insights.related_shown(pid, SHOWN, pool=max(SHOWN, NEIGHBOURS))
@@ -203,22 +211,24 @@ def _work(library: Library, pid: int, cancelled) -> dict:  # noqa: ANN001
 class SimilarWork(QObject):
     """Runs the worker for the shown paper and fills the panel and the chips."""
 
-    def __init__(self, window: QMainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowLike) -> None:
+        super().__init__(window.window())
         from desktop_app.gui.tag_suggestions import SuggestionChips
 
         self.window_ = window
         reader = window.reader
         self.panel = RelatedPanel(window.settings, reader)
         self.panel.paperChosen.connect(self.choose)
-        reader.hl_list.parentWidget().layout().addWidget(self.panel)  # under the abstract and highlights
+        # under the abstract and highlights (the part they sit in, laid out: reader.py)
+        highlights_part = cast(QWidget, reader.hl_list.parentWidget())
+        cast(QVBoxLayout, highlights_part.layout()).addWidget(self.panel)
         self.chips = SuggestionChips(reader)
         self.chips.accepted.connect(lambda pid, name: reader.tagsAdded.emit(pid, [name]))
         self.chips.focusLost.connect(lambda: reader.tags.line.setFocus(Qt.FocusReason.OtherFocusReason))
-        outer = reader.layout()
+        outer = cast(QVBoxLayout, reader.layout())  # the reader's column (reader.py)
         outer.insertWidget(outer.indexOf(reader.tags) + 1, self.chips)  # next to (under) the tag editor
         self._pid: int | None = None
-        self._cache: dict[int, dict] = {}
+        self._cache: dict[int, dict[str, Any]] = {}
         self._job: Job | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -258,10 +268,10 @@ class SimilarWork(QObject):
         if not self.window_.files.index_ready:
             self._timer.start(500)  # the index is being checked or rebuilt: a little later
             return
-        job = Job(lambda _progress, cancelled: _work(library, pid, cancelled), self.window_)
+        job = Job(lambda _progress, cancelled: _work(library, pid, cancelled), self.window_.window())
         job.succeeded.connect(self._done)
         job.failed.connect(lambda message, p=pid: self._failed(p, message))
-        keep_while_running(self.window_, job)
+        keep_while_running(self.window_.window(), job)
         self._job = job
         job.start()
 
@@ -284,7 +294,7 @@ class SimilarWork(QObject):
         """Whether the related papers of ``pid`` have been found (and are kept)."""
         return pid in self._cache
 
-    def _fill(self, result: dict) -> None:
+    def _fill(self, result: dict[str, Any]) -> None:
         self.panel.show_related(result["related"])
         self.chips.show_suggestions(result["pid"], result["suggestions"])
 
@@ -308,18 +318,18 @@ class SimilarWork(QObject):
             w.status_message(self.tr("Showing all papers: the related paper was not in the view you had"))
 
 
-def install(window: QMainWindow) -> SimilarWork:
+def install(window: WindowLike) -> SimilarWork:
     return SimilarWork(window)
 
 
-def screenshot_view(window: QMainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """The reader of the first paper with its related papers and tag suggestions filled in."""
     from PySide6.QtCore import QCoreApplication, QElapsedTimer
 
     if window.current_id() is None:
         window.select_row(0)
     window.follow.flush()
-    work: SimilarWork = window.similar
+    work = window.similar
     timer = QElapsedTimer()
     timer.start()
     while not work.answered(window.current_id()) and timer.elapsed() < 10000:

@@ -8,10 +8,9 @@ user edited or one that came with the record is never offered. The list is compu
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -26,23 +25,13 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.library import Library
 from desktop_app.core.values import Change
 from desktop_app.gui import i18n
-from desktop_app.gui.editing import EditController
 from desktop_app.gui.jobs import start_job
 from desktop_app.gui.undo import perform
 
-
-class MainWindow(Protocol):
-    """What this module uses of the main window (not imported: it imports this module)."""
-
-    library: Library
-    undo_stack: QUndoStack
-    edits: EditController
-
-    def status_message(self, text: str, ms: int = 5000) -> None: ...
-
+if TYPE_CHECKING:
+    from desktop_app.gui.window_protocol import WindowLike
 
 Retitle = tuple[int, str, str]
 
@@ -103,7 +92,8 @@ class RetitleDialog(QDialog):
         self._count()
 
     def _items(self) -> list[QTreeWidgetItem]:
-        return [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
+        # each below the count: none is None
+        return [cast(QTreeWidgetItem, self.tree.topLevelItem(i)) for i in range(self.tree.topLevelItemCount())]
 
     def _check_all(self, state: Qt.CheckState) -> None:
         for item in self._items():
@@ -123,7 +113,7 @@ class RetitleDialog(QDialog):
         }
 
 
-def apply_titles(window: MainWindow, titles: dict[int, str]) -> Change | None:
+def apply_titles(window: WindowLike, titles: dict[int, str]) -> Change | None:
     """Write ``titles`` as one undoable command ("Re-derive titles"); Undo puts the old back."""
     lib = window.library
     try:
@@ -135,11 +125,11 @@ def apply_titles(window: MainWindow, titles: dict[int, str]) -> Change | None:
             window.edits.changed.emit,
         )
     except LibraryError as exc:
-        QMessageBox.warning(window, QCoreApplication.translate("RetitleDialog", "Marginalia"), str(exc))
+        QMessageBox.warning(window.window(), QCoreApplication.translate("RetitleDialog", "Marginalia"), str(exc))
         return None
 
 
-def show_retitle_dialog(window: MainWindow) -> None:
+def show_retitle_dialog(window: WindowLike) -> None:
     """Compute the proposals in a worker, then show them; nothing to do is said in the status bar."""
     lib = window.library
 
@@ -151,7 +141,7 @@ def show_retitle_dialog(window: MainWindow) -> None:
                 )
             )
             return
-        dialog = RetitleDialog(list(changes), window)  # type: ignore[arg-type]
+        dialog = RetitleDialog(list(cast("list[Retitle]", changes)), window.window())  # rederive_titles' list
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def accepted() -> None:
@@ -164,16 +154,18 @@ def show_retitle_dialog(window: MainWindow) -> None:
         dialog.open()  # window-modal, without a nested event loop
 
     start_job(
-        window,
+        window.window(),
         QCoreApplication.translate("RetitleDialog", "Comparing derived titles…"),
         lambda progress, cancelled: lib.rederive_titles(True, progress, cancelled),
         done,
-        lambda message: QMessageBox.warning(window, QCoreApplication.translate("RetitleDialog", "Marginalia"), message),
+        lambda message: QMessageBox.warning(
+            window.window(), QCoreApplication.translate("RetitleDialog", "Marginalia"), message
+        ),
     )
 
 
-def screenshot_view(window: MainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """The dialog with the proposals of ``window``'s library (shown, not run)."""
-    dialog = RetitleDialog(window.library.rederive_titles(dry_run=True), window)
+    dialog = RetitleDialog(window.library.rederive_titles(dry_run=True), window.window())
     dialog.show()
     return dialog

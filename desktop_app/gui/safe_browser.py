@@ -15,6 +15,6 @@ class SafeTextBrowser(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.anchorClicked.connect(self.linkActivated.emit)
 
-    def loadResource(self, kind: int, url: QUrl):  # noqa: N802, ANN201
+    def loadResource(self, kind: int, url: QUrl | str) -> None:  # noqa: N802
         """No images, style sheets or files: imported text must not reach the disk or the net."""
         return

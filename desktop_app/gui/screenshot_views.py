@@ -26,7 +26,8 @@ def _lazy(module: str, function: str) -> Callable[[MainWindow], QWidget]:
     def view(window: MainWindow) -> QWidget:
         from importlib import import_module
 
-        return getattr(import_module(f"desktop_app.gui.{module}"), function)(window)
+        render: Callable[[MainWindow], QWidget] = getattr(import_module(f"desktop_app.gui.{module}"), function)
+        return render(window)
 
     view.__doc__ = f"{module}.{function}"
     return view

@@ -4,6 +4,7 @@ line for a bad query, and removable chips for the active filters."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -61,7 +62,7 @@ class FilterState:
             return ("all", "")
         return None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "status": self.status,
@@ -105,7 +106,7 @@ class FilterState:
         )
 
     @classmethod
-    def from_dict(cls, d: dict) -> FilterState:
+    def from_dict(cls, d: dict[str, Any]) -> FilterState:
         return cls(
             query=str(d.get("query") or ""),
             status=d.get("status") or None,

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QUrl
+from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -24,7 +25,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMainWindow,
     QMessageBox,
     QPushButton,
     QRadioButton,
@@ -37,7 +37,10 @@ from PySide6.QtWidgets import (
 from desktop_app.gui import i18n, word_marks
 from desktop_app.gui import preferences as prefs
 from desktop_app.gui.appearance import MAX_FONT_SIZE, MIN_FONT_SIZE
-from desktop_app.gui.i18n import language_combo
+from desktop_app.gui.i18n import QT_TRANSLATE_NOOP, language_combo
+
+if TYPE_CHECKING:
+    from desktop_app.gui.window_protocol import WindowLike
 
 CSL_NS = "{http://purl.org/net/xbiblio/csl}"
 THEME_LABELS = (
@@ -79,6 +82,7 @@ def style_title(path: Path) -> str:
         raise ValueError(
             QCoreApplication.translate("SettingsDialog", "it cannot be read ({0})").format(exc.strerror)
         ) from exc
+    assert root is not None  # a parsed document has its root element
     if root.tag not in (f"{CSL_NS}style", "style"):
         raise ValueError(
             QCoreApplication.translate("SettingsDialog", "its root element is <{0}>, not a CSL <style>").format(
@@ -94,7 +98,7 @@ def style_title(path: Path) -> str:
 def available_styles() -> list[tuple[str, str]]:
     """(id, title) of the citation styles: the bundled ones, then the user's."""
     try:
-        from desktop_app.core.citations import available_styles as listed  # type: ignore[import-not-found]
+        from desktop_app.core.citations import available_styles as listed
     except ImportError:  # without core/citations.py's list: the style files themselves
         return _styles_from_files()
     return list(listed())
@@ -131,14 +135,13 @@ def _form(page: QWidget) -> QFormLayout:
 
 # ---- the dialog ------------------------------------------------------------------------------
 class SettingsDialog(QDialog):
-    """The window's Settings dialog; ``win`` is the MainWindow whose settings and library it shows
-    (typed by its Qt base: main_window imports this module)."""
+    """The window's Settings dialog; ``win`` is the MainWindow whose settings and library it shows."""
 
-    def __init__(self, win: QMainWindow) -> None:
-        super().__init__(win)
+    def __init__(self, win: WindowLike) -> None:
+        super().__init__(win.window())
         self.win = win
         self.settings = win.settings
-        self.new_window: QMainWindow | None = None  # after a switch of library
+        self.new_window: WindowLike | None = None  # after a switch of library
         self.setObjectName("settingsDialog")
         self.setWindowTitle(self.tr("Settings"))
         lay = QVBoxLayout(self)
@@ -401,7 +404,7 @@ class SettingsDialog(QDialog):
         if folder:
             self.switch_to(folder, new=new)
 
-    def switch_to(self, folder: str | Path, *, new: bool = False) -> QMainWindow | None:
+    def switch_to(self, folder: str | Path, *, new: bool = False) -> WindowLike | None:
         """Apply the other changes, then open ``folder`` in a new window in place of this one's;
         a refusal is said in a message box (``libraryRefused``) and the dialog stays."""
         from desktop_app.gui.libraries import switch_or_say
@@ -488,7 +491,7 @@ class SettingsDialog(QDialog):
         return style_id
 
 
-def show_settings(win: QMainWindow) -> SettingsDialog:
+def show_settings(win: WindowLike) -> SettingsDialog:
     """Open the window's Settings dialog (window-modal; returns at once)."""
     dlg = SettingsDialog(win)
     dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -496,7 +499,7 @@ def show_settings(win: QMainWindow) -> SettingsDialog:
     return dlg
 
 
-def screenshot_view(window: QMainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """The Settings dialog on the window, shown on its Appearance page, for the docs."""
     dlg = SettingsDialog(window)
     dlg.show()

@@ -13,9 +13,11 @@ dialog has no password field; libpq finds it in ~/.pgpass, PGPASSFILE or a servi
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -32,6 +34,16 @@ from PySide6.QtWidgets import (
 from desktop_app.core.changelog.changes import ChangeRow, is_server_url
 from desktop_app.core.errors import LibraryError, ServerUnreachable
 from desktop_app.core.values import Change, ChangeKind
+from desktop_app.gui.i18n import QT_TRANSLATE_NOOP
+
+if TYPE_CHECKING:
+    from desktop_app.gui.offline import ServerWindow
+    from desktop_app.gui.window_protocol import WindowLike
+
+    class DeskWindow(ServerWindow, Protocol):
+        """The window :func:`attach` follows the other desks in (``MainWindow`` is one)."""
+
+        def set_remote_changes(self, relay: RemoteChanges) -> None: ...
 
 
 def _tr(text: str, n: int = -1) -> str:
@@ -90,7 +102,7 @@ def describe_row(row: ChangeRow, now: datetime | None = None) -> str:
     return sentence.format(row.actor or _tr("someone"), when)
 
 
-def apply_rows(win: QWidget, rows: list[ChangeRow]) -> None:
+def apply_rows(win: WindowLike, rows: list[ChangeRow]) -> None:
     """Refresh what the rows concern: the changed papers (or everything), the sidebar, the note."""
     if not rows or getattr(win, "library", None) is None:
         return
@@ -111,16 +123,16 @@ def apply_rows(win: QWidget, rows: list[ChangeRow]) -> None:
         win.edits.check_note_elsewhere()
 
 
-def attach(win: QWidget) -> RemoteChanges | None:
+def attach(win: DeskWindow) -> RemoteChanges | None:
     """Follow the other desks in this window (a shared library only)."""
     lib = win.library
     if lib.server is None:
         return None
-    win.setWindowTitle(
+    win.window().setWindowTitle(
         (_tr("{0} — {1} (read-only)") if lib.read_only else "{0} — {1}").format("Marginalia", lib.server.location)
     )
     win.reader.last_change_provider = lambda pid: last_change_text(lib, pid)
-    relay = RemoteChanges(win)
+    relay = RemoteChanges(win.window())
     relay.arrived.connect(lambda rows: apply_rows(win, rows), Qt.ConnectionType.QueuedConnection)
     win.set_remote_changes(relay)
     from desktop_app.gui import offline
@@ -173,7 +185,8 @@ class ConnectDialog(QDialog):
         self.test_button.setObjectName("testConnection")
         self.test_button.clicked.connect(self.test)
         layout.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignLeft)
-        self.result = QLabel("", self)
+        # the name hides QDialog.result (kept: a public attribute, which the tests read)
+        self.result: QLabel = QLabel("", self)  # type: ignore[assignment]
         self.result.setObjectName("connectionResult")
         self.result.setTextFormat(Qt.TextFormat.PlainText)
         self.result.setWordWrap(True)
@@ -212,19 +225,19 @@ class ConnectDialog(QDialog):
         return ok
 
 
-def connect_and_switch(win: QWidget) -> QWidget | None:
+def connect_and_switch(win: WindowLike) -> QWidget | None:
     """File → Connect to a shared library…: ask, then open it in place of this window (through
     ``win.library_opener``: launch.switch_library, which opens a URL with launch.switch_to_shared)."""
-    dialog = ConnectDialog(win)
+    dialog = ConnectDialog(win.window())
     if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.url():
         return None
-    opener = getattr(win, "library_opener", None)
+    opener: Callable[[str, bool], QWidget | None] | None = getattr(win, "library_opener", None)
     try:
         if opener is None:
             raise LibraryError(QCoreApplication.translate("ConnectDialog", "This window cannot open another library."))
         return opener(dialog.url(), False)
     except Exception as exc:  # noqa: BLE001 - libraries.SwitchRefused or a failed connection: said
-        QMessageBox.warning(win, dialog.windowTitle(), str(exc))
+        QMessageBox.warning(win.window(), dialog.windowTitle(), str(exc))
         return None
 
 

@@ -1,6 +1,8 @@
 """The keyboard shortcuts, listed once for Help → Keyboard shortcuts and the README."""
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
+
+from desktop_app.gui.i18n import QT_TRANSLATE_NOOP
 
 SHORTCUTS: list[tuple[str, str]] = [
     ("↑ / ↓ or j / k", QT_TRANSLATE_NOOP("Shortcuts", "previous / next paper")),

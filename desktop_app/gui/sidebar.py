@@ -4,8 +4,21 @@ list to the filter shown (all of them must hold); dropping papers on a list or a
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QIcon, QKeyEvent, QPainter, QPixmap
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QIcon,
+    QKeyEvent,
+    QPainter,
+    QPixmap,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -21,6 +34,15 @@ from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.values import ListInfo, TagInfo
 from desktop_app.gui import collation, i18n, theme
 from desktop_app.gui.search_bar import FilterState
+
+if TYPE_CHECKING:
+
+    class PaneWindow(Protocol):
+        """The window whose sidebar :func:`screenshot_tag_filter` shows (``MainWindow`` is one)."""
+
+        @property
+        def sidebar_pane(self) -> SidebarPane: ...
+
 
 KIND = Qt.ItemDataRole.UserRole + 10
 VALUE = Qt.ItemDataRole.UserRole + 11
@@ -241,7 +263,8 @@ class Sidebar(QTreeWidget):
         if found is not None:
             self.setCurrentItem(found)
         else:
-            self.setCurrentItem(None)  # type: ignore[arg-type]  # no entry stands for the filter
+            # no entry stands for the filter (Qt takes None; the stub does not say)
+            self.setCurrentItem(None)  # type: ignore[call-overload]
             self.clearSelection()
         self.blockSignals(False)
 
@@ -314,7 +337,7 @@ class Sidebar(QTreeWidget):
         self.filter_box.setFocus(Qt.FocusReason.OtherFocusReason)
         self.filter_box.setText(self.filter_box.text() + search)
 
-    def _iter(self, top: QTreeWidgetItem | None = None):  # noqa: ANN202
+    def _iter(self, top: QTreeWidgetItem | None = None) -> Iterator[QTreeWidgetItem]:
         stack = [top or self.invisibleRootItem()]
         while stack:
             it = stack.pop()
@@ -337,7 +360,7 @@ class Sidebar(QTreeWidget):
             self.filterChosen.emit(kind, item.data(0, VALUE))
 
     # ---- menus -----------------------------------------------------------------------------
-    def _menu(self, pos) -> None:  # noqa: ANN001
+    def _menu(self, pos: QPoint) -> None:
         item = self.itemAt(pos)
         kind = item.data(0, KIND) if item else None
         value = item.data(0, VALUE) if item else ""
@@ -370,25 +393,26 @@ class Sidebar(QTreeWidget):
         menu.exec(self.viewport().mapToGlobal(pos))
 
     # ---- drops -----------------------------------------------------------------------------
-    def dragEnterEvent(self, event) -> None:  # noqa: ANN001, N802
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         if event.mimeData().hasFormat(MIME_IDS):
             event.acceptProposedAction()
         else:
             event.ignore()
 
-    def dragMoveEvent(self, event) -> None:  # noqa: ANN001, N802
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
         item = self.itemAt(event.position().toPoint())
         if event.mimeData().hasFormat(MIME_IDS) and item is not None and item.data(0, KIND) in ("list", "tag"):
             event.acceptProposedAction()
         else:
             event.ignore()
 
-    def dropEvent(self, event) -> None:  # noqa: ANN001, N802
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
         item = self.itemAt(event.position().toPoint())
         if item is None or item.data(0, KIND) not in ("list", "tag"):
             event.ignore()
             return
-        raw = bytes(event.mimeData().data(MIME_IDS)).decode()
+        # a QByteArray has the buffer protocol, which its stub does not say
+        raw = bytes(event.mimeData().data(MIME_IDS)).decode()  # type: ignore[call-overload]
         ids = [int(x) for x in raw.split(",") if x]
         event.acceptProposedAction()
         self.papersDropped.emit(item.data(0, KIND), item.data(0, VALUE), ids)
@@ -431,7 +455,7 @@ class SidebarPane(QWidget):
         lay.addWidget(sidebar, 1)
         sidebar.filter_box = self.filter_box
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: ANN001, N802
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
         """Esc in the filter box clears it and goes back to the tree; Down goes to the tree."""
         if obj is self.filter_box and isinstance(event, QKeyEvent) and event.type() == QKeyEvent.Type.KeyPress:
             if event.key() == Qt.Key.Key_Escape:
@@ -444,8 +468,8 @@ class SidebarPane(QWidget):
         return super().eventFilter(obj, event)
 
 
-def screenshot_tag_filter(window: QWidget, text: str = "vis") -> QWidget:
+def screenshot_tag_filter(window: PaneWindow, text: str = "vis") -> QWidget:
     """The sidebar with its tag filter in use (``text`` typed), for the docs."""
-    pane: SidebarPane = window.sidebar_pane  # type: ignore[attr-defined]
+    pane: SidebarPane = window.sidebar_pane
     pane.filter_box.setText(text)
     return pane

@@ -15,6 +15,7 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
@@ -149,4 +150,7 @@ class InstanceServer(QObject):
         if self._handler is None:
             self._pending.append(files)
         else:
-            QTimer.singleShot(0, self, lambda: self._handler(files))  # after the answer is on its way
+            # after the answer is on its way; the handler is read when the timer fires (a library
+            # switch sets another). The cast: mypy checks the lambda once for each overload of
+            # singleShot and loses the narrowing to not-None in one of them
+            QTimer.singleShot(0, self, lambda: cast("Callable[..., None]", self._handler)(files))

@@ -335,7 +335,7 @@ def _date_labels(p: QPainter, r: QRect, k: theme.Colors, fm: QFontMetrics, days:
 
 def _legend(p: QPainter, r: QRect, k: theme.Colors, fm: QFontMetrics, entries: list[tuple[str, QColor]]) -> None:
     """Colour swatches and names at the top right, above the plot."""
-    x = r.right()
+    x: float = r.right()
     y = r.top() - fm.height() - 4
     for name, color in reversed(entries):
         w = fm.horizontalAdvance(name)

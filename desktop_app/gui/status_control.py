@@ -12,6 +12,8 @@ from desktop_app.core.store.column_types import STATUSES
 from desktop_app.gui import i18n
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
     from desktop_app.gui.rating_control import RatingControl
 
 KEYS = {"unread": "U", "skimmed": "S", "read": "R"}
@@ -55,9 +57,12 @@ class StatusControl(QWidget):
 
 
 def decision_row(
-    parent: QWidget, on_status: Callable[[str], object], on_rating: Callable[[int], object]
+    parent: QWidget,
+    on_status: Callable[[str], object] | SignalInstance,
+    on_rating: Callable[[int], object] | SignalInstance,
 ) -> tuple[QHBoxLayout, StatusControl, RatingControl]:
-    """The status buttons and the stars side by side (the reader and triage): the row, and both."""
+    """The status buttons and the stars side by side (the reader and triage): the row, and both.
+    ``on_status`` and ``on_rating``: a slot, or a signal the choice is relayed to."""
     from desktop_app.gui.rating_control import RatingControl
 
     row = QHBoxLayout()

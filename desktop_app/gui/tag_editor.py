@@ -5,7 +5,10 @@ Esc in the line first takes back what was typed; Esc in an empty line asks to le
 
 from __future__ import annotations
 
-from PySide6.QtCore import QStringListModel, Qt, QTimer, Signal
+from typing import cast
+
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QCompleter, QLineEdit, QToolButton, QWidget
 
 from desktop_app.gui import theme
@@ -40,7 +43,7 @@ class TagEditor(QWidget):
         self.line.setCompleter(comp)
         # a chosen suggestion is the tag: add it and empty the box (the completer writes the
         # suggestion into the box after this signal: _choose empties it once more at once)
-        comp.activated[str].connect(self._choose)
+        comp.activated[str].connect(self._choose)  # type: ignore[index]  # the stub omits a signal's overloads
         self.line.returnPressed.connect(self._commit)
         self._written_back: str | None = None  # a chosen suggestion, until the line edit writes it
         self.line.textChanged.connect(self._take_back)
@@ -111,10 +114,9 @@ class TagEditor(QWidget):
         if new:
             self.tagsAdded.emit(new)
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: ANN001, N802
-        from PySide6.QtCore import QEvent
-
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
         if obj is self.line and event.type() == QEvent.Type.KeyPress:
+            event = cast(QKeyEvent, event)  # a KeyPress is one
             if event.key() == Qt.Key.Key_Backspace and not self.line.text() and self._tags:
                 self.tagRemoved.emit(self._tags[-1])
                 return True

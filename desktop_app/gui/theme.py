@@ -19,11 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
 from desktop_app.gui import preferences
 from desktop_app.gui.focus_style import FOCUS
+from desktop_app.gui.i18n import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtGui import QFocusEvent, QFont, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QFrame, QPlainTextEdit, QSizePolicy, QWidget
 
 
@@ -44,20 +44,22 @@ class TitleEdit(QPlainTextEdit):
         h = self.fontMetrics().lineSpacing() * min(lines, 4) + 10
         self.setFixedHeight(h)
 
-    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._fit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.editingFinished.emit()
-            self.parentWidget().setFocus() if self.parentWidget() else None
+            parent = self.parentWidget()
+            if parent:
+                parent.setFocus()
             return
         super().keyPressEvent(event)
 
-    def focusOutEvent(self, event) -> None:  # noqa: ANN001, N802
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802
         self.editingFinished.emit()
         super().focusOutEvent(event)
 
-    def insertFromMimeData(self, source) -> None:  # noqa: ANN001, N802
+    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802
         self.insertPlainText(" ".join(source.text().split()))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import weakref
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QSettings
 
 from desktop_app.core.insights.topics import TopicSet
 
@@ -46,7 +46,7 @@ def remember(window: QObject, topics: TopicSet) -> None:
         settings.setValue(key, json.dumps(names, ensure_ascii=False))
 
 
-def _where(window: QObject):  # noqa: ANN202 - (QSettings or None, its key)
+def _where(window: QObject) -> tuple[QSettings | None, str]:  # (the settings or None, its key)
     settings = getattr(window, "settings", None)
     per_library = getattr(window, "window_settings", None)
     if settings is None or per_library is None:

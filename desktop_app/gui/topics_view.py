@@ -10,16 +10,15 @@ Names and words come from the papers' own texts and are shown as plain text.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QHBoxLayout,
     QInputDialog,
     QLabel,
-    QMainWindow,
     QMessageBox,
     QPushButton,
     QSpinBox,
@@ -39,6 +38,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from desktop_app.core.insights.topics import Topic, TopicSet
+    from desktop_app.core.library import Library
+    from desktop_app.gui.window_protocol import WindowLike
 
 MAX_COUNT = 40
 
@@ -46,15 +47,18 @@ MAX_COUNT = 40
 class _NameOnly(QStyledItemDelegate):
     """Edits a topic's name (the first column) and nothing else."""
 
-    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex) -> QWidget | None:  # noqa: N802
+    # None: no editor, as Qt takes it (the stub says a QWidget is returned)
+    def createEditor(  # type: ignore[override]  # noqa: N802
+        self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QWidget | None:
         if index.column() != 0:
             return None
         return super().createEditor(parent, option, index)
 
 
 class TopicsDialog(QDialog):
-    def __init__(self, window: QMainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowLike) -> None:
+        super().__init__(window.window())
         self.setObjectName("topicsDialog")
         self.setWindowTitle(self.tr("Topics"))
         self.window_ = window
@@ -168,7 +172,7 @@ class TopicsDialog(QDialog):
         self.topics = result  # type: ignore[assignment]
         ts = self.topics
         assert ts is not None
-        ts.keep_names(user_names(self.window_))
+        ts.keep_names(user_names(self.window_.window()))
         self.tree.blockSignals(True)
         self.tree.clear()
         for t in ts.topics:
@@ -190,7 +194,7 @@ class TopicsDialog(QDialog):
             if selected is not None and t.name == selected.name:
                 self.tree.setCurrentItem(item)
         if ts.topics and self.tree.currentItem() is None:
-            self.tree.setCurrentItem(self.tree.topLevelItem(0))
+            self.tree.setCurrentItem(cast(QTreeWidgetItem, self.tree.topLevelItem(0)))  # the first topic's
         self.tree.blockSignals(False)
         self._selection_changed()
         if ts.topics:
@@ -244,13 +248,13 @@ class TopicsDialog(QDialog):
             self.topics.rename(number, item.text(0))
         except LibraryError as exc:
             self.window_.status_message(self.tr("Not renamed: {0}").format(str(exc)))
-        remember(self.window_, self.topics)  # for the map, a recomputation and later sessions
+        remember(self.window_.window(), self.topics)  # for the map, a recomputation and later sessions
         self.tree.blockSignals(True)
         item.setText(0, topic.name)  # the name kept (blanks folded), or the old one when refused
         self.tree.blockSignals(False)
         from desktop_app.gui.paper_map import MapDialog
 
-        view = self.window_.findChild(MapDialog)
+        view = self.window_.window().findChild(MapDialog)
         if view is not None:
             view.refresh_names()
 
@@ -301,7 +305,7 @@ class TopicsDialog(QDialog):
     def triage_chosen(self) -> None:
         """Triage only the papers of the chosen topics, in the list's order (the learned order
         takes over once it has a keep and a skip)."""
-        topics = self.chosen() or ([self.selected()] if self.selected() is not None else [])
+        topics = self.chosen() or ([cast("Topic", self.selected())] if self.selected() is not None else [])
         wanted = {pid for t in topics for pid in t.ids if t is not None}
         if not wanted:
             return
@@ -317,19 +321,19 @@ class TopicsDialog(QDialog):
             self.window_.table.select_ids(list(topic.ids))
 
 
-def topics_of(library: object, ids: list[int], k: int | None, cancelled: Callable[[], bool]) -> TopicSet:
+def topics_of(library: Library, ids: list[int], k: int | None, cancelled: Callable[[], bool]) -> TopicSet:
     """The topics of ``ids`` (in a worker): a large list in a child process, whose long calls
     holding the GIL cannot freeze the window (``core/insights/child_worker.py``)."""
     from desktop_app.core.insights import child_worker
 
     if child_worker.in_child_process(len(ids)):
         return child_worker.topics_in_child(child_worker.location_of(library), ids, k, cancelled)
-    return library.topics.of(ids, k)  # type: ignore[attr-defined]
+    return library.topics.of(ids, k)
 
 
-def show_topics(window: QMainWindow) -> TopicsDialog:
+def show_topics(window: WindowLike) -> TopicsDialog:
     """Open (or bring back) the topics of the shown list, computed anew."""
-    dialog = window.findChild(TopicsDialog)
+    dialog = window.window().findChild(TopicsDialog)
     if dialog is None:
         dialog = TopicsDialog(window)
     dialog.show()

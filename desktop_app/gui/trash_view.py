@@ -11,14 +11,13 @@ default. Every write goes through ``lib.trash`` / ``lib.papers``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QMainWindow,
     QMenu,
     QMessageBox,
     QPushButton,
@@ -27,6 +26,9 @@ from PySide6.QtWidgets import (
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.values import Change
+
+if TYPE_CHECKING:
+    from desktop_app.gui.window_protocol import WindowLike
 
 TRASH_KEY = "Ctrl+3"
 RESTORE_KEY = "Ctrl+Shift+R"
@@ -61,12 +63,12 @@ class TrashBar(QWidget):
 
 
 class TrashController(QObject):
-    """Built by the main window (gui/main_window.py, which imports this module: its type is not
-    imported back); acts on the window's table selection and reports through ``on_change``."""
+    """Built by the main window (gui/main_window.py, which imports this module: the window is
+    typed against ``window_protocol.WindowLike``); acts on the window's table selection and reports through ``on_change``."""
 
-    def __init__(self, window: QMainWindow, bar: TrashBar) -> None:
-        super().__init__(window)
-        self._win: Any = window
+    def __init__(self, window: WindowLike, bar: TrashBar) -> None:
+        super().__init__(window.window())
+        self._win = window
         self.bar = bar
         bar.restore.clicked.connect(lambda _=False: self.restore_selected())
         bar.purge.clicked.connect(lambda _=False: self.purge_selected())
@@ -75,14 +77,14 @@ class TrashController(QObject):
         writable = not window.library.read_only
         for b in (bar.restore, bar.purge, bar.empty):
             b.setEnabled(writable)
-        self.restore_action = QAction(self.tr("&Restore from trash"), window)
+        self.restore_action = QAction(self.tr("&Restore from trash"), window.window())
         self.restore_action.setObjectName("restoreFromTrashAction")
         self.restore_action.setShortcut(RESTORE_KEY)
         self.restore_action.triggered.connect(lambda _=False: self.restore_selected())
-        self.purge_action = QAction(self.tr("Delete for &good…"), window)
+        self.purge_action = QAction(self.tr("Delete for &good…"), window.window())
         self.purge_action.setObjectName("deleteForGoodAction")
         self.purge_action.triggered.connect(lambda _=False: self.purge_selected())
-        self.empty_action = QAction(self.tr("Empty &trash…"), window)
+        self.empty_action = QAction(self.tr("Empty &trash…"), window.window())
         self.empty_action.setObjectName("emptyTrashAction")
         self.empty_action.triggered.connect(lambda _=False: self.empty_trash())
 
@@ -113,7 +115,7 @@ class TrashController(QObject):
         return self._win.table.selected_ids() if self._win.state.trash else []
 
     def _warn(self, why: str) -> None:
-        QMessageBox.warning(self._win, self.tr("Marginalia"), why)
+        QMessageBox.warning(self._win.window(), self.tr("Marginalia"), why)
 
     # ---- the user's intents ----------------------------------------------------------------
     def restore_selected(self) -> None:
@@ -174,7 +176,7 @@ class TrashController(QObject):
 
     def _ask(self, title: str, text: str) -> bool:
         """A warning with "Delete for good" and Cancel, Cancel the default (Enter deletes nothing)."""
-        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Cancel, self._win)
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Cancel, self._win.window())
         box.setObjectName("trashPurgeBox")
         box.setTextFormat(Qt.TextFormat.PlainText)
         go = box.addButton(self.tr("Delete for good"), QMessageBox.ButtonRole.DestructiveRole)
@@ -185,10 +187,10 @@ class TrashController(QObject):
         return box.clickedButton() is go
 
 
-def add_trash_entries(window: QMainWindow, menu: QMenu, n: int) -> None:
+def add_trash_entries(window: WindowLike, menu: QMenu, n: int) -> None:
     """The table's context menu in the Trash view (gui/paper_menu.py), for ``n`` selected papers."""
-    trash: TrashController = window.trash  # type: ignore[attr-defined]
-    writable = not window.library.read_only  # type: ignore[attr-defined]
+    trash = window.trash
+    writable = not window.library.read_only
     restore = (
         QCoreApplication.translate("TrashController", "Restore")
         if n == 1
@@ -209,11 +211,10 @@ def add_trash_entries(window: QMainWindow, menu: QMenu, n: int) -> None:
         act.setEnabled(writable)
 
 
-def screenshot_view(window: QMainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """The Trash view, for the docs: when the trash is empty, the first three papers go there."""
-    win: Any = window
-    if not win.library.trash.count():
-        win.library.papers.delete(win.library.query("").ids[:3])
-        win.refresh_sidebar()
-    win.on_sidebar_filter("trash", "")
-    return window
+    if not window.library.trash.count():
+        window.library.papers.delete(window.library.query("").ids[:3])
+        window.refresh_sidebar()
+    window.on_sidebar_filter("trash", "")
+    return window.window()

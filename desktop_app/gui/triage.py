@@ -28,21 +28,21 @@ the pair after it is read one event-loop turn after the paint (``_prefetch``).
 Progress: "triaged" = papers of the list whose status is not "unread"; "today" = papers of the
 list decided since local midnight, from the change log's "status" events when they are logged
 there, else (and in any case at least) the papers decided in this session.
-``window`` is the app's MainWindow (typed as QMainWindow: importing it here would be a cycle).
+``window`` is the app's MainWindow, typed against ``window_protocol.WindowLike``: main_window imports this module.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QTextBlockFormat, QTextCursor
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QHideEvent, QKeyEvent, QKeySequence, QTextBlockFormat, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QInputDialog,
     QLabel,
-    QMainWindow,
     QMenu,
     QToolButton,
     QVBoxLayout,
@@ -60,10 +60,14 @@ from desktop_app.gui.safe_browser import SafeTextBrowser
 from desktop_app.gui.status_control import decision_row
 from desktop_app.gui.tag_editor import TagEditor
 
+if TYPE_CHECKING:
+    from desktop_app.core.insights.triage_queue import QueueSummary
+    from desktop_app.gui.window_protocol import WindowLike
+
 TRIAGE_SHORTCUT = "Ctrl+Shift+T"
 QUICK_TAG_SLOTS = 9  # Alt+1 … Alt+9
 PREFETCH_AHEAD = 2
-STATUS_KEYS = {Qt.Key.Key_U: "unread", Qt.Key.Key_S: "skimmed", Qt.Key.Key_R: "read"}
+STATUS_KEYS: dict[int, str] = {Qt.Key.Key_U: "unread", Qt.Key.Key_S: "skimmed", Qt.Key.Key_R: "read"}
 RESERVED_KEYS = set("usrtnodjke")  # triage's own letters: a decision key may not take one
 COLUMN_WIDTH = 980  # px: about 90 characters a line at the abstract's size
 ABSTRACT_SCALE = 1.4  # the abstract's font against the window's
@@ -73,7 +77,7 @@ TRIAGE_CSS = """
 """
 
 
-def quick_tags(settings) -> list[str]:  # noqa: ANN001 - QSettings
+def quick_tags(settings: QSettings) -> list[str]:
     """The tag on each of Alt+1…9 ("" for a free key)."""
     names = preferences.get_list(settings, preferences.TRIAGE_QUICK_TAGS)
     return (names + [""] * QUICK_TAG_SLOTS)[:QUICK_TAG_SLOTS]
@@ -82,7 +86,7 @@ def quick_tags(settings) -> list[str]:  # noqa: ANN001 - QSettings
 class TriageView(QWidget):
     """The view in the window's central stack. ``enter`` fills it; ``leave`` gives the table back."""
 
-    def __init__(self, window: QMainWindow) -> None:
+    def __init__(self, window: WindowLike) -> None:
         super().__init__(window.stack)
         self.setObjectName("triageView")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -90,7 +94,8 @@ class TriageView(QWidget):
         self.library = window.library
         self.ids: list[int] = []
         self._ids_set: set[int] = set()
-        self.pos = 0
+        # the name hides QWidget.pos (kept: a public attribute, the place in ``ids``)
+        self.pos: int = 0  # type: ignore[assignment]
         self.paper: PaperView | None = None
         self._cache: dict[int, tuple[PaperView, str]] = {}
         self._triaged: set[int] = set()
@@ -237,7 +242,7 @@ class TriageView(QWidget):
         self._prefetch_timer.timeout.connect(self._prefetch)
         window.edits.changed.connect(self.on_change)
         window.files.changed.connect(self.on_change)
-        self.ranker = LearnedOrder(self.library, self, owner=window)
+        self.ranker = LearnedOrder(self.library, self, owner=window.window())
         self.ranker.ranked.connect(self._ranked)
 
     # ---- entering and leaving ---------------------------------------------------------------
@@ -303,7 +308,7 @@ class TriageView(QWidget):
         w.show_current(reload_note=True)
         w.table.setFocus()
 
-    def hideEvent(self, event) -> None:  # noqa: ANN001, N802
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
         self.notes.flush()  # the window closing, or another view: the note is saved now
         super().hideEvent(event)
 
@@ -412,11 +417,11 @@ class TriageView(QWidget):
 
             word_marks.emphasise_sentence(doc, contribution_sentence(paper.abstract_text))
 
-    def _abstract_menu(self, pos: object) -> None:
+    def _abstract_menu(self, pos: QPoint) -> None:
         cursor = self.abstract.textCursor()
         word = cursor.selectedText().strip() if cursor.hasSelection() else ""
         if not word:
-            at = self.abstract.cursorForPosition(pos)  # type: ignore[arg-type]
+            at = self.abstract.cursorForPosition(pos)
             at.select(QTextCursor.SelectionType.WordUnderCursor)
             word = at.selectedText().strip()
         menu = self.abstract.createStandardContextMenu()
@@ -424,7 +429,7 @@ class TriageView(QWidget):
             menu.addSeparator()
             menu.addAction(self.tr("Colour “{0}” as an include word").format(word), lambda: self.add_word(word, True))
             menu.addAction(self.tr("Colour “{0}” as an exclude word").format(word), lambda: self.add_word(word, False))
-        menu.exec(self.abstract.mapToGlobal(pos))  # type: ignore[arg-type]
+        menu.exec(self.abstract.mapToGlobal(pos))
 
     def _spacious(self) -> None:
         """Lines 150% apart, for reading (a document style sheet's line-height reaches only <p>)."""
@@ -536,7 +541,7 @@ class TriageView(QWidget):
             self.why.setText(self.tr("Here because of: {0}").format(", ".join(self._why[cur])))
         self.position.setText(self.tr("Paper {0} of {1}").format(f"{self.pos + 1:,}", f"{len(self.ids):,}"))
 
-    def _summary_text(self, s: object) -> str:
+    def _summary_text(self, s: QueueSummary) -> str:
 
         parts = [self.tr("{0} of {1} decided").format(i18n.number(s.decided), i18n.number(s.shown))]
         if s.seconds_left is not None and s.undecided:
@@ -783,8 +788,8 @@ class TriageView(QWidget):
 class TriageController(QObject):
     """The View menu's entry; builds the view on first use."""
 
-    def __init__(self, window: QMainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowLike) -> None:
+        super().__init__(window.window())
         self.window_ = window
         self.view: TriageView | None = None
 
@@ -806,10 +811,10 @@ class TriageController(QObject):
             QTimer.singleShot(0, self.enter)
 
 
-def install(window: QMainWindow, menu: QMenu) -> TriageController:
+def install(window: WindowLike, menu: QMenu) -> TriageController:
     """View → Triage, and the resume of an unfinished triage."""
     ctl = TriageController(window)
-    action = QAction(QCoreApplication.translate("MainWindow", "&Triage"), window)
+    action = QAction(QCoreApplication.translate("MainWindow", "&Triage"), window.window())
     action.setObjectName("triageAction")
     action.setShortcut(QKeySequence(TRIAGE_SHORTCUT))
     action.triggered.connect(lambda _=False: ctl.toggle())
@@ -819,13 +824,13 @@ def install(window: QMainWindow, menu: QMenu) -> TriageController:
     return ctl
 
 
-def screenshot_view(window: QMainWindow) -> QWidget:
+def screenshot_view(window: WindowLike) -> QWidget:
     """Triage mode on the window's list, at its first paper, with two quick tags assigned."""
-    ctl: TriageController = window.triage
+    ctl = window.triage
     names = quick_tags(window.settings)
     if not any(names):
         names[0], names[1] = "to-read", "rl"
         preferences.put(window.settings, preferences.TRIAGE_QUICK_TAGS, names)
     ctl.enter()
     assert ctl.view is not None
-    return window
+    return window.window()

@@ -189,7 +189,7 @@ class NoteCommand(QUndoCommand):
 
     ID = 1001
 
-    def __init__(self, paper_id: int, old: str, new: str, apply, notify: Notify) -> None:  # noqa: ANN001
+    def __init__(self, paper_id: int, old: str, new: str, apply: Callable[[int, str], Change], notify: Notify) -> None:
         super().__init__(QCoreApplication.translate("EditController", "Edit note"))
         self.paper_id, self.old, self.new = paper_id, old, new
         self._apply = apply  # (paper_id, text) -> Change

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 from pathlib import PurePath
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 from desktop_app.gui import i18n
+
+if TYPE_CHECKING:
+    from desktop_app.core.importing.imports import BatchRow
+    from desktop_app.gui.window_protocol import WindowLike
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
@@ -35,7 +40,7 @@ def when(started: datetime | str, today: date | None = None) -> str:
     return f"at {hm}" if local.date() == (today or date.today()) else f"on {local:%Y-%m-%d} at {hm}"
 
 
-def undo_import_text(batch: dict, cost: dict[str, int], today: date | None = None) -> str:
+def undo_import_text(batch: BatchRow, cost: dict[str, int], today: date | None = None) -> str:
     """The question: how many papers go to the trash, from which import, and the notes and
     highlights that go with them."""
     papers, notes, highlights = cost["papers"], cost["notes"], cost["highlights"]
@@ -60,7 +65,7 @@ def undo_import_text(batch: dict, cost: dict[str, int], today: date | None = Non
     )
 
 
-def undo_import_box(parent: QWidget, batch: dict, cost: dict[str, int]) -> QMessageBox:
+def undo_import_box(parent: QWidget, batch: BatchRow, cost: dict[str, int]) -> QMessageBox:
     """The question box: Move papers to the trash / Cancel, Cancel the default (Enter does not move them)."""
     box = QMessageBox(
         QMessageBox.Icon.Warning,
@@ -75,13 +80,13 @@ def undo_import_box(parent: QWidget, batch: dict, cost: dict[str, int]) -> QMess
         QMessageBox.ButtonRole.DestructiveRole,
     )
     remove.setObjectName("undoImportRemove")
-    cancel = box.button(QMessageBox.StandardButton.Cancel)
+    cancel = cast(QPushButton, box.button(QMessageBox.StandardButton.Cancel))  # as each standard button is
     box.setDefaultButton(cancel)
     box.setEscapeButton(cancel)
     return box
 
 
-def ask_undo_import(parent: QWidget, batch: dict, cost: dict[str, int]) -> bool:
+def ask_undo_import(parent: QWidget, batch: BatchRow, cost: dict[str, int]) -> bool:
     """Ask; True only when the user chose to move the papers to the trash."""
     box = undo_import_box(parent, batch, cost)
     box.exec()
@@ -89,10 +94,10 @@ def ask_undo_import(parent: QWidget, batch: dict, cost: dict[str, int]) -> bool:
     return clicked is not None and clicked.objectName() == "undoImportRemove"
 
 
-def screenshot_undo_import(window: QWidget) -> QWidget:
+def screenshot_undo_import(window: WindowLike) -> QWidget:
     """File → Undo last import…'s question for the newest import, shown without blocking."""
-    lib = window.library  # type: ignore[attr-defined]
+    lib = window.library
     batch = next(b for b in lib.imports.batches() if not b["undone"] and b["added"])
-    box = undo_import_box(window, batch, lib.imports.undo_cost(batch["id"]))
+    box = undo_import_box(window.window(), batch, lib.imports.undo_cost(batch["id"]))
     box.show()
     return box

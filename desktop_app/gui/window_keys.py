@@ -9,19 +9,20 @@ saves it and goes back to the table. Enter in the title saves it and goes back t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 
-MainWindow = Any  # the window (main_window imports this module: no import back)
+if TYPE_CHECKING:
+    from desktop_app.gui.window_protocol import WindowLike
 
 
 class FieldKeys(QObject):
     """An event filter on the reader's title and note editors."""
 
-    def __init__(self, win: MainWindow) -> None:
-        super().__init__(win)
+    def __init__(self, win: WindowLike) -> None:
+        super().__init__(win.window())
         self.win = win
         reader = win.reader
         reader.title_edit.installEventFilter(self)

@@ -1,40 +1,184 @@
-"""What the helper modules (controllers, desks, dialogs) need from the main window, as a
-``typing.Protocol``: they type their ``win``/``window`` against :class:`WindowLike` instead of
-``MainWindow`` (which imports them) or its Qt base. A leaf module: at run time it imports no gui
-module; the types it names are imported for the type checker only."""
+"""What the helper modules (controllers, desks, dialogs, views) use of the main window, as
+``typing.Protocol`` classes: they type their ``win``/``window`` against :class:`WindowLike`
+instead of ``MainWindow``, which imports them (an import back, even for the type checker only,
+would be a cycle: ``tests/test_import_cycles.py``). ``MainWindow`` satisfies it structurally,
+which mypy checks wherever the window is passed to a helper.
+
+A leaf module: it imports no gui module that imports it back, at run time or for the type
+checker. A part of the window whose class lives in such a module (the edit controller, the
+triage, the trash, the related papers...) is described here by a small Protocol of what the
+helpers use of it, or by its Qt base class. A helper that needs more of its own part, or a
+setter taking its own class, extends :class:`WindowLike` in its module, for the type checker
+only (``offline.ServerWindow``, ``index_status.IndexWindow``...). Qt is given the window itself
+as ``win.window()`` (Qt's own method: a top-level window's window is itself), since a Protocol
+is no QWidget.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QLockFile, QObject, QSettings, SignalInstance
+    from PySide6.QtGui import QUndoStack
+    from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QStatusBar, QWidget
 
+    from desktop_app.core.insights.topics import Topic
     from desktop_app.core.library import Library
+    from desktop_app.core.values import Change
+    from desktop_app.gui.deferred import Coalescer
+    from desktop_app.gui.note_editor import NoteEditor
+    from desktop_app.gui.paper_model import PaperTableModel
     from desktop_app.gui.paper_table import PaperTable
     from desktop_app.gui.reader import ReaderPane
-    from desktop_app.gui.search_bar import FilterState
+    from desktop_app.gui.search_bar import FilterState, SearchBar
+    from desktop_app.gui.window_settings import WindowSettings
+
+
+class EditsLike(Protocol):
+    """The window's ``edits`` (``editing.EditController``): the edits on the undo stack."""
+
+    @property
+    def changed(self) -> SignalInstance: ...  # a Change: after an edit, its undo or its redo
+    def add_tags(self, ids: list[int], names: list[str]) -> None: ...
+    def remove_tag(self, ids: list[int], name: str) -> None: ...
+    def add_to_list(self, name: str, ids: list[int]) -> None: ...
+    def new_list_dialog(self, ids: list[int] | None = None) -> str | None: ...
+    def set_status(self, status: str, ids: list[int] | None = None) -> None: ...
+    def set_rating(self, rating: int, ids: list[int] | None = None) -> None: ...
+    def set_decision(self, decision: str | None, ids: list[int] | None = None) -> None: ...
+    def decide_topic(self, topic: Topic, decision: str) -> None: ...
+    def delete_selected(self) -> None: ...
+    def restore_from_trash(self, ids: list[int]) -> Change | None: ...
+    def save_note(self, pid: int, text: str, base: str | None = None, editor: NoteEditor | None = None) -> bool: ...
+    def restore_for_note(self, pid: int, editor: NoteEditor | None = None) -> None: ...
+    def keep_note_as_new_paper(self, pid: int, editor: NoteEditor | None = None) -> None: ...
+    def check_note_elsewhere(self) -> None: ...
+    def send_outbox(self) -> None: ...
+
+
+class FilesLike(Protocol):
+    """The window's ``files`` (``import_export.FileController``): imports, exports, the index."""
+
+    @property
+    def changed(self) -> SignalInstance: ...  # a Change: after an import or undoing one
+    @property
+    def index_ready(self) -> bool: ...  # False while the search index is being rebuilt
+
+
+class AttachLike(Protocol):
+    """The window's ``attach`` (``attach_controller.AttachController``)."""
+
+    def attach_paths(self, paper_id: int, paths: list[str], mode: str | None = None) -> list[int]: ...
+
+
+class TrashLike(Protocol):
+    """The window's ``trash`` (``trash_view.TrashController``): the Trash view's actions."""
+
+    def restore_selected(self) -> None: ...
+    def purge_selected(self) -> None: ...
+    def empty_trash(self) -> None: ...
+
+
+class TriageLike(Protocol):
+    """The window's ``triage`` (``triage.TriageController``)."""
+
+    @property
+    def view(self) -> QWidget | None: ...  # the triage view, once entered
+    def enter(self, only: list[int] | None = None) -> bool: ...
+
+
+class SimilarLike(Protocol):
+    """The window's ``similar`` (``related_panel.SimilarWork``): related papers, tag suggestions."""
+
+    def answered(self, pid: int | None) -> bool: ...
+
+
+class BulkLike(Protocol):
+    """The window's ``bulk`` (``bulk_panel.ReaderOrBulk``): the bulk panel in the reader's place."""
+
+    @property
+    def stack(self) -> QStackedWidget: ...  # the reader or the bulk panel
+    def update(self) -> None: ...
 
 
 class WindowLike(Protocol):
-    """The main window's state and public methods its helpers use."""
+    """The main window's parts and public methods its helpers use."""
 
-    library: Library
-    settings: QSettings
-    state: FilterState
-    table: PaperTable
-    reader: ReaderPane
-    sort_key: str
-    sort_desc: bool
+    # ---- the window as a Qt widget ---------------------------------------------------------
+    def window(self) -> QWidget: ...  # Qt's own: a top-level window's is itself (the parent to give)
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
 
-    def set_sort(self, key: str, desc: bool) -> None:
-        """Sort the table by ``key`` (descending if ``desc``)."""
+    # ---- its state -------------------------------------------------------------------------
+    @property
+    def library(self) -> Library: ...
+    @property
+    def settings(self) -> QSettings: ...
+    @property
+    def window_settings(self) -> WindowSettings: ...
+    @property
+    def state(self) -> FilterState: ...
+    @property
+    def sort_key(self) -> str: ...
+    @property
+    def sort_desc(self) -> bool: ...
+    @property
+    def undo_stack(self) -> QUndoStack: ...
 
-    def show_current(self, reload_note: bool) -> None:
-        """Show the current paper in the reader again."""
+    # ---- its parts -------------------------------------------------------------------------
+    @property
+    def model(self) -> PaperTableModel: ...
+    @property
+    def table(self) -> PaperTable: ...
+    @property
+    def reader(self) -> ReaderPane: ...
+    @property
+    def search(self) -> SearchBar: ...
+    @property
+    def sidebar(self) -> QWidget: ...
+    @property
+    def sidebar_pane(self) -> QWidget: ...  # the sidebar under its tag filter box
+    @property
+    def did_you_mean(self) -> QWidget: ...
+    @property
+    def offline_banner(self) -> QLabel: ...
+    @property
+    def splitter(self) -> QSplitter: ...  # sidebar | search + table | reader
+    @property
+    def stack(self) -> QStackedWidget: ...  # the splitter, the welcome panel or the triage view
+    @property
+    def follow(self) -> Coalescer: ...  # the reader, count and chips one event-loop turn later
+    @property
+    def edits(self) -> EditsLike: ...
+    @property
+    def files(self) -> FilesLike: ...
+    @property
+    def attach(self) -> AttachLike: ...
+    @property
+    def trash(self) -> TrashLike: ...
+    @property
+    def triage(self) -> TriageLike: ...
+    @property
+    def similar(self) -> SimilarLike: ...
+    @property
+    def bulk(self) -> BulkLike: ...
 
-    def current_id(self) -> int | None:
-        """The id of the paper selected in the table."""
-
-    def status_message(self, text: str, ms: int = ...) -> None:
-        """Say ``text`` in the status bar."""
+    # ---- its methods -----------------------------------------------------------------------
+    def current_id(self) -> int | None: ...
+    def select_row(self, row: int) -> None: ...
+    def select_paper(self, pid: int) -> bool: ...
+    def show_current(self, reload_note: bool) -> None: ...
+    def set_sort(self, key: str, desc: bool) -> None: ...
+    def status_message(self, text: str, ms: int = ...) -> None: ...
+    def on_change(self, change: Change) -> None: ...
+    def on_query_typed(self, text: str) -> None: ...
+    def on_sidebar_filter(self, kind: str, value: str) -> None: ...
+    def refresh_query(self, keep: int | None = None) -> None: ...
+    def refresh_sidebar(self) -> None: ...
+    def refresh_reader(self) -> None: ...
+    def load_whole_list(self) -> None: ...
+    def index_ready(self) -> None: ...
+    def open_paper(self) -> None: ...
+    def edit_metadata(self, paper_id: int | None = None) -> None: ...
+    def apply_preferences(self) -> None: ...
+    def hold_instance(self, lock: QLockFile | None, server: QObject | None) -> None: ...

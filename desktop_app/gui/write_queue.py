@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
@@ -22,6 +23,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.values import Change
 from desktop_app.gui.jobs import Job, keep_while_running
+
+T = TypeVar("T")  # what a write hands to its done or failed (a Change, a message)
 
 LARGE = 300  # papers: an edit of more runs in the worker (10,000 took 3.6 s on the GUI thread)
 
@@ -101,7 +104,7 @@ class WriteQueue(QObject):
         self.started.emit(write.text)
         job.start()
 
-    def _finished(self, then: Callable[[object], None], value: object) -> None:
+    def _finished(self, then: Callable[[T], None], value: T) -> None:
         self.runs += 1
         try:
             then(value)
