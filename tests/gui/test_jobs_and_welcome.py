@@ -267,8 +267,8 @@ def test_a_finished_job_lets_go_of_what_its_work_held(qtbot) -> None:
 
     from desktop_app.gui.jobs import SerialJob
 
-    class Held(list):  # a list that a weak reference can follow
-        pass
+    class Held(list):
+        """A list that a weak reference can follow."""
 
     owner = QWidget()
     qtbot.addWidget(owner)

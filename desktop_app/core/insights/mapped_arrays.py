@@ -82,3 +82,14 @@ def _malloc_trim() -> Callable[[int], object] | None:
             found = None
         _TRIM.append(found)
     return _TRIM[0]
+
+
+def position(index: int, length: int) -> int:
+    """``index`` of a sequence of ``length`` items as a position from its start (a negative one
+    counts from the end); IndexError outside it."""
+    i = int(index)
+    if i < 0:
+        i += length
+    if not 0 <= i < length:
+        raise IndexError(index)
+    return i

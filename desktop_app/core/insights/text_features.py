@@ -34,7 +34,7 @@ from sqlalchemy import Select, func, select
 
 from desktop_app.core.insights import cache_lock
 from desktop_app.core.insights.cache_lock import CACHE_DIR
-from desktop_app.core.insights.mapped_arrays import MappedArray, trim_heap
+from desktop_app.core.insights.mapped_arrays import MappedArray, position, trim_heap
 from desktop_app.core.store import tables as t
 
 if TYPE_CHECKING:
@@ -159,11 +159,7 @@ class Terms(Sequence[str]):
     def __getitem__(self, index: int | slice) -> str | list[str]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        i = int(index)
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(index)
+        i = position(index, len(self))
         start = int(self._ends[i - 1]) + 1 if i else 0
         return self._data[start : int(self._ends[i])].decode("utf-8")
 

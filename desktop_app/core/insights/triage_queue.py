@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from desktop_app.core.insights import pace as pace_mod
 from desktop_app.core.insights import queue_model
-from desktop_app.core.insights.mapped_arrays import trim_heap
+from desktop_app.core.insights.mapped_arrays import position, trim_heap
 from desktop_app.core.rules import check_decision
 from desktop_app.core.store import tables as t
 
@@ -119,11 +119,7 @@ class QueueEntries(Sequence[QueueEntry]):
     def __getitem__(self, index: int | slice) -> QueueEntry | list[QueueEntry]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        i = int(index)
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(index)
+        i = position(index, len(self))
         score = None if self._scores is None or np.isnan(self._scores[i]) else round(float(self._scores[i]), 4)
         return QueueEntry(int(self._ids[i]), score, list(self._why.get(i, ())))
 
