@@ -1,5 +1,5 @@
-"""Full rebuild of the search index (``lib.reindex()``) with one process against two (Whoosh's
-multiprocessing writer, one segment per process; ``MARGINALIA_INDEX_PROCS``), wall and CPU time.
+"""Full rebuild of the search index (``lib.reindex()``) with one process against two (the
+bulk writer's forked helper, one segment per process; ``MARGINALIA_INDEX_PROCS``), wall and CPU time.
 
     .venv/bin/python benchmarks/bench_index.py [--size 10000] [--runs 2]
 

@@ -156,26 +156,20 @@ class SearchIndex:
         ix = windex.create_in(str(new), build_schema())
         # compound=False: a compound segment is copied into memory on open (467 MB at 100,000
         # papers, measured); separate files are memory-mapped instead. Two cores: two processes
-        # each build a segment (index_worker.build_options)
-        from desktop_app.core.search.worker import build_options
+        # each write a segment (worker.build_procs, bulk_writer.build)
+        from desktop_app.core.search import bulk_writer
+        from desktop_app.core.search.worker import build_procs
 
-        writer = ix.writer(compound=False, timeout=60, delay=0.1, **build_options(total))
         try:
-            for n, doc in enumerate(docs, 1):
-                writer.add_document(**_fields(doc))
-                if progress and (n % 500 == 0 or n == total):
-                    progress(n, total)
-                if cancelled and n % 200 == 0 and cancelled():
-                    writer.cancel()
-                    ix.close()
-                    shutil.rmtree(new, ignore_errors=True)
-                    return False
-            writer.commit(optimize=True)
+            done = bulk_writer.build(ix, (_fields(d) for d in docs), total, build_procs(total), progress, cancelled)
         except BaseException:
-            writer.cancel()
             ix.close()
             shutil.rmtree(new, ignore_errors=True)
             raise
+        if not done:
+            ix.close()
+            shutil.rmtree(new, ignore_errors=True)
+            return False
         _write_segment_arrays(new, ix)
         ix.close()
         (new / STAMP).write_text(json.dumps({"schema": SCHEMA_VERSION, "app": __version__}), "utf-8")

@@ -88,7 +88,7 @@ MIN_PARALLEL_BUILD = 2000  # papers; below this two processes cost more than the
 
 def build_procs(total: int = MIN_PARALLEL_BUILD) -> int:
     """Processes for a full rebuild of ``total`` papers: 2 on a machine with two or more cores
-    where multiprocessing forks (Whoosh's MpWriter, one segment each), else 1. A spawned start
+    where multiprocessing forks (bulk_writer.build: one segment each), else 1. A spawned start
     (macOS, Windows) would re-run the app's entry in each helper, and a process running Qt is
     never forked. ``MARGINALIA_INDEX_PROCS`` overrides."""
     import multiprocessing
@@ -101,22 +101,6 @@ def build_procs(total: int = MIN_PARALLEL_BUILD) -> int:
     if multiprocessing.get_start_method() != "fork" or "PySide6.QtCore" in sys.modules:
         return 1
     return 2
-
-
-def build_options(total: int) -> dict[str, int | bool]:
-    """``Index.writer`` options of a full rebuild (beside compound, timeout, delay)."""
-    procs = build_procs(total)
-    if procs == 1:
-        return {"limitmb": 256, "procs": 1}
-    # the documents go to the helpers in pickled batches: several per helper even when small
-    # one segment per helper; MARGINALIA_INDEX_MULTISEGMENT=0 merges them into one (serially)
-    multisegment = os.environ.get("MARGINALIA_INDEX_MULTISEGMENT", "1") != "0"
-    return {
-        "limitmb": 256 // procs,
-        "procs": procs,
-        "multisegment": multisegment,
-        "batchsize": max(1, min(100, total // (4 * procs))),
-    }
 
 
 Event = dict[str, Any]  # one line of the child's output, as json.loads gives it (unchecked)
