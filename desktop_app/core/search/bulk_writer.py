@@ -333,7 +333,9 @@ class _Helper:
     def __init__(self, ix: Index) -> None:
         ctx = multiprocessing.get_context("fork")
         self._conn, theirs = ctx.Pipe()
-        self._process = ctx.Process(target=_helper_main, args=(ix, theirs), daemon=True)
+        self._process = ctx.Process(
+            target=_helper_main, args=(ix, theirs)
+        )  # not a daemon: a daemon process may not start one
         self._process.start()
         theirs.close()
 
