@@ -187,12 +187,23 @@ class Finder:
             order: list[ColumnElement[Any]] = [item.position.desc() if descending else item.position.asc()]
         else:
             order = _order_by(sort, descending, d)
+        unfiltered = stmt.where(*where[1 if cq is not None else 0 :]).order_by(
+            *order
+        )  # without the query's own condition
         stmt = stmt.where(*where).order_by(*order)
         if cq is not None and cq.index_query is not None:
             # all text: the index's matches (arrays) picked out of the filters' ordered id list
             key = (cq.sql_key, tuple(tags), tuple(not_tags), status, list_name, sort, descending)
             page, total, found = self._text_query(cq, stmt, key, sort == "relevance", limit, offset)
             return QueryResult(ids=page, total=total, terms=cq.terms, scores=found)
+        if cq is not None and cq.text_query is None and not cq.rank_scores and self._store.data_stamp() is not None:
+            # SQL fields only ("tag:rl", "year:2026"): the papers they pick, unordered, kept in
+            # the order of the filters' id list (cached until the next write, shared with the
+            # text searches): ordering in SQL scanned every live paper (27 ms at 100,000 for a
+            # tag of 6,500 papers)
+            key = ("", tuple(tags), tuple(not_tags), status, list_name, sort, descending)
+            page, total = self._sql_query(cq.where, unfiltered, key, limit, offset)
+            return QueryResult(ids=page, total=total, terms=cq.terms)
         with self._store.read() as conn:
             ids = self._store.fetch_ids(conn, stmt)
         scores: dict[int, float] = {}
@@ -235,6 +246,25 @@ class Finder:
                 self._ordered[key] = ids
         return ids
 
+    def _sql_query(
+        self,
+        where: ColumnElement[bool],
+        unfiltered: Select[int],
+        key: tuple[object, ...],
+        limit: int | None,
+        offset: int,
+    ) -> tuple[list[int], int]:
+        """A query of SQL fields only: the ids ``where`` picks (in no order; a tag's straight from
+        its links), kept in the order of ``unfiltered``'s id list; the page of them, and how many."""
+        import numpy as np
+
+        base = self._ordered_ids(unfiltered, key)
+        with self._store.read() as conn:
+            picked = np.asarray(self._store.fetch_ids(conn, _picked_ids(where)), dtype=np.int64)
+        ids = base[_member(base, picked)] if len(picked) else base[:0]
+        page = ids[offset:] if limit is None else ids[offset : offset + limit]
+        return page.tolist(), len(ids)
+
     def _text_query(
         self,
         cq: CompiledQuery,
@@ -273,6 +303,26 @@ def _words_in_text(query_text: str, d: Dialect) -> list[ColumnElement[bool]]:
         or_(*(d.ci_like(col, f"%{like_escape(word)}%") for col in (p.title, p.authors_json, p.abstract_text)))
         for word in query_text.split()
     ]
+
+
+def _picked_ids(where: ColumnElement[bool]) -> Select[int]:
+    """The ids of the papers ``where`` picks, in no order. ``paper.id IN (SELECT ...)`` (a tag,
+    a list) is its subquery alone: the ids come from the links' index, without looking each
+    paper up (23 ms against 2 ms for a tag of 6,500 papers); the ordered id list it is matched
+    against holds only live papers, so a link to a paper in the trash picks nothing."""
+    from sqlalchemy.sql.elements import BinaryExpression
+    from sqlalchemy.sql.operators import in_op
+    from sqlalchemy.sql.selectable import ScalarSelect, Select
+
+    p = t.paper.c
+    if isinstance(where, BinaryExpression) and where.operator is in_op and where.left is p.id:
+        inner: object = where.right
+        if isinstance(inner, ScalarSelect):
+            inner = inner.element
+        if isinstance(inner, Select) and len(inner.selected_columns) == 1:
+            picked: Select[int] = inner
+            return picked
+    return select(p.id).where(p.deleted_at.is_(None), where)  # the live papers' indexes serve it
 
 
 def _member(ids: np.ndarray, of: np.ndarray) -> np.ndarray:
