@@ -155,6 +155,17 @@ def test_ranking_within_papers_and_the_fallback_agree(generated: SearchIndex) ->
     assert np.allclose([s for _, s in fast], [s for _, s in whoosh], rtol=1e-12)
 
 
+def test_docs_of_gives_each_live_paper_once_in_docnum_order(generated: SearchIndex) -> None:
+    view = generated._arrays()
+    wanted = np.array([5200, 3, 3, 120, 99, 7, 10**7, -4, 4000, 1], dtype=np.int64)  # 120: deleted
+    live = {int(view.pids[d]): d for d in view.live_docs}
+    expected = sorted({live[p] for p in wanted.tolist() if p in live})
+    assert len(expected) == 6
+    assert view.docs_of(wanted).tolist() == expected
+    assert view._docs_by_search(wanted).tolist() == expected  # the path of sparse paper ids
+    assert view.docs_of(np.empty(0, dtype=np.int64)).tolist() == []
+
+
 def test_a_postings_cache_stays_within_its_budget(generated: SearchIndex) -> None:
     cache = PostingsCache(budget_bytes=64 * 1024)
     view = IndexView(generated.searcher, generated.folder, cache, writable=False)
