@@ -46,6 +46,7 @@ bench: $(STAMP) $(TANTIVY_STAMP) $(WORDLLAMA_STAMP)
 	$(PY) benchmarks/bench_core.py --size 100000 --cached --bib-size 0
 	$(PY) benchmarks/bench_cli.py --sizes 10000 100000
 	$(PY) benchmarks/bench_index.py --size 10000
+	$(PY) benchmarks/bench_index.py --size 100000 --runs 1 --procs 2
 	$(PY) benchmarks/bench_writes.py 5000
 	$(PY) benchmarks/bench_gui.py
 	$(PY) benchmarks/bench_triage.py

@@ -22,16 +22,19 @@ The per-document data (stored fields, columns, lengths) is still written by Whoo
 ``tests/core/test_bulk_writer.py`` checks that without the shared values every file is Whoosh's
 byte for byte, and with them every term, its statistics and its postings.
 
-:func:`build` writes a new index's documents with this writer: on two cores half the batches go
-to a forked helper that writes a segment of its own (as Whoosh's ``MpWriter`` with
-``multisegment`` did), and the parent commits both segments in one table of contents.
+:func:`build` writes a new index's documents with this writer: on two cores the batches go to a
+forked helper that writes a segment of its own whenever it is not behind (as Whoosh's ``MpWriter``
+with ``multisegment`` did, which split them evenly), the others to this process's writer, and the
+parent commits both segments in one table of contents.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import queue
 import re
+import threading
 import traceback
 from array import array
 from collections.abc import Callable, Iterable
@@ -271,32 +274,32 @@ def build(
     cancelled: Callable[[], bool] | None = None,
 ) -> bool:
     """Write ``docs`` (each the keyword arguments of ``add_document``) into the empty index
-    ``ix`` and commit them. With ``procs`` 2 every other batch of :data:`BATCH` documents goes to
-    a forked helper writing its own segment. False (nothing committed) when ``cancelled``."""
+    ``ix`` and commit them. With ``procs`` 2 a batch of :data:`BATCH` documents goes to a forked
+    helper writing its own segment whenever the helper is not behind. False (nothing committed)
+    when ``cancelled``."""
     writer = BulkSegmentWriter(ix, compound=False, timeout=60, delay=0.1)
     helper: _Helper | None = None
     try:
         if procs > 1 and total > BATCH:
             helper = _Helper(ix)
         batch: list[Fields] = []
-        sent = 0
         for n, fields in enumerate(docs, 1):
-            if helper is not None and (n - 1) // BATCH % 2:
-                batch.append(fields)
-                if len(batch) == BATCH:
-                    helper.send(batch)
-                    sent += len(batch)
-                    batch = []
-            else:
-                writer.add_document(**fields)
+            batch.append(fields)
+            if len(batch) == BATCH:
+                # the helper takes a batch when it is not behind; else this process writes it,
+                # so the two share the work by their speed (this one also reads the database)
+                if helper is None or not helper.offer(batch):
+                    for one in batch:
+                        writer.add_document(**one)
+                batch = []
             if progress and (n % 500 == 0 or n == total):
                 progress(n, total)
             if cancelled and n % 200 == 0 and cancelled():
                 raise _Cancelled
+        for one in batch:
+            writer.add_document(**one)
         if helper is not None:
-            if batch:
-                helper.send(batch)
-            helper.send(None)  # it writes its segment while this process writes its own
+            helper.finish_input()  # it writes its segment while this process writes its own
         mine = writer._finalize_segment() if writer._added else None
         if mine is None:
             writer._close_segment()
@@ -328,23 +331,50 @@ class HelperFailed(RuntimeError):
 
 class _Helper:
     """A forked process with its own :class:`BulkSegmentWriter` on the same new index: it
-    takes batches over a pipe and answers with its finished segment."""
+    takes batches over a pipe and answers with its finished segment. A thread of this process
+    feeds the pipe from a short queue, so handing over a batch never waits for the helper."""
+
+    WAITING = 2  # batches queued for the helper at most
 
     def __init__(self, ix: Index) -> None:
         ctx = multiprocessing.get_context("fork")
         self._conn, theirs = ctx.Pipe()
-        self._process = ctx.Process(
-            target=_helper_main, args=(ix, theirs)
-        )  # not a daemon: a daemon process may not start one
+        # not a daemon: a daemon process may not start processes of its own
+        self._process = ctx.Process(target=_helper_main, args=(ix, theirs))
         self._process.start()
         theirs.close()
+        self._queue: queue.Queue[list[Fields] | None] = queue.Queue(self.WAITING)
+        self._broken: BaseException | None = None
+        self._feeder = threading.Thread(target=self._feed, name="index-helper-feed", daemon=True)
+        self._feeder.start()
 
-    def send(self, batch: list[Fields] | None) -> None:
-        """A batch to add; None: there is no more, write the segment."""
+    def _feed(self) -> None:
+        while True:
+            batch = self._queue.get()
+            try:
+                self._conn.send(batch)
+            except (OSError, EOFError, ValueError) as exc:  # the helper is gone (its error comes back)
+                self._broken = exc
+                return
+            if batch is None:
+                return
+
+    def offer(self, batch: list[Fields]) -> bool:
+        """Queue ``batch`` for the helper; False when it is behind (the caller writes it)."""
+        if self._broken is not None:
+            raise HelperFailed(self._failure() or f"the index helper process is gone ({self._broken})")
         try:
-            self._conn.send(batch)
-        except (BrokenPipeError, ConnectionResetError, EOFError) as exc:
-            raise HelperFailed(self._failure() or f"the index helper process is gone ({exc})") from exc
+            self._queue.put_nowait(batch)
+        except queue.Full:
+            return False
+        return True
+
+    def finish_input(self) -> None:
+        """No more batches: the helper writes its segment."""
+        self._queue.put(None)
+        self._feeder.join()
+        if self._broken is not None:
+            raise HelperFailed(self._failure() or f"the index helper process is gone ({self._broken})")
 
     def segments(self) -> list[Any]:
         """Its segment, once written (none when it was sent no document)."""
@@ -370,6 +400,8 @@ class _Helper:
     def kill(self) -> None:
         if self._process.is_alive():
             self._process.kill()
+        with contextlib.suppress(queue.Full):
+            self._queue.put_nowait(None)  # the feeder, if waiting for a batch, ends
         self._process.join(timeout=10)
         with contextlib.suppress(OSError):
             self._conn.close()
