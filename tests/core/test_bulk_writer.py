@@ -173,13 +173,19 @@ QUERIES = [
 ]
 
 
-def _answers(folder: Path, docs: list[IndexDoc], procs: int) -> dict[str, object]:
+def _answers(folder: Path, docs: list[IndexDoc], procs: int, segment_postings: int | None = None) -> dict[str, object]:
     index = SearchIndex(folder)
     if procs:
         from unittest import mock
 
-        with mock.patch("desktop_app.core.search.worker.build_procs", return_value=procs):
+        limit = segment_postings or bulk_writer.SEGMENT_POSTINGS
+        with (
+            mock.patch("desktop_app.core.search.worker.build_procs", return_value=procs),
+            mock.patch.object(bulk_writer, "SEGMENT_POSTINGS", limit),
+        ):
             assert index.rebuild(iter(docs), len(docs))
+        segments = len(index.searcher.reader().leaf_readers())
+        assert segments >= (len(docs) * 100 // limit if segment_postings else procs), segments
     else:  # Whoosh's own writer, as the rebuild wrote before the bulk writer
         from desktop_app.core.search.index import STAMP, _write_segment_arrays
 
@@ -208,11 +214,13 @@ def _answers(folder: Path, docs: list[IndexDoc], procs: int) -> dict[str, object
     return out
 
 
-@pytest.mark.parametrize("procs", [1, 2])
-def test_a_rebuilt_index_answers_as_whooshs_did(tmp_path: Path, procs: int) -> None:
+@pytest.mark.parametrize(("procs", "segment_postings"), [(1, None), (2, None), (1, 20_000), (2, 20_000)])
+def test_a_rebuilt_index_answers_as_whooshs_did(tmp_path: Path, procs: int, segment_postings: int | None) -> None:
+    """In one process or two, in one segment each or in several (a writer holds at most
+    ``segment_postings`` postings in memory): the same matches, scores and count."""
     docs = _docs(1200, seed=11)
     theirs = _answers(tmp_path / "whoosh", docs, 0)
-    ours = _answers(tmp_path / "bulk", docs, procs)
+    ours = _answers(tmp_path / "bulk", docs, procs, segment_postings)
     assert theirs["count"] == [1200]
     assert sum(len(v) for k, v in theirs.items() if isinstance(v, list) and k != "count") > 1000
     assert ours == theirs

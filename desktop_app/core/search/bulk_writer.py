@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from whoosh.fields import FieldType
     from whoosh.index import Index
 
-__all__ = ["BATCH", "BulkSegmentWriter", "build"]
+__all__ = ["BATCH", "SEGMENT_POSTINGS", "BulkSegmentWriter", "HelperFailed", "SegmentsWriter", "build"]
 
 BATCH = 250  # documents per batch sent to the helper process
 Fields = dict[str, Any]
@@ -101,6 +101,7 @@ class BulkSegmentWriter(SegmentWriter):  # type: ignore[misc]  # Whoosh is untyp
         self._words: dict[str, re.Pattern[str] | None] = {
             name: _words_pattern(field) for name, field in self.schema.items() if field.indexed
         }
+        self.postings = 0  # postings held in memory (SegmentsWriter starts a new segment past a budget)
         self._stems: dict[str, str] = {}  # a word as found -> its stem
         self._one_position: dict[int, bytes] = {}  # position -> Positions.encode([position])
 
@@ -175,6 +176,7 @@ class BulkSegmentWriter(SegmentWriter):  # type: ignore[misc]  # Whoosh is untyp
         field_boost = fmt.field_boost
         one = self._one_position
         terms = self._postings(name)
+        self.postings += len(positions)
         for term, at in positions.items():
             entry = terms.get(term)
             if entry is None:
@@ -204,6 +206,7 @@ class BulkSegmentWriter(SegmentWriter):  # type: ignore[misc]  # Whoosh is untyp
             entry.docs.append(docnum)
             entry.weights.append(weight * boost)
             entry.values.append(vbytes)
+            self.postings += 1
             if scorable:
                 length += freq
         return length
@@ -264,6 +267,43 @@ class BulkSegmentWriter(SegmentWriter):  # type: ignore[misc]  # Whoosh is untyp
 
 # ---- building a new index ------------------------------------------------------------------
 
+SEGMENT_POSTINGS = 4_000_000  # postings one writer holds before it writes them as a segment
+
+
+class SegmentsWriter:
+    """Documents into as many segments as it takes to hold at most ``limit`` postings in memory
+    at a time (about 25,000 papers: 350 MB of a process at most, whatever the library's size).
+    ``lead`` writes the first segment and, if it holds the index's lock, commits them all."""
+
+    def __init__(self, ix: Index, lead: BulkSegmentWriter, limit: int | None = None) -> None:
+        self._ix = ix
+        self._limit = SEGMENT_POSTINGS if limit is None else limit
+        self.lead = lead
+        self._current = lead
+        self.segments: list[Any] = []
+
+    def add(self, fields: Fields) -> None:
+        current = self._current
+        current.add_document(**fields)
+        if current.postings >= self._limit:
+            self.segments.append(current._finalize_segment())
+            self._current = BulkSegmentWriter(self._ix, _lk=False, compound=False)
+
+    def finish(self) -> list[Any]:
+        """Write the last segment; every segment written."""
+        current = self._current
+        if current._added:
+            self.segments.append(current._finalize_segment())
+        elif current is not self.lead:
+            current._close_segment()
+        return self.segments
+
+    def cancel(self) -> None:
+        if self._current is not self.lead:
+            with contextlib.suppress(Exception):
+                self._current._close_segment()
+        self.lead.cancel()
+
 
 def build(
     ix: Index,
@@ -277,7 +317,8 @@ def build(
     ``ix`` and commit them. With ``procs`` 2 a batch of :data:`BATCH` documents goes to a forked
     helper writing its own segment whenever the helper is not behind. False (nothing committed)
     when ``cancelled``."""
-    writer = BulkSegmentWriter(ix, compound=False, timeout=60, delay=0.1)
+    lead = BulkSegmentWriter(ix, compound=False, timeout=60, delay=0.1)
+    writer = SegmentsWriter(ix, lead)
     helper: _Helper | None = None
     try:
         if procs > 1 and total > BATCH:
@@ -290,25 +331,23 @@ def build(
                 # so the two share the work by their speed (this one also reads the database)
                 if helper is None or not helper.offer(batch):
                     for one in batch:
-                        writer.add_document(**one)
+                        writer.add(one)
                 batch = []
             if progress and (n % 500 == 0 or n == total):
                 progress(n, total)
             if cancelled and n % 200 == 0 and cancelled():
                 raise _Cancelled
         for one in batch:
-            writer.add_document(**one)
+            writer.add(one)
         if helper is not None:
             helper.finish_input()  # it writes its segment while this process writes its own
-        mine = writer._finalize_segment() if writer._added else None
-        if mine is None:
-            writer._close_segment()
+        mine = writer.finish()
+        if not lead._added:
+            lead._close_segment()
         segments = helper.segments() if helper is not None else []
         helper = None
-        if mine is not None:
-            segments.append(mine)
-        writer._commit_toc(segments)
-        writer._finish()
+        lead._commit_toc(segments + mine)
+        lead._finish()
         return True
     except _Cancelled:
         writer.cancel()
@@ -377,7 +416,7 @@ class _Helper:
             raise HelperFailed(self._failure() or f"the index helper process is gone ({self._broken})")
 
     def segments(self) -> list[Any]:
-        """Its segment, once written (none when it was sent no document)."""
+        """Its segments, once written (none when it was sent no document)."""
         try:
             kind, value = self._conn.recv()
         except (BrokenPipeError, ConnectionResetError, EOFError) as exc:
@@ -387,7 +426,8 @@ class _Helper:
             self._conn.close()
         if kind == "error":
             raise HelperFailed(f"the index helper process failed: {value}")
-        return [value] if value is not None else []
+        segments: list[Any] = value
+        return segments
 
     def _failure(self) -> str:
         with contextlib.suppress(OSError, EOFError):
@@ -409,15 +449,18 @@ class _Helper:
 
 def _helper_main(ix: Index, conn: Connection) -> None:
     try:
-        writer = BulkSegmentWriter(ix, _lk=False, compound=False)
+        lead = BulkSegmentWriter(ix, _lk=False, compound=False)
+        writer = SegmentsWriter(ix, lead)
         while True:
             batch = conn.recv()
             if batch is None:
                 break
             for fields in batch:
-                writer.add_document(**fields)
-        segment = writer._finalize_segment() if writer._added else None
-        conn.send(("segment", segment))
+                writer.add(fields)
+        segments = writer.finish()
+        if not lead._added:
+            lead._close_segment()
+        conn.send(("segments", segments))
     except BaseException:  # noqa: BLE001 - told to the parent, which raises HelperFailed
         with contextlib.suppress(OSError):
             conn.send(("error", traceback.format_exc(limit=5)))
