@@ -4,7 +4,7 @@ sorting and paging. ``lib.query(...)`` and ``lib.compile(...)`` delegate here.""
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, Select, and_, or_, select
@@ -37,22 +37,25 @@ def _order_by(sort: str, descending: bool, d: Dialect) -> list[ColumnElement[Any
     def way(col: ColumnElement[Any]) -> ColumnElement[Any]:
         return col.desc() if descending else col.asc()
 
-    title = d.nocase(p.title)
-    orders = {
-        "added": [way(p.added_at), way(p.id)],
-        "title": [way(title), p.id],
-        "year": [way(p.year), title],
-        "venue": [way(d.nocase(p.venue)), title],
-        "rating": [way(p.rating), title],
-        "status": [way(status_order(p.status)), p.id],
-        "decision": [way(decision_order(p.decision)), title],
-        "updated": [way(p.updated_at), way(p.id)],
-        "deleted": [way(p.deleted_at), way(p.id)],  # the trash: when each paper went there
+    def title() -> ColumnElement[Any]:
+        return d.nocase(p.title)
+
+    # built for the sort asked for only (a query's expressions cost as much as its search)
+    orders: dict[str, Callable[[], list[ColumnElement[Any]]]] = {
+        "added": lambda: [way(p.added_at), way(p.id)],
+        "title": lambda: [way(title()), p.id],
+        "year": lambda: [way(p.year), title()],
+        "venue": lambda: [way(d.nocase(p.venue)), title()],
+        "rating": lambda: [way(p.rating), title()],
+        "status": lambda: [way(status_order(p.status)), p.id],
+        "decision": lambda: [way(decision_order(p.decision)), title()],
+        "updated": lambda: [way(p.updated_at), way(p.id)],
+        "deleted": lambda: [way(p.deleted_at), way(p.id)],  # the trash: when each paper went there
         # the first author's family name: the stored JSON list starts with it ('["Vaswani, A…')
-        "authors": [way(d.nocase(p.authors_json)), title],
-        "id": [way(p.id)],
+        "authors": lambda: [way(d.nocase(p.authors_json)), title()],
+        "id": lambda: [way(p.id)],
     }
-    return orders.get(sort, orders["added"])
+    return orders.get(sort, orders["added"])()
 
 
 class Finder:
@@ -154,47 +157,31 @@ class Finder:
         abstract (SQL, any case), without the query language.
         """
         d = self._store.dialect
-        p = t.paper.c
         # no text: no query parser (Whoosh's, imported at the first text search: start-up stays short)
         cq = self.compile(query_text, defer_index=True) if query_text.strip() and not trash else None
-        where: list[ColumnElement[bool]] = [p.deleted_at.is_not(None) if trash else p.deleted_at.is_(None)]
-        if trash:
-            where += _words_in_text(query_text, d)
-        if cq is not None:
-            where.insert(0, cq.where)
-        for names, keep in ((tags, True), (not_tags, False)):
-            for name in names:
-                tagged = p.id.in_(  # tags first, then their papers (as query.py's tag:)
-                    select(t.paper_tag.c.paper_id).where(
-                        t.paper_tag.c.tag_id.in_(select(t.tag.c.id).where(d.ci_under(t.tag.c.name, name)))
-                    )
-                )
-                where.append(tagged if keep else ~tagged)
-        if status:
-            if status not in STATUSES:
-                raise QuerySyntaxError(f"status is one of {', '.join(STATUSES)}")
-            where.append(p.status == status)
-        stmt = select(p.id)
-        item = t.reading_list_item.c
-        if list_name:
-            stmt = stmt.select_from(
-                t.paper.join(t.reading_list_item, item.paper_id == p.id).join(
-                    t.reading_list,
-                    and_(t.reading_list.c.id == item.list_id, d.ci_equals(t.reading_list.c.name, list_name)),
-                )
+
+        def statement(with_query: bool = True) -> Select[int]:
+            """The SQL of the filters and sort, built only when it is run (a cached id list
+            needs none): with the query's own condition, or without."""
+            return _filtered(
+                d,
+                query_text,
+                cq.where if cq is not None and with_query else None,
+                trash,
+                tags,
+                not_tags,
+                status,
+                list_name,
+                sort,
+                descending,
             )
-        if sort == "position" and list_name:
-            order: list[ColumnElement[Any]] = [item.position.desc() if descending else item.position.asc()]
-        else:
-            order = _order_by(sort, descending, d)
-        unfiltered = stmt.where(*where[1 if cq is not None else 0 :]).order_by(
-            *order
-        )  # without the query's own condition
-        stmt = stmt.where(*where).order_by(*order)
+
+        if status and status not in STATUSES:
+            raise QuerySyntaxError(f"status is one of {', '.join(STATUSES)}")
         if cq is not None and cq.index_query is not None:
             # all text: the index's matches (arrays) picked out of the filters' ordered id list
             key = (cq.sql_key, tuple(tags), tuple(not_tags), status, list_name, sort, descending)
-            page, total, found = self._text_query(cq, stmt, key, sort == "relevance", limit, offset)
+            page, total, found = self._text_query(cq, statement, key, sort == "relevance", limit, offset)
             return QueryResult(ids=page, total=total, terms=cq.terms, scores=found)
         if cq is not None and cq.text_query is None and not cq.rank_scores and self._store.data_stamp() is not None:
             # SQL fields only ("tag:rl", "year:2026"): the papers they pick, unordered, kept in
@@ -202,8 +189,9 @@ class Finder:
             # text searches): ordering in SQL scanned every live paper (27 ms at 100,000 for a
             # tag of 6,500 papers)
             key = ("", tuple(tags), tuple(not_tags), status, list_name, sort, descending)
-            page, total = self._sql_query(cq.where, unfiltered, key, limit, offset)
+            page, total = self._sql_query(cq.where, lambda: statement(with_query=False), key, limit, offset)
             return QueryResult(ids=page, total=total, terms=cq.terms)
+        stmt = statement()
         with self._store.read() as conn:
             ids = self._store.fetch_ids(conn, stmt)
         scores: dict[int, float] = {}
@@ -223,7 +211,7 @@ class Finder:
             ids = ids[offset:]
         return QueryResult(ids=ids, total=total, terms=cq.terms if cq is not None else [], scores=scores)
 
-    def _ordered_ids(self, stmt: Select[int], key: tuple[object, ...]) -> np.ndarray:
+    def _ordered_ids(self, build: Callable[[], Select[int]], key: tuple[object, ...]) -> np.ndarray:
         """The ids ``stmt`` selects, in its order, as an array; kept until the next write to
         the database (the same filters and sort serve every keystroke of a text search)."""
         import numpy as np
@@ -237,6 +225,7 @@ class Finder:
             else:
                 self._ordered.clear()
                 self._ordered_stamp = stamp
+        stmt = build()
         with self._store.read() as conn:
             ids = np.asarray(self._store.fetch_ids(conn, stmt), dtype=np.int64)
         with self._ordered_lock:
@@ -249,7 +238,7 @@ class Finder:
     def _sql_query(
         self,
         where: ColumnElement[bool],
-        unfiltered: Select[int],
+        unfiltered: Callable[[], Select[int]],
         key: tuple[object, ...],
         limit: int | None,
         offset: int,
@@ -268,7 +257,7 @@ class Finder:
     def _text_query(
         self,
         cq: CompiledQuery,
-        stmt: Select[int],
+        statement: Callable[[], Select[int]],
         key: tuple[object, ...],
         rank: bool,
         limit: int | None = None,
@@ -281,7 +270,7 @@ class Finder:
         import numpy as np
 
         index = self._index.index
-        base = self._ordered_ids(stmt, key)
+        base = self._ordered_ids(statement, key)
         matched = index.matching_pid_array(cq.index_query)
         ids = base[_member(base, matched)] if len(matched) else base[:0]
         scores: dict[int, float] = {}
@@ -294,6 +283,51 @@ class Finder:
             ids = np.concatenate([top, ids[~_member(ids, top)]])
         page = ids[offset:] if limit is None else ids[offset : offset + limit]
         return page.tolist(), len(ids), scores
+
+
+def _filtered(
+    d: Dialect,
+    query_text: str,
+    condition: ColumnElement[bool] | None,
+    trash: bool,
+    tags: Sequence[str],
+    not_tags: Sequence[str],
+    status: str | None,
+    list_name: str | None,
+    sort: str,
+    descending: bool,
+) -> Select[int]:
+    """The ids of the papers ``condition`` (a query's, if any) and the filters pick, sorted."""
+    p = t.paper.c
+    where: list[ColumnElement[bool]] = [p.deleted_at.is_not(None) if trash else p.deleted_at.is_(None)]
+    if trash:
+        where += _words_in_text(query_text, d)
+    if condition is not None:
+        where.insert(0, condition)
+    for names, keep in ((tags, True), (not_tags, False)):
+        for name in names:
+            tagged = p.id.in_(  # tags first, then their papers (as query.py's tag:)
+                select(t.paper_tag.c.paper_id).where(
+                    t.paper_tag.c.tag_id.in_(select(t.tag.c.id).where(d.ci_under(t.tag.c.name, name)))
+                )
+            )
+            where.append(tagged if keep else ~tagged)
+    if status:
+        where.append(p.status == status)
+    stmt = select(p.id)
+    item = t.reading_list_item.c
+    if list_name:
+        stmt = stmt.select_from(
+            t.paper.join(t.reading_list_item, item.paper_id == p.id).join(
+                t.reading_list,
+                and_(t.reading_list.c.id == item.list_id, d.ci_equals(t.reading_list.c.name, list_name)),
+            )
+        )
+    if sort == "position" and list_name:
+        order: list[ColumnElement[Any]] = [item.position.desc() if descending else item.position.asc()]
+    else:
+        order = _order_by(sort, descending, d)
+    return stmt.where(*where).order_by(*order)
 
 
 def _words_in_text(query_text: str, d: Dialect) -> list[ColumnElement[bool]]:
