@@ -400,17 +400,42 @@ def fit_in_this_process() -> None:
 
 
 def _current(store: Store, state: tuple[int, ...], kept: _Kept) -> SemanticSpace:
-    """The space of ``state``, kept for ``store``: a large folder library's from its cache
-    (fitted there by a child when it is not), else fitted here. ``kept.fit_lock`` is held."""
-    folder = _folder_of(store) if state[0] > CHILD_PAPERS else None
+    """The space of ``state``, kept for ``store``. A folder library of more than
+    :data:`WAIT_PAPERS` papers keeps it in its cache, so that the next process (a command, the
+    window's next start) maps it instead of fitting it again: above :data:`CHILD_PAPERS` fitted
+    there by a child, up to it here. ``kept.fit_lock`` is held."""
+    folder = _folder_of(store) if state[0] > WAIT_PAPERS else None
     if folder is None:
         return _fit_and_keep(store, state, kept)
-    space = _mapped(store, folder, state, kept)  # on disk, fitted before or now by a child
+    if state[0] > CHILD_PAPERS and not _fits_here:
+        space = _mapped(store, folder, state, kept)  # on disk, fitted before or now by a child
+        if space is not None:
+            return space
+        log.info("semantic space fitted in this process: the child could not")
+        space = _fit_and_keep(store, state, kept)
+        save_space(folder, state, space)
+        return space
+    from desktop_app.core.insights import cache_lock
+
+    space = _loaded(folder, state, kept)
     if space is not None:
         return space
-    log.info("semantic space fitted in this process: the child could not")
-    space = _fit_and_keep(store, state, kept)
-    save_space(folder, state, space)
+    with cache_lock.held(folder, "space"):  # another process fitting it: wait, then map its space
+        space = _loaded(folder, state, kept)
+        if space is not None:
+            return space
+        space = _fit_and_keep(store, state, kept)
+        # best effort (a read-only folder keeps none); kept mapped, as the next process maps it
+        if save_space(folder, state, space) is not None:
+            space = _loaded(folder, state, kept) or space
+    return space
+
+
+def _loaded(folder: Path, state: tuple[int, ...], kept: _Kept) -> SemanticSpace | None:
+    space = load_space(folder, state)
+    if space is not None:
+        with _lock:
+            kept.state, kept.space = state, space
     return space
 
 
@@ -446,10 +471,9 @@ def _fit_in_background(store: Store, state: tuple[int, ...], kept: _Kept) -> Non
 
 def _mapped(store: Store, folder: Path, state: tuple[int, ...], kept: _Kept) -> SemanticSpace | None:
     """The space of ``state`` from the folder's cache, else fitted there by a child (then of the
-    texts as they are now; by this process when it is itself such a child), kept for ``store``;
-    None when neither works."""
+    texts as they are now), kept for ``store``; None when neither works."""
     space = load_space(folder, state)
-    if space is None and (fit_and_save(store, folder) is not None if _fits_here else fit_in_child(folder)):
+    if space is None and fit_in_child(folder):
         state = library_state(store)  # what the child fitted: the texts as they are now
         space = load_space(folder, state)
     if space is not None:
