@@ -9,6 +9,13 @@ away" (its file, else its page, opened at once).
   file the importers read (.bib, .ris, …) is left to the window, which imports it.
 * Attaching and removing are undoable; a removal is soft, so undo brings the row back and the
   file never left ``files/``.
+* Both are told as data to the window's ``edits`` (``EditController.submit``): while a shared
+  library's server is away they wait in the journal with the window's other edits and are made
+  when it is back. An attachment needs the paper's row on the server first, so the file is read
+  then, from where it was dropped: a copy is made (or a link recorded) at that moment, and the
+  status bar says to leave the file where it is until then (gone by then: the window says it
+  could not be attached). Nothing is copied ahead into the library folder, where a copy that
+  no attachment names would be left behind if the paper is deleted meanwhile.
 """
 
 from __future__ import annotations
@@ -21,9 +28,10 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from desktop_app.core.errors import LibraryError
+from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
 from desktop_app.gui import preferences
 from desktop_app.gui.paper_links import open_external, paper_links
-from desktop_app.gui.undo import LibraryCommand, perform
+from desktop_app.gui.undo import LibraryCommand
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QMimeData
@@ -174,15 +182,29 @@ class AttachController(QObject):
         mode = mode if mode in ("copy", "link") else "copy"
         added: list[int] = []
         for path in paths:
-            if mode == "copy" and _size(path) >= BACKGROUND_BYTES:
+            if mode == "copy" and _size(path) >= BACKGROUND_BYTES and lib.reachable and not win.edits.has_waiting():
                 self._attach_in_worker(paper_id, path)
                 continue
             try:
-                change = lib.attachments.add(paper_id, path, mode=mode)
+                change = self._attach(paper_id, str(Path(path).expanduser().absolute()), mode)
             except LibraryError as exc:
                 self._say(str(exc), 10000)
                 continue
-            self._push_attached(change, Path(path).name)
+            if change is None:  # it waits: for the server (said here), or another program's write
+                if not win.edits.has_waiting():
+                    continue
+                name = Path(path).name
+                self._say(
+                    (
+                        self.tr("{0} is linked to paper {1} when the library's server is back")
+                        if mode == "link"
+                        else self.tr(
+                            "{0} is copied to paper {1} when the library's server is back: leave the file where it is until then"
+                        )
+                    ).format(name, paper_id),
+                    15000,
+                )
+                continue
             added.append(change.detail["attachment_id"])
         if added:
             what = Path(paths[0]).name if len(added) == 1 else self.tr("%n files", "", len(added))
@@ -192,6 +214,30 @@ class AttachController(QObject):
                 )
             )
         return added
+
+    def _attach(self, paper_id: int, path: str, mode: str) -> Change | None:
+        """One file attached as one undo step through the window's edits (None: it waits). Here
+        a redo restores what its undo removed; the journal's version attaches the file again."""
+        lib = self._win.library
+        removed: dict[str, int] = {}  # "id": the attachment the last undo removed
+
+        def do() -> Change:
+            if "id" in removed:
+                return lib.attachments.restore(removed["id"])
+            return lib.attachments.add(paper_id, path, mode=mode)
+
+        def undo(ch: Change) -> Change:
+            removed["id"] = ch.detail["attachment_id"]
+            return lib.attachments.remove(removed["id"])
+
+        return self._win.edits.submit(
+            DescribedEdit(
+                self.tr("Attach {0}").format(Path(path).name),
+                LibraryCall("attachments", "add", (paper_id, path), {"mode": mode}),
+                LibraryCall("attachments", "remove", (ChangeRef(("detail", "attachment_id")),)),
+            ),
+            (do, undo),
+        )
 
     def _push_attached(self, change: Change, name: str) -> None:
         """Show a made attachment and put it on the undo stack (undo: a soft removal; redo:
@@ -228,18 +274,27 @@ class AttachController(QObject):
         )
 
     def remove_attachment(self, attachment_id: int) -> None:
-        lib, win = self._win.library, self._win
+        """A soft removal, one undo step (it can wait for the server)."""
+        win = self._win
+        # the name as the reader's strip shows it: no read of the server (which may be away)
+        shown = {v.id: v.name for v in win.reader.attachments.items}
         try:
-            name = lib.attachments.get(attachment_id).name
-            perform(
-                win.undo_stack,
-                self.tr("Remove attached file {0}").format(name),
-                lambda: lib.attachments.remove(attachment_id),
-                lambda _ch: lib.attachments.restore(attachment_id),
-                win.on_change,
+            name = shown[attachment_id] if attachment_id in shown else win.library.attachments.get(attachment_id).name
+            change = win.edits.submit(
+                DescribedEdit(
+                    self.tr("Remove attached file {0}").format(name),
+                    LibraryCall("attachments", "remove", (attachment_id,)),
+                    LibraryCall("attachments", "restore", (attachment_id,)),
+                )
             )
         except LibraryError as exc:
             self._say(str(exc))
+            return
+        if change is None:
+            if win.edits.has_waiting():
+                self._say(
+                    self.tr("{0} is removed from the paper when the library's server is back").format(name), 15000
+                )
             return
         self._say(self.tr("Removed {0} from the paper (Ctrl+Z brings it back)").format(name))
 
