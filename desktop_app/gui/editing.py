@@ -264,10 +264,13 @@ class EditController(QObject):
 
     def send_outbox(self) -> None:
         """Send the edits that waited for the server, in order. One the library now refuses (its
-        paper deleted meanwhile, a tag renamed) is said and dropped; the others go on."""
+        paper deleted meanwhile, a tag renamed) is said and dropped; the others go on. A metadata
+        edit that meets fields changed elsewhere is said and handed to ``waitingConflict``. The
+        last refusal said stays in the status bar (no "were saved" after it)."""
         if self._released:
             return
         sent = bool(self.outbox)
+        refused = 0
         while self.outbox:
             text, do, undo, edit = self.outbox[0]
             try:
@@ -279,13 +282,17 @@ class EditController(QObject):
                     self.tr("“{0}”, made while the server was away, was not saved: {1}").format(text, exc), 30000
                 )
                 self.waitingConflict.emit(edit, exc)
+                refused += 1
             except LibraryError as exc:
                 self.message.emit(
                     self.tr("“{0}”, made while the server was away, could not be saved: {1}").format(text, exc), 15000
                 )
+                refused += 1
             self.outbox.pop(0)
             self._write_journal()
-        if self._adopted:
+        if refused:
+            self._adopted = 0
+        elif self._adopted:
             self._say(self.tr("%n edit(s) made while the server was away were saved", "", self._adopted))
             self._adopted = 0
         elif sent:

@@ -482,6 +482,15 @@ def open_metadata_editor(window: EditorWindow, paper_id: int | None = None) -> M
     shown = window.reader.paper
     if not window.library.reachable and shown is not None and shown.id == pid:
         paper = shown  # the server is away: the fields as the reader has them (the save says them as its base)
+    elif not window.library.reachable:  # no read of a server known to be away
+        window.status_message(
+            QCoreApplication.translate(
+                "MetadataEditor",
+                "The library's server cannot be reached: only the paper the reader shows can be edited meanwhile",
+            ),
+            10000,
+        )
+        return None
     else:
         try:
             paper = window.library.papers.get(pid)
@@ -511,11 +520,11 @@ def resolve_waiting_conflict(window: EditorWindow, edit: DescribedEdit | None, c
     dialog = MetadataEditor(paper, lambda ch, b: save_metadata(window, pid, ch, b), window.window())
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show_waiting(changes, conflict)
-    dialog.show_error(
-        QCoreApplication.translate(
-            "MetadataEditor", "your edit of “{0}”, made while the server was away, was not saved: {1}"
-        ).format(paper.title, conflict)
-    )
+    said = QCoreApplication.translate(
+        "MetadataEditor", "your edit of “{0}”, made while the server was away, was not saved: {1}"
+    ).format(paper.title, conflict)
+    dialog.show_error(said)
+    window.status_message(said[:1].upper() + said[1:], 30000)
     window.set_metadata_editor(dialog)
     dialog.open()
 

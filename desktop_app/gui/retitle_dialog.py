@@ -137,6 +137,15 @@ def apply_titles(window: WindowLike, titles: dict[int, str]) -> Change | None:
 def show_retitle_dialog(window: WindowLike) -> None:
     """Compute the proposals in a worker, then show them; nothing to do is said in the status bar."""
     lib = window.library
+    if not lib.reachable:  # they are computed from the titles on the server
+        window.status_message(
+            QCoreApplication.translate(
+                "RetitleDialog",
+                "Re-derive titles compares the titles on the library's server: try again when it is back",
+            ),
+            10000,
+        )
+        return
 
     def done(changes: object) -> None:
         if not changes:
