@@ -11,22 +11,23 @@ away" (its file, else its page, opened at once).
   file never left ``files/``.
 * Both are told as data to the window's ``edits`` (``EditController.submit``): while a shared
   library's server is away they wait in the journal with the window's other edits and are made
-  when it is back. An attachment needs the paper's row on the server first, so the file is read
-  then, from where it was dropped: a copy is made (or a link recorded) at that moment, and the
-  status bar says to leave the file where it is until then (gone by then: the window says it
-  could not be attached). Nothing is copied ahead into the library folder, where a copy that
-  no attachment names would be left behind if the paper is deleted meanwhile.
+  when it is back. The copy is local, so it is made at once, into the desk's
+  ``outbox/attachments/`` (``lib.attachments.stage``, in a worker when large): the file may be
+  moved or deleted meanwhile. The attachment's row needs the server: ``add_staged`` attaches
+  that copy when it is back (and removes it; refused then, it is removed too). A link records
+  where the file is, so it is recorded when the server is back, from there.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QEvent, QObject, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog, QWidget
 
+from desktop_app.core.attachment_files import remove_file
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
 from desktop_app.gui import preferences
@@ -181,31 +182,19 @@ class AttachController(QObject):
         mode = mode or preferences.get_str(win.settings, preferences.ATTACH_MODE)
         mode = mode if mode in ("copy", "link") else "copy"
         added: list[int] = []
+        away = not lib.reachable or win.edits.has_waiting()  # the edit will wait: a copy is staged now
         for path in paths:
-            if mode == "copy" and _size(path) >= BACKGROUND_BYTES and lib.reachable and not win.edits.has_waiting():
-                self._attach_in_worker(paper_id, path)
+            if mode == "copy" and _size(path) >= BACKGROUND_BYTES:
+                (self._stage_in_worker if away else self._attach_in_worker)(paper_id, path)
                 continue
             try:
-                change = self._attach(paper_id, str(Path(path).expanduser().absolute()), mode)
+                staged = lib.attachments.stage(path) if mode == "copy" and away else None
             except LibraryError as exc:
                 self._say(str(exc), 10000)
                 continue
-            if change is None:  # it waits: for the server (said here), or another program's write
-                if not win.edits.has_waiting():
-                    continue
-                name = Path(path).name
-                self._say(
-                    (
-                        self.tr("{0} is linked to paper {1} when the library's server is back")
-                        if mode == "link"
-                        else self.tr(
-                            "{0} is copied to paper {1} when the library's server is back: leave the file where it is until then"
-                        )
-                    ).format(name, paper_id),
-                    15000,
-                )
-                continue
-            added.append(change.detail["attachment_id"])
+            change = self._attach(paper_id, str(Path(path).expanduser().absolute()), mode, staged)
+            if change is not None:
+                added.append(change.detail["attachment_id"])
         if added:
             what = Path(paths[0]).name if len(added) == 1 else self.tr("%n files", "", len(added))
             self._say(
@@ -215,28 +204,71 @@ class AttachController(QObject):
             )
         return added
 
-    def _attach(self, paper_id: int, path: str, mode: str) -> Change | None:
-        """One file attached as one undo step through the window's edits (None: it waits). Here
-        a redo restores what its undo removed; the journal's version attaches the file again."""
-        lib = self._win.library
+    def _attach(self, paper_id: int, path: str, mode: str, staged: Path | None = None) -> Change | None:
+        """One file attached as one undo step through the window's edits; None when it waits
+        (said) or was refused (said). ``staged``: the copy made for it while the server is away
+        (``lib.attachments.stage``). Here a redo restores what its undo removed; the journal's
+        version attaches the file again."""
+        win, lib, name = self._win, self._win.library, Path(path).name
         removed: dict[str, int] = {}  # "id": the attachment the last undo removed
+        first = (
+            LibraryCall("attachments", "add", (paper_id, path), {"mode": mode})
+            if staged is None
+            else LibraryCall("attachments", "add_staged", (paper_id, str(staged)))
+        )
 
         def do() -> Change:
             if "id" in removed:
                 return lib.attachments.restore(removed["id"])
-            return lib.attachments.add(paper_id, path, mode=mode)
+            return first(lib)
 
         def undo(ch: Change) -> Change:
             removed["id"] = ch.detail["attachment_id"]
             return lib.attachments.remove(removed["id"])
 
-        return self._win.edits.submit(
-            DescribedEdit(
-                self.tr("Attach {0}").format(Path(path).name),
-                LibraryCall("attachments", "add", (paper_id, path), {"mode": mode}),
-                LibraryCall("attachments", "remove", (ChangeRef(("detail", "attachment_id")),)),
-            ),
-            (do, undo),
+        try:
+            change = win.edits.submit(
+                DescribedEdit(
+                    self.tr("Attach {0}").format(name),
+                    first,
+                    LibraryCall("attachments", "remove", (ChangeRef(("detail", "attachment_id")),)),
+                ),
+                (do, undo),
+            )
+        except LibraryError as exc:
+            if staged is not None:  # refused before it ran (add_staged removes it when it runs)
+                remove_file(staged)
+            self._say(str(exc), 10000)
+            return None
+        if change is None and win.edits.has_waiting():  # (else: behind another program's write)
+            self._say(
+                (
+                    self.tr("{0} is linked to paper {1} when the library's server is back")
+                    if staged is None
+                    else self.tr(
+                        "{0} is copied into the library and attached to paper {1} when the library's server is back"
+                    )
+                ).format(name, paper_id),
+                15000,
+            )
+        return change
+
+    def _stage_in_worker(self, paper_id: int, path: str) -> None:
+        """A large file attached while the server is away: copied in a worker, then waiting."""
+        from desktop_app.gui.jobs import start_job
+
+        lib, name = self._win.library, Path(path).name
+
+        def done(staged: object) -> None:
+            self._attach(paper_id, str(Path(path).expanduser().absolute()), "copy", cast(Path, staged))
+
+        start_job(
+            self._win.window(),
+            self.tr("Copying {0} into the library…").format(name),
+            lambda progress, cancelled: lib.attachments.stage(path),
+            done,
+            lambda message: self._say(message, 10000),
+            modal=False,
         )
 
     def _push_attached(self, change: Change, name: str) -> None:

@@ -1,4 +1,8 @@
-"""Edits of the library from the window, each one an undoable command that calls the Library."""
+"""Edits of the library from the window, each one an undoable command that calls the Library.
+
+The dialogs' edits (metadata, re-derived titles, duplicates, attachments) come in through
+:meth:`EditController.submit`, told as data like the window's own, so that while a shared
+library's server is away they wait in the same outbox and journal and are sent in the same order."""
 
 from __future__ import annotations
 

@@ -86,12 +86,12 @@
         <translation>资料库的服务器恢复后，{0} 将链接到论文 {1}</translation>
     </message>
     <message>
-        <source>{0} is copied to paper {1} when the library&apos;s server is back: leave the file where it is until then</source>
-        <translation>资料库的服务器恢复后，{0} 将复制到论文 {1}：在此之前请不要移动该文件</translation>
-    </message>
-    <message>
         <source>{0} is removed from the paper when the library&apos;s server is back</source>
         <translation>资料库的服务器恢复后，{0} 将从论文中移除</translation>
+    </message>
+    <message>
+        <source>{0} is copied into the library and attached to paper {1} when the library&apos;s server is back</source>
+        <translation>{0} 已复制到资料库，资料库的服务器恢复后将附加到论文 {1}</translation>
     </message>
 </context>
 <context>

@@ -158,6 +158,42 @@ def test_a_file_attached_and_removed_goes_through_the_journal(library_dir: Path,
             attach.do(lib)
 
 
+def test_a_copy_staged_while_the_server_is_away_is_attached_then_removed(library_dir: Path, tmp_path: Path) -> None:
+    lib, (pid, gone) = _library(
+        library_dir, [Record(title="Lenses", abstract="On lenses."), Record(title="Mirrors", abstract="On mirrors.")]
+    )
+    pdf = tmp_path / "lenses.pdf"
+    pdf.write_bytes(b"%PDF-1.4 lenses")
+    with lib:
+        staged = lib.attachments.stage(pdf)
+        assert staged.parent.parent == library_dir / "outbox" / "attachments" and staged.name == "lenses.pdf"
+        pdf.unlink()  # the original may go: the copy is the library's
+        attach = _journaled(
+            DescribedEdit(
+                "Attach lenses.pdf",
+                LibraryCall("attachments", "add_staged", (pid, str(staged))),
+                LibraryCall("attachments", "remove", (ChangeRef(("detail", "attachment_id")),)),
+            )
+        )
+        change = attach.do(lib)
+        [shown] = lib.attachments.for_paper(pid)
+        assert shown.kind == "copy" and shown.exists and shown.location.read_bytes() == b"%PDF-1.4 lenses"
+        assert not staged.exists() and not staged.parent.exists()
+        attach.undo(lib, change)
+        assert lib.attachments.for_paper(pid) == [] and shown.location.exists()  # a soft removal
+
+        # refused when sent (its paper deleted meanwhile): said, and the staged copy goes too
+        again = lib.attachments.stage(shown.location)
+        lib.papers.delete([gone])
+        with pytest.raises(LibraryError):
+            lib.attachments.add_staged(gone, again)
+        assert not again.exists()
+        # only a copy staged in this library's folder is attached (and removed)
+        with pytest.raises(LibraryError, match="not a copy staged"):
+            lib.attachments.add_staged(pid, shown.location)
+        assert shown.location.exists()
+
+
 def test_the_new_managers_are_callable_and_others_still_refused() -> None:
     for manager in ("duplicates", "attachments"):
         LibraryCall.from_json({"manager": manager, "method": "add", "args": [], "kwargs": {}})

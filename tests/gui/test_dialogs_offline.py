@@ -213,14 +213,17 @@ def test_retitles_merges_dismissals_and_attachments_wait_and_are_sent_in_order(
         assert dups.pair_list.topLevelItemCount() == 0 and "set apart" in dups.status.text()
         new_pdf = _pdf(tmp_path, "new.pdf")
         assert win.attach.attach_paths(ids["derived2"], [str(new_pdf)]) == []
-        assert "new.pdf is copied to paper" in win.statusBar().currentMessage()
+        assert "new.pdf is copied into the library and attached to paper" in win.statusBar().currentMessage()
+        # the copy is made at once, into the desk's folder: the file may go meanwhile
+        [staged] = (lib.folder / "outbox" / "attachments").glob("*/new.pdf")
+        new_pdf.unlink()
         win.reader.attachments.menu_for(removed_pdf).findChild(QAction, "removeAttachment").trigger()
         assert "old.pdf is removed from the paper when" in win.statusBar().currentMessage()
         assert [(e["do"]["manager"], e["do"]["method"]) for e in _journaled(win)] == [
             ("papers", "set_derived_titles"),
             ("duplicates", "merge"),
             ("duplicates", "dismiss"),
-            ("attachments", "add"),
+            ("attachments", "add_staged"),
             ("attachments", "remove"),
         ]
         assert win.edits.waiting_in_memory() == 0
@@ -232,7 +235,9 @@ def test_retitles_merges_dismissals_and_attachments_wait_and_are_sent_in_order(
         assert lib.duplicates.dismissed() == [
             tuple(sorted((ids["Scripts, Plans and Goals"], ids["Conceptual Dependency"])))
         ]
-        assert [v.name for v in lib.attachments.for_paper(ids["derived2"])] == ["new.pdf"]
+        [attached] = lib.attachments.for_paper(ids["derived2"])
+        assert attached.name == "new.pdf" and attached.exists and attached.path.startswith("files/")
+        assert not staged.exists() and not staged.parent.exists()  # attached: the staged copy goes
         stack = win.undo_stack
         assert [stack.text(i) for i in range(stack.count())] == [
             "Re-derive titles",
