@@ -34,7 +34,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         item.add_marker(pytest.mark.skip(reason=SHARED_MISSING))
 
 
-pytest_plugins = ["tests.helpers.pg_fixtures"]  # pg_server, pg_url: shared (PostgreSQL) libraries
+# pg_server, pg_url: shared (PostgreSQL) libraries; own_server: a server a test stops and starts
+pytest_plugins = ["tests.helpers.pg_fixtures", "tests.helpers.offline_server"]
 
 
 @pytest.fixture(autouse=True)

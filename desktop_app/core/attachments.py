@@ -7,10 +7,17 @@ soft by default (``removed_at`` set, the file kept: :meth:`Attachments.restore` 
 hard removal deletes the row and, for a copy, its file once the deletion is committed.
 :meth:`Attachments.problems` is what ``marginalia check`` reports: files missing or changed, and
 copies in ``files/`` that no attachment names (left behind).
+
+While a shared library's server is away, a file attached by copy is copied at once into the
+desk's ``outbox/attachments/`` (:meth:`Attachments.stage`: the copy is local, the row needs the
+server) and :meth:`Attachments.add_staged` attaches that copy when the server is back, then
+removes it; refused then (the paper deleted meanwhile), it is removed too.
 """
 
 from __future__ import annotations
 
+import contextlib
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,12 +28,14 @@ from sqlalchemy import delete, insert, select, update
 
 from desktop_app.core import attachment_files as af
 from desktop_app.core.changelog.changes import writes
-from desktop_app.core.errors import LibraryError
+from desktop_app.core.errors import LibraryError, ServerUnreachable
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.column_types import ATTACHMENT_KINDS
 from desktop_app.core.store.store import inserted_id
 from desktop_app.core.values import Change, ChangeKind
+
+STAGED_DIR = Path("outbox") / "attachments"  # in the library (desk) folder: copies waiting for a server
 
 
 @dataclass(frozen=True)
@@ -154,6 +163,42 @@ class Attachments:
         finally:
             temp.unlink(missing_ok=True)
         return Change(ChangeKind.ATTACHMENTS, (int(paper_id),), detail={"attachment_id": aid})
+
+    def stage(self, path: str | Path) -> Path:
+        """Copy the file at ``path`` into ``outbox/attachments/<token>/`` under its own name, for
+        :meth:`add_staged` to attach when the server answers: what an attachment by copy can do
+        while a shared library's server is away. Returns the copy."""
+        source = Path(path).expanduser().absolute()
+        if not source.is_file():
+            raise LibraryError(f"{source} is not a file that can be attached")
+        folder = self.folder / STAGED_DIR / secrets.token_hex(8)
+        temp: Path | None = None
+        try:
+            temp, _sha, _size = af.copy_to_temp(source, folder)
+            return temp.rename(folder / af.safe_name(source.name))
+        except OSError as exc:
+            if temp is not None:
+                temp.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+            raise LibraryError(f"{source.name} could not be copied into the library: {exc.strerror or exc}") from exc
+
+    def add_staged(self, paper_id: int, staged: str | Path) -> Change:
+        """Attach by copy a file :meth:`stage` copied, then remove that copy; refused (the
+        paper gone, say), it is removed too. A server still away keeps it for the next try."""
+        where = Path(staged)
+        folder = (self.folder / STAGED_DIR).resolve()
+        if where.resolve().parent.parent != folder:
+            raise LibraryError(f"{where} is not a copy staged in this library's folder")
+        try:
+            change = self.add(paper_id, where, mode="copy")
+        except ServerUnreachable:
+            raise
+        except LibraryError:
+            af.remove_file(where)
+            raise
+        af.remove_file(where)
+        return change
 
     @writes
     def remove(self, attachment_id: int, *, hard: bool = False) -> Change:

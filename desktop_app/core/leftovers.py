@@ -21,6 +21,7 @@ STALE_SECONDS = 15 * 60
 _PATTERNS = (
     ("a partial attachment copy", "files/*/.attach-*.tmp"),
     ("a partial attachment copy", "backups/files/.attach-*.tmp"),
+    ("a partial attachment copy", "outbox/attachments/*/.attach-*.tmp"),
     ("an index rebuild", "index.new"),
     ("a partial backup", "backups/*.part"),
     ("a partial restore", "library.sqlite.restoring"),

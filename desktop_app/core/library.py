@@ -350,9 +350,7 @@ class Library:
     def set_derived_titles(self, titles: dict[int, str]) -> Change:
         """Write these titles to the papers whose title is still derived, in one transaction;
         the Change's ``detail["old"]`` passed back undoes it (core/retitle.py)."""
-        from desktop_app.core.retitle import set_derived_titles
-
-        return set_derived_titles(self.store, titles)
+        return self.papers.set_derived_titles(titles)
 
     def warm_search(self, **filters: object) -> None:
         """Load what the first text search needs ahead of it: the query parser, the executor and

@@ -14,7 +14,9 @@ if TYPE_CHECKING:
     from desktop_app.core.library import Library
 
 # the Library's managers an edit may call (a journal file names no other attribute)
-MANAGERS = frozenset({"papers", "tags", "lists", "highlights", "searches", "trash", "topics", "imports"})
+MANAGERS = frozenset(
+    {"papers", "tags", "lists", "highlights", "searches", "trash", "topics", "imports", "duplicates", "attachments"}
+)
 _REF = "$change"  # the JSON key of a ChangeRef
 
 

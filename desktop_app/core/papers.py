@@ -291,6 +291,14 @@ class Papers:
             detail={"old": old, "fields": fields},
         )
 
+    def set_derived_titles(self, titles: Mapping[int, str] | Mapping[str, str]) -> Change:
+        """Write these titles to the papers whose title is still derived, in one transaction
+        (ids as numbers or as their text); ``detail["old"]`` passed back undoes it
+        (core/retitle.py). Re-derive titles… calls it as data, so it can wait for a server."""
+        from desktop_app.core.retitle import set_derived_titles
+
+        return set_derived_titles(self._store, titles)
+
     @writes
     def set_status(self, paper_ids: Sequence[int], status: str) -> Change:
         return self._set_column(paper_ids, "status", check_status(status))

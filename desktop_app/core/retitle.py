@@ -50,12 +50,14 @@ def _proposals(store: Store, progress: Progress | None, cancelled: Cancelled | N
     return out
 
 
-def set_derived_titles(store: Store, titles: Mapping[int, str]) -> Change:
+def set_derived_titles(store: Store, titles: Mapping[int, str] | Mapping[str, str]) -> Change:
     """Write derived titles, in one transaction, to the papers whose title is still derived.
+    The ids may be given as text (a journaled edit's JSON keys are).
 
     ``detail["old"]`` maps each changed id to its previous title: passing it back undoes."""
     p = t.paper.c
-    ids = [int(i) for i in titles]
+    wanted = {int(pid): title for pid, title in titles.items()}
+    ids = list(wanted)
     old: dict[int, str] = {}
     if not ids:
         return Change(ChangeKind.PAPERS, detail={"old": old})
@@ -65,7 +67,7 @@ def set_derived_titles(store: Store, titles: Mapping[int, str]) -> Change:
         )
         rows = tx.conn.execute(still_derived).all()
         for pid, title in rows:
-            new = " ".join(str(titles[pid]).split())
+            new = " ".join(str(wanted[pid]).split())
             if not new or new == title:
                 continue
             tx.conn.execute(update(t.paper).where(p.id == pid).values(title=new, updated_at=tx.now))

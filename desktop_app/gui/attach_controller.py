@@ -9,21 +9,30 @@ away" (its file, else its page, opened at once).
   file the importers read (.bib, .ris, …) is left to the window, which imports it.
 * Attaching and removing are undoable; a removal is soft, so undo brings the row back and the
   file never left ``files/``.
+* Both are told as data to the window's ``edits`` (``EditController.submit``): while a shared
+  library's server is away they wait in the journal with the window's other edits and are made
+  when it is back. The copy is local, so it is made at once, into the desk's
+  ``outbox/attachments/`` (``lib.attachments.stage``, in a worker when large): the file may be
+  moved or deleted meanwhile. The attachment's row needs the server: ``add_staged`` attaches
+  that copy when it is back (and removes it; refused then, it is removed too). A link records
+  where the file is, so it is recorded when the server is back, from there.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QEvent, QObject, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog, QWidget
 
+from desktop_app.core.attachment_files import remove_file
 from desktop_app.core.errors import LibraryError
+from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
 from desktop_app.gui import preferences
 from desktop_app.gui.paper_links import open_external, paper_links
-from desktop_app.gui.undo import LibraryCommand, perform
+from desktop_app.gui.undo import LibraryCommand
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QMimeData
@@ -173,17 +182,19 @@ class AttachController(QObject):
         mode = mode or preferences.get_str(win.settings, preferences.ATTACH_MODE)
         mode = mode if mode in ("copy", "link") else "copy"
         added: list[int] = []
+        away = not lib.reachable or win.edits.has_waiting()  # the edit will wait: a copy is staged now
         for path in paths:
             if mode == "copy" and _size(path) >= BACKGROUND_BYTES:
-                self._attach_in_worker(paper_id, path)
+                (self._stage_in_worker if away else self._attach_in_worker)(paper_id, path)
                 continue
             try:
-                change = lib.attachments.add(paper_id, path, mode=mode)
+                staged = lib.attachments.stage(path) if mode == "copy" and away else None
             except LibraryError as exc:
                 self._say(str(exc), 10000)
                 continue
-            self._push_attached(change, Path(path).name)
-            added.append(change.detail["attachment_id"])
+            change = self._attach(paper_id, str(Path(path).expanduser().absolute()), mode, staged)
+            if change is not None:
+                added.append(change.detail["attachment_id"])
         if added:
             what = Path(paths[0]).name if len(added) == 1 else self.tr("%n files", "", len(added))
             self._say(
@@ -192,6 +203,73 @@ class AttachController(QObject):
                 )
             )
         return added
+
+    def _attach(self, paper_id: int, path: str, mode: str, staged: Path | None = None) -> Change | None:
+        """One file attached as one undo step through the window's edits; None when it waits
+        (said) or was refused (said). ``staged``: the copy made for it while the server is away
+        (``lib.attachments.stage``). Here a redo restores what its undo removed; the journal's
+        version attaches the file again."""
+        win, lib, name = self._win, self._win.library, Path(path).name
+        removed: dict[str, int] = {}  # "id": the attachment the last undo removed
+        first = (
+            LibraryCall("attachments", "add", (paper_id, path), {"mode": mode})
+            if staged is None
+            else LibraryCall("attachments", "add_staged", (paper_id, str(staged)))
+        )
+
+        def do() -> Change:
+            if "id" in removed:
+                return lib.attachments.restore(removed["id"])
+            return first(lib)
+
+        def undo(ch: Change) -> Change:
+            removed["id"] = ch.detail["attachment_id"]
+            return lib.attachments.remove(removed["id"])
+
+        try:
+            change = win.edits.submit(
+                DescribedEdit(
+                    self.tr("Attach {0}").format(name),
+                    first,
+                    LibraryCall("attachments", "remove", (ChangeRef(("detail", "attachment_id")),)),
+                ),
+                (do, undo),
+            )
+        except LibraryError as exc:
+            if staged is not None:  # refused before it ran (add_staged removes it when it runs)
+                remove_file(staged)
+            self._say(str(exc), 10000)
+            return None
+        if change is None and win.edits.has_waiting():  # (else: behind another program's write)
+            self._say(
+                (
+                    self.tr("{0} is linked to paper {1} when the library's server is back")
+                    if staged is None
+                    else self.tr(
+                        "{0} is copied into the library and attached to paper {1} when the library's server is back"
+                    )
+                ).format(name, paper_id),
+                15000,
+            )
+        return change
+
+    def _stage_in_worker(self, paper_id: int, path: str) -> None:
+        """A large file attached while the server is away: copied in a worker, then waiting."""
+        from desktop_app.gui.jobs import start_job
+
+        lib, name = self._win.library, Path(path).name
+
+        def done(staged: object) -> None:
+            self._attach(paper_id, str(Path(path).expanduser().absolute()), "copy", cast(Path, staged))
+
+        start_job(
+            self._win.window(),
+            self.tr("Copying {0} into the library…").format(name),
+            lambda progress, cancelled: lib.attachments.stage(path),
+            done,
+            lambda message: self._say(message, 10000),
+            modal=False,
+        )
 
     def _push_attached(self, change: Change, name: str) -> None:
         """Show a made attachment and put it on the undo stack (undo: a soft removal; redo:
@@ -228,18 +306,27 @@ class AttachController(QObject):
         )
 
     def remove_attachment(self, attachment_id: int) -> None:
-        lib, win = self._win.library, self._win
+        """A soft removal, one undo step (it can wait for the server)."""
+        win = self._win
+        # the name as the reader's strip shows it: no read of the server (which may be away)
+        shown = {v.id: v.name for v in win.reader.attachments.items}
         try:
-            name = lib.attachments.get(attachment_id).name
-            perform(
-                win.undo_stack,
-                self.tr("Remove attached file {0}").format(name),
-                lambda: lib.attachments.remove(attachment_id),
-                lambda _ch: lib.attachments.restore(attachment_id),
-                win.on_change,
+            name = shown[attachment_id] if attachment_id in shown else win.library.attachments.get(attachment_id).name
+            change = win.edits.submit(
+                DescribedEdit(
+                    self.tr("Remove attached file {0}").format(name),
+                    LibraryCall("attachments", "remove", (attachment_id,)),
+                    LibraryCall("attachments", "restore", (attachment_id,)),
+                )
             )
         except LibraryError as exc:
             self._say(str(exc))
+            return
+        if change is None:
+            if win.edits.has_waiting():
+                self._say(
+                    self.tr("{0} is removed from the paper when the library's server is back").format(name), 15000
+                )
             return
         self._say(self.tr("Removed {0} from the paper (Ctrl+Z brings it back)").format(name))
 

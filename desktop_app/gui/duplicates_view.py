@@ -1,6 +1,10 @@
 """The "Possible duplicates" dialog: pairs found by ``lib.duplicates.find`` (in a worker) on the
 left; on the right the two papers side by side, a choice per differing field, and Merge / Not
-duplicates / Swap. Every merge and dismissal goes on the main window's undo stack.
+duplicates / Swap. Every merge and dismissal goes on the main window's undo stack, told as data
+through the window's ``edits`` (``EditController.submit``): while a shared library's server is
+away it waits in the journal with the window's other edits, its pair leaves the list, and it is
+made when the server is back (finding pairs and comparing two papers read the server: they say
+so meanwhile).
 
 Titles, abstracts and names come from imported files: they are shown as plain text only
 (``Qt.TextFormat.PlainText`` labels, item text), never as rich text.
@@ -36,15 +40,14 @@ from PySide6.QtWidgets import (
 
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
+from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
 from desktop_app.core.values import Change, DuplicatePair, FieldDiff, PaperView
 from desktop_app.gui import i18n
 from desktop_app.gui.jobs import Job, keep_while_running
-from desktop_app.gui.undo import perform
 
 if TYPE_CHECKING:
-    from desktop_app.gui.window_protocol import WindowLike
+    from desktop_app.gui.window_protocol import EditsLike, WindowLike
 
-Notify = Callable[[Change], None]
 KEEP, OTHER = 0, 1  # button ids in each field's group
 
 
@@ -95,15 +98,17 @@ def _summary(p: PaperView) -> str:
 
 
 class DuplicatesDialog(QDialog):
-    """Non-modal. ``notify`` is the window's refresh (``MainWindow.on_change``)."""
+    """Non-modal. ``edits`` is the window's edit controller: it runs the merges and dismissals
+    (its ``changed`` signal refreshes the window, and this list)."""
 
     searched = Signal(int)  # the number of pairs found, after each search
 
-    def __init__(self, library: Library, undo_stack: QUndoStack, notify: Notify, parent: QWidget) -> None:
+    def __init__(self, library: Library, undo_stack: QUndoStack, edits: EditsLike, parent: QWidget) -> None:
         super().__init__(parent)
         self.library = library
         self.undo_stack = undo_stack
-        self._window_notify = notify
+        self.edits = edits
+        edits.changed.connect(self.notify)
         self._owner = parent  # holds the search job (a window waits for its jobs when it closes)
         self.pairs: list[DuplicatePair] = []
         self._keep: int | None = None
@@ -431,40 +436,54 @@ class DuplicatesDialog(QDialog):
         if keep is None or other is None or self.library.read_only:
             return
         choices = self.choices()
-        lib = self.library
         title = next((p.title_a if p.a == other else p.title_b for p in self.pairs if other in (p.a, p.b)), "")
         text = self.tr("Merge duplicate “{0}”").format(title[:40]) if title else self.tr("Merge duplicates")
-        if (
-            self._perform(
+        done = self._submit(
+            DescribedEdit(
                 text,
-                lambda: lib.duplicates.merge(keep, other, choices),
-                lambda ch: lib.duplicates.undo_merge(ch.detail["merge_id"]),
+                LibraryCall("duplicates", "merge", (keep, other, choices)),
+                LibraryCall("duplicates", "undo_merge", (ChangeRef(("detail", "merge_id")),)),
             )
-            is not None
-        ):
+        )
+        if done is None:
+            return
+        if done:
             self.status.setText(self.tr("Merged paper {0} into paper {1}. Ctrl+Z undoes it.").format(other, keep))
+            return
+        self._drop_pairs(lambda p: other in (p.a, p.b))
+        self.status.setText(
+            self.tr("Paper {0} is merged into paper {1} when the library's server is back.").format(other, keep)
+            if self.edits.has_waiting()
+            else self.tr("Paper {0} is merged into paper {1} once another program's write is done.").format(other, keep)
+        )
 
     def dismiss_current(self) -> None:
         pair = self._current_pair()
         if pair is None or self.library.read_only:
             return
-        lib = self.library
-        self._perform(
-            self.tr("Not duplicates"),
-            lambda: lib.duplicates.dismiss(pair.a, pair.b),
-            lambda _ch: lib.duplicates.undismiss(pair.a, pair.b),
+        done = self._submit(
+            DescribedEdit(
+                self.tr("Not duplicates"),
+                LibraryCall("duplicates", "dismiss", (pair.a, pair.b)),
+                LibraryCall("duplicates", "undismiss", (pair.a, pair.b)),
+            )
         )
+        if done is False:
+            self._drop_pairs(lambda p: (p.a, p.b) == (pair.a, pair.b))
+            if self.edits.has_waiting():
+                self.status.setText(self.tr("The two papers are set apart when the library's server is back."))
 
-    def _perform(self, text: str, do: Callable[[], Change], undo: Callable[[Change], Change]) -> Change | None:
+    def _submit(self, edit: DescribedEdit) -> bool | None:
+        """True: done; False: it waits (for the server, or another program's write); None: refused (said)."""
         try:
-            return perform(self.undo_stack, text, do, undo, self.notify)
+            return self.edits.submit(edit) is not None
         except LibraryError as exc:
             QMessageBox.warning(self, self.tr("Possible duplicates"), str(exc))
             return None
 
     def notify(self, change: Change) -> None:
-        """After a merge, a dismissal, or their undo and redo: the window refreshes, and so does the list."""
-        self._window_notify(change)
+        """After a merge, a dismissal, or their undo and redo (the window refreshes itself by the
+        same signal): the list follows."""
         detail = change.detail
         if self._job is not None:
             self._search_again = True  # what the running search finds may be out of date
@@ -482,7 +501,7 @@ def show_duplicates(window: WindowLike) -> DuplicatesDialog:
     """Open (or bring back) the window's "Possible duplicates" dialog and search again."""
     dialog = window.window().findChild(DuplicatesDialog)
     if dialog is None:
-        dialog = DuplicatesDialog(window.library, window.undo_stack, window.on_change, window.window())
+        dialog = DuplicatesDialog(window.library, window.undo_stack, window.edits, window.window())
     dialog.show()
     dialog.raise_()
     dialog.activateWindow()

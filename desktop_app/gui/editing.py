@@ -1,4 +1,8 @@
-"""Edits of the library from the window, each one an undoable command that calls the Library."""
+"""Edits of the library from the window, each one an undoable command that calls the Library.
+
+The dialogs' edits (metadata, re-derived titles, duplicates, attachments) come in through
+:meth:`EditController.submit`, told as data like the window's own, so that while a shared
+library's server is away they wait in the same outbox and journal and are sent in the same order."""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from desktop_app.core.errors import (
     LibraryDamaged,
     LibraryError,
     LibraryReadOnly,
+    MetadataConflict,
     PaperGone,
     PermissionDenied,
     ServerUnreachable,
@@ -75,6 +80,9 @@ class EditController(QObject):
     listReordered = Signal(object)  # noqa: N815  the shown list was reordered; keep this paper (or None) current
     exportRequested = Signal(str)  # noqa: N815  export this reading list
     purgeRequested = Signal()  # noqa: N815  Delete in the Trash view: delete the selection for good (asks)
+    # a metadata edit that waited for the server found fields changed elsewhere meanwhile: its
+    # DescribedEdit and the MetadataConflict (the window offers the field-by-field choice)
+    waitingConflict = Signal(object, object)  # noqa: N815
 
     def __init__(
         self,
@@ -140,8 +148,30 @@ class EditController(QObject):
         if self.writes.busy():
             self._say(self.tr("Wait a moment: a large edit is still being written"))
             return None
-        if self.outbox:  # earlier edits wait for the server: this one goes after them
-            self._keep(Waiting(text, do, undo, edit))
+        try:
+            return self._run(text, do, undo, edit)
+        except LibraryError as exc:
+            self._warn(str(exc))
+            return None
+
+    def submit(self, edit: DescribedEdit, live: tuple[Do, Undo] | None = None) -> Change | None:
+        """A dialog's edit (metadata, re-derived titles, a merge, an attachment), run as
+        :meth:`_do` but what the library refuses is raised for the dialog to say (a
+        MetadataConflict: its field-by-field choice). Its Change when it is saved now; None when
+        it waits: for the server (journaled, said in the status bar), or for another program's
+        write. ``live``: the do and undo this window runs, when they differ from ``edit``'s (a
+        redo restoring what its undo removed, where the journal's version makes it again)."""
+        if self.writes.busy():
+            raise LibraryError(self.tr("Wait a moment: a large edit is still being written"))
+        do, undo = live or self._bound(edit)
+        return self._run(edit.text, do, undo, edit)
+
+    def _run(self, text: str, do: Do, undo: Undo, edit: DescribedEdit | None) -> Change | None:
+        """Run and push the edit; kept in the outbox when the server is away (known to be, or
+        found so), sent to the worker when another program holds the write lock. None then;
+        what the library refuses is raised."""
+        if self.outbox or not self.library.reachable:  # earlier edits wait, or the server is
+            self._keep(Waiting(text, do, undo, edit))  # known gone: it goes after them, untried
             return None
         try:
             # another program holding the write lock (a command-line import): the edit goes to
@@ -154,9 +184,6 @@ class EditController(QObject):
         except LibraryBusy:
             self._say(self.tr("Another program is writing to the library: your edit is saved when it is done"))
             perform_in(self.writes, self.undo_stack, text, do, undo, self.changed.emit, self._warn)
-            return None
-        except LibraryError as exc:
-            self._warn(str(exc))
             return None
 
     def _keep(self, waiting: Waiting) -> None:
@@ -185,6 +212,10 @@ class EditController(QObject):
                 ).format(exc),
                 15000,
             )
+
+    def has_waiting(self) -> bool:
+        """Whether edits wait for the server (a new one goes after them)."""
+        return bool(self.outbox)
 
     def waiting_in_memory(self) -> int:
         """How many waiting edits only this window holds (no journal keeps them)."""
@@ -237,23 +268,35 @@ class EditController(QObject):
 
     def send_outbox(self) -> None:
         """Send the edits that waited for the server, in order. One the library now refuses (its
-        paper deleted meanwhile, a tag renamed) is said and dropped; the others go on."""
+        paper deleted meanwhile, a tag renamed) is said and dropped; the others go on. A metadata
+        edit that meets fields changed elsewhere is said and handed to ``waitingConflict``. The
+        last refusal said stays in the status bar (no "were saved" after it)."""
         if self._released:
             return
         sent = bool(self.outbox)
+        refused = 0
         while self.outbox:
-            text, do, undo, _edit = self.outbox[0]
+            text, do, undo, edit = self.outbox[0]
             try:
                 perform(self.undo_stack, text, do, undo, self.changed.emit, self._warn, self.writes)
             except (ServerUnreachable, LibraryBusy):
                 return  # gone again: the rest waits for the next return
+            except MetadataConflict as exc:  # fields changed elsewhere meanwhile: nothing written,
+                self.message.emit(  # the window offers the choice of each (never a silent drop)
+                    self.tr("“{0}”, made while the server was away, was not saved: {1}").format(text, exc), 30000
+                )
+                self.waitingConflict.emit(edit, exc)
+                refused += 1
             except LibraryError as exc:
                 self.message.emit(
                     self.tr("“{0}”, made while the server was away, could not be saved: {1}").format(text, exc), 15000
                 )
+                refused += 1
             self.outbox.pop(0)
             self._write_journal()
-        if self._adopted:
+        if refused:
+            self._adopted = 0
+        elif self._adopted:
             self._say(self.tr("%n edit(s) made while the server was away were saved", "", self._adopted))
             self._adopted = 0
         elif sent:

@@ -60,6 +60,8 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QDragEnterEvent, QDropEvent
     from PySide6.QtWidgets import QMenu
 
+    from desktop_app.core.errors import MetadataConflict
+    from desktop_app.core.library_call import DescribedEdit
     from desktop_app.gui.cjk_fonts import CjkFontNotice
     from desktop_app.gui.index_status import IndexStatus
     from desktop_app.gui.metadata_editor import MetadataEditor
@@ -232,6 +234,7 @@ class MainWindow(QMainWindow):
 
         self.likely_sort.ranked.connect(likely_ranked)
         ed.message.connect(self.status_message)
+        ed.waitingConflict.connect(self._waiting_edit_conflicted)
         ed.filterRequested.connect(self.on_sidebar_filter)
         ed.tagExcluded.connect(self.exclude_tag)
         ed.listRenamed.connect(self._list_renamed)
@@ -374,6 +377,13 @@ class MainWindow(QMainWindow):
         from desktop_app.gui.metadata_editor import open_metadata_editor
 
         open_metadata_editor(self, paper_id)
+
+    def _waiting_edit_conflicted(self, edit: DescribedEdit | None, conflict: MetadataConflict) -> None:
+        """A metadata edit sent when the server was back met fields changed elsewhere: the
+        editor offers the choice of each (metadata_editor.py)."""
+        from desktop_app.gui.metadata_editor import resolve_waiting_conflict
+
+        resolve_waiting_conflict(self, edit, conflict)
 
     def _show_duplicates(self) -> None:
         from desktop_app.gui.duplicates_view import show_duplicates

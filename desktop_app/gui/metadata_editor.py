@@ -2,6 +2,13 @@
 and abstract in one dialog. Saving is one Library call (``lib.papers.update_metadata``) and one
 undoable command; what the Library refuses is said in the dialog, which stays open.
 
+While a shared library's server is away the edit waits like the window's others (told as data
+through ``window.edits.submit``: kept in the journal, sent in order when the server is back) and
+the dialog closes; it opens then on the paper the reader shows, without asking the server. The
+save carries the fields as the dialog saw them (``base``) on the replay too: when another desk
+changed one of them meanwhile, nothing is written and the editor opens again with the waiting
+values and the field-by-field choice (:func:`resolve_waiting_conflict`).
+
 ``window`` is the app's MainWindow, typed against ``window_protocol.WindowLike``: main_window imports this module."""
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.errors import LibraryError, MetadataConflict
+from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
 from desktop_app.core.metadata import (
     ENTRY_TYPES,
     check_changes,
@@ -38,8 +46,7 @@ from desktop_app.core.metadata import (
 )
 from desktop_app.core.values import Change, PaperView
 from desktop_app.gui.i18n import QT_TRANSLATE_NOOP
-from desktop_app.gui.metadata_conflict import FieldChoices
-from desktop_app.gui.undo import perform
+from desktop_app.gui.metadata_conflict import FIELD_LABELS, FieldChoices
 
 if TYPE_CHECKING:
     from desktop_app.gui.window_protocol import WindowLike
@@ -186,12 +193,12 @@ class AuthorList(QWidget):
 
 class MetadataEditor(QDialog):
     """Edits one paper. ``save(changes, base)`` applies the changed fields (raising LibraryError with a
-    message for the user); the dialog closes when it succeeds."""
+    message for the user; None: the edit waits for the server); the dialog closes when it succeeds."""
 
     def __init__(
         self,
         paper: PaperView,
-        save: Callable[[dict[str, object], dict[str, object]], Change],
+        save: Callable[[dict[str, object], dict[str, object]], Change | None],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -372,6 +379,15 @@ class MetadataEditor(QDialog):
         self.accept()
         return True
 
+    def show_waiting(self, changes: dict[str, object], conflict: MetadataConflict) -> None:
+        """An edit that waited for the server and was refused there: ``changes`` typed into the
+        form over the paper as stored now (the base of the next save), and for each field in
+        conflict theirs and mine to choose from."""
+        for name, value in changes.items():
+            if name in FIELD_LABELS:
+                self._set_field(name, value)
+        self.choices.ask(conflict.fields)
+
     def _apply_choices(self) -> None:
         """The choice made for each field changed elsewhere: theirs goes into the form (so
         nothing is written for it), and theirs is the base of the next save either way."""
@@ -429,10 +445,10 @@ FIELD_WORDS = (
 
 def save_metadata(
     window: WindowLike, paper_id: int, changes: dict[str, object], base: dict[str, object] | None = None
-) -> Change:
+) -> Change | None:
     """Apply ``changes`` as one undoable command on the window's stack; LibraryError when refused
-    (MetadataConflict when another program changed a field since ``base``)."""
-    lib = window.library
+    (MetadataConflict when another program changed a field since ``base``). None: it waits for
+    the library's server (``window.edits``' outbox, journaled), ``base`` with it."""
     names = [k.replace("_id", "").replace("_", " ") for k in changes]
     text = (
         QCoreApplication.translate("MetadataEditor", "Edit {0}").format(
@@ -441,12 +457,12 @@ def save_metadata(
         if len(names) == 1
         else QCoreApplication.translate("MetadataEditor", "Edit metadata")
     )
-    return perform(
-        window.undo_stack,
-        text,
-        lambda: lib.papers.update_metadata(paper_id, changes, base),
-        lambda ch: lib.papers.update_metadata(paper_id, ch.detail["old"]),
-        window.edits.changed.emit,
+    return window.edits.submit(
+        DescribedEdit(
+            text,
+            LibraryCall("papers", "update_metadata", (paper_id, changes, base)),
+            LibraryCall("papers", "update_metadata", (paper_id, ChangeRef(("detail", "old")))),
+        )
     )
 
 
@@ -463,16 +479,54 @@ def open_metadata_editor(window: EditorWindow, paper_id: int | None = None) -> M
         )
         return None
     window.reader.notes.flush()
-    try:
-        paper = window.library.papers.get(pid)
-    except LibraryError as exc:
-        window.status_message(str(exc))
+    shown = window.reader.paper
+    if not window.library.reachable and shown is not None and shown.id == pid:
+        paper = shown  # the server is away: the fields as the reader has them (the save says them as its base)
+    elif not window.library.reachable:  # no read of a server known to be away
+        window.status_message(
+            QCoreApplication.translate(
+                "MetadataEditor",
+                "The library's server cannot be reached: only the paper the reader shows can be edited meanwhile",
+            ),
+            10000,
+        )
         return None
+    else:
+        try:
+            paper = window.library.papers.get(pid)
+        except LibraryError as exc:
+            window.status_message(str(exc))
+            return None
     dialog = MetadataEditor(paper, lambda changes, base: save_metadata(window, pid, changes, base), window.window())
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     window.set_metadata_editor(dialog)
     dialog.open()
     return dialog
+
+
+def resolve_waiting_conflict(window: EditorWindow, edit: DescribedEdit | None, conflict: MetadataConflict) -> None:
+    """A metadata edit made while the server was away found, when sent, fields another desk
+    had changed meanwhile (nothing was written): the editor opens on the paper as stored now,
+    with the waiting values typed in and, for each field in conflict, theirs and mine to keep.
+    (The server has just answered: the paper is read from it.)"""
+    pid = conflict.paper_id
+    try:
+        paper = window.library.papers.get(pid)
+    except LibraryError as exc:
+        window.status_message(str(exc), 15000)
+        return
+    args = edit.do.args if edit is not None else ()
+    changes = args[1] if len(args) > 1 and isinstance(args[1], dict) else {}
+    dialog = MetadataEditor(paper, lambda ch, b: save_metadata(window, pid, ch, b), window.window())
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show_waiting(changes, conflict)
+    said = QCoreApplication.translate(
+        "MetadataEditor", "your edit of “{0}”, made while the server was away, was not saved: {1}"
+    ).format(paper.title, conflict)
+    dialog.show_error(said)
+    window.status_message(said[:1].upper() + said[1:], 30000)
+    window.set_metadata_editor(dialog)
+    dialog.open()
 
 
 def screenshot_view(window: EditorWindow) -> QWidget:

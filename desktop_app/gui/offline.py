@@ -6,7 +6,10 @@ keeps reconnecting). Here that reaches the GUI thread by a queued signal: the ba
 hides; when the server is back the window re-reads what it shows (the listener has already
 pulled the change log into the desk's index) and the edits that waited are sent in order
 (``EditController.send_outbox``), with those an earlier window on this library left in its
-journal (closed or killed during an outage: ``EditController.adopt_journal``). While the server is gone the window's own reads fail at once
+journal (closed or killed during an outage: ``EditController.adopt_journal``); the dialogs'
+edits wait among them (``EditController.submit``), and a metadata edit that meets fields
+changed elsewhere meanwhile reopens the editor with the choice of each
+(``metadata_editor.resolve_waiting_conflict``). While the server is gone the window's own reads fail at once
 (no wait on the GUI thread): the table keeps the rows it has, the reader the paper it shows.
 A server that hangs without closing its connections costs the window's thread at most
 SERVER_DEADLINE once (``lib.answer_within``, core/store/server_watchdog.py), then nothing.

@@ -4,6 +4,10 @@ each with a checkbox; the checked ones are written as one undoable command.
 Only titles derived from the abstract are listed (``Library.rederive_titles``): a title the
 user edited or one that came with the record is never offered. The list is computed in a worker
 (deriving a title costs about a millisecond: seconds at 100,000 papers).
+
+The write is told as data (``papers.set_derived_titles``) through ``window.edits.submit``: while
+a shared library's server is away it waits in the journal with the window's other edits and is
+sent when the server is back (the list itself is computed on the server: it needs it answering).
 """
 
 from __future__ import annotations
@@ -25,10 +29,10 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.errors import LibraryError
+from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
 from desktop_app.core.values import Change
 from desktop_app.gui import i18n
 from desktop_app.gui.jobs import start_job
-from desktop_app.gui.undo import perform
 
 if TYPE_CHECKING:
     from desktop_app.gui.window_protocol import WindowLike
@@ -114,15 +118,16 @@ class RetitleDialog(QDialog):
 
 
 def apply_titles(window: WindowLike, titles: dict[int, str]) -> Change | None:
-    """Write ``titles`` as one undoable command ("Re-derive titles"); Undo puts the old back."""
-    lib = window.library
+    """Write ``titles`` as one undoable command ("Re-derive titles"); Undo puts the old back.
+    None when refused (said) or waiting for the server (said in the status bar)."""
     try:
-        return perform(
-            window.undo_stack,
-            QCoreApplication.translate("RetitleDialog", "Re-derive titles"),
-            lambda: lib.set_derived_titles(titles),
-            lambda ch: lib.set_derived_titles(ch.detail["old"]),
-            window.edits.changed.emit,
+        return window.edits.submit(
+            DescribedEdit(
+                QCoreApplication.translate("RetitleDialog", "Re-derive titles"),
+                # the ids as text: a journaled edit's keys are (JSON)
+                LibraryCall("papers", "set_derived_titles", ({str(pid): title for pid, title in titles.items()},)),
+                LibraryCall("papers", "set_derived_titles", (ChangeRef(("detail", "old")),)),
+            )
         )
     except LibraryError as exc:
         QMessageBox.warning(window.window(), QCoreApplication.translate("RetitleDialog", "Marginalia"), str(exc))
@@ -132,6 +137,15 @@ def apply_titles(window: WindowLike, titles: dict[int, str]) -> Change | None:
 def show_retitle_dialog(window: WindowLike) -> None:
     """Compute the proposals in a worker, then show them; nothing to do is said in the status bar."""
     lib = window.library
+    if not lib.reachable:  # they are computed from the titles on the server
+        window.status_message(
+            QCoreApplication.translate(
+                "RetitleDialog",
+                "Re-derive titles compares the titles on the library's server: try again when it is back",
+            ),
+            10000,
+        )
+        return
 
     def done(changes: object) -> None:
         if not changes:

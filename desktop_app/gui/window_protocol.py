@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
     from desktop_app.core.insights.topics import Topic
     from desktop_app.core.library import Library
+    from desktop_app.core.library_call import DescribedEdit
     from desktop_app.core.values import Change
     from desktop_app.gui.deferred import Coalescer
     from desktop_app.gui.note_editor import NoteEditor
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from desktop_app.gui.paper_table import PaperTable
     from desktop_app.gui.reader import ReaderPane
     from desktop_app.gui.search_bar import FilterState, SearchBar
+    from desktop_app.gui.undo import Do, Undo
     from desktop_app.gui.window_settings import WindowSettings
 
 
@@ -55,6 +57,8 @@ class EditsLike(Protocol):
     def keep_note_as_new_paper(self, pid: int, editor: NoteEditor | None = None) -> None: ...
     def check_note_elsewhere(self) -> None: ...
     def send_outbox(self) -> None: ...
+    def has_waiting(self) -> bool: ...
+    def submit(self, edit: DescribedEdit, live: tuple[Do, Undo] | None = None) -> Change | None: ...
 
 
 class FilesLike(Protocol):

@@ -81,6 +81,18 @@
         <source>Removed {0} from the paper (Ctrl+Z brings it back)</source>
         <translation>已从论文移除 {0}（Ctrl+Z 可恢复）</translation>
     </message>
+    <message>
+        <source>{0} is linked to paper {1} when the library&apos;s server is back</source>
+        <translation>资料库的服务器恢复后，{0} 将链接到论文 {1}</translation>
+    </message>
+    <message>
+        <source>{0} is removed from the paper when the library&apos;s server is back</source>
+        <translation>资料库的服务器恢复后，{0} 将从论文中移除</translation>
+    </message>
+    <message>
+        <source>{0} is copied into the library and attached to paper {1} when the library&apos;s server is back</source>
+        <translation>{0} 已复制到资料库，资料库的服务器恢复后将附加到论文 {1}</translation>
+    </message>
 </context>
 <context>
     <name>AttachmentStrip</name>
@@ -646,6 +658,18 @@
         <source>The search for duplicates failed: {0}</source>
         <translation>查找重复项失败：{0}</translation>
     </message>
+    <message>
+        <source>Paper {0} is merged into paper {1} when the library&apos;s server is back.</source>
+        <translation>资料库的服务器恢复后，论文 {0} 将合并到论文 {1}。</translation>
+    </message>
+    <message>
+        <source>Paper {0} is merged into paper {1} once another program&apos;s write is done.</source>
+        <translation>另一个程序写入完成后，论文 {0} 将合并到论文 {1}。</translation>
+    </message>
+    <message>
+        <source>The two papers are set apart when the library&apos;s server is back.</source>
+        <translation>资料库的服务器恢复后，这两篇论文将被标记为不同论文。</translation>
+    </message>
 </context>
 <context>
     <name>DuplicatesView</name>
@@ -973,6 +997,10 @@
         <translation>
             <numerusform>从回收站恢复 %n 篇论文</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>“{0}”, made while the server was away, was not saved: {1}</source>
+        <translation>服务器离线期间所做的“{0}”未保存：{1}</translation>
     </message>
 </context>
 <context>
@@ -2060,6 +2088,14 @@ Import them with File → Import… in that window.</source>
         <source>citation key</source>
         <translation>引用键</translation>
     </message>
+    <message>
+        <source>The library&apos;s server cannot be reached: only the paper the reader shows can be edited meanwhile</source>
+        <translation>无法连接资料库的服务器：在此期间只能编辑阅读器中显示的论文</translation>
+    </message>
+    <message>
+        <source>your edit of “{0}”, made while the server was away, was not saved: {1}</source>
+        <translation>服务器离线期间对“{0}”所做的编辑未保存：{1}</translation>
+    </message>
 </context>
 <context>
     <name>NoteEditor</name>
@@ -2706,6 +2742,10 @@ Import them with File → Import… in that window.</source>
     <message>
         <source>Comparing derived titles…</source>
         <translation>正在比较生成的标题…</translation>
+    </message>
+    <message>
+        <source>Re-derive titles compares the titles on the library&apos;s server: try again when it is back</source>
+        <translation>重新推导标题需要比较资料库服务器上的标题：请在服务器恢复后重试</translation>
     </message>
 </context>
 <context>
