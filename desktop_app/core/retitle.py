@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 
 from sqlalchemy import Select, select, update
 
+from desktop_app.core.changelog.undo_data import TitlesBefore
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
 from desktop_app.core.values import Change, ChangeKind
@@ -53,12 +54,12 @@ def _proposals(store: Store, progress: Progress | None, cancelled: Cancelled | N
 def set_derived_titles(store: Store, titles: Mapping[int, str]) -> Change:
     """Write derived titles, in one transaction, to the papers whose title is still derived.
 
-    ``detail["old"]`` maps each changed id to its previous title: passing it back undoes."""
+    ``detail.old`` maps each changed id to its previous title: passing it back undoes."""
     p = t.paper.c
     ids = [int(i) for i in titles]
     old: dict[int, str] = {}
     if not ids:
-        return Change(ChangeKind.PAPERS, detail={"old": old})
+        return Change(ChangeKind.PAPERS, detail=TitlesBefore(old))
     with store.write() as tx:
         still_derived: Select[int, str] = select(p.id, p.title).where(
             tx.d.in_ids(p.id, ids), p.title_source == "derived", p.deleted_at.is_(None)
@@ -71,7 +72,7 @@ def set_derived_titles(store: Store, titles: Mapping[int, str]) -> Change:
             tx.conn.execute(update(t.paper).where(p.id == pid).values(title=new, updated_at=tx.now))
             old[pid] = title
         tx.queue_index(old)
-    return Change(ChangeKind.PAPERS, tuple(old), text_changed=bool(old), detail={"old": old})
+    return Change(ChangeKind.PAPERS, tuple(old), text_changed=bool(old), detail=TitlesBefore(old))
 
 
 def rederive_titles(

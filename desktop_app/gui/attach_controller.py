@@ -20,6 +20,7 @@ from PySide6.QtCore import QEvent, QObject, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog, QWidget
 
+from desktop_app.core.changelog.undo_data import AttachmentRef
 from desktop_app.core.errors import LibraryError
 from desktop_app.gui import preferences
 from desktop_app.gui.paper_links import open_external, paper_links
@@ -183,7 +184,7 @@ class AttachController(QObject):
                 self._say(str(exc), 10000)
                 continue
             self._push_attached(change, Path(path).name)
-            added.append(change.detail["attachment_id"])
+            added.append(change.detail_as(AttachmentRef).attachment_id)
         if added:
             what = Path(paths[0]).name if len(added) == 1 else self.tr("%n files", "", len(added))
             self._say(
@@ -197,7 +198,7 @@ class AttachController(QObject):
         """Show a made attachment and put it on the undo stack (undo: a soft removal; redo:
         bringing it back, the file never left files/)."""
         win, lib = self._win, self._win.library
-        aid = change.detail["attachment_id"]
+        aid = change.detail_as(AttachmentRef).attachment_id
         win.on_change(change)
         win.undo_stack.push(
             LibraryCommand(
@@ -235,7 +236,7 @@ class AttachController(QObject):
                 win.undo_stack,
                 self.tr("Remove attached file {0}").format(name),
                 lambda: lib.attachments.remove(attachment_id),
-                lambda _ch: lib.attachments.restore(attachment_id),
+                lib.undo,
                 win.on_change,
             )
         except LibraryError as exc:

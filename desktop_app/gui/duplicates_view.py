@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.core.changelog.undo_data import Dismissed, Merged, MergeUndone, Undismissed
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.values import Change, DuplicatePair, FieldDiff, PaperView
@@ -438,7 +439,7 @@ class DuplicatesDialog(QDialog):
             self._perform(
                 text,
                 lambda: lib.duplicates.merge(keep, other, choices),
-                lambda ch: lib.duplicates.undo_merge(ch.detail["merge_id"]),
+                lib.undo,
             )
             is not None
         ):
@@ -452,7 +453,7 @@ class DuplicatesDialog(QDialog):
         self._perform(
             self.tr("Not duplicates"),
             lambda: lib.duplicates.dismiss(pair.a, pair.b),
-            lambda _ch: lib.duplicates.undismiss(pair.a, pair.b),
+            lib.undo,
         )
 
     def _perform(self, text: str, do: Callable[[], Change], undo: Callable[[Change], Change]) -> Change | None:
@@ -468,13 +469,13 @@ class DuplicatesDialog(QDialog):
         detail = change.detail
         if self._job is not None:
             self._search_again = True  # what the running search finds may be out of date
-        if detail.get("merge_id") is not None and detail.get("deleted"):
-            merged = detail["merged"]
+        if isinstance(detail, Merged):
+            merged = detail.merged
             self._drop_pairs(lambda p: merged in (p.a, p.b))
-        elif "dismissed" in detail:
-            low, high = detail["dismissed"]
+        elif isinstance(detail, Dismissed):
+            low, high = detail.pair
             self._drop_pairs(lambda p: (p.a, p.b) == (low, high))
-        elif (detail.get("merge_id") is not None or "undismissed" in detail) and self.isVisible():
+        elif isinstance(detail, MergeUndone | Undismissed) and self.isVisible():
             self.search()  # the pair is back: find it with its reason again (opening searches anyway)
 
 

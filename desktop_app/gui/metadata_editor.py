@@ -445,7 +445,7 @@ def save_metadata(
         window.undo_stack,
         text,
         lambda: lib.papers.update_metadata(paper_id, changes, base),
-        lambda ch: lib.papers.update_metadata(paper_id, ch.detail["old"]),
+        lib.undo,
         window.edits.changed.emit,
     )
 

@@ -121,7 +121,7 @@ def apply_titles(window: WindowLike, titles: dict[int, str]) -> Change | None:
             window.undo_stack,
             QCoreApplication.translate("RetitleDialog", "Re-derive titles"),
             lambda: lib.set_derived_titles(titles),
-            lambda ch: lib.set_derived_titles(ch.detail["old"]),
+            lib.undo,
             window.edits.changed.emit,
         )
     except LibraryError as exc:
