@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                 t0 = time.perf_counter()
                 merged = lib.duplicates.merge(pairs[0].a, pairs[0].b)
                 t1 = time.perf_counter()
-                lib.duplicates.undo_merge(merged.detail["merge_id"])
+                lib.undo(merged)
                 print(f"  merge {ms(t1 - t0)}, undo {ms(time.perf_counter() - t1)}")
         finally:
             lib.close()

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from desktop_app.cli_support import UserError, print_json, write_out
+from desktop_app.core.changelog.undo_data import AttachmentAdded, HighlightId, Purged
 from desktop_app.core.library import Library
 from desktop_app.core.store.column_types import STATUSES
 
@@ -289,7 +290,7 @@ def cmd_note(lib: Library, args: argparse.Namespace) -> int:
 
 def cmd_highlight(lib: Library, args: argparse.Namespace) -> int:
     change = lib.highlights.add_quote(args.id, args.quote, color=args.color, comment=args.comment)
-    print(change.detail["id"])
+    print(change.detail_as(HighlightId).id)
     return 0
 
 
@@ -633,7 +634,7 @@ def cmd_trash(lib: Library, args: argparse.Namespace) -> int:
             print("marginalia: nothing deleted", file=sys.stderr)
             return 1
     change = lib.trash.empty()
-    n, files = len(change.paper_ids), change.detail.get("files", 0)
+    n, files = len(change.paper_ids), change.detail_as(Purged).files
     print(
         f"deleted {n} paper{'s' if n != 1 else ''} for good"
         + (f" and {files} attached file{'s' if files != 1 else ''}" if files else "")
@@ -643,7 +644,7 @@ def cmd_trash(lib: Library, args: argparse.Namespace) -> int:
 
 def cmd_attach(lib: Library, args: argparse.Namespace) -> int:
     change = lib.attachments.add(args.id, args.file, mode="link" if args.link else "copy")
-    v = lib.attachments.get(change.detail["attachment_id"])
+    v = lib.attachments.get(change.detail_as(AttachmentAdded).attachment_id)
     print(f"attached {v.name} to paper {v.paper_id} ({'linked' if v.kind == 'link' else 'copied to'} {v.path})")
     return 0
 

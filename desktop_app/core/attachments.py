@@ -28,6 +28,7 @@ from sqlalchemy import delete, insert, select, update
 
 from desktop_app.core import attachment_files as af
 from desktop_app.core.changelog.changes import writes
+from desktop_app.core.changelog.undo_data import AttachmentAdded, AttachmentRemoved, AttachmentRestored
 from desktop_app.core.errors import LibraryError, ServerUnreachable
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
@@ -129,7 +130,7 @@ class Attachments:
     def add(self, paper_id: int, path: str | Path, mode: str = "copy") -> Change:
         """Attach the file at ``path`` to a paper: a copy in ``files/<paper id>/`` or a link.
 
-        ``detail["attachment_id"]`` names the new attachment (for undo: :meth:`remove`)."""
+        ``detail.attachment_id`` names the new attachment (for undo: :meth:`remove`)."""
         if mode not in ATTACHMENT_KINDS:
             raise LibraryError(f"an attachment is a copy or a link, not {mode!r}")
         source = Path(path).expanduser().absolute()
@@ -150,7 +151,7 @@ class Attachments:
             with self.store.write() as tx:
                 tx.require_papers([paper_id])
                 aid = insert_row(tx, paper_id, "link", str(source), source.name, size, sha)
-            return Change(ChangeKind.ATTACHMENTS, (int(paper_id),), detail={"attachment_id": aid})
+            return Change(ChangeKind.ATTACHMENTS, (int(paper_id),), detail=AttachmentAdded(aid))
         target_dir = self.folder / af.FILES_DIR / str(int(paper_id))
         try:
             temp, sha, size = af.copy_to_temp(source, target_dir)
@@ -162,7 +163,7 @@ class Attachments:
                 aid = insert_copy(tx, self.folder, paper_id, temp, name, source.name, size, sha)
         finally:
             temp.unlink(missing_ok=True)
-        return Change(ChangeKind.ATTACHMENTS, (int(paper_id),), detail={"attachment_id": aid})
+        return Change(ChangeKind.ATTACHMENTS, (int(paper_id),), detail=AttachmentAdded(aid))
 
     def stage(self, path: str | Path) -> Path:
         """Copy the file at ``path`` into ``outbox/attachments/<token>/`` under its own name, for
@@ -218,7 +219,7 @@ class Attachments:
                         tx.after_commit.append(lambda: af.remove_file(where))
             else:
                 tx.conn.execute(update(a).where(a.c.id == attachment_id).values(removed_at=tx.now))
-        return Change(ChangeKind.ATTACHMENTS, (row.paper_id,), detail={"attachment_id": attachment_id, "hard": hard})
+        return Change(ChangeKind.ATTACHMENTS, (row.paper_id,), detail=AttachmentRemoved(attachment_id, hard))
 
     @writes
     def restore(self, attachment_id: int) -> Change:
@@ -230,7 +231,7 @@ class Attachments:
             ).scalar()
         if pid is None:
             raise LibraryError(f"no attachment with id {attachment_id}")
-        return Change(ChangeKind.ATTACHMENTS, (int(pid),), detail={"attachment_id": attachment_id})
+        return Change(ChangeKind.ATTACHMENTS, (int(pid),), detail=AttachmentRestored(attachment_id))
 
     # ---- checking --------------------------------------------------------------------------
     def problems(self) -> list[str]:

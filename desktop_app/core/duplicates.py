@@ -27,6 +27,7 @@ from sqlalchemy import Connection, Select, String, cast, delete, exists, func, i
 from desktop_app.core.anchoring import reanchor_all
 from desktop_app.core.changelog import rows as change_log
 from desktop_app.core.changelog.changes import writes
+from desktop_app.core.changelog.undo_data import Dismissed, KeysFiled, Merged, MergeUndone, Undismissed
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.sameness import (
     NEAR_REASON,
@@ -310,12 +311,12 @@ class Duplicates:
         unfiled = select(p.c.id).where(~exists().where(pi.c.paper_id == p.c.id))
         with self._store.read() as conn:
             if conn.execute(unfiled.limit(1)).first() is None:
-                return Change(ChangeKind.DUPLICATES, detail={"keys": 0})  # the usual case: no write at all
+                return Change(ChangeKind.DUPLICATES, detail=KeysFiled(0))  # the usual case: no write at all
         with self._store.write() as tx:
             ids: list[int] = list(tx.conn.execute(unfiled).scalars())
             rows = self._identity_rows(tx.conn, ids)
             filed = sum(len(_file_keys(tx, pid, candidate_keys(row_identity(row)))) for pid, row in rows.items())
-        return Change(ChangeKind.DUPLICATES, tuple(ids), detail={"keys": filed})
+        return Change(ChangeKind.DUPLICATES, tuple(ids), detail=KeysFiled(filed))
 
     # ---- comparing -------------------------------------------------------------------------
     def compare(self, a: int, b: int) -> list[FieldDiff]:
@@ -346,7 +347,7 @@ class Duplicates:
         its reading-list places move over (a list holding both keeps the kept paper's place), its
         highlights move when the two abstracts end up equal, its note is appended under a
         "— merged from: <title> —" line; the more advanced status and the higher rating win.
-        ``detail["merge_id"]`` is what :meth:`undo_merge` takes."""
+        ``detail.merge_id`` is what :meth:`undo_merge` takes."""
         keep_id, other_id = int(keep_id), int(other_id)
         if keep_id == other_id:
             raise LibraryError("a paper cannot be merged with itself")
@@ -398,7 +399,7 @@ class Duplicates:
             ChangeKind.PAPERS,
             (keep_id, other_id),
             text_changed=True,
-            detail={"deleted": True, "merge_id": merge_id, "kept": keep_id, "merged": other_id},
+            detail=Merged(merge_id, keep_id, other_id),
         )
 
     @writes
@@ -451,7 +452,7 @@ class Duplicates:
             ChangeKind.PAPERS,
             (keep_id, other_id),
             text_changed=True,
-            detail={"restored": True, "merge_id": merge_id, "kept": keep_id, "merged": other_id},
+            detail=MergeUndone(merge_id, keep_id, other_id),
         )
 
     def merges(self) -> list[dict[str, Any]]:
@@ -473,7 +474,7 @@ class Duplicates:
                 .values(low_id=low, high_id=high)
                 .on_conflict_do_nothing(index_elements=["low_id", "high_id"])
             )
-        return Change(ChangeKind.DUPLICATES, (low, high), detail={"dismissed": (low, high)})
+        return Change(ChangeKind.DUPLICATES, (low, high), detail=Dismissed((low, high)))
 
     @writes
     def undismiss(self, a: int, b: int) -> Change:
@@ -482,7 +483,7 @@ class Duplicates:
         dp = t.distinct_pair
         with self._store.write() as tx:
             tx.conn.execute(delete(dp).where(dp.c.low_id == low, dp.c.high_id == high))
-        return Change(ChangeKind.DUPLICATES, (low, high), detail={"undismissed": (low, high)})
+        return Change(ChangeKind.DUPLICATES, (low, high), detail=Undismissed((low, high)))
 
     def dismissed(self) -> list[tuple[int, int]]:
         """The pairs said to be different papers, (low id, high id)."""

@@ -8,6 +8,7 @@ from sqlalchemy import Select, delete, insert, select, update
 
 from desktop_app.core.anchoring import make_anchor
 from desktop_app.core.changelog.changes import writes
+from desktop_app.core.changelog.undo_data import HighlightBefore, HighlightId, HighlightRow
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.store import inserted_id
@@ -62,7 +63,7 @@ class Highlights:
                 )
             )
             tx.queue_index([paper_id])
-        return Change(ChangeKind.HIGHLIGHTS, (paper_id,), text_changed=True, detail={"id": hid})
+        return Change(ChangeKind.HIGHLIGHTS, (paper_id,), text_changed=True, detail=HighlightId(hid))
 
     @writes
     def add_quote(self, paper_id: int, quote: str, color: str = "yellow", comment: str = "") -> Change:
@@ -96,12 +97,12 @@ class Highlights:
             ChangeKind.HIGHLIGHTS,
             (pid,),
             text_changed=True,
-            detail={"id": highlight_id, "color": old_color, "comment": old_comment},
+            detail=HighlightBefore(highlight_id, old_color, old_comment),
         )
 
     @writes
     def delete(self, highlight_id: int) -> Change:
-        """Delete a highlight; ``detail["row"]`` restores it."""
+        """Delete a highlight; ``detail.row`` restores it."""
         h = t.highlight
         with self._store.write() as tx:
             row = tx.conn.execute(select(h).where(h.c.id == highlight_id)).mappings().first()
@@ -109,12 +110,12 @@ class Highlights:
                 raise LibraryError(f"no highlight with id {highlight_id}")
             tx.conn.execute(delete(h).where(h.c.id == highlight_id))
             tx.queue_index([row["paper_id"]])
-        return Change(ChangeKind.HIGHLIGHTS, (row["paper_id"],), text_changed=True, detail={"row": dict(row)})
+        return Change(ChangeKind.HIGHLIGHTS, (row["paper_id"],), text_changed=True, detail=HighlightRow(dict(row)))
 
     @writes
     def restore(self, row: dict[str, Any]) -> Change:
-        """Put back a highlight deleted by :meth:`delete` (its ``detail["row"]``), same id."""
+        """Put back a highlight deleted by :meth:`delete` (its ``detail.row``), same id."""
         with self._store.write() as tx:
             tx.conn.execute(insert(t.highlight).values(**row))
             tx.queue_index([row["paper_id"]])
-        return Change(ChangeKind.HIGHLIGHTS, (row["paper_id"],), text_changed=True, detail={"id": row["id"]})
+        return Change(ChangeKind.HIGHLIGHTS, (row["paper_id"],), text_changed=True, detail=HighlightId(row["id"]))

@@ -349,8 +349,16 @@ class Library:
 
     def set_derived_titles(self, titles: dict[int, str]) -> Change:
         """Write these titles to the papers whose title is still derived, in one transaction;
-        the Change's ``detail["old"]`` passed back undoes it (core/retitle.py)."""
+        the Change's ``detail.old`` passed back undoes it (core/retitle.py)."""
         return self.papers.set_derived_titles(titles)
+
+    def undo(self, change: Change) -> Change:
+        """Undo the edit that returned ``change``: the manager method that reverses it, chosen by
+        the type of its undo data (core/undoing.py), one logged write in one transaction.
+        LibraryError when the change cannot be undone."""
+        from desktop_app.core.undoing import undo
+
+        return undo(self, change)
 
     def warm_search(self, **filters: object) -> None:
         """Load what the first text search needs ahead of it: the query parser, the executor and

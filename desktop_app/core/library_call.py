@@ -5,7 +5,7 @@ window that made it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, is_dataclass
 from typing import TYPE_CHECKING, Any
 
 from desktop_app.core.values import Change
@@ -18,6 +18,7 @@ MANAGERS = frozenset(
     {"papers", "tags", "lists", "highlights", "searches", "trash", "topics", "imports", "duplicates", "attachments"}
 )
 _REF = "$change"  # the JSON key of a ChangeRef
+_MISSING = object()
 
 
 class BadCall(ValueError):
@@ -27,7 +28,12 @@ class BadCall(ValueError):
 @dataclass(frozen=True)
 class ChangeRef:
     """A value read from the Change of the edit being undone: ``("detail", "links")`` is
-    ``change.detail["links"]``, ``("paper_ids",)`` its papers, ``()`` the Change itself."""
+    ``change.detail.links``, ``("detail", "old", 0)`` the first item of ``change.detail.old``,
+    ``("paper_ids",)`` its papers, ``()`` the Change itself.
+
+    A name step reads the field of a Change or of its undo data (a dataclass) and indexes a
+    dict; a number step indexes a list or a tuple. Journals written when the undo data was a
+    dict keep these paths, and the fields keep those keys' names."""
 
     path: tuple[str | int, ...] = ()
 
@@ -36,7 +42,13 @@ class ChangeRef:
             raise BadCall("a value of the edit's change is needed, and there is none")
         value: Any = change
         for step in self.path:
-            value = getattr(value, step) if isinstance(step, str) and isinstance(value, Change) else value[step]
+            if isinstance(step, str) and is_dataclass(value):
+                # a journal is read from disk: it may read values, never a private or a method
+                value = getattr(value, step, _MISSING) if not step.startswith("_") else _MISSING
+                if value is _MISSING or callable(value):
+                    raise BadCall(f"the edit's change has no value at {self.path!r}")
+            else:
+                value = value[step]
         return value
 
 

@@ -9,6 +9,7 @@ from datetime import datetime
 from sqlalchemy import Select, insert, select, update
 
 from desktop_app.core.changelog.changes import writes
+from desktop_app.core.changelog.undo_data import NoteBefore
 from desktop_app.core.errors import LibraryBusy
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
@@ -51,7 +52,7 @@ class Notes:
 
         ``base`` is the text the editor started from. When the stored text is not ``base``,
         someone else (the CLI, another window) changed the note meanwhile: ours is written, theirs
-        is kept as a revision and returned as ``detail["conflict"]`` so the window can say so.
+        is kept as a revision and returned as ``detail.conflict`` so the window can say so.
         With ``wait`` (seconds), raise LibraryBusy instead of blocking longer than that behind
         another write."""
         if wait is not None:  # (this process's writers and, on SQLite, another process's)
@@ -91,10 +92,8 @@ class Notes:
             )
             tx.conn.execute(update(t.paper).where(t.paper.c.id == paper_id).values(updated_at=tx.now))
             tx.queue_index([paper_id])
-        detail = {"old": theirs}
-        if conflict:
-            detail["conflict"] = theirs
-        return Change(ChangeKind.NOTE, (paper_id,), text_changed=True, detail=detail)
+        before = NoteBefore(theirs, theirs if conflict else None)
+        return Change(ChangeKind.NOTE, (paper_id,), text_changed=True, detail=before)
 
     def revisions(self, paper_id: int) -> list[tuple[str, str]]:
         """Earlier texts of a paper's note, newest first: (saved_at, text)."""

@@ -29,6 +29,7 @@ from sqlalchemy import (
 from desktop_app.core.changelog import rows as change_log
 from desktop_app.core.changelog.changes import writes
 from desktop_app.core.changelog.rows import FieldKind
+from desktop_app.core.changelog.undo_data import ColumnBefore, MetadataBefore, Restored, TitleBefore, Trashed
 from desktop_app.core.display_text import display_text, neutral_bidi
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.metadata import short_authors
@@ -236,7 +237,7 @@ class Papers:
                 update(t.paper).where(p.id == paper_id).values(title=title, title_source=source, updated_at=tx.now)
             )
             tx.queue_index([paper_id])
-        return Change(ChangeKind.PAPERS, (paper_id,), text_changed=True, detail={"old": (old[0], old[1])})
+        return Change(ChangeKind.PAPERS, (paper_id,), text_changed=True, detail=TitleBefore((old[0], old[1])))
 
     @writes
     def update_metadata(
@@ -244,9 +245,9 @@ class Papers:
     ) -> Change:
         """Edit a paper's bibliographic fields in one transaction (see core/metadata.py for the
         fields and their checks; a title set here becomes "edited" unless ``title_source`` is
-        given). Only the fields whose stored value differs are written; ``detail["old"]`` holds
+        given). Only the fields whose stored value differs are written; ``detail.old`` holds
         their previous values in the form this method takes, so passing it back undoes the edit
-        exactly, and ``detail["fields"]`` names them. The index is re-queued when a searched
+        exactly, and ``detail.fields`` names them. The index is re-queued when a searched
         field changed; ``updated_at`` is bumped when anything changed.
 
         ``base``: the values of those fields when the editing started (as this method takes
@@ -266,7 +267,7 @@ class Papers:
             _refuse_conflicts(paper_id, row, stored, started)
             new = {k: v for k, v in stored.items() if _edit_value(k, row[k]) != _edit_value(k, v)}
             if not new:
-                return Change(ChangeKind.PAPERS, (paper_id,), detail={"old": {}, "fields": []})
+                return Change(ChangeKind.PAPERS, (paper_id,), detail=MetadataBefore({}, []))
             if "bibtex_key" in new:
                 _check_key_free(tx, paper_id, str(new["bibtex_key"]))
             if "abstract" in new:
@@ -288,12 +289,12 @@ class Papers:
             ChangeKind.PAPERS,
             (paper_id,),
             text_changed=bool(searched & new.keys()),
-            detail={"old": old, "fields": fields},
+            detail=MetadataBefore(old, fields),
         )
 
     def set_derived_titles(self, titles: Mapping[int, str] | Mapping[str, str]) -> Change:
         """Write these titles to the papers whose title is still derived, in one transaction
-        (ids as numbers or as their text); ``detail["old"]`` passed back undoes it
+        (ids as numbers or as their text); ``detail.old`` passed back undoes it
         (core/retitle.py). Re-derive titles… calls it as data, so it can wait for a server."""
         from desktop_app.core.retitle import set_derived_titles
 
@@ -336,7 +337,9 @@ class Papers:
                 tx.conn.execute(update(t.paper).where(tx.d.in_ids(p.id, ids)).values(decision=value, updated_at=tx.now))
                 change_log.record(tx, FieldKind.DECISION, [(pid, {"old": None, "new": value}) for pid in ids])
         return Change(
-            ChangeKind.PAPERS, tuple(ids), detail={"decision": value, "old": {pid: {"decision": None} for pid in ids}}
+            ChangeKind.PAPERS,
+            tuple(ids),
+            detail=ColumnBefore("decision", value, {pid: {"decision": None} for pid in ids}),
         )
 
     def decision_counts(self) -> dict[str, int]:
@@ -365,7 +368,9 @@ class Papers:
             change_log.record(tx, FieldKind(column), [(pid, {"old": old, "new": value}) for pid, old in before])
         # the values it replaced, for undo (set_fields): the papers that already had it keep it
         return Change(
-            ChangeKind.PAPERS, tuple(ids), detail={column: value, "old": {pid: {column: old} for pid, old in before}}
+            ChangeKind.PAPERS,
+            tuple(ids),
+            detail=ColumnBefore(column, value, {pid: {column: old} for pid, old in before}),
         )
 
     @writes
@@ -427,7 +432,7 @@ class Papers:
         with self._store.write() as tx:
             ids = tx.require_papers(paper_ids)
             self._trash(tx, ids, tx.now)
-        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=True, detail={"deleted": True})
+        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=True, detail=Trashed())
 
     @writes
     def restore(self, paper_ids: Sequence[int]) -> Change:
@@ -440,7 +445,7 @@ class Papers:
             if gone:
                 raise LibraryError(f"no paper with id {', '.join(map(str, gone[:5]))} (deleted for good)")
             self._trash(tx, ids, None)
-        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=True, detail={"restored": True})
+        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=True, detail=Restored())
 
     @staticmethod
     def _trash(tx: Tx, ids: Sequence[int], when: object) -> None:

@@ -8,6 +8,17 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, Select, and_, bindparam, delete, func, insert, select, update
 
 from desktop_app.core.changelog.changes import writes
+from desktop_app.core.changelog.undo_data import (
+    DescriptionBefore,
+    ItemNoteBefore,
+    ListAdded,
+    ListCreated,
+    ListRenamed,
+    ListSnapshot,
+    ListSnapshotted,
+    OrderBefore,
+    PositionBefore,
+)
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.store import tables as t
 from desktop_app.core.store.store import inserted_id
@@ -150,13 +161,13 @@ class ReadingLists:
             if _find(tx.conn, tx.d, name) is not None:
                 raise LibraryError(f"a reading list named '{name}' exists already")
             lid = inserted_id(tx.conn.execute(insert(RL).values(name=name, description=description, created_at=tx.now)))
-        return Change(ChangeKind.LISTS, list_ids=(lid,), detail={"name": name})
+        return Change(ChangeKind.LISTS, list_ids=(lid,), detail=ListCreated(name))
 
     @writes
     def snapshot(self, name: str, description: str, paper_ids: Sequence[int]) -> Change:
         """A new list holding ``paper_ids`` in this order (a search's results kept), in one
         transaction. Named ``name``, or "name (2)", "name (3)", ... when that is taken; papers
-        deleted meanwhile are passed over. ``detail["name"]``: the name it got (``delete`` undoes it)."""
+        deleted meanwhile are passed over. ``detail.name``: the name it got (``delete`` undoes it)."""
         base = _clean_name(name)
         with self._store.write() as tx:
             chosen, n = base, 2
@@ -174,7 +185,7 @@ class ReadingLists:
             tx.touched.update(ids)
             _insert_items(tx.conn, lid, dict.fromkeys(ids, ""))
             _renumber(tx.conn, lid, ids)
-        return Change(ChangeKind.LISTS, tuple(ids), list_ids=(lid,), detail={"name": chosen, "added": ids})
+        return Change(ChangeKind.LISTS, tuple(ids), list_ids=(lid,), detail=ListSnapshotted(chosen, ids))
 
     @writes
     def rename(self, name: str, new_name: str) -> Change:
@@ -185,7 +196,7 @@ class ReadingLists:
             if other is not None and other != lid:
                 raise LibraryError(f"a reading list named '{new_name}' exists already")
             tx.conn.execute(update(RL).where(RL.c.id == lid).values(name=new_name))
-        return Change(ChangeKind.LISTS, list_ids=(lid,), detail={"old": name, "new": new_name})
+        return Change(ChangeKind.LISTS, list_ids=(lid,), detail=ListRenamed(name, new_name))
 
     @writes
     def describe(self, name: str, description: str) -> Change:
@@ -193,16 +204,16 @@ class ReadingLists:
             lid = _list_id(tx.conn, tx.d, name)
             old: str = tx.conn.execute(select(RL.c.description).where(RL.c.id == lid)).scalar_one()
             tx.conn.execute(update(RL).where(RL.c.id == lid).values(description=description))
-        return Change(ChangeKind.LISTS, list_ids=(lid,), detail={"old": old})
+        return Change(ChangeKind.LISTS, list_ids=(lid,), detail=DescriptionBefore(name, old))
 
     @writes
     def delete(self, name: str) -> Change:
-        """Delete a list (papers stay); ``detail["snapshot"]`` restores it."""
+        """Delete a list (papers stay); ``detail.snapshot`` restores it."""
         with self._store.write() as tx:
             lid = _list_id(tx.conn, tx.d, name)
             snap = _snapshot(tx.conn, lid)
             tx.conn.execute(delete(RL).where(RL.c.id == lid))
-        return Change(ChangeKind.LISTS, list_ids=(lid,), detail={"snapshot": snap})
+        return Change(ChangeKind.LISTS, list_ids=(lid,), detail=ListSnapshot(snap))
 
     @writes
     def restore(self, snapshot: dict[str, Any]) -> Change:
@@ -243,11 +254,11 @@ class ReadingLists:
             order[at:at] = new
             _insert_items(tx.conn, lid, dict.fromkeys(new, ""))
             _renumber(tx.conn, lid, order)
-        return Change(ChangeKind.LISTS, tuple(new), list_ids=(lid,), detail={"added": new})
+        return Change(ChangeKind.LISTS, tuple(new), list_ids=(lid,), detail=ListAdded(name, new))
 
     @writes
     def remove(self, name: str, paper_ids: Sequence[int]) -> Change:
-        """Remove papers from a list; ``detail["snapshot"]`` puts them back."""
+        """Remove papers from a list; ``detail.snapshot`` puts them back."""
         with self._store.write() as tx:
             lid = _list_id(tx.conn, tx.d, name)
             snap = _snapshot(tx.conn, lid)
@@ -255,7 +266,7 @@ class ReadingLists:
             tx.conn.execute(delete(ITEM).where(ITEM.c.list_id == lid, tx.d.in_ids(ITEM.c.paper_id, sorted(gone))))
             _renumber(tx.conn, lid, _order(tx.conn, lid))
         snap["items"] = [it for it in snap["items"] if it[0] in gone]
-        return Change(ChangeKind.LISTS, tuple(sorted(gone)), list_ids=(lid,), detail={"snapshot": snap})
+        return Change(ChangeKind.LISTS, tuple(sorted(gone)), list_ids=(lid,), detail=ListSnapshot(snap))
 
     @writes
     def move(self, name: str, paper_id: int, position: int) -> Change:
@@ -269,7 +280,9 @@ class ReadingLists:
             order.remove(paper_id)
             order.insert(max(0, min(position, len(order))), paper_id)
             _renumber(tx.conn, lid, order)
-        return Change(ChangeKind.LISTS, (paper_id,), list_ids=(lid,), detail={"old": old, "new": order.index(paper_id)})
+        return Change(
+            ChangeKind.LISTS, (paper_id,), list_ids=(lid,), detail=PositionBefore(name, old, order.index(paper_id))
+        )
 
     @writes
     def set_item_note(self, name: str, paper_id: int, note: str) -> Change:
@@ -281,19 +294,19 @@ class ReadingLists:
             if old is None:
                 raise LibraryError(f"paper {paper_id} is not in '{name}'")
             tx.conn.execute(update(ITEM).where(item).values(note=note))
-        return Change(ChangeKind.LISTS, (paper_id,), list_ids=(lid,), detail={"old": old})
+        return Change(ChangeKind.LISTS, (paper_id,), list_ids=(lid,), detail=ItemNoteBefore(name, old))
 
     @writes
     def reorder(self, name: str, order: Sequence[int]) -> Change:
         """Set the whole order of a list (papers not named keep their relative order, after them).
-        ``detail["old"]`` is the previous order, for undo."""
+        ``detail.old`` is the previous order, for undo."""
         with self._store.write() as tx:
             lid = _list_id(tx.conn, tx.d, name)
             old = _order(tx.conn, lid)
             wanted = [int(p) for p in dict.fromkeys(order) if int(p) in old]
             new = wanted + [p for p in old if p not in wanted]
             _renumber(tx.conn, lid, new)
-        return Change(ChangeKind.LISTS, tuple(new), list_ids=(lid,), detail={"old": old})
+        return Change(ChangeKind.LISTS, tuple(new), list_ids=(lid,), detail=OrderBefore(name, old))
 
     @writes
     def move_many(self, name: str, paper_ids: Sequence[int], position: int) -> Change:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 
 from sqlalchemy import Select, select, update
 
+from desktop_app.core.changelog.undo_data import TitlesBefore
 from desktop_app.core.store import Store
 from desktop_app.core.store import tables as t
 from desktop_app.core.values import Change, ChangeKind
@@ -54,13 +55,13 @@ def set_derived_titles(store: Store, titles: Mapping[int, str] | Mapping[str, st
     """Write derived titles, in one transaction, to the papers whose title is still derived.
     The ids may be given as text (a journaled edit's JSON keys are).
 
-    ``detail["old"]`` maps each changed id to its previous title: passing it back undoes."""
+    ``detail.old`` maps each changed id to its previous title: passing it back undoes."""
     p = t.paper.c
     wanted = {int(pid): title for pid, title in titles.items()}
     ids = list(wanted)
     old: dict[int, str] = {}
     if not ids:
-        return Change(ChangeKind.PAPERS, detail={"old": old})
+        return Change(ChangeKind.PAPERS, detail=TitlesBefore(old))
     with store.write() as tx:
         still_derived: Select[int, str] = select(p.id, p.title).where(
             tx.d.in_ids(p.id, ids), p.title_source == "derived", p.deleted_at.is_(None)
@@ -73,7 +74,7 @@ def set_derived_titles(store: Store, titles: Mapping[int, str] | Mapping[str, st
             tx.conn.execute(update(t.paper).where(p.id == pid).values(title=new, updated_at=tx.now))
             old[pid] = title
         tx.queue_index(old)
-    return Change(ChangeKind.PAPERS, tuple(old), text_changed=bool(old), detail={"old": old})
+    return Change(ChangeKind.PAPERS, tuple(old), text_changed=bool(old), detail=TitlesBefore(old))
 
 
 def rederive_titles(

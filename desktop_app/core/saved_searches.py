@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlalchemy import Select, delete, select
 
 from desktop_app.core.changelog.changes import writes
+from desktop_app.core.changelog.undo_data import SearchBefore, SearchSaved
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.saved_filter import SavedFilter
 from desktop_app.core.store import Store
@@ -50,13 +51,14 @@ class SavedSearches:
             old = tx.conn.execute(select(s.c.query).where(s.c.name == name)).scalar()
             ins = tx.d.insert(s).values(name=name, query=query)
             tx.conn.execute(ins.on_conflict_do_update(index_elements=["name"], set_={"query": ins.excluded.query}))
-        return Change(ChangeKind.SEARCHES, detail={"name": name, "old": old})
+        return Change(ChangeKind.SEARCHES, detail=SearchSaved(name, old))
 
     @writes
     def unsave(self, saved: Change) -> Change:
         """Undo :meth:`save` in one transaction: the query it replaced again, or no search of
         that name when it made a new one."""
-        name, old = str(saved.detail["name"]), saved.detail.get("old")
+        made = saved.detail_as(SearchSaved)
+        name, old = made.name, made.old
         s = t.saved_search
         with self.store.write() as tx:
             now = tx.conn.execute(select(s.c.query).where(s.c.name == name)).scalar()
@@ -65,14 +67,14 @@ class SavedSearches:
             else:
                 ins = tx.d.insert(s).values(name=name, query=str(old))
                 tx.conn.execute(ins.on_conflict_do_update(index_elements=["name"], set_={"query": ins.excluded.query}))
-        return Change(ChangeKind.SEARCHES, detail={"name": name, "old": now})
+        return Change(ChangeKind.SEARCHES, detail=SearchBefore(name, now))
 
     @writes
     def delete(self, name: str) -> Change:
-        """Delete a saved search; ``detail["old"]`` is its query, for undo."""
+        """Delete a saved search; ``detail.old`` is its query, for undo."""
         s = t.saved_search
         with self.store.write() as tx:
             old = tx.conn.execute(delete(s).where(s.c.name == name).returning(s.c.query)).scalar()
         if old is None:
             raise LibraryError(f"no saved search named '{name}'")
-        return Change(ChangeKind.SEARCHES, detail={"name": name, "old": old})
+        return Change(ChangeKind.SEARCHES, detail=SearchBefore(name, old))

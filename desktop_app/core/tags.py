@@ -36,6 +36,17 @@ from sqlalchemy import (
 from desktop_app.core.changelog import rows as change_log
 from desktop_app.core.changelog.changes import writes
 from desktop_app.core.changelog.rows import FieldKind
+from desktop_app.core.changelog.undo_data import (
+    TagDeleted,
+    TagMerge,
+    TagMerged,
+    TagRecolored,
+    TagRenamed,
+    TagRow,
+    TagsAdded,
+    TagsRemoved,
+    TagUnmerged,
+)
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.rules import normalize_tag
 from desktop_app.core.store import Store
@@ -116,7 +127,7 @@ class Tags:
     # ---- links -------------------------------------------------------------------------------
     @writes
     def add(self, paper_ids: Sequence[int], names: Sequence[str]) -> Change:
-        """Add tags to papers. ``detail["links"]`` lists the (paper, tag) links actually added."""
+        """Add tags to papers. ``detail.links`` lists the (paper, tag) links actually added."""
         names = list(dict.fromkeys(normalize_tag(n) for n in names))
         st = self._add_statements()
         with self.store.write() as tx:
@@ -132,7 +143,7 @@ class Tags:
                 by_name[name] = [(pid, real) for pid in ids if pid not in have]
             added = [link for name in names for link in by_name[name]]
             change_log.record(tx, FieldKind.TAG, [(pid, {"added": name}) for pid, name in added])
-        return Change(ChangeKind.TAGS, tuple(ids), tuple(names), detail={"links": added})
+        return Change(ChangeKind.TAGS, tuple(ids), tuple(names), detail=TagsAdded(added))
 
     def _add_statements(self) -> dict[str, Executable]:
         """Built once: bulk tagging thousands of papers is a hot path (the build cost more than
@@ -153,7 +164,7 @@ class Tags:
 
     @writes
     def remove(self, paper_ids: Sequence[int], names: Sequence[str]) -> Change:
-        """Remove exactly these tags (not their children). ``detail["links"]`` lists removed links."""
+        """Remove exactly these tags (not their children). ``detail.links`` lists removed links."""
         pt = t.paper_tag
         removed: list[tuple[int, str]] = []
         with self.store.write() as tx:
@@ -171,7 +182,7 @@ class Tags:
                 removed += [(pid, real) for pid in gone]
             _drop_unused(tx.conn, tids)
             change_log.record(tx, FieldKind.TAG, [(pid, {"removed": name}) for pid, name in removed])
-        return Change(ChangeKind.TAGS, tuple(ids), tuple(names), detail={"links": removed})
+        return Change(ChangeKind.TAGS, tuple(ids), tuple(names), detail=TagsRemoved(removed))
 
     @writes
     def set_links(self, links: Sequence[tuple[int, str]], present: bool) -> Change:
@@ -204,7 +215,7 @@ class Tags:
                     _merge(tx.conn, tx.d, tid, existing)
                 else:
                     tx.conn.execute(update(t.tag).where(t.tag.c.id == tid).values(name=target))
-        return Change(ChangeKind.TAGS, tag_names=(old, new), detail={"renamed": {old: new}})
+        return Change(ChangeKind.TAGS, tag_names=(old, new), detail=TagRenamed(old, new))
 
     def merge_preview(self, source: str, target: str) -> dict[str, int | bool]:
         """What :meth:`merge` would do, changing nothing: ``tagged`` papers carry ``source``,
@@ -231,7 +242,7 @@ class Tags:
     @writes
     def merge(self, source: str, target: str) -> Change:
         """Every paper tagged ``source`` gets ``target``; ``source`` disappears (its children
-        stay). ``detail["merge"]`` is exactly what changed, for :meth:`unmerge`: the source tag's
+        stay). ``detail.merge`` is exactly what changed, for :meth:`unmerge`: the source tag's
         row, the papers it was on, the papers that gained ``target``, and whether ``target``
         was made by this merge."""
         source, target = normalize_tag(source), normalize_tag(target)
@@ -251,37 +262,37 @@ class Tags:
             tagged: list[int] = sorted(tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == src)).scalars())
             had: set[int] = set(tx.conn.execute(select(pt.c.paper_id).where(pt.c.tag_id == dst)).scalars())
             _merge(tx.conn, tx.d, src, dst)
-        merge = {
-            "source": {"id": src, "name": name, "color": color},
-            "target": target_name,
-            "target_created": existing is None,
-            "tagged": tagged,
-            "gained": [pid for pid in tagged if pid not in had],
-        }
-        return Change(ChangeKind.TAGS, tuple(tagged), (name, target_name), detail={"merge": merge})
+        merge = TagMerge(
+            source=TagRow(src, name, color),
+            target=target_name,
+            target_created=existing is None,
+            tagged=tagged,
+            gained=[pid for pid in tagged if pid not in had],
+        )
+        return Change(ChangeKind.TAGS, tuple(tagged), (name, target_name), detail=TagMerged(merge))
 
     @writes
     def unmerge(self, merged: Change) -> Change:
         """Undo :meth:`merge`, in one transaction: the source tag again (its id, name and color),
         on the same papers; ``target`` off the papers that gained it, and gone if the merge made it."""
-        m = merged.detail["merge"]
-        src, pt = m["source"], t.paper_tag
+        m = merged.detail_as(TagMerged).merge
+        src, pt = m.source, t.paper_tag
         with self.store.write() as tx:
             tx.d.lock_tags(tx.conn, exclusive=True)
-            if _tag_id(tx.conn, tx.d, src["name"], create=False) is not None:
-                raise LibraryError(f"a tag named '{src['name']}' exists again; the merge cannot be undone")
-            taken = tx.conn.execute(select(t.tag.c.id).where(t.tag.c.id == src["id"])).scalar() is not None
-            row = {"name": src["name"], "color": src["color"]} | ({} if taken else {"id": src["id"]})
+            if _tag_id(tx.conn, tx.d, src.name, create=False) is not None:
+                raise LibraryError(f"a tag named '{src.name}' exists again; the merge cannot be undone")
+            taken = tx.conn.execute(select(t.tag.c.id).where(t.tag.c.id == src.id)).scalar() is not None
+            row: dict[str, object] = {"name": src.name, "color": src.color} | ({} if taken else {"id": src.id})
             sid = inserted_id(tx.conn.execute(insert(t.tag).values(**row)))
-            if m["tagged"]:
-                tx.conn.execute(insert(pt), [{"paper_id": pid, "tag_id": sid} for pid in m["tagged"]])
-            dst = _tag_id(tx.conn, tx.d, m["target"], create=False)
+            if m.tagged:
+                tx.conn.execute(insert(pt), [{"paper_id": pid, "tag_id": sid} for pid in m.tagged])
+            dst = _tag_id(tx.conn, tx.d, m.target, create=False)
             if dst is not None:
-                if m["gained"]:
-                    tx.conn.execute(delete(pt).where(pt.c.tag_id == dst, tx.d.in_ids(pt.c.paper_id, m["gained"])))
-                if m["target_created"]:
+                if m.gained:
+                    tx.conn.execute(delete(pt).where(pt.c.tag_id == dst, tx.d.in_ids(pt.c.paper_id, m.gained)))
+                if m.target_created:
                     tx.conn.execute(delete(t.tag).where(t.tag.c.id == dst))
-        return Change(ChangeKind.TAGS, tuple(m["tagged"]), (src["name"], m["target"]), detail={"unmerged": m})
+        return Change(ChangeKind.TAGS, tuple(m.tagged), (src.name, m.target), detail=TagUnmerged(m))
 
     @writes
     def recolor(self, name: str, color: str) -> Change:
@@ -296,7 +307,7 @@ class Tags:
                 raise LibraryError(f"no tag named '{name}'")
             old: str = tx.conn.execute(select(t.tag.c.color).where(t.tag.c.id == tid)).scalar_one()
             tx.conn.execute(update(t.tag).where(t.tag.c.id == tid).values(color=color))
-        return Change(ChangeKind.TAGS, tag_names=(name,), detail={"old_color": old})
+        return Change(ChangeKind.TAGS, tag_names=(name,), detail=TagRecolored(old))
 
     @writes
     def delete(self, name: str) -> Change:
@@ -314,7 +325,7 @@ class Tags:
             tx.conn.execute(delete(t.tag).where(t.tag.c.id == tid))  # links go: ON DELETE CASCADE
             change_log.record(tx, FieldKind.TAG, [(pid, {"removed": real}) for pid in pids])
         links = [(p, real) for p in pids]
-        return Change(ChangeKind.TAGS, tuple(pids), (real,), detail={"links": links, "color": color})
+        return Change(ChangeKind.TAGS, tuple(pids), (real,), detail=TagDeleted(links, color))
 
     @writes
     def undelete(self, deleted: Change) -> Change:
@@ -322,7 +333,8 @@ class Tags:
         it was on (in the trash too; a paper deleted for good meanwhile is passed over). A tag of
         that name made meanwhile is kept and gains the links; its color stays unless it has none."""
         name = normalize_tag(deleted.tag_names[0])
-        color = str(deleted.detail.get("color") or "")
+        gone = deleted.detail_as(TagDeleted)
+        color = gone.color or ""
         pt = t.paper_tag
         with self.store.write() as tx:
             tx.d.lock_tags(tx.conn, exclusive=True)
@@ -330,7 +342,7 @@ class Tags:
             if color:
                 tx.conn.execute(update(t.tag).where(t.tag.c.id == tid, t.tag.c.color == "").values(color=color))
             real: str = tx.conn.execute(select(t.tag.c.name).where(t.tag.c.id == tid)).scalar_one()
-            wanted = sorted({int(pid) for pid, _name in deleted.detail.get("links", [])})
+            wanted = sorted({int(pid) for pid, _name in gone.links})
             there: set[int] = set(
                 tx.conn.execute(select(t.paper.c.id).where(tx.d.in_ids(t.paper.c.id, wanted))).scalars()
             )
@@ -344,4 +356,4 @@ class Tags:
                 tx.touched.update(new)
                 tx.conn.execute(insert(pt), [{"paper_id": pid, "tag_id": tid} for pid in new])
             change_log.record(tx, FieldKind.TAG, [(pid, {"added": real}) for pid in new])
-        return Change(ChangeKind.TAGS, tuple(new), (real,), detail={"links": [(pid, real) for pid in new]})
+        return Change(ChangeKind.TAGS, tuple(new), (real,), detail=TagsAdded([(pid, real) for pid in new]))

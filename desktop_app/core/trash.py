@@ -22,6 +22,7 @@ from sqlalchemy import ColumnElement, Delete, String, delete, func, or_, select,
 
 from desktop_app.core import attachment_files as af
 from desktop_app.core.changelog.changes import writes
+from desktop_app.core.changelog.undo_data import Purged, Restored
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.store import Store, Tx
 from desktop_app.core.store import tables as t
@@ -120,16 +121,16 @@ class Trash:
             ids = self._require_trashed(tx, paper_ids)
             tx.conn.execute(update(t.paper).where(tx.d.in_ids(t.paper.c.id, ids)).values(deleted_at=None))
             tx.queue_index(ids)
-        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=True, detail={"restored": True})
+        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=True, detail=Restored())
 
     @writes
     def purge(self, paper_ids: Sequence[int]) -> Change:
         """Delete papers in the trash for good (all or, on an id not in the trash, none).
-        Not undoable; ``detail["files"]`` counts the attached copies removed with them."""
+        Not undoable; ``detail.files`` counts the attached copies removed with them."""
         with self._store.write() as tx:
             ids = self._require_trashed(tx, paper_ids)
             files = self._purge(tx, ids)
-        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=True, detail={"purged": True, "files": files})
+        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=True, detail=Purged(files))
 
     @writes
     def empty(self) -> Change:
@@ -140,7 +141,7 @@ class Trash:
                 tx.conn.execute(select(p.id).where(p.deleted_at.is_not(None)).order_by(p.id)).scalars()
             )
             files = self._purge(tx, ids) if ids else 0
-        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=bool(ids), detail={"purged": True, "files": files})
+        return Change(ChangeKind.PAPERS, tuple(ids), text_changed=bool(ids), detail=Purged(files))
 
     # ---- inside a transaction ------------------------------------------------------------
     @staticmethod

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TypeVar
+
+from desktop_app.core.changelog.undo_data import NOTHING, UndoData
+
+D = TypeVar("D", bound=UndoData)
 
 
 class ChangeKind(StrEnum):
@@ -32,11 +36,19 @@ class Change:
     tag_names: tuple[str, ...] = ()
     list_ids: tuple[int, ...] = ()
     text_changed: bool = False  # the full-text index must be updated
-    detail: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    # what undoing it needs, of the shape the method that made it keeps (core/changelog/undo_data.py)
+    detail: UndoData = field(default=NOTHING, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         # a string from outside the core (a test, a journal) becomes its kind; an unknown one is refused
         object.__setattr__(self, "kind", ChangeKind(self.kind))
+
+    def detail_as(self, shape: type[D]) -> D:
+        """The undo data, which the caller knows to be a ``shape`` (it made the edit that keeps
+        one); TypeError when it is not."""
+        if not isinstance(self.detail, shape):
+            raise TypeError(f"a {self.kind} change keeps {type(self.detail).__name__}, not {shape.__name__}")
+        return self.detail
 
 
 @dataclass

@@ -28,6 +28,7 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from desktop_app.core.attachment_files import remove_file
+from desktop_app.core.changelog.undo_data import AttachmentRef
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
 from desktop_app.gui import preferences
@@ -194,7 +195,7 @@ class AttachController(QObject):
                 continue
             change = self._attach(paper_id, str(Path(path).expanduser().absolute()), mode, staged)
             if change is not None:
-                added.append(change.detail["attachment_id"])
+                added.append(change.detail_as(AttachmentRef).attachment_id)
         if added:
             what = Path(paths[0]).name if len(added) == 1 else self.tr("%n files", "", len(added))
             self._say(
@@ -223,7 +224,7 @@ class AttachController(QObject):
             return first(lib)
 
         def undo(ch: Change) -> Change:
-            removed["id"] = ch.detail["attachment_id"]
+            removed["id"] = ch.detail_as(AttachmentRef).attachment_id
             return lib.attachments.remove(removed["id"])
 
         try:
@@ -275,7 +276,7 @@ class AttachController(QObject):
         """Show a made attachment and put it on the undo stack (undo: a soft removal; redo:
         bringing it back, the file never left files/)."""
         win, lib = self._win, self._win.library
-        aid = change.detail["attachment_id"]
+        aid = change.detail_as(AttachmentRef).attachment_id
         win.on_change(change)
         win.undo_stack.push(
             LibraryCommand(

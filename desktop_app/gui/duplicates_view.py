@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.core.changelog.undo_data import Dismissed, Merged, MergeUndone, Undismissed
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
@@ -487,13 +488,13 @@ class DuplicatesDialog(QDialog):
         detail = change.detail
         if self._job is not None:
             self._search_again = True  # what the running search finds may be out of date
-        if detail.get("merge_id") is not None and detail.get("deleted"):
-            merged = detail["merged"]
+        if isinstance(detail, Merged):
+            merged = detail.merged
             self._drop_pairs(lambda p: merged in (p.a, p.b))
-        elif "dismissed" in detail:
-            low, high = detail["dismissed"]
+        elif isinstance(detail, Dismissed):
+            low, high = detail.pair
             self._drop_pairs(lambda p: (p.a, p.b) == (low, high))
-        elif (detail.get("merge_id") is not None or "undismissed" in detail) and self.isVisible():
+        elif isinstance(detail, MergeUndone | Undismissed) and self.isVisible():
             self.search()  # the pair is back: find it with its reason again (opening searches anyway)
 
 

@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QColorDialog, QInputDialog, QMessageBox, QWidget
 
+from desktop_app.core.changelog.undo_data import HighlightRow, ListCreated, NoteBefore, TitleBefore
 from desktop_app.core.errors import (
     DiskFull,
     LibraryBusy,
@@ -397,12 +398,13 @@ class EditController(QObject):
                 call("papers", "set_title", pid, ref("detail", "old", 0), source=ref("detail", "old", 1)),
             )
         )
-        if change is not None and base is not None and change.detail["old"][0] != base:
+        before = change.detail_as(TitleBefore).old[0] if change is not None else None
+        if before is not None and base is not None and before != base:
             self.message.emit(
                 self.tr(
                     "The title had been changed elsewhere to “{0}”; "
                     "yours replaced it (Edit → Undo brings that one back)"
-                ).format(change.detail["old"][0]),
+                ).format(before),
                 15000,
             )
 
@@ -429,16 +431,17 @@ class EditController(QObject):
         except LibraryError as exc:  # any other refusal: never dropped, kept and retried
             raise NoteNotSaved(str(exc)) from exc
         shown = editor or self._notes  # the reader's note editor, or triage's
-        if "conflict" in change.detail and shown.paper_id() == pid:
-            shown.show_conflict(change.detail["conflict"])
+        before = change.detail if isinstance(change.detail, NoteBefore) else None  # None: the text is the same
+        if before is not None and before.conflict is not None and shown.paper_id() == pid:
+            shown.show_conflict(before.conflict)
         self._table.paper_model.refresh_papers(change.paper_ids)
-        if "old" in change.detail:  # the text changed: one undo step per bout of writing
+        if before is not None:  # the text changed: one undo step per bout of writing
             stack = self.undo_stack
             top = stack.command(stack.index() - 1) if stack.index() else None
             if isinstance(top, NoteCommand) and top.paper_id != pid:
                 top.closed = True
-            stack.push(NoteCommand(pid, change.detail["old"], text, self._apply_note, self.changed.emit))
-            if "conflict" in change.detail:  # "Take theirs" must be an undo step of its own
+            stack.push(NoteCommand(pid, before.old, text, self._apply_note, self.changed.emit))
+            if before.conflict is not None:  # "Take theirs" must be an undo step of its own
                 cast(NoteCommand, stack.command(stack.index() - 1)).closed = True  # the one just pushed
         return True
 
@@ -544,8 +547,8 @@ class EditController(QObject):
             return lib.highlights.add(pid, start, end, color, comment)
 
         def undo(ch: Change) -> Change:
-            gone = lib.highlights.delete(ch.detail["id"])
-            state["row"] = gone.detail["row"]
+            gone = lib.undo(ch)  # the highlight deleted, its row kept for the redo
+            state["row"] = gone.detail_as(HighlightRow).row
             return gone
 
         # the journal's version re-adds on a redo after its undo (a new id); this one restores
@@ -855,7 +858,7 @@ class EditController(QObject):
         if change is not None:
             self._say(
                 self.tr("Reading list “{0}” holds the %n paper(s) the search found", "", len(change.paper_ids)).format(
-                    change.detail["name"]
+                    change.detail_as(ListCreated).name
                 )
             )
 

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.appinfo import APP_NAME
+from desktop_app.core.changelog.undo_data import PapersMoved
 from desktop_app.core.errors import IndexDamaged, LibraryError, ServerUnreachable
 from desktop_app.core.library import Library
 from desktop_app.core.saved_filter import SavedFilter
@@ -769,7 +770,7 @@ class MainWindow(QMainWindow):
             self.tr("Search index update failed ({0}); it will be retried").format(err) if err else ""
         )
         kind = change.kind
-        gone_or_back = any(change.detail.get(k) for k in ("deleted", "restored", "purged"))
+        gone_or_back = isinstance(change.detail, PapersMoved)  # to the trash, back, or for good
         if kind not in (ChangeKind.PAPERS, ChangeKind.NOTE, ChangeKind.HIGHLIGHTS) or gone_or_back:
             self.bulk.panel.forget_shown()  # its tags and lists are read again (a status edit keeps them)
         if kind == ChangeKind.IMPORT or gone_or_back:

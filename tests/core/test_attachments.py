@@ -103,7 +103,7 @@ def test_safe_names_and_copy_paths() -> None:
 
 def test_soft_removal_is_undone_and_hard_removal_deletes_the_copy(seed_library: Library, tmp_path: Path) -> None:
     lib = seed_library
-    aid = lib.attachments.add(1, _pdf(tmp_path)).detail["attachment_id"]
+    aid = lib.attachments.add(1, _pdf(tmp_path)).detail.attachment_id
     where = lib.attachments.get(aid).location
     lib.attachments.remove(aid)
     assert lib.attachments.for_paper(1) == [] and where.exists()
@@ -130,7 +130,7 @@ def test_a_file_is_deleted_only_when_the_transaction_commits(seed_library: Libra
 
 def test_hard_removal_of_a_link_keeps_the_users_file(seed_library: Library, tmp_path: Path) -> None:
     src = _pdf(tmp_path)
-    aid = seed_library.attachments.add(1, src, mode="link").detail["attachment_id"]
+    aid = seed_library.attachments.add(1, src, mode="link").detail.attachment_id
     seed_library.attachments.remove(aid, hard=True)
     assert src.read_bytes() == PDF
 
@@ -138,8 +138,8 @@ def test_hard_removal_of_a_link_keeps_the_users_file(seed_library: Library, tmp_
 def test_check_reports_missing_and_changed_files_with_the_paper(seed_library: Library, tmp_path: Path) -> None:
     lib = seed_library
     assert lib.integrity_check() == []
-    a = lib.attachments.get(lib.attachments.add(7, _pdf(tmp_path, "gone.pdf")).detail["attachment_id"])
-    b = lib.attachments.get(lib.attachments.add(8, _pdf(tmp_path, "edited.pdf")).detail["attachment_id"])
+    a = lib.attachments.get(lib.attachments.add(7, _pdf(tmp_path, "gone.pdf")).detail.attachment_id)
+    b = lib.attachments.get(lib.attachments.add(8, _pdf(tmp_path, "edited.pdf")).detail.attachment_id)
     assert lib.integrity_check() == []
     a.location.unlink()
     b.location.write_bytes(PDF[:-3] + b"XYZ")  # same size, other bytes
@@ -226,7 +226,7 @@ def test_json_restore_without_the_files_keeps_them_as_missing(seed_library: Libr
 
 def test_backups_keep_the_copies_and_a_restore_brings_them_back(seed_library: Library, tmp_path: Path) -> None:
     lib = seed_library
-    v = lib.attachments.get(lib.attachments.add(6, _pdf(tmp_path)).detail["attachment_id"])
+    v = lib.attachments.get(lib.attachments.add(6, _pdf(tmp_path)).detail.attachment_id)
     made = lib.backups.make()
     blob = lib.folder / "backups" / "files" / v.sha256
     assert blob.read_bytes() == PDF
@@ -244,7 +244,7 @@ def test_backups_keep_the_copies_and_a_restore_brings_them_back(seed_library: Li
 
 def test_blobs_no_backup_names_are_pruned(seed_library: Library, tmp_path: Path) -> None:
     lib = seed_library
-    aid = lib.attachments.add(6, _pdf(tmp_path)).detail["attachment_id"]
+    aid = lib.attachments.add(6, _pdf(tmp_path)).detail.attachment_id
     made = lib.backups.make()
     assert len(list((lib.folder / "backups" / "files").iterdir())) == 1
     lib.attachments.remove(aid, hard=True)

@@ -119,11 +119,11 @@ def test_the_key_is_edited_checked_undone_and_searched(seed_library: Library) ->
     old = lib.papers.get(a).bibtex_key
     change = lib.papers.update_metadata(a, {"citation_key": "Mine:Quokka2026"})
     assert lib.papers.get(a).bibtex_key == "Mine:Quokka2026"
-    assert change.detail["fields"] == ["citation_key"] and change.detail["old"] == {"citation_key": old}
+    assert change.detail.fields == ["citation_key"] and change.detail.old == {"citation_key": old}
     assert lib.query('key:"mine:quokka2026"').ids == [a]
     assert lib.query("key:mine*").ids == [a]
     assert lib.query(f"key:{key_b}").ids == [b]
-    lib.papers.update_metadata(a, change.detail["old"])  # what undo passes back
+    lib.papers.update_metadata(a, change.detail.old)  # what undo passes back
     assert lib.papers.get(a).bibtex_key == old
     assert lib.query('key:"mine:quokka2026"').ids == []
 
@@ -134,10 +134,10 @@ def test_a_merge_keeps_the_kept_key_or_swaps_by_choice(seed_library: Library) ->
     ka, kb = lib.papers.get(a).bibtex_key, lib.papers.get(b).bibtex_key
     change = lib.duplicates.merge(a, b)
     assert lib.papers.get(a).bibtex_key == ka
-    lib.duplicates.undo_merge(change.detail["merge_id"])
+    lib.duplicates.undo_merge(change.detail.merge_id)
     change = lib.duplicates.merge(a, b, {"bibtex_key": "other"})
     assert lib.papers.get(a).bibtex_key == kb  # the kept paper is now cited as the other was
-    lib.duplicates.undo_merge(change.detail["merge_id"])
+    lib.duplicates.undo_merge(change.detail.merge_id)
     assert (lib.papers.get(a).bibtex_key, lib.papers.get(b).bibtex_key) == (ka, kb)
 
 

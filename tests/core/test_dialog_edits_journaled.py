@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from desktop_app.core.changelog.undo_data import AttachmentRef
 from desktop_app.core.errors import LibraryError, MetadataConflict
 from desktop_app.core.library import Library
 from desktop_app.core.library_call import BadCall, ChangeRef, DescribedEdit, LibraryCall
@@ -138,7 +139,7 @@ def test_a_file_attached_and_removed_goes_through_the_journal(library_dir: Path,
         attach.undo(lib, change)
         assert lib.attachments.for_paper(pid) == []
 
-        aid = change.detail["attachment_id"]
+        aid = change.detail_as(AttachmentRef).attachment_id
         lib.attachments.restore(aid)
         remove = _journaled(
             DescribedEdit(

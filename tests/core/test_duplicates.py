@@ -136,7 +136,7 @@ def test_refresh_keys_files_keys_for_papers_made_before(pairs_library: Library) 
         ("Potential outcomes", "Structural causal models", NEAR_REASON)
     ]
     change = lib.duplicates.refresh_keys()
-    assert len(change.paper_ids) == 6 and change.detail["keys"] > 6
+    assert len(change.paper_ids) == 6 and change.detail.keys > 6
     assert lib.duplicates.find() == before
     assert lib.duplicates.refresh_keys().paper_ids == ()  # every paper has keys now
 
@@ -172,8 +172,8 @@ def test_merge_with_choices_moves_everything_and_undo_restores_it_exactly(pairs_
         lib.lists.add(name, ids)
     lib.notes.set(cats, "kept note")
     lib.notes.set(typo, "typo's note\nsecond line")
-    kept_hl = lib.highlights.add_quote(cats, "cute").detail["id"]
-    other_hl = lib.highlights.add_quote(typo, "very cute").detail["id"]
+    kept_hl = lib.highlights.add_quote(cats, "cute").detail.id
+    other_hl = lib.highlights.add_quote(typo, "very cute").detail.id
     lib.papers.set_status([cats], "skimmed")
     lib.papers.set_status([typo], "read")
     lib.papers.set_rating([cats], 4)
@@ -182,7 +182,7 @@ def test_merge_with_choices_moves_everything_and_undo_restores_it_exactly(pairs_
     before = _state(lib, cats, typo)
 
     change = lib.duplicates.merge(cats, typo, {"abstract": "other", "venue": "other"})
-    assert change.paper_ids == (cats, typo) and change.detail["deleted"] and change.text_changed
+    assert change.paper_ids == (cats, typo) and change.detail.deleted and change.text_changed
     merged = lib.papers.get(cats)
     assert merged.title == "Deep Learning for Cats"  # kept: not chosen
     assert (merged.abstract_text, merged.venue) == (REVISED, "J. Cats")  # chosen from the other
@@ -208,8 +208,8 @@ def test_merge_with_choices_moves_everything_and_undo_restores_it_exactly(pairs_
     assert lib.query("lerning").ids == [cats]  # by the merged note; the trashed paper left the index
     assert cats in lib.query('"very cute indeed"').ids
 
-    undone = lib.duplicates.undo_merge(change.detail["merge_id"])
-    assert undone.detail["restored"] and undone.paper_ids == (cats, typo)
+    undone = lib.duplicates.undo_merge(change.detail.merge_id)
+    assert undone.detail.restored and undone.paper_ids == (cats, typo)
     assert _state(lib, cats, typo) == before
     assert lib.papers.get(typo).highlights[0].id == other_hl
     assert _keys(lib, cats) == keys_before
@@ -217,17 +217,17 @@ def test_merge_with_choices_moves_everything_and_undo_restores_it_exactly(pairs_
     assert lib.query("lerning").ids == [typo]
     assert lib.integrity_check() == []
     with pytest.raises(LibraryError, match="undone already"):
-        lib.duplicates.undo_merge(change.detail["merge_id"])
+        lib.duplicates.undo_merge(change.detail.merge_id)
     # and it can be merged again (the redo)
     again = lib.duplicates.merge(cats, typo, {"abstract": "other", "venue": "other"})
-    assert again.detail["merge_id"] != change.detail["merge_id"]
+    assert again.detail.merge_id != change.detail.merge_id
     assert lib.papers.get(cats).venue == "J. Cats"
 
 
 def test_merge_of_equal_abstracts_moves_the_highlights(pairs_library: Library) -> None:
     lib = pairs_library
     outcomes, scm = _id(lib, "Potential outcomes"), _id(lib, "Structural causal models")
-    hl = lib.highlights.add_quote(scm, "structural models", comment="the second half").detail["id"]
+    hl = lib.highlights.add_quote(scm, "structural models", comment="the second half").detail.id
     before = _state(lib, outcomes, scm)
     change = lib.duplicates.merge(outcomes, scm, {"title": "other", "authors": "other"})
     merged = lib.papers.get(outcomes)
@@ -235,7 +235,7 @@ def test_merge_of_equal_abstracts_moves_the_highlights(pairs_library: Library) -
     assert [(h.id, h.quote, h.comment) for h in merged.highlights] == [(hl, "structural models", "the second half")]
     assert merged.note == ""  # neither had one
     assert _no_note_rows(lib)
-    lib.duplicates.undo_merge(change.detail["merge_id"])
+    lib.duplicates.undo_merge(change.detail.merge_id)
     assert _state(lib, outcomes, scm) == before
 
 
@@ -248,13 +248,13 @@ def _no_note_rows(lib: Library) -> bool:
 def test_highlights_stay_with_the_trashed_paper_when_the_abstracts_differ(pairs_library: Library) -> None:
     lib = pairs_library
     cats, typo = _id(lib, "Deep Learning for Cats"), _id(lib, "Deep Lerning for Cats")
-    hl = lib.highlights.add_quote(typo, "very cute").detail["id"]
+    hl = lib.highlights.add_quote(typo, "very cute").detail.id
     change = lib.duplicates.merge(cats, typo)  # the kept paper keeps its own abstract
     assert lib.papers.get(cats).highlights == []
     h = t.highlight.c
     with lib.store.read() as conn:
         assert conn.execute(select(h.paper_id).where(h.id == hl)).scalar_one() == typo
-    lib.duplicates.undo_merge(change.detail["merge_id"])
+    lib.duplicates.undo_merge(change.detail.merge_id)
     assert [x.id for x in lib.papers.get(typo).highlights] == [hl]
 
 
@@ -265,7 +265,7 @@ def test_a_note_written_after_the_merge_survives_its_undo(pairs_library: Library
     change = lib.duplicates.merge(scripts, concept)
     assert lib.papers.get(scripts).note == "— merged from: Conceptual Dependency —\nchapter 3 matters"
     lib.notes.set(scripts, "rewritten after the merge")
-    lib.duplicates.undo_merge(change.detail["merge_id"])
+    lib.duplicates.undo_merge(change.detail.merge_id)
     assert lib.papers.get(scripts).note == ""
     assert [text for _, text in lib.notes.revisions(scripts)][0] == "rewritten after the merge"
     assert lib.papers.get(concept).note == "chapter 3 matters"
@@ -293,7 +293,7 @@ def test_a_dismissed_pair_is_not_offered_again_until_undismissed(pairs_library: 
     lib = pairs_library
     scripts, concept = _id(lib, "Scripts, Plans and Goals"), _id(lib, "Conceptual Dependency")
     change = lib.duplicates.dismiss(concept, scripts)  # either order
-    assert change.detail["dismissed"] == (min(scripts, concept), max(scripts, concept))
+    assert change.detail.pair == (min(scripts, concept), max(scripts, concept))
     assert [p.reason for p in lib.duplicates.find()] == ["doi", "same abstract"]
     lib.duplicates.dismiss(scripts, concept)  # twice is once
     assert lib.duplicates.dismissed() == [(min(scripts, concept), max(scripts, concept))]

@@ -38,7 +38,7 @@ def test_highlights_survive_reopen_and_shift_with_edits(seed_library: Library, l
     assert len(picks) == 6
     made = {}
     for pid, quote in picks:
-        hid = seed_library.highlights.add_quote(pid, quote, comment=f"about {pid}", color="blue").detail["id"]
+        hid = seed_library.highlights.add_quote(pid, quote, comment=f"about {pid}", color="blue").detail.id
         made[pid] = (hid, quote)
     seed_library.close()
     lib = Library.open(library_dir)
@@ -70,7 +70,7 @@ def test_fuzzy_reanchor_after_a_small_edit_inside_the_quote(seed_library: Librar
 
 def test_deleted_passage_leaves_an_orphan_not_a_loss(seed_library: Library) -> None:
     pid = find_paper(seed_library, "composable building blocks")
-    hid = seed_library.highlights.add_quote(pid, "composable building blocks", comment="keep me").detail["id"]
+    hid = seed_library.highlights.add_quote(pid, "composable building blocks", comment="keep me").detail.id
     seed_library.papers.set_abstract(
         pid, "A completely different abstract about protein folding and nothing else at all."
     )
@@ -103,11 +103,11 @@ def test_highlight_comments_are_searchable(seed_library: Library) -> None:
 
 def test_edit_delete_restore(seed_library: Library) -> None:
     pid = find_paper(seed_library, "composable building blocks")
-    hid = seed_library.highlights.add_quote(pid, "composable building blocks").detail["id"]
+    hid = seed_library.highlights.add_quote(pid, "composable building blocks").detail.id
     seed_library.highlights.edit(hid, color="pink", comment="c")
     (h,) = seed_library.papers.get(pid).highlights
     assert (h.color, h.comment) == ("pink", "c")
-    row = seed_library.highlights.delete(hid).detail["row"]
+    row = seed_library.highlights.delete(hid).detail.row
     assert seed_library.papers.get(pid).highlights == []
     seed_library.highlights.restore(row)
     assert [h.id for h in seed_library.papers.get(pid).highlights] == [hid]
@@ -150,7 +150,7 @@ def test_issue_case_the_highlight_never_moves_to_verifiable_environments(
     there and has a new first sentence. It used to land on "verifiable environments" of the
     first sentence (start 77 when the sentence below is prepended)."""
     lib, pid = races
-    hid = lib.highlights.add_quote(pid, "50 base environments", comment="only 50 of 300!").detail["id"]
+    hid = lib.highlights.add_quote(pid, "50 base environments", comment="only 50 of 300!").detail.id
     raw = lib.papers.get(pid).abstract
     assert raw.count(RACES_TAIL) == 1
     body = raw.replace(RACES_TAIL, "using just a few environments")
@@ -201,8 +201,8 @@ def test_a_typo_fixed_inside_the_quote_moves_the_highlight_to_the_corrected_word
 
 def test_a_deleted_passage_orphans_its_highlight_and_spares_the_others(races: tuple[Library, int]) -> None:
     lib, pid = races
-    gone = lib.highlights.add_quote(pid, "significant efficiency in environment utilization", comment="c").detail["id"]
-    kept = lib.highlights.add_quote(pid, "composable building blocks").detail["id"]
+    gone = lib.highlights.add_quote(pid, "significant efficiency in environment utilization", comment="c").detail.id
+    kept = lib.highlights.add_quote(pid, "composable building blocks").detail.id
     raw = lib.papers.get(pid).abstract
     last = raw.index("Moreover, RACES achieves")
     lib.papers.set_abstract(pid, raw[:last].rstrip())

@@ -139,7 +139,7 @@ def test_a_snapshot_takes_a_free_name_keeps_the_order_and_passes_over_the_delete
                 LibraryCall("lists", "delete", (ChangeRef(("detail", "name")),)),
             ),
         )
-        assert change.detail["name"] == "Optics (2)"
+        assert change.detail.name == "Optics (2)"
         assert [pid for pid, _pos, _note in lib.lists.items("Optics (2)")] == [ids[3], ids[0], ids[1]]
         undo()
         assert [info.name for info in lib.lists.all()] == ["Optics"]

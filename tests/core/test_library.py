@@ -115,7 +115,7 @@ def test_edited_title_survives_reimport_and_an_abstract_alone_does_not_merge(see
     races = find_paper(lib, RACES_WORDS)
     other = find_paper(lib, RLVR_WORDS)
     change = lib.papers.set_title(races, "  My   own title  ")
-    assert change.detail["old"] == (RACES_TITLE, "derived")
+    assert change.detail.old == (RACES_TITLE, "derived")
     p = lib.papers.get(races)
     assert (p.title, p.title_source) == ("My own title", "edited")
     with pytest.raises(LibraryError, match="empty"):
@@ -272,11 +272,11 @@ def test_rename_parent_renames_children_and_merge_delete(seed_library: Library, 
     # delete one tag; undo data restores the links
     lib.tags.recolor("reasoning", "#1f77b4")
     change = lib.tags.delete("reasoning")
-    assert sorted(change.detail["links"]) == sorted([(rlvr, "reasoning"), (fprm, "reasoning")])
-    assert change.detail["color"] == "#1f77b4"
+    assert sorted(change.detail.links) == sorted([(rlvr, "reasoning"), (fprm, "reasoning")])
+    assert change.detail.color == "#1f77b4"
     assert lib.query("tag:reasoning").ids == []
     assert lib.papers.get(fprm).tags == []
-    lib.tags.set_links(change.detail["links"], present=True)
+    lib.tags.set_links(change.detail.links, present=True)
     assert set(lib.query("tag:reasoning").ids) == {rlvr, fprm}
 
 
@@ -298,7 +298,7 @@ def test_recolor_validation(seed_library: Library, tagged: dict[str, int]) -> No
             lib.tags.recolor("rl", bad)
     assert {t.name: t.color for t in lib.tags.all()}["rl"] == ""
     change = lib.tags.recolor("RL", "#A0b1C2")
-    assert change.detail["old_color"] == ""
+    assert change.detail.old_color == ""
     assert {t.name: t.color for t in lib.tags.all()}["rl"] == "#A0b1C2"
     lib.tags.recolor("rl", "")
     assert {t.name: t.color for t in lib.tags.all()}["rl"] == ""
@@ -352,7 +352,7 @@ def test_add_tags_on_many_papers_does_not_touch_the_index(
 
     change = lib.tags.add(ids, ["rl/rlvr", "bulk"])
     assert not change.text_changed
-    assert len(change.detail["links"]) == 2 * len(ids)
+    assert len(change.detail.links) == 2 * len(ids)
     assert calls == []
     assert _queue_len(lib) == 0
     assert lib.index.index.doc_count() == docs_before
@@ -428,7 +428,7 @@ def test_notes_keep_revisions_are_searchable_and_persist(seed_library: Library, 
     lib.flush_index()
     assert lib.query("note:quokka").ids == [races]
     change = lib.notes.set(races, "Second thought: wombat **bold**.")
-    assert change.detail["old"] == "First thought: quokka composition."
+    assert change.detail.old == "First thought: quokka composition."
     lib.flush_index()
     revisions = lib.notes.revisions(races)
     assert [t for _, t in revisions] == ["First thought: quokka composition."]
@@ -490,7 +490,7 @@ def test_highlights_reanchor_orphan_and_come_back(seed_library: Library) -> None
     races = find_paper(lib, RACES_WORDS)
     original = lib.papers.get(races).abstract
     quote = "composable building blocks"
-    hid = lib.highlights.add_quote(races, quote, comment="like lego").detail["id"]
+    hid = lib.highlights.add_quote(races, quote, comment="like lego").detail.id
     lib.highlights.add_quote(races, "300 individual environments", color="green")
     assert lib.query("highlight:lego").ids == [races]
 
@@ -512,7 +512,7 @@ def test_highlights_reanchor_orphan_and_come_back(seed_library: Library) -> None
 
     lib.highlights.edit(hid, color="blue", comment="like duplo")
     assert lib.query("highlight:duplo").ids == [races] and lib.query("highlight:lego").ids == []
-    row = lib.highlights.delete(hid).detail["row"]
+    row = lib.highlights.delete(hid).detail.row
     assert lib.query("highlight:duplo").ids == []
     lib.highlights.restore(row)
     assert lib.query("highlight:duplo").ids == [races]
@@ -559,14 +559,14 @@ def test_reading_lists(seed_library: Library) -> None:
     # remove and undo: back at the old positions, with the item note
     change = lib.lists.remove("To Read", [b, c])
     assert [i[0] for i in lib.lists.items("To Read")] == [d, a]
-    lib.lists.restore(change.detail["snapshot"])
+    lib.lists.restore(change.detail.snapshot)
     assert lib.lists.items("To Read") == [(d, 0, ""), (b, 1, ""), (c, 2, "read section 3"), (a, 3, "")]
 
     # delete and undo
     gone = lib.lists.delete("To Read")
     assert lib.lists.all() == []
     assert len(lib.query("").ids) == 76  # papers stay
-    lib.lists.restore(gone.detail["snapshot"])
+    lib.lists.restore(gone.detail.snapshot)
     assert lib.lists.items("To Read") == [(d, 0, ""), (b, 1, ""), (c, 2, "read section 3"), (a, 3, "")]
     assert lib.lists.all()[0].description == "for the train"
 
@@ -596,7 +596,7 @@ def test_saved_searches(seed_library: Library) -> None:
         ("rl unread", "tag:rl AND NOT status:read"),
     ]
     change = lib.searches.save("races", "reasoning")  # replace
-    assert change.detail["old"] == '"Recursive Automated Composition"'
+    assert change.detail.old == '"Recursive Automated Composition"'
     name, query = lib.searches.all()[0]
     assert lib.query(query).total > 0
     with pytest.raises(LibraryError, match="needs a name"):

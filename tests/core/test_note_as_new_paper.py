@@ -51,7 +51,7 @@ def test_the_new_paper_copies_the_trashed_one_and_holds_the_note(tmp_path: Path)
         )
         assert lib.trash.holds(pid)  # the deleted paper stays deleted
         assert lib.query("sparse").ids == [new]
-        lib.imports.undo(change.detail["batch"])
+        lib.imports.undo(change.detail.batch)
         assert lib.trash.holds(new) and lib.papers.get(new, trashed=True).note == "what I made of it"
 
 

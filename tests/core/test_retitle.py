@@ -55,7 +55,7 @@ def test_rederive_changes_derived_titles_only(seed_library: Library) -> None:
     # titles an older algorithm derived, and one the user typed over
     change = lib.set_derived_titles({races: "Reinforcement Learning has emerged", rlvr: "An old one"})
     assert set(change.paper_ids) == {races, rlvr} and change.text_changed
-    assert change.detail["old"][races] == races_title
+    assert change.detail.old[races] == races_title
     lib.papers.set_title(fprm, "My FPRM title")
     assert lib.papers.get(races).title_source == "derived"
 

@@ -177,7 +177,7 @@ def test_a_stale_note_save_keeps_both_texts_across_processes(pg_url: str) -> Non
         base = lib.notes.text(a)  # the editor opens the note here
         _cli(pg_url, "note", str(a), "--set", "theirs, from the other desk")
         change = lib.notes.set(a, "mine, typed meanwhile", base=base)
-        assert change.detail["conflict"] == "theirs, from the other desk"  # the banner's text
+        assert change.detail.conflict == "theirs, from the other desk"  # the banner's text
         texts = [v.text for v in lib.notes.history(a)]
         assert texts[:2] == ["mine, typed meanwhile", "theirs, from the other desk"]
 

@@ -100,12 +100,12 @@ def test_ratings_and_tags_are_logged_and_bulk_tagging_writes_one_row_per_paper(s
     ids = list(range(1, 77))
     lib.tags.add(ids[:10], ["rl"])
     change = lib.tags.add(ids, ["rl"])  # only the 66 papers without it get a row
-    assert len(change.detail["links"]) == 66
+    assert len(change.detail.links) == 66
     lib.tags.remove([3], ["rl"])
     tag_rows = [(pid, d) for pid, d, _ in _log(lib, "tag")]
     assert len(tag_rows) == 77
     assert tag_rows[0] == (1, {"added": "rl"}) and tag_rows[-1] == (3, {"removed": "rl"})
-    lib.tags.set_links(change.detail["links"], present=False)  # undo of the bulk add
+    lib.tags.set_links(change.detail.links, present=False)  # undo of the bulk add
     assert sum(d == {"removed": "rl"} for _, d, _ in _log(lib, "tag")) == 67
 
 
@@ -115,7 +115,7 @@ def test_merging_duplicates_logs_the_status_it_takes_as_via_merge(seed_library: 
     seq = _last_seq(lib)
     change = lib.duplicates.merge(1, 2)
     assert [(pid, d) for pid, d, _ in _log(lib, "status")][-1] == (1, {"old": "unread", "new": "read", "via": "merge"})
-    lib.duplicates.undo_merge(change.detail["merge_id"])
+    lib.duplicates.undo_merge(change.detail.merge_id)
     assert [(pid, d) for pid, d, _ in _log(lib, "status")][-1] == (1, {"old": "read", "new": "unread", "via": "merge"})
     with lib.store.read() as conn:  # two statistics rows (the facade's own rows come beside them)
         c = t.change_log.c

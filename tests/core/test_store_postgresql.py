@@ -86,7 +86,7 @@ def test_the_managers_run_on_postgresql(store: Store, tmp_path: Path) -> None:
     # tags: case-insensitive names, hierarchy, rename with children, merge, counts
     tags.add([rl, diffusion], ["RL/rlvr"])
     tags.add([tok], ["rl"])
-    assert tags.add([rl], ["rl/RLVR"]).detail["links"] == []  # same tag, any case
+    assert tags.add([rl], ["rl/RLVR"]).detail.links == []  # same tag, any case
     assert finder.query("tag:rl", sort="id").ids == sorted([rl, diffusion, tok])
     assert finder.query("tag:rl/rlvr", sort="id").ids == sorted([rl, diffusion])
     assert finder.query("", tags=["RL"], not_tags=["rl/rlvr"]).ids == [tok]
@@ -110,7 +110,7 @@ def test_the_managers_run_on_postgresql(store: Store, tmp_path: Path) -> None:
     notes.set(rl, "first")
     notes.append(rl, "second")
     assert notes.text(rl) == "first\nsecond"
-    assert notes.set(rl, "mine", base="first").detail["conflict"] == "first\nsecond"
+    assert notes.set(rl, "mine", base="first").detail.conflict == "first\nsecond"
     assert [t for _, t in notes.revisions(rl)] == ["first\nsecond", "first"]
 
     # reading lists: order, moves, case-insensitive names, list: queries
@@ -153,7 +153,7 @@ def test_possible_duplicates_on_postgresql(store: Store) -> None:
     change = dups.merge(pair.a, pair.b, {"venue": "other"})
     assert papers.get(pair.a).venue == "NeurIPS 2026" and papers.get(pair.a).tags == ["copy"]
     assert dups.find() == []
-    dups.undo_merge(change.detail["merge_id"])
+    dups.undo_merge(change.detail.merge_id)
     assert (papers.get(pair.a), papers.get(pair.b)) == before
     dups.dismiss(pair.b, pair.a)
     assert dups.find() == []

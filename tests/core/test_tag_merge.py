@@ -39,9 +39,9 @@ def test_merge_then_unmerge_restores_every_row(seed_library: Library) -> None:
     assert _rows(lib) == before  # a preview changes nothing
 
     change = lib.tags.merge("rl", "reinforcement-learning")
-    m = change.detail["merge"]
-    assert m["tagged"] == sorted(ids[:5]) and sorted(m["gained"]) == sorted(ids[:3])
-    assert not m["target_created"] and m["source"]["color"] == "#1f77b4"
+    m = change.detail.merge
+    assert m.tagged == sorted(ids[:5]) and sorted(m.gained) == sorted(ids[:3])
+    assert not m.target_created and m.source.color == "#1f77b4"
     names = {n for _, n, _ in _rows(lib)[0]}
     assert "rl" not in names and "rl/rlvr" in names  # children stay
     for pid in ids[:8]:
@@ -50,7 +50,7 @@ def test_merge_then_unmerge_restores_every_row(seed_library: Library) -> None:
     lib.tags.unmerge(change)
     assert _rows(lib) == before  # the same tag ids, names, colors and links
     again = lib.tags.merge("rl", "reinforcement-learning")  # redo
-    assert again.detail["merge"]["gained"] == m["gained"]
+    assert again.detail.merge.gained == m.gained
 
 
 def test_merge_into_a_new_tag_and_back(seed_library: Library) -> None:
@@ -60,7 +60,7 @@ def test_merge_into_a_new_tag_and_back(seed_library: Library) -> None:
     before = _rows(lib)
     assert lib.tags.merge_preview("ml", "machine-learning")["target_exists"] is False
     change = lib.tags.merge("ml", "machine-learning")
-    assert change.detail["merge"]["target_created"]
+    assert change.detail.merge.target_created
     lib.tags.unmerge(change)
     assert _rows(lib) == before
     assert "machine-learning" not in {x.name for x in lib.tags.all()}

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, or_, select
 
+from desktop_app.core.changelog.undo_data import Purged
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.store import tables as t
@@ -66,7 +67,7 @@ def _everything_on(lib: Library, pid: int, other: int, tmp_path: Path) -> Path:
     src.write_bytes(PDF)
     change = lib.attachments.add(pid, src)
     lib.duplicates.dismiss(pid, other)
-    return lib.folder / lib.attachments.get(change.detail["attachment_id"]).path
+    return lib.folder / lib.attachments.get(change.detail.attachment_id).path
 
 
 def test_deleted_papers_are_listed_and_kept_across_a_restart(seed_library: Library, library_dir: Path) -> None:
@@ -120,7 +121,7 @@ def test_restore_brings_a_paper_back_into_search(seed_library: Library) -> None:
     lib.papers.delete([races])
     assert lib.query(f'"{RACES_WORDS}"').ids == []
     change = lib.trash.restore([races])
-    assert change.paper_ids == (races,) and change.detail["restored"]
+    assert change.paper_ids == (races,) and change.detail.restored
     assert lib.query(f'"{RACES_WORDS}"').ids == [races]
     assert lib.trash.count() == 0 and lib.integrity_check() == []
 
@@ -151,7 +152,7 @@ def test_purge_removes_the_paper_every_row_on_it_its_index_entry_and_its_file(
     lib.papers.delete([races])
     assert copy.is_file()  # in the trash the copy stays: a restore finds it
     change = lib.trash.purge([races])
-    assert change.detail == {"purged": True, "files": 1}
+    assert change.detail == Purged(files=1)
     assert set(_rows_naming(lib, races).values()) == {0}
     assert not copy.exists() and not copy.parent.exists()
     assert lib.trash.count() == 0 and lib.papers.count() == 75
@@ -183,8 +184,8 @@ def test_a_merged_paper_goes_to_the_trash_and_can_be_deleted_for_good(seed_libra
     assert lib.trash.ids() == [other]
     lib.trash.purge([other])
     assert _rows_naming(lib, other)["paper_merge"] == 0
-    with pytest.raises(LibraryError, match=f"no merge with id {change.detail['merge_id']}"):
-        lib.duplicates.undo_merge(change.detail["merge_id"])
+    with pytest.raises(LibraryError, match=f"no merge with id {change.detail.merge_id}"):
+        lib.duplicates.undo_merge(change.detail.merge_id)
     assert lib.papers.count() == 75 and lib.integrity_check() == []
 
 
@@ -196,7 +197,7 @@ def test_empty_trash_deletes_every_trashed_paper_and_only_those(seed_library: Li
     lib.attachments.add(ids[5], src)  # a live paper's copy stays
     lib.papers.delete(ids[:4])
     change = lib.trash.empty()
-    assert sorted(change.paper_ids) == sorted(ids[:4]) and change.detail["purged"]
+    assert sorted(change.paper_ids) == sorted(ids[:4]) and change.detail.purged
     assert lib.trash.count() == 0 and lib.papers.count() == 72
     assert lib.attachments.first_file(ids[5]) is not None
     assert lib.trash.empty().paper_ids == ()  # an empty trash: nothing to do

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from desktop_app.core.changelog.undo_data import MetadataBefore
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.metadata import ENTRY_TYPES, parse_author, short_authors
@@ -64,8 +65,8 @@ def test_update_returns_the_previous_values_and_undo_restores_them(seed_library:
     )
     assert _updated_at(lib, pid) > stamp
     assert change.text_changed and change.paper_ids == (pid,)
-    assert set(change.detail["fields"]) >= {"title", "authors", "venue", "year", "doi", "arxiv_id", "url", "entry_type"}
-    old = change.detail["old"]
+    assert set(change.detail.fields) >= {"title", "authors", "venue", "year", "doi", "arxiv_id", "url", "entry_type"}
+    old = change.detail.old
     assert old["title"] == before.title and old["authors"] == before.authors and old["year"] == before.year
     # the new DOI is filed as a look-up key for the duplicate finder
     assert "doi:10.5555/3295222.3295349" in _identity_keys(lib, pid)
@@ -115,7 +116,7 @@ def test_nothing_changed_writes_nothing(seed_library: Library) -> None:
     p = lib.papers.get(pid)
     stamp = _updated_at(lib, pid)
     change = lib.papers.update_metadata(pid, {"venue": p.venue or "", "authors": list(p.authors)})
-    assert change.detail == {"old": {}, "fields": []}
+    assert change.detail == MetadataBefore(old={}, fields=[])
     assert _updated_at(lib, pid) == stamp
 
 

@@ -22,7 +22,7 @@ def _trash_some(folder: Path, known: dict[str, int], tmp_path: Path) -> tuple[li
     src.write_bytes(PDF)
     with Library.open(folder) as lib:
         change = lib.attachments.add(known["races"], src)
-        copy = folder / lib.attachments.get(change.detail["attachment_id"]).path
+        copy = folder / lib.attachments.get(change.detail.attachment_id).path
         ids = [known["rlvr"], known["fprm"], known["races"]]
         lib.papers.delete(ids[:2])
         lib.papers.delete(ids[2:])

@@ -19,10 +19,10 @@ def test_core_keeps_both_texts_and_reports_the_conflict(tmp_path: Path) -> None:
         lib.notes.set(pid, "first")
         lib.notes.set(pid, "theirs")  # another program, after the editor loaded "first"
         change = lib.notes.set(pid, "mine", base="first")
-        assert change.detail["conflict"] == "theirs"
+        assert change.detail.conflict == "theirs"
         assert lib.papers.get(pid).note == "mine"
         assert "theirs" in [text for _, text in lib.notes.revisions(pid)]
-        assert "conflict" not in lib.notes.set(pid, "mine again", base="mine").detail
+        assert lib.notes.set(pid, "mine again", base="mine").detail.conflict is None
 
 
 def test_typing_over_a_note_changed_by_the_cli_shows_the_banner(make_window, seeded_dir: Path, qtbot) -> None:

@@ -15,6 +15,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
+from desktop_app.core.changelog.undo_data import AttachmentRef
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
 from tests.helpers.duplicates import FIRST, SECOND, import_kept_apart, write_file
@@ -191,7 +192,9 @@ def test_retitles_merges_dismissals_and_attachments_wait_and_are_sent_in_order(
     try:
         qtbot.waitUntil(lambda: win.files.index_ready, timeout=60000)
         lib = win.library
-        removed_pdf = lib.attachments.add(ids["derived2"], str(_pdf(tmp_path, "old.pdf"))).detail["attachment_id"]
+        removed_pdf = (
+            lib.attachments.add(ids["derived2"], str(_pdf(tmp_path, "old.pdf"))).detail_as(AttachmentRef).attachment_id
+        )
         dups = show_duplicates(win)  # what these dialogs show is read while the server answers
         qtbot.waitUntil(lambda: not dups.is_searching() and dups.pair_list.topLevelItemCount() == 2, timeout=20000)
         win.findChild(QAction, "retitleAction").trigger()

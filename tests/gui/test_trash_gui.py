@@ -116,7 +116,7 @@ def test_delete_for_good_asks_naming_the_count_and_removes_rows_and_files(
         copies = []
         for pid in ids:
             change = lib.attachments.add(pid, src)
-            copies.append(seeded_dir / lib.attachments.get(change.detail["attachment_id"]).path)
+            copies.append(seeded_dir / lib.attachments.get(change.detail.attachment_id).path)
             lib.notes.set(pid, "a note that goes too")
         lib.papers.delete(ids)
     win = _open(make_window, seeded_dir, qtbot)

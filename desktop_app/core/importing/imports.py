@@ -17,6 +17,7 @@ from typing import TypedDict
 from sqlalchemy import func, select, update
 
 from desktop_app.core.changelog.changes import writes
+from desktop_app.core.changelog.undo_data import ImportUndone, NoteKeptAsPaper
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.formats.regular_file import not_a_file
 from desktop_app.core.importing.library_json import (
@@ -252,7 +253,7 @@ class Imports:
             ChangeKind.IMPORT,
             tuple(report.paper_ids),
             text_changed=True,
-            detail={"batch": report.batch_id, "kept_from": paper_id},
+            detail=NoteKeptAsPaper(report.batch_id, paper_id),
         )
 
     @writes
@@ -272,7 +273,7 @@ class Imports:
             tx.conn.execute(update(p).where(mine).values(deleted_at=tx.now))
             tx.conn.execute(update(b).where(b.c.id == batch_id).values(undone=True))
             tx.queue_index(ids)
-        return Change(ChangeKind.IMPORT, tuple(ids), text_changed=True, detail={"undone": batch_id, "deleted": True})
+        return Change(ChangeKind.IMPORT, tuple(ids), text_changed=True, detail=ImportUndone(batch_id))
 
     def undo_cost(self, batch_id: int) -> dict[str, int]:
         """What undoing this import would move to the trash: ``papers`` (those not there yet), how

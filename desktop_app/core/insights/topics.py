@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from desktop_app.core.changelog.undo_data import ColumnBefore
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.insights.semantic import SemanticSpace, library_space
 from desktop_app.core.store.column_types import DECISIONS
@@ -354,5 +355,5 @@ class Topics:
     def undo_decide(self, change: Change) -> Change:
         """Undo :meth:`decide`: its papers undecided again, in one transaction."""
         if not change.paper_ids:
-            return Change(ChangeKind.PAPERS, (), detail={"decision": None})
+            return Change(ChangeKind.PAPERS, (), detail=ColumnBefore("decision", None, {}))
         return self._papers.set_decision(list(change.paper_ids), None)
