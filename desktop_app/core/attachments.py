@@ -184,6 +184,7 @@ class Attachments:
                 folder.rmdir()
             raise LibraryError(f"{source.name} could not be copied into the library: {exc.strerror or exc}") from exc
 
+    @writes
     def add_staged(self, paper_id: int, staged: str | Path) -> Change:
         """Attach by copy a file :meth:`stage` copied, then remove that copy; refused (the
         paper gone, say), it is removed too. A server still away keeps it for the next try."""

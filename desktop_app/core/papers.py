@@ -292,6 +292,7 @@ class Papers:
             detail=MetadataBefore(old, fields),
         )
 
+    @writes
     def set_derived_titles(self, titles: Mapping[int, str] | Mapping[str, str]) -> Change:
         """Write these titles to the papers whose title is still derived, in one transaction
         (ids as numbers or as their text); ``detail.old`` passed back undoes it
