@@ -136,8 +136,9 @@ def test_a_field_the_bulk_writer_does_not_analyse_itself_goes_through_whoosh(tmp
     from whoosh.analysis import StandardAnalyzer
     from whoosh.fields import ID, TEXT, Schema
 
-    schema = Schema(key=ID(stored=True), body=TEXT(analyzer=StandardAnalyzer()))
-    docs = [{"key": str(i), "body": text or "x"} for i, text in enumerate(ODD_TEXT * 30)]
+    # a field with term vectors too: the per-document vector file is Whoosh's as well
+    schema = Schema(key=ID(stored=True), body=TEXT(analyzer=StandardAnalyzer()), vec=TEXT(vector=True))
+    docs = [{"key": str(i), "body": text or "x", "vec": text or "y"} for i, text in enumerate(ODD_TEXT * 30)]
     digests = []
     for bulk in (False, True):
         folder = tmp_path / f"ix{bulk}"

@@ -87,7 +87,7 @@ Edit = Callable[[Library, list[int], Path], Change]
 
 
 def _nothing(_lib: Library, _ids: list[int], _tmp: Path) -> None:
-    pass
+    """An edit that needs nothing set up first."""
 
 
 def _tagged(lib: Library, ids: list[int], _tmp: Path) -> None:

@@ -19,7 +19,7 @@ from desktop_app.core.changelog.undo_data import AttachmentRef
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
 from tests.helpers.duplicates import FIRST, SECOND, import_kept_apart, write_file
-from tests.helpers.offline_server import Server, quiet, shared_window
+from tests.helpers.offline_server import Server, quiet, shared_window, undo_texts
 from tests.helpers.pg_fixtures import new_database
 
 pytestmark = pytest.mark.postgresql
@@ -242,7 +242,7 @@ def test_retitles_merges_dismissals_and_attachments_wait_and_are_sent_in_order(
         assert attached.name == "new.pdf" and attached.exists and attached.path.startswith("files/")
         assert not staged.exists() and not staged.parent.exists()  # attached: the staged copy goes
         stack = win.undo_stack
-        assert [stack.text(i) for i in range(stack.count())] == [
+        assert undo_texts(win) == [
             "Re-derive titles",
             "Merge duplicate “Deep Lerning for Cats”",
             "Not duplicates",

@@ -13,7 +13,7 @@ from PySide6.QtCore import QSettings
 from desktop_app.core.errors import ServerUnreachable
 from desktop_app.core.records import Record
 from desktop_app.core.search.index import STAMP
-from tests.helpers.offline_server import Server, shared_window
+from tests.helpers.offline_server import Server, shared_window, undo_texts
 from tests.helpers.offline_server import quiet as _quiet
 
 pytestmark = pytest.mark.postgresql
@@ -226,7 +226,7 @@ def test_edits_waiting_for_the_server_survive_their_window(
         row = again.library.papers.rows([shown])[shown]
         assert row.status == "read" and "second" in row.tags and "kept-on-disk" not in row.tags  # in order
         stack = again.undo_stack
-        assert [stack.text(i) for i in range(stack.count())] == [
+        assert undo_texts(again) == [
             "Add tag kept-on-disk",
             "Mark read",
             "Remove tag kept-on-disk",

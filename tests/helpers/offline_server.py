@@ -105,3 +105,9 @@ def quiet(call: Callable[[], object]) -> None:
     """``call``, a lost server left unsaid (a read that makes the store notice it is gone)."""
     with contextlib.suppress(ServerUnreachable):
         call()
+
+
+def undo_texts(win: MainWindow) -> list[str]:
+    """The window's undo stack, oldest first, as its commands read."""
+    stack = win.undo_stack
+    return [stack.text(i) for i in range(stack.count())]

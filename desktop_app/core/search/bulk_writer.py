@@ -131,8 +131,9 @@ class BulkSegmentWriter(SegmentWriter):  # type: ignore[misc]  # Whoosh is untyp
                         length = self._add_terms(name, field, value, docnum, boost)
                     if length:
                         self._length(name, docnum, length)
-                if field.vector:
-                    raise NotImplementedError(f"term vectors (field {name!r}) are not written by the bulk writer")
+                if field.vector:  # as Whoosh's add_document writes a field's term vector
+                    items = field.vector.word_values(value, field.analyzer, mode="index")
+                    perdoc.add_vector_items(name, field, sorted((t, w, v) for t, _, w, v in items))
                 stored = fields.get(f"_stored_{name}", value)
                 perdoc.add_field(name, field, stored if field.stored else None, length)
                 column = field.column_type
@@ -361,7 +362,7 @@ def build(
 
 
 class _Cancelled(Exception):
-    pass
+    """The caller's ``cancelled()`` said so: nothing is committed."""
 
 
 class HelperFailed(RuntimeError):
