@@ -4,6 +4,7 @@ widgets."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import traceback
 import weakref
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import QProgressDialog, QWidget
 
 Work = Callable[[Callable[[int, int], None], Callable[[], bool]], object]
 T = TypeVar("T")  # what a job's work returns, handed to its on_done
+log = logging.getLogger(__name__)
 
 
 class Job(QThread):
@@ -43,7 +45,12 @@ class Job(QThread):
             return
         try:
             result = work(lambda n, t: self.progressed.emit(int(n), int(t)), self._cancel.is_set)
-        except Exception as exc:  # noqa: BLE001 - reported to the user in one place
+        except Exception as exc:  # reported to the user in one place (logged when cancelled)
+            if self._cancel.is_set():
+                # asked to stop (its window closing, the user): what the work raised then is the
+                # stop's doing, told to no one (a warning parented to a closed window aborted Qt)
+                log.debug("a cancelled job ended with %s", type(exc).__name__, exc_info=True)
+                return
             from desktop_app.core.errors import LibraryError
             from desktop_app.core.search.errors import QuerySyntaxError
             from desktop_app.core.store.backups import is_damage

@@ -284,3 +284,38 @@ def test_a_finished_job_lets_go_of_what_its_work_held(qtbot) -> None:
     qtbot.waitUntil(lambda: all(j.isFinished() for j in job_threads), timeout=5000)
     gc.collect()
     assert gone() is None
+
+
+def test_a_cancelled_job_that_then_fails_tells_no_one(qtbot) -> None:
+    """A job asked to stop (its window closing) whose work then raises (the library closed
+    under it) emits no failure: its listener would warn over a window that is gone. A job that
+    fails without being asked to stop still says so."""
+    import threading
+
+    from PySide6.QtWidgets import QWidget
+
+    from desktop_app.core.errors import LibraryError
+    from desktop_app.gui.jobs import Job
+
+    owner = QWidget()
+    qtbot.addWidget(owner)
+    go = threading.Event()
+
+    def work(_progress: object, _cancelled: object) -> None:
+        go.wait(5)
+        raise LibraryError("the library was closed")
+
+    said: list[str] = []
+    stopped = Job(work, owner)
+    stopped.failed.connect(said.append)
+    stopped.start()
+    stopped.cancel()
+    go.set()
+    qtbot.waitUntil(stopped.isFinished, timeout=5000)
+    qtbot.wait(50)  # the queued signal, had there been one
+    assert said == []
+    failing = Job(work, owner)
+    failing.failed.connect(said.append)
+    failing.start()
+    qtbot.waitUntil(lambda: said == ["the library was closed"], timeout=5000)
+    failing.wait(5000)
