@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 RANK_LIMIT = 200
 ORDERED_CACHE = 4  # ordered id lists kept (filters and sorts in use at once)
+PICKED_CACHE = 16  # id lists of SQL-field queries kept ("tag:rl", "year:2026", ...)
 
 
 def _order_by(sort: str, descending: bool, d: Dialect) -> list[ColumnElement[Any]]:
@@ -189,7 +190,9 @@ class Finder:
             # text searches): ordering in SQL scanned every live paper (27 ms at 100,000 for a
             # tag of 6,500 papers)
             key = ("", tuple(tags), tuple(not_tags), status, list_name, sort, descending)
-            page, total = self._sql_query(cq.where, lambda: statement(with_query=False), key, limit, offset)
+            page, total = self._sql_query(
+                query_text.strip(), cq.where, lambda: statement(with_query=False), key, limit, offset
+            )
             return QueryResult(ids=page, total=total, terms=cq.terms)
         stmt = statement()
         with self._store.read() as conn:
@@ -214,6 +217,11 @@ class Finder:
     def _ordered_ids(self, build: Callable[[], Select[int]], key: tuple[object, ...]) -> np.ndarray:
         """The ids ``stmt`` selects, in its order, as an array; kept until the next write to
         the database (the same filters and sort serve every keystroke of a text search)."""
+        return self._kept_ids(build, ("ordered", key), ORDERED_CACHE)
+
+    def _kept_ids(self, build: Callable[[], Select[int]], key: tuple[object, ...], most: int) -> np.ndarray:
+        """The ids the statement ``build`` makes selects, as an array, kept until the next write
+        to the database; at most ``most`` lists of each kind (``key[0]``) are kept."""
         import numpy as np
 
         stamp = self._store.data_stamp()  # before the read: a write meanwhile changes it
@@ -230,13 +238,15 @@ class Finder:
             ids = np.asarray(self._store.fetch_ids(conn, stmt), dtype=np.int64)
         with self._ordered_lock:
             if stamp is not None and stamp == self._ordered_stamp:
-                if len(self._ordered) >= ORDERED_CACHE:
-                    self._ordered.pop(next(iter(self._ordered)))
+                same_kind = [k for k in self._ordered if k[0] == key[0]]
+                if len(same_kind) >= most:
+                    self._ordered.pop(same_kind[0])
                 self._ordered[key] = ids
         return ids
 
     def _sql_query(
         self,
+        condition: str,
         where: ColumnElement[bool],
         unfiltered: Callable[[], Select[int]],
         key: tuple[object, ...],
@@ -244,12 +254,11 @@ class Finder:
         offset: int,
     ) -> tuple[list[int], int]:
         """A query of SQL fields only: the ids ``where`` picks (in no order; a tag's straight from
-        its links), kept in the order of ``unfiltered``'s id list; the page of them, and how many."""
-        import numpy as np
-
+        its links), kept in the order of ``unfiltered``'s id list; the page of them, and how many.
+        ``condition`` names ``where`` (the query's text: the same text compiles to the same SQL)."""
         base = self._ordered_ids(unfiltered, key)
-        with self._store.read() as conn:
-            picked = np.asarray(self._store.fetch_ids(conn, _picked_ids(where)), dtype=np.int64)
+        # the same condition (a tag clicked again, a page further down) reads its ids once per write
+        picked = self._kept_ids(lambda: _picked_ids(where), ("picked", condition), PICKED_CACHE)
         ids = base[_member(base, picked)] if len(picked) else base[:0]
         page = ids[offset:] if limit is None else ids[offset : offset + limit]
         return page.tolist(), len(ids)

@@ -187,3 +187,40 @@ def test_andnot_excludes_what_whoosh_lets_through(tmp_path: Path) -> None:
         either = lib.index.index.matching_pids(parse("policy OR reward"))
         assert lib.index.index.matching_pids(q) == either - learning
         assert set(lib.query("(policy OR reward) ANDNOT learning").ids) == either - learning
+
+
+def test_a_words_kept_union_is_computed_afresh_for_a_new_generation(tmp_path: Path) -> None:
+    """A word's union over its fields is kept for the index generation it was computed on: the
+    same word after an update (a new segment, deleted documents) answers from the new postings,
+    and words sharing their fields never share an entry."""
+    index = SearchIndex(tmp_path / "index")
+    docs = _generated_docs(600)
+    assert index.rebuild(docs, len(docs))
+    try:
+        words = ["graph", "policy", "graph policy", "policy graph"]
+        before = {w: index.matching_pid_array(parse(w)) for w in words}
+        again = {w: index.matching_pid_array(parse(w)) for w in words}
+        for w in words:  # read back from what was kept: the same papers
+            assert sorted(before[w].tolist()) == sorted(again[w].tolist()), w
+        assert set(before["graph"].tolist()) != set(before["policy"].tolist())
+        added = [
+            IndexDoc(
+                pid=5000 + i,
+                title="graph",
+                abstract="graph graph",
+                authors="",
+                note="",
+                highlight="",
+                venue="",
+                year=2026,
+                uid=f"n{i}",
+            )
+            for i in range(3)
+        ]
+        gone = sorted(before["graph"].tolist())[:5]
+        index.update(added, deleted=gone)
+        after = set(index.matching_pid_array(parse("graph")).tolist())
+        assert after == (set(before["graph"].tolist()) - set(gone)) | {5000, 5001, 5002}
+        _compare(index, [*words, "graph OR policy", "graph NOT policy"])
+    finally:
+        index.close()

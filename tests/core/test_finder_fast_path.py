@@ -174,3 +174,22 @@ def test_sql_field_queries_answer_as_the_ordered_sql(seed_library) -> None:
     lib.papers.restore([ids[0]])
     assert ids[0] in lib.query("tag:rl").ids
     _same_sql(lib, "tag:rl", sort="added")
+
+
+def test_a_tag_query_sees_a_write_made_by_another_process(seed_library) -> None:
+    """The ids a SQL-field query picks are kept until the database changes, whoever changes it:
+    a tag added through another connection to the file is in the next answer."""
+    from desktop_app.core.library import Library
+
+    lib = seed_library
+    if lib.server is not None:
+        pytest.skip("a server library keeps no id lists (no data stamp): nothing to go stale")
+    ids = lib.query("").ids
+    lib.tags.add(ids[:4], ["theory"])
+    assert lib.query("tag:theory").total == 4
+    assert lib.query("tag:theory").total == 4  # (answered from the kept ids)
+    with Library.open(lib.folder) as other:
+        other.tags.add([ids[10]], ["theory"])
+        other.tags.remove([ids[0]], ["theory"])
+    found = lib.query("tag:theory")
+    assert found.total == 4 and ids[10] in found.ids and ids[0] not in found.ids

@@ -319,3 +319,18 @@ def test_a_prefix_finds_words_whose_stem_is_shorter_than_it(tmp_path: Path) -> N
         assert found("quasar*") == {"Quasars at high redshift"}  # the stem is no shorter: as typed
         assert found("clusters*") == {"Galaxy clusters"}
         assert found("lensing* OR quas*") == {"Galaxy clusters", "The QUAS array", "Quasars at high redshift"}
+
+
+def test_parsed_trees_are_kept_per_text_and_errors_never(seeded: Seeded) -> None:
+    """The parser's tree for a text is made once and read back (the same object), each text
+    its own; a text that does not parse raises every time."""
+    first = parse("reinforcement learning")
+    assert parse("reinforcement learning") is first
+    assert parse("reinforcement learnings") is not first
+    assert repr(parse("learning reinforcement")) != repr(first)
+    for _ in range(2):
+        with pytest.raises(QuerySyntaxError):
+            parse('"not closed')
+    # the kept tree still answers as a fresh one does
+    lib = seeded.lib
+    assert lib.query("reinforcement learning").total == lib.query("reinforcement  learning").total > 0

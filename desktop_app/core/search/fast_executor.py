@@ -209,6 +209,8 @@ class FastExecutor:
         if type(q) is wq.Or:
             if getattr(q, "minmatch", 0):
                 raise Unsupported("Or with minmatch")
+            if self._bm25 and _word_key(q) is not None:
+                return self.score(q)[0]  # scored once, kept: ranking the same words reads it back
             kids = [self.match(c) for c in q.children()]
             return _union(kids, self.n)
         return self.leaf(q)[0]
@@ -225,6 +227,9 @@ class FastExecutor:
         if type(q) is wq.Or:
             if getattr(q, "minmatch", 0) or getattr(q, "scale", None):
                 raise Unsupported("Or with minmatch or scale")
+            word = _word_key(q)
+            if word is not None:
+                return self._word_union(q, word)
             return _sum_union([self.score(c) for c in q.children()], self.n)
         if type(q) is wq.And:
             return _sum_intersection([self.score(c) for c in q.children()], self.n)
@@ -245,6 +250,18 @@ class FastExecutor:
             docs, scores = docs[keep], scores[keep]
         order = np.lexsort((docs, -scores))[:limit]
         return [(int(d), float(s)) for d, s in zip(docs[order], scores[order], strict=True)]
+
+    def _word_union(self, q: Query, key: tuple[object, ...]) -> Scored:
+        """A word (a term, a phrase, a prefix) searched in each of its fields: the union of the
+        fields' matches with their scores summed, kept for the index generation. A query box
+        asks for the same words again and again (each keystroke of "reinforcement learning"
+        repeats "reinforcement"; a page of results, another sort, the match and then the
+        ranking of one query), and the union of five fields is most of a word's cost."""
+        found = self.view.scored_result(key)
+        if found is None:
+            found = _sum_union([self.score(c) for c in q.children()], self.n)
+            self.view.keep(key, found)
+        return found
 
     # ---- leaves --------------------------------------------------------------------------------
     def leaf(self, q: Query) -> Scored:
@@ -365,6 +382,29 @@ def _whoosh_sums(n_terms: int, doc_count_all: int) -> bool:
     union matchers, which ignores the missing weighting and sums, for two terms or more than
     5,000 documents; otherwise a preloaded array matcher that, unweighted, scores 1."""
     return n_terms < 1024 and (n_terms == 2 or doc_count_all > 5000)
+
+
+def _word_key(q: Query) -> tuple[object, ...] | None:
+    """The cache key of an ``Or`` of leaves (one word in several fields), or None for any other
+    ``Or``. The key holds every attribute of every leaf (field, text, boost, slop, ...), so two
+    queries share an entry only when Whoosh would score them the same."""
+    from whoosh import query as wq
+
+    kids = list(q.children())  # (an iterator)
+    if not kids or not all(
+        k.is_leaf() and (type(k) is wq.Term or isinstance(k, wq.Phrase | wq.MultiTerm)) for k in kids
+    ):
+        return None
+    return (
+        "word",
+        tuple(
+            (
+                type(k).__name__,
+                tuple(sorted((a, repr(v)) for a, v in vars(k).items() if a not in ("startchar", "endchar"))),
+            )
+            for k in kids
+        ),
+    )
 
 
 def _matches_every(q: Query) -> bool:

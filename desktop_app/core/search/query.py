@@ -15,6 +15,7 @@ kept as typed (lower-cased), its own stem added when that is shorter (``QUAS`` i
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from whoosh.reading import IndexReader
 
 SQL_FIELDS = ("tag", "status", "decision", "rating", "year", "list", "related", "like", "key")
+PARSED_KEPT = 256  # query texts whose parsed trees are kept (parse)
 # related:ID and like:ID ("more like this") -> (the ids of the papers related to paper ID, what
 # ranks them: a query for the index, or each paper's score); given by the Finder (core/insights/related.py),
 # which can read the paper's text
@@ -183,8 +185,14 @@ def _check_fields(text: str) -> None:
         raise QuerySyntaxError("a quotation mark is not closed")
 
 
+@functools.lru_cache(maxsize=PARSED_KEPT)
 def parse(text: str) -> query.Query:
-    """Parse the user's text into a Whoosh query tree (no index needed)."""
+    """Parse the user's text into a Whoosh query tree (no index needed).
+
+    The trees of the last :data:`PARSED_KEPT` texts are kept: Whoosh's parser takes a millisecond
+    for three words, as long as the whole search after it, and the window asks for the same
+    text again for another page, another sort or the reader's highlights. A tree depends on the
+    text alone (the schema and the parser are fixed) and nothing changes a tree once made."""
     text = _preprocess(text.strip())
     _check_fields(text)
     try:
