@@ -28,6 +28,11 @@ QUERIES = [
     '"large language models"',
     '"in-context learning"',
     '"language model"',
+    '"graph neural"',  # (the generated corpus: random order, so some documents have them apart)
+    '"policy reward learning"',
+    '"model model"',  # a word after itself
+    '"graph neural network"~3',  # another slop: Whoosh's matcher
+    'title:"graph neural"',
     "quas*",
     "transf*",
     "optim*",
@@ -224,3 +229,26 @@ def test_a_words_kept_union_is_computed_afresh_for_a_new_generation(tmp_path: Pa
         _compare(index, [*words, "graph OR policy", "graph NOT policy"])
     finally:
         index.close()
+
+
+def test_phrases_read_from_positions_match_whoosh_phrase_matcher(generated: SearchIndex) -> None:
+    """The default phrase is checked on the words' positions (phrase_positions.py); every
+    candidate kept or dropped as Whoosh's own phrase matcher does, in every segment."""
+    from whoosh.query import Phrase
+
+    view = IndexView(generated.searcher, generated.folder, PostingsCache(), writable=False)
+    checked = kept = 0
+    for words in (["graph", "neural"], ["neural", "graph"], ["model", "model"], ["policy", "reward", "learn"]):
+        for field in ("title", "abstract"):
+            q = Phrase(field, words)
+            executor = FastExecutor(view)
+            docs = np.arange(len(view.pids), dtype=np.int64)[view.live]
+            holding = docs
+            for w in words:  # the candidates: documents with every word
+                holding = np.intersect1d(holding, executor._term(field, w)[0])
+            ours = executor._phrase_check(q, holding)
+            theirs = executor._whoosh_phrase_check(q, holding)
+            assert ours.tolist() == theirs.tolist(), (field, words)
+            checked += len(holding)
+            kept += len(ours)
+    assert 0 < kept < checked and checked > 1000  # candidates both kept and dropped

@@ -358,6 +358,24 @@ class FastExecutor:
         return docs, scores * q.boost if q.boost != 1.0 else scores
 
     def _phrase_check(self, q: Query, candidates: np.ndarray) -> np.ndarray:
+        """The candidates (global docnums holding every word) where the words form the phrase."""
+        from desktop_app.core.search import phrase_positions
+
+        if q.slop == 1:
+            field = q.fieldname
+            try:
+                btexts = [self.view.searcher.schema[field].to_bytes(w) for w in q.words]
+                found = []
+                for segreader, offset, _ in self.view.leaves:
+                    local = candidates[(candidates >= offset) & (candidates < offset + segreader.doc_count_all())]
+                    if len(local) and all((field, b) in segreader for b in btexts):
+                        found.append(phrase_positions.consecutive(segreader, field, btexts, local - offset) + offset)
+                return np.concatenate(found) if found else _EMPTY_DOCS
+            except (phrase_positions.NotCovered, ValueError):
+                pass  # Whoosh's matcher answers
+        return self._whoosh_phrase_check(q, candidates)
+
+    def _whoosh_phrase_check(self, q: Query, candidates: np.ndarray) -> np.ndarray:
         from whoosh import query as wq
 
         plain = wq.Phrase(q.fieldname, list(q.words), slop=q.slop)
