@@ -8,12 +8,13 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
 
 import desktop_app.core.store.store as store_module
-from desktop_app.core.changelog.undo_data import HighlightId
+from desktop_app.core.changelog.undo_data import AttachmentRef, HighlightId
 from desktop_app.core.errors import ServerUnreachable
 from desktop_app.core.library import Library
 from desktop_app.core.records import ParseResult, Record
@@ -82,3 +83,30 @@ def test_without_an_id_the_resend_applies_it_twice(desk: tuple[Library, LossyPro
     _back(lib)
     lib.highlights.add(pid, 0, 4)
     assert _highlights(lib) == 2
+
+
+def test_a_staged_attachment_whose_commit_answer_was_lost_is_attached_once(
+    desk: tuple[Library, LossyProxy], tmp_path: Path
+) -> None:
+    """The copy staged for it stays until its transaction is committed for good, then goes."""
+    lib, proxy = desk
+    pid = lib.query("", sort="added").ids[0]
+    pdf = tmp_path / "lens.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n%%EOF\n")
+    staged = lib.attachments.stage(pdf)
+    key = uuid.uuid4().hex
+    proxy.lose_next_commit_answer()
+    with pytest.raises(ServerUnreachable):
+        lib.apply_once(key, lambda: lib.attachments.add_staged(pid, str(staged)))
+    assert staged.exists()  # not known to be committed: kept for the resend
+    _back(lib)
+    change = lib.apply_once(key, lambda: lib.attachments.add_staged(pid, str(staged)))
+    [attached] = lib.attachments.for_paper(pid)
+    assert change.detail_as(AttachmentRef).attachment_id == attached.id and attached.exists
+    assert not staged.exists()
+    lib.undo(change)
+    assert lib.attachments.for_paper(pid) == []
+    # sent once and answered: the staged copy goes after the commit
+    staged = lib.attachments.stage(pdf)
+    lib.apply_once(uuid.uuid4().hex, lambda: lib.attachments.add_staged(pid, str(staged)))
+    assert not staged.exists() and len(lib.attachments.for_paper(pid)) == 1

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import Connection, delete, insert, select
+from sqlalchemy.exc import SQLAlchemyError
 
 from desktop_app.core.errors import AlreadyApplied
 from desktop_app.core.store import tables as t
@@ -41,6 +42,17 @@ class Once:
         found, change = self._found
         if found:
             raise AlreadyApplied("this edit had been saved already (its answer was lost with the connection)", change)
+
+    def check_after(self, refused: Exception) -> None:
+        """The edit was refused before it wrote anything (a check made by a read): when its id
+        was recorded, it was refused because it is applied already, and :meth:`check` raises
+        AlreadyApplied instead. A statement that cannot run now leaves ``refused`` as it is."""
+        try:
+            self.check()
+        except SQLAlchemyError:
+            return
+        except AlreadyApplied as exc:
+            raise exc from refused
 
     def record(self, now: datetime) -> None:
         """Record the id (and ``result``) in this transaction; forget those older than KEEP_DAYS."""

@@ -22,7 +22,14 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import Connection, CursorResult, Engine, Select, literal, select, true
 from sqlalchemy.exc import OperationalError
 
-from desktop_app.core.errors import LibraryBusy, LibraryReadOnly, PaperGone, ServerUnreachable
+from desktop_app.core.errors import (
+    AlreadyApplied,
+    LibraryBusy,
+    LibraryError,
+    LibraryReadOnly,
+    PaperGone,
+    ServerUnreachable,
+)
 from desktop_app.core.store import tables as t
 from desktop_app.core.store import wal_witness
 from desktop_app.core.store.applied_edits import Once
@@ -269,14 +276,17 @@ class Store:
                 self._begin(conn)
                 tx = Tx(conn, self.dialect, self._live_ids, self.index_queue)
                 tx.actor = self.actor
+                committing = False
                 try:
                     yield tx
                     log_write(conn, self.dialect, tx.touched, tx.now, self.actor)
                     count = self.dialect.bump_commit_count(conn)
+                    committing = True
                     conn.commit()
                 except BaseException:
                     conn.rollback()
-                    _run_all(tx.after_rollback)
+                    if not committing:  # a COMMIT whose answer was lost may have been committed:
+                        _run_all(tx.after_rollback)  # its files stay (an edit sent again finds them)
                     raise
         self._note_commit(count, tx, kind)
         _run_all(tx.after_commit)
@@ -299,10 +309,24 @@ class Store:
             token = _ONCE.set((self, tx, once))
             try:
                 yield once
+            except LibraryError as exc:
+                if not isinstance(exc, ServerUnreachable | AlreadyApplied):
+                    once.check_after(exc)  # refused by a check before any write: applied before?
+                raise
             finally:
                 _ONCE.reset(token)
             once.check()
             once.record(tx.now)
+
+    def after_commit(self, call: Callable[[], None]) -> None:
+        """Run ``call`` once the writes this thread is making are committed: after the commit
+        of the :meth:`once` transaction they are part of, else at once (each write here
+        commits before it returns). Its OSErrors are ignored."""
+        joined = _ONCE.get()
+        if joined is not None and joined[0] is self:
+            joined[1].after_commit.append(call)
+            return
+        _run_all([call])
 
     def _note_commit(self, count: int | None, tx: Tx, kind: str) -> None:
         """Record the write in the witness beside the database (wal_witness.py)."""
