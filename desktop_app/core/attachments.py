@@ -196,10 +196,12 @@ class Attachments:
             change = self.add(paper_id, where, mode="copy")
         except ServerUnreachable:
             raise
-        except LibraryError:
+        except LibraryError:  # refused, or attached already (sent again after its answer was lost)
             af.remove_file(where)
             raise
-        af.remove_file(where)
+        # once attached for good: part of an edit sent with its id (lib.apply_once), its
+        # transaction is not committed yet, and a rollback needs the copy for the next try
+        self.store.after_commit(lambda: af.remove_file(where))
         return change
 
     @writes

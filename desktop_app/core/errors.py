@@ -65,3 +65,13 @@ class LibraryDamaged(LibraryError):
 class PermissionDenied(LibraryError):
     """A shared library's server refused the role a privilege (SQLSTATE 42501); the message
     names the GRANT a library owner runs. Nothing of the transaction was kept."""
+
+
+class AlreadyApplied(LibraryError):
+    """An edit sent with the id of one already applied (its answer lost with the connection, it
+    was sent again): nothing was written again. ``change``: that edit's Change as JSON, as its
+    transaction recorded it (None when it could not be written down)."""
+
+    def __init__(self, message: str, change: str | None = None) -> None:
+        super().__init__(message)
+        self.change = change

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from desktop_app.core.changelog.changes import default_actor, is_server_url, log_mutations
 from desktop_app.core.conninfo import is_keyword_string, keyword_url
-from desktop_app.core.errors import LibraryDamaged, LibraryError, LibraryReadOnly
+from desktop_app.core.errors import AlreadyApplied, LibraryDamaged, LibraryError, LibraryReadOnly
 from desktop_app.core.finder import Finder
 from desktop_app.core.integrity import integrity_problems
 from desktop_app.core.notes import Notes
@@ -351,6 +351,28 @@ class Library:
         """Write these titles to the papers whose title is still derived, in one transaction;
         the Change's ``detail.old`` passed back undoes it (core/retitle.py)."""
         return self.papers.set_derived_titles(titles)
+
+    def apply_once(self, edit_id: str, edit: Callable[[], Change]) -> Change:
+        """``edit()`` (facade writes: one manager call) in one transaction that also records
+        ``edit_id``, an id the caller made for this edit, with the Change it returns
+        (``Store.once``). Sent again with the same id after its answer was lost (the connection
+        dropped after the COMMIT), nothing is written again and the Change recorded the first
+        time is returned, so its undo undoes what was applied. AlreadyApplied when that Change
+        could not be written down; whatever ``edit`` raises is raised, nothing recorded."""
+        from desktop_app.core import change_json
+
+        try:
+            with self.store.once(edit_id) as once:
+                change = edit()
+                once.result = change_json.dumps(change)
+        except AlreadyApplied as exc:
+            if exc.change is None:
+                raise
+            try:
+                return change_json.loads(exc.change)
+            except ValueError:
+                raise AlreadyApplied(str(exc)) from exc
+        return change
 
     def undo(self, change: Change) -> Change:
         """Undo the edit that returned ``change``: the manager method that reverses it, chosen by

@@ -5,7 +5,8 @@ window that made it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, is_dataclass
+import uuid
+from dataclasses import dataclass, field, is_dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from desktop_app.core.values import Change
@@ -100,20 +101,35 @@ class LibraryCall:
 
 @dataclass(frozen=True)
 class DescribedEdit:
-    """One undoable edit as data: its label, what does it, what undoes it."""
+    """One undoable edit as data: its label, what does it, what undoes it, and the id it is sent
+    with (``lib.apply_once``: sent again after its answer was lost, it is not applied twice).
+    ``edit_id`` None: an edit journaled by an earlier version, applied as it was then."""
 
     text: str
     do: LibraryCall
     undo: LibraryCall
+    edit_id: str | None = None
+
+    def with_id(self) -> DescribedEdit:
+        """This edit with an id of its own (a new UUID unless it has one)."""
+        return self if self.edit_id is not None else replace(self, edit_id=uuid.uuid4().hex)
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "do": self.do.to_json(), "undo": self.undo.to_json()}
+        out: dict[str, Any] = {"text": self.text, "do": self.do.to_json(), "undo": self.undo.to_json()}
+        if self.edit_id is not None:
+            out["id"] = self.edit_id
+        return out
 
     @classmethod
     def from_json(cls, data: object) -> DescribedEdit:
         if not isinstance(data, dict) or not isinstance(data.get("text"), str):
             raise BadCall(f"not an edit: {data!r:.80}")
-        return cls(data["text"], LibraryCall.from_json(data.get("do")), LibraryCall.from_json(data.get("undo")))
+        edit_id = data.get("id")
+        if edit_id is not None and (not isinstance(edit_id, str) or not edit_id):
+            raise BadCall(f"not an edit's id: {edit_id!r:.80}")
+        return cls(
+            data["text"], LibraryCall.from_json(data.get("do")), LibraryCall.from_json(data.get("undo")), edit_id
+        )
 
 
 def _resolved(value: Any, change: Change | None) -> Any:  # noqa: ANN401 - a JSON value

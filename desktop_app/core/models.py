@@ -217,3 +217,15 @@ class ChangeLog(SQLModel, table=True):
     kind: str = Field(index=True)
     paper_id: int | None = Field(default=None, index=True)
     detail: str = "{}"
+
+
+class AppliedEdit(SQLModel, table=True):
+    """An edit a desk sent with an id of its own (a UUID), recorded by the transaction that
+    applied it, with the edit's Change as JSON (``change``; NULL when it could not be written
+    down): an edit sent again after its answer was lost is not applied twice
+    (``Library.apply_once``). Kept ``applied_edits.KEEP_DAYS`` days."""
+
+    __tablename__ = "applied_edit"
+    id: str = Field(primary_key=True)
+    applied_at: datetime = Field(default_factory=utcnow, index=True)
+    change: str | None = None

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QColorDialog, QInputDialog, QMessageBox, QWidget
 
 from desktop_app.core.changelog.undo_data import HighlightRow, ListCreated, NoteBefore, TitleBefore
 from desktop_app.core.errors import (
+    AlreadyApplied,
     DiskFull,
     LibraryBusy,
     LibraryDamaged,
@@ -171,6 +172,9 @@ class EditController(QObject):
         """Run and push the edit; kept in the outbox when the server is away (known to be, or
         found so), sent to the worker when another program holds the write lock. None then;
         what the library refuses is raised."""
+        if edit is not None and self.journal is not None:  # a shared library: sent with an id
+            edit = edit.with_id()
+            do = self._once(edit, do)
         if self.outbox or not self.library.reachable:  # earlier edits wait, or the server is
             self._keep(Waiting(text, do, undo, edit))  # known gone: it goes after them, untried
             return None
@@ -186,6 +190,27 @@ class EditController(QObject):
             self._say(self.tr("Another program is writing to the library: your edit is saved when it is done"))
             perform_in(self.writes, self.undo_stack, text, do, undo, self.changed.emit, self._warn)
             return None
+
+    def _once(self, edit: DescribedEdit, do: Do) -> Do:
+        """``do``, its first run that succeeds applied once under the edit's id
+        (``lib.apply_once``): when the connection dropped after the server committed it, the
+        outbox sends it again and it is not applied twice (the Change of the first time comes
+        back, for its undo). A later run, a redo after its undo, is an edit of its own. An edit
+        without id (journaled by an earlier version) runs as it is."""
+        if edit.edit_id is None:
+            return do
+        lib, edit_id = self.library, edit.edit_id
+        applied = False
+
+        def run() -> Change:
+            nonlocal applied
+            if applied:
+                return do()
+            change = lib.apply_once(edit_id, do)
+            applied = True
+            return change
+
+        return run
 
     def _keep(self, waiting: Waiting) -> None:
         """An edit the server cannot take now: kept (journaled when told as data), said, and
@@ -262,7 +287,7 @@ class EditController(QObject):
             self.message.emit(why, 15000)
         for edit in edits:
             do, undo = self._bound(edit)
-            self.outbox.append(Waiting(edit.text, do, undo, edit))
+            self.outbox.append(Waiting(edit.text, self._once(edit, do), undo, edit))
         self._adopted += len(edits)
         self._write_journal()
         return len(edits)
@@ -282,6 +307,10 @@ class EditController(QObject):
                 perform(self.undo_stack, text, do, undo, self.changed.emit, self._warn, self.writes)
             except (ServerUnreachable, LibraryBusy):
                 return  # gone again: the rest waits for the next return
+            except AlreadyApplied:  # applied before its answer was lost, its Change not kept:
+                self.message.emit(  # saved, but no undo step (rare: lib.apply_once)
+                    self.tr("“{0}”, made while the server was away, had been saved already").format(text), 15000
+                )
             except MetadataConflict as exc:  # fields changed elsewhere meanwhile: nothing written,
                 self.message.emit(  # the window offers the choice of each (never a silent drop)
                     self.tr("“{0}”, made while the server was away, was not saved: {1}").format(text, exc), 30000

@@ -154,6 +154,7 @@ def test_migration_0008_gives_the_keys_the_last_export_used(library_dir: Path, s
     con.execute("DROP INDEX IF EXISTS ix_paper_live_title")  # 0010's, likewise
     con.execute("DROP INDEX IF EXISTS ix_paper_live_year")
     con.execute("DROP INDEX IF EXISTS ix_paper_live_decision")  # 0011's
+    con.execute("DROP TABLE IF EXISTS applied_edit")  # 0012's
     con.execute("UPDATE paper SET bibtex_key = NULL")
     con.execute("UPDATE paper SET bibtex_key = 'Own:Key' WHERE id IN (?, ?)", (second, third))  # a clash
     con.execute("UPDATE alembic_version SET version_num = '0007'")

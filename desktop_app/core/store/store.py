@@ -9,6 +9,7 @@ whose text changed are queued for the full-text index inside the same transactio
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import threading
 import time
@@ -21,9 +22,17 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import Connection, CursorResult, Engine, Select, literal, select, true
 from sqlalchemy.exc import OperationalError
 
-from desktop_app.core.errors import LibraryBusy, LibraryReadOnly, PaperGone, ServerUnreachable
+from desktop_app.core.errors import (
+    AlreadyApplied,
+    LibraryBusy,
+    LibraryError,
+    LibraryReadOnly,
+    PaperGone,
+    ServerUnreachable,
+)
 from desktop_app.core.store import tables as t
 from desktop_app.core.store import wal_witness
+from desktop_app.core.store.applied_edits import Once
 from desktop_app.core.store.change_log import OPERATION, log_write
 from desktop_app.core.store.column_types import utcnow
 from desktop_app.core.store.dialect import Dialect, dialect_for
@@ -98,6 +107,9 @@ class Tx:
         self.touched.update(ids)
         return ids
 
+
+# the transaction of the edit being applied once in this context (Store.once): its writes join it
+_ONCE: contextvars.ContextVar[tuple[Store, Tx, Once] | None] = contextvars.ContextVar("marginalia_once", default=None)
 
 FAIL_FAST_SECONDS = 3.0  # a server found unreachable: the main thread fails at once this long
 FAIL_FAST_MAX = 60.0  # (longer after a slow failure: a hung server), unless a read elsewhere succeeds
@@ -246,6 +258,14 @@ class Store:
         A full disk, a read-only database and a missing privilege become one-line LibraryErrors
         (DiskFull, LibraryReadOnly, PermissionDenied) after the rollback: nothing of the
         transaction is kept."""
+        joined = _ONCE.get()
+        if joined is not None and joined[0] is self:  # inside Store.once: part of its transaction
+            _store, outer, once = joined
+            once.check()  # the edit was sent before, and applied: nothing is written again
+            yield outer
+            log_write(outer.conn, self.dialect, outer.touched, outer.now, self.actor)
+            outer.touched.clear()  # logged under this write's operation, not again at the commit
+            return
         if self.read_only:
             raise LibraryReadOnly(f"{READ_ONLY} ({self.location})")
         with self._locked(), self._reaching(), storage_errors(self.location, role=self.role, schema=self.schema):
@@ -256,19 +276,57 @@ class Store:
                 self._begin(conn)
                 tx = Tx(conn, self.dialect, self._live_ids, self.index_queue)
                 tx.actor = self.actor
+                committing = False
                 try:
                     yield tx
                     log_write(conn, self.dialect, tx.touched, tx.now, self.actor)
                     count = self.dialect.bump_commit_count(conn)
+                    committing = True
                     conn.commit()
                 except BaseException:
                     conn.rollback()
-                    _run_all(tx.after_rollback)
+                    if not committing:  # a COMMIT whose answer was lost may have been committed:
+                        _run_all(tx.after_rollback)  # its files stay (an edit sent again finds them)
                     raise
         self._note_commit(count, tx, kind)
         _run_all(tx.after_commit)
         if tx.text_changed and self.on_text_changed is not None:
             self.on_text_changed()
+
+    @contextmanager
+    def once(self, edit_id: str) -> Iterator[Once]:
+        """The writes this thread makes in the block are one transaction, which also records
+        ``edit_id`` (an id the caller made for one edit) and ``Once.result`` as set by the
+        block (core/store/applied_edits.py). When a committed transaction recorded ``edit_id``
+        already (the edit was sent before and its answer lost), the block's first write raises
+        :class:`~desktop_app.core.errors.AlreadyApplied` and nothing is written; so does the
+        end of a block that wrote nothing.
+
+        Each write inside logs its change_log rows under its own operation, as it would alone;
+        the commit, the after-commit work and the index follow the one transaction."""
+        with self.write() as tx:
+            once = Once(tx.conn, edit_id)
+            token = _ONCE.set((self, tx, once))
+            try:
+                yield once
+            except LibraryError as exc:
+                if not isinstance(exc, ServerUnreachable | AlreadyApplied):
+                    once.check_after(exc)  # refused by a check before any write: applied before?
+                raise
+            finally:
+                _ONCE.reset(token)
+            once.check()
+            once.record(tx.now)
+
+    def after_commit(self, call: Callable[[], None]) -> None:
+        """Run ``call`` once the writes this thread is making are committed: after the commit
+        of the :meth:`once` transaction they are part of, else at once (each write here
+        commits before it returns). Its OSErrors are ignored."""
+        joined = _ONCE.get()
+        if joined is not None and joined[0] is self:
+            joined[1].after_commit.append(call)
+            return
+        _run_all([call])
 
     def _note_commit(self, count: int | None, tx: Tx, kind: str) -> None:
         """Record the write in the witness beside the database (wal_witness.py)."""

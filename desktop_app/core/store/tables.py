@@ -241,3 +241,11 @@ change_log = Table(
     Column("paper_id", Integer(), nullable=True, index=True),
     _text("detail", "{}"),
 )
+
+applied_edit = Table(
+    "applied_edit",
+    metadata,
+    Column("id", String(), primary_key=True),
+    _at("applied_at", index=True),
+    _optional("change"),
+)
