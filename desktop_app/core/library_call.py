@@ -1,7 +1,11 @@
 """An edit of the library told as data: which manager method to call with which values, and
 how to undo it from the ``Change`` it returned. Unlike a closure it can be written to a file
 (core/store/outbox_journal.py), so an edit waiting for a shared library's server survives the
-window that made it."""
+window that made it.
+
+The undo is :data:`UNDO_CHANGE` (``lib.undo(change)``: the manager that made the Change reverses
+it, core/undoing.py) unless the edit names another call, whose :class:`ChangeRef` arguments read
+values of the Change; journals written before there was ``UNDO_CHANGE`` name their undo so."""
 
 from __future__ import annotations
 
@@ -99,12 +103,37 @@ class LibraryCall:
 
 
 @dataclass(frozen=True)
+class UndoChange:
+    """``lib.undo(change)``: undo the Change the edit's do-call returned, by the manager method
+    that reverses its shape of undo data (core/undoing.py). Use :data:`UNDO_CHANGE`."""
+
+    def __call__(self, lib: Library, change: Change | None = None) -> Change:
+        if change is None:
+            raise BadCall("undoing an edit needs the change it returned, and there is none")
+        return lib.undo(change)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"method": "undo", "args": [{_REF: []}]}  # as it reads: lib.undo(<the change>)
+
+    @classmethod
+    def from_json(cls, data: object) -> UndoChange:
+        if data != UNDO_CHANGE.to_json():
+            raise BadCall(f"neither a library call nor the undo of a change: {data!r:.80}")
+        return UNDO_CHANGE
+
+
+UNDO_CHANGE = UndoChange()
+Undoing = LibraryCall | UndoChange  # what a described edit's undo may be
+
+
+@dataclass(frozen=True)
 class DescribedEdit:
-    """One undoable edit as data: its label, what does it, what undoes it."""
+    """One undoable edit as data: its label, what does it, what undoes it (by default
+    ``lib.undo`` of the Change ``do`` returned)."""
 
     text: str
     do: LibraryCall
-    undo: LibraryCall
+    undo: Undoing = UNDO_CHANGE
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "do": self.do.to_json(), "undo": self.undo.to_json()}
@@ -113,7 +142,12 @@ class DescribedEdit:
     def from_json(cls, data: object) -> DescribedEdit:
         if not isinstance(data, dict) or not isinstance(data.get("text"), str):
             raise BadCall(f"not an edit: {data!r:.80}")
-        return cls(data["text"], LibraryCall.from_json(data.get("do")), LibraryCall.from_json(data.get("undo")))
+        undo = data.get("undo")
+        # a call of a manager (the form every journal before UNDO_CHANGE wrote), or lib.undo
+        undoing = (
+            LibraryCall.from_json(undo) if isinstance(undo, dict) and "manager" in undo else UndoChange.from_json(undo)
+        )
+        return cls(data["text"], LibraryCall.from_json(data.get("do")), undoing)
 
 
 def _resolved(value: Any, change: Change | None) -> Any:  # noqa: ANN401 - a JSON value
