@@ -9,6 +9,7 @@ values of the Change; journals written before there was ``UNDO_CHANGE`` name the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, is_dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -36,8 +37,10 @@ class ChangeRef:
     ``("paper_ids",)`` its papers, ``()`` the Change itself.
 
     A name step reads the field of a Change or of its undo data (a dataclass) and indexes a
-    dict; a number step indexes a list or a tuple. Journals written when the undo data was a
-    dict keep these paths, and the fields keep those keys' names."""
+    mapping; a number step indexes a tuple or a list. Journals written when the undo data was a
+    dict keep these paths, and the fields keep those keys' names. A value of the undo data reads
+    as the plain value those journals were written against: its read-only mappings as dicts, a
+    tuple as a list (its items as they are: the (paper, tag) pairs of ``links`` stay pairs)."""
 
     path: tuple[str | int, ...] = ()
 
@@ -53,7 +56,7 @@ class ChangeRef:
                     raise BadCall(f"the edit's change has no value at {self.path!r}")
             else:
                 value = value[step]
-        return value
+        return _plain(value) if len(self.path) > 1 and self.path[0] == "detail" else value
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,14 @@ class DescribedEdit:
         return cls(data["text"], LibraryCall.from_json(data.get("do")), undoing)
 
 
+def _plain(value: Any) -> Any:  # noqa: ANN401 - a value of the undo data
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
 def _resolved(value: Any, change: Change | None) -> Any:  # noqa: ANN401 - a JSON value
     return value.resolve(change) if isinstance(value, ChangeRef) else value
 
@@ -164,7 +175,7 @@ def _encoded(value: Any) -> Any:  # noqa: ANN401 - a JSON value
         return value
     if isinstance(value, list | tuple):
         return [_encoded(v) for v in value]
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+    if isinstance(value, Mapping) and all(isinstance(k, str) for k in value):
         return {k: _encoded(v) for k, v in value.items()}
     raise BadCall(f"cannot be written down: {value!r:.80}")
 

@@ -6,7 +6,7 @@ library's server is away they wait in the same outbox and journal and are sent i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -528,7 +528,7 @@ class EditController(QObject):
     # ---- highlights ------------------------------------------------------------------------
     def add_highlight(self, pid: int, start: int, end: int, color: str, comment: str) -> None:
         lib = self.library
-        state: dict[str, dict[str, Any]] = {}  # "row": the highlight deleted by the last undo
+        state: dict[str, Mapping[str, Any]] = {}  # "row": the highlight deleted by the last undo
 
         def do() -> Change:
             if "row" in state:
