@@ -11,6 +11,7 @@ dataclasses are made back: a name read from the database builds nothing else.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import fields, is_dataclass
 from datetime import date, datetime
 from typing import Any
@@ -80,7 +81,7 @@ def _encoded(value: Any) -> Any:  # noqa: ANN401 - any value of undo data
         return [_encoded(v) for v in value]
     if isinstance(value, tuple):
         return {"$tuple": [_encoded(v) for v in value]}
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):  # a dict, or undo data's read-only view of one
         if all(isinstance(k, str) for k in value) and not _TAGS & set(value):
             return {k: _encoded(v) for k, v in value.items()}
         return {"$dict": [[_encoded(k), _encoded(v)] for k, v in value.items()]}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Select, delete, insert, select, update
@@ -113,7 +114,7 @@ class Highlights:
         return Change(ChangeKind.HIGHLIGHTS, (row["paper_id"],), text_changed=True, detail=HighlightRow(dict(row)))
 
     @writes
-    def restore(self, row: dict[str, Any]) -> Change:
+    def restore(self, row: Mapping[str, Any]) -> Change:
         """Put back a highlight deleted by :meth:`delete` (its ``detail.row``), same id."""
         with self._store.write() as tx:
             tx.conn.execute(insert(t.highlight).values(**row))

@@ -14,7 +14,7 @@ import contextlib
 import os
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -347,7 +347,7 @@ class Library:
 
         return rederive_titles(self.store, dry_run=dry_run, progress=progress, cancelled=cancelled)
 
-    def set_derived_titles(self, titles: dict[int, str]) -> Change:
+    def set_derived_titles(self, titles: Mapping[int, str]) -> Change:
         """Write these titles to the papers whose title is still derived, in one transaction;
         the Change's ``detail.old`` passed back undoes it (core/retitle.py)."""
         return self.papers.set_derived_titles(titles)

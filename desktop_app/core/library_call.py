@@ -1,11 +1,16 @@
 """An edit of the library told as data: which manager method to call with which values, and
 how to undo it from the ``Change`` it returned. Unlike a closure it can be written to a file
 (core/store/outbox_journal.py), so an edit waiting for a shared library's server survives the
-window that made it."""
+window that made it.
+
+The undo is :data:`UNDO_CHANGE` (``lib.undo(change)``: the manager that made the Change reverses
+it, core/undoing.py) unless the edit names another call, whose :class:`ChangeRef` arguments read
+values of the Change; journals written before there was ``UNDO_CHANGE`` name their undo so."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field, is_dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +38,10 @@ class ChangeRef:
     ``("paper_ids",)`` its papers, ``()`` the Change itself.
 
     A name step reads the field of a Change or of its undo data (a dataclass) and indexes a
-    dict; a number step indexes a list or a tuple. Journals written when the undo data was a
-    dict keep these paths, and the fields keep those keys' names."""
+    mapping; a number step indexes a tuple or a list. Journals written when the undo data was a
+    dict keep these paths, and the fields keep those keys' names. A value of the undo data reads
+    as the plain value those journals were written against: its read-only mappings as dicts, a
+    tuple as a list (its items as they are: the (paper, tag) pairs of ``links`` stay pairs)."""
 
     path: tuple[str | int, ...] = ()
 
@@ -50,7 +57,7 @@ class ChangeRef:
                     raise BadCall(f"the edit's change has no value at {self.path!r}")
             else:
                 value = value[step]
-        return value
+        return _plain(value) if len(self.path) > 1 and self.path[0] == "detail" else value
 
 
 @dataclass(frozen=True)
@@ -100,14 +107,39 @@ class LibraryCall:
 
 
 @dataclass(frozen=True)
+class UndoChange:
+    """``lib.undo(change)``: undo the Change the edit's do-call returned, by the manager method
+    that reverses its shape of undo data (core/undoing.py). Use :data:`UNDO_CHANGE`."""
+
+    def __call__(self, lib: Library, change: Change | None = None) -> Change:
+        if change is None:
+            raise BadCall("undoing an edit needs the change it returned, and there is none")
+        return lib.undo(change)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"method": "undo", "args": [{_REF: []}]}  # as it reads: lib.undo(<the change>)
+
+    @classmethod
+    def from_json(cls, data: object) -> UndoChange:
+        if data != UNDO_CHANGE.to_json():
+            raise BadCall(f"neither a library call nor the undo of a change: {data!r:.80}")
+        return UNDO_CHANGE
+
+
+UNDO_CHANGE = UndoChange()
+Undoing = LibraryCall | UndoChange  # what a described edit's undo may be
+
+
+@dataclass(frozen=True)
 class DescribedEdit:
-    """One undoable edit as data: its label, what does it, what undoes it, and the id it is sent
-    with (``lib.apply_once``: sent again after its answer was lost, it is not applied twice).
-    ``edit_id`` None: an edit journaled by an earlier version, applied as it was then."""
+    """One undoable edit as data: its label, what does it, what undoes it (by default
+    ``lib.undo`` of the Change ``do`` returned), and the id it is sent with (``lib.apply_once``:
+    sent again after its answer was lost, it is not applied twice). ``edit_id`` None: an edit
+    journaled by an earlier version, applied as it was then."""
 
     text: str
     do: LibraryCall
-    undo: LibraryCall
+    undo: Undoing = UNDO_CHANGE
     edit_id: str | None = None
 
     def with_id(self) -> DescribedEdit:
@@ -127,9 +159,20 @@ class DescribedEdit:
         edit_id = data.get("id")
         if edit_id is not None and (not isinstance(edit_id, str) or not edit_id):
             raise BadCall(f"not an edit's id: {edit_id!r:.80}")
-        return cls(
-            data["text"], LibraryCall.from_json(data.get("do")), LibraryCall.from_json(data.get("undo")), edit_id
+        undo = data.get("undo")
+        # a call of a manager (the form every journal before UNDO_CHANGE wrote), or lib.undo
+        undoing = (
+            LibraryCall.from_json(undo) if isinstance(undo, dict) and "manager" in undo else UndoChange.from_json(undo)
         )
+        return cls(data["text"], LibraryCall.from_json(data.get("do")), undoing, edit_id)
+
+
+def _plain(value: Any) -> Any:  # noqa: ANN401 - a value of the undo data
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return list(value)
+    return value
 
 
 def _resolved(value: Any, change: Change | None) -> Any:  # noqa: ANN401 - a JSON value
@@ -146,7 +189,7 @@ def _encoded(value: Any) -> Any:  # noqa: ANN401 - a JSON value
         return value
     if isinstance(value, list | tuple):
         return [_encoded(v) for v in value]
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+    if isinstance(value, Mapping) and all(isinstance(k, str) for k in value):
         return {k: _encoded(v) for k, v in value.items()}
     raise BadCall(f"cannot be written down: {value!r:.80}")
 

@@ -7,6 +7,7 @@ Every check raises :class:`LibraryError` with a sentence the window can show as 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
@@ -165,7 +166,7 @@ def parse_authors(text: str) -> list[str]:
     return [name for name in (parse_author(p) for p in pieces) if name]
 
 
-def check_changes(changes: dict[str, object]) -> dict[str, object]:
+def check_changes(changes: Mapping[str, object]) -> dict[str, object]:
     """The changes as stored values (``authors`` as its JSON text in ``authors_json``)."""
     from desktop_app.core.store.column_types import TITLE_SOURCES
 

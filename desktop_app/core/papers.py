@@ -241,7 +241,7 @@ class Papers:
 
     @writes
     def update_metadata(
-        self, paper_id: int, changes: dict[str, object], base: dict[str, object] | None = None
+        self, paper_id: int, changes: Mapping[str, object], base: Mapping[str, object] | None = None
     ) -> Change:
         """Edit a paper's bibliographic fields in one transaction (see core/metadata.py for the
         fields and their checks; a title set here becomes "edited" unless ``title_source`` is
@@ -375,7 +375,7 @@ class Papers:
         )
 
     @writes
-    def set_fields(self, values: dict[int, dict[str, object]]) -> Change:
+    def set_fields(self, values: Mapping[int, Mapping[str, object]]) -> Change:
         """Restore status/rating/decision per paper (undo of a bulk edit): {id: {"status": .., "rating": ..}}."""
         checks = {"status": check_status, "rating": check_rating, "decision": check_decision}
         p = t.paper.c
@@ -471,7 +471,7 @@ def _check_key_free(tx: Tx, paper_id: int, key: str) -> None:
         raise LibraryError(f"the citation key “{key}” is paper {other.id}'s already{where}; a key names one paper")
 
 
-def _stored_base(base: dict[str, object], stored: dict[str, object]) -> dict[str, object]:
+def _stored_base(base: Mapping[str, object], stored: dict[str, object]) -> dict[str, object]:
     """The base values as stored columns, for the fields being changed (a base value that
     fails the checks, or a field not given, is not compared)."""
     from desktop_app.core.metadata import check_changes

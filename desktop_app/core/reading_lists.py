@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Select, and_, bindparam, delete, func, insert, select, update
@@ -216,7 +216,7 @@ class ReadingLists:
         return Change(ChangeKind.LISTS, list_ids=(lid,), detail=ListSnapshot(snap))
 
     @writes
-    def restore(self, snapshot: dict[str, Any]) -> Change:
+    def restore(self, snapshot: Mapping[str, Any]) -> Change:
         """Recreate a list, or put items back into it, at their old positions."""
         with self._store.write() as tx:
             lid = _find(tx.conn, tx.d, snapshot["name"])

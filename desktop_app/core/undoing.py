@@ -8,6 +8,7 @@ transaction, and the change log names it as that method (``tags.set_links``, ...
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from desktop_app.core.changelog.undo_data import (
@@ -78,7 +79,7 @@ class Managers(Protocol):
     @property
     def attachments(self) -> Attachments: ...
 
-    def set_derived_titles(self, titles: dict[int, str]) -> Change: ...
+    def set_derived_titles(self, titles: Mapping[int, str]) -> Change: ...
 
 
 def undo(lib: Managers, change: Change) -> Change:

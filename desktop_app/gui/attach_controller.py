@@ -30,7 +30,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 from desktop_app.core.attachment_files import remove_file
 from desktop_app.core.changelog.undo_data import AttachmentRef
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
+from desktop_app.core.library_call import DescribedEdit, LibraryCall
 from desktop_app.gui import preferences
 from desktop_app.gui.paper_links import open_external, paper_links
 from desktop_app.gui.undo import LibraryCommand
@@ -232,7 +232,6 @@ class AttachController(QObject):
                 DescribedEdit(
                     self.tr("Attach {0}").format(name),
                     first,
-                    LibraryCall("attachments", "remove", (ChangeRef(("detail", "attachment_id")),)),
                 ),
                 (do, undo),
             )
@@ -317,7 +316,6 @@ class AttachController(QObject):
                 DescribedEdit(
                     self.tr("Remove attached file {0}").format(name),
                     LibraryCall("attachments", "remove", (attachment_id,)),
-                    LibraryCall("attachments", "restore", (attachment_id,)),
                 )
             )
         except LibraryError as exc:

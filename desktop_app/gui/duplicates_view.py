@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 from desktop_app.core.changelog.undo_data import Dismissed, Merged, MergeUndone, Undismissed
 from desktop_app.core.errors import LibraryError
 from desktop_app.core.library import Library
-from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
+from desktop_app.core.library_call import DescribedEdit, LibraryCall
 from desktop_app.core.values import Change, DuplicatePair, FieldDiff, PaperView
 from desktop_app.gui import i18n
 from desktop_app.gui.jobs import Job, keep_while_running
@@ -443,7 +443,6 @@ class DuplicatesDialog(QDialog):
             DescribedEdit(
                 text,
                 LibraryCall("duplicates", "merge", (keep, other, choices)),
-                LibraryCall("duplicates", "undo_merge", (ChangeRef(("detail", "merge_id")),)),
             )
         )
         if done is None:
@@ -466,7 +465,6 @@ class DuplicatesDialog(QDialog):
             DescribedEdit(
                 self.tr("Not duplicates"),
                 LibraryCall("duplicates", "dismiss", (pair.a, pair.b)),
-                LibraryCall("duplicates", "undismiss", (pair.a, pair.b)),
             )
         )
         if done is False:

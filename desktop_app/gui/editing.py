@@ -6,7 +6,7 @@ library's server is away they wait in the same outbox and journal and are sent i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -57,7 +57,8 @@ class Waiting(NamedTuple):
 
 
 def call(manager: str, method: str, *args: object, **kwargs: object) -> LibraryCall:
-    """``lib.<manager>.<method>(*args, **kwargs)`` as data (core/library_call.py)."""
+    """``lib.<manager>.<method>(*args, **kwargs)`` as data (core/library_call.py). As an edit's
+    ``do``, its undo is ``lib.undo`` of the Change it returns unless the edit names another."""
     return LibraryCall(manager, method, args, kwargs)
 
 
@@ -359,9 +360,7 @@ class EditController(QObject):
         ).format(", ".join(names))
         self._call_many(
             len(ids),
-            DescribedEdit(
-                label, call("tags", "add", ids, names), call("tags", "set_links", ref("detail", "links"), present=False)
-            ),
+            DescribedEdit(label, call("tags", "add", ids, names)),
         )
 
     def remove_tag(self, ids: list[int], name: str) -> None:
@@ -370,7 +369,6 @@ class EditController(QObject):
             DescribedEdit(
                 self.tr("Remove tag {0}").format(name),
                 call("tags", "remove", ids, [name]),
-                call("tags", "set_links", ref("detail", "links"), present=True),
             ),
         )
 
@@ -380,13 +378,12 @@ class EditController(QObject):
         if not ids or self._in_trash():
             return
         setter = {"status": "set_status", "rating": "set_rating", "decision": "set_decision"}[column]
-        # the undo sets back the values the edit replaced (those it changed; none: nothing)
+        # its undo sets back the values the edit replaced (those it changed; none: nothing)
         self._call_many(
             len(ids),
             DescribedEdit(
                 label + (self.tr(" (%n papers)", "", len(ids)) if len(ids) > 1 else ""),
                 call("papers", setter, ids, value),
-                call("papers", "set_fields", ref("detail", "old")),
             ),
         )
 
@@ -410,6 +407,8 @@ class EditController(QObject):
             DescribedEdit(
                 self.tr("Decide topic {0} {1}").format(topic.name, i18n.decision_word(decision)),
                 call("papers", "decide_undecided", [int(i) for i in topic.ids], decision),
+                # not lib.undo (papers.set_fields): undone as a decision (papers.set_decision, so
+                # logged as one), and when it decided no paper its undo writes nothing
                 call("topics", "undo_decide", ref()),
             )
         )
@@ -424,7 +423,6 @@ class EditController(QObject):
             DescribedEdit(
                 self.tr("Edit title"),
                 call("papers", "set_title", pid, title),
-                call("papers", "set_title", pid, ref("detail", "old", 0), source=ref("detail", "old", 1)),
             )
         )
         before = change.detail_as(TitleBefore).old[0] if change is not None else None
@@ -477,14 +475,7 @@ class EditController(QObject):
     def restore_for_note(self, pid: int, editor: NoteEditor | None = None) -> None:
         """ "Restore it" on the note editor's "deleted elsewhere" banner: the paper comes out of
         the trash (one undo step), then the note kept in the editor is stored."""
-        if (
-            self._call(
-                DescribedEdit(
-                    self.tr("Restore paper"), call("papers", "restore", [pid]), call("papers", "delete", [pid])
-                )
-            )
-            is None
-        ):
+        if self._call(DescribedEdit(self.tr("Restore paper"), call("papers", "restore", [pid]))) is None:
             return
         shown = editor or self._notes
         shown.restored(pid)
@@ -503,7 +494,6 @@ class EditController(QObject):
             DescribedEdit(
                 self.tr("Keep note as a new paper"),
                 call("imports", "note_as_new_paper", pid, text),
-                call("imports", "undo", ref("detail", "batch")),
             )
         )
         if change is None:  # refused, or written later: the editor keeps the text until then
@@ -554,7 +544,6 @@ class EditController(QObject):
                 DescribedEdit(
                     self.tr("Move %n paper(s) to the trash", "", n),
                     call("papers", "delete", ids),
-                    call("papers", "restore", ids),
                 )
             )
             is None
@@ -568,7 +557,7 @@ class EditController(QObject):
     # ---- highlights ------------------------------------------------------------------------
     def add_highlight(self, pid: int, start: int, end: int, color: str, comment: str) -> None:
         lib = self.library
-        state: dict[str, dict[str, Any]] = {}  # "row": the highlight deleted by the last undo
+        state: dict[str, Mapping[str, Any]] = {}  # "row": the highlight deleted by the last undo
 
         def do() -> Change:
             if "row" in state:
@@ -588,7 +577,6 @@ class EditController(QObject):
             DescribedEdit(
                 self.tr("Highlight"),
                 call("highlights", "add", pid, start, end, color, comment),
-                call("highlights", "delete", ref("detail", "id")),
             ),
         )
 
@@ -597,7 +585,6 @@ class EditController(QObject):
             DescribedEdit(
                 self.tr("Delete highlight"),
                 call("highlights", "delete", hid),
-                call("highlights", "restore", ref("detail", "row")),
             )
         )
 
@@ -606,6 +593,8 @@ class EditController(QObject):
             DescribedEdit(
                 self.tr("Edit highlight comment"),
                 call("highlights", "edit", hid, comment=comment),
+                # the comment only: lib.undo sets the color back too, undoing another program's
+                # recolor made since
                 call("highlights", "edit", hid, comment=ref("detail", "comment")),
             )
         )
@@ -620,7 +609,6 @@ class EditController(QObject):
                 DescribedEdit(
                     self.tr("Create list {0}").format(name),
                     call("lists", "create", name),
-                    call("lists", "delete", name),
                 )
             )
             is None
@@ -638,7 +626,6 @@ class EditController(QObject):
             DescribedEdit(
                 self.tr("Add %n paper(s) to {0}", "", len(ids)).format(name),
                 call("lists", "add", name, ids),
-                call("lists", "remove", name, ref("detail", "added")),
             ),
         )
         self._say(self.tr("Added %n paper(s) to “{0}”", "", len(ids)).format(name))
@@ -671,7 +658,6 @@ class EditController(QObject):
             DescribedEdit(
                 self.tr("Move in list"),
                 call("lists", "move", name, pid, pos + delta),
-                call("lists", "move", name, pid, ref("detail", "old")),
             )
         )
         self.listReordered.emit(pid)
@@ -686,7 +672,6 @@ class EditController(QObject):
             DescribedEdit(
                 self.tr("Reorder list"),
                 call("lists", "move_many", name, ids, row),
-                call("lists", "reorder", name, ref("detail", "old")),
             )
         )
         self.listReordered.emit(keep)
@@ -699,7 +684,6 @@ class EditController(QObject):
             DescribedEdit(
                 self.tr("Remove from {0}").format(name),
                 call("lists", "remove", name, ids),
-                call("lists", "restore", ref("detail", "snapshot")),
             )
         )
 
@@ -721,7 +705,6 @@ class EditController(QObject):
                 DescribedEdit(
                     self.tr("Edit item note"),
                     call("lists", "set_item_note", name, pid, text),
-                    call("lists", "set_item_note", name, pid, ref("detail", "old")),
                 )
             )
 
@@ -735,11 +718,7 @@ class EditController(QObject):
         elif action == "rename":
             new, ok = QInputDialog.getText(parent, self.tr("Rename list"), self.tr("New name:"), text=name)
             if ok and new.strip():
-                self._call(
-                    DescribedEdit(
-                        self.tr("Rename list"), call("lists", "rename", name, new), call("lists", "rename", new, name)
-                    )
-                )
+                self._call(DescribedEdit(self.tr("Rename list"), call("lists", "rename", name, new)))
                 self.listRenamed.emit(name, new)
         elif action == "describe":
             info = next((i for i in lib.lists.all() if i.name == name), None)
@@ -754,7 +733,6 @@ class EditController(QObject):
                     DescribedEdit(
                         self.tr("Describe list"),
                         call("lists", "describe", name, text),
-                        call("lists", "describe", name, ref("detail", "old")),
                     )
                 )
         elif action == "delete":
@@ -762,7 +740,6 @@ class EditController(QObject):
                 DescribedEdit(
                     self.tr("Delete list {0}").format(name),
                     call("lists", "delete", name),
-                    call("lists", "restore", ref("detail", "snapshot")),
                 )
             )
             if self._filters().list_name == name:
@@ -787,11 +764,7 @@ class EditController(QObject):
                 parent, self.tr("Rename tag"), self.tr("Rename “{0}” (its children follow) to:").format(name), text=name
             )
             if ok and new.strip() and new != name:
-                self._call(
-                    DescribedEdit(
-                        self.tr("Rename tag"), call("tags", "rename", name, new), call("tags", "rename", new, name)
-                    )
-                )
+                self._call(DescribedEdit(self.tr("Rename tag"), call("tags", "rename", name, new)))
         elif action == "merge":
             from desktop_app.gui.merge_tags import ask_merge_target
 
@@ -801,7 +774,6 @@ class EditController(QObject):
                     DescribedEdit(
                         self.tr("Merge tag {0} into {1}").format(name, target),
                         call("tags", "merge", name, target),
-                        call("tags", "unmerge", ref()),
                     )
                 )
         elif action == "color":
@@ -811,7 +783,6 @@ class EditController(QObject):
                     DescribedEdit(
                         self.tr("Recolor tag"),
                         call("tags", "recolor", name, color.name()),
-                        call("tags", "recolor", name, ref("detail", "old_color")),
                     )
                 )
         elif action == "delete":
@@ -819,7 +790,6 @@ class EditController(QObject):
                 DescribedEdit(
                     self.tr("Delete tag {0}").format(name),
                     call("tags", "delete", name),
-                    call("tags", "undelete", ref()),
                 )
             )
 
@@ -841,11 +811,7 @@ class EditController(QObject):
             self._dialog_parent, self.tr("Save search"), self.tr("Name:"), text=suggested[:40]
         )
         if ok and name.strip():
-            self._call(
-                DescribedEdit(
-                    self.tr("Save search"), call("searches", "save", name, query), call("searches", "unsave", ref())
-                )
-            )
+            self._call(DescribedEdit(self.tr("Save search"), call("searches", "save", name, query)))
 
     def on_search_menu(self, action: str, name: str) -> None:
         if action == "delete":
@@ -853,7 +819,6 @@ class EditController(QObject):
                 DescribedEdit(
                     self.tr("Delete saved search"),
                     call("searches", "delete", name),
-                    call("searches", "save", name, ref("detail", "old")),
                 )
             )
         elif action == "snapshot":
@@ -881,7 +846,6 @@ class EditController(QObject):
                     self.tr("Snapshot of the search “{0}”").format(saved.query),
                     [int(i) for i in ids],
                 ),
-                call("lists", "delete", ref("detail", "name")),
             )
         )
         if change is not None:
@@ -898,6 +862,5 @@ class EditController(QObject):
             DescribedEdit(
                 self.tr("Restore %n paper(s) from the trash", "", n),
                 call("trash", "restore", list(ids)),
-                call("papers", "delete", list(ids)),
             )
         )

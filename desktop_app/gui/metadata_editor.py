@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.errors import LibraryError, MetadataConflict
-from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
+from desktop_app.core.library_call import DescribedEdit, LibraryCall
 from desktop_app.core.metadata import (
     ENTRY_TYPES,
     check_changes,
@@ -461,7 +461,6 @@ def save_metadata(
         DescribedEdit(
             text,
             LibraryCall("papers", "update_metadata", (paper_id, changes, base)),
-            LibraryCall("papers", "update_metadata", (paper_id, ChangeRef(("detail", "old")))),
         )
     )
 

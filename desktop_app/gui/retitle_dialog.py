@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.core.errors import LibraryError
-from desktop_app.core.library_call import ChangeRef, DescribedEdit, LibraryCall
+from desktop_app.core.library_call import DescribedEdit, LibraryCall
 from desktop_app.core.values import Change
 from desktop_app.gui import i18n
 from desktop_app.gui.jobs import start_job
@@ -126,7 +126,6 @@ def apply_titles(window: WindowLike, titles: dict[int, str]) -> Change | None:
                 QCoreApplication.translate("RetitleDialog", "Re-derive titles"),
                 # the ids as text: a journaled edit's keys are (JSON)
                 LibraryCall("papers", "set_derived_titles", ({str(pid): title for pid, title in titles.items()},)),
-                LibraryCall("papers", "set_derived_titles", (ChangeRef(("detail", "old")),)),
             )
         )
     except LibraryError as exc:

@@ -119,7 +119,7 @@ def test_the_key_is_edited_checked_undone_and_searched(seed_library: Library) ->
     old = lib.papers.get(a).bibtex_key
     change = lib.papers.update_metadata(a, {"citation_key": "Mine:Quokka2026"})
     assert lib.papers.get(a).bibtex_key == "Mine:Quokka2026"
-    assert change.detail.fields == ["citation_key"] and change.detail.old == {"citation_key": old}
+    assert change.detail.fields == ("citation_key",) and change.detail.old == {"citation_key": old}
     assert lib.query('key:"mine:quokka2026"').ids == [a]
     assert lib.query("key:mine*").ids == [a]
     assert lib.query(f"key:{key_b}").ids == [b]

@@ -40,7 +40,7 @@ def test_merge_then_unmerge_restores_every_row(seed_library: Library) -> None:
 
     change = lib.tags.merge("rl", "reinforcement-learning")
     m = change.detail.merge
-    assert m.tagged == sorted(ids[:5]) and sorted(m.gained) == sorted(ids[:3])
+    assert m.tagged == tuple(sorted(ids[:5])) and sorted(m.gained) == sorted(ids[:3])
     assert not m.target_created and m.source.color == "#1f77b4"
     names = {n for _, n, _ in _rows(lib)[0]}
     assert "rl" not in names and "rl/rlvr" in names  # children stay

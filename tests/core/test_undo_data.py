@@ -4,10 +4,12 @@ back as it was, and the paths journals wrote when the undo data was a dict still
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -380,3 +382,141 @@ def test_a_path_reads_values_never_privates_or_methods() -> None:
         ChangeRef(("detail",)).resolve(None)
     assert ChangeRef(("detail", "links", 0, 0)).resolve(change) == 1
     assert ChangeRef(("kind",)).resolve(change) == "tags"
+
+
+# ---- deeply immutable ------------------------------------------------------------------------
+def _mutable_parts(value: object, at: str = "detail") -> list[str]:
+    """Where a list, dict or set (or a dataclass not frozen) hides in ``value``."""
+    if isinstance(value, list | dict | set | bytearray):
+        return [at]
+    if isinstance(value, MappingProxyType):
+        return [p for k, v in value.items() for p in _mutable_parts(v, f"{at}[{k!r}]")]
+    if isinstance(value, tuple):
+        return [p for i, v in enumerate(value) for p in _mutable_parts(v, f"{at}[{i}]")]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        if not type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
+            return [at]
+        return [p for f in dataclasses.fields(value) for p in _mutable_parts(getattr(value, f.name), f"{at}.{f.name}")]
+    return []
+
+
+def test_the_undo_data_of_every_edit_holds_no_mutable_container(seed_library: Library) -> None:
+    lib = seed_library
+    ids = _ids(lib, 8)
+    lib.tags.add(ids[:3], ["a"])
+    lib.tags.add(ids[2:5], ["b"])
+    lib.lists.create("L")
+    lib.lists.add("L", ids[:4])
+    lib.lists.set_item_note("L", ids[1], "n")
+    abstract = lib.papers.get(ids[0]).abstract_text
+    hid = lib.highlights.add(ids[0], 0, min(5, len(abstract)), "yellow", "c").detail_as(u.HighlightId).id
+    changes = [
+        lib.tags.add(ids[:4], ["c"]),
+        lib.tags.remove(ids[:2], ["c"]),
+        lib.papers.set_status(ids[:3], "read"),
+        lib.papers.update_metadata(ids[0], {"authors": ["Lin, Ada", "Ng, Bo"], "venue": "V"}),
+        lib.set_derived_titles({_derived(lib): "A derived title, again"}),
+        lib.highlights.delete(hid),
+        lib.lists.add("L", ids[4:6]),
+        lib.lists.reorder("L", ids[5::-1]),
+        lib.lists.remove("L", ids[1:3]),
+        lib.lists.snapshot("L", "kept", ids[:3]),
+        lib.tags.merge("a", "b"),
+        lib.tags.delete("b"),
+        lib.lists.delete("L"),
+    ]
+    shapes = {type(c.detail) for c in changes}
+    assert {u.TagsAdded, u.ColumnBefore, u.MetadataBefore, u.TitlesBefore, u.HighlightRow, u.ListSnapshot} <= shapes
+    for change in changes:
+        assert _mutable_parts(change.detail) == [], type(change.detail).__name__
+    merged = changes[-3].detail_as(u.TagMerged).merge
+    assert isinstance(merged.tagged, tuple) and set(merged.tagged) == set(ids[:3])
+
+
+def test_mutating_the_undo_data_fails_and_its_makers_containers_are_not_kept() -> None:
+    links = [(1, "t"), (2, "t")]
+    added = u.TagsAdded(links)
+    links.append((3, "t"))  # the caller's list: a copy was frozen
+    assert added.links == ((1, "t"), (2, "t"))
+    with pytest.raises(AttributeError):
+        added.links.append((4, "t"))  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        added.links[0] = (5, "t")  # type: ignore[index]
+    old = {7: {"status": "unread"}}
+    column = u.ColumnBefore("status", "read", old)
+    old[7]["status"] = "read"
+    assert column.old[7]["status"] == "unread"
+    with pytest.raises(TypeError):
+        column.old[7]["status"] = "read"  # type: ignore[index]
+    with pytest.raises(TypeError):
+        column.old[8] = {}  # type: ignore[index]
+    snapshot = u.ListSnapshot({"name": "L", "description": "", "items": [(1, 0, "n")]})
+    with pytest.raises(AttributeError):
+        snapshot.snapshot["items"].append((2, 1, ""))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        snapshot.snapshot = {}  # type: ignore[misc]
+    merge = u.TagMerge(u.TagRow(1, "a", ""), "b", False, [1, 2], [2])
+    with pytest.raises(AttributeError):
+        merge.gained.append(3)  # type: ignore[attr-defined]
+    assert u.MetadataBefore({"authors": ["Lin, Ada"]}, ["authors"]) == u.MetadataBefore(
+        {"authors": ("Lin, Ada",)}, ("authors",)
+    )
+
+
+def test_a_journal_path_reads_plain_values_through_tuples_and_read_only_mappings() -> None:
+    snapshot = u.ListSnapshot({"name": "L", "description": "", "items": [(4, 0, "n"), (5, 1, "")]})
+    change = Change(ChangeKind.LISTS, (4, 5), detail=snapshot)
+    assert ChangeRef(("detail", "snapshot", "items", 1, 0)).resolve(change) == 5
+    items = ChangeRef(("detail", "snapshot", "items")).resolve(change)
+    assert type(items) is list and items == [(4, 0, "n"), (5, 1, "")]
+    plain = ChangeRef(("detail", "snapshot")).resolve(change)
+    assert type(plain) is dict and type(plain["items"]) is list
+    plain["items"].append((6, 2, ""))  # a copy: the undo data stays as it was
+    assert len(change.detail_as(u.ListSnapshot).snapshot["items"]) == 2
+    column = Change(ChangeKind.PAPERS, (7,), detail=u.ColumnBefore("status", "read", {7: {"status": "unread"}}))
+    old = ChangeRef(("detail", "old")).resolve(column)
+    assert type(old) is dict and type(old[7]) is dict and old == {7: {"status": "unread"}}
+    assert ChangeRef(("paper_ids",)).resolve(column) == (7,)  # a Change's own fields as they are
+
+
+def _log_after(lib: Library, seq: int, kind: str) -> dict[int, dict[str, object]]:
+    """The change log's ``kind`` rows after ``seq``: their stored detail (JSON) per paper."""
+    c = t.change_log.c
+    with lib.store.read() as conn:
+        rows = conn.execute(select(c.paper_id, c.detail).where(c.seq > seq, c.kind == kind).order_by(c.seq)).all()
+    return {int(pid): json.loads(detail) for pid, detail in rows}
+
+
+def _head(lib: Library) -> int:
+    with lib.store.read() as conn:
+        return int(conn.execute(select(t.change_log.c.seq).order_by(desc(t.change_log.c.seq)).limit(1)).scalar() or 0)
+
+
+def test_the_change_log_stores_the_values_the_typed_undo_data_holds_and_its_undo_writes_them_back(
+    seed_library: Library,
+) -> None:
+    """The change log keeps, as JSON, what an edit changed (the statistics' rows); read back, they
+    are the values the Change's read-only undo data holds, and its undo, given those read-only
+    values, logs them back."""
+    lib = seed_library
+    ids = _ids(lib, 3)
+    lib.papers.set_rating(ids[:1], 2)
+    seq = _head(lib)
+    change = lib.papers.set_rating(ids, 4)
+    old = change.detail_as(u.ColumnBefore).old
+    assert isinstance(old, MappingProxyType) and isinstance(old[ids[0]], MappingProxyType)
+    logged = _log_after(lib, seq, "rating")
+    assert logged == {pid: {"old": old[pid]["rating"], "new": 4} for pid in ids}
+    seq = _head(lib)
+    lib.undo(change)
+    assert _log_after(lib, seq, "rating") == {pid: {"old": 4, "new": old[pid]["rating"]} for pid in ids}
+    assert [lib.papers.get(pid).rating for pid in ids] == [2, 0, 0]
+
+    seq = _head(lib)
+    tagged = lib.tags.add(ids[:2], ["logged"])
+    links = tagged.detail_as(u.TagsAdded).links
+    assert links == tuple((pid, "logged") for pid in ids[:2])
+    assert _log_after(lib, seq, "tag") == {pid: {"added": name} for pid, name in links}
+    seq = _head(lib)
+    lib.undo(tagged)
+    assert _log_after(lib, seq, "tag") == {pid: {"removed": name} for pid, name in links}

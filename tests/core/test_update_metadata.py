@@ -67,7 +67,7 @@ def test_update_returns_the_previous_values_and_undo_restores_them(seed_library:
     assert change.text_changed and change.paper_ids == (pid,)
     assert set(change.detail.fields) >= {"title", "authors", "venue", "year", "doi", "arxiv_id", "url", "entry_type"}
     old = change.detail.old
-    assert old["title"] == before.title and old["authors"] == before.authors and old["year"] == before.year
+    assert old["title"] == before.title and old["authors"] == tuple(before.authors) and old["year"] == before.year
     # the new DOI is filed as a look-up key for the duplicate finder
     assert "doi:10.5555/3295222.3295349" in _identity_keys(lib, pid)
 

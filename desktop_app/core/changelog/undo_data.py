@@ -6,16 +6,43 @@ undo data had when it was a dict (``old``, ``links``, ``attachment_id``, ``merge
 described edit journaled by an earlier version (``ChangeRef(("detail", "links"))``,
 core/library_call.py) reads the same value. ``Library.undo`` (core/library.py) reverses a Change
 by the type of its undo data.
+
+Deeply immutable: a shape made with lists and dicts keeps them as tuples and read-only mappings
+(``types.MappingProxyType`` over a copy), so a Change handed to many views, to an undo command
+and to ``lib.undo`` is the same value for each; the fields are typed ``Sequence`` and
+``Mapping`` accordingly.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 
+def frozen(value: object) -> object:
+    """``value`` with every list, tuple and set in it a tuple and every dict a read-only mapping
+    (a copy: the caller's containers are never shared); anything else as it is."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: frozen(v) for k, v in value.items()})
+    if isinstance(value, list | tuple | set | frozenset):
+        return tuple(frozen(v) for v in value)
+    return value
+
+
+class _Frozen:
+    """Made deeply immutable: each field's containers frozen (:func:`frozen`) once made."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):  # type: ignore[arg-type]  # (every subclass is a dataclass)
+            value = getattr(self, f.name)
+            if isinstance(value, Mapping | list | tuple | set | frozenset):
+                object.__setattr__(self, f.name, frozen(value))
+
+
 @dataclass(frozen=True)
-class UndoData:
+class UndoData(_Frozen):
     """The undo data of a change that keeps none (:data:`NOTHING`); the base of every shape."""
 
 
@@ -85,8 +112,8 @@ class MetadataBefore(UndoData):
     """``papers.update_metadata``: the changed fields' previous values in the form that method
     takes (``old``: passing it back undoes the edit) and their names (``fields``)."""
 
-    old: dict[str, object]
-    fields: list[str]
+    old: Mapping[str, object]
+    fields: Sequence[str]
 
 
 @dataclass(frozen=True)
@@ -96,14 +123,14 @@ class ColumnBefore(UndoData):
 
     column: str
     value: object
-    old: dict[int, dict[str, object]]
+    old: Mapping[int, Mapping[str, object]]
 
 
 @dataclass(frozen=True)
 class TitlesBefore(UndoData):
     """``lib.set_derived_titles``: each changed paper's previous title (passing it back undoes)."""
 
-    old: dict[int, str]
+    old: Mapping[int, str]
 
 
 # ---- tags ------------------------------------------------------------------------------------
@@ -111,7 +138,7 @@ class TitlesBefore(UndoData):
 class TagLinks(UndoData):
     """The (paper id, tag name) links an edit made or took away."""
 
-    links: list[tuple[int, str]]
+    links: Sequence[tuple[int, str]]
 
 
 @dataclass(frozen=True)
@@ -132,8 +159,8 @@ class TagRenamed(UndoData):
     new: str
 
     @property
-    def renamed(self) -> dict[str, str]:
-        return {self.old: self.new}
+    def renamed(self) -> Mapping[str, str]:
+        return MappingProxyType({self.old: self.new})
 
 
 @dataclass(frozen=True)
@@ -146,15 +173,15 @@ class TagRow:
 
 
 @dataclass(frozen=True)
-class TagMerge:
+class TagMerge(_Frozen):
     """What a merge changed: the ``source`` tag's row, the ``target`` tag's name and whether the
     merge made it, the papers ``tagged`` with the source, those that ``gained`` the target."""
 
     source: TagRow
     target: str
     target_created: bool
-    tagged: list[int]
-    gained: list[int]
+    tagged: Sequence[int]
+    gained: Sequence[int]
 
 
 @dataclass(frozen=True)
@@ -182,7 +209,7 @@ class TagRecolored(UndoData):
 class TagDeleted(UndoData):
     """``tags.delete``: its links and color (``tags.undelete`` of the Change undoes it)."""
 
-    links: list[tuple[int, str]]
+    links: Sequence[tuple[int, str]]
     color: str
 
 
@@ -216,7 +243,7 @@ class HighlightBefore(UndoData):
 class HighlightRow(UndoData):
     """``highlights.delete``: the deleted row, as ``highlights.restore`` takes it (same id)."""
 
-    row: dict[str, Any]
+    row: Mapping[str, Any]
 
 
 # ---- reading lists and saved searches --------------------------------------------------------
@@ -231,7 +258,7 @@ class ListCreated(UndoData):
 class ListSnapshotted(ListCreated):
     """``lists.snapshot``: the name it got ("name (2)" when taken) and the papers ``added``."""
 
-    added: list[int]
+    added: Sequence[int]
 
 
 @dataclass(frozen=True)
@@ -248,7 +275,7 @@ class ListSnapshot(UndoData):
     away (``{"name", "description", "items": [(paper id, position, note)]}``), as
     ``lists.restore`` takes it."""
 
-    snapshot: dict[str, Any]
+    snapshot: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -256,7 +283,7 @@ class ListAdded(UndoData):
     """``lists.add``: the papers added to list ``name`` (those already there not counted)."""
 
     name: str
-    added: list[int]
+    added: Sequence[int]
 
 
 @dataclass(frozen=True)
@@ -289,7 +316,7 @@ class OrderBefore(UndoData):
     """``lists.reorder`` or ``lists.move_many``: list ``name``'s whole order before."""
 
     name: str
-    old: list[int]
+    old: Sequence[int]
 
 
 @dataclass(frozen=True)
