@@ -1002,6 +1002,10 @@
         <source>“{0}”, made while the server was away, was not saved: {1}</source>
         <translation>服务器离线期间所做的“{0}”未保存：{1}</translation>
     </message>
+    <message>
+        <source>“{0}”, made while the server was away, had been saved already</source>
+        <translation>“{0}”是在服务器离开时做的，它已经保存过了</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
