@@ -17,6 +17,7 @@ from desktop_app.core.records import ParseResult, Record
 from desktop_app.core.store import outbox_journal
 from desktop_app.core.values import Change
 from tests.core.test_undo_data import _state
+from tests.helpers import undo_setups
 
 _RANDOM = {"uid"}  # a value each library draws for itself
 
@@ -65,20 +66,7 @@ Setup = Callable[[Library, list[int], Path], object]
 Calls = Callable[[Library, list[int], Path], tuple[LibraryCall, LibraryCall]]
 
 
-def _nothing(_lib: Library, _ids: list[int], _tmp: Path) -> None:
-    """An edit that needs nothing set up first."""
-
-
-def _tagged(lib: Library, ids: list[int], _tmp: Path) -> None:
-    lib.tags.add(ids[:3], ["undo/alpha"])
-    lib.tags.add(ids[2:5], ["undo/beta"])
-    lib.tags.recolor("undo/alpha", "#1f77b4")
-
-
-def _listed(lib: Library, ids: list[int], _tmp: Path) -> None:
-    lib.lists.create("Reading", "to read first")
-    lib.lists.add("Reading", ids[:5])
-    lib.lists.set_item_note("Reading", ids[1], "the second")
+_nothing, _tagged, _listed = undo_setups.nothing, undo_setups.tagged, undo_setups.listed
 
 
 def _trashed(lib: Library, ids: list[int], _tmp: Path) -> None:

@@ -21,6 +21,7 @@ from desktop_app.core.library import Library
 from desktop_app.core.library_call import BadCall, ChangeRef, DescribedEdit
 from desktop_app.core.store import tables as t
 from desktop_app.core.values import Change, ChangeKind
+from tests.helpers import undo_setups
 
 # what a user sees of a library: the rows of these tables, with tags and lists by name (an undo
 # may make a tag or a list again under a new id), when a row was written aside; not the look-up
@@ -88,20 +89,7 @@ Setup = Callable[[Library, list[int], Path], None]
 Edit = Callable[[Library, list[int], Path], Change]
 
 
-def _nothing(_lib: Library, _ids: list[int], _tmp: Path) -> None:
-    """An edit that needs nothing set up first."""
-
-
-def _tagged(lib: Library, ids: list[int], _tmp: Path) -> None:
-    lib.tags.add(ids[:3], ["undo/alpha"])
-    lib.tags.add(ids[2:5], ["undo/beta"])
-    lib.tags.recolor("undo/alpha", "#1f77b4")
-
-
-def _listed(lib: Library, ids: list[int], _tmp: Path) -> None:
-    lib.lists.create("Reading", "to read first")
-    lib.lists.add("Reading", ids[:5])
-    lib.lists.set_item_note("Reading", ids[1], "the second")
+_nothing, _tagged, _listed = undo_setups.nothing, undo_setups.tagged, undo_setups.listed
 
 
 def _noted(lib: Library, ids: list[int], _tmp: Path) -> None:

@@ -79,7 +79,7 @@ class LossyProxy:
                     dropping.set()
                 server.sendall(kind + struct.pack("!i", length) + body)
         except OSError:
-            pass
+            return  # a side closed (or was shut by the other pump): this pump ends
         finally:
             _shut(client, server)
 
@@ -94,7 +94,7 @@ class LossyProxy:
                     return
                 client.sendall(data)
         except OSError:
-            pass
+            return  # a side closed (or was shut by the other pump): this pump ends
         finally:
             _shut(client, server)
 
