@@ -4,6 +4,7 @@ sent when the server is back, and the desk's index is neither marked damaged nor
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -11,6 +12,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from desktop_app.core.errors import ServerUnreachable
+from desktop_app.core.library_call import UNDO_CHANGE
 from desktop_app.core.records import Record
 from desktop_app.core.search.index import STAMP
 from tests.helpers.offline_server import Server, shared_window, undo_texts
@@ -208,6 +210,10 @@ def test_edits_waiting_for_the_server_survive_their_window(
     win.edits.add_tags([shown], ["second"])
     assert len(win.edits.outbox) == 4 and win.edits.waiting_in_memory() == 0
     assert len(list(outbox.glob("*.json"))) == 1
+    journaled = json.loads(next(outbox.glob("*.json")).read_text("utf-8"))["edits"]
+    # each undone by lib.undo of the Change it returned, and sent with an id of its own
+    assert [e["undo"] for e in journaled] == [UNDO_CHANGE.to_json()] * 4
+    assert len({e["id"] for e in journaled}) == 4
     if ending == "closed":
         close_window(win)  # no question: every waiting edit is journaled
     else:
@@ -279,6 +285,14 @@ def test_the_windows_compound_edits_wait_in_the_journal_too(
     win.edits.on_search_menu("snapshot", "Lenses")
     assert "try again when it is back" in win.statusBar().currentMessage()
     assert len(win.edits.outbox) == 4 and win.edits.waiting_in_memory() == 0
+    journaled = json.loads(next(outbox.glob("*.json")).read_text("utf-8"))["edits"]
+    # a topic's decision is undone by its own call (it puts back each paper's decision); the rest by lib.undo
+    assert [e["undo"].get("manager", "lib") + "." + e["undo"]["method"] for e in journaled] == [
+        "topics.undo_decide",
+        "lib.undo",
+        "lib.undo",
+        "lib.undo",
+    ]
     close_window(win)  # no question: every waiting edit is journaled
     assert len(list(outbox.glob("*.json"))) == 1
 
