@@ -19,8 +19,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 from sqlalchemy import event
 
 from desktop_app.core.library import Library
-from desktop_app.core.records import ParseResult, Record
-from tests.helpers.duplicates import FIRST, SECOND, import_kept_apart, write_file
+from tests.helpers.duplicates import duplicate_pairs_and_derived
 from tests.helpers.pg_fixtures import new_database
 
 pytestmark = pytest.mark.postgresql
@@ -49,20 +48,8 @@ def counted(engine) -> Iterator[list[str]]:
 def _library(pg_server: str, tmp_path: Path) -> str:
     url = new_database(pg_server)
     with Library.open(url) as lib:
-        lib.imports.from_files([write_file(tmp_path, "first.bib", FIRST)])
-        import_kept_apart(lib, write_file(tmp_path, "second.bib", SECOND))
-        change = lib.imports.from_records(
-            [
-                (
-                    "t.bib",
-                    ParseResult(
-                        "bibtex",
-                        [Record(title="", abstract=f"We grind lenses of kind {n} and measure them.") for n in range(6)],
-                    ),
-                )
-            ]
-        )
-        lib.set_derived_titles({pid: f"An older derived title {pid}" for pid in change.paper_ids})
+        derived = duplicate_pairs_and_derived(lib, tmp_path, 6)
+        lib.set_derived_titles({pid: f"An older derived title {pid}" for pid in derived})
     return url
 
 

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QDialogButtonBox
 
 from desktop_app.core.changelog.undo_data import AttachmentRef
 from desktop_app.core.library import Library
-from desktop_app.core.records import ParseResult, Record
-from tests.helpers.duplicates import FIRST, SECOND, import_kept_apart, write_file
+from desktop_app.core.records import Record
+from tests.helpers.duplicates import duplicate_pairs_and_derived
 from tests.helpers.offline_server import Server, quiet, shared_window, undo_texts
 from tests.helpers.pg_fixtures import new_database
 
@@ -149,20 +149,7 @@ def _library_with_duplicates(own_server: Server, tmp_path: Path) -> tuple[str, d
     """A new database holding two duplicate pairs and two papers with derived titles."""
     url = new_database(own_server.url)
     with Library.open(url) as lib:
-        lib.imports.from_files([write_file(tmp_path, "first.bib", FIRST)])
-        import_kept_apart(lib, write_file(tmp_path, "second.bib", SECOND))
-        change = lib.imports.from_records(
-            [
-                (
-                    "t.bib",
-                    ParseResult(
-                        "bibtex",
-                        [Record(title="", abstract=f"We grind lenses of kind {n} and measure them.") for n in range(2)],
-                    ),
-                )
-            ]
-        )
-        derived = sorted(change.paper_ids)
+        derived = duplicate_pairs_and_derived(lib, tmp_path, 2)
         ids = {p.title: p.id for p in (lib.papers.get(i) for i in lib.query("").ids)}
         ids["derived"], ids["derived2"] = derived
         ids["derived title"] = lib.papers.get(derived[0]).title

@@ -76,3 +76,15 @@ def import_kept_apart(lib: Library, path: Path) -> None:
     assert keep, "the rules should have matched something"
     report = lib.imports.from_records(parsed, keep_apart=keep)
     assert report.files[0].kept_apart == len(keep)
+
+
+def duplicate_pairs_and_derived(lib: Library, folder: Path, derived: int) -> list[int]:
+    """Both files imported (two duplicate pairs kept apart), then ``derived`` papers whose title
+    is derived from the abstract; their ids, in order."""
+    from desktop_app.core.records import ParseResult, Record
+
+    lib.imports.from_files([write_file(folder, "first.bib", FIRST)])
+    import_kept_apart(lib, write_file(folder, "second.bib", SECOND))
+    records = [Record(title="", abstract=f"We grind lenses of kind {n} and measure them.") for n in range(derived)]
+    change = lib.imports.from_records([("t.bib", ParseResult("bibtex", records))])
+    return sorted(change.paper_ids)
