@@ -22,6 +22,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 from argparse import ArgumentParser
 from collections.abc import Callable, Iterator
@@ -31,6 +32,7 @@ from types import FrameType
 from desktop_app import cli_remote
 from desktop_app.cli_support import guarded
 from desktop_app.core.library import Library
+from desktop_app.thread_output import captured
 
 DEFAULT_IDLE_MINUTES = 30.0
 POLL_S = 1.0  # how often the accept loop looks at the idle clock and the stop flag
@@ -58,9 +60,17 @@ def _identity(lib: Library) -> tuple[object, ...]:
 class Server:
     """One library, one socket, one request at a time."""
 
-    def __init__(self, location: Path | str, path: Path, parser: Callable[[], ArgumentParser]) -> None:
+    def __init__(
+        self,
+        location: Path | str,
+        path: Path,
+        parser: Callable[[], ArgumentParser],
+        ready: Callable[[], bool] = lambda: True,
+    ) -> None:
         self.location = location
         self.parser = parser  # the command line's own (desktop_app.cli.build_parser)
+        # False: refuse (the client runs the command itself), e.g. while the window builds the index
+        self.ready = ready
         self.path = path
         self.lib: Library | None = None
         self._identity: tuple[object, ...] = ()
@@ -99,18 +109,20 @@ class Server:
             return {"v": cli_remote.PROTOCOL, "refused": "not understood"}
         out, err = io.StringIO(), io.StringIO()
         try:
-            with contextlib.redirect_stderr(err):  # argparse's own messages
+            with captured(out, err):  # argparse's own messages
                 args = self.parser().parse_args(argv)
         except SystemExit:
             return {"v": cli_remote.PROTOCOL, "refused": "not a command line this server parses"}
         if not cli_remote.servable(args) or library != cli_remote.location_key(self.location):
             return {"v": cli_remote.PROTOCOL, "refused": "not a read command on this library"}
+        if not self.ready():
+            return {"v": cli_remote.PROTOCOL, "refused": "the library is not ready to answer yet"}
 
         def run() -> int:
             lib = self.current(commands.needs_index(args))
             return commands.translating_damage(lib.folder, lambda: commands.run_open(lib, args))
 
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with captured(out, err):
             code = guarded(run)
         self.requests += 1
         return {"v": cli_remote.PROTOCOL, "code": code, "out": out.getvalue(), "err": err.getvalue()}
@@ -203,3 +215,92 @@ def serve(
             signal.signal(s, h)
         server.close()
     return 0
+
+
+class BackgroundServer:
+    """The same answers from a thread of another program: the window answers the read commands
+    run on its library while it is open (``gui/command_answers.py``).
+
+    The thread opens its own Library on the first request (a window that is never asked pays
+    nothing but the socket) and closes it after :data:`cli_remote.AUTO_IDLE_MINUTES` without a
+    request; every use of that Library is in the thread. A ``marginalia serve`` already
+    answering for the library is left to answer: :meth:`start` then returns False.
+    """
+
+    def __init__(
+        self,
+        location: Path | str,
+        parser: Callable[[], ArgumentParser],
+        ready: Callable[[], bool] = lambda: True,
+        *,
+        idle_close_s: float = cli_remote.AUTO_IDLE_MINUTES * 60,
+    ) -> None:
+        self.location = location
+        self.parser = parser
+        self.ready = ready
+        self.idle_close_s = idle_close_s
+        self.server: Server | None = None
+        self._listening: contextlib.ExitStack | None = None
+        self._socket: socket.socket | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> bool:
+        """Listen and answer in a thread; False when there is no private folder for the socket,
+        another server answers for this library, or the socket cannot be made."""
+        path = cli_remote.socket_path(self.location)
+        if path is None or self.running:
+            return False
+        other = cli_remote.connect(path)
+        if other is not None:
+            other.close()
+            return False
+        stack = contextlib.ExitStack()
+        try:
+            sock = stack.enter_context(_listening(path))
+        except OSError:
+            stack.close()
+            return False
+        sock.settimeout(POLL_S)
+        self._listening, self._socket = stack, sock
+        self.server = Server(self.location, path, self.parser, self.ready)
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._loop, name="marginalia-command-answers", daemon=True)
+        self._thread.start()
+        return True
+
+    def stop(self, wait_s: float = 10.0) -> None:
+        """Stop listening (the socket file goes); a request being answered is finished first,
+        for at most *wait_s*."""
+        self._stop.set()
+        if self._socket is not None:
+            with contextlib.suppress(OSError):  # wakes the accept() waiting in the thread
+                self._socket.shutdown(socket.SHUT_RDWR)
+        if self._thread is not None:
+            self._thread.join(wait_s)
+        if self._listening is not None:
+            self._listening.close()
+        self._listening = self._socket = self._thread = None
+
+    def _loop(self) -> None:
+        server, sock = self.server, self._socket
+        assert server is not None and sock is not None  # set by start() before the thread runs
+        last = time.monotonic()
+        try:
+            while not self._stop.is_set():
+                try:
+                    conn, _ = sock.accept()
+                except TimeoutError:
+                    if server.lib is not None and time.monotonic() - last > self.idle_close_s:
+                        server.close()  # memory back while nobody asks
+                    continue
+                except OSError:  # stop() shut the socket down
+                    break
+                server.handle(conn)
+                last = time.monotonic()
+        finally:
+            server.close()

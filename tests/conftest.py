@@ -14,6 +14,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # the tests run the command line in loops: no server starts itself behind their backs (the one
 # test of that starting, tests/e2e/test_cli_serve.py, turns it back on for its own processes)
 os.environ["MARGINALIA_AUTO_SERVE"] = "0"
+# nor does every test's window answer the command line (tests/gui/test_command_answers.py turns it on)
+os.environ["MARGINALIA_WINDOW_ANSWERS"] = "0"
 
 
 def _needs_shared(item: pytest.Item) -> bool:

@@ -33,6 +33,15 @@ class Job(QThread):
     def cancel(self) -> None:
         self._cancel.set()
 
+    def start(self, priority: QThread.Priority = QThread.Priority.InheritPriority) -> None:
+        """Start the work, unless it was cancelled or its window has closed
+        (:func:`close_jobs_of`): a timer of a closed window that starts a job would leave it
+        running when the window is deleted, and Qt ends the process for that."""
+        if self._cancel.is_set() or _within_closed(self):
+            self._cancel.set()
+            return
+        super().start(priority)
+
     def is_cancelled(self) -> bool:
         return self._cancel.is_set()
 
@@ -149,6 +158,31 @@ def running_jobs_within(window: QObject) -> list[Job]:
         if obj is window:
             found.extend(jobs)
     return found
+
+
+# Windows that have closed: no job of theirs (or of anything inside them) starts any more.
+_CLOSED: weakref.WeakSet[QObject] = weakref.WeakSet()
+
+
+def close_jobs_of(window: QObject, wait_ms: int = 30000) -> None:
+    """``window`` is closing: every job within it is cancelled and waited for (each at most
+    ``wait_ms``), and none starts after (a timer still running in the closed window)."""
+    _CLOSED.add(window)
+    for job in running_jobs_within(window):
+        job.cancel()
+        job.wait(wait_ms)
+
+
+def _within_closed(job: Job) -> bool:
+    obj: QObject | None = job.parent()
+    try:
+        while obj is not None:
+            if obj in _CLOSED:
+                return True
+            obj = obj.parent()
+    except RuntimeError:  # deleted on Qt's side: nothing to run for
+        return True
+    return False
 
 
 class SerialJob:

@@ -17,7 +17,7 @@ from desktop_app.core.changelog.changes import is_server_url
 from desktop_app.core.errors import LibraryDamaged, LibraryError
 from desktop_app.core.library import Library
 from desktop_app.core.store import backups
-from desktop_app.gui import cjk_fonts, i18n, index_status, libraries, screenshot_views, theme
+from desktop_app.gui import cjk_fonts, command_answers, i18n, index_status, libraries, screenshot_views, theme
 from desktop_app.gui.app import application
 from desktop_app.gui.main_window import MainWindow
 from desktop_app.gui.single_instance import InstanceServer, hand_over
@@ -53,6 +53,7 @@ def open_main_window(
     libraries.remember_library(win.settings, folder)  # File → Open Recent
     win.set_library_opener(lambda other, new=False: switch_library(win, other, new=new))  # Settings, File menu
     win.show()  # the window checks the index after its first paint (MainWindow._finish_start)
+    command_answers.attach(win)  # `marginalia search` and the other reads, answered by this window
     win.destroyed.connect(lambda *_: win.library.close())
     win.files.damaged.connect(lambda problem: _damaged_while_open(win, problem))
     win.model.damaged.connect(lambda problem: QTimer.singleShot(0, win, lambda: _damaged_while_open(win, problem)))
@@ -360,6 +361,7 @@ def open_shared_window(url: str, settings: QSettings | None = None) -> MainWindo
     win.set_library_opener(lambda other, new=False: switch_library(win, other, new=new))
     shared_desk.attach(win)
     win.show()
+    command_answers.attach(win)
     win.destroyed.connect(lambda *_: lib.close())
     return win
 

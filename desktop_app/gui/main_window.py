@@ -38,7 +38,7 @@ from desktop_app.gui.editing import EditController
 from desktop_app.gui.filled_columns import FilledColumns
 from desktop_app.gui.focus_order import TabChain
 from desktop_app.gui.import_export import FileController, sample_count
-from desktop_app.gui.jobs import Job, SerialJob, keep_while_running, running_jobs_within
+from desktop_app.gui.jobs import Job, SerialJob, close_jobs_of, keep_while_running
 from desktop_app.gui.key_bindings import unique_keys
 from desktop_app.gui.likely_sort import SORT_KEY as LIKELY_SORT
 from desktop_app.gui.likely_sort import LikelySort
@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     from desktop_app.gui.offline import ServerState
     from desktop_app.gui.shared_desk import RemoteChanges
     from desktop_app.gui.welcome import WelcomePanel
+    from desktop_app.serving import BackgroundServer
 
 ELSEWHERE_POLL_MS = 2000  # how often the note on screen is compared with the library
 FIRST_PAGE = PAGE  # rows painted at start-up before the whole list is fetched (a screen holds ~40)
@@ -90,6 +91,7 @@ class MainWindow(QMainWindow):
         self.remote_changes: RemoteChanges | None = None  # shared_desk.attach
         self.server_state: ServerState | None = None  # offline.attach
         self.index_status: IndexStatus | None = None  # index_status.attach
+        self.command_answers: BackgroundServer | None = None  # command_answers.attach
         self.metadata_editor: MetadataEditor | None = None  # the last editor opened
         self.cjk_notice: CjkFontNotice | None = None  # cjk_fonts.attach
         self.library = library
@@ -537,11 +539,12 @@ class MainWindow(QMainWindow):
                 with contextlib.suppress(LibraryError):
                     self.library.notes.set(pid, text)
         self.edits.writes.drain()  # a large edit being written, and an undo asked for behind it
-        for job in running_jobs_within(self):  # the dialogs' and views' workers too
-            job.cancel()
-            job.wait(30000)
+        close_jobs_of(self)  # the dialogs' and views' workers too; and none starts after
         self.save_settings()
         self.edits.release_journal()  # the journaled edits wait for the next window on this library
+        if self.command_answers is not None:  # the command line runs its commands itself again
+            self.command_answers.stop()
+            self.command_answers = None
         super().closeEvent(event)
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802
@@ -1057,6 +1060,10 @@ class MainWindow(QMainWindow):
     def set_server_state(self, state: ServerState) -> None:
         """The shared library's server state (offline.attach)."""
         self.server_state = state
+
+    def set_command_answers(self, answers: BackgroundServer) -> None:
+        """The thread answering the command line's read commands on this library (command_answers.attach)."""
+        self.command_answers = answers
 
     def set_index_status(self, status: IndexStatus) -> None:
         """The index catch-up in the status bar (index_status.attach)."""

@@ -4,32 +4,22 @@ process writes, reindexes or restores; a killed server leaves the command line w
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from desktop_app import cli_remote
+from tests.helpers.cli import run_listing_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("sqlalchemy", "sqlmodel", "whoosh", "numpy")
-
-# a console script's run, then the names of the modules it loaded (did it answer in-process?)
-RUN_AND_LIST_MODULES = """
-import json, sys
-from desktop_app.cli import main
-code = main(sys.argv[2:])
-with open(sys.argv[1], "w") as f:
-    json.dump(sorted(sys.modules), f)
-sys.exit(code)
-"""
 
 TOPICS = [
     "graph neural networks for molecules",
@@ -162,9 +152,35 @@ class Serving:
         return err
 
 
-@pytest.fixture
-def server(env: dict[str, str], library: Path) -> Iterator[Serving]:
-    s = Serving(env, library)
+class ThreadServing:
+    """The same answers from a thread of this process, as the window gives them
+    (``serving.BackgroundServer``, started by ``gui/command_answers.py``)."""
+
+    def __init__(self, env: dict[str, str], lib: Path | str, ready: Callable[[], bool] = lambda: True) -> None:
+        from desktop_app.cli import build_parser
+        from desktop_app.serving import BackgroundServer
+
+        self.answers = BackgroundServer(lib, build_parser, ready)
+        assert self.answers.start(), "the thread did not listen"
+        path = cli_remote.socket_path(lib)
+        assert path is not None
+        self.path = path
+
+    def stop(self) -> str:
+        self.answers.stop()
+        return ""
+
+
+@pytest.fixture(params=["serve", "thread"])
+def server(
+    env: dict[str, str], library: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Serving | ThreadServing]:
+    """``marginalia serve`` in its own process, or a thread of this one (the window's way)."""
+    if request.param == "serve":
+        s: Serving | ThreadServing = Serving(env, library)
+    else:
+        monkeypatch.setenv("XDG_RUNTIME_DIR", env["XDG_RUNTIME_DIR"])  # where the thread's socket goes
+        s = ThreadServing(env, library)
     try:
         yield s
     finally:
@@ -174,16 +190,8 @@ def server(env: dict[str, str], library: Path) -> Iterator[Serving]:
 def served_without_imports(
     env: dict[str, str], lib: Path | str, tmp_path: Path, *args: str
 ) -> tuple[subprocess.CompletedProcess, set[str]]:
-    out = tmp_path / "modules.json"
-    res = subprocess.run(
-        [sys.executable, "-c", RUN_AND_LIST_MODULES, str(out), "--library", str(lib), *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-    )
-    return res, {m.split(".")[0] for m in json.loads(out.read_text())}
+    res, modules = run_listing_modules(env, tmp_path, "--library", str(lib), *args)
+    return res, {m.split(".")[0] for m in modules}
 
 
 READS = [
@@ -210,7 +218,7 @@ READS = [
 
 
 def test_every_read_command_prints_what_it_prints_in_its_own_process(
-    env: dict[str, str], library: Path, server: Serving, tmp_path: Path
+    env: dict[str, str], library: Path, server: Serving | ThreadServing, tmp_path: Path
 ) -> None:
     for args in READS:
         alone = cli(env, library, *args, served=False)
@@ -221,7 +229,7 @@ def test_every_read_command_prints_what_it_prints_in_its_own_process(
 
 
 def test_answers_are_never_stale_after_another_process_writes(
-    env: dict[str, str], library: Path, server: Serving
+    env: dict[str, str], library: Path, server: Serving | ThreadServing
 ) -> None:
     def same(*args: str) -> str:
         alone = cli(env, library, *args, served=False)
@@ -244,7 +252,7 @@ def test_answers_are_never_stale_after_another_process_writes(
 
 
 def test_a_reindex_or_a_restore_by_another_process_is_followed(
-    env: dict[str, str], library: Path, server: Serving
+    env: dict[str, str], library: Path, server: Serving | ThreadServing
 ) -> None:
     assert cli(env, library, "backup", served=False).returncode == 0
     assert cli(env, library, "note", "11", "--set", "zqxafterbackup", served=False).returncode == 0
@@ -259,7 +267,9 @@ def test_a_reindex_or_a_restore_by_another_process_is_followed(
     assert "Study 10 of" not in res.stdout
 
 
-def test_writes_run_in_their_own_process(env: dict[str, str], library: Path, server: Serving, tmp_path: Path) -> None:
+def test_writes_run_in_their_own_process(
+    env: dict[str, str], library: Path, server: Serving | ThreadServing, tmp_path: Path
+) -> None:
     res, modules = served_without_imports(env, library, tmp_path, "tag", "12", "--add", "own/process")
     assert res.returncode == 0, res.stderr
     assert "sqlalchemy" in modules
@@ -267,20 +277,11 @@ def test_writes_run_in_their_own_process(env: dict[str, str], library: Path, ser
 
 
 def test_a_relative_library_path_is_the_same_library(
-    env: dict[str, str], library: Path, server: Serving, tmp_path: Path
+    env: dict[str, str], library: Path, server: Serving | ThreadServing, tmp_path: Path
 ) -> None:
-    out = tmp_path / "modules.json"
-    res = subprocess.run(
-        [sys.executable, "-c", RUN_AND_LIST_MODULES, str(out), "--library", "lib", "show", "4"],
-        env=env,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-        cwd=tmp_path,
-    )
+    res, modules = served_without_imports(env, "lib", tmp_path, "show", "4")
     assert res.returncode == 0 and "a note on four" in res.stdout and "Study 3 of" in res.stdout
-    assert not {m.split(".")[0] for m in json.loads(out.read_text())} & set(HEAVY)
+    assert not modules & set(HEAVY)
     other = tmp_path / "other"
     res = cli(env, other, "list")  # another library: never answered by this server
     assert res.returncode == 0 and res.stdout == ""
@@ -310,7 +311,7 @@ def test_a_killed_server_leaves_the_command_line_working(env: dict[str, str], li
     assert not second.path.exists()  # removed on SIGTERM
 
 
-def test_the_socket_is_private(env: dict[str, str], server: Serving) -> None:
+def test_the_socket_is_private(env: dict[str, str], server: Serving | ThreadServing) -> None:
     assert server.path.stat().st_mode & 0o077 == 0
 
 
@@ -383,3 +384,30 @@ def test_a_loop_of_commands_starts_a_server_that_answers_the_rest(
     while _serve_processes(library) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _serve_processes(library) == []
+
+
+def test_a_thread_not_ready_leaves_the_command_to_its_own_process(
+    env: dict[str, str], library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the window builds its index the thread refuses; the command runs in its own
+    process and prints the same. Stopped, the socket file goes, and a serve process may start."""
+    monkeypatch.setenv("XDG_RUNTIME_DIR", env["XDG_RUNTIME_DIR"])
+    ready = [False]
+    s = ThreadServing(env, library, lambda: ready[0])
+    try:
+        alone = cli(env, library, "show", "4", served=False)
+        res, modules = served_without_imports(env, library, tmp_path, "show", "4")
+        assert "sqlalchemy" in modules, "answered although not ready"
+        assert (res.returncode, res.stdout) == (alone.returncode, alone.stdout)
+        ready[0] = True
+        res, modules = served_without_imports(env, library, tmp_path, "show", "4")
+        assert not modules & set(HEAVY) and res.stdout == alone.stdout
+        from desktop_app.cli import build_parser
+        from desktop_app.serving import BackgroundServer
+
+        assert not BackgroundServer(library, build_parser).start()  # one answers for a library
+    finally:
+        s.stop()
+    assert not s.path.exists() and not s.answers.running
+    again = Serving(env, library)  # the name is free for a serve process
+    again.stop()

@@ -6,7 +6,6 @@ end: none may load Qt (``--version`` and ``--help`` not even the database or the
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -17,21 +16,10 @@ import pytest
 
 from desktop_app import __version__
 from desktop_app.cli import EXIT_BROKEN_PIPE
+from tests.helpers.cli import run_listing_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# runs the console script's function, then writes the top-level names of the loaded modules
-RUN_AND_LIST_MODULES = """
-import json, sys
-from desktop_app.cli import main
-try:
-    code = main(sys.argv[2:])
-except SystemExit as exc:
-    code = exc.code
-with open(sys.argv[1], "w") as f:
-    json.dump(sorted(sys.modules), f)
-sys.exit(code)
-"""
 HEAVY = ("sqlalchemy", "sqlmodel", "whoosh", "alembic", "platformdirs", "importlib.metadata")
 
 
@@ -42,17 +30,7 @@ def _env() -> dict[str, str]:
 
 
 def _modules_after(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess, set[str]]:
-    out = tmp_path / "modules.json"
-    res = subprocess.run(
-        [sys.executable, "-c", RUN_AND_LIST_MODULES, str(out), *args],
-        cwd=tmp_path,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-    )
-    return res, set(json.loads(out.read_text()))
+    return run_listing_modules(_env(), tmp_path, *args)
 
 
 def _roots(modules: set[str]) -> set[str]:

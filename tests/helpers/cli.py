@@ -98,3 +98,38 @@ def run_app(*args: str, env_extra: dict | None = None) -> subprocess.CompletedPr
     return subprocess.run(
         [sys.executable, "-m", "desktop_app", *args], capture_output=True, text=True, timeout=120, env=env
     )
+
+
+# runs the console script's function, then writes the names of the modules it loaded (did the
+# command run in this process, or did a server answer it?)
+RUN_AND_LIST_MODULES = """
+import json, sys
+from desktop_app.cli import main
+try:
+    code = main(sys.argv[2:])
+except SystemExit as exc:
+    code = exc.code
+with open(sys.argv[1], "w") as f:
+    json.dump(sorted(sys.modules), f)
+sys.exit(code)
+"""
+
+
+def run_listing_modules(
+    env: dict[str, str], folder: Path, *args: str, cwd: Path | None = None
+) -> tuple[subprocess.CompletedProcess, set[str]]:
+    """``marginalia ARGS`` as a subprocess, and the names of the modules it had loaded at the end
+    (written to a file in *folder*)."""
+    import json
+
+    out = folder / "modules.json"
+    res = subprocess.run(
+        [sys.executable, "-c", RUN_AND_LIST_MODULES, str(out), *args],
+        cwd=cwd or folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+    return res, set(json.loads(out.read_text()))
