@@ -11,8 +11,9 @@ edits wait among them (``EditController.submit``), and a metadata edit that meet
 changed elsewhere meanwhile reopens the editor with the choice of each
 (``metadata_editor.resolve_waiting_conflict``). While the server is gone the window's own reads fail at once
 (no wait on the GUI thread): the table keeps the rows it has, the reader the paper it shows.
-A server that hangs without closing its connections costs the window's thread at most
-SERVER_DEADLINE once (``lib.answer_within``, core/store/server_watchdog.py), then nothing.
+A server that hangs without closing its connections costs the window's thread about a tenth of
+a second once (a probe finds it silent; a busy server's slow statement is waited for up to
+SERVER_DEADLINE: ``lib.answer_within``, core/store/server_watchdog.py), then nothing.
 """
 
 from __future__ import annotations

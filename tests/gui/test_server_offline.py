@@ -91,13 +91,15 @@ def test_the_window_survives_its_server_going_away_and_catches_up(
     assert (index_folder / STAMP).exists()
 
 
-def test_a_hung_server_costs_the_window_one_second_once(qtbot, settings: QSettings, own_server: Server) -> None:
+def test_a_hung_server_costs_the_window_a_tenth_of_a_second_once(
+    qtbot, settings: QSettings, own_server: Server
+) -> None:
     """Every process of the server stopped (SIGSTOP): its connections stay open and nothing
     answers, which no timeout of the server's notices. The window's first statement is cut
-    after a second, the banner shows, every later call returns at once; the edits wait in the
-    outbox and go when the server answers again."""
+    about a tenth of a second after it began (a probe finds the server silent), the banner
+    shows, every later call returns at once; the edits wait in the outbox and go when the
+    server answers again."""
     from desktop_app.gui.launch import close_window
-    from desktop_app.gui.offline import SERVER_DEADLINE
 
     win = shared_window(
         own_server,
@@ -114,7 +116,8 @@ def test_a_hung_server_costs_the_window_one_second_once(qtbot, settings: QSettin
         rescue.daemon = True
         rescue.start()
         first = timed(lambda: win.library.store.watchdog is not None and _quiet(win.library.tags.all))
-        assert first < SERVER_DEADLINE + 0.8
+        print(f"the first statement on the hung server held the window {first * 1000:.0f} ms")
+        assert first < 0.3, f"the first statement on a hung server held the window {first:.3f} s"
         qtbot.waitUntil(win.offline_banner.isVisible, timeout=3000)
         win.model.refresh_all()
         assert timed(lambda: [win.model.data(win.model.index(r, 1)) for r in range(0, 200, 7)]) < 0.3
