@@ -24,7 +24,7 @@ import socket
 import sys
 import threading
 import time
-from argparse import ArgumentParser
+from argparse import Namespace
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
@@ -64,11 +64,11 @@ class Server:
         self,
         location: Path | str,
         path: Path,
-        parser: Callable[[], ArgumentParser],
+        parse: Callable[[list[str]], Namespace],
         ready: Callable[[], bool] = lambda: True,
     ) -> None:
         self.location = location
-        self.parser = parser  # the command line's own (desktop_app.cli.build_parser)
+        self.parse = parse  # the command line's own (desktop_app.cli.parse_command_line)
         # False: refuse (the client runs the command itself), e.g. while the window builds the index
         self.ready = ready
         self.path = path
@@ -110,7 +110,7 @@ class Server:
         out, err = io.StringIO(), io.StringIO()
         try:
             with captured(out, err):  # argparse's own messages
-                args = self.parser().parse_args(argv)
+                args = self.parse(argv)
         except SystemExit:
             return {"v": cli_remote.PROTOCOL, "refused": "not a command line this server parses"}
         if not cli_remote.servable(args) or library != cli_remote.location_key(self.location):
@@ -170,9 +170,9 @@ def _raise_stop(signum: int, frame: FrameType | None) -> None:
 
 
 def serve(
-    location: Path | str, parser: Callable[[], ArgumentParser], *, idle_minutes: float = DEFAULT_IDLE_MINUTES
+    location: Path | str, parse: Callable[[list[str]], Namespace], *, idle_minutes: float = DEFAULT_IDLE_MINUTES
 ) -> int:
-    """Answer read commands for *location* (command lines parsed by *parser*) until Ctrl+C, SIGTERM, or *idle_minutes* without a
+    """Answer read commands for *location* (command lines parsed by *parse*) until Ctrl+C, SIGTERM, or *idle_minutes* without a
     request (0: never idle out). Exit 0; 1 when the library does not open or another server
     already answers for it."""
     path = cli_remote.socket_path(location)
@@ -188,7 +188,7 @@ def serve(
         other.close()
         print(f"marginalia: a server already answers for this library ({path})", file=sys.stderr)
         return 1
-    server = Server(location, path, parser)
+    server = Server(location, path, parse)
     server.open()
     previous = {s: signal.signal(s, _raise_stop) for s in (signal.SIGTERM, signal.SIGHUP)}
     try:
@@ -230,13 +230,13 @@ class BackgroundServer:
     def __init__(
         self,
         location: Path | str,
-        parser: Callable[[], ArgumentParser],
+        parse: Callable[[list[str]], Namespace],
         ready: Callable[[], bool] = lambda: True,
         *,
         idle_close_s: float = cli_remote.AUTO_IDLE_MINUTES * 60,
     ) -> None:
         self.location = location
-        self.parser = parser
+        self.parse = parse
         self.ready = ready
         self.idle_close_s = idle_close_s
         self.server: Server | None = None
@@ -267,7 +267,7 @@ class BackgroundServer:
             return False
         sock.settimeout(POLL_S)
         self._listening, self._socket = stack, sock
-        self.server = Server(self.location, path, self.parser, self.ready)
+        self.server = Server(self.location, path, self.parse, self.ready)
         self._stop.clear()
         self._thread = threading.Thread(target=self._loop, name="marginalia-command-answers", daemon=True)
         self._thread.start()

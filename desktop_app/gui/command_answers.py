@@ -57,7 +57,7 @@ def attach(window: AnsweringWindow) -> BackgroundServer | None:
     (a ``marginalia serve``) already answers for the library."""
     if not wanted():
         return None
-    from desktop_app.cli import build_parser
+    from desktop_app.cli import parse_command_line
 
     library = window.library
 
@@ -65,7 +65,7 @@ def attach(window: AnsweringWindow) -> BackgroundServer | None:
         # the window's index opened (its check after the first paint has run) and not being rebuilt
         return library.index.is_open and window.files.index_ready
 
-    answers = BackgroundServer(location_of(library), build_parser, ready)
+    answers = BackgroundServer(location_of(library), parse_command_line, ready)
     if not answers.start():
         return None
     window.set_command_answers(answers)

@@ -157,10 +157,10 @@ class ThreadServing:
     (``serving.BackgroundServer``, started by ``gui/command_answers.py``)."""
 
     def __init__(self, env: dict[str, str], lib: Path | str, ready: Callable[[], bool] = lambda: True) -> None:
-        from desktop_app.cli import build_parser
+        from desktop_app.cli import parse_command_line
         from desktop_app.serving import BackgroundServer
 
-        self.answers = BackgroundServer(lib, build_parser, ready)
+        self.answers = BackgroundServer(lib, parse_command_line, ready)
         assert self.answers.start(), "the thread did not listen"
         path = cli_remote.socket_path(lib)
         assert path is not None
@@ -402,10 +402,10 @@ def test_a_thread_not_ready_leaves_the_command_to_its_own_process(
         ready[0] = True
         res, modules = served_without_imports(env, library, tmp_path, "show", "4")
         assert not modules & set(HEAVY) and res.stdout == alone.stdout
-        from desktop_app.cli import build_parser
+        from desktop_app.cli import parse_command_line
         from desktop_app.serving import BackgroundServer
 
-        assert not BackgroundServer(library, build_parser).start()  # one answers for a library
+        assert not BackgroundServer(library, parse_command_line).start()  # one answers for a library
     finally:
         s.stop()
     assert not s.path.exists() and not s.answers.running
