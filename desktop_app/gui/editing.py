@@ -6,6 +6,7 @@ library's server is away they wait in the same outbox and journal and are sent i
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -48,12 +49,28 @@ MESSAGE_MS = 5000
 
 
 class Waiting(NamedTuple):
-    """An edit in the outbox; ``described`` (when it has one) is what its journal keeps."""
+    """An edit in the outbox; ``described`` (when it has one) is what its journal keeps;
+    ``large``: sent through the write queue (an edit of more than LARGE papers)."""
 
     text: str
     do: Do
     undo: Undo
     described: DescribedEdit | None = None
+    large: bool = False
+
+
+def _watched(do: Do) -> tuple[Do, threading.Event]:
+    """``do`` for a worker's run, and an event set when that run found the server gone."""
+    lost = threading.Event()
+
+    def run() -> Change:
+        try:
+            return do()
+        except ServerUnreachable:
+            lost.set()
+            raise
+
+    return run, lost
 
 
 def call(manager: str, method: str, *args: object, **kwargs: object) -> LibraryCall:
@@ -120,6 +137,7 @@ class EditController(QObject):
         self.journal = OutboxJournal(library.folder, library.server.location) if library.server else None
         self._adopted = 0  # edits of an earlier window's journal, in the outbox
         self._released = False  # the window is closed: its outbox is the journal's, never sent from here
+        self._sending_large = False  # the outbox's first edit, large, is being written by the worker
         journal = self.journal  # (a lambda: Qt calls no slot of an object being destroyed)
         if journal is not None:
             self.destroyed.connect(lambda *_: journal.release())
@@ -300,10 +318,15 @@ class EditController(QObject):
         last refusal said stays in the status bar (no "were saved" after it)."""
         if self._released:
             return
+        if self._sending_large:  # the head of the outbox is being written: this goes on after it
+            return
         sent = bool(self.outbox)
         refused = 0
         while self.outbox:
-            text, do, undo, edit = self.outbox[0]
+            text, do, undo, edit, large = self.outbox[0]
+            if large:
+                self._send_large(self.outbox[0])
+                return
             try:
                 perform(self.undo_stack, text, do, undo, self.changed.emit, self._warn, self.writes)
             except (ServerUnreachable, LibraryBusy):
@@ -337,9 +360,73 @@ class EditController(QObject):
         """An edit of ``n`` papers: in the worker when large (or behind a write there), else here.
         Either way one undo step."""
         if n > LARGE or self.writes.busy():
-            perform_in(self.writes, self.undo_stack, text, do, undo, self.changed.emit, self._warn)
+            self._do_large(text, do, undo, edit)
         else:
             self._do(text, do, undo, edit)
+
+    def _do_large(self, text: str, do: Do, undo: Undo, edit: DescribedEdit | None) -> None:
+        """A large edit, written by the worker. On a shared library it is sent with an id (sent
+        again, it is applied once), waits in the outbox while the server is away, and goes
+        there when the worker finds the server gone."""
+        if edit is None or self.journal is None:
+            perform_in(self.writes, self.undo_stack, text, do, undo, self.changed.emit, self._warn)
+            return
+        edit = edit.with_id()
+        do = self._once(edit, do)
+        waiting = Waiting(text, do, undo, edit, large=True)
+        if self.outbox or not self.library.reachable:
+            self._keep(waiting)
+            return
+        first_run, lost = _watched(do)
+
+        def failed(why: str) -> None:
+            if lost.is_set():  # the server went away: the edit waits for it (this step is dropped)
+                lost.clear()
+                self._keep(waiting)
+            else:
+                self._warn(why)
+
+        perform_in(self.writes, self.undo_stack, text, do, undo, self.changed.emit, failed, first_run=first_run)
+
+    def _send_large(self, waiting: Waiting) -> None:
+        """The outbox's first edit, large: written by the worker (the window goes on); the rest
+        of the outbox after it. The server gone again: it stays first and waits."""
+        self._sending_large = True
+        first_run, lost = _watched(waiting.do)
+        ended = threading.Event()  # the first run is over: a later failure is its undo's or redo's
+
+        def after(saved: bool) -> None:
+            ended.set()
+            self._sending_large = False
+            if not saved and lost.is_set():
+                return  # gone again: the outbox waits for the next return
+            if self.outbox and self.outbox[0] is waiting:
+                self.outbox.pop(0)
+                self._write_journal()
+            if saved and not self.outbox:
+                self._say(self.tr("The edits made while the server was away are saved"))
+            self.send_outbox()
+
+        def failed(why: str) -> None:
+            if ended.is_set():
+                self._warn(why)
+            elif not lost.is_set():
+                self.message.emit(
+                    self.tr("“{0}”, made while the server was away, could not be saved: {1}").format(waiting.text, why),
+                    15000,
+                )
+
+        perform_in(
+            self.writes,
+            self.undo_stack,
+            waiting.text,
+            waiting.do,
+            waiting.undo,
+            self.changed.emit,
+            failed,
+            first_run=first_run,
+            after=after,
+        )
 
     def _say(self, text: str) -> None:
         self.message.emit(text, MESSAGE_MS)

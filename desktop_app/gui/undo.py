@@ -167,14 +167,36 @@ def perform(
 
 
 def perform_in(
-    runner: Runner, stack: QUndoStack, text: str, do: Do, undo: Undo, notify: Notify, failed: Failed
+    runner: Runner,
+    stack: QUndoStack,
+    text: str,
+    do: Do,
+    undo: Undo,
+    notify: Notify,
+    failed: Failed,
+    *,
+    first_run: Do | None = None,
+    after: Callable[[bool], None] | None = None,
 ) -> LibraryCommand:
     """Push the step at once and run ``do`` in ``runner`` (a large edit): its undo or redo,
     asked for meanwhile, runs after it there. A refused ``do`` is reported to ``failed`` and the
-    step then does nothing (the stack drops it at its next undo)."""
+    step then does nothing (the stack drops it at its next undo). ``first_run``: what the runner
+    runs the first time instead of ``do`` (the same edit, watched); ``after(saved)``: called on
+    the GUI thread once that first run has ended."""
     cmd = LibraryCommand(text, do, undo, notify, None, failed, runner, large=True)
     stack.push(cmd)  # its first redo() is skipped: the runner does the first run
-    runner.submit(text, do, cmd.applied, cmd.first_run_failed)
+
+    def done(change: Change) -> None:
+        cmd.applied(change)
+        if after is not None:
+            after(True)
+
+    def refused(why: str) -> None:
+        cmd.first_run_failed(why)
+        if after is not None:
+            after(False)
+
+    runner.submit(text, first_run or do, done, refused)
     return cmd
 
 

@@ -327,3 +327,49 @@ def test_the_windows_compound_edits_wait_in_the_journal_too(
         assert [lib.papers.rows(ids)[i].decision for i in ids[:6]] == ["keep"] + [None] * 5
     finally:
         close_window(again)
+
+
+def test_large_edits_wait_for_the_server_and_are_written_by_the_worker(
+    qtbot, settings: QSettings, own_server: Server
+) -> None:
+    """Two edits of more than LARGE papers with the server gone: the first found gone by the
+    worker's run, the second made once the server is known gone. Both wait in the outbox,
+    journaled with ids of their own; the server back, the worker writes them in order, each an
+    undo step, and the outbox and its journal are empty."""
+    from desktop_app.gui.launch import close_window
+    from desktop_app.gui.write_queue import LARGE
+
+    win = shared_window(
+        own_server,
+        settings,
+        qtbot,
+        [Record(title=f"Paper {n} on optics", abstract=f"Abstract {n}.") for n in range(LARGE + 20)],
+    )
+    outbox = win.library.folder / "outbox"
+    try:
+        win.elsewhere_timer.stop()
+        ids = list(win.library.query("", limit=None).ids)
+        assert len(ids) > LARGE
+        own_server.stop()
+        win.edits.add_tags(ids, ["found-gone"])  # not known gone yet: the worker's run finds it
+        qtbot.waitUntil(lambda: len(win.edits.outbox) == 1, timeout=20000)
+        qtbot.waitUntil(win.offline_banner.isVisible, timeout=5000)
+        win.edits.add_tags(ids, ["known-gone"])  # known gone: it waits untried
+        assert len(win.edits.outbox) == 2 and all(w.large for w in win.edits.outbox)
+        journaled = json.loads(next(outbox.glob("*.json")).read_text("utf-8"))["edits"]
+        assert len({e["id"] for e in journaled}) == 2
+
+        own_server.start()
+        qtbot.waitUntil(lambda: not win.edits.outbox and not win.edits.busy(), timeout=60000)
+        rows = win.library.papers.rows(ids)
+        assert all({"found-gone", "known-gone"} <= set(rows[i].tags) for i in ids)
+        assert undo_texts(win)[-2:] == [
+            f"Add tag found-gone to {len(ids)} papers",
+            f"Add tag known-gone to {len(ids)} papers",
+        ]
+        assert not list(outbox.glob("*.json"))  # nothing waits any more
+        win.undo_stack.undo()  # written by the worker too
+        qtbot.waitUntil(lambda: not win.edits.busy(), timeout=30000)
+        assert not any("known-gone" in r.tags for r in win.library.papers.rows(ids).values())
+    finally:
+        close_window(win)
