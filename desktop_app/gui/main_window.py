@@ -537,6 +537,11 @@ class MainWindow(QMainWindow):
                 with contextlib.suppress(LibraryError):
                     self.library.notes.set(pid, text)
         self.edits.writes.drain()  # a large edit being written, and an undo asked for behind it
+        # closed before its first paint (or the fallback timer): the rest of start-up never runs.
+        # Run later, it read the closed library and started the index check on it, whose failure
+        # opened a warning over this window; the window deleted under the warning's event loop
+        # freed the box twice (Python aborted)
+        self.start_stage.cancel()
         for job in running_jobs_within(self):  # the dialogs' and views' workers too
             job.cancel()
             job.wait(30000)
