@@ -39,6 +39,12 @@ class AfterFirstPaint(QObject):
             self._widget.removeEventFilter(self)
             callback()
 
+    def cancel(self) -> None:
+        """Never call the callback: neither the paint nor the fallback timer will."""
+        if self._callback is not None:
+            self._callback = None
+            self._widget.removeEventFilter(self)
+
 
 class Coalescer(QObject):
     """Named updates asked for during one event-loop turn run together at the start of the next,

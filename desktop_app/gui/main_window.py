@@ -539,6 +539,11 @@ class MainWindow(QMainWindow):
                 with contextlib.suppress(LibraryError):
                     self.library.notes.set(pid, text)
         self.edits.writes.drain()  # a large edit being written, and an undo asked for behind it
+        # closed before its first paint (or the fallback timer): the rest of start-up never runs.
+        # Run later, it read the closed library and started the index check on it, whose failure
+        # opened a warning over this window; the window deleted under the warning's event loop
+        # freed the box twice (Python aborted)
+        self.start_stage.cancel()
         close_jobs_of(self)  # the dialogs' and views' workers too; and none starts after
         self.save_settings()
         self.edits.release_journal()  # the journaled edits wait for the next window on this library

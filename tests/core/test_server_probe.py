@@ -33,6 +33,10 @@ def test_a_busy_server_is_waited_for_and_a_silent_one_cut_at_once(own_server: Se
         lib.answer_within(DEADLINE)
         assert lib.store.watchdog is not None and lib.store.watchdog.prober is not None
         _timed_read(lib, "SELECT 1")  # the pool's first connection
+        deadline = time.monotonic() + 10
+        while lib.store.watchdog.prober.round_trip is None:  # the first probe, sent at once, answered
+            assert time.monotonic() < deadline, "the first probe never came back"
+            time.sleep(0.01)
         slow = _timed_read(lib, "SELECT pg_sleep(0.4)")
         assert 0.4 <= slow < DEADLINE, "a busy server's statement was cut"
         assert lib.store.watchdog.cuts == 0 and lib.store.watchdog.prober.probes >= 1

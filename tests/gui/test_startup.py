@@ -211,3 +211,26 @@ def test_the_first_keystroke_warms_the_search_once_in_a_worker(
     thread, filters = calls[0]
     assert thread != threading.main_thread().name
     assert filters["sort"] == win.sort_key and filters["status"] == win.state.status
+
+
+def test_a_window_closed_before_its_first_paint_starts_nothing_on_its_closed_library(
+    seeded_dir: Path, settings, qtbot
+) -> None:
+    """The rest of start-up (the index check, the whole list, the leftovers' clean-up) waits for
+    the first paint or a fallback timer; a window closed before either never runs it. Run on the
+    closed library, the index check's failure (its server gone) opened a warning over the closed
+    window, which was deleted under the warning's event loop: Python aborted."""
+    from desktop_app.gui.launch import BACKUP_AFTER_MS, close_window, open_main_window
+    from desktop_app.gui.main_window import FIRST_PAINT_FALLBACK_MS
+
+    win = open_main_window(seeded_dir, settings)
+    qtbot.addWidget(win)
+    lib = win.library
+    called: list[str] = []
+    for name in ("ensure_index", "clean_leftovers"):
+        setattr(lib, name, lambda *_args, name=name, **_kwargs: called.append(name))
+    assert not win.start_stage.done  # no event processed yet: not painted
+    close_window(win)
+    qtbot.wait(max(FIRST_PAINT_FALLBACK_MS, BACKUP_AFTER_MS) + 300)
+    assert called == []
+    assert win.files.index_job is None

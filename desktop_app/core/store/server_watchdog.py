@@ -13,7 +13,9 @@ statement, so the deadline is not the only judge. When a guarded statement has w
 :data:`QUICK`, a :class:`Prober` asks the server ``SELECT 1`` on a connection of its own, from a
 thread of its own: a server that answers it is busy, not hung, and the statement waits on (up
 to the deadline); a probe unanswered for :data:`PATIENCE` means nothing is answering, and the
-statement is cut then, about a tenth of a second after it began.
+statement is cut then, about a tenth of a second after it began. On a slow link both waits
+grow with the probes' round trip (2 and 4 of the slowest recent one); before any probe has
+answered (its connection being made) only the deadline cuts.
 
 Only the guarded thread is watched, and only a server library has one: the command line and a
 folder library never do.
@@ -72,7 +74,16 @@ class Prober:
         self.sent_at: float | None = None  # the probe on its way, unanswered
         self.finished_at = 0.0  # when the last probe came back (answered or failed)
         self.probes = 0
+        # the slowest of the last answers' round trips: on a slow link (a VPN) a probe and a
+        # statement take longer, and a few of those round trips are not a hang
+        self._trips: list[float] = []
         self._thread: threading.Thread | None = None
+
+    @property
+    def round_trip(self) -> float | None:
+        """The slowest recent answer (its connect left out); None before the first."""
+        trips = self._trips
+        return max(trips) if trips else None
 
     def ask(self, now: float) -> float:
         """The time of the probe that tells about *now*: one sent now, or the unanswered one
@@ -111,11 +122,13 @@ class Prober:
         try:
             if self._conn is None:
                 self._conn = self._engine.raw_connection()
+            began = time.monotonic()
             cursor = self._conn.cursor()
             cursor.execute("SELECT 1")
             cursor.fetchone()
             cursor.close()
             self._conn.rollback()
+            self._trips = [*self._trips[-4:], time.monotonic() - began]
         except Exception:  # noqa: BLE001 - gone or cut: the next probe connects again; the guarded statement fails by itself
             conn, self._conn = self._conn, None
             if conn is not None:
@@ -154,6 +167,8 @@ class Watchdog:
         self._active = threading.Event()  # a guarded statement runs: the watcher ticks
         self._watcher: threading.Thread | None = None
         self.prober = Prober(engine) if probe else None
+        if self.prober is not None:  # its connection made and a round trip known before it is needed
+            self.prober.ask(time.monotonic())
         self._probe_for: float | None = None  # the span the current probe was sent for
         self._probe_sent = 0.0
         event.listen(engine, "connect", self._connected)
@@ -208,7 +223,8 @@ class Watchdog:
         if now - since > self.deadline:
             return True
         prober = self.prober
-        if prober is None or now - since < QUICK:
+        trip = prober.round_trip if prober is not None else None
+        if prober is None or now - since < max(QUICK, 2 * (trip or 0.0)):
             return False
         if self._probe_for != since:  # the first look at this statement past QUICK
             self._probe_for, self._probe_sent = since, prober.ask(now)
@@ -216,7 +232,9 @@ class Watchdog:
             return False  # the server answers: busy, not hung; the deadline judges
         if now - self._probe_sent > ABANDON:
             prober.abandon()
-        return now - self._probe_sent > PATIENCE
+        if trip is None:  # no probe answered yet (its first connect): the deadline judges
+            return False
+        return now - self._probe_sent > max(PATIENCE, 4 * trip)
 
     def cut(self) -> None:
         """Shut down every connection's socket: a statement waiting on one fails at once."""
