@@ -57,7 +57,7 @@ def attach(window: AnsweringWindow) -> BackgroundServer | None:
     (a ``marginalia serve``) already answers for the library."""
     if not wanted():
         return None
-    from desktop_app.cli import parse_command_line
+    from desktop_app.cli_parser import parse_command_line
 
     library = window.library
 

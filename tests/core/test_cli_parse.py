@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from desktop_app.cli import _command_word, build_parser, parse_command_line
+from desktop_app.cli_parser import _command_word, build_parser, parse_command_line
 
 LINES = [
     ["list", "--query", "tag:rl/* and not read", "--limit", "7", "--json"],

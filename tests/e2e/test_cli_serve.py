@@ -157,7 +157,7 @@ class ThreadServing:
     (``serving.BackgroundServer``, started by ``gui/command_answers.py``)."""
 
     def __init__(self, env: dict[str, str], lib: Path | str, ready: Callable[[], bool] = lambda: True) -> None:
-        from desktop_app.cli import parse_command_line
+        from desktop_app.cli_parser import parse_command_line
         from desktop_app.serving import BackgroundServer
 
         self.answers = BackgroundServer(lib, parse_command_line, ready)
@@ -402,7 +402,7 @@ def test_a_thread_not_ready_leaves_the_command_to_its_own_process(
         ready[0] = True
         res, modules = served_without_imports(env, library, tmp_path, "show", "4")
         assert not modules & set(HEAVY) and res.stdout == alone.stdout
-        from desktop_app.cli import parse_command_line
+        from desktop_app.cli_parser import parse_command_line
         from desktop_app.serving import BackgroundServer
 
         assert not BackgroundServer(library, parse_command_line).start()  # one answers for a library
