@@ -16,7 +16,6 @@ the started server's CPU per answer), the first two calls printed beside it. Tar
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import shutil
@@ -100,19 +99,12 @@ def start_window(folder: Path, env: dict[str, str]) -> tuple[subprocess.Popen[by
     socket_name = cli_remote.socket_path(folder)
     assert socket_name is not None, "no Unix sockets here"
     path = Path(run_dir) / socket_name.name
-    request = {"v": cli_remote.PROTOCOL, "library": cli_remote.location_key(folder), "argv": ["show", "1"]}
     deadline = time.monotonic() + 900
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit("the window ended before it answered")
-        sock = cli_remote.connect(path) if path.exists() else None
-        if sock is not None:
-            with sock:
-                sock.settimeout(600)
-                sock.sendall((json.dumps(request) + "\n").encode())
-                line = cli_remote.read_line(sock)
-            if line is not None and "code" in json.loads(line):  # answered, not refused (index not ready)
-                return proc, window_env, run_dir
+        if cli_remote.ask_at(path, folder, ["show", "1"]) is not None:  # answered, not refused (index not ready)
+            return proc, window_env, run_dir
         time.sleep(0.5)
     raise SystemExit("the window never answered")
 

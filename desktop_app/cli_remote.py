@@ -144,6 +144,12 @@ def ask(location: Path | str, argv: Sequence[str]) -> dict[str, Any] | None:
     path = socket_path(location)
     if path is None or not path.exists():
         return None
+    return ask_at(path, location, argv)
+
+
+def ask_at(path: Path, location: Path | str, argv: Sequence[str]) -> dict[str, Any] | None:
+    """The answer of the server listening at *path* to this command line on *location*, or
+    None when none came (nothing listens, it went away, it refused)."""
     sock = connect(path)
     if sock is None:
         return None

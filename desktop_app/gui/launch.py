@@ -63,13 +63,10 @@ def open_main_window(
 
 
 def _clean_leftovers_async(win: MainWindow) -> None:
-    """What killed commands left in the library folder goes, in a worker after the first paint;
-    not for a window closed meanwhile (its library is closed, and a QThread still running when
-    the window is deleted ends the process)."""
+    """What killed commands left in the library folder goes, in a worker after the first paint
+    (never for a window closed meanwhile: no job within a closed window starts, gui/jobs.py)."""
     from desktop_app.gui.jobs import Job, keep_while_running
 
-    if not win.isVisible():
-        return
     library = win.library
     job = Job(lambda _progress, _cancelled: library.clean_leftovers(), win)
     keep_while_running(win, job)
